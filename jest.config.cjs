@@ -1,0 +1,31 @@
+// One jest run for the whole monorepo: unit tests sit next to the code (*.spec.ts),
+// integration tests (real NATS/Postgres/Redis) under test/ and as *.int.spec.ts.
+const { pathsToModuleNameMapper } = require('ts-jest');
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const common = {
+  preset: 'ts-jest',
+  testEnvironment: 'node',
+  rootDir: __dirname,
+  moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }] },
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+};
+
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,cli}/**/*.spec.ts'],
+      testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '/node_modules/'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/**/*.int.spec.ts', '<rootDir>/{apps,libs}/**/*.int.spec.ts'],
+      testTimeout: 120000,
+      maxWorkers: 1,
+    },
+  ],
+};

@@ -1,0 +1,3 @@
+export * from './paths';
+export * from './policy-loader';
+export * from './env';

@@ -1,0 +1,55 @@
+import { z, ZodTypeAny } from 'zod';
+import { CotaError } from './errors';
+
+/** The seven services; subjects and telemetry are namespaced by them. */
+export const SERVICES = ['gateway', 'planner', 'context', 'tool-gate', 'executor', 'rag', 'narrator'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/** A request-reply subject: its name, its owner and both payload schemas. */
+export interface RpcDef<Req extends ZodTypeAny = ZodTypeAny, Res extends ZodTypeAny = ZodTypeAny> {
+  readonly kind: 'rpc';
+  readonly subject: string;
+  readonly service: ServiceName;
+  readonly request: Req;
+  readonly response: Res;
+  /** Default timeout for callers; overridable per call. */
+  readonly timeoutMs: number;
+}
+
+/** A fire-and-forget event subject (telemetry). */
+export interface EventDef<P extends ZodTypeAny = ZodTypeAny> {
+  readonly kind: 'event';
+  readonly subject: string;
+  readonly service: ServiceName;
+  readonly payload: P;
+}
+
+export type RequestOf<D extends RpcDef> = z.infer<D['request']>;
+export type ResponseOf<D extends RpcDef> = z.infer<D['response']>;
+export type PayloadOf<D extends EventDef> = z.infer<D['payload']>;
+
+export function defineRpc<Req extends ZodTypeAny, Res extends ZodTypeAny>(def: {
+  subject: string;
+  service: ServiceName;
+  request: Req;
+  response: Res;
+  timeoutMs?: number;
+}): RpcDef<Req, Res> {
+  return { kind: 'rpc', timeoutMs: 5000, ...def };
+}
+
+export function defineEvent<P extends ZodTypeAny>(def: { service: ServiceName; event: string; payload: P }): EventDef<P> {
+  return { kind: 'event', subject: `cota.events.${def.service}.${def.event}.v1`, service: def.service, payload: def.payload };
+}
+
+/** Validates a payload against a schema; the error names the first offending field. */
+export function validate<S extends ZodTypeAny>(schema: S, value: unknown, what: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue.path.join('.') || '(root)';
+  throw new CotaError('INVALID_MESSAGE', `${what}: field '${path}' ${issue.message}`, {
+    field: path,
+    issues: parsed.error.issues.slice(0, 5).map((i) => ({ path: i.path.join('.'), message: i.message })),
+  });
+}

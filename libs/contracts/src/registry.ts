@@ -1,0 +1,19 @@
+import { RpcDef } from './define';
+import { PlannerSubjects } from './subjects/planner';
+import { ContextSubjects } from './subjects/context';
+import { ExecutorSubjects } from './subjects/executor';
+import { ToolGateSubjects } from './subjects/tool-gate';
+import { RagSubjects } from './subjects/rag';
+import { NarratorSubjects } from './subjects/narrator';
+import { HealthSubjects } from './subjects/health';
+
+/** Every request-reply subject, for contract tests and the AsyncAPI document. */
+export const ALL_RPCS: RpcDef[] = [
+  ...Object.values(PlannerSubjects),
+  ...Object.values(ContextSubjects),
+  ...Object.values(ExecutorSubjects),
+  ...Object.values(ToolGateSubjects),
+  ...Object.values(RagSubjects),
+  ...Object.values(NarratorSubjects),
+  ...Object.values(HealthSubjects),
+];

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { defineRpc } from '../define';
+import { QueryParams, QueryResult, RagChunk } from '../common';
+import { NarratorMemory } from './context';
+import { PlanKind } from './planner';
+import { ToolMeta } from './tool-gate';
+
+export const NarratorMeta = z.object({
+  llm_used: z.boolean(),
+  reason: z.string(),
+  model: z.string().nullable(),
+  latency_ms: z.number(),
+});
+export type NarratorMeta = z.infer<typeof NarratorMeta>;
+
+/** Everything the answer may be built from; the narrator never queries anything itself. */
+export const NarrateRequest = z.object({
+  request_id: z.string().min(1),
+  question: z.string(),
+  nickname: z.string(),
+  status: z.enum(['ok', 'needs_clarification', 'confirmation_required', 'error']),
+  kind: PlanKind,
+  intent: z.string(),
+  entity: z.string().nullable(),
+  params: QueryParams.nullable(),
+  smalltalk: z.string().nullable(),
+  unknown_tickers: z.array(z.string()),
+  /** Candidate entities when asking back. */
+  candidates: z.array(z.string()),
+  /** Why the question cannot be answered (no ticker, not found...), as a code the templates know. */
+  problem: z.string().nullable(),
+  data: QueryResult.nullable(),
+  tool: z.object({ meta: ToolMeta.nullable(), result: z.unknown(), message: z.string().nullable() }).nullable(),
+  rag: z.array(RagChunk),
+  memory: NarratorMemory,
+  context_used: z.boolean(),
+});
+export type NarrateRequest = z.infer<typeof NarrateRequest>;
+
+export const NarrateResponse = z.object({ answer: z.string(), narrator: NarratorMeta });
+export type NarrateResponse = z.infer<typeof NarrateResponse>;
+
+export const NarratorSubjects = {
+  narrate: defineRpc({ subject: 'cota.narrator.narrate.v1', service: 'narrator', request: NarrateRequest, response: NarrateResponse, timeoutMs: 20000 }),
+};

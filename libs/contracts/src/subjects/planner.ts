@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { defineRpc } from '../define';
+import { Caller, QueryParams, Ticker } from '../common';
+
+export const PlanRequest = Caller.extend({ question: z.string().min(1).max(2000) });
+
+/** What kind of answer the question needs. */
+export const PlanKind = z.enum([
+  'entity', // answered from a catalog entity
+  'smalltalk', // greeting, thanks, "o que você sabe fazer?"
+  'concept', // conceptual question ("o que é P/VP?"), answered from the knowledge base
+  'tool', // a tool runs (report, filter, e-mail, calculation)
+  'confirmation', // "sim"/"não" answering a pending action
+  'clarification', // two readings too close or too weak: ask back
+  'unknown', // nothing matched
+]);
+export type PlanKind = z.infer<typeof PlanKind>;
+
+export const PlanCandidate = z.object({ entity: z.string(), score: z.number(), signals: z.array(z.string()) });
+
+export const PlannerMeta = z.object({
+  normalized: z.string(),
+  score: z.number(),
+  gap: z.number(),
+  accepted: z.boolean(),
+  thresholds: z.object({ min_score: z.number(), min_gap: z.number() }),
+  candidates: z.array(PlanCandidate),
+  llm_used: z.boolean(),
+  reason: z.string(),
+});
+export type PlannerMeta = z.infer<typeof PlannerMeta>;
+
+export const PlanResponse = z.object({
+  kind: PlanKind,
+  intent: z.string(),
+  entity: z.string().nullable(),
+  /** Tickers written in the question, in order; unknown ones listed separately. */
+  tickers_in_text: z.array(Ticker),
+  unknown_tickers: z.array(z.string()),
+  /** Parameters inferred from the text only; the context service may fill `ticker`. */
+  params: QueryParams,
+  /** Where a ticker may come from for this entity (param_inference.yaml). */
+  ticker_sources: z.array(z.enum(['text', 'context'])),
+  /** Whether the entity cannot answer without a ticker. */
+  ticker_required: z.boolean(),
+  tool: z.object({ name: z.string(), args: z.record(z.unknown()) }).nullable(),
+  smalltalk: z.enum(['greeting', 'thanks', 'capabilities', 'goodbye', 'identity']).nullable(),
+  confirmation: z.enum(['yes', 'no']).nullable(),
+  planner: PlannerMeta,
+});
+export type PlanRequest = z.infer<typeof PlanRequest>;
+export type PlanResponse = z.infer<typeof PlanResponse>;
+
+export const PlannerSubjects = {
+  plan: defineRpc({ subject: 'cota.planner.plan.v1', service: 'planner', request: PlanRequest, response: PlanResponse }),
+};

@@ -1,0 +1,136 @@
+import { connect, ErrorCode, NatsConnection, NatsError, StringCodec, Subscription } from 'nats';
+import { CotaError } from '@cota/contracts';
+import { EventHandler, RequestHandler, Transport, TransportSubscription } from './transport';
+
+const sc = StringCodec();
+
+export interface NatsTransportOptions {
+  url: string;
+  /** Connection name shown by the NATS server (service + instance). */
+  name: string;
+  /** Called on connection state changes, for logs. */
+  onStatus?: (status: string) => void;
+}
+
+/** Maps a nats.js failure to the wire error a caller can act on. */
+function toCotaError(err: unknown, subject: string, timeoutMs: number): CotaError {
+  const code = (err as NatsError)?.code;
+  if (code === ErrorCode.NoResponders) return new CotaError('UNAVAILABLE', `no service is answering ${subject}`, { subject });
+  if (code === ErrorCode.Timeout) return new CotaError('TIMEOUT', `${subject} did not answer in ${timeoutMs} ms`, { subject });
+  if (code === ErrorCode.ConnectionClosed || code === ErrorCode.ConnectionDraining || code === ErrorCode.Disconnect) {
+    return new CotaError('UNAVAILABLE', 'the message bus (NATS) is not reachable', { subject });
+  }
+  return new CotaError('INTERNAL', `bus error on ${subject}: ${(err as Error)?.message ?? String(err)}`, { subject });
+}
+
+/**
+ * NATS transport on raw nats.js (a third of the NestJS transport's per-hop cost).
+ * Reconnects forever; in-flight handlers finish before the connection closes.
+ */
+export class NatsTransport implements Transport {
+  readonly name = 'nats' as const;
+  private readonly subs = new Set<Subscription>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  private constructor(private readonly nc: NatsConnection) {}
+
+  static async connect(opts: NatsTransportOptions): Promise<NatsTransport> {
+    const nc = await connect({
+      servers: opts.url,
+      name: opts.name,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+      waitOnFirstConnect: true,
+      pingInterval: 10_000,
+    });
+    if (opts.onStatus) {
+      const onStatus = opts.onStatus;
+      void (async () => {
+        for await (const s of nc.status()) onStatus(`${s.type}${s.data ? ' ' + String(s.data) : ''}`);
+      })().catch(() => undefined);
+    }
+    return new NatsTransport(nc);
+  }
+
+  async request(subject: string, data: string, timeoutMs: number): Promise<string> {
+    if (this.nc.isClosed()) throw new CotaError('UNAVAILABLE', 'the message bus (NATS) connection is closed', { subject });
+    try {
+      const msg = await this.nc.request(subject, sc.encode(data), { timeout: timeoutMs, noMux: false });
+      return sc.decode(msg.data);
+    } catch (err) {
+      throw toCotaError(err, subject, timeoutMs);
+    }
+  }
+
+  serve(subject: string, queue: string, handler: RequestHandler): TransportSubscription {
+    const sub = this.nc.subscribe(subject, {
+      queue,
+      callback: (err, msg) => {
+        if (err) return;
+        const work = handler(sc.decode(msg.data)).then(
+          (reply) => {
+            if (msg.reply) msg.respond(sc.encode(reply));
+          },
+          () => undefined, // the bus turns handler errors into replies; this is a last guard
+        );
+        this.track(work);
+      },
+    });
+    this.subs.add(sub);
+    return {
+      unsubscribe: () => {
+        this.subs.delete(sub);
+        sub.unsubscribe();
+      },
+    };
+  }
+
+  publish(subject: string, data: string): void {
+    try {
+      if (!this.nc.isClosed() && !this.nc.isDraining()) this.nc.publish(subject, sc.encode(data));
+    } catch {
+      /* telemetry must never break a request */
+    }
+  }
+
+  subscribe(pattern: string, handler: EventHandler): TransportSubscription {
+    const sub = this.nc.subscribe(pattern, {
+      callback: (err, msg) => {
+        if (!err) handler(msg.subject, sc.decode(msg.data));
+      },
+    });
+    this.subs.add(sub);
+    return {
+      unsubscribe: () => {
+        this.subs.delete(sub);
+        sub.unsubscribe();
+      },
+    };
+  }
+
+  isConnected(): boolean {
+    return !this.nc.isClosed() && !this.nc.isDraining() && this.nc.info !== undefined;
+  }
+
+  async ping(): Promise<number> {
+    try {
+      return await this.nc.rtt();
+    } catch (err) {
+      throw new CotaError('UNAVAILABLE', `NATS is not reachable: ${(err as Error).message}`);
+    }
+  }
+
+  async drain(): Promise<void> {
+    if (this.nc.isClosed()) return;
+    // Stop receiving, let in-flight handlers reply, then close.
+    await Promise.allSettled([...this.subs].map((s) => s.drain()));
+    await Promise.allSettled([...this.inFlight]);
+    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+  }
+
+  private track(p: Promise<unknown>): void {
+    this.inFlight.add(p);
+    p.finally(() => this.inFlight.delete(p)).catch(() => undefined);
+  }
+}

@@ -1,0 +1,46 @@
+import { HealthSubjects } from '@cota/contracts';
+import { TransportSubscription } from '@cota/messaging';
+import { pingDatabase } from './database';
+import { Infra } from './infra';
+import { pingRedis } from './redis';
+
+export type HealthCheck = () => Promise<void>;
+
+/** Checks every service has: its bus, and the database/Redis it was given. */
+export function standardChecks(infra: Infra): Record<string, HealthCheck> {
+  const checks: Record<string, HealthCheck> = { nats: async () => void (await infra.bus.transport.ping()) };
+  if (infra.database) checks.postgres = async () => void (await pingDatabase(infra.database!));
+  if (infra.redis) checks.redis = async () => void (await pingRedis(infra.redis!));
+  return checks;
+}
+
+export async function runChecks(checks: Record<string, HealthCheck>, timeoutMs = 1000) {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          check(),
+          new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs))),
+        ]);
+        return [name, { ok: true } as { ok: boolean; detail?: string }] as const;
+      } catch (e) {
+        return [name, { ok: false, detail: (e as Error).message } as { ok: boolean; detail?: string }] as const;
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  const result: Record<string, { ok: boolean; detail?: string }> = Object.fromEntries(entries);
+  return { ok: Object.values(result).every((c) => c.ok), checks: result };
+}
+
+/** Answers `cota.<service>.health.v1` with the service's own checks. */
+export function serveHealth(infra: Infra, extra: Record<string, HealthCheck> = {}): TransportSubscription {
+  const checks = { ...standardChecks(infra), ...extra };
+  return infra.bus.serve(HealthSubjects[infra.service], async () => ({
+    service: infra.service,
+    instance: infra.bus.instance,
+    ...(await runChecks(checks)),
+  }));
+}

@@ -1,0 +1,26 @@
+import type Redis from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { ServiceName } from '@cota/contracts';
+import { CotaEnv } from '@cota/config';
+import { Bus } from '@cota/messaging';
+
+/**
+ * What a service is given to talk to the world. Repositories wrap these; handlers never
+ * open connections themselves. `redis` is null in embedded mode (in-memory stores instead).
+ */
+export interface Infra {
+  readonly service: ServiceName;
+  readonly env: CotaEnv;
+  readonly bus: Bus;
+  readonly database: DataSource | null;
+  readonly redis: Redis | null;
+  readonly embedded: boolean;
+}
+
+/** The database, or a clear start-up error when the service needs one and none is configured. */
+export function requireDatabase(infra: Infra): DataSource {
+  if (!infra.database) throw new Error(`${infra.service} needs a database: set DATABASE_URL (or run embedded with none of NATS_URL/DATABASE_URL/REDIS_URL)`);
+  return infra.database;
+}
+
+export const INFRA = Symbol('INFRA');

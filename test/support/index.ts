@@ -1,0 +1,3 @@
+export * from './nats-server';
+export * from './postgres';
+export * from './redis';
