@@ -1,3 +1,4 @@
 export * from './nats-server';
 export * from './postgres';
 export * from './redis';
+export * from './fake-openai';
