@@ -8,11 +8,13 @@ const common = {
   testEnvironment: 'node',
   rootDir: __dirname,
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }] },
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };
 
 module.exports = {
+  // Integration suites start real servers; the unit suites are light.
+  maxWorkers: process.env.CI ? 2 : '50%',
   projects: [
     {
       ...common,
@@ -25,7 +27,6 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.int.spec.ts', '<rootDir>/{apps,libs}/**/*.int.spec.ts'],
       testTimeout: 120000,
-      maxWorkers: 1,
     },
   ],
 };

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { dataDir } from './paths';
 
 export interface CotaEnv {
@@ -10,6 +11,8 @@ export interface CotaEnv {
   demoKeys: Array<{ clientId: string; key: string }> | null;
   opsToken: string | null;
   dataDir: string;
+  /** Namespace of every Redis key (COTA_REDIS_PREFIX, default `cota:`): lets environments share one Redis. */
+  redisPrefix: string;
   /** True when none of NATS_URL, DATABASE_URL, REDIS_URL is set: one process, embedded stores. */
   embedded: boolean;
 }
@@ -64,7 +67,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): CotaEnv {
     port,
     demoKeys,
     opsToken: blank(source.COTA_OPS_TOKEN),
-    dataDir: blank(source.COTA_DATA_DIR) ?? dataDir(),
+    dataDir: blank(source.COTA_DATA_DIR) ? resolve(blank(source.COTA_DATA_DIR)!) : dataDir(),
+    redisPrefix: blank(source.COTA_REDIS_PREFIX) ?? 'cota:',
     embedded: !natsUrl && !databaseUrl && !redisUrl,
   };
 }

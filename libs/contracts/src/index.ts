@@ -10,3 +10,4 @@ export * from './subjects/narrator';
 export * from './subjects/health';
 export * from './subjects/events';
 export * from './registry';
+export * from './samples';

@@ -33,7 +33,14 @@ export class Bus {
 
   async call<D extends RpcDef>(def: D, request: RequestOf<D>, opts: CallOptions = {}): Promise<ResponseOf<D>> {
     const payload = validate(def.request, request, `request to ${def.subject}`);
-    const raw = await this.transport.request(def.subject, JSON.stringify(payload), opts.timeoutMs ?? def.timeoutMs);
+    let raw: string;
+    try {
+      raw = await this.transport.request(def.subject, JSON.stringify(payload), opts.timeoutMs ?? def.timeoutMs);
+    } catch (e) {
+      // Attribute outages and timeouts to the service that owns the subject.
+      if (CotaError.is(e) && !e.service) throw new CotaError(e.code, e.message, e.details, def.service);
+      throw e;
+    }
     let reply: Reply;
     try {
       reply = JSON.parse(raw) as Reply;

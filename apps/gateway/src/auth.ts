@@ -1,0 +1,32 @@
+import type { Request } from 'express';
+import { ApiKeyAuthenticator, safeEqual } from '@cota/access';
+import { HttpError } from './http/http-error';
+
+function bearer(req: Request): string | null {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(h);
+  return m ? m[1] : null;
+}
+
+/** The client that owns the API key; 401 when missing or unknown. */
+export async function authenticateClient(req: Request, auth: ApiKeyAuthenticator): Promise<string> {
+  const key = bearer(req);
+  if (!key) throw new HttpError(401, 'unauthorized', "Envie a chave de API no cabeçalho 'Authorization: Bearer <chave>'.");
+  let clientId: string | null;
+  try {
+    clientId = await auth.authenticate(key);
+  } catch {
+    throw new HttpError(503, 'service_unavailable', 'Não foi possível verificar a chave de API agora (banco de dados indisponível). Tente novamente.', { 'Retry-After': '5' });
+  }
+  if (!clientId) throw new HttpError(401, 'unauthorized', 'Chave de API desconhecida ou revogada.');
+  return clientId;
+}
+
+/** `/ops/*` is closed unless COTA_OPS_TOKEN is set, and then needs it as bearer. */
+export function requireOps(req: Request, opsToken: string | null): void {
+  if (!opsToken) throw new HttpError(403, 'forbidden', 'Endpoints de operação desativados (defina COTA_OPS_TOKEN).');
+  const token = bearer(req);
+  if (!token) throw new HttpError(401, 'unauthorized', "Envie o token de operação no cabeçalho 'Authorization: Bearer <token>'.");
+  if (!safeEqual(token, opsToken)) throw new HttpError(403, 'forbidden', 'Token de operação inválido.');
+}

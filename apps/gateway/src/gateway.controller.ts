@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { Controller, Get, Header, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiKeyAuthenticator, QuotaPolicy, RateLimiter } from '@cota/access';
+import { ContextSubjects, CotaError, Events } from '@cota/contracts';
+import { emitStep } from '@cota/messaging';
+import { AskPipeline } from '@cota/orchestration';
+import { INFRA, Infra } from '@cota/service-kit';
+import { authenticateClient } from './auth';
+import { renderChatPage } from './chat-page';
+import { parseAskBody } from './http/ask-body';
+import { HttpError, toHttpError } from './http/http-error';
+import { GatewayMetrics } from './metrics';
+import { QUOTA_POLICY, RATE_LIMITER } from './tokens';
+
+const REQUEST_ID_RE = /^[A-Za-z0-9_.:-]{8,64}$/;
+
+@Controller()
+export class AskController {
+  constructor(
+    @Inject(INFRA) private readonly infra: Infra,
+    private readonly pipeline: AskPipeline,
+    private readonly auth: ApiKeyAuthenticator,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(QUOTA_POLICY) private readonly quotas: QuotaPolicy,
+    private readonly metrics: GatewayMetrics,
+  ) {}
+
+  @Post('ask')
+  @HttpCode(200)
+  async ask(@Req() req: Request): Promise<unknown> {
+    const started = performance.now();
+    const header = req.headers['x-request-id'];
+    const requestId = typeof header === 'string' && REQUEST_ID_RE.test(header) ? header : randomUUID();
+    const clientId = await authenticateClient(req, this.auth);
+    const body = parseAskBody((req as Request & { body: unknown }).body, this.quotas.http.max_question_chars);
+    if (body.client_id !== clientId) {
+      throw new HttpError(403, 'forbidden', "O 'client_id' enviado não corresponde ao cliente da chave de API.");
+    }
+    await this.checkQuota(clientId, requestId);
+
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new CotaError('TIMEOUT', 'ask deadline exceeded')), this.quotas.http.ask_deadline_ms);
+    });
+    try {
+      const out = await Promise.race([
+        this.pipeline.ask({ request_id: requestId, client_id: clientId, conversation_id: body.conversation_id, nickname: body.nickname, question: body.question }),
+        deadline,
+      ]);
+      this.metrics.ask.observe({ status: out.status }, (performance.now() - started) / 1000);
+      for (const [k, v] of Object.entries(out.meta.timings_ms)) if (k !== 'total') this.metrics.step.observe({ step: k }, v / 1000);
+      return out;
+    } catch (e) {
+      const err = toHttpError(e);
+      this.metrics.ask.observe({ status: `http_${err.status}` }, (performance.now() - started) / 1000);
+      emitStep(this.infra.bus, Events.gatewayRejected, {
+        request_id: requestId,
+        client_id: clientId,
+        conversation_id: body.conversation_id,
+        outcome: 'error',
+        timings_ms: { total: performance.now() - started },
+        attributes: { http_status: err.status, code: err.code, service: CotaError.is(e) ? (e.service ?? null) : null },
+      });
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  @Get('conversations/:conversation_id/history')
+  async history(@Req() req: Request, @Param('conversation_id') conversationId: string): Promise<unknown> {
+    const clientId = await authenticateClient(req, this.auth);
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/.test(conversationId)) {
+      throw new HttpError(400, 'invalid_param', "Parâmetro 'conversation_id' inválido.");
+    }
+    // Only the caller's own turns: the key's client scopes the lookup, never a parameter.
+    return this.infra.bus.call(ContextSubjects.history, { client_id: clientId, conversation_id: conversationId, limit: 500 });
+  }
+
+  @Get()
+  @Header('content-type', 'text/html; charset=utf-8')
+  chat(): string {
+    return renderChatPage();
+  }
+
+  @Get('metrics')
+  async prometheus(@Res() res: Response): Promise<void> {
+    res.setHeader('content-type', this.metrics.registry.contentType);
+    res.send(await this.metrics.registry.metrics());
+  }
+
+  private async checkQuota(clientId: string, requestId: string): Promise<void> {
+    let decision;
+    try {
+      decision = await this.limiter.hit(clientId);
+    } catch {
+      throw new HttpError(503, 'service_unavailable', 'O controle de cotas (Redis) está indisponível no momento. Tente novamente em instantes.', { 'Retry-After': '5' });
+    }
+    if (!decision.allowed) {
+      emitStep(this.infra.bus, Events.gatewayRejected, {
+        request_id: requestId,
+        outcome: 'rejected',
+        timings_ms: {},
+        attributes: { http_status: 429, limit: decision.limit },
+      });
+      throw new HttpError(
+        429,
+        'rate_limited',
+        decision.limit === 'minute' ? 'Muitas perguntas em pouco tempo. Aguarde um instante e tente de novo.' : 'A cota diária de perguntas foi atingida. Tente novamente amanhã.',
+        { 'Retry-After': String(decision.retryAfterSeconds) },
+      );
+    }
+  }
+}

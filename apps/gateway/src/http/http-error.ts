@@ -1,0 +1,49 @@
+import { CotaError } from '@cota/contracts';
+
+/** An error the gateway answers with: status, machine code, pt-BR message (CONTRACT: {error: {code, message}}). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+const SERVICE_NAMES_PT: Record<string, string> = {
+  planner: 'de planejamento (planner)',
+  context: 'de contexto da conversa (context)',
+  'tool-gate': 'de ferramentas (tool-gate)',
+  executor: 'de consulta aos dados (executor)',
+  rag: 'de base de conhecimento (rag)',
+  narrator: 'de redação das respostas (narrator)',
+  gateway: 'de entrada (gateway)',
+};
+
+/** Maps a failure crossing the bus to what the person sees; never leaks stacks or SQL. */
+export function toHttpError(e: unknown): HttpError {
+  if (e instanceof HttpError) return e;
+  if (CotaError.is(e)) {
+    const svc = e.service ? SERVICE_NAMES_PT[e.service] ?? `(${e.service})` : null;
+    switch (e.code) {
+      case 'UNAVAILABLE':
+        return new HttpError(
+          503,
+          'service_unavailable',
+          svc ? `O serviço ${svc} está indisponível no momento. Tente novamente em instantes.` : 'Um serviço necessário está indisponível no momento. Tente novamente em instantes.',
+          { 'Retry-After': '5' },
+        );
+      case 'TIMEOUT':
+        return new HttpError(504, 'timeout', svc ? `O serviço ${svc} não respondeu a tempo. Tente novamente.` : 'A resposta demorou mais que o limite. Tente novamente.');
+      case 'RATE_LIMITED':
+        return new HttpError(429, 'rate_limited', 'Limite de uso atingido. Tente novamente mais tarde.');
+      case 'FORBIDDEN':
+        return new HttpError(403, 'forbidden', 'Acesso negado.');
+      default:
+        break;
+    }
+  }
+  return new HttpError(500, 'internal', 'Erro interno ao processar a pergunta. Tente novamente.');
+}

@@ -1,0 +1,53 @@
+import { Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { ContextSubjects, RagSubjects } from '@cota/contracts';
+import { INFRA, Infra } from '@cota/service-kit';
+import { requireOps } from './auth';
+import { HttpError } from './http/http-error';
+
+function required(value: unknown, name: string): string {
+  if (typeof value !== 'string' || !value.trim()) throw new HttpError(400, 'invalid_param', `Parâmetro '${name}' é obrigatório.`);
+  return value.trim();
+}
+
+/** Operator endpoints, behind COTA_OPS_TOKEN. */
+@Controller('ops')
+export class OpsController {
+  constructor(@Inject(INFRA) private readonly infra: Infra) {}
+
+  @Get('context_debug')
+  async contextDebug(@Req() req: Request, @Query('client_id') clientId: unknown, @Query('conversation_id') conversationId: unknown) {
+    requireOps(req, this.infra.env.opsToken);
+    return this.infra.bus.call(ContextSubjects.debug, { client_id: required(clientId, 'client_id'), conversation_id: required(conversationId, 'conversation_id') });
+  }
+
+  @Post('context_clear')
+  @HttpCode(200)
+  async contextClear(@Req() req: Request) {
+    requireOps(req, this.infra.env.opsToken);
+    const body = ((req as Request & { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>;
+    return this.infra.bus.call(ContextSubjects.clear, {
+      client_id: required(body.client_id, 'client_id'),
+      conversation_id: required(body.conversation_id, 'conversation_id'),
+    });
+  }
+
+  @Get('rag_debug')
+  async ragDebug(@Req() req: Request, @Query('question') question: unknown, @Query('intent') intent: unknown, @Query('entity') entity: unknown) {
+    requireOps(req, this.infra.env.opsToken);
+    return this.infra.bus.call(RagSubjects.retrieve, {
+      request_id: `ops-${Date.now()}`,
+      question: required(question, 'question'),
+      intent: typeof intent === 'string' && intent ? intent : 'concept',
+      entity: typeof entity === 'string' && entity ? entity : null,
+      tickers: [],
+    });
+  }
+
+  @Post('reindex')
+  @HttpCode(200)
+  async reindex(@Req() req: Request) {
+    requireOps(req, this.infra.env.opsToken);
+    return this.infra.bus.call(RagSubjects.reindex, {});
+  }
+}

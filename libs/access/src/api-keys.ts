@@ -1,0 +1,156 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { Migration } from '@cota/service-kit';
+
+/** Keys are random tokens; only their SHA-256 is stored, so a leaked table reveals no key. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function generateApiKey(): string {
+  return `cota_${randomBytes(24).toString('base64url')}`;
+}
+
+export interface ApiKeyRecord {
+  client_id: string;
+  key_hash: string;
+  source: 'demo' | 'admin';
+}
+
+/** Storage of API keys (repository: every I/O of keys goes through it). */
+export interface ApiKeyRepository {
+  findClientByHash(keyHash: string): Promise<string | null>;
+  upsert(record: ApiKeyRecord): Promise<void>;
+  /** Revokes demo keys not in `keep` (COTA_DEMO_KEYS seeds exactly its keys). */
+  revokeDemoKeysExcept(keepHashes: string[]): Promise<number>;
+  countActive(): Promise<number>;
+}
+
+export const accessMigrations: Migration[] = [
+  {
+    id: '202611220001-access-api-keys',
+    name: 'AccessApiKeys202611220001',
+    async up(q) {
+      await q.query(`CREATE TABLE IF NOT EXISTS api_keys (
+        key_hash text PRIMARY KEY,
+        client_id text NOT NULL,
+        source text NOT NULL CHECK (source IN ('demo','admin')),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        revoked_at timestamptz
+      )`);
+      await q.query('CREATE INDEX IF NOT EXISTS api_keys_client_idx ON api_keys (client_id)');
+    },
+    async down(q) {
+      await q.query('DROP TABLE IF EXISTS api_keys');
+    },
+  },
+];
+
+export class PostgresApiKeyRepository implements ApiKeyRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  async findClientByHash(keyHash: string): Promise<string | null> {
+    const rows: Array<{ client_id: string }> = await this.ds.query(
+      'SELECT client_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+      [keyHash],
+    );
+    return rows[0]?.client_id ?? null;
+  }
+
+  async upsert(r: ApiKeyRecord): Promise<void> {
+    await this.ds.query(
+      `INSERT INTO api_keys (key_hash, client_id, source) VALUES ($1, $2, $3)
+       ON CONFLICT (key_hash) DO UPDATE SET client_id = EXCLUDED.client_id, source = EXCLUDED.source, revoked_at = NULL`,
+      [r.key_hash, r.client_id, r.source],
+    );
+  }
+
+  async revokeDemoKeysExcept(keep: string[]): Promise<number> {
+    const rows = await this.ds.query(
+      `UPDATE api_keys SET revoked_at = now() WHERE source = 'demo' AND revoked_at IS NULL AND NOT (key_hash = ANY($1::text[])) RETURNING key_hash`,
+      [keep],
+    );
+    return Array.isArray(rows?.[0]) ? rows[0].length : (rows?.length ?? 0);
+  }
+
+  async countActive(): Promise<number> {
+    const rows: Array<{ n: string }> = await this.ds.query('SELECT count(*)::text AS n FROM api_keys WHERE revoked_at IS NULL');
+    return Number(rows[0].n);
+  }
+}
+
+/** For unit tests of the authenticator. */
+export class InMemoryApiKeyRepository implements ApiKeyRepository {
+  readonly records = new Map<string, ApiKeyRecord & { revoked: boolean }>();
+  async findClientByHash(h: string) {
+    const r = this.records.get(h);
+    return r && !r.revoked ? r.client_id : null;
+  }
+  async upsert(r: ApiKeyRecord) {
+    this.records.set(r.key_hash, { ...r, revoked: false });
+  }
+  async revokeDemoKeysExcept(keep: string[]) {
+    let n = 0;
+    for (const r of this.records.values()) {
+      if (r.source === 'demo' && !r.revoked && !keep.includes(r.key_hash)) {
+        r.revoked = true;
+        n++;
+      }
+    }
+    return n;
+  }
+  async countActive() {
+    return [...this.records.values()].filter((r) => !r.revoked).length;
+  }
+}
+
+/**
+ * Resolves a bearer key to its client, with a short in-process cache so the hot path does not
+ * hit Postgres on every question (revocation takes effect within `cacheMs`).
+ */
+export class ApiKeyAuthenticator {
+  private readonly cache = new Map<string, { clientId: string | null; until: number }>();
+
+  constructor(
+    private readonly repo: ApiKeyRepository,
+    private readonly cacheMs = 30_000,
+  ) {}
+
+  async authenticate(key: string): Promise<string | null> {
+    const h = hashApiKey(key);
+    const hit = this.cache.get(h);
+    if (hit && hit.until > Date.now()) return hit.clientId;
+    const clientId = await this.repo.findClientByHash(h);
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(h, { clientId, until: Date.now() + (clientId ? this.cacheMs : 2_000) });
+    return clientId;
+  }
+}
+
+/** Constant-time comparison for the ops token. */
+export function safeEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+export const DEMO_CLIENTS = ['cliente-demo-1', 'cliente-demo-2', 'cliente-demo-3'];
+
+/**
+ * Demo seeding. With COTA_DEMO_KEYS: exactly those keys are active demo keys. Without it and no
+ * key at all: one new key per demo client, returned so the caller can print them once.
+ */
+export async function seedDemoKeys(
+  repo: ApiKeyRepository,
+  demoKeys: Array<{ clientId: string; key: string }> | null,
+): Promise<{ created: Array<{ clientId: string; key: string }>; seeded: number }> {
+  if (demoKeys) {
+    for (const k of demoKeys) await repo.upsert({ client_id: k.clientId, key_hash: hashApiKey(k.key), source: 'demo' });
+    await repo.revokeDemoKeysExcept(demoKeys.map((k) => hashApiKey(k.key)));
+    return { created: [], seeded: demoKeys.length };
+  }
+  if ((await repo.countActive()) > 0) return { created: [], seeded: 0 };
+  const created = DEMO_CLIENTS.map((clientId) => ({ clientId, key: generateApiKey() }));
+  for (const k of created) await repo.upsert({ client_id: k.clientId, key_hash: hashApiKey(k.key), source: 'demo' });
+  return { created, seeded: created.length };
+}

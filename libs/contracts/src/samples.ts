@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { RpcDef } from './define';
+import { QueryParams } from './common';
+import { PlannerSubjects } from './subjects/planner';
+import { ContextSubjects } from './subjects/context';
+import { ExecutorSubjects } from './subjects/executor';
+import { ToolGateSubjects } from './subjects/tool-gate';
+import { RagSubjects } from './subjects/rag';
+import { NarratorSubjects } from './subjects/narrator';
+import { HealthSubjects } from './subjects/health';
+
+/**
+ * One valid request and reply per subject: contract tests round-trip them on both transports,
+ * and they document each subject by example.
+ */
+const caller = { request_id: 'req-1', client_id: 'cliente-demo-1', conversation_id: 'conv-1' };
+const params: z.infer<typeof QueryParams> = {
+  ticker: 'HGLG11',
+  tickers: ['HGLG11'],
+  agg: 'latest',
+  window: 'rows:1',
+  limit: null,
+  order: null,
+  order_by: null,
+  filters: {},
+};
+const plannerMeta = {
+  normalized: 'qual o cnpj do hglg11',
+  score: 3.2,
+  gap: 2.1,
+  accepted: true,
+  thresholds: { min_score: 1, min_gap: 0.5 },
+  candidates: [{ entity: 'fiis_cadastro', score: 3.2, signals: ['cnpj'] }],
+  llm_used: false,
+  reason: 'deterministic',
+};
+const queryResult = {
+  entity: 'fiis_cadastro',
+  columns: [
+    { name: 'ticker', type: 'text' as const, label: 'Ticker' },
+    { name: 'fii_cnpj', type: 'cnpj' as const, label: 'CNPJ' },
+  ],
+  rows: [{ ticker: 'HGLG11', fii_cnpj: '11.728.688/0001-47' }],
+  row_count: 1,
+  truncated: false,
+  as_of: '2025-11-22',
+  sources: ['araquem'],
+  params,
+};
+const toolMeta = { name: 'gerar_relatorio_diario', args: {}, injected: [], status: 'executed' as const };
+const ragMeta = {
+  enabled: true,
+  reason: 'allowed',
+  used_collections: ['concepts-fiis'],
+  chunks: [{ text: 'P/VP compara preço e valor patrimonial.', score: 0.8, doc_id: 'pvp', chunk_id: 'pvp#0', collection: 'concepts-fiis', entity: null, source_id: null, tags: [] }],
+  total_chunks: 1,
+  policy: { max_chunks: 3 },
+  error: null,
+};
+const turn = { role: 'user' as const, content: 'CNPJ do HGLG11?', created_at: '2026-01-01T00:00:00.000Z', meta: {} };
+
+export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: unknown }> = [
+  {
+    def: PlannerSubjects.plan,
+    request: { ...caller, question: 'Qual o CNPJ do HGLG11?' },
+    response: {
+      kind: 'entity', intent: 'fiis_cadastro', entity: 'fiis_cadastro', tickers_in_text: ['HGLG11'], unknown_tickers: [],
+      params, ticker_sources: ['text', 'context'], ticker_required: true, tool: null, smalltalk: null, confirmation: null, planner: plannerMeta,
+    },
+  },
+  {
+    def: ContextSubjects.resolve,
+    request: { ...caller, question: 'Esse fundo tem Sharpe bom?', intent: 'fiis_financials_risk', entity: 'fiis_financials_risk', tickers_in_text: [], ticker_sources: ['text', 'context'] },
+    response: { turn_index: 2, ticker: 'HGLG11', tickers: ['HGLG11'], context: { last_reference_used: true, reason: 'inherited_last_reference' }, memory: { recent: [turn], summary: null } },
+  },
+  {
+    def: ContextSubjects.commit,
+    request: { ...caller, turn_index: 1, answer: 'O CNPJ é 11.728.688/0001-47.', status: 'ok', intent: 'fiis_cadastro', entity: 'fiis_cadastro', accepted: true, tickers: ['HGLG11'], meta: {} },
+    response: { reference_updated: true },
+  },
+  { def: ContextSubjects.history, request: { client_id: 'c', conversation_id: 'k', limit: 10 }, response: { conversation_id: 'k', turns: [turn] } },
+  {
+    def: ContextSubjects.debug,
+    request: { client_id: 'c', conversation_id: 'k' },
+    response: { key: { client_id: 'c', conversation_id: 'k' }, turn_count: 1, last_reference: null, session: {}, recent: [turn], summary: null },
+  },
+  { def: ContextSubjects.clear, request: { client_id: 'c', conversation_id: 'k' }, response: { cleared: true } },
+  { def: ContextSubjects.sessionGet, request: { client_id: 'c', conversation_id: 'k', keys: ['active_report_id'] }, response: { values: { active_report_id: 'rel_1' } } },
+  { def: ContextSubjects.sessionSet, request: { client_id: 'c', conversation_id: 'k', key: 'active_report_id', value: 'rel_1', ttl_seconds: 3600 }, response: { ok: true } },
+  { def: ExecutorSubjects.query, request: { request_id: 'req-1', client_id: 'c', entity: 'fiis_cadastro', params }, response: queryResult },
+  { def: ExecutorSubjects.funds, request: {}, response: { funds: [{ ticker: 'HGLG11', name: 'CSHG Logística', cnpj: '11.728.688/0001-47' }] } },
+  {
+    def: ExecutorSubjects.runTool,
+    request: { ...caller, name: 'gerar_relatorio_diario', args: {} },
+    response: { name: 'gerar_relatorio_diario', ok: true, result: { report_id: 'rel_1' }, session_updates: [{ key: 'active_report_id', value: 'rel_1', ttl_seconds: 3600 }] },
+  },
+  {
+    def: ToolGateSubjects.invoke,
+    request: { ...caller, question: 'o que temos pra hoje?', tool: { name: 'gerar_relatorio_diario', args: {} }, confirmation: null },
+    response: { status: 'ok', tool: toolMeta, result: { report_id: 'rel_1' }, message: null },
+  },
+  { def: RagSubjects.retrieve, request: { request_id: 'req-1', question: 'o que é P/VP?', intent: 'concept', entity: null, tickers: [] }, response: ragMeta },
+  { def: RagSubjects.reindex, request: {}, response: { indexed: { 'concepts-fiis': 10 }, embedder: 'hashing-512', vector_backend: 'in-process' } },
+  {
+    def: NarratorSubjects.narrate,
+    request: {
+      request_id: 'req-1', question: 'Qual o CNPJ do HGLG11?', nickname: 'Ana', status: 'ok', kind: 'entity', intent: 'fiis_cadastro', entity: 'fiis_cadastro',
+      params, smalltalk: null, unknown_tickers: [], candidates: [], problem: null, data: queryResult, tool: null, rag: [], memory: { recent: [], summary: null }, context_used: false,
+    },
+    response: { answer: 'O CNPJ do HGLG11 é 11.728.688/0001-47.', narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0.4 } },
+  },
+  ...Object.values(HealthSubjects).map((def) => ({
+    def,
+    request: {},
+    response: { service: def.service, instance: 'abc', ok: true, checks: { nats: { ok: true } } },
+  })),
+];

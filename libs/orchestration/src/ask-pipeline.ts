@@ -1,0 +1,235 @@
+import {
+  ContextSubjects,
+  CotaError,
+  Events,
+  ExecutorSubjects,
+  NarrateRequest,
+  NarratorSubjects,
+  PlannerSubjects,
+  PlanResponse,
+  QueryParams,
+  QueryResult,
+  RagMeta,
+  RagSubjects,
+  ToolGateSubjects,
+  InvokeResponse,
+} from '@cota/contracts';
+import { Bus, emitStep, since } from '@cota/messaging';
+import { AskInput, AskOutput, AskStatus } from './ask-types';
+
+const EMPTY_PARAMS: QueryParams = {
+  ticker: null,
+  tickers: [],
+  agg: 'list',
+  window: null,
+  limit: null,
+  order: null,
+  order_by: null,
+  filters: {},
+};
+
+/** What the narrator needs to know when the question cannot be answered as asked. */
+type Problem = 'ticker_required' | 'unknown_ticker' | 'no_data' | 'not_understood' | null;
+
+/**
+ * The ask flow, the only orchestrator: plan → resolve context → (query ‖ retrieve) or tool →
+ * narrate → commit. Sequential hops are kept to five; independent steps run in parallel.
+ * Service failures surface as CotaError (UNAVAILABLE/TIMEOUT) for the gateway to map to 503/504;
+ * optional steps (RAG) degrade instead of failing the question.
+ */
+export class AskPipeline {
+  constructor(private readonly bus: Bus) {}
+
+  async ask(input: AskInput): Promise<AskOutput> {
+    const t0 = performance.now();
+    const timings: Record<string, number> = {};
+    const caller = { request_id: input.request_id, client_id: input.client_id, conversation_id: input.conversation_id };
+    const step = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+      const t = performance.now();
+      try {
+        return await fn();
+      } finally {
+        timings[name] = since(t);
+      }
+    };
+
+    const plan = await step('planner', () => this.bus.call(PlannerSubjects.plan, { ...caller, question: input.question }));
+
+    const routedEntity = plan.kind === 'entity' ? plan.entity : null;
+    const ctx = await step('context_resolve', () =>
+      this.bus.call(ContextSubjects.resolve, {
+        ...caller,
+        question: input.question,
+        intent: plan.intent,
+        entity: routedEntity,
+        tickers_in_text: plan.tickers_in_text,
+        ticker_sources: plan.ticker_sources,
+      }),
+    );
+
+    let status: AskStatus = 'ok';
+    let problem: Problem = null;
+    let data: QueryResult | null = null;
+    let rag: RagMeta | null = null;
+    let ragSkip = 'not_needed';
+    let tool: InvokeResponse | null = null;
+    let params: QueryParams = { ...plan.params, ticker: ctx.ticker, tickers: ctx.tickers };
+    let results: Record<string, unknown> = {};
+
+    switch (plan.kind) {
+      case 'entity': {
+        if (!plan.planner.accepted) {
+          status = 'needs_clarification';
+          break;
+        }
+        if (plan.unknown_tickers.length > 0 && ctx.tickers.length === 0) {
+          status = 'error';
+          problem = 'unknown_ticker';
+          break;
+        }
+        if (plan.ticker_required && ctx.tickers.length === 0) {
+          status = 'needs_clarification';
+          problem = 'ticker_required';
+          break;
+        }
+        const entity = plan.entity as string;
+        [data, rag] = await Promise.all([
+          step('executor', () => this.bus.call(ExecutorSubjects.query, { request_id: input.request_id, client_id: input.client_id, entity, params })),
+          step('rag', () => this.retrieve(input, plan, ctx.tickers)),
+        ]);
+        params = data.params;
+        results = { [entity]: data.rows };
+        if (data.row_count === 0) problem = 'no_data';
+        break;
+      }
+      case 'concept': {
+        rag = await step('rag', () =>
+          this.bus.call(RagSubjects.retrieve, { request_id: input.request_id, question: input.question, intent: 'concept', entity: null, tickers: ctx.tickers }),
+        );
+        results = { knowledge: rag.chunks.map((c) => ({ doc_id: c.doc_id, chunk_id: c.chunk_id, score: c.score })) };
+        break;
+      }
+      case 'tool':
+      case 'confirmation': {
+        tool = await step('tool_gate', () =>
+          this.bus.call(ToolGateSubjects.invoke, {
+            ...caller,
+            question: input.question,
+            tool: plan.tool,
+            confirmation: plan.confirmation,
+          }),
+        );
+        status = tool.status;
+        results = tool.result === undefined || tool.result === null ? {} : { tool: tool.result };
+        break;
+      }
+      case 'clarification':
+        status = 'needs_clarification';
+        break;
+      case 'unknown':
+        status = 'needs_clarification';
+        problem = 'not_understood';
+        break;
+      case 'smalltalk':
+        break;
+    }
+    if (!rag) ragSkip = plan.kind === 'entity' ? 'not_reached' : 'not_needed';
+
+    const narrateReq: NarrateRequest = {
+      request_id: input.request_id,
+      question: input.question,
+      nickname: input.nickname,
+      status,
+      kind: plan.kind,
+      intent: plan.intent,
+      entity: plan.entity,
+      params: plan.kind === 'entity' ? params : null,
+      smalltalk: plan.smalltalk,
+      unknown_tickers: plan.unknown_tickers,
+      candidates: plan.planner.candidates.map((c) => c.entity),
+      problem,
+      data,
+      tool: tool ? { meta: tool.tool, result: tool.result ?? null, message: tool.message } : null,
+      rag: rag?.enabled ? rag.chunks : [],
+      memory: ctx.memory,
+      context_used: ctx.context.last_reference_used,
+    };
+    const narrated = await step('narrator', () => this.bus.call(NarratorSubjects.narrate, narrateReq));
+
+    // An answer is "accepted" for the last reference only when the planner accepted an entity and it answered.
+    const accepted = plan.kind === 'entity' && plan.planner.accepted && status === 'ok' && problem === null;
+    let committed = true;
+    try {
+      await step('context_commit', () =>
+        this.bus.call(ContextSubjects.commit, {
+          ...caller,
+          turn_index: ctx.turn_index,
+          answer: narrated.answer,
+          status,
+          intent: plan.intent,
+          entity: plan.entity,
+          accepted,
+          tickers: accepted ? params.tickers.length ? params.tickers : params.ticker ? [params.ticker] : [] : [],
+          meta: { kind: plan.kind, problem },
+        }),
+      );
+    } catch (e) {
+      // The answer exists; losing it because the memory write failed would be worse. Say so in meta.
+      if (!CotaError.is(e)) throw e;
+      committed = false;
+    }
+
+    timings.total = since(t0);
+    emitStep(this.bus, Events.gatewayAsked, {
+      request_id: input.request_id,
+      client_id: input.client_id,
+      conversation_id: input.conversation_id,
+      outcome: status === 'error' ? 'error' : 'ok',
+      timings_ms: timings,
+      attributes: { kind: plan.kind, entity: plan.entity, status, accepted, llm_used: narrated.narrator.llm_used },
+    });
+
+    return {
+      status,
+      results,
+      answer: narrated.answer,
+      meta: {
+        request_id: input.request_id,
+        intent: plan.intent,
+        entity: plan.entity,
+        params: { ...params, ticker: params.ticker ?? (params.tickers.length === 1 ? params.tickers[0] : null) },
+        context: { ...ctx.context, turn_index: ctx.turn_index, committed },
+        planner: { ...plan.planner, kind: plan.kind },
+        ...(tool?.tool ? { tool: tool.tool } : {}),
+        rag: rag ?? { enabled: false, reason: ragSkip, chunks: [], total_chunks: 0 },
+        narrator: narrated.narrator,
+        timings_ms: timings,
+      },
+    };
+  }
+
+  /** RAG is optional for entity answers: when it fails the answer still goes out, and meta says why. */
+  private async retrieve(input: AskInput, plan: PlanResponse, tickers: string[]): Promise<RagMeta> {
+    try {
+      return await this.bus.call(RagSubjects.retrieve, {
+        request_id: input.request_id,
+        question: input.question,
+        intent: plan.intent,
+        entity: plan.entity,
+        tickers,
+      });
+    } catch (e) {
+      return {
+        enabled: false,
+        reason: 'rag_unavailable',
+        used_collections: [],
+        chunks: [],
+        total_chunks: 0,
+        policy: null,
+        error: CotaError.is(e) ? e.code : 'INTERNAL',
+      };
+    }
+  }
+}
+
+export { EMPTY_PARAMS };

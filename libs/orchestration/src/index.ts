@@ -1,0 +1,2 @@
+export * from './ask-types';
+export * from './ask-pipeline';

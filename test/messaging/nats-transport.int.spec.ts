@@ -1,0 +1,17 @@
+import { NatsTransport } from '@cota/messaging';
+import { startTestNats, TestNats } from '@cota/test-support';
+import { describeTransportContract } from '../../libs/messaging/src/testing/transport-contract';
+
+let nats: TestNats;
+beforeAll(async () => {
+  nats = await startTestNats();
+});
+afterAll(async () => {
+  await nats.stop();
+});
+
+describeTransportContract(
+  'nats',
+  () => NatsTransport.connect({ url: nats.url, name: 'contract-test' }),
+  (t) => t.drain(),
+);
