@@ -12,6 +12,8 @@ export interface CompleteOptions {
   json?: boolean;
   temperature?: number;
   maxTokens?: number;
+  /** Aborts the request (callers enforcing a hard deadline of their own). */
+  signal?: AbortSignal;
 }
 
 /** The one way Cota talks to a model: any OpenAI-compatible endpoint through the `openai` SDK. */
@@ -53,7 +55,7 @@ class OpenAiCompatibleClient implements LlmClient {
           max_tokens: opts.maxTokens,
           response_format: opts.json ? { type: 'json_object' } : undefined,
         },
-        { timeout: opts.timeoutMs, maxRetries: 0 },
+        { timeout: opts.timeoutMs, maxRetries: 0, signal: opts.signal },
       );
       const text = res.choices?.[0]?.message?.content;
       if (!text) throw new LlmError('empty', 'the model returned no text');
@@ -67,7 +69,7 @@ class OpenAiCompatibleClient implements LlmClient {
     try {
       const stream = await this.sdk.chat.completions.create(
         { model: this.model, messages, temperature: opts.temperature ?? 0, max_tokens: opts.maxTokens, stream: true },
-        { timeout: opts.timeoutMs, maxRetries: 0 },
+        { timeout: opts.timeoutMs, maxRetries: 0, signal: opts.signal },
       );
       for await (const chunk of stream) {
         const delta = chunk.choices?.[0]?.delta?.content;
@@ -82,6 +84,7 @@ class OpenAiCompatibleClient implements LlmClient {
 function toLlmError(e: unknown): LlmError {
   if (e instanceof LlmError) return e;
   if (e instanceof OpenAI.APIConnectionTimeoutError) return new LlmError('timeout', 'the model did not answer in time');
+  if (e instanceof OpenAI.APIUserAbortError) return new LlmError('timeout', 'the request was aborted by its deadline');
   if (e instanceof OpenAI.APIError && e.status) return new LlmError('http', `the model endpoint answered HTTP ${e.status}`);
   if (e instanceof OpenAI.APIConnectionError) return new LlmError('network', 'the model endpoint is not reachable');
   return new LlmError('network', (e as Error)?.message ?? String(e));

@@ -53,8 +53,8 @@ function setup(opts: { plan: PlanResponse; inherited?: string | null; rows?: num
   }
   bus.serve(NarratorSubjects.narrate, (req) => (seen.narrate.push(req), { answer: `resposta ${req.problem ?? 'ok'}`, narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0 } }));
   bus.serve(ToolGateSubjects.invoke, (req) => ({
-    status: req.confirmation ? 'ok' : 'confirmation_required',
-    tool: { name: 'enviar_relatorio_email', args: { report_id: 'rel_1' }, injected: [{ arg: 'report_id', value: 'rel_1', source: 'session.active_report_id' }], status: req.confirmation ? 'executed' : 'confirmation_required' },
+    status: req.confirmation ? ('ok' as const) : ('confirmation_required' as const),
+    tool: { name: 'enviar_relatorio_email', args: { report_id: 'rel_1' }, injected: [{ arg: 'report_id', value: 'rel_1', source: 'session.active_report_id' }], status: req.confirmation ? ('executed' as const) : ('confirmation_required' as const) },
     result: null,
     message: 'Posso enviar?',
   }));

@@ -22,6 +22,9 @@ export abstract class BusHandlers implements OnModuleInit, OnApplicationShutdown
 
   async onModuleInit(): Promise<void> {
     this.subs = [...(await this.subscribe()), serveHealth(this.infra, this.healthChecks())];
+    // A broker round trip makes sure the subscriptions are registered before the service counts as
+    // started, so a request sent right after start-up finds its responder.
+    await this.infra.bus.transport.ping().catch(() => undefined);
   }
 
   onApplicationShutdown(): void {

@@ -1,0 +1,119 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ContextSubjects, CotaError, Events } from '@cota/contracts';
+import { asContextError, ContextManager, ContextStore, RedisContextStore } from '@cota/conversation';
+import { emitStep, since, TransportSubscription } from '@cota/messaging';
+import { BusHandlers, INFRA, Infra } from '@cota/service-kit';
+
+export const CONTEXT_STORE = Symbol('CONTEXT_STORE');
+
+/** Store outages reach callers as UNAVAILABLE rather than INTERNAL. */
+const mapped = <T>(p: Promise<T>): Promise<T> =>
+  p.catch((e) => {
+    throw asContextError(e);
+  });
+
+@Injectable()
+export class ContextHandlers extends BusHandlers {
+  constructor(
+    @Inject(INFRA) infra: Infra,
+    private readonly manager: ContextManager,
+    @Inject(CONTEXT_STORE) private readonly store: ContextStore,
+  ) {
+    super(infra);
+  }
+
+  protected async subscribe(): Promise<TransportSubscription[]> {
+    // Redis commands fail fast while disconnected: take traffic only once it is ready.
+    if (this.store instanceof RedisContextStore) await this.store.ready();
+    const bus = this.infra.bus;
+    return [
+      bus.serve(ContextSubjects.resolve, async (req) => {
+        const t = performance.now();
+        try {
+          const res = await this.manager.resolve(req);
+          emitStep(bus, Events.contextResolved, {
+            request_id: req.request_id,
+            client_id: req.client_id,
+            conversation_id: req.conversation_id,
+            outcome: 'ok',
+            timings_ms: { total: since(t) },
+            attributes: {
+              entity: req.entity,
+              intent: req.intent,
+              turn_index: res.turn_index,
+              last_reference_used: res.context.last_reference_used,
+              reason: res.context.reason,
+              memory_turns: res.memory.recent.length,
+              has_summary: res.memory.summary !== null,
+            },
+          });
+          return res;
+        } catch (e) {
+          const err = asContextError(e);
+          this.emitFailure(Events.contextResolved, req, t, err);
+          throw err;
+        }
+      }),
+      bus.serve(ContextSubjects.commit, async (req) => {
+        const t = performance.now();
+        try {
+          const res = await this.manager.commit(req);
+          emitStep(bus, Events.contextCommitted, {
+            request_id: req.request_id,
+            client_id: req.client_id,
+            conversation_id: req.conversation_id,
+            outcome: 'ok',
+            timings_ms: { total: since(t) },
+            attributes: {
+              entity: req.entity,
+              status: req.status,
+              accepted: req.accepted,
+              turn_index: req.turn_index,
+              ticker_count: req.tickers.length,
+              reference_updated: res.reference_updated,
+            },
+          });
+          return res;
+        } catch (e) {
+          const err = asContextError(e);
+          this.emitFailure(Events.contextCommitted, req, t, err);
+          throw err;
+        }
+      }),
+      bus.serve(ContextSubjects.history, (req) => mapped(this.manager.history(req))),
+      bus.serve(ContextSubjects.debug, (req) => mapped(this.manager.debug(req))),
+      bus.serve(ContextSubjects.clear, (req) => mapped(this.manager.clear(req))),
+      bus.serve(ContextSubjects.sessionGet, (req) => mapped(this.manager.sessionGet(req))),
+      bus.serve(ContextSubjects.sessionSet, (req) => mapped(this.manager.sessionSet(req))),
+    ];
+  }
+
+  override async onModuleInit(): Promise<void> {
+    await super.onModuleInit();
+    // A round trip to the broker after subscribing: once start-up returns, NATS knows this replica
+    // serves the subjects (otherwise a request right after a restart can find no responder).
+    await this.infra.bus.transport.ping().catch(() => undefined);
+  }
+
+  override async onApplicationShutdown(): Promise<void> {
+    super.onApplicationShutdown();
+    // Background summaries finish before the connections they use are closed.
+    await this.manager.drain();
+  }
+
+  private emitFailure(
+    def: typeof Events.contextResolved,
+    req: { request_id: string; client_id: string; conversation_id: string },
+    t: number,
+    e: unknown,
+  ): void {
+    emitStep(this.infra.bus, def, {
+      request_id: req.request_id,
+      client_id: req.client_id,
+      conversation_id: req.conversation_id,
+      outcome: 'error',
+      timings_ms: { total: since(t) },
+      attributes: { error_code: CotaError.is(e) ? e.code : 'INTERNAL' },
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import {
+  ContextManager,
+  ContextStore,
+  ExtractiveSummarizer,
+  InMemoryContextStore,
+  LlmSummarizer,
+  loadContextPolicy,
+  PostgresHistoryStore,
+  RedisContextStore,
+  Summarizer,
+} from '@cota/conversation';
+import { createLlmClient } from '@cota/llm';
+import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
+import { ContextHandlers, CONTEXT_STORE } from './context.handlers';
+
+export interface ContextServiceOptions {
+  /** Redis key prefix for the context's hot state; default `${COTA_REDIS_PREFIX ?? 'cota:'}ctx:`. */
+  redisPrefix?: string;
+  /** Folder holding context.yaml (default: the repo's policies/). */
+  policiesDir?: string;
+}
+
+const log = new Logger('context');
+
+/** Hot state on Redis when the service has one; the in-memory store only in embedded mode. */
+function hotStore(infra: Infra, options: ContextServiceOptions): ContextStore {
+  if (infra.redis) {
+    const prefix = options.redisPrefix ?? `${process.env.COTA_REDIS_PREFIX?.trim() || 'cota:'}ctx:`;
+    return new RedisContextStore(infra.redis, { prefix });
+  }
+  if (!infra.embedded) throw new Error('context needs Redis: set REDIS_URL (the in-memory store is for embedded mode only)');
+  return new InMemoryContextStore();
+}
+
+@Module({})
+export class ContextModule {
+  static register(infra: Infra, options: ContextServiceOptions = {}): DynamicModule {
+    return {
+      module: ContextModule,
+      providers: [
+        { provide: INFRA, useValue: infra },
+        { provide: CONTEXT_STORE, useFactory: () => hotStore(infra, options) },
+        {
+          provide: ContextManager,
+          inject: [CONTEXT_STORE],
+          useFactory: (store: ContextStore) => {
+            // Policy loaded once, here: a bad context.yaml stops the service naming file and field.
+            const policy = loadContextPolicy(options.policiesDir);
+            const extractive = new ExtractiveSummarizer();
+            const llm = createLlmClient(infra.env.openai);
+            const summarizer: Summarizer = llm
+              ? new LlmSummarizer(llm, extractive, policy.memory.summary_timeout_ms, (what, e) =>
+                  log.warn('LLM summary failed, extractive fallback used', { what, error: (e as Error)?.message }),
+                )
+              : extractive;
+            return new ContextManager({
+              policy,
+              store,
+              history: new PostgresHistoryStore(requireDatabase(infra)),
+              summarizer,
+              onError: (what, e) => log.warn(`${what} failed`, { error: (e as Error)?.message }),
+            });
+          },
+        },
+        ContextHandlers,
+      ],
+    };
+  }
+}

@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runFromEnv } from '@cota/service-kit';
+import { contextService } from './context.service';
+
+void runFromEnv(contextService);

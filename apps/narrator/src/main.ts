@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runFromEnv } from '@cota/service-kit';
+import { narratorService } from './narrator.service';
+
+void runFromEnv(narratorService);

@@ -1,0 +1,52 @@
+import './register-paths';
+import 'reflect-metadata';
+import { SERVICES, ServiceName } from '@cota/contracts';
+import { loadEnv } from '@cota/config';
+import { Logger, runFromEnv, RunningService, startService } from '@cota/service-kit';
+import { startEmbedded } from './embedded';
+import { SERVICE_DEFINITIONS } from './services';
+
+const log = new Logger('start');
+
+/**
+ * `npm start`                  → embedded (no NATS_URL/DATABASE_URL/REDIS_URL) or all seven services, each its own NATS client
+ * `npm run start:<service>`    → that service alone (production shape)
+ */
+async function main(): Promise<void> {
+  const which = process.argv[2];
+  if (which && which !== 'all') {
+    if (!(SERVICES as readonly string[]).includes(which)) {
+      process.stderr.write(`Serviço desconhecido '${which}'. Use um de: ${SERVICES.join(', ')}\n`);
+      process.exit(2);
+    }
+    await runFromEnv(SERVICE_DEFINITIONS[which as ServiceName]);
+    return;
+  }
+  const env = loadEnv();
+  const running = env.embedded
+    ? await startEmbedded(env)
+    : await (async () => {
+        const services: RunningService[] = [];
+        for (const def of Object.values(SERVICE_DEFINITIONS)) services.push(await startService(def, env));
+        return { url: `http://localhost:${env.port}`, services, stop: async () => { for (const s of services.reverse()) await s.stop(); } };
+      })();
+  process.stdout.write(
+    `\nCota pronta (${env.embedded ? 'modo embutido: um processo, Postgres embutido, memória local' : 'modo distribuído'}).\n` +
+      `  Chat:      ${running.url}/\n` +
+      `  Pergunta:  curl -s ${running.url}/ask -H 'Authorization: Bearer <chave>' -H 'content-type: application/json' \\\n` +
+      `               -d '{"question":"Qual o CNPJ do HGLG11?","conversation_id":"c1","nickname":"Ana","client_id":"<client_id>"}'\n` +
+      `  Saúde:     ${running.url}/health/ready\n\n`,
+  );
+  const shutdown = async (signal: string) => {
+    log.info('shutting down', { signal });
+    await running.stop();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((e) => {
+  process.stderr.write(`\nO Cota não pôde iniciar: ${(e as Error).message}\n`);
+  process.exit(1);
+});

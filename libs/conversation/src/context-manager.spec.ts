@@ -1,0 +1,217 @@
+import { CotaError } from '@cota/contracts';
+import { ContextManager, ResolveRequest } from './context-manager';
+import { InMemoryContextStore, InMemoryHistoryStore } from './in-memory-store';
+import { ContextPolicy, loadContextPolicy } from './policy';
+import { ExtractiveSummarizer } from './summarizer';
+
+const shipped = loadContextPolicy();
+
+function setup(policy: ContextPolicy = shipped) {
+  let now = Date.parse('2026-03-01T12:00:00.000Z');
+  const clock = () => now;
+  const store = new InMemoryContextStore(clock);
+  const history = new InMemoryHistoryStore();
+  const manager = new ContextManager({ policy, store, history, summarizer: new ExtractiveSummarizer(), clock });
+  const advance = (ms: number) => (now += ms);
+  let seq = 0;
+
+  /** One question through resolve and commit, as the pipeline does it. */
+  async function ask(
+    q: { client?: string; conv?: string; question: string; entity: string | null; tickers?: string[]; sources?: Array<'text' | 'context'> },
+    answer: { status?: 'ok' | 'error' | 'needs_clarification'; accepted?: boolean; tickers?: string[] } = {},
+  ) {
+    const caller = { request_id: `r${++seq}`, client_id: q.client ?? 'c1', conversation_id: q.conv ?? 'conv1' };
+    const req: ResolveRequest = {
+      ...caller,
+      question: q.question,
+      intent: q.entity ?? 'smalltalk',
+      entity: q.entity,
+      tickers_in_text: q.tickers ?? [],
+      ticker_sources: q.sources ?? (q.entity && !q.entity.startsWith('history_') && !q.entity.startsWith('client_') ? ['text', 'context'] : []),
+    };
+    const resolved = await manager.resolve(req);
+    const tickers = answer.tickers ?? resolved.tickers;
+    const committed = await manager.commit({
+      ...caller,
+      turn_index: resolved.turn_index,
+      answer: `Resposta ${seq} sobre ${tickers.join(', ') || 'o mercado'}.`,
+      status: answer.status ?? 'ok',
+      intent: req.intent,
+      entity: q.entity,
+      accepted: answer.accepted ?? true,
+      tickers,
+      meta: {},
+    });
+    await manager.drain();
+    return { resolved, committed };
+  }
+  return { manager, store, history, ask, advance };
+}
+
+describe('ContextManager', () => {
+  it('flow cadastro -> risco -> overview inherits HGLG11', async () => {
+    const { ask } = setup();
+    const a = await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    expect(a.resolved.context).toEqual({ last_reference_used: false, reason: 'explicit_ticker_in_text' });
+    expect(a.committed.reference_updated).toBe(true);
+    const b = await ask({ question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
+    expect(b.resolved).toMatchObject({ turn_index: 2, ticker: 'HGLG11', context: { last_reference_used: true, reason: 'inherited_last_reference' } });
+    const c = await ask({ question: 'E o overview dele?', entity: 'fii_overview' });
+    expect(c.resolved).toMatchObject({ turn_index: 3, ticker: 'HGLG11', context: { last_reference_used: true } });
+  });
+
+  it('a market question neither inherits nor erases the reference', async () => {
+    const { ask, manager } = setup();
+    await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    const usd = await ask({ question: 'Quanto está o dólar?', entity: 'history_currency_rates' });
+    expect(usd.resolved.ticker).toBeNull();
+    expect(usd.resolved.context.last_reference_used).toBe(false);
+    expect(usd.committed.reference_updated).toBe(false);
+    expect((await manager.debug({ client_id: 'c1', conversation_id: 'conv1' })).last_reference?.ticker).toBe('HGLG11');
+    const risk = await ask({ question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
+    expect(risk.resolved.ticker).toBe('HGLG11');
+  });
+
+  it('the reference expires after max_age_turns questions without a new one', async () => {
+    const { ask } = setup();
+    await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    for (let i = 0; i < 3; i++) await ask({ question: 'E o IPCA?', entity: 'history_market_indicators' });
+    const late = await ask({ question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
+    expect(late.resolved.turn_index).toBe(5);
+    expect(late.resolved.context).toEqual({ last_reference_used: false, reason: 'last_reference_expired' });
+  });
+
+  it('an unaccepted or failed answer does not update the reference', async () => {
+    const { ask, manager } = setup();
+    await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    const failed = await ask({ question: 'Preço do MXRF11?', entity: 'fiis_precos', tickers: ['MXRF11'] }, { status: 'error' });
+    expect(failed.committed.reference_updated).toBe(false);
+    const rejected = await ask({ question: 'Dividendos do KNRI11?', entity: 'fiis_dividendos', tickers: ['KNRI11'] }, { accepted: false });
+    expect(rejected.committed.reference_updated).toBe(false);
+    expect((await manager.debug({ client_id: 'c1', conversation_id: 'conv1' })).last_reference?.ticker).toBe('HGLG11');
+  });
+
+  it('keeps conversations and clients apart, even with the same conversation_id', async () => {
+    const { ask } = setup();
+    await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    const otherConv = await ask({ conv: 'conv2', question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
+    expect(otherConv.resolved).toMatchObject({ turn_index: 1, ticker: null, context: { reason: 'no_last_reference' } });
+    const otherClient = await ask({ client: 'c2', question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
+    expect(otherClient.resolved).toMatchObject({ turn_index: 1, ticker: null, context: { reason: 'no_last_reference' } });
+  });
+
+  it('a late answer to an older turn never overwrites a newer reference', async () => {
+    const { manager } = setup();
+    const caller = { client_id: 'c1', conversation_id: 'conv1' };
+    const base = { intent: 'fiis_precos', entity: 'fiis_precos', ticker_sources: ['text', 'context'] as Array<'text' | 'context'> };
+    const first = await manager.resolve({ ...caller, ...base, request_id: 'a', question: 'Preço do HGLG11?', tickers_in_text: ['HGLG11'] });
+    const second = await manager.resolve({ ...caller, ...base, request_id: 'b', question: 'Preço do MXRF11?', tickers_in_text: ['MXRF11'] });
+    const commit = { ...caller, status: 'ok' as const, intent: 'fiis_precos', entity: 'fiis_precos', accepted: true, meta: {} };
+    expect((await manager.commit({ ...commit, request_id: 'b', turn_index: second.turn_index, answer: 'MXRF11', tickers: ['MXRF11'] })).reference_updated).toBe(true);
+    expect((await manager.commit({ ...commit, request_id: 'a', turn_index: first.turn_index, answer: 'HGLG11', tickers: ['HGLG11'] })).reference_updated).toBe(false);
+    expect((await manager.debug(caller)).last_reference).toMatchObject({ ticker: 'MXRF11', turn_index: 2 });
+  });
+
+  it('rejects a commit for a turn that was never opened', async () => {
+    const { manager, ask } = setup();
+    await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    const err = await manager
+      .commit({ request_id: 'x', client_id: 'c1', conversation_id: 'conv1', turn_index: 9, answer: '', status: 'ok', intent: 'i', entity: null, accepted: true, tickers: [], meta: {} })
+      .catch((e) => e);
+    expect(CotaError.is(err, 'BAD_REQUEST')).toBe(true);
+  });
+
+  it('records the full history durably and continues numbering after the hot state expires', async () => {
+    const { ask, manager, advance } = setup();
+    await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    await ask({ question: 'E o Sharpe?', entity: 'fiis_financials_risk' });
+    advance((shipped.ttl_seconds + 1) * 1000);
+    const after = await ask({ question: 'E o overview dele?', entity: 'fii_overview' });
+    expect(after.resolved.turn_index).toBe(3);
+    expect(after.resolved.context.reason).toBe('no_last_reference');
+    const h = await manager.history({ client_id: 'c1', conversation_id: 'conv1', limit: 100 });
+    expect(h.turns.map((t) => [t.role, t.meta.turn_index])).toEqual([
+      ['user', 1], ['assistant', 1], ['user', 2], ['assistant', 2], ['user', 3], ['assistant', 3],
+    ]);
+    expect(h.turns[0].content).toBe('CNPJ do HGLG11?');
+    expect((await manager.history({ client_id: 'c2', conversation_id: 'conv1', limit: 100 })).turns).toEqual([]);
+  });
+
+  it('hands the narrator the last cycles verbatim and a summary of older ones', async () => {
+    const { ask } = setup();
+    for (let i = 1; i <= 4; i++) await ask({ question: `Pergunta número ${i} sobre o HGLG11?`, entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    const r = await ask({ question: 'E agora?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    expect(r.resolved.memory.recent.map((t) => [t.role, t.meta.turn_index])).toEqual([
+      ['user', 3], ['assistant', 3], ['user', 4], ['assistant', 4],
+    ]);
+    expect(r.resolved.memory.summary).toContain('Pergunta 1: Pergunta número 1 sobre o HGLG11?');
+    expect(r.resolved.memory.summary).toContain('Pergunta 2:');
+    expect(r.resolved.memory.summary).not.toContain('Pergunta 3:');
+  });
+
+  it('gives the narrator nothing when its block denies the entity', async () => {
+    const policy = { ...shipped, narrator: { ...shipped.narrator, denied_entities: ['client_fiis_positions'] } };
+    const { ask } = setup(policy);
+    await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    const r = await ask({ question: 'Minha carteira?', entity: 'client_fiis_positions' });
+    expect(r.resolved.memory).toEqual({ recent: [], summary: null });
+    expect(r.resolved.context.reason).toBe('entity_never_inherits');
+  });
+
+  it('with context disabled: no inheritance, no memory, history still recorded', async () => {
+    const { ask, manager } = setup({ ...shipped, enabled: false });
+    await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    const r = await ask({ question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
+    expect(r.resolved.context).toEqual({ last_reference_used: false, reason: 'context_disabled' });
+    expect(r.resolved.memory).toEqual({ recent: [], summary: null });
+    expect((await manager.history({ client_id: 'c1', conversation_id: 'conv1', limit: 10 })).turns).toHaveLength(4);
+  });
+
+  it('session values expire after their own TTL and can be deleted', async () => {
+    const { manager, advance } = setup();
+    const key = { client_id: 'c1', conversation_id: 'conv1' };
+    await manager.sessionSet({ ...key, key: 'pending_action', value: { tool: 'enviar_email' }, ttl_seconds: null });
+    await manager.sessionSet({ ...key, key: 'active_report_id', value: 'rel_1', ttl_seconds: null });
+    expect((await manager.sessionGet(key)).values).toEqual({ pending_action: { tool: 'enviar_email' }, active_report_id: 'rel_1' });
+    advance((shipped.session.keys.pending_action.ttl_seconds + 1) * 1000);
+    expect((await manager.sessionGet(key)).values).toEqual({ active_report_id: 'rel_1' });
+    await manager.sessionSet({ ...key, key: 'active_report_id', value: null, ttl_seconds: null });
+    expect((await manager.sessionGet({ ...key, keys: ['active_report_id'] })).values).toEqual({});
+    await expect(manager.sessionSet({ ...key, key: 'x', value: 1, ttl_seconds: shipped.session.max_ttl_seconds + 1 })).rejects.toThrow(/exceeds/);
+  });
+
+  it('clear forgets the reference and session but not the history', async () => {
+    const { ask, manager } = setup();
+    const key = { client_id: 'c1', conversation_id: 'conv1' };
+    await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    await manager.sessionSet({ ...key, key: 'active_report_id', value: 'rel_1', ttl_seconds: 60 });
+    expect(await manager.clear(key)).toEqual({ cleared: true });
+    const debug = await manager.debug(key);
+    expect(debug).toMatchObject({ turn_count: 0, last_reference: null, session: {}, recent: [] });
+    const r = await ask({ question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
+    expect(r.resolved).toMatchObject({ turn_index: 2, ticker: null });
+    expect(await manager.clear({ client_id: 'c1', conversation_id: 'nada' })).toEqual({ cleared: false });
+  });
+});
+
+describe('ContextManager scopes and limits', () => {
+  it('loadRecent applies the planner block (entity filter, max_turns) and keeps long answers whole only in history', async () => {
+    const policy = { ...shipped, max_chars: 200, narrator: { ...shipped.narrator, max_chars: 100 }, planner: { ...shipped.planner, denied_entities: ['client_fiis_positions'] } };
+    const store = new InMemoryContextStore();
+    const history = new InMemoryHistoryStore();
+    const manager = new ContextManager({ policy, store, history, summarizer: new ExtractiveSummarizer() });
+    const caller = { request_id: 'r', client_id: 'c', conversation_id: 'x' };
+    const r = await manager.resolve({ ...caller, question: 'CNPJ do HGLG11?', intent: 'fiis_cadastro', entity: 'fiis_cadastro', tickers_in_text: ['HGLG11'], ticker_sources: ['text'] });
+    const long = 'O CNPJ do HGLG11 é 11.728.688/0001-47. ' + 'x'.repeat(500);
+    await manager.commit({ ...caller, turn_index: r.turn_index, answer: long, status: 'ok', intent: 'fiis_cadastro', entity: 'fiis_cadastro', accepted: true, tickers: ['HGLG11'], meta: {} });
+    // The capped answer alone fills max_chars, so the question before it is dropped.
+    const planner = await manager.loadRecent(caller, { name: 'planner', entity: 'fiis_precos' });
+    expect(planner.map((t) => [t.role, t.content.length])).toEqual([['assistant', 200]]);
+    for (const q of ['E o preço?', 'E o P/VP?']) {
+      await manager.resolve({ ...caller, question: q, intent: 'fiis_precos', entity: 'fiis_precos', tickers_in_text: [], ticker_sources: ['text'] });
+    }
+    expect((await manager.loadRecent(caller, { name: 'planner', entity: 'fiis_precos' })).map((t) => t.content)).toEqual(['E o preço?', 'E o P/VP?']);
+    expect(await manager.loadRecent(caller, { name: 'planner', entity: 'client_fiis_positions' })).toEqual([]);
+    expect((await manager.history({ ...caller, limit: 10 })).turns[1].content).toBe(long);
+  });
+});

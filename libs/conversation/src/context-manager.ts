@@ -1,0 +1,240 @@
+import { ContextSubjects, CotaError, RequestOf, ResponseOf, Turn } from '@cota/contracts';
+import { referenceFromCommit, resolveLastReference } from './last-reference';
+import { buildNarratorMemory, countWords, cyclesToSummarise, fitChars, loadRecent } from './memory';
+import { ContextPolicy, scopeAllowsEntity } from './policy';
+import { ContextStore, ConversationKey, HistoryStore, HotLimits, UnknownTurnError } from './store';
+import { Summarizer } from './summarizer';
+
+export type ResolveRequest = RequestOf<typeof ContextSubjects.resolve>;
+export type ResolveResponse = ResponseOf<typeof ContextSubjects.resolve>;
+export type CommitRequest = RequestOf<typeof ContextSubjects.commit>;
+export type CommitResponse = ResponseOf<typeof ContextSubjects.commit>;
+export type HistoryRequest = RequestOf<typeof ContextSubjects.history>;
+export type HistoryResponse = ResponseOf<typeof ContextSubjects.history>;
+export type DebugResponse = ResponseOf<typeof ContextSubjects.debug>;
+export type ClearResponse = ResponseOf<typeof ContextSubjects.clear>;
+export type SessionGetRequest = RequestOf<typeof ContextSubjects.sessionGet>;
+export type SessionSetRequest = RequestOf<typeof ContextSubjects.sessionSet>;
+export type WireConversationKey = { client_id: string; conversation_id: string };
+
+export interface ContextManagerDeps {
+  policy: ContextPolicy;
+  store: ContextStore;
+  history: HistoryStore;
+  summarizer: Summarizer;
+  /** Milliseconds since the epoch; injectable for tests. */
+  clock?: () => number;
+  /** Background memory maintenance failures (never fail a request). */
+  onError?: (what: string, error: unknown) => void;
+}
+
+/** How long a question may wait for its answer before summarisation skips it as abandoned. */
+const PENDING_GRACE_MS = 60_000;
+
+const keyOf = (k: WireConversationKey): ConversationKey => ({ clientId: k.client_id, conversationId: k.conversation_id });
+
+/**
+ * The conversation context: opens and closes turns, decides ticker inheritance (through
+ * resolveLastReference only), keeps session values and the narrator's memory. Pure logic over a
+ * hot-state store and a durable history store, so every replica sharing them behaves as one.
+ */
+export class ContextManager {
+  private readonly policy: ContextPolicy;
+  private readonly store: ContextStore;
+  private readonly historyStore: HistoryStore;
+  private readonly summarizer: Summarizer;
+  private readonly clock: () => number;
+  private readonly onError: (what: string, error: unknown) => void;
+  private readonly limits: HotLimits;
+  private readonly background = new Set<Promise<unknown>>();
+  /** Conversations with a summarisation running here (others are skipped: the next commit catches up). */
+  private readonly summarising = new Set<string>();
+  private readonly rerun = new Set<string>();
+
+  constructor(deps: ContextManagerDeps) {
+    this.policy = deps.policy;
+    this.store = deps.store;
+    this.historyStore = deps.history;
+    this.summarizer = deps.summarizer;
+    this.clock = deps.clock ?? Date.now;
+    this.onError = deps.onError ?? (() => undefined);
+    this.limits = { keepTurns: deps.policy.memory.hot_turns, stateTtlSeconds: deps.policy.ttl_seconds };
+  }
+
+  /** Opens a turn: numbers it, records the question, decides inheritance, hands memory to the narrator. */
+  async resolve(req: ResolveRequest): Promise<ResolveResponse> {
+    const key = keyOf(req);
+    const now = this.clock();
+    const turn: Turn = {
+      role: 'user',
+      content: req.question,
+      created_at: new Date(now).toISOString(),
+      meta: { request_id: req.request_id, intent: req.intent, entity: req.entity, tickers_in_text: req.tickers_in_text },
+    };
+    const hot = this.forHotState(turn);
+    let opened = await this.store.openTurn(key, hot, null, this.limits);
+    if (!opened) {
+      // No hot state (new, expired or cleared conversation): continue numbering from the durable history.
+      opened = await this.store.openTurn(key, hot, await this.historyStore.lastTurnIndex(key), this.limits);
+      if (!opened) throw new CotaError('INTERNAL', 'context store did not open the turn');
+    }
+    const decision = resolveLastReference({
+      policy: this.policy,
+      entity: req.entity,
+      tickersInText: req.tickers_in_text,
+      tickerSources: req.ticker_sources,
+      reference: opened.reference,
+      currentTurn: opened.turnIndex,
+    });
+    await this.historyStore.append(key, opened.turnIndex, {
+      ...turn,
+      meta: { ...turn.meta, turn_index: opened.turnIndex, context: decision.context, ticker: decision.ticker },
+    });
+    return {
+      turn_index: opened.turnIndex,
+      ticker: decision.ticker,
+      tickers: decision.tickers,
+      context: decision.context,
+      memory: buildNarratorMemory(opened.previous, opened.summary, this.policy, req.entity, now),
+    };
+  }
+
+  /** Closes a turn: records the answer; only an accepted ok answer about one ticker moves the reference. */
+  async commit(req: CommitRequest): Promise<CommitResponse> {
+    if (req.turn_index < 1) throw new CotaError('BAD_REQUEST', `turn_index must be at least 1, got ${req.turn_index}`);
+    const key = keyOf(req);
+    const now = this.clock();
+    const turn: Turn = {
+      role: 'assistant',
+      content: req.answer,
+      created_at: new Date(now).toISOString(),
+      meta: {
+        request_id: req.request_id,
+        status: req.status,
+        intent: req.intent,
+        entity: req.entity,
+        accepted: req.accepted,
+        tickers: req.tickers,
+      },
+    };
+    const reference = referenceFromCommit(
+      this.policy,
+      { status: req.status, accepted: req.accepted, entity: req.entity, intent: req.intent, tickers: req.tickers, turnIndex: req.turn_index },
+      new Date(now),
+    );
+    let closed;
+    try {
+      closed = await this.store.closeTurn(key, req.turn_index, this.forHotState(turn), reference, this.limits);
+    } catch (e) {
+      if (e instanceof UnknownTurnError) throw new CotaError('BAD_REQUEST', e.message, { turn_index: req.turn_index });
+      throw e;
+    }
+    await this.historyStore.append(key, req.turn_index, { ...turn, meta: { ...req.meta, ...turn.meta, turn_index: req.turn_index } });
+    if (closed.known && this.policy.enabled) this.scheduleMemoryMaintenance(key);
+    return { reference_updated: closed.referenceUpdated };
+  }
+
+  /** The caller's full durable history (never summarised). */
+  async history(req: HistoryRequest): Promise<HistoryResponse> {
+    return { conversation_id: req.conversation_id, turns: await this.historyStore.list(keyOf(req), req.limit) };
+  }
+
+  /** Recent turns for one consumer's scope (planner or narrator block), or the global window. */
+  async loadRecent(k: WireConversationKey, scope?: { name: 'planner' | 'narrator'; entity: string | null }): Promise<Turn[]> {
+    if (!this.policy.enabled) return [];
+    let maxTurns = this.policy.max_turns;
+    if (scope) {
+      const block = this.policy[scope.name];
+      if (!scopeAllowsEntity(block, scope.entity)) return [];
+      maxTurns = Math.min(maxTurns, block.max_turns);
+    }
+    const snap = await this.store.snapshot(keyOf(k));
+    const maxChars = scope?.name === 'narrator' ? this.policy.narrator.max_chars : this.policy.max_chars;
+    return fitChars(loadRecent(snap.turns, this.policy, maxTurns, this.clock()), maxChars);
+  }
+
+  async debug(k: WireConversationKey): Promise<DebugResponse> {
+    const key = keyOf(k);
+    const now = this.clock();
+    const [snap, session] = await Promise.all([this.store.snapshot(key), this.store.sessionGet(key, undefined, now)]);
+    return {
+      key: { client_id: k.client_id, conversation_id: k.conversation_id },
+      turn_count: snap.turnCount,
+      last_reference: snap.reference,
+      session,
+      recent: loadRecent(snap.turns, this.policy, this.policy.max_turns, now),
+      summary: snap.summary?.text ?? null,
+    };
+  }
+
+  /** Forgets the hot context (reference, recent turns, summary, session); the durable history stays. */
+  async clear(k: WireConversationKey): Promise<ClearResponse> {
+    return { cleared: await this.store.clear(keyOf(k)) };
+  }
+
+  async sessionGet(req: SessionGetRequest): Promise<{ values: Record<string, unknown> }> {
+    return { values: await this.store.sessionGet(keyOf(req), req.keys, this.clock()) };
+  }
+
+  async sessionSet(req: SessionSetRequest): Promise<{ ok: boolean }> {
+    const s = this.policy.session;
+    if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(req.key)) throw new CotaError('BAD_REQUEST', `session key '${req.key}' must be 1-64 of [A-Za-z0-9_.:-]`);
+    const ttl = req.ttl_seconds ?? s.keys[req.key]?.ttl_seconds ?? s.default_ttl_seconds;
+    if (ttl > s.max_ttl_seconds) throw new CotaError('BAD_REQUEST', `ttl_seconds ${ttl} exceeds the policy maximum ${s.max_ttl_seconds}`);
+    if (req.value !== null && req.value !== undefined) {
+      const size = Buffer.byteLength(JSON.stringify(req.value), 'utf8');
+      if (size > s.max_value_bytes) throw new CotaError('BAD_REQUEST', `session value of ${size} bytes exceeds ${s.max_value_bytes}`);
+    }
+    await this.store.sessionSet(keyOf(req), req.key, req.value ?? null, ttl, this.clock());
+    return { ok: true };
+  }
+
+  /**
+   * Folds cycles older than the verbatim window into the summary and compresses it past the word
+   * budget (seed 004). Compare-and-set on the store: if another replica got there first, nothing is
+   * written and its summary stands. Returns true when a new summary was saved.
+   */
+  async maintainMemory(key: ConversationKey): Promise<boolean> {
+    const m = this.policy.memory;
+    const snap = await this.store.snapshot(key);
+    const through = snap.summary?.through ?? 0;
+    const cycles = cyclesToSummarise(snap.turns, through, m.recent_cycles, this.clock(), PENDING_GRACE_MS);
+    if (cycles.length === 0) return false;
+    const added = await this.summarizer.summarizeCycles(cycles);
+    let text = [snap.summary?.text, added].filter((t) => t && t.trim()).join('\n');
+    if (countWords(text) >= m.word_budget * m.compress_at_ratio) text = await this.summarizer.compress(text, m.compress_target_words);
+    const next = { text, through: Math.max(...cycles.map((c) => c.turnIndex)) };
+    return this.store.saveSummary(key, through, next, this.limits);
+  }
+
+  /** Waits for background memory work (service shutdown, tests). */
+  async drain(): Promise<void> {
+    while (this.background.size) await Promise.allSettled([...this.background]);
+  }
+
+  /** Hot state feeds prompts, so a turn is kept there within max_chars; the durable history keeps it whole. */
+  private forHotState(turn: Turn): Turn {
+    const max = this.policy.max_chars;
+    return turn.content.length <= max ? turn : { ...turn, content: turn.content.slice(0, max - 1) + '…' };
+  }
+
+  private scheduleMemoryMaintenance(key: ConversationKey): void {
+    const id = JSON.stringify([key.clientId, key.conversationId]);
+    if (this.summarising.has(id)) {
+      // One run per conversation at a time; the running one goes again for what arrived meanwhile.
+      this.rerun.add(id);
+      return;
+    }
+    this.summarising.add(id);
+    const work = (async () => {
+      do {
+        this.rerun.delete(id);
+        await this.maintainMemory(key).catch((e) => this.onError('memory maintenance', e));
+      } while (this.rerun.has(id));
+    })().finally(() => {
+      this.summarising.delete(id);
+      this.background.delete(work);
+    });
+    this.background.add(work);
+  }
+}

@@ -1,0 +1,141 @@
+import type { LastReference, Turn } from '@cota/contracts';
+import {
+  ClosedTurn,
+  ContextSnapshot,
+  ContextStore,
+  ConversationKey,
+  HistoryStore,
+  HotLimits,
+  IndexedTurn,
+  MemorySummary,
+  OpenedTurn,
+  UnknownTurnError,
+} from './store';
+
+interface Conversation {
+  turnCount: number;
+  turns: IndexedTurn[];
+  reference: LastReference | null;
+  summary: MemorySummary | null;
+  expiresAt: number;
+}
+
+const keyOf = (k: ConversationKey) => JSON.stringify([k.clientId, k.conversationId]);
+const clone = <T>(v: T): T => structuredClone(v);
+
+/**
+ * Hot state in this process's memory: embedded mode only (one process, so JavaScript's
+ * single thread already makes each method atomic). Same semantics as RedisContextStore.
+ */
+export class InMemoryContextStore implements ContextStore {
+  private readonly conversations = new Map<string, Conversation>();
+  private readonly sessions = new Map<string, Map<string, { value: unknown; expiresAt: number }>>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  private live(key: ConversationKey): Conversation | undefined {
+    const k = keyOf(key);
+    const c = this.conversations.get(k);
+    if (c && c.expiresAt <= this.now()) {
+      this.conversations.delete(k);
+      return undefined;
+    }
+    return c;
+  }
+
+  async openTurn(key: ConversationKey, turn: Turn, seedTurnCount: number | null, limits: HotLimits): Promise<OpenedTurn | null> {
+    let c = this.live(key);
+    if (!c) {
+      if (seedTurnCount === null) return null;
+      c = { turnCount: seedTurnCount, turns: [], reference: null, summary: null, expiresAt: 0 };
+      this.conversations.set(keyOf(key), c);
+    }
+    const previous = clone(c.turns);
+    c.turnCount += 1;
+    c.turns.push({ turnIndex: c.turnCount, turn: clone(turn) });
+    if (c.turns.length > limits.keepTurns) c.turns.splice(0, c.turns.length - limits.keepTurns);
+    c.expiresAt = this.now() + limits.stateTtlSeconds * 1000;
+    return { turnIndex: c.turnCount, previous, reference: clone(c.reference), summary: clone(c.summary) };
+  }
+
+  async closeTurn(key: ConversationKey, turnIndex: number, turn: Turn, reference: LastReference | null, limits: HotLimits): Promise<ClosedTurn> {
+    const c = this.live(key);
+    if (!c) return { known: false, referenceUpdated: false };
+    if (turnIndex > c.turnCount) throw new UnknownTurnError(turnIndex, c.turnCount);
+    c.turns.push({ turnIndex, turn: clone(turn) });
+    if (c.turns.length > limits.keepTurns) c.turns.splice(0, c.turns.length - limits.keepTurns);
+    let referenceUpdated = false;
+    if (reference && (!c.reference || c.reference.turn_index <= reference.turn_index)) {
+      c.reference = clone(reference);
+      referenceUpdated = true;
+    }
+    c.expiresAt = this.now() + limits.stateTtlSeconds * 1000;
+    return { known: true, referenceUpdated };
+  }
+
+  async snapshot(key: ConversationKey): Promise<ContextSnapshot> {
+    const c = this.live(key);
+    if (!c) return { turnCount: 0, reference: null, turns: [], summary: null };
+    return { turnCount: c.turnCount, reference: clone(c.reference), turns: clone(c.turns), summary: clone(c.summary) };
+  }
+
+  async saveSummary(key: ConversationKey, expectedThrough: number, next: MemorySummary): Promise<boolean> {
+    const c = this.live(key);
+    if (!c || (c.summary?.through ?? 0) !== expectedThrough) return false;
+    c.summary = clone(next);
+    return true;
+  }
+
+  async clear(key: ConversationKey): Promise<boolean> {
+    const k = keyOf(key);
+    const had = this.live(key) !== undefined || (this.sessions.get(k)?.size ?? 0) > 0;
+    this.conversations.delete(k);
+    this.sessions.delete(k);
+    return had;
+  }
+
+  async sessionGet(key: ConversationKey, names: string[] | undefined, nowMs: number): Promise<Record<string, unknown>> {
+    const s = this.sessions.get(keyOf(key));
+    const out: Record<string, unknown> = {};
+    if (!s) return out;
+    for (const [name, entry] of [...s.entries()]) {
+      if (entry.expiresAt <= nowMs) {
+        s.delete(name);
+        continue;
+      }
+      if (!names || names.includes(name)) out[name] = clone(entry.value);
+    }
+    return out;
+  }
+
+  async sessionSet(key: ConversationKey, name: string, value: unknown, ttlSeconds: number, nowMs: number): Promise<void> {
+    const k = keyOf(key);
+    if (value === null || value === undefined) {
+      this.sessions.get(k)?.delete(name);
+      return;
+    }
+    const s = this.sessions.get(k) ?? new Map();
+    s.set(name, { value: clone(value), expiresAt: nowMs + ttlSeconds * 1000 });
+    this.sessions.set(k, s);
+  }
+}
+
+/** Durable history kept in memory: for unit tests and benchmarks (services use PostgresHistoryStore). */
+export class InMemoryHistoryStore implements HistoryStore {
+  private readonly rows = new Map<string, IndexedTurn[]>();
+
+  async append(key: ConversationKey, turnIndex: number, turn: Turn): Promise<void> {
+    const k = keyOf(key);
+    this.rows.set(k, [...(this.rows.get(k) ?? []), { turnIndex, turn: clone(turn) }]);
+  }
+
+  async list(key: ConversationKey, limit: number): Promise<Turn[]> {
+    const rows = [...(this.rows.get(keyOf(key)) ?? [])].map((r, seq) => ({ ...r, seq }));
+    rows.sort((a, b) => a.turnIndex - b.turnIndex || a.seq - b.seq);
+    return rows.slice(-limit).map((r) => clone(r.turn));
+  }
+
+  async lastTurnIndex(key: ConversationKey): Promise<number> {
+    return Math.max(0, ...(this.rows.get(keyOf(key)) ?? []).map((r) => r.turnIndex));
+  }
+}

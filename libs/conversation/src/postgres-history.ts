@@ -1,0 +1,76 @@
+import type { DataSource, QueryRunner } from 'typeorm';
+import type { Turn } from '@cota/contracts';
+import type { Migration } from '@cota/service-kit';
+import { ConversationKey, HistoryStore } from './store';
+
+/** Schema of the durable conversation history (owned by this library, applied by the context service). */
+export const conversationMigrations: Migration[] = [
+  {
+    id: '202611220100-conversation-turns',
+    name: 'ConversationTurns202611220100',
+    async up(q: QueryRunner): Promise<void> {
+      await q.query(`
+        CREATE TABLE IF NOT EXISTS conversation_turns (
+          id bigserial PRIMARY KEY,
+          client_id text NOT NULL,
+          conversation_id text NOT NULL,
+          turn_index integer NOT NULL CHECK (turn_index > 0),
+          role text NOT NULL CHECK (role IN ('user', 'assistant', 'system')),
+          content text NOT NULL,
+          meta jsonb NOT NULL DEFAULT '{}'::jsonb,
+          created_at timestamptz NOT NULL
+        )`);
+      await q.query(
+        'CREATE INDEX IF NOT EXISTS conversation_turns_conversation_idx ON conversation_turns (client_id, conversation_id, turn_index, id)',
+      );
+    },
+    async down(q: QueryRunner): Promise<void> {
+      await q.query('DROP TABLE IF EXISTS conversation_turns');
+    },
+  },
+];
+
+interface TurnRow {
+  role: Turn['role'];
+  content: string;
+  meta: Record<string, unknown> | string;
+  created_at: Date | string;
+}
+
+/** Full conversation history in Postgres: one INSERT per turn, never trimmed or summarised. */
+export class PostgresHistoryStore implements HistoryStore {
+  constructor(private readonly ds: DataSource) {}
+
+  async append(key: ConversationKey, turnIndex: number, turn: Turn): Promise<void> {
+    await this.ds.query(
+      `INSERT INTO conversation_turns (client_id, conversation_id, turn_index, role, content, meta, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)`,
+      [key.clientId, key.conversationId, turnIndex, turn.role, turn.content, JSON.stringify(turn.meta ?? {}), turn.created_at],
+    );
+  }
+
+  async list(key: ConversationKey, limit: number): Promise<Turn[]> {
+    const rows = (await this.ds.query(
+      `SELECT role, content, meta, created_at FROM (
+         SELECT role, content, meta, created_at, turn_index, id FROM conversation_turns
+          WHERE client_id = $1 AND conversation_id = $2
+          ORDER BY turn_index DESC, id DESC LIMIT $3
+       ) last ORDER BY turn_index, id`,
+      [key.clientId, key.conversationId, limit],
+    )) as TurnRow[];
+    return rows.map((r) => ({
+      role: r.role,
+      content: r.content,
+      meta: typeof r.meta === 'string' ? (JSON.parse(r.meta) as Record<string, unknown>) : r.meta,
+      created_at: new Date(r.created_at).toISOString(),
+    }));
+  }
+
+  async lastTurnIndex(key: ConversationKey): Promise<number> {
+    const [row] = (await this.ds.query(
+      'SELECT COALESCE(MAX(turn_index), 0)::int AS last FROM conversation_turns WHERE client_id = $1 AND conversation_id = $2',
+      [key.clientId, key.conversationId],
+    )) as Array<{ last: number }>;
+    return Number(row?.last ?? 0);
+  }
+}

@@ -1,0 +1,91 @@
+import type { LastReference, Turn } from '@cota/contracts';
+
+/** One conversation: context never crosses either id. */
+export interface ConversationKey {
+  clientId: string;
+  conversationId: string;
+}
+
+/** A turn as hot state keeps it: the turn plus the question number it belongs to. */
+export interface IndexedTurn {
+  turnIndex: number;
+  turn: Turn;
+}
+
+/** Older cycles folded into text; `through` is the last turn index the summary covers. */
+export interface MemorySummary {
+  text: string;
+  through: number;
+}
+
+export interface HotLimits {
+  /** Turns kept in the hot list (oldest dropped first). */
+  keepTurns: number;
+  /** Idle expiry of the conversation's hot state. */
+  stateTtlSeconds: number;
+}
+
+export interface OpenedTurn {
+  turnIndex: number;
+  /** Hot turns as they were before this question was appended. */
+  previous: IndexedTurn[];
+  reference: LastReference | null;
+  summary: MemorySummary | null;
+}
+
+export interface ClosedTurn {
+  /** False when the conversation's hot state was gone (expired or cleared) before the answer arrived. */
+  known: boolean;
+  referenceUpdated: boolean;
+}
+
+export interface ContextSnapshot {
+  turnCount: number;
+  reference: LastReference | null;
+  turns: IndexedTurn[];
+  summary: MemorySummary | null;
+}
+
+/**
+ * Hot conversation state. Every method is atomic for one conversation, so replicas and concurrent
+ * requests on the same conversation never lose a turn or a counter increment.
+ */
+export interface ContextStore {
+  /**
+   * Assigns the next turn index and appends the user turn, atomically. When the conversation has no
+   * hot state and `seedTurnCount` is null, returns null so the caller can seed the counter from the
+   * durable history (keeps numbering continuous after expiry or clear).
+   */
+  openTurn(key: ConversationKey, turn: Turn, seedTurnCount: number | null, limits: HotLimits): Promise<OpenedTurn | null>;
+  /**
+   * Appends the answer and, when `reference` is given, stores it unless a newer turn already did
+   * (a late answer never overwrites a newer reference). Throws when turnIndex was never opened.
+   */
+  closeTurn(key: ConversationKey, turnIndex: number, turn: Turn, reference: LastReference | null, limits: HotLimits): Promise<ClosedTurn>;
+  snapshot(key: ConversationKey): Promise<ContextSnapshot>;
+  /** Compare-and-set of the summary: writes only if the stored `through` still equals `expectedThrough`. */
+  saveSummary(key: ConversationKey, expectedThrough: number, next: MemorySummary, limits: HotLimits): Promise<boolean>;
+  /** Drops the conversation's hot state and session values; true when there was something. */
+  clear(key: ConversationKey): Promise<boolean>;
+  /** Session values that have not expired (all, or only `names`). */
+  sessionGet(key: ConversationKey, names: string[] | undefined, nowMs: number): Promise<Record<string, unknown>>;
+  /** Sets (or, with value null, deletes) one session value expiring at nowMs + ttlSeconds. */
+  sessionSet(key: ConversationKey, name: string, value: unknown, ttlSeconds: number, nowMs: number): Promise<void>;
+}
+
+/** Durable full history (Postgres; never summarised, never trimmed). */
+export interface HistoryStore {
+  append(key: ConversationKey, turnIndex: number, turn: Turn): Promise<void>;
+  /** The last `limit` turns, oldest first. */
+  list(key: ConversationKey, limit: number): Promise<Turn[]>;
+  /** Highest turn index recorded, 0 for a new conversation. */
+  lastTurnIndex(key: ConversationKey): Promise<number>;
+}
+
+/** Raised by stores when a commit names a turn that was never opened. */
+export class UnknownTurnError extends Error {
+  constructor(readonly turnIndex: number, readonly turnCount: number) {
+    super(`turn ${turnIndex} was never opened (the conversation has ${turnCount})`);
+    this.name = 'UnknownTurnError';
+  }
+}

@@ -1,0 +1,106 @@
+import type { Turn } from '@cota/contracts';
+import { ContextStore, ConversationKey, HotLimits, UnknownTurnError } from '../store';
+
+/**
+ * The behaviour every ContextStore must have, run against the in-memory store (unit) and the
+ * Redis store (integration), so embedded mode and production agree.
+ */
+export function describeContextStoreContract(name: string, make: () => Promise<ContextStore> | ContextStore, cleanup?: () => Promise<void>): void {
+  describe(`ContextStore contract: ${name}`, () => {
+    let store: ContextStore;
+    let n = 0;
+    const limits: HotLimits = { keepTurns: 6, stateTtlSeconds: 60 };
+    const key = (): ConversationKey => ({ clientId: `client-${name}`, conversationId: `conv-${++n}` });
+    const turn = (role: Turn['role'], content: string): Turn => ({ role, content, created_at: new Date().toISOString(), meta: { x: content } });
+    const ref = (ticker: string, turn_index: number) => ({ ticker, entity: 'fiis_precos', intent: 'fiis_precos', updated_at: new Date().toISOString(), turn_index });
+
+    beforeAll(async () => {
+      store = await make();
+    });
+    afterAll(async () => {
+      await cleanup?.();
+    });
+
+    it('asks for a seed on a new conversation, then numbers turns from it', async () => {
+      const k = key();
+      expect(await store.openTurn(k, turn('user', 'q'), null, limits)).toBeNull();
+      const first = await store.openTurn(k, turn('user', 'q1'), 7, limits);
+      expect(first).toMatchObject({ turnIndex: 8, previous: [], reference: null, summary: null });
+      const second = await store.openTurn(k, turn('user', 'q2'), null, limits);
+      expect(second!.turnIndex).toBe(9);
+      expect(second!.previous.map((t) => [t.turnIndex, t.turn.role, t.turn.content, t.turn.meta])).toEqual([[8, 'user', 'q1', { x: 'q1' }]]);
+    });
+
+    it('keeps only the last keepTurns turns', async () => {
+      const k = key();
+      await store.openTurn(k, turn('user', 'q0'), 0, limits);
+      for (let i = 1; i < 10; i++) await store.openTurn(k, turn('user', `q${i}`), null, limits);
+      const snap = await store.snapshot(k);
+      expect(snap.turnCount).toBe(10);
+      expect(snap.turns.map((t) => t.turn.content)).toEqual(['q4', 'q5', 'q6', 'q7', 'q8', 'q9']);
+    });
+
+    it('closes a turn, refuses an unknown one, and never lets an older turn overwrite a newer reference', async () => {
+      const k = key();
+      await store.openTurn(k, turn('user', 'q1'), 0, limits);
+      await store.openTurn(k, turn('user', 'q2'), null, limits);
+      expect(await store.closeTurn(k, 2, turn('assistant', 'a2'), ref('MXRF11', 2), limits)).toEqual({ known: true, referenceUpdated: true });
+      expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: false });
+      await expect(store.closeTurn(k, 3, turn('assistant', 'a3'), null, limits)).rejects.toBeInstanceOf(UnknownTurnError);
+      const snap = await store.snapshot(k);
+      expect(snap.reference).toMatchObject({ ticker: 'MXRF11', turn_index: 2 });
+      expect(snap.turns.map((t) => [t.turnIndex, t.turn.role])).toEqual([[1, 'user'], [2, 'user'], [2, 'assistant'], [1, 'assistant']]);
+      expect(await store.closeTurn(key(), 1, turn('assistant', 'x'), null, limits)).toEqual({ known: false, referenceUpdated: false });
+    });
+
+    it('saves a summary only when nobody else moved it (compare-and-set)', async () => {
+      const k = key();
+      await store.openTurn(k, turn('user', 'q1'), 0, limits);
+      expect(await store.saveSummary(k, 0, { text: 'Pergunta 1', through: 1 }, limits)).toBe(true);
+      expect(await store.saveSummary(k, 0, { text: 'outra', through: 1 }, limits)).toBe(false);
+      expect((await store.snapshot(k)).summary).toEqual({ text: 'Pergunta 1', through: 1 });
+      const next = await store.openTurn(k, turn('user', 'q2'), null, limits);
+      expect(next!.summary).toEqual({ text: 'Pergunta 1', through: 1 });
+    });
+
+    it('does not mix ids that look alike when joined', async () => {
+      const a = { clientId: 'a:b', conversationId: 'c' };
+      const b = { clientId: 'a', conversationId: 'b:c' };
+      await store.openTurn(a, turn('user', 'from a'), 0, limits);
+      expect(await store.openTurn(b, turn('user', 'from b'), null, limits)).toBeNull();
+      expect((await store.snapshot(b)).turns).toEqual([]);
+      await store.clear(a);
+    });
+
+    it('clears hot state and session values', async () => {
+      const k = key();
+      await store.openTurn(k, turn('user', 'q1'), 0, limits);
+      await store.sessionSet(k, 'active_report_id', 'rel_1', 60, Date.now());
+      expect(await store.clear(k)).toBe(true);
+      expect(await store.snapshot(k)).toEqual({ turnCount: 0, reference: null, turns: [], summary: null });
+      expect(await store.sessionGet(k, undefined, Date.now())).toEqual({});
+      expect(await store.clear(k)).toBe(false);
+    });
+
+    it('session values expire on their own TTL and can be filtered and deleted', async () => {
+      const k = key();
+      const now = Date.now();
+      await store.sessionSet(k, 'pending_action', { tool: 'x', args: [1, 'dois'] }, 1, now);
+      await store.sessionSet(k, 'active_report_id', 'rel_1', 60, now);
+      expect(await store.sessionGet(k, undefined, now)).toEqual({ pending_action: { tool: 'x', args: [1, 'dois'] }, active_report_id: 'rel_1' });
+      expect(await store.sessionGet(k, ['active_report_id', 'missing'], now)).toEqual({ active_report_id: 'rel_1' });
+      expect(await store.sessionGet(k, undefined, now + 1500)).toEqual({ active_report_id: 'rel_1' });
+      await store.sessionSet(k, 'active_report_id', null, 60, now + 1500);
+      expect(await store.sessionGet(k, undefined, now + 1500)).toEqual({});
+    });
+
+    it('forgets an idle conversation after stateTtlSeconds', async () => {
+      const k = key();
+      await store.openTurn(k, turn('user', 'q1'), 0, { keepTurns: 6, stateTtlSeconds: 1 });
+      expect((await store.snapshot(k)).turnCount).toBe(1);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await store.snapshot(k)).turnCount).toBe(0);
+      expect(await store.openTurn(k, turn('user', 'q2'), null, limits)).toBeNull();
+    });
+  });
+}

@@ -1,0 +1,105 @@
+import type { NarrateRequest, QueryResult } from '@cota/contracts';
+import { formatDate } from './format';
+import { addressByNickname, lowerFirstWord, shouldUseNickname, startsWithStructure } from './phrases';
+import type { NarratorPolicy } from './policy';
+import { EntityRenderer, requestedTickers } from './render-entity';
+import {
+  clarificationAnswer,
+  conceptAnswer,
+  fillMessage,
+  problemAnswer,
+  smalltalkAnswer,
+  toolAnswer,
+  unknownTickersPhrase,
+} from './render-messages';
+import type { TemplateSet } from './templates';
+import { joinPt } from './format';
+
+/** A deterministic answer and its parts (the LLM narrator rephrases the body only). */
+export interface DeterministicAnswer {
+  /** The full text the person reads. */
+  answer: string;
+  /** Everything but the source line. */
+  body: string;
+  /** "Fonte: ..., dados até dd/mm/aaaa." when the answer comes from data, else null. */
+  sourceLine: string | null;
+  nicknameUsed: boolean;
+}
+
+/**
+ * The answer without any model: template-driven for entities, policy messages for every other
+ * planner outcome. Pure and synchronous, so it is the always-available fallback.
+ */
+export class DeterministicNarrator {
+  constructor(
+    private readonly policy: NarratorPolicy,
+    private readonly templates: TemplateSet,
+  ) {}
+
+  narrate(req: NarrateRequest): DeterministicAnswer {
+    const m = this.policy.messages;
+    if (req.kind === 'smalltalk' && !req.problem) {
+      const body = smalltalkAnswer(req.smalltalk, req, m);
+      return { answer: body, body, sourceLine: null, nicknameUsed: !!req.nickname.trim() && body.includes(req.nickname.trim()) };
+    }
+    let body: string;
+    let sourceLine: string | null = null;
+    if (req.problem) {
+      body = problemAnswer(req.problem, req, m, this.templates);
+    } else {
+      switch (req.kind) {
+        case 'concept':
+          body = conceptAnswer(req, this.policy);
+          break;
+        case 'tool':
+        case 'confirmation':
+          body = toolAnswer(req, this.policy);
+          break;
+        case 'clarification':
+          body = clarificationAnswer(req, m, this.templates);
+          break;
+        case 'unknown':
+          body = fillMessage(m.problems.not_understood, { nickname: req.nickname.trim() });
+          break;
+        case 'entity':
+        default: {
+          if (req.status === 'needs_clarification') {
+            body = clarificationAnswer(req, m, this.templates);
+            break;
+          }
+          if (!req.data || req.data.rows.length === 0) {
+            body = problemAnswer(req.status === 'error' ? 'generic' : 'no_data', req, m, this.templates);
+            break;
+          }
+          body = this.entityBody(req, req.data);
+          sourceLine = this.sourceLine(req.data);
+        }
+      }
+    }
+    const nicknameUsed = shouldUseNickname(req.nickname, req.memory.recent, this.policy.nickname) && !body.includes(req.nickname.trim());
+    if (nicknameUsed) body = addressByNickname(req.nickname, body);
+    const answer = sourceLine ? `${body}\n\n${sourceLine}` : body;
+    return { answer, body, sourceLine, nicknameUsed };
+  }
+
+  private entityBody(req: NarrateRequest, data: QueryResult): string {
+    const template = this.templates[data.entity] ?? (req.entity ? this.templates[req.entity] : undefined) ?? null;
+    let body = new EntityRenderer({ question: req.question, nickname: req.nickname, data, template, policy: this.policy }).render();
+    const tickers = requestedTickers(data);
+    if (req.context_used && tickers.length === 1) {
+      const prefix = fillMessage(this.policy.messages.context_prefix, { ticker: tickers[0] });
+      body = startsWithStructure(body) ? `${prefix}\n\n${body}` : `${prefix} ${lowerFirstWord(body)}`;
+    }
+    const unknown = unknownTickersPhrase(req.unknown_tickers);
+    if (unknown) body += `\n\n${fillMessage(this.policy.messages.unknown_tickers_note, { tickers: unknown })}`;
+    return body;
+  }
+
+  /** "Fonte: CVM/B3 (via araquem), dados até 14/11/2025." */
+  sourceLine(data: QueryResult): string {
+    const labels = [...new Set(data.sources.map((s) => this.policy.sources[s] ?? s))];
+    const sources = labels.length ? joinPt(labels) : null;
+    if (data.as_of) return fillMessage(this.policy.messages.source_line, { sources, as_of: formatDate(data.as_of) });
+    return fillMessage(this.policy.messages.source_line_no_date, { sources });
+  }
+}

@@ -1,0 +1,229 @@
+import Decimal from 'decimal.js';
+import type { Column } from '@cota/contracts';
+
+/**
+ * pt-BR formatting of warehouse values. Values arrive as the executor returns them: numbers,
+ * numeric strings (Postgres `numeric` comes back as text), ISO date strings or Date objects.
+ * Formatting goes through decimal.js so "0.005" rounds the way a person expects, never the float way.
+ */
+
+export type ColumnType = Column['type'];
+
+/** The placeholder shown in tables for a missing value. */
+export const MISSING = '—';
+
+export function isMissing(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === 'string') {
+    const t = value.trim();
+    return t === '' || t.toUpperCase() === 'NULL' || t.toUpperCase() === 'NAN';
+  }
+  if (typeof value === 'number') return !Number.isFinite(value);
+  return false;
+}
+
+/** A Decimal from a number or numeric string, or null when the value is not numeric. */
+export function toDecimal(value: unknown): Decimal | null {
+  if (isMissing(value)) return null;
+  if (value instanceof Decimal) return value;
+  if (typeof value === 'number') return new Decimal(value);
+  if (typeof value === 'bigint') return new Decimal(value.toString());
+  if (typeof value === 'string') {
+    const t = value.trim();
+    if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) return null;
+    return new Decimal(t);
+  }
+  return null;
+}
+
+/** Groups thousands with '.' and uses ',' for decimals: 1234567.891 (2) -> "1.234.567,89". */
+export function groupPtBr(d: Decimal, decimals: number): string {
+  const fixed = d.toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP).toFixed(decimals);
+  const negative = fixed.startsWith('-');
+  const [intPart, frac] = (negative ? fixed.slice(1) : fixed).split('.');
+  const grouped = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  const body = frac ? `${grouped},${frac}` : grouped;
+  // "-0,00" reads as a glitch: a value that rounds to zero is shown as zero.
+  return negative && /[1-9]/.test(body) ? `-${body}` : body;
+}
+
+/** R$ 1.234,56 (always two decimals, the way prices and dividends are quoted). */
+export function formatMoney(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d) return MISSING;
+  const body = groupPtBr(d.abs(), 2);
+  return d.isNegative() && /[1-9]/.test(body) ? `-R$ ${body}` : `R$ ${body}`;
+}
+
+const SCALE_WORDS: Array<[number, string, string]> = [
+  [1e12, 'trilhão', 'trilhões'],
+  [1e9, 'bilhão', 'bilhões'],
+  [1e6, 'milhão', 'milhões'],
+];
+
+/**
+ * Large amounts the way people say them: R$ 350,40 milhões, R$ 6,39 bilhões. Below a million,
+ * the exact value (R$ 107.968,90).
+ */
+export function formatMoneyCompact(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d) return MISSING;
+  for (const [scale, one, many] of SCALE_WORDS) {
+    if (d.abs().gte(scale)) {
+      const scaled = d.abs().div(scale);
+      const body = groupPtBr(scaled, 2);
+      const word = body === '1,00' ? one : many;
+      return `${d.isNegative() ? '-' : ''}R$ ${body} ${word}`;
+    }
+  }
+  return formatMoney(value);
+}
+
+/** A value already in percent: 9.87 -> "9,87%". */
+export function formatPercent(value: unknown, decimals = 2): string {
+  const d = toDecimal(value);
+  if (!d) return MISSING;
+  return `${groupPtBr(d, decimals)}%`;
+}
+
+/** A fraction shown as percent: 0.0131 -> "1,31%". */
+export function formatRatio(value: unknown, decimals = 2): string {
+  const d = toDecimal(value);
+  if (!d) return MISSING;
+  return `${groupPtBr(d.times(100), decimals)}%`;
+}
+
+/**
+ * A plain number: whole numbers without decimals ("3.617"), others with two ("0,70"),
+ * and four when the value is too small for two to show it ("0,0089").
+ */
+export function formatNumber(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d) return MISSING;
+  if (d.isInteger()) return groupPtBr(d, 0);
+  const small = d.abs().lt(0.01);
+  return groupPtBr(d, small ? 4 : 2);
+}
+
+/** 1234567 -> "1.234.567". */
+export function formatInteger(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d) return MISSING;
+  return groupPtBr(d, 0);
+}
+
+const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Year, month, day (and time) of a date value, without time-zone surprises for plain dates. */
+export function dateParts(value: unknown): { y: string; m: string; d: string; hh: string; mm: string } | null {
+  if (isMissing(value)) return null;
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return null;
+    const iso = value.toISOString();
+    return { y: iso.slice(0, 4), m: iso.slice(5, 7), d: iso.slice(8, 10), hh: iso.slice(11, 13), mm: iso.slice(14, 16) };
+  }
+  if (typeof value !== 'string') return null;
+  const m = ISO_DATE_RE.exec(value.trim());
+  if (!m) {
+    const br = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(value.trim());
+    return br ? { y: br[3], m: br[2], d: br[1], hh: '00', mm: '00' } : null;
+  }
+  return { y: m[1], m: m[2], d: m[3], hh: m[4] ?? '00', mm: m[5] ?? '00' };
+}
+
+/** "2025-10-31" or "2025-10-31 00:00:00" -> "31/10/2025". */
+export function formatDate(value: unknown): string {
+  const p = dateParts(value);
+  if (!p) return isMissing(value) ? MISSING : String(value);
+  return `${p.d}/${p.m}/${p.y}`;
+}
+
+/** Date and time; midnight (date-only data stored as timestamps) shows just the date. */
+export function formatDateTime(value: unknown): string {
+  const p = dateParts(value);
+  if (!p) return isMissing(value) ? MISSING : String(value);
+  return p.hh === '00' && p.mm === '00' ? `${p.d}/${p.m}/${p.y}` : `${p.d}/${p.m}/${p.y} ${p.hh}:${p.mm}`;
+}
+
+const MONTHS = ['janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'];
+
+/** "2025-11-01" -> "novembro de 2025" (monthly series). */
+export function formatMonth(value: unknown): string {
+  const p = dateParts(value);
+  if (!p) return isMissing(value) ? MISSING : String(value);
+  return `${MONTHS[Number(p.m) - 1]} de ${p.y}`;
+}
+
+export const MONTH_NAMES_PT = MONTHS;
+
+/** 11728688000147 -> "11.728.688/0001-47"; an already masked value is kept as is. */
+export function formatCnpj(value: unknown): string {
+  if (isMissing(value)) return MISSING;
+  const digits = String(value).replace(/\D/g, '');
+  if (digits.length > 14 || digits.length < 13) return String(value).trim();
+  const d = digits.padStart(14, '0');
+  return `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}`;
+}
+
+export function formatBoolean(value: unknown): string {
+  if (isMissing(value)) return MISSING;
+  if (typeof value === 'boolean') return value ? 'sim' : 'não';
+  const t = String(value).trim().toLowerCase();
+  if (['true', 't', '1', 'sim', 'yes'].includes(t)) return 'sim';
+  if (['false', 'f', '0', 'não', 'nao', 'no'].includes(t)) return 'não';
+  return String(value);
+}
+
+/** Text as stored, with runs of blanks collapsed (some sources pad names). */
+export function formatText(value: unknown): string {
+  if (isMissing(value)) return MISSING;
+  return String(value).replace(/\s+/g, ' ').trim();
+}
+
+/** Formats one value by its catalog column type. */
+export function formatValue(value: unknown, type: ColumnType): string {
+  switch (type) {
+    case 'money':
+      return formatMoneyCompact(value);
+    case 'percent':
+      return formatPercent(value);
+    case 'ratio':
+      return formatRatio(value);
+    case 'number':
+      return formatNumber(value);
+    case 'integer':
+      return formatInteger(value);
+    case 'date':
+      return formatDate(value);
+    case 'datetime':
+      return formatDateTime(value);
+    case 'cnpj':
+      return formatCnpj(value);
+    case 'boolean':
+      return formatBoolean(value);
+    case 'url':
+    case 'text':
+    default:
+      return formatText(value);
+  }
+}
+
+/** "a, b e c". */
+export function joinPt(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} e ${items[items.length - 1]}`;
+}
+
+/** First letter upper-cased (sentences built from lower-case phrases). */
+export function capitalize(text: string): string {
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}
+
+/**
+ * A catalog label for a person: unit notes the formatted value already shows are dropped
+ * ("Dividendo por cota (R$)" -> "Dividendo por cota", "Vacância (fração: 0,05 = 5%)" -> "Vacância"),
+ * informative ones kept ("SELIC (% a.a.)", "Área (m²)").
+ */
+export function displayLabel(label: string): string {
+  return label.replace(/\s*\((?:R\$|%|[^)]*fra[cç][aã]o[^)]*)\)\s*$/i, '').trim() || label;
+}

@@ -1,0 +1,310 @@
+import type { Column, QueryResult, Row } from '@cota/contracts';
+import { displayLabel, formatDate, formatInteger, formatMonth, formatValue, isMissing, MISSING, capitalize, joinPt } from './format';
+import { fundsPhrase, mentions, normalizeForMatch, windowPhrase } from './phrases';
+import type { NarratorPolicy } from './policy';
+import { markdownTable, shorten, TableColumn } from './render-table';
+import { fillMessage } from './render-messages';
+import { renderText, Resolver } from './template-text';
+import type { EntityTemplate, WindowUnit } from './templates';
+
+/**
+ * Tells an entity's rows: one value becomes a sentence, many rows a lead line and a compact
+ * table, rows of several requested funds are grouped by fund, aggregates are phrased as such.
+ * Works for any entity from the column types alone; the template makes it read well.
+ */
+
+export interface EntityInput {
+  question: string;
+  nickname: string;
+  data: QueryResult;
+  template: EntityTemplate | null;
+  policy: NarratorPolicy;
+}
+
+const DEFAULT_UNIT: WindowUnit = { one: 'registro', many: 'registros', gender: 'm' };
+const NUMERIC_TYPES = new Set<Column['type']>(['money', 'percent', 'ratio', 'number', 'integer']);
+const MAX_CELL_CHARS = 90;
+const MAX_DETAIL_CHARS = 320;
+
+export class EntityRenderer {
+  private readonly columns: Map<string, Column>;
+  private readonly normalizedQuestion: string;
+  private readonly tpl: EntityTemplate | null;
+  private readonly key: string | null;
+
+  constructor(private readonly input: EntityInput) {
+    this.columns = new Map(input.data.columns.map((c) => [c.name, c]));
+    this.normalizedQuestion = normalizeForMatch(input.question);
+    this.tpl = input.template;
+    const key = this.tpl ? this.tpl.key : 'ticker';
+    this.key = key && (this.columns.has(key) || input.data.rows.some((r) => key in r)) ? key : null;
+  }
+
+  render(): string {
+    const { data } = this.input;
+    const agg = data.params.agg;
+    if ((agg === 'avg' || agg === 'sum' || agg === 'count') && data.rows.length > 0) return this.renderAggregates(agg);
+
+    const requested = requestedTickers(data);
+    if (this.key && requested.length > 0) return this.renderByFund(requested);
+    if (data.rows.length === 1) return this.renderOneRow(data.rows[0], data.rows);
+    const lead = this.text(this.tpl?.many_rows.lead_all ?? '{subject}: {count} registros[ {window}].', data.rows, data.rows[0]);
+    return [lead ?? '', this.table(data.rows, true)].filter(Boolean).join('\n\n');
+  }
+
+  // ---- funds ---------------------------------------------------------------------------------
+
+  private renderByFund(requested: string[]): string {
+    const groups = groupBy(this.input.data.rows, (r) => String(r[this.key!] ?? ''));
+    const missing = requested.filter((t) => !groups.has(t));
+    const body = this.renderGroups(requested, groups);
+    if (missing.length === 0) return body;
+    // A fund asked for but absent from the rows is said, never silently skipped.
+    const note = fillMessage(this.input.policy.messages.problems.no_data, {
+      subject: this.tpl?.subject ?? 'dados',
+      funds: fundsPhrase(missing),
+      window: windowPhrase(this.input.data.params.window, this.tpl?.window_unit ?? DEFAULT_UNIT),
+    });
+    return `${body}\n\n${note}`;
+  }
+
+  private renderGroups(requested: string[], groups: Map<string, Row[]>): string {
+    const order = [...requested.filter((t) => groups.has(t)), ...[...groups.keys()].filter((t) => !requested.includes(t))];
+    if (order.length === 1) return this.renderFund(groups.get(order[0])!);
+    if (order.every((t) => groups.get(t)!.length === 1)) {
+      return order.map((t) => `- ${this.renderOneRow(groups.get(t)![0], groups.get(t)!)}`).join('\n');
+    }
+    return order
+      .map((t) => {
+        const rows = groups.get(t)!;
+        const name = this.fundName(rows[0]);
+        return `**${t}**${name ? ` (${name})` : ''}\n\n${this.renderFund(rows)}`;
+      })
+      .join('\n\n');
+  }
+
+  private renderFund(rows: Row[]): string {
+    if (rows.length === 1) return this.renderOneRow(rows[0], rows);
+    if (rows.length < this.input.policy.tables.table_from_rows) {
+      return rows.map((r) => `- ${this.renderOneRow(r, [r])}`).join('\n');
+    }
+    const lead = this.text(this.tpl?.many_rows.lead ?? '{subject} {fund}: {count} registros[ {window}].', rows, rows[0]);
+    return [lead ?? '', this.table(rows, false)].filter(Boolean).join('\n\n');
+  }
+
+  private fundName(row: Row): string | null {
+    const col = this.tpl?.name_column;
+    if (!col || isMissing(row[col])) return null;
+    return formatValue(row[col], 'text');
+  }
+
+  // ---- one row -------------------------------------------------------------------------------
+
+  private renderOneRow(row: Row, scope: Row[]): string {
+    const parts: string[] = [];
+    for (const f of this.matchedFocus()) {
+      const s = this.text(f.sentence, scope, row);
+      if (s && !parts.includes(s)) parts.push(s);
+    }
+    if (parts.length === 0 && this.tpl) {
+      for (const sentence of this.tpl.one_row.sentences) {
+        if (parts.length >= this.tpl.one_row.max_sentences) break;
+        const s = this.text(sentence, scope, row);
+        if (s) parts.push(s);
+      }
+    }
+    const focused = this.matchedFocus().length > 0 && parts.length > 0;
+    const detailColumns = focused ? [] : (this.tpl?.one_row.details ?? []);
+    const details = this.detailLines(row, detailColumns);
+    if (!focused && detailColumns.length > 0 && details.length === 0 && this.tpl?.one_row.empty) {
+      // A lead like "Indicadores de risco do X:" with nothing after it would read as broken.
+      return this.text(this.tpl.one_row.empty, scope, row) ?? this.genericRow(row);
+    }
+    if (parts.length === 0 && details.length === 0) return this.genericRow(row);
+    return [parts.join(' '), details.join('\n')].filter(Boolean).join('\n\n');
+  }
+
+  private matchedFocus(): EntityTemplate['focus'] {
+    return (this.tpl?.focus ?? []).filter((f) => f.keywords.some((k) => mentions(this.normalizedQuestion, k)));
+  }
+
+  private detailLines(row: Row, columns: string[]): string[] {
+    return columns
+      .filter((c) => this.columns.has(c) && !isMissing(row[c]))
+      .map((c) => `- ${displayLabel(this.columns.get(c)!.label)}: ${this.cell(row, c, MAX_DETAIL_CHARS)}`);
+  }
+
+  /** Any entity, no template: a lead and "Label: value" lines of what the row has. */
+  private genericRow(row: Row): string {
+    const subject = this.tpl?.subject ?? 'Dados';
+    const ticker = this.key && !isMissing(row[this.key]) ? ` ${fundsPhrase([String(row[this.key])])}` : '';
+    const lines = this.visibleColumns()
+      .filter((c) => c.name !== this.key && !isMissing(row[c.name]))
+      .map((c) => `- ${displayLabel(c.label)}: ${this.cell(row, c.name, MAX_DETAIL_CHARS)}`);
+    return `${capitalize(subject)}${ticker}:\n\n${lines.join('\n')}`;
+  }
+
+  // ---- many rows -----------------------------------------------------------------------------
+
+  private table(rows: Row[], withKey: boolean): string {
+    const { tables } = this.input.policy;
+    let names = this.tableColumnNames();
+    // The column the rows are ordered by is what the person asked about ("maiores DY").
+    const orderBy = this.input.data.params.order_by;
+    if (orderBy && this.columns.has(orderBy) && orderBy !== this.tpl?.date_column && !names.includes(orderBy)) {
+      names = [...names.slice(0, 1), orderBy, ...names.slice(1)];
+    }
+    if (withKey && this.key && !names.includes(this.key)) names = [this.key, ...names];
+    if (!withKey && this.key) names = names.filter((n) => n !== this.key);
+    names = names.slice(0, tables.max_columns);
+    const cols: TableColumn[] = names.map((n) => {
+      const c = this.columns.get(n);
+      return { label: c ? displayLabel(c.label) : n, align: c && NUMERIC_TYPES.has(c.type) ? 'right' : 'left' };
+    });
+    const shown = rows.slice(0, tables.max_rows);
+    const body = shown.map((r) => names.map((n) => this.cell(r, n, MAX_CELL_CHARS)));
+    const out = [markdownTable(cols, body)];
+    const hidden = rows.length - shown.length;
+    if (hidden > 0) out.push(this.input.policy.messages.more_rows.replace('{count}', formatInteger(hidden)));
+    return out.join('\n\n');
+  }
+
+  private tableColumnNames(): string[] {
+    const focus = this.matchedFocus().flatMap((f) => f.columns);
+    const fromTemplate = focus.length > 0 ? focus : (this.tpl?.many_rows.columns ?? []);
+    const present = fromTemplate.filter((n) => this.columns.has(n));
+    if (present.length > 0) return [...new Set(present)];
+    return this.visibleColumns().map((c) => c.name);
+  }
+
+  private visibleColumns(): Column[] {
+    const hidden = new Set(this.input.policy.tables.hidden_columns);
+    return this.input.data.columns.filter((c) => !hidden.has(c.name));
+  }
+
+  private cell(row: Row, name: string, max: number): string {
+    const col = this.columns.get(name);
+    const value = row[name];
+    if (isMissing(value)) return MISSING;
+    const text = this.tpl?.monthly && name === this.tpl.date_column ? formatMonth(value) : formatValue(value, col?.type ?? 'text');
+    // A cut URL is a broken link.
+    return col?.type === 'url' ? text : shorten(text, max);
+  }
+
+  // ---- aggregates ----------------------------------------------------------------------------
+
+  private renderAggregates(agg: 'avg' | 'sum' | 'count'): string {
+    const rows = this.input.data.rows;
+    const lines = rows.map((row) => {
+      const valueCol = this.aggregateColumn(agg, row);
+      const phrase = this.tpl?.aggregates?.[agg];
+      if (valueCol && phrase) {
+        const value = this.aggregateValue(agg, row, valueCol);
+        const s = this.text(phrase, [row], row, { value });
+        if (s) return s;
+      }
+      return this.genericRow(row);
+    });
+    return lines.length === 1 ? lines[0] : lines.map((l) => `- ${l}`).join('\n');
+  }
+
+  /**
+   * The column holding the aggregate (libs/warehouse buildAggregate: key columns, period_start,
+   * period_end, row_count, then each aggregatable column under its own name).
+   */
+  private aggregateColumn(agg: string, row: Row): string | null {
+    // The executor names an avg/sum after the column it aggregates and a count `row_count`.
+    if (agg === 'count') return 'row_count' in row ? 'row_count' : null;
+    const measure = this.tpl?.aggregates?.measure ?? '';
+    return measure && measure in row ? measure : null;
+  }
+
+  private aggregateValue(agg: string, row: Row, column: string): string | null {
+    const value = row[column];
+    if (isMissing(value)) return null;
+    if (agg === 'count') return formatInteger(value);
+    const measure = this.tpl?.aggregates?.measure;
+    const type = this.columns.get(column)?.type ?? (measure ? this.columns.get(measure)?.type : undefined) ?? 'number';
+    return formatValue(value, type === 'integer' ? 'number' : type);
+  }
+
+  // ---- values --------------------------------------------------------------------------------
+
+  private text(template: string, scope: Row[], row: Row, extra: Record<string, string | null> = {}): string | null {
+    const s = renderText(template, this.resolver(scope, row, extra));
+    // A sentence made only of optional segments that all dropped out says nothing.
+    return s === null || !/\p{L}/u.test(s) ? null : capitalize(s);
+  }
+
+  private resolver(scope: Row[], row: Row, extra: Record<string, string | null>): Resolver {
+    const data = this.input.data;
+    const dateCol = this.tpl?.date_column ?? null;
+    const dates = () => (dateCol ? scope.map((r) => r[dateCol]).filter((v) => !isMissing(v)).map((v) => String(v)).sort() : []);
+    const fmtDate = (v: string | undefined) => (v === undefined ? null : this.tpl?.monthly ? formatMonth(v) : formatDate(v));
+    return (name, modifier) => {
+      if (name in extra) return extra[name];
+      switch (name) {
+        case 'fund': {
+          if (!this.key || isMissing(row[this.key])) return null;
+          const fundName = this.fundName(row);
+          return fundName ? `${row[this.key]} (${fundName})` : String(row[this.key]);
+        }
+        case 'count':
+          return formatInteger(scope.length);
+        case 'window':
+          return windowPhrase(data.params.window, this.tpl?.window_unit ?? DEFAULT_UNIT);
+        case 'first_date':
+          return fmtDate(dates()[0]);
+        case 'last_date':
+          return fmtDate(dates().at(-1));
+        case 'subject':
+          return this.tpl?.subject ?? 'os dados';
+        case 'nickname':
+          return this.input.nickname.trim() || null;
+        case 'funds': {
+          const tickers = this.key ? [...new Set(scope.map((r) => r[this.key!]).filter((v) => !isMissing(v)).map(String))] : [];
+          return tickers.length ? joinPt(tickers) : null;
+        }
+        case 'order': {
+          const by = data.params.order_by;
+          const col = by && by !== dateCol ? this.columns.get(by) : undefined;
+          return col ? orderPhrase(col.label) : null;
+        }
+        case 'filters': {
+          const values = Object.values(data.params.filters ?? {});
+          return values.length ? joinPt(values) : null;
+        }
+        default: {
+          if (!(name in row) || isMissing(row[name])) return null;
+          const type = this.columns.get(name)?.type ?? 'text';
+          if (modifier === 'month') return formatMonth(row[name]);
+          const text = formatValue(row[name], type);
+          return modifier === 'lower' ? text.toLowerCase() : text;
+        }
+      }
+    };
+  }
+}
+
+/** Tickers the query asked for, in the order the person wrote them. */
+export function requestedTickers(data: QueryResult): string[] {
+  const list = data.params.tickers.length ? data.params.tickers : data.params.ticker ? [data.params.ticker] : [];
+  return [...new Set(list)];
+}
+
+function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+/** "Ranking por DY 12 meses" -> "DY 12 meses"; "Valor de mercado (R$)" -> "valor de mercado". */
+function orderPhrase(label: string): string {
+  const bare = displayLabel(label).replace(/^(ranking|posição|posicao)\s+(por|de|no|na)\s+/i, '');
+  return /^\p{Lu}\p{Ll}/u.test(bare) ? bare.charAt(0).toLowerCase() + bare.slice(1) : bare;
+}

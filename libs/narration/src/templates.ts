@@ -1,0 +1,186 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import { loadYamlFile, policiesDir, PolicyError } from '@cota/config';
+import { checkSyntax, placeholdersOf } from './template-text';
+
+/**
+ * `policies/templates/<entity>.yaml`: how one entity's rows are told to a person. Templates are
+ * data: which sentence for one row (and for a question about one field), which columns make the
+ * table when rows are many, how aggregates and windows are phrased.
+ */
+
+const Text = z
+  .string()
+  .trim()
+  .min(1)
+  .superRefine((t, ctx) => {
+    const problem = checkSyntax(t);
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  });
+
+export const WindowUnitSchema = z
+  .object({ one: z.string().min(1), many: z.string().min(1), gender: z.enum(['m', 'f']) })
+  .strict();
+export type WindowUnit = z.infer<typeof WindowUnitSchema>;
+
+export const EntityTemplateSchema = z
+  .object({
+    entity: z.string().min(1),
+    /** The data with its article, for sentences like "Não encontrei os dividendos ..." */
+    subject: Text,
+    /** What the entity answers, for asking back ("dados cadastrais (CNPJ, administrador, ISIN)"). */
+    describe: Text,
+    /** The fund column rows are grouped by (null for market and client entities). */
+    key: z.string().nullable(),
+    /** Column with the fund's name, used by `{fund}` ("HGLG11 (Pátria Log ...)"). */
+    name_column: z.string().nullable().default(null),
+    /** The date rows are ordered by, used by `{first_date}`/`{last_date}` and the period. */
+    date_column: z.string().nullable(),
+    /** Monthly series phrase their dates as months. */
+    monthly: z.boolean().default(false),
+    /** How `rows:N` windows are phrased ("nos últimos 6 pagamentos"). */
+    window_unit: WindowUnitSchema.default({ one: 'registro', many: 'registros', gender: 'm' }),
+    /** Sentences for questions about one field, matched by keywords of the question. */
+    focus: z
+      .array(
+        z
+          .object({
+            keywords: z.array(z.string().trim().min(2)).min(1),
+            sentence: Text,
+            /** Table columns when the question is about this field and rows are many. */
+            columns: z.array(z.string()).default([]),
+          })
+          .strict(),
+      )
+      .default([]),
+    one_row: z
+      .object({
+        /** Tried in order; each one whose required values exist is used, up to `max_sentences`. */
+        sentences: z.array(Text).min(1),
+        max_sentences: z.number().int().min(1).max(10).default(2),
+        /** Extra "Label: value" lines after the sentences (summaries). */
+        details: z.array(z.string()).default([]),
+        /** Said instead when every detail is missing (a fund without risk metrics). */
+        empty: Text.optional(),
+      })
+      .strict(),
+    many_rows: z
+      .object({
+        /** Lead line before a fund's table. */
+        lead: Text,
+        /** Lead line when rows are of many funds (ranking, market data). */
+        lead_all: Text,
+        columns: z.array(z.string()).min(1),
+      })
+      .strict(),
+    aggregates: z
+      .object({
+        /** The column avg/sum/count apply to. */
+        measure: z.string().min(1),
+        avg: Text,
+        sum: Text,
+        count: Text,
+      })
+      .strict()
+      .nullable()
+      .default(null),
+  })
+  .strict();
+
+export type EntityTemplate = z.infer<typeof EntityTemplateSchema>;
+export type TemplateSet = Record<string, EntityTemplate>;
+
+/** Values every template may use besides the row's columns. */
+export const NARRATION_VALUES = [
+  'fund',
+  'count',
+  'window',
+  'first_date',
+  'last_date',
+  'value',
+  'subject',
+  'nickname',
+  'funds',
+  'filters',
+  'order',
+] as const;
+
+/** Columns every aggregate row has besides its key columns (libs/warehouse query builder). */
+export const AGGREGATE_COLUMNS = ['period_start', 'period_end', 'row_count'] as const;
+
+/** Loads and checks every `policies/templates/*.yaml`; the file name must be the entity. */
+export function loadTemplates(dir: string = policiesDir()): TemplateSet {
+  const folder = join(dir, 'templates');
+  if (!existsSync(folder)) throw new PolicyError('policies/templates', '(folder)', 'is missing: one template per entity is required');
+  const out: TemplateSet = {};
+  for (const file of readdirSync(folder).filter((f) => f.endsWith('.yaml')).sort()) {
+    const path = join(folder, file);
+    const tpl = loadYamlFile(path, EntityTemplateSchema);
+    const name = basename(file, '.yaml');
+    if (tpl.entity !== name) throw new PolicyError(`policies/templates/${file}`, 'entity', `must be '${name}' (the file name), got '${tpl.entity}'`);
+    out[name] = tpl;
+  }
+  return out;
+}
+
+/** Every column a template names, with the field that names it (for start-up errors). */
+export function referencedColumns(tpl: EntityTemplate): Array<{ field: string; column: string }> {
+  const refs: Array<{ field: string; column: string }> = [];
+  const add = (field: string, column: string | null) => {
+    if (column) refs.push({ field, column });
+  };
+  const addText = (field: string, text: string) => {
+    for (const name of placeholdersOf(text)) {
+      if (!(NARRATION_VALUES as readonly string[]).includes(name)) add(field, name);
+    }
+  };
+  add('key', tpl.key);
+  add('name_column', tpl.name_column);
+  add('date_column', tpl.date_column);
+  tpl.focus.forEach((f, i) => {
+    addText(`focus.${i}.sentence`, f.sentence);
+    f.columns.forEach((c, j) => add(`focus.${i}.columns.${j}`, c));
+  });
+  tpl.one_row.sentences.forEach((s, i) => addText(`one_row.sentences.${i}`, s));
+  tpl.one_row.details.forEach((c, i) => add(`one_row.details.${i}`, c));
+  if (tpl.one_row.empty) addText('one_row.empty', tpl.one_row.empty);
+  addText('many_rows.lead', tpl.many_rows.lead);
+  addText('many_rows.lead_all', tpl.many_rows.lead_all);
+  tpl.many_rows.columns.forEach((c, i) => add(`many_rows.columns.${i}`, c));
+  if (tpl.aggregates) {
+    add('aggregates.measure', tpl.aggregates.measure);
+    for (const k of ['avg', 'sum', 'count'] as const) {
+      for (const name of placeholdersOf(tpl.aggregates[k])) {
+        const known = (NARRATION_VALUES as readonly string[]).includes(name) || (AGGREGATE_COLUMNS as readonly string[]).includes(name);
+        if (!known) add(`aggregates.${k}`, name);
+      }
+    }
+  }
+  return refs;
+}
+
+/** Column names per entity, as the entity catalog declares them. */
+export type CatalogColumns = Record<string, string[]>;
+
+/**
+ * Start-up check against the entity catalog: every referenced column must exist, and (when
+ * `requireAll`) every catalog entity must have a template. Throws PolicyError naming the field.
+ */
+export function validateTemplates(templates: TemplateSet, catalog: CatalogColumns, opts: { requireAll?: boolean } = {}): void {
+  for (const [entity, tpl] of Object.entries(templates)) {
+    const columns = catalog[entity];
+    const file = `policies/templates/${entity}.yaml`;
+    if (!columns) throw new PolicyError(file, 'entity', `'${entity}' is not in the entity catalog`);
+    for (const ref of referencedColumns(tpl)) {
+      if (!columns.includes(ref.column)) {
+        throw new PolicyError(file, ref.field, `names column '${ref.column}', which ${entity} does not have (columns: ${columns.join(', ')})`);
+      }
+    }
+  }
+  if (opts.requireAll) {
+    for (const entity of Object.keys(catalog)) {
+      if (!templates[entity]) throw new PolicyError(`policies/templates/${entity}.yaml`, '(file)', 'is missing: every catalog entity needs a template');
+    }
+  }
+}

@@ -1,0 +1,11 @@
+export * from './text';
+export * from './embedder';
+export * from './policy';
+export * from './knowledge';
+export * from './news';
+export * from './store';
+export * from './bm25';
+export * from './chunks';
+export * from './engine';
+export * from './factory';
+export { retrievalBenchmarks } from './bench';

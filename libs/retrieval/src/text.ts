@@ -1,0 +1,40 @@
+import { normalize, stem as sharedStem, STOPWORDS } from '@cota/text';
+
+/**
+ * Retrieval's view of pt-BR text: the shared normalisation and stemmer of `@cota/text` (so "P/VP",
+ * "IGP-M" and inflections behave as in routing), plus what only retrieval needs: its own
+ * stopword additions and character n-grams. The embedder id carries a fingerprint of these
+ * features (see `featureFingerprint`), so a change in the shared rules re-indexes the store.
+ */
+
+/** Words that say nothing about the topic of a question ("o que significa ...?"). */
+const RETRIEVAL_STOPWORDS = new Set(['significa', 'significado', 'sabe', 'quer', 'dizer', 'explica', 'explique', 'eh', 'pra', 'pro']);
+
+export function normalizeText(input: string): string {
+  return normalize(input);
+}
+
+/** Tokens of the normalised text without stopwords. */
+export function tokenize(input: string): string[] {
+  const norm = normalizeText(input);
+  if (!norm) return [];
+  return norm.split(' ').filter((t) => t.length > 0 && !STOPWORDS.has(t) && !RETRIEVAL_STOPWORDS.has(t));
+}
+
+export function stem(token: string): string {
+  return sharedStem(token);
+}
+
+/** Character trigrams of a token with boundary marks, so typos and inflections still overlap. */
+export function charNgrams(token: string, n = 3): string[] {
+  const padded = `#${token}#`;
+  if (padded.length <= n) return [padded];
+  const out: string[] = [];
+  for (let i = 0; i + n <= padded.length; i++) out.push(padded.slice(i, i + n));
+  return out;
+}
+
+/** Stems of the text, the unit of the lexical (BM25) score. */
+export function lexicalTerms(input: string): string[] {
+  return tokenize(input).map(stem);
+}

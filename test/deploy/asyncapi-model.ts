@@ -1,0 +1,128 @@
+import { ALL_RPCS, ERROR_CODES, EventDef, Events, RpcDef } from '@cota/contracts';
+import { JsonSchema, zodToJsonSchema } from './zod-json-schema';
+
+/**
+ * The AsyncAPI 3.0 document as the contracts define it today. `docs/asyncapi.yaml` must equal
+ * it (the deploy test compares them); `UPDATE_ASYNCAPI=1` makes that test rewrite the file.
+ */
+
+/** `cota.rag.retrieve.v1` -> `cota_rag_retrieve_v1` (AsyncAPI ids allow letters, digits, _ and -). */
+export const channelId = (subject: string): string => subject.replace(/[^A-Za-z0-9]/g, '_');
+
+const pascal = (subject: string): string =>
+  subject
+    .replace(/^cota\./, '')
+    .replace(/\.v\d+$/, '')
+    .split(/[.\-]/)
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+    .join('');
+
+const WIRE_ERROR: JsonSchema = {
+  type: 'object',
+  properties: {
+    code: { type: 'string', enum: [...ERROR_CODES] },
+    message: { type: 'string' },
+    service: { type: 'string' },
+    details: { type: 'object', additionalProperties: {} },
+  },
+  required: ['code', 'message'],
+};
+
+/** The bus wraps every reply: `{ok: true, data}` or `{ok: false, error}` (libs/messaging/src/bus.ts). */
+function replyEnvelope(ref: string): JsonSchema {
+  return {
+    oneOf: [
+      { type: 'object', properties: { ok: { const: true }, data: { $ref: ref } }, required: ['ok', 'data'] },
+      { type: 'object', properties: { ok: { const: false }, error: { $ref: '#/components/schemas/WireError' } }, required: ['ok', 'error'] },
+    ],
+  };
+}
+
+export function buildAsyncApiDocument(): Record<string, unknown> {
+  const channels: Record<string, unknown> = {};
+  const operations: Record<string, unknown> = {};
+  const messages: Record<string, unknown> = {};
+  const schemas: Record<string, unknown> = { WireError: WIRE_ERROR };
+
+  const rpcs = [...ALL_RPCS].sort((a, b) => a.subject.localeCompare(b.subject));
+  for (const rpc of rpcs as RpcDef[]) {
+    const id = channelId(rpc.subject);
+    const name = pascal(rpc.subject);
+    schemas[`${name}Request`] = zodToJsonSchema(rpc.request);
+    schemas[`${name}Response`] = zodToJsonSchema(rpc.response);
+    messages[`${name}Request`] = {
+      name: `${name}Request`,
+      title: `${rpc.subject} request`,
+      contentType: 'application/json',
+      payload: { $ref: `#/components/schemas/${name}Request` },
+    };
+    messages[`${name}Reply`] = {
+      name: `${name}Reply`,
+      title: `${rpc.subject} reply`,
+      contentType: 'application/json',
+      payload: replyEnvelope(`#/components/schemas/${name}Response`),
+    };
+    channels[id] = {
+      address: rpc.subject,
+      title: rpc.subject,
+      description: `Request-reply served by the ${rpc.service} service (NATS queue group '${rpc.service}'). Callers wait ${rpc.timeoutMs} ms by default.`,
+      messages: { request: { $ref: `#/components/messages/${name}Request` } },
+    };
+    channels[`${id}_reply`] = {
+      address: null,
+      title: `${rpc.subject} reply`,
+      description: 'The requester\'s NATS inbox (reply subject of the request).',
+      messages: { reply: { $ref: `#/components/messages/${name}Reply` } },
+    };
+    operations[id] = {
+      action: 'receive',
+      title: `${rpc.service} serves ${rpc.subject}`,
+      channel: { $ref: `#/channels/${id}` },
+      messages: [{ $ref: `#/channels/${id}/messages/request` }],
+      reply: { channel: { $ref: `#/channels/${id}_reply` }, messages: [{ $ref: `#/channels/${id}_reply/messages/reply` }] },
+    };
+  }
+
+  schemas.TelemetryEvent = zodToJsonSchema(Object.values(Events)[0].payload);
+  messages.TelemetryEvent = {
+    name: 'TelemetryEvent',
+    title: 'Telemetry of one step',
+    contentType: 'application/json',
+    payload: { $ref: '#/components/schemas/TelemetryEvent' },
+  };
+  const events = (Object.entries(Events) as Array<[string, EventDef]>).sort((a, b) => a[1].subject.localeCompare(b[1].subject));
+  for (const [key, ev] of events) {
+    const id = channelId(ev.subject);
+    channels[id] = {
+      address: ev.subject,
+      title: ev.subject,
+      description: `Telemetry published by the ${ev.service} service (Events.${key}), fire-and-forget; conversation ids are hashed, no secrets or raw client data.`,
+      messages: { event: { $ref: '#/components/messages/TelemetryEvent' } },
+    };
+    operations[id] = {
+      action: 'send',
+      title: `${ev.service} publishes ${ev.subject}`,
+      channel: { $ref: `#/channels/${id}` },
+      messages: [{ $ref: `#/channels/${id}/messages/event` }],
+    };
+  }
+
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'Cota messaging (NATS)',
+      version: '1.0.0',
+      description:
+        'Every NATS subject of Cota: request-reply subjects served by the seven services, and the telemetry events ' +
+        '`cota.events.<service>.<event>.v1`. Generated from libs/contracts (test/deploy/asyncapi-model.ts); ' +
+        'regenerate with `UPDATE_ASYNCAPI=1 npx jest --config jest.config.cjs test/deploy`.',
+    },
+    defaultContentType: 'application/json',
+    servers: {
+      nats: { host: 'nats:4222', protocol: 'nats', description: 'NATS_URL of the deployment (docker-compose: nats://nats:4222).' },
+    },
+    channels,
+    operations,
+    components: { schemas, messages },
+  };
+}
