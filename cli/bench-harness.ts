@@ -1,7 +1,7 @@
 /** A tiny benchmark runner: warm-up, timed iterations, percentiles, memory. Targets are checked here, not in unit tests. */
 export interface Benchmark {
   name: string;
-  run: () => Promise<void> | void;
+  run: () => unknown;
   /** Optional target for the mean, in milliseconds; the report flags a miss. */
   targetMeanMs?: number;
 }

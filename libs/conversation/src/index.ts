@@ -9,3 +9,4 @@ export * from './redis-store';
 export * from './postgres-history';
 export * from './context-manager';
 export * from './errors';
+export { conversationBenchmarks } from './bench';

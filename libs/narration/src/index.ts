@@ -11,3 +11,4 @@ export * from './guard';
 export * from './llm-narrator';
 export * from './narrator';
 export * from './catalog-columns';
+export { narrationBenchmarks } from './bench';

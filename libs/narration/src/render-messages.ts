@@ -188,6 +188,8 @@ export function renderToolResult(result: unknown, policy: NarratorPolicy): strin
   if (result === null || result === undefined) return null;
   if (typeof result === 'string') return result.trim() || null;
   if (typeof result !== 'object') return toolValue('value', result);
+  // Tools ship their own pt-BR rendering (built from the same data) in `text`: prefer it.
+  if (isRecord(result) && typeof result.text === 'string' && result.text.trim()) return result.text.trim();
   if (Array.isArray(result)) {
     if (result.length === 0) return null;
     if (result.every(isRecord)) return toolTable(result, policy);

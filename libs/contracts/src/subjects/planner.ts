@@ -16,7 +16,13 @@ export const PlanKind = z.enum([
 ]);
 export type PlanKind = z.infer<typeof PlanKind>;
 
-export const PlanCandidate = z.object({ entity: z.string(), score: z.number(), signals: z.array(z.string()) });
+export const PlanCandidate = z.object({
+  entity: z.string(),
+  score: z.number(),
+  signals: z.array(z.string()),
+  /** How Cota names this reading when it asks back, pt-BR ("os dividendos pagos pelo fundo"). */
+  label: z.string().optional(),
+});
 
 export const PlannerMeta = z.object({
   normalized: z.string(),

@@ -1,0 +1,6 @@
+import '../../../cli/register-paths';
+import 'reflect-metadata';
+import { runFromEnv } from '@cota/service-kit';
+import { executorService } from './executor.service';
+
+void runFromEnv(executorService);

@@ -1,0 +1,6 @@
+import '../../../cli/register-paths';
+import 'reflect-metadata';
+import { runFromEnv } from '@cota/service-kit';
+import { plannerService } from './planner.service';
+
+void runFromEnv(plannerService);

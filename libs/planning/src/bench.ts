@@ -1,0 +1,42 @@
+import { dataDir, goldenDir } from '@cota/config';
+import { join } from 'node:path';
+import { readLabelledQuestions } from './evaluation';
+import { readFundTickers } from './fund-list';
+import { Planner } from './planner';
+import { loadPlanningPolicies } from './policies';
+
+export interface Benchmark {
+  name: string;
+  /** One iteration; the runner times many. */
+  run: () => void | Promise<void>;
+  /** Target for the mean of one iteration, in milliseconds. */
+  targetMeanMs?: number;
+}
+
+/**
+ * Planning benchmarks for cli/bench.ts (deterministic path, the fund list read from the data folder):
+ * one golden question per iteration, cycling through all of them (target: well under 1 ms each),
+ * and the whole golden file per iteration.
+ */
+export function planningBenchmarks(): Benchmark[] {
+  const planner = new Planner({ policies: loadPlanningPolicies(), funds: readFundTickers(dataDir()) });
+  const questions = readLabelledQuestions(join(goldenDir(), 'routing_dev.jsonl')).map((r) => r.question);
+  let next = 0;
+  return [
+    {
+      name: 'planner.planDeterministic (one golden question)',
+      run: () => {
+        planner.planDeterministic(questions[next]);
+        next = (next + 1) % questions.length;
+      },
+      targetMeanMs: 0.5,
+    },
+    {
+      name: `planner.planDeterministic (all ${questions.length} golden questions)`,
+      run: () => {
+        for (const q of questions) planner.planDeterministic(q);
+      },
+      targetMeanMs: questions.length * 0.5,
+    },
+  ];
+}

@@ -1,0 +1,14 @@
+export * from './tickers';
+export * from './fund-list';
+export * from './analysis';
+export * from './phrases';
+export * from './ontology.schema';
+export * from './ontology';
+export * from './param-policy.schema';
+export * from './params';
+export * from './policies';
+export * from './special';
+export * from './llm-fallback';
+export * from './planner';
+export * from './evaluation';
+export { planningBenchmarks } from './bench';

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/** Weighted words: `{ "preço": 3, "cotação": 3 }`. Words are normalised and stemmed when compiled. */
+const Weights = z.record(z.string().min(1), z.number().finite());
+
+/** A rule matches when every group has at least one matching phrase (AND of ORs). */
+const PhraseGroups = z.array(z.array(z.string().min(1)).min(1)).min(1);
+
+const Rule = z
+  .object({
+    all: PhraseGroups,
+    /** Phrases that veto the rule ("quanto rende o HGLG11" is a fund question, not a calculation). */
+    none: z.array(z.string().min(1)).default([]),
+    /** The rule applies only when the question names no fund. */
+    no_ticker: z.boolean().default(false),
+    /** The rule applies only when the phrase starts the message. */
+    at_start: z.boolean().default(false),
+  })
+  .strict();
+export type RuleSpec = z.infer<typeof Rule>;
+
+const Feature = z
+  .object({
+    description: z.string().optional(),
+    tokens: z.array(z.string().min(1)).default([]),
+    phrases: z.array(z.string().min(1)).default([]),
+    /** Distinct tokens/phrases needed for the feature to fire (e.g. 2 macro indicators). */
+    min_matches: z.number().int().min(1).default(1),
+    /** Synonym groups counted once each toward min_matches ("IPCA" and "inflação" are one concept). */
+    concepts: z.array(z.array(z.string().min(1)).min(1)).default([]),
+    /** Phrases count only at the start of the message ("e o preço?" continues the conversation). */
+    at_start: z.boolean().default(false),
+    /** Alternatively: fires when every group has a match (e.g. a dividend word AND a yield word). */
+    groups: z.array(z.array(z.string().min(1)).min(1)).default([]),
+  })
+  .strict()
+  .refine((f) => f.tokens.length + f.phrases.length + f.groups.length + f.concepts.length > 0, { message: 'needs tokens, phrases, concepts or groups' });
+
+const Entity = z
+  .object({
+    description: z.string().min(1),
+    /** How Cota names this reading when it asks back (pt-BR). */
+    label: z.string().min(1),
+    tokens: Weights.default({}),
+    phrases: Weights.default({}),
+    /** Weights of named features (built-in: ticker, no_ticker, multi_ticker, only_ticker; `not_<feature>` when it does not fire). */
+    features: Weights.default({}),
+  })
+  .strict();
+
+export const OntologySchema = z
+  .object({
+    version: z.literal(1),
+    thresholds: z.object({ min_score: z.number().positive(), min_gap: z.number().min(0) }).strict(),
+    phrase_max_gap: z.number().int().min(0).max(4),
+    /** Model fallback for questions the deterministic planner does not accept (used only when configured). */
+    llm_fallback: z
+      .object({
+        enabled: z.boolean(),
+        timeout_ms: z.number().int().min(100).max(30000),
+        /** Candidates shown to the model first (the whole catalog is always allowed). */
+        max_candidates: z.number().int().min(1).max(10),
+      })
+      .strict(),
+    fuzzy: z
+      .object({
+        min_length: z.number().int().min(3),
+        max_distance: z.number().int().min(0).max(2),
+        long_from: z.number().int().min(4),
+        long_max_distance: z.number().int().min(0).max(3),
+      })
+      .strict(),
+    /** Words that look like a 4-letter ticker prefix but are Portuguese ("QUAL", "COMO"). */
+    ticker_prefix_stopwords: z.array(z.string().regex(/^[a-z]{4}$/, 'must be 4 lowercase letters')),
+    features: z.record(z.string().regex(/^[a-z_]+$/), Feature),
+    confirmation: z.object({ yes: z.array(z.string().min(1)).min(1), no: z.array(z.string().min(1)).min(1) }).strict(),
+    smalltalk: z
+      .object({
+        greeting: z.array(z.string().min(1)).min(1),
+        thanks: z.array(z.string().min(1)).min(1),
+        capabilities: z.array(z.string().min(1)).min(1),
+        goodbye: z.array(z.string().min(1)).min(1),
+        identity: z.array(z.string().min(1)).min(1),
+        /** Extra words allowed around a small-talk phrase ("oi, tudo bem Cota?"). */
+        filler: z.array(z.string().min(1)).default([]),
+      })
+      .strict(),
+    tools: z.record(z.string().regex(/^[a-z_]+$/), z.array(Rule).min(1)),
+    concept: z.array(Rule).min(1),
+    entities: z.record(z.string().regex(/^[a-z0-9_]+$/), Entity),
+  })
+  .strict()
+  .superRefine((o, ctx) => {
+    const known = new Set(['ticker', 'no_ticker', 'multi_ticker', 'only_ticker', ...Object.keys(o.features), ...Object.keys(o.features).map((f) => `not_${f}`)]);
+    for (const [name, e] of Object.entries(o.entities)) {
+      for (const f of Object.keys(e.features)) {
+        if (!known.has(f)) ctx.addIssue({ code: 'custom', path: ['entities', name, 'features', f], message: `is not a declared feature` });
+      }
+    }
+  });
+export type OntologySpec = z.infer<typeof OntologySchema>;

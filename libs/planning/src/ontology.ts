@@ -1,0 +1,240 @@
+import { FuzzyVocabulary, STOPWORDS, normalize, stem } from '@cota/text';
+
+const STOP_STEMS = new Set([...STOPWORDS].map(stem));
+/** Built-in features that count even when no word of the entity matched. */
+const UNGATED = new Set(['only_ticker']);
+import { AnalysedQuestion, TICKER_TOKEN } from './analysis';
+import { OntologySpec, RuleSpec } from './ontology.schema';
+import { CompiledPhrase, compilePhrase, containsPhrase, hasPhrase } from './phrases';
+
+interface WeightedPhrase extends CompiledPhrase {
+  weight: number;
+}
+
+interface CompiledEntity {
+  name: string;
+  description: string;
+  label: string;
+  /** stem -> weight (and the word as written, for explanations). */
+  tokens: Map<string, { weight: number; text: string }>;
+  phrases: WeightedPhrase[];
+  features: Map<string, number>;
+}
+
+interface CompiledFeature {
+  name: string;
+  tokens: Map<string, string>;
+  phrases: CompiledPhrase[];
+  minMatches: number;
+  atStart: boolean;
+  groups: CompiledPhrase[][];
+  concepts: CompiledPhrase[][];
+}
+
+export interface CompiledRule {
+  all: CompiledPhrase[][];
+  none: CompiledPhrase[];
+  noTicker: boolean;
+  atStart: boolean;
+}
+
+export interface Candidate {
+  entity: string;
+  score: number;
+  signals: string[];
+  /** pt-BR name of this reading, for asking back. */
+  label: string;
+}
+
+/**
+ * The ontology (policies/ontology.yaml) compiled once: every word normalised and stemmed,
+ * indexed so that scoring a question costs a pass over its stems.
+ */
+export class Ontology {
+  readonly thresholds: { min_score: number; min_gap: number };
+  readonly vocabulary: FuzzyVocabulary;
+  readonly entities: ReadonlyMap<string, CompiledEntity>;
+  readonly tools: ReadonlyArray<{ name: string; rules: CompiledRule[] }>;
+  readonly concept: CompiledRule[];
+  readonly confirmation: { yes: CompiledPhrase[]; no: CompiledPhrase[] };
+  readonly smalltalk: ReadonlyArray<{ kind: 'greeting' | 'thanks' | 'capabilities' | 'goodbye' | 'identity'; phrases: CompiledPhrase[] }>;
+  readonly smalltalkFiller: ReadonlySet<string>;
+  readonly tickerPrefixStopwords: ReadonlySet<string>;
+  private readonly features: CompiledFeature[];
+  private readonly maxGap: number;
+  /** stem -> the entity words with that stem; first stem -> the entity phrases starting with it. */
+  private readonly tokenIndex = new Map<string, Array<{ entity: string; weight: number; text: string }>>();
+  private readonly phraseIndex = new Map<string, Array<WeightedPhrase & { entity: string }>>();
+
+  constructor(readonly spec: OntologySpec) {
+    this.thresholds = spec.thresholds;
+    this.maxGap = spec.phrase_max_gap;
+    const words = new Set<string>(STOPWORDS);
+    const collect = (text: string) => {
+      for (const w of normalize(text).split(' ')) if (w && !/\d/.test(w)) words.add(w);
+      return compilePhrase(text);
+    };
+    const rule = (r: RuleSpec): CompiledRule => ({
+      all: r.all.map((g) => g.map(collect)),
+      none: r.none.map(collect),
+      noTicker: r.no_ticker,
+      atStart: r.at_start,
+    });
+
+    this.features = Object.entries(spec.features).map(([name, f]) => ({
+      name,
+      tokens: new Map(f.tokens.map((t) => [collect(t).stems.join(' '), t])),
+      phrases: f.phrases.map(collect),
+      minMatches: f.min_matches,
+      atStart: f.at_start,
+      concepts: f.concepts.map((g) => g.map(collect)),
+      groups: f.groups.map((g) => g.map(collect)),
+    }));
+
+    const entities = new Map<string, CompiledEntity>();
+    for (const [name, e] of Object.entries(spec.entities)) {
+      const tokens = new Map<string, { weight: number; text: string }>();
+      const phrases: WeightedPhrase[] = [];
+      for (const [text, weight] of Object.entries(e.tokens)) {
+        const c = collect(text);
+        // A "token" that normalises to several words is really a phrase.
+        if (c.stems.length === 1) {
+          const prev = tokens.get(c.stems[0]);
+          if (!prev || weight > prev.weight) tokens.set(c.stems[0], { weight, text });
+        }
+        else phrases.push({ ...c, weight });
+      }
+      for (const [text, weight] of Object.entries(e.phrases)) phrases.push({ ...collect(text), weight });
+      // Two spellings of one phrase ("quanto paga"/"quanto pagou") stem alike: count it once.
+      const unique = new Map<string, WeightedPhrase>();
+      for (const p of phrases) {
+        const key = p.stems.join(' ');
+        const prev = unique.get(key);
+        if (!prev || p.weight > prev.weight) unique.set(key, p);
+      }
+      phrases.splice(0, phrases.length, ...unique.values());
+      entities.set(name, { name, description: e.description, label: e.label, tokens, phrases, features: new Map(Object.entries(e.features)) });
+    }
+    this.entities = entities;
+    for (const e of entities.values()) {
+      for (const [stemmed, t] of e.tokens) {
+        const list = this.tokenIndex.get(stemmed) ?? [];
+        list.push({ entity: e.name, ...t });
+        this.tokenIndex.set(stemmed, list);
+      }
+      for (const p of e.phrases) {
+        if (p.stems.length === 0) continue;
+        const list = this.phraseIndex.get(p.stems[0]) ?? [];
+        list.push({ ...p, entity: e.name });
+        this.phraseIndex.set(p.stems[0], list);
+      }
+    }
+    this.tools = Object.entries(spec.tools).map(([name, rules]) => ({ name, rules: rules.map(rule) }));
+    this.concept = spec.concept.map(rule);
+    this.confirmation = { yes: spec.confirmation.yes.map(collect), no: spec.confirmation.no.map(collect) };
+    this.smalltalk = (['greeting', 'thanks', 'capabilities', 'goodbye', 'identity'] as const).map((kind) => ({
+      kind,
+      phrases: spec.smalltalk[kind].map(collect),
+    }));
+    this.smalltalkFiller = new Set(spec.smalltalk.filler.map((w) => stem(normalize(w))));
+    this.tickerPrefixStopwords = new Set(spec.ticker_prefix_stopwords);
+    this.vocabulary = new FuzzyVocabulary(words, {
+      minLength: spec.fuzzy.min_length,
+      maxDistance: spec.fuzzy.max_distance,
+      longFrom: spec.fuzzy.long_from,
+      longMaxDistance: spec.fuzzy.long_max_distance,
+    }, stem);
+  }
+
+  entityNames(): string[] {
+    return [...this.entities.keys()];
+  }
+
+  has(entity: string): boolean {
+    return this.entities.has(entity);
+  }
+
+  /** Named features active for a question (built-ins: ticker, no_ticker, multi_ticker). */
+  activeFeatures(q: AnalysedQuestion): Set<string> {
+    const active = new Set<string>();
+    const named = q.tickers.tickers.length + q.tickers.unknown.length;
+    active.add(named > 0 ? 'ticker' : 'no_ticker');
+    if (named > 1) active.add('multi_ticker');
+    // "HGLG11?" alone: a fund and nothing else said about it.
+    if (named > 0 && q.stems.every((s) => s === TICKER_TOKEN || STOP_STEMS.has(s))) active.add('only_ticker');
+    const stemSet = q.stemSet;
+    for (const f of this.features) {
+      let fires: boolean;
+      if (f.groups.length > 0) {
+        fires = f.groups.every((g) => g.some((p) => hasPhrase(q.stems, q.stemSet, p.stems, this.maxGap)));
+      } else {
+        let hits = 0;
+        for (const s of f.tokens.keys()) if (stemSet.has(s)) hits++;
+        for (const p of f.phrases) if (hasPhrase(q.stems, q.stemSet, p.stems, f.atStart ? 0 : this.maxGap, f.atStart)) hits++;
+        for (const c of f.concepts) if (c.some((p) => hasPhrase(q.stems, q.stemSet, p.stems, this.maxGap))) hits++;
+        fires = hits >= f.minMatches;
+      }
+      active.add(fires ? f.name : `not_${f.name}`);
+    }
+    return active;
+  }
+
+  /** Scores every entity; candidates best first, each with the signals that made its score. */
+  score(q: AnalysedQuestion, features: Set<string>): Candidate[] {
+    const acc = new Map<string, { score: number; signals: string[] }>();
+    const add = (entity: string, weight: number, signal: string) => {
+      const a = acc.get(entity);
+      if (a) {
+        a.score += weight;
+        a.signals.push(signal);
+      } else acc.set(entity, { score: weight, signals: [signal] });
+    };
+    const seen = new Set<string>();
+    for (const s of q.stems) {
+      if (s === TICKER_TOKEN || seen.has(s)) continue;
+      seen.add(s);
+      for (const t of this.tokenIndex.get(s) ?? []) add(t.entity, t.weight, `word:${t.text}(${fmt(t.weight)})`);
+      for (const p of this.phraseIndex.get(s) ?? []) {
+        if (containsPhrase(q.stems, p.stems, this.maxGap)) add(p.entity, p.weight, `phrase:${p.text}(${fmt(p.weight)})`);
+      }
+    }
+    const out: Candidate[] = [];
+    for (const e of this.entities.values()) {
+      const a = acc.get(e.name);
+      let score = a?.score ?? 0;
+      const signals = a?.signals ?? [];
+      const gated = signals.length === 0;
+      // Features only adjust an entity the words already point to; alone they say nothing
+      // (except the ungated built-ins such as only_ticker).
+      for (const [f, w] of e.features) {
+        if (gated && !UNGATED.has(f)) continue;
+        if (features.has(f)) {
+          score += w;
+          signals.push(`feature:${f}(${fmt(w)})`);
+        }
+      }
+      out.push({ entity: e.name, score: Math.round(score * 100) / 100, signals, label: e.label });
+    }
+    return out.sort((a, b) => b.score - a.score || a.entity.localeCompare(b.entity));
+  }
+
+  matchesRule(q: AnalysedQuestion, r: CompiledRule): string | null {
+    if (r.noTicker && q.tickers.tickers.length + q.tickers.unknown.length > 0) return null;
+    for (const n of r.none) if (hasPhrase(q.stems, q.stemSet, n.stems, this.maxGap)) return null;
+    const hits: string[] = [];
+    for (const group of r.all) {
+      const hit = group.find((p) => hasPhrase(q.stems, q.stemSet, p.stems, this.maxGap, r.atStart && group === r.all[0]));
+      if (!hit) return null;
+      hits.push(hit.text);
+    }
+    return hits.join(' + ');
+  }
+
+  /** Exact match of the whole message against a phrase list (confirmations). */
+  wholeMessageIs(q: AnalysedQuestion, phrases: CompiledPhrase[]): CompiledPhrase | null {
+    const joined = q.stems.join(' ');
+    return phrases.find((p) => p.stems.join(' ') === joined) ?? null;
+  }
+}
+
+const fmt = (n: number) => (n > 0 ? `+${n}` : String(n));

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { Agg, Order } from '@cota/contracts';
+
+const FilterKey = z.enum(['indicator', 'currency', 'index', 'benchmark', 'date', 'sector']);
+export type FilterKey = z.infer<typeof FilterKey>;
+
+const Window = z.string().regex(/^(rows:\d{1,4}|months:\d{1,3}|days:\d{1,4}|year:\d{4})$/, 'must be rows:N, months:N, days:N or year:YYYY');
+
+/** Per entity (seed 000: `params.ticker.source: [text, context]`, `context_key: last_reference`). */
+const TickerDecl = z
+  .object({
+    source: z.array(z.enum(['text', 'context'])),
+    context_key: z.literal('last_reference').optional(),
+    required: z.boolean(),
+  })
+  .strict();
+
+const EntityParams = z
+  .object({
+    ticker: TickerDecl,
+    /** Aggregation used when the question asks for none (or for one the entity cannot do). */
+    agg: Agg,
+    aggs: z.array(Agg).min(1),
+    /** Window for `latest` when the text gives none. */
+    latest_window: Window.nullable().default(null),
+    order: Order.nullable().default(null),
+    limit: z.number().int().min(1).max(1000).nullable().default(null),
+    filters: z.array(FilterKey).default([]),
+  })
+  .strict()
+  .superRefine((e, ctx) => {
+    if (!e.aggs.includes(e.agg)) ctx.addIssue({ code: 'custom', path: ['agg'], message: `must be one of aggs (${e.aggs.join(', ')})` });
+    if (e.ticker.required && !e.ticker.source.includes('text')) {
+      ctx.addIssue({ code: 'custom', path: ['ticker', 'source'], message: 'must include text when a ticker is required' });
+    }
+  });
+export type EntityParamsSpec = z.infer<typeof EntityParams>;
+
+const Words = z.array(z.string().min(1)).min(1);
+/** canonical value -> words that name it. */
+const Vocabulary = z.record(z.string().min(1), Words);
+
+export const ParamPolicySchema = z
+  .object({
+    version: z.literal(1),
+    /** Named ticker declarations the entities reuse (YAML anchors); documentation only. */
+    ticker_presets: z.record(z.string(), TickerDecl).default({}),
+    agg_words: z
+      .object({ avg: Words, sum: Words, count: Words, list: Words, latest: Words })
+      .strict(),
+    /** Phrases that contain an aggregation word without asking for it ("preço médio" of a position). */
+    agg_vetoes: z
+      .array(
+        z
+          .object({
+            agg: Agg,
+            phrases: z.array(z.string().min(1)).min(1),
+            /** Entities the veto applies to; all when omitted. */
+            entities: z.array(z.string()).optional(),
+          })
+          .strict(),
+      )
+      .default([]),
+    /** Precedence when several aggregation words appear. */
+    agg_precedence: z.array(Agg).min(1),
+    number_words: z.record(z.string().min(1), z.number().int().positive()),
+    month_names: z.record(z.string().min(1), z.number().int().min(1).max(12)),
+    window_units: z.object({ months: Words, years: Words, days: Words, weeks: Words, rows: Words }).strict(),
+    order_words: z.object({ asc: z.array(z.string()), desc: z.array(z.string()) }).strict(),
+    filters: z
+      .object({
+        indicator: Vocabulary,
+        currency: Vocabulary,
+        index: Vocabulary,
+        benchmark: Vocabulary,
+        sector: Vocabulary,
+      })
+      .strict(),
+    ranking: z
+      .object({
+        entity: z.string().min(1),
+        default_limit: z.number().int().min(1).max(1000),
+        /** rank column -> phrases; the first column (in file order) whose phrase matches wins. */
+        columns: Vocabulary,
+        /** "piores"/"menores": the list is read from the bottom (order desc). */
+        worst_words: z.array(z.string().min(1)),
+        /**
+         * Phrases that make a question a list across funds ("top 5", "quais fiis"): with no ticker in
+         * the text it must not inherit the conversation's fund.
+         */
+        cross_fund_words: z.array(z.string().min(1)),
+      })
+      .strict(),
+    entities: z.record(z.string().regex(/^[a-z0-9_]+$/), EntityParams),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    if (!p.entities[p.ranking.entity]) ctx.addIssue({ code: 'custom', path: ['ranking', 'entity'], message: 'is not an entity of this file' });
+  });
+export type ParamPolicySpec = z.infer<typeof ParamPolicySchema>;

@@ -1,0 +1,250 @@
+import { Agg, QueryParams } from '@cota/contracts';
+import { normalize } from '@cota/text';
+import { AnalysedQuestion } from './analysis';
+import { EntityParamsSpec, FilterKey, ParamPolicySpec } from './param-policy.schema';
+import { CompiledPhrase, compilePhrase, hasPhrase } from './phrases';
+
+export interface InferredParams {
+  params: QueryParams;
+  ticker_sources: Array<'text' | 'context'>;
+  ticker_required: boolean;
+  /** What each parameter came from, for meta.planner.reason. */
+  notes: string[];
+}
+
+type Vocab = Array<{ value: string; phrases: CompiledPhrase[] }>;
+
+const compileVocab = (v: Record<string, string[]>): Vocab =>
+  Object.entries(v).map(([value, words]) => ({ value, phrases: words.map(compilePhrase) }));
+
+const alternation = (words: string[]) =>
+  words
+    .map((w) => normalize(w))
+    .sort((a, b) => b.length - a.length)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|');
+
+/**
+ * Parameter inference as data (policies/param_inference.yaml): aggregation, window, limit,
+ * order, ranking column and filters from the question text, then clipped to what the entity
+ * declares. Tickers come from the text only; the context service may add one later.
+ */
+export class ParamInference {
+  private readonly agg: Array<{ agg: Agg; phrases: CompiledPhrase[]; vetoes: Array<{ phrase: CompiledPhrase; entities: Set<string> | null }> }>;
+  private readonly filters: Record<Exclude<FilterKey, 'date'>, Vocab>;
+  private readonly rankColumns: Vocab;
+  private readonly worst: CompiledPhrase[];
+  private readonly crossFund: CompiledPhrase[];
+  private readonly asc: CompiledPhrase[];
+  private readonly desc: CompiledPhrase[];
+  private readonly numberRe: string;
+  private readonly monthRe: string;
+  private readonly units: Record<'months' | 'years' | 'days' | 'weeks' | 'rows', Set<string>>;
+  private readonly unitRe: string;
+  private readonly numbers: Map<string, number>;
+  private readonly months: Map<string, number>;
+  /** Compiled once: inference runs per question and must stay far below a millisecond. */
+  private readonly re: Record<'lastN' | 'nLast' | 'monthYear' | 'top' | 'nBest' | 'bestN' | 'dayMonthYear', RegExp>;
+
+  constructor(readonly spec: ParamPolicySpec) {
+    // Exact words, not stems: "quanto" must not read as "quantos".
+    const exact = (text: string): CompiledPhrase => ({ text, stems: normalize(text).split(' ').filter(Boolean) });
+    this.agg = spec.agg_precedence.map((agg) => ({
+      agg,
+      phrases: spec.agg_words[agg].map(exact),
+      vetoes: spec.agg_vetoes
+        .filter((v) => v.agg === agg)
+        .flatMap((v) => v.phrases.map((p) => ({ phrase: exact(p), entities: v.entities ? new Set(v.entities) : null }))),
+    }));
+    this.filters = {
+      indicator: compileVocab(spec.filters.indicator),
+      currency: compileVocab(spec.filters.currency),
+      index: compileVocab(spec.filters.index),
+      benchmark: compileVocab(spec.filters.benchmark),
+      sector: compileVocab(spec.filters.sector),
+    };
+    this.rankColumns = compileVocab(spec.ranking.columns);
+    this.worst = spec.ranking.worst_words.map(compilePhrase);
+    this.crossFund = spec.ranking.cross_fund_words.map(compilePhrase);
+    this.asc = spec.order_words.asc.map(compilePhrase);
+    this.desc = spec.order_words.desc.map(compilePhrase);
+    this.numbers = new Map(Object.entries(spec.number_words).map(([w, n]) => [normalize(w), n]));
+    this.months = new Map(Object.entries(spec.month_names).map(([w, n]) => [normalize(w), n]));
+    this.numberRe = `(\\d{1,4}|${alternation(Object.keys(spec.number_words))})`;
+    this.monthRe = `(${alternation(Object.keys(spec.month_names))})`;
+    const u = spec.window_units;
+    this.units = {
+      months: new Set(u.months.map(normalize)),
+      years: new Set(u.years.map(normalize)),
+      days: new Set(u.days.map(normalize)),
+      weeks: new Set(u.weeks.map(normalize)),
+      rows: new Set(u.rows.map(normalize)),
+    };
+    this.unitRe = `(${alternation([...u.rows, ...u.months, ...u.years, ...u.days, ...u.weeks])}|[a-z]+)`;
+    const last = `(?:ultim[oa]s|proxim[oa]s)`;
+    this.re = {
+      lastN: new RegExp(`\\b${last}\\s+${this.numberRe}\\s+${this.unitRe}`),
+      nLast: new RegExp(`\\b${this.numberRe}\\s+${last}\\s+${this.unitRe}`),
+      monthYear: new RegExp(`\\b${this.monthRe} de (\\d{4})\\b`),
+      top: new RegExp(`\\btop\\s+${this.numberRe}\\b`),
+      nBest: new RegExp(`\\b${this.numberRe}\\s+(?:maiores|melhores|piores|menores|primeiros|primeiras)\\b`),
+      bestN: new RegExp(`\\b(?:maiores|melhores|piores|menores)\\s+${this.numberRe}\\b`),
+      dayMonthYear: new RegExp(`\\b(\\d{1,2})(?: o)? de ${this.monthRe} de (\\d{4})\\b`),
+    };
+  }
+
+  entitySpec(entity: string): EntityParamsSpec | undefined {
+    return this.spec.entities[entity];
+  }
+
+  infer(q: AnalysedQuestion, entity: string | null): InferredParams {
+    const notes: string[] = [];
+    const tickers = q.tickers.tickers;
+    const base: QueryParams = {
+      ticker: tickers.length === 1 ? tickers[0] : null,
+      tickers: tickers.slice(0, 20),
+      agg: 'list',
+      window: null,
+      limit: null,
+      order: null,
+      order_by: null,
+      filters: {},
+    };
+    const spec = entity ? this.spec.entities[entity] : undefined;
+    if (!spec) return { params: base, ticker_sources: [], ticker_required: false, notes };
+
+    const n = q.normalized;
+    const p: QueryParams = { ...base, agg: spec.agg, order: spec.order, limit: spec.limit };
+
+    // Window and counted nouns: "últimos 6 meses", "os 24 últimos preços", "último ano".
+    let window: string | null = null;
+    let counted: number | null = null;
+    const m = this.re.lastN.exec(n) ?? this.re.nLast.exec(n);
+    if (m) {
+      const count = this.toNumber(m[1]);
+      const unit = m[2];
+      const rest = n.slice(m.index + m[0].length);
+      if (count) {
+        if (this.units.rows.has(unit) || (this.units.days.has(unit) && /^\s*uteis\b/.test(rest))) window = `rows:${count}`;
+        else if (this.units.months.has(unit)) window = `months:${count}`;
+        else if (this.units.years.has(unit)) window = `months:${count * 12}`;
+        else if (this.units.weeks.has(unit)) window = `days:${count * 7}`;
+        else if (this.units.days.has(unit)) window = `days:${count}`;
+        else counted = count;
+      }
+    } else if (/\bultimo ano\b/.test(n)) {
+      window = 'months:12';
+    } else if (/\b(ultimo|este|esse|neste|nesse|deste|desse) mes\b/.test(n)) {
+      window = 'months:1';
+    } else if (/\b(ultima|esta|nesta|desta) semana\b/.test(n)) {
+      window = 'days:7';
+    }
+
+    // Dates: "em 13/03/2025", "no dia 2 de janeiro de 2024"; month and year: "em março de 2025", "08/2023".
+    const date = this.findDate(q.folded, n);
+    if (date && spec.filters.includes('date')) {
+      p.filters.date = date;
+      notes.push(`date=${date}`);
+    } else if (!window) {
+      const my = this.re.monthYear.exec(n) ?? /\b(\d{1,2})\/(\d{4})\b/.exec(q.folded);
+      const year = my ? my[2] : /\b(?:em|de|no ano de|durante|ano)\s+((?:19|20)\d{2})\b/.exec(n)?.[1];
+      if (year) {
+        window = `year:${year}`;
+        if (my) notes.push(`month ${my[1]} of ${year} read as year:${year}`);
+      }
+    }
+
+    // Aggregation, by precedence; a veto phrase ("preço médio") cancels its word.
+    let agg: Agg | null = null;
+    for (const a of this.agg) {
+      const vetoed = a.vetoes.some((v) => (!v.entities || v.entities.has(entity!)) && hasPhrase(q.tokens, q.tokenSet, v.phrase.stems, 0));
+      if (vetoed) continue;
+      const hit = a.phrases.find((ph) => hasPhrase(q.tokens, q.tokenSet, ph.stems, 0));
+      if (hit) {
+        agg = a.agg;
+        notes.push(`agg=${a.agg} from "${hit.text}"`);
+        break;
+      }
+    }
+    // A stretch of time or a count of rows asks for rows, unless the text asked for something else
+    // ("último dividendo de 2024" stays latest within the year).
+    if (agg === null && (counted || window) && spec.aggs.includes('list')) agg = 'list';
+    if (agg === 'latest' && counted) agg = 'list';
+    if (agg && spec.aggs.includes(agg)) p.agg = agg;
+    else if (agg) notes.push(`agg=${agg} not offered by ${entity}; kept ${spec.agg}`);
+
+    if (p.agg === 'latest') window = window ?? spec.latest_window;
+    p.window = window;
+
+    // Limit: "top 10", "os 24 últimos preços", "5 maiores".
+    const top =
+      this.re.top.exec(n) ?? this.re.nBest.exec(n) ?? this.re.bestN.exec(n);
+    const topN = top ? this.toNumber(top[1]) : null;
+    if (topN) p.limit = topN;
+    else if (counted) p.limit = counted;
+
+    // Order: recent first unless the text asks otherwise.
+    if (this.asc.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0))) p.order = 'asc';
+    else if (this.desc.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0)) || counted) p.order = 'desc';
+
+    if (entity === this.spec.ranking.entity) {
+      const col = this.rankColumns.find((c) => c.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 1)));
+      p.order_by = col?.value ?? null;
+      // Rank position 1 is the best: "top" reads ascending, "piores" from the bottom.
+      p.order = this.worst.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0)) ? 'desc' : 'asc';
+      p.limit = p.limit ?? this.spec.ranking.default_limit;
+      p.window = null;
+      if (tickers.length === 0) p.agg = 'list';
+    }
+
+    for (const key of spec.filters) {
+      if (key === 'date') continue;
+      const hit = this.filters[key].find((v) => v.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 0)));
+      if (hit) p.filters[key] = hit.value;
+    }
+
+    // "top 5 FIIs por DY" after talking about HGLG11 is about all funds, not HGLG11.
+    let sources = [...spec.ticker.source];
+    const crossFund = tickers.length === 0 && !spec.ticker.required && (topN !== null || this.crossFund.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0)));
+    if (crossFund && sources.includes('context')) {
+      sources = sources.filter((s) => s !== 'context');
+      notes.push('list across funds: no ticker from context');
+    }
+
+    return {
+      params: p,
+      ticker_sources: sources,
+      ticker_required: spec.ticker.required,
+      notes,
+    };
+  }
+
+  private toNumber(word: string): number | null {
+    if (/^\d+$/.test(word)) {
+      const v = Number(word);
+      return v >= 1 && v <= 1000 ? v : null;
+    }
+    return this.numbers.get(word) ?? null;
+  }
+
+  private findDate(folded: string, n: string): string | null {
+    const pad = (x: number) => String(x).padStart(2, '0');
+    const valid = (y: number, mo: number, d: number) => {
+      const dt = new Date(Date.UTC(y, mo - 1, d));
+      return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
+    };
+    const num = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/.exec(folded);
+    if (num) {
+      const [d, mo, y] = [Number(num[1]), Number(num[2]), Number(num[3])];
+      if (valid(y, mo, d)) return `${y}-${pad(mo)}-${pad(d)}`;
+    }
+    const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(folded);
+    if (iso && valid(Number(iso[1]), Number(iso[2]), Number(iso[3]))) return iso[0];
+    const words = this.re.dayMonthYear.exec(n);
+    if (words) {
+      const [d, mo, y] = [Number(words[1]), this.months.get(words[2]) ?? 0, Number(words[3])];
+      if (valid(y, mo, d)) return `${y}-${pad(mo)}-${pad(d)}`;
+    }
+    return null;
+  }
+}

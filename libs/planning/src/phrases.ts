@@ -1,0 +1,53 @@
+import { normalize, stem } from '@cota/text';
+
+/** A word or phrase of a policy, in the form questions are compared in (normalised, stemmed). */
+export interface CompiledPhrase {
+  /** As written in the policy, for explanations. */
+  text: string;
+  stems: string[];
+}
+
+export function compilePhrase(text: string): CompiledPhrase {
+  return { text, stems: normalize(text).split(' ').filter(Boolean).map(stem) };
+}
+
+/**
+ * Whether `phrase` occurs in `stems` in order, with at most `maxGap` other words between two
+ * consecutive phrase words ("preço médio" also matches "preço bem médio"; gap 0 = contiguous).
+ */
+export function containsPhrase(stems: readonly string[], phrase: readonly string[], maxGap: number, atStart = false): boolean {
+  if (phrase.length === 0) return false;
+  const lastStart = atStart ? 0 : stems.length - phrase.length;
+  for (let i = 0; i <= lastStart; i++) {
+    if (stems[i] !== phrase[0]) continue;
+    let pos = i;
+    let ok = true;
+    for (let j = 1; j < phrase.length; j++) {
+      let found = -1;
+      for (let k = pos + 1; k <= Math.min(stems.length - 1, pos + 1 + maxGap); k++) {
+        if (stems[k] === phrase[j]) {
+          found = k;
+          break;
+        }
+      }
+      if (found < 0) {
+        ok = false;
+        break;
+      }
+      pos = found;
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+
+/** `containsPhrase` after an O(1) check that the phrase's first word occurs at all. */
+export function hasPhrase(
+  words: readonly string[],
+  wordSet: ReadonlySet<string>,
+  phrase: readonly string[],
+  maxGap: number,
+  atStart = false,
+): boolean {
+  return phrase.length > 0 && wordSet.has(phrase[0]) && containsPhrase(words, phrase, maxGap, atStart);
+}

@@ -1,0 +1,241 @@
+import { PlanResponse } from '@cota/contracts';
+import { realPlanner } from './test-helpers';
+
+describe('Planner (deterministic)', () => {
+  const planner = realPlanner();
+  const plan = (q: string) => planner.planDeterministic(q);
+
+  describe('parameters from the text (issue 4 acceptance)', () => {
+    it('"último dividendo do XPML11" -> latest, one row', () => {
+      const p = plan('último dividendo do XPML11');
+      expect(p.entity).toBe('fiis_dividendos');
+      expect(p.params).toMatchObject({ ticker: 'XPML11', tickers: ['XPML11'], agg: 'latest', window: 'rows:1' });
+    });
+
+    it('"média dos últimos 6 meses de dividendos do KNRI11" -> avg over months:6', () => {
+      const p = plan('média dos últimos 6 meses de dividendos do KNRI11');
+      expect(p.entity).toBe('fiis_dividendos');
+      expect(p.params).toMatchObject({ ticker: 'KNRI11', agg: 'avg', window: 'months:6' });
+    });
+
+    it('"liste os 24 últimos preços do MXRF11" -> list, limit 24, desc', () => {
+      const p = plan('liste os 24 últimos preços do MXRF11');
+      expect(p.entity).toBe('fiis_precos');
+      expect(p.params).toMatchObject({ ticker: 'MXRF11', agg: 'list', limit: 24, order: 'desc' });
+    });
+
+    it('"top 10 FIIs por DY" -> ranking without ticker, limit 10, best first', () => {
+      const p = plan('top 10 FIIs por DY');
+      expect(p.kind).toBe('entity');
+      expect(p.entity).toBe('fiis_rankings');
+      expect(p.params).toMatchObject({ ticker: null, tickers: [], limit: 10, order_by: 'rank_dy_12m', order: 'asc' });
+      expect(p.ticker_required).toBe(false);
+    });
+
+    it('reads ranking columns and "piores" from the bottom', () => {
+      expect(plan('top 5 fiis por sharpe').params).toMatchObject({ limit: 5, order_by: 'rank_sharpe', order: 'asc' });
+      expect(plan('quais os 3 piores fiis em sharpe').params).toMatchObject({ limit: 3, order_by: 'rank_sharpe', order: 'desc' });
+      expect(plan('fiis com menor volatilidade').params).toMatchObject({ order_by: 'rank_low_volatility', limit: 10 });
+      expect(plan('posição do HGLG11 no ranking da SIRIOS').params).toMatchObject({ ticker: 'HGLG11', order_by: 'sirios_rank_position' });
+    });
+
+    it('reads windows in months, years, trading sessions and calendar years', () => {
+      expect(plan('dy do MXRF11 nos últimos 2 anos').params.window).toBe('months:24');
+      expect(plan('Como o IFIX se comportou nos últimos 10 pregões?').params.window).toBe('rows:10');
+      expect(plan('Quais proventos o MXRF11 pagou em 2024?').params.window).toBe('year:2024');
+      expect(plan('histórico do dólar nos últimos 15 dias').params.window).toBe('days:15');
+      expect(plan('Total de dividendos do VISC11 nos últimos seis meses').params).toMatchObject({ agg: 'sum', window: 'months:6' });
+    });
+
+    it('reads dates into the date filter', () => {
+      expect(plan('Máxima e mínima do MXRF11 em 27/10/2025').params.filters).toEqual({ date: '2025-10-27' });
+      expect(plan('fechamento do IBOV no dia 2 de janeiro de 2024').params.filters).toMatchObject({ date: '2024-01-02', index: 'IBOV' });
+    });
+
+    it('fills the entity filters the executor accepts', () => {
+      expect(plan('Qual a SELIC hoje').params.filters).toEqual({ indicator: 'SELIC' });
+      expect(plan('Qual o IGP-M atual').params.filters).toEqual({ indicator: 'IGPM' });
+      expect(plan('Cotação do euro D-1').params.filters).toEqual({ currency: 'EUR' });
+      expect(plan('Pontos do IFIX de ontem').params.filters).toEqual({ index: 'IFIX' });
+      expect(plan('Resumo carteira vs CDI D-1').params.filters).toEqual({ benchmark: 'CDI' });
+      expect(plan('notícias sobre fiis de logística').params.filters).toEqual({ sector: 'Logística' });
+    });
+
+    it('keeps "preço médio" from meaning an average', () => {
+      const p = plan('Qual meu preço médio do CPTS11');
+      expect(p.entity).toBe('client_fiis_positions');
+      expect(p.params.agg).toBe('list');
+    });
+
+    it('sets ticker only for exactly one fund and declares ticker sources per entity', () => {
+      const two = plan('Como está o KNRI11 e o XPLG11 hoje?');
+      expect(two.params.ticker).toBeNull();
+      expect(two.params.tickers).toEqual(['KNRI11', 'XPLG11']);
+      expect(two.ticker_sources).toEqual(['text', 'context']);
+      expect(two.ticker_required).toBe(true);
+      expect(plan('Qual a SELIC hoje').ticker_sources).toEqual([]);
+      expect(plan('Minhas posições de FIIs').ticker_sources).not.toContain('context');
+    });
+
+    it('never lets a list across funds inherit the fund of the conversation', () => {
+      for (const q of ['top 5 fiis por dy', 'quais fiis têm o maior valor de mercado?', 'ranking dos fiis com melhor sharpe']) {
+        const p = plan(q);
+        expect({ q, entity: p.entity }).toEqual({ q, entity: 'fiis_rankings' });
+        expect({ q, sources: p.ticker_sources }).toEqual({ q, sources: ['text'] });
+      }
+      // A follow-up about one fund's position still may.
+      expect(plan('e a posição dele no ranking de usuários?').ticker_sources).toContain('context');
+    });
+  });
+
+  describe('kinds other than an entity', () => {
+    it.each([
+      ['oi', 'greeting'],
+      ['Bom dia, Cota! Tudo bem?', 'greeting'],
+      ['muito obrigado', 'thanks'],
+      ['o que você sabe fazer?', 'capabilities'],
+      ['oi, o que vc pode fazer?', 'capabilities'],
+      ['quem é você?', 'identity'],
+      ['tchau, até mais', 'goodbye'],
+    ])('%s -> smalltalk %s', (q, kind) => {
+      const p = plan(q);
+      expect(p).toMatchObject({ kind: 'smalltalk', entity: null, smalltalk: kind });
+    });
+
+    it('does not treat a greeting followed by a question as small talk', () => {
+      expect(plan('oi, qual o preço do HGLG11?')).toMatchObject({ kind: 'entity', entity: 'fiis_precos' });
+    });
+
+    it.each([
+      ['sim', 'yes'],
+      ['Pode mandar!', 'yes'],
+      ['confirmo', 'yes'],
+      ['não', 'no'],
+      ['cancela', 'no'],
+    ])('%s -> confirmation %s', (q, value) => {
+      expect(plan(q)).toMatchObject({ kind: 'confirmation', confirmation: value, entity: null });
+    });
+
+    it('needs the whole message for a confirmation', () => {
+      expect(plan('sim, e qual o dy do HGLG11?').kind).toBe('entity');
+    });
+
+    it.each([
+      ['o que temos pra hoje?', 'gerar_relatorio_diario'],
+      ['me dá o resumo do dia', 'gerar_relatorio_diario'],
+      ['relatório diário', 'gerar_relatorio_diario'],
+      ['filtre só os de logística', 'filtrar_relatorio'],
+      ['mostra só a parte de dividendos do relatório', 'filtrar_relatorio'],
+      ['manda esse relatório por e-mail', 'enviar_relatorio_email'],
+      ['quanto rende R$ 10 mil a 1% ao mês em 2 anos', 'calcular_financas'],
+      ['calcula juros compostos de 1% ao mês por 12 meses', 'calcular_financas'],
+      ['valor presente de R$ 5.000 daqui a 3 anos', 'calcular_financas'],
+      ['quanto preciso investir por mês para ter R$ 1 milhão', 'calcular_financas'],
+    ])('%s -> tool %s', (q, name) => {
+      expect(plan(q)).toMatchObject({ kind: 'tool', intent: name, entity: null, tool: { name, args: {} } });
+    });
+
+    it('does not read fund or market questions as calculations', () => {
+      expect(plan('quanto rende o HGLG11 por mês?').kind).toBe('entity');
+      expect(plan('quanto rende a poupança hoje').entity).toBe('history_market_indicators');
+    });
+
+    it.each(['o que é P/VP?', 'como funciona o dividend yield?', 'qual a diferença entre FII de tijolo e de papel?', 'o que significa vacância'])(
+      '%s -> concept',
+      (q) => {
+        expect(plan(q)).toMatchObject({ kind: 'concept', intent: 'concept', entity: null });
+      },
+    );
+  });
+
+  describe('decision and explanation', () => {
+    it('explains an accepted decision', () => {
+      const p = plan('Qual o CNPJ do HGLG11?');
+      expect(p.kind).toBe('entity');
+      expect(p.intent).toBe('fiis_cadastro');
+      expect(p.planner.accepted).toBe(true);
+      expect(p.planner.normalized).toBe('qual o cnpj do hglg11');
+      expect(p.planner.score).toBeGreaterThanOrEqual(p.planner.thresholds.min_score);
+      expect(p.planner.gap).toBeGreaterThanOrEqual(p.planner.thresholds.min_gap);
+      expect(p.planner.candidates[0]).toMatchObject({ entity: 'fiis_cadastro' });
+      expect(p.planner.candidates[0].signals).toContain('word:cnpj(+6)');
+      expect(p.planner.reason).toMatch(/accepted fiis_cadastro/);
+      expect(p.planner.llm_used).toBe(false);
+    });
+
+    it('asks back with the candidate readings when two entities are equally likely', () => {
+      const p = plan('carteira vs cdi');
+      expect(p.kind).toBe('clarification');
+      expect(p.planner.accepted).toBe(false);
+      expect(p.planner.candidates.map((c) => c.entity).slice(0, 2).sort()).toEqual([
+        'client_fiis_performance_vs_benchmark',
+        'client_fiis_performance_vs_benchmark_summary',
+      ]);
+      expect(p.planner.reason).toMatch(/apart/);
+      // Each reading carries its pt-BR label so the answer can ask "você quer X ou Y?".
+      expect(p.planner.candidates[0].label).toMatch(/sua carteira/);
+    });
+
+    it('asks back when the best reading is too weak', () => {
+      const p = plan('e o índice?');
+      expect(p.kind).toBe('clarification');
+      expect(p.planner.score).toBeLessThan(p.planner.thresholds.min_score);
+      expect(p.planner.reason).toMatch(/< 3/);
+    });
+
+    it('reports nothing matched as unknown', () => {
+      const p = plan('asdf qwer zxcv');
+      expect(p).toMatchObject({ kind: 'unknown', entity: null });
+      expect(p.planner.candidates).toEqual([]);
+    });
+
+    it.each([
+      ['Esse fundo tem Sharpe bom?', 'fiis_financials_risk'],
+      ['E o overview dele?', 'fii_overview'],
+      ['Quantos processos tem ele?', 'fiis_processos'],
+      ['E o risco dele?', 'fiis_financials_risk'],
+      ['e o preço?', 'fiis_precos'],
+      ['e o dy?', 'fiis_dividends_yields'],
+      ['e o dólar?', 'history_currency_rates'],
+    ])('routes the follow-up "%s" (ticker left to the context) to %s', (q, entity) => {
+      const p = plan(q);
+      expect(p).toMatchObject({ kind: 'entity', entity, tickers_in_text: [] });
+      expect(p.params.ticker).toBeNull();
+    });
+
+    it('routes a bare ticker to the fund overview', () => {
+      expect(plan('HGLG11?')).toMatchObject({ kind: 'entity', entity: 'fii_overview', params: { ticker: 'HGLG11' } });
+    });
+
+    it('corrects typos against the vocabulary and says so', () => {
+      const p = plan('qual o ultimo dividnedo do HGLG11');
+      expect(p.entity).toBe('fiis_dividendos');
+      expect(p.planner.reason).toMatch(/dividnedo->dividendo/);
+    });
+
+    it('lists unknown tickers and still routes', () => {
+      const p = plan('qual o preço do ABCD11?');
+      expect(p.entity).toBe('fiis_precos');
+      expect(p.unknown_tickers).toEqual(['ABCD11']);
+      expect(p.tickers_in_text).toEqual([]);
+      expect(p.params.ticker).toBeNull();
+    });
+
+    it('says when tickers were recognised by pattern only', () => {
+      const pending = realPlanner({ withFunds: false });
+      const p: PlanResponse = pending.planDeterministic('CNPJ do ABCD11');
+      expect(p.tickers_in_text).toEqual(['ABCD11']);
+      expect(p.planner.reason).toMatch(/fund list not loaded/);
+      pending.setFunds(['HGLG11']);
+      expect(pending.fundsLoaded).toBe(true);
+      expect(pending.planDeterministic('CNPJ do ABCD11').unknown_tickers).toEqual(['ABCD11']);
+    });
+
+    it('keeps client questions on client entities and market questions off tickers', () => {
+      expect(plan('Peso do HGLG11 na minha carteira de FIIs').entity).toBe('client_fiis_positions');
+      expect(plan('peso do HGLG11 no IFIX').entity).toBe('fiis_rankings');
+      expect(plan('quanto está o IFIX hoje?').entity).toBe('history_b3_indexes');
+      expect(plan('Beta do XPLG11 em relação ao IFIX').entity).toBe('fiis_financials_risk');
+    });
+  });
+});

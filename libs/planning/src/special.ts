@@ -1,0 +1,68 @@
+import { STOPWORDS, stem } from '@cota/text';
+import { AnalysedQuestion } from './analysis';
+import { Ontology } from './ontology';
+
+export type SmalltalkKind = 'greeting' | 'thanks' | 'capabilities' | 'goodbye' | 'identity';
+
+/** More specific readings win when a message has several ("oi, o que você sabe fazer?"). */
+const SMALLTALK_PRIORITY: SmalltalkKind[] = ['capabilities', 'identity', 'thanks', 'goodbye', 'greeting'];
+const STOP_STEMS = new Set([...STOPWORDS].map(stem));
+
+/** "sim", "pode mandar", "cancela": only when the whole message is the answer. */
+export function detectConfirmation(q: AnalysedQuestion, o: Ontology): { value: 'yes' | 'no'; phrase: string } | null {
+  if (q.stems.length > 6) return null; // a yes/no is short; skip the comparison for real questions
+  const no = o.wholeMessageIs(q, o.confirmation.no);
+  if (no) return { value: 'no', phrase: no.text };
+  const yes = o.wholeMessageIs(q, o.confirmation.yes);
+  if (yes) return { value: 'yes', phrase: yes.text };
+  return null;
+}
+
+/**
+ * Small talk only when nothing but small talk was said: every word is covered by a small-talk
+ * phrase, a function word or a filler ("oi Cota, tudo bem?"). "Oi, qual o preço do HGLG11?" is a
+ * fund question with a greeting, not small talk.
+ */
+export function detectSmalltalk(q: AnalysedQuestion, o: Ontology): { kind: SmalltalkKind; phrases: string[] } | null {
+  if (q.tickers.tickers.length + q.tickers.unknown.length > 0) return null;
+  const covered = new Array<boolean>(q.stems.length).fill(false);
+  const found = new Map<SmalltalkKind, string[]>();
+  for (const group of o.smalltalk) {
+    for (const p of group.phrases) {
+      const n = p.stems.length;
+      if (n === 0 || !q.stemSet.has(p.stems[0])) continue;
+      for (let i = 0; i + n <= q.stems.length; i++) {
+        let ok = true;
+        for (let j = 0; j < n && ok; j++) ok = q.stems[i + j] === p.stems[j];
+        if (!ok) continue;
+        for (let j = 0; j < n; j++) covered[i + j] = true;
+        found.set(group.kind, [...(found.get(group.kind) ?? []), p.text]);
+      }
+    }
+  }
+  if (found.size === 0) return null;
+  const residual = q.stems.filter((s, i) => !covered[i] && !STOP_STEMS.has(s) && !o.smalltalkFiller.has(s));
+  if (residual.length > 0) return null;
+  const kind = SMALLTALK_PRIORITY.find((k) => found.has(k))!;
+  return { kind, phrases: found.get(kind)! };
+}
+
+/** The first tool whose rule matches, with the phrases that matched. */
+export function detectTool(q: AnalysedQuestion, o: Ontology): { name: string; matched: string } | null {
+  for (const tool of o.tools) {
+    for (const rule of tool.rules) {
+      const hit = o.matchesRule(q, rule);
+      if (hit) return { name: tool.name, matched: hit };
+    }
+  }
+  return null;
+}
+
+/** Conceptual questions ("o que é P/VP?") go to the knowledge base, not to an entity. */
+export function detectConcept(q: AnalysedQuestion, o: Ontology): string | null {
+  for (const rule of o.concept) {
+    const hit = o.matchesRule(q, rule);
+    if (hit) return hit;
+  }
+  return null;
+}

@@ -1,0 +1,14 @@
+import { dataDir } from '@cota/config';
+import { readFundTickers } from './fund-list';
+import { Planner } from './planner';
+import { PlanningPolicies, loadPlanningPolicies } from './policies';
+
+let policies: PlanningPolicies | undefined;
+let funds: string[] | undefined;
+
+/** The repo's policies and the fund list read in place from the data folder (cached per test file). */
+export function realPlanner(opts: { withFunds?: boolean } = {}): Planner {
+  policies ??= loadPlanningPolicies();
+  funds ??= readFundTickers(dataDir());
+  return new Planner({ policies, funds: opts.withFunds === false ? null : funds });
+}

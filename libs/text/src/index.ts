@@ -1,0 +1,6 @@
+export * from './fold';
+export * from './normalize';
+export * from './stem';
+export * from './stopwords';
+export * from './fuzzy';
+export { ABBREVIATIONS } from './abbreviations';

@@ -1,0 +1,45 @@
+import { ABBREVIATIONS } from './abbreviations';
+import { fold } from './fold';
+
+/**
+ * Compounds whose punctuation carries meaning: rewritten to one token before punctuation is
+ * dropped, so "P/VP", "IGP-M", "e-mail" and "D-1" survive as words.
+ */
+const COMPOUNDS: ReadonlyArray<[RegExp, string]> = [
+  [/\bp\s*\/\s*vp[a]?\b/g, ' pvp '],
+  [/\bvp\s*\/\s*(cota|acao)\b/g, ' vp cota '],
+  [/\bigp\s*-?\s*m\b/g, ' igpm '],
+  [/\bigp\s*-?\s*di\b/g, ' igpdi '],
+  [/\bipca\s*-\s*15\b/g, ' ipca15 '],
+  [/\be\s*-\s*mail\b/g, ' email '],
+  [/\bd\s*-\s*([01])\b/g, ' d$1 '],
+  [/\br\s*\$/g, ' reais '],
+  [/%/g, ' por cento '],
+  [/\bx\s*(?=\d)/g, ' x '],
+];
+
+/**
+ * Normalises Brazilian Portuguese text for matching: lowercase, no accents, punctuation as
+ * spaces (decimal numbers kept), chat abbreviations expanded ("vc" -> "voce"), spaces collapsed.
+ * Deterministic and cheap: every service that matches text uses this same form.
+ */
+export function normalize(text: string): string {
+  let s = fold(text);
+  for (const [re, to] of COMPOUNDS) s = s.replace(re, to);
+  s = s
+    .replace(/(\d)[.,](?=\d)/g, '$1\u0000') // protect decimal/thousand separators inside numbers
+    .replace(/[^a-z0-9\u0000\s]/g, ' ')
+    .replace(/\u0000/g, '.');
+  const out: string[] = [];
+  for (const word of s.split(/\s+/)) {
+    if (!word) continue;
+    out.push(ABBREVIATIONS[word] ?? word);
+  }
+  return out.join(' ');
+}
+
+/** Normalised tokens of a text (see `normalize`). */
+export function tokenize(text: string): string[] {
+  const n = normalize(text);
+  return n ? n.split(' ') : [];
+}

@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import { DEFAULT_FUZZY, FuzzyVocabulary, editDistance, fold, normalize, stem, tokenize } from './index';
+
+describe('normalize', () => {
+  it('lowercases, strips accents and turns punctuation into single spaces', () => {
+    expect(normalize('  Qual é a COTAÇÃO  do HGLG11?!  ')).toBe('qual e a cotacao do hglg11');
+    expect(normalize('Ações, imóveis; vacância...')).toBe('acoes imoveis vacancia');
+  });
+
+  it('expands chat abbreviations and keeps ambiguous single letters', () => {
+    expect(normalize('vc sabe qto o HGLG11 pagou hj?')).toBe('voce sabe quanto o hglg11 pagou hoje');
+    expect(normalize('oq é dy, pq caiu?')).toBe('o que e dy porque caiu');
+    expect(normalize('n q c')).toBe('n q c');
+  });
+
+  it('keeps meaningful compounds as one word', () => {
+    expect(normalize('P/VP do XPLG11')).toBe('pvp do xplg11');
+    expect(normalize('IGP-M e IPCA-15')).toBe('igpm e ipca15');
+    expect(normalize('manda por e-mail o D-1')).toBe('manda por email o d1');
+    expect(normalize('R$ 10 mil a 1,5% ao mês')).toBe('reais 10 mil a 1.5 por cento ao mes');
+  });
+
+  it('splits dates into numbers (pattern extraction uses fold instead)', () => {
+    expect(normalize('em 13/03/2025')).toBe('em 13 03 2025');
+    expect(fold('Em 13/03/2025, Março')).toBe('em 13/03/2025, marco');
+  });
+
+  it('is idempotent and only emits [a-z0-9.] words separated by single spaces', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (s) => {
+        const once = normalize(s);
+        expect(normalize(once)).toBe(once);
+        expect(once).toMatch(/^([a-z0-9.]+( [a-z0-9.]+)*)?$/);
+      }),
+    );
+  });
+
+  it('tokenizes the normalised form', () => {
+    expect(tokenize('Últimos dividendos do KNRI11!')).toEqual(['ultimos', 'dividendos', 'do', 'knri11']);
+    expect(tokenize('?!')).toEqual([]);
+  });
+});
+
+describe('stem', () => {
+  const same = (...words: string[]) => expect(new Set(words.map(stem)).size).toBe(1);
+
+  it('makes inflections of one word meet', () => {
+    same('dividendo', 'dividendos');
+    same('pagou', 'pagar', 'pagamento', 'pagamentos', 'pago');
+    same('ultimo', 'ultima', 'ultimos', 'ultimas');
+    same('imovel', 'imoveis');
+    same('posicao', 'posicoes');
+    same('volatilidade', 'volatil');
+    same('noticia', 'noticias');
+    same('indexadas', 'indexado');
+  });
+
+  it('keeps apart words whose meaning differs', () => {
+    expect(stem('cota')).not.toBe(stem('cotacao'));
+    expect(stem('quanto')).not.toBe(stem('quantos'));
+    expect(stem('fii')).not.toBe(stem('fiis'));
+    expect(stem('recebiveis')).not.toBe(stem('recebo'));
+  });
+
+  it('leaves short words and numbers alone', () => {
+    expect(stem('dy')).toBe('dy');
+    expect(stem('mes')).toBe('mes');
+    expect(stem('hglg11')).toBe('hglg11');
+    expect(stem('2024')).toBe('2024');
+  });
+});
+
+describe('fuzzy matching', () => {
+  it('measures edits, counting an adjacent swap as one', () => {
+    expect(editDistance('dividendos', 'dividendos')).toBe(0);
+    expect(editDistance('dividnedos', 'dividendos')).toBe(1);
+    expect(editDistance('cotacao', 'cotaco')).toBe(1);
+    expect(editDistance('abc', 'xyz', 1)).toBe(2);
+  });
+
+  it('corrects misspellings to a known word, refusing short words and ties', () => {
+    const v = new FuzzyVocabulary(['dividendos', 'cotacao', 'vacancia', 'preco', 'prego', 'noticias']);
+    expect(v.correct('dividnedos')).toBe('dividendos');
+    expect(v.correct('divdendos')).toBe('dividendos');
+    expect(v.correct('cotaçao'.normalize('NFD').replace(/[\u0300-\u036f]/g, ''))).toBe('cotacao');
+    expect(v.correct('vacanca')).toBe('vacancia');
+    expect(v.correct('preso')).toBeNull(); // preco and prego are both one edit away
+    expect(v.correct('dy')).toBeNull();
+    expect(v.correct('xyzxyzxyz')).toBeNull();
+    expect(v.correct('noticias')).toBe('noticias');
+  });
+
+  it('accepts a tie between spellings of one meaning when given a key', () => {
+    const words = ['dividendo', 'dividendos'];
+    expect(new FuzzyVocabulary(words).correct('dividendso')).toBeNull();
+    expect(new FuzzyVocabulary(words, DEFAULT_FUZZY, stem).correct('dividendso')).toMatch(/^dividendos?$/);
+  });
+});

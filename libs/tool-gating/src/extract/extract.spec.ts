@@ -1,0 +1,153 @@
+import { loadToolGatePolicy } from '../policy';
+import { extractArgs } from './index';
+import { extractFinanceArgs } from './finance-args';
+import { findMentions, parseBrNumber } from './numbers';
+import { extractEmail, extractReportFilters, extractReportId, extractTickers } from './text-args';
+import { normalizeText } from '../normalize';
+
+const policy = loadToolGatePolicy();
+
+describe('pt-BR numbers', () => {
+  it.each([
+    ['10.000', '10000'],
+    ['10.000,50', '10000.5'],
+    ['1,5', '1.5'],
+    ['1.5', '1.5'],
+    ['1.234.567', '1234567'],
+    ['24', '24'],
+  ])('%s → %s', (raw, expected) => expect(parseBrNumber(raw)!.toFixed()).toBe(expected));
+
+  it('finds money with multipliers, rates with periods and durations', () => {
+    const m = findMentions(normalizeText('R$ 10 mil a 1,5% a.m. por 2 anos, depois R$ 1,2 milhão a 12% ao ano em 1 ano e 6 meses'));
+    expect(m.map((x) => [x.kind, 'value' in x ? x.value.toFixed() : (x as { months: number }).months, 'period' in x ? x.period : null])).toEqual([
+      ['money', '10000', null],
+      ['rate', '0.015', 'mes'],
+      ['duration', 24, null],
+      ['money', '1200000', null],
+      ['rate', '0.12', 'ano'],
+      ['duration', 18, null],
+    ]);
+  });
+
+  it('ignores digits inside tickers, ids and e-mails', () => {
+    expect(findMentions(normalizeText('hglg11 e rel_20260114_095826_ab12cd para joao2@x.com'))).toEqual([]);
+  });
+});
+
+describe('finance arguments', () => {
+  it('reads the product example', () => {
+    expect(extractFinanceArgs('quanto rende R$ 10.000 a 1% ao mês por 24 meses?')).toEqual({
+      operacao: 'juros_compostos',
+      valor_inicial: '10000',
+      taxa: '0.01',
+      taxa_periodo: 'mes',
+      taxa_periodo_informado: true,
+      prazo_meses: 24,
+      prazo_unidade: 'meses',
+    });
+  });
+
+  it('monthly contributions make it a projection', () => {
+    expect(extractFinanceArgs('Se eu investir R$ 5 mil e aportar R$ 500 por mês a 0,8% a.m. durante 10 anos, quanto terei?')).toMatchObject({
+      operacao: 'projecao_aportes',
+      valor_inicial: '5000',
+      aporte_mensal: '500',
+      taxa: '0.008',
+      prazo_meses: 120,
+      prazo_unidade: 'anos',
+    });
+  });
+
+  it('a goal without contribution asks for the required contribution', () => {
+    expect(extractFinanceArgs('Quanto preciso investir por mês para ter R$ 1 milhão em 20 anos a 12% ao ano?')).toMatchObject({
+      operacao: 'aporte_necessario',
+      meta: '1000000',
+      taxa: '0.12',
+      taxa_periodo: 'ano',
+      prazo_meses: 240,
+    });
+  });
+
+  it('present value', () => {
+    expect(extractFinanceArgs('quanto vale hoje R$ 20 mil daqui a 3 anos com juros de 10% ao ano?')).toMatchObject({
+      operacao: 'valor_presente',
+      valor_inicial: '20000',
+      taxa: '0.1',
+      prazo_meses: 36,
+    });
+  });
+
+  it('rate conversion, and a rate without period defaults to monthly but says so', () => {
+    expect(extractFinanceArgs('quanto é 1% ao mês ao ano?')).toMatchObject({ operacao: 'conversao_taxa', taxa: '0.01', taxa_periodo: 'mes' });
+    expect(extractFinanceArgs('converter 12% a.a. para taxa mensal')).toMatchObject({ operacao: 'conversao_taxa', taxa: '0.12', taxa_periodo: 'ano' });
+    expect(extractFinanceArgs('R$ 1000 a 2% por 5 meses')).toMatchObject({ taxa_periodo: 'mes', taxa_periodo_informado: false });
+  });
+
+  it('other common phrasings', () => {
+    expect(extractFinanceArgs('Quanto terei se investir 500 reais por mês durante 5 anos a 1% ao mês?')).toMatchObject({
+      operacao: 'projecao_aportes',
+      aporte_mensal: '500',
+      prazo_meses: 60,
+    });
+    expect(extractFinanceArgs('quanto preciso guardar por mês para juntar 100 mil em 5 anos com juros de 1% ao mês')).toMatchObject({
+      operacao: 'aporte_necessario',
+      meta: '100000',
+      taxa: '0.01',
+      prazo_meses: 60,
+    });
+    expect(extractFinanceArgs('Se eu aplicar R$ 20.000,00 hoje rendendo 0,9% a.m., quanto terei em 3 anos?')).toMatchObject({
+      operacao: 'juros_compostos',
+      valor_inicial: '20000',
+      taxa: '0.009',
+      prazo_meses: 36,
+    });
+  });
+
+  it('cash flows for NPV and IRR', () => {
+    expect(extractFinanceArgs('qual o VPL dos fluxos -1000, 500 e 700 a 10% ao ano?')).toEqual({
+      operacao: 'vpl',
+      fluxos: ['-1000', '500', '700'],
+      taxa: '0.1',
+      taxa_periodo: 'ano',
+      taxa_periodo_informado: true,
+    });
+    expect(extractFinanceArgs('Qual a TIR de um investimento de R$ 100 mil com retornos de R$ 30 mil, 40 mil e 50 mil?')).toMatchObject({
+      operacao: 'tir',
+      fluxos: ['-100000', '30000', '40000', '50000'],
+    });
+    expect(extractFinanceArgs('calcule a taxa interna de retorno do fluxo de caixa: -1.000,00; 300,50; 800')).toMatchObject({
+      operacao: 'tir',
+      fluxos: ['-1000', '300.5', '800'],
+    });
+  });
+
+  it('no numbers, no operation', () => {
+    expect(extractFinanceArgs('faça uma conta pra mim')).toEqual({});
+  });
+});
+
+describe('report and e-mail arguments', () => {
+  it('reads e-mails, report ids and tickers', () => {
+    expect(extractEmail('manda para Fulano.Silva@Exemplo.com.br por favor')).toBe('fulano.silva@exemplo.com.br');
+    expect(extractReportId('filtre o rel_20260114_095826_ab12cd')).toBe('rel_20260114_095826_ab12cd');
+    expect(extractReportId('filtre o relatório')).toBeUndefined();
+    expect(extractTickers('só hglg11 e XPLG11')).toEqual(['HGLG11', 'XPLG11']);
+  });
+
+  it('reads segment and section filters with accents or without', () => {
+    expect(extractReportFilters('filtre só os de logística', policy.filters.sections, policy.filters.segments)).toEqual({ segmento: 'logistica' });
+    expect(extractReportFilters('mostra só os dividendos de shoppings', policy.filters.sections, policy.filters.segments)).toEqual({
+      secao: 'proventos',
+      segmento: 'shoppings',
+    });
+    expect(extractReportFilters('só as notícias do HGLG11', policy.filters.sections, policy.filters.segments)).toEqual({ secao: 'noticias', tickers: ['HGLG11'] });
+    expect(extractReportFilters('filtre', policy.filters.sections, policy.filters.segments)).toEqual({});
+  });
+
+  it('runs the extractors a contract lists', () => {
+    expect(extractArgs('manda o rel_20260114_095826_ab12cd para a@b.com', ['report_id', 'email'], policy)).toEqual({
+      report_id: 'rel_20260114_095826_ab12cd',
+      destinatario: 'a@b.com',
+    });
+  });
+});

@@ -1,0 +1,110 @@
+import { ArgSpec, ToolContract } from './policy';
+
+const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
+const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+
+export type Coerced = { ok: true; value: unknown } | { ok: false; detail: string };
+
+/** Null, undefined, blank strings and empty lists count as "not given". */
+export function isAbsent(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+}
+
+/** Checks a value against its declared type, normalising harmless differences ("24" → 24). */
+export function coerceArg(spec: ArgSpec, v: unknown): Coerced {
+  switch (spec.type) {
+    case 'string':
+      if (typeof v === 'string') return { ok: true, value: v.trim() };
+      if (typeof v === 'number') return { ok: true, value: String(v) };
+      return { ok: false, detail: 'deveria ser um texto' };
+    case 'integer': {
+      const n = typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v;
+      return typeof n === 'number' && Number.isInteger(n) ? { ok: true, value: n } : { ok: false, detail: 'deveria ser um número inteiro' };
+    }
+    case 'decimal': {
+      // Kept as a decimal string so that no float rounding happens between services.
+      const s = typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? v.trim() : null;
+      return s !== null && DECIMAL_RE.test(s) ? { ok: true, value: s } : { ok: false, detail: 'deveria ser um número' };
+    }
+    case 'boolean':
+      if (typeof v === 'boolean') return { ok: true, value: v };
+      if (v === 'true' || v === 'false') return { ok: true, value: v === 'true' };
+      return { ok: false, detail: 'deveria ser verdadeiro ou falso' };
+    case 'email':
+      return typeof v === 'string' && EMAIL_RE.test(v.trim())
+        ? { ok: true, value: v.trim().toLowerCase() }
+        : { ok: false, detail: 'não é um endereço de e-mail válido' };
+    case 'enum':
+      return typeof v === 'string' && spec.values!.includes(v)
+        ? { ok: true, value: v }
+        : { ok: false, detail: `deveria ser um destes: ${spec.values!.join(', ')}` };
+    case 'decimal_list': {
+      const list = Array.isArray(v) ? v.map((x) => (typeof x === 'number' && Number.isFinite(x) ? String(x) : typeof x === 'string' ? x.trim() : null)) : null;
+      return list && list.length > 0 && list.every((x) => x !== null && DECIMAL_RE.test(x))
+        ? { ok: true, value: list }
+        : { ok: false, detail: 'deveria ser uma lista de números' };
+    }
+    case 'string_list': {
+      const list = typeof v === 'string' ? [v] : v;
+      return Array.isArray(list) && list.every((x) => typeof x === 'string' && x.trim() !== '')
+        ? { ok: true, value: list.map((x: string) => x.trim()) }
+        : { ok: false, detail: 'deveria ser uma lista de textos' };
+    }
+  }
+}
+
+export interface Injection {
+  arg: string;
+  value: unknown;
+  /** `session:<key>` or `default`. */
+  source: string;
+}
+
+export interface Resolution {
+  args: Record<string, unknown>;
+  injected: Injection[];
+  /** Required arguments nothing could fill, with their pt-BR message. */
+  missing: Array<{ arg: string; message: string }>;
+  /** Explicit values of the wrong type. */
+  invalid: Array<{ arg: string; detail: string }>;
+  /** Arguments given that the contract does not declare (dropped, reported for audit). */
+  ignored: string[];
+}
+
+/**
+ * Fills a tool's arguments with the priority the seed asks for: an explicit value (tool call or
+ * question) always wins; then the session keys listed in `inject_from`, in order; then the
+ * declared default. Every value that did not come from the person is recorded in `injected`.
+ * An expired or malformed session value is skipped, never used.
+ */
+export function resolveArgs(contract: ToolContract, explicit: Record<string, unknown>, session: Record<string, unknown>): Resolution {
+  const res: Resolution = { args: {}, injected: [], missing: [], invalid: [], ignored: [] };
+  res.ignored = Object.keys(explicit).filter((k) => !contract.args[k] && !isAbsent(explicit[k]));
+
+  for (const [arg, spec] of Object.entries(contract.args)) {
+    if (!isAbsent(explicit[arg])) {
+      const c = coerceArg(spec, explicit[arg]);
+      if (c.ok) res.args[arg] = c.value;
+      else res.invalid.push({ arg, detail: c.detail });
+      continue;
+    }
+    let filled = false;
+    for (const key of spec.inject_from) {
+      if (isAbsent(session[key])) continue;
+      const c = coerceArg(spec, session[key]);
+      if (!c.ok) continue;
+      res.args[arg] = c.value;
+      res.injected.push({ arg, value: c.value, source: `session:${key}` });
+      filled = true;
+      break;
+    }
+    if (filled) continue;
+    if (spec.default !== undefined) {
+      res.args[arg] = spec.default;
+      res.injected.push({ arg, value: spec.default, source: 'default' });
+      continue;
+    }
+    if (spec.required) res.missing.push({ arg, message: spec.missing_message ?? `Falta o argumento ${arg}.` });
+  }
+  return res;
+}

@@ -1,0 +1,230 @@
+import { CotaError } from '@cota/contracts';
+import { loadToolGatePolicy } from './policy';
+import { ConversationRef, SessionStore, ToolRun, ToolRunner, ToolRunResult } from './ports';
+import { GateRequest, ToolGate } from './tool-gate';
+
+const policy = loadToolGatePolicy();
+
+/** In-memory session with TTLs on a controllable clock, like the context service's store. */
+class FakeSession implements SessionStore {
+  readonly data = new Map<string, { value: unknown; expires: number | null }>();
+  readonly writes: Array<{ key: string; value: unknown; ttl: number | null }> = [];
+  constructor(private readonly clock: { now: number }) {}
+  private k(c: ConversationRef, key: string) {
+    return `${c.client_id}|${c.conversation_id}|${key}`;
+  }
+  async get(c: ConversationRef, keys: string[]) {
+    const out: Record<string, unknown> = {};
+    for (const key of keys) {
+      const e = this.data.get(this.k(c, key));
+      if (e && (e.expires === null || e.expires > this.clock.now)) out[key] = e.value;
+    }
+    return out;
+  }
+  async set(c: ConversationRef, key: string, value: unknown, ttl: number | null) {
+    this.writes.push({ key, value, ttl });
+    if (value === null) this.data.delete(this.k(c, key));
+    else this.data.set(this.k(c, key), { value, expires: ttl ? this.clock.now + ttl * 1000 : null });
+  }
+}
+
+/** Records calls; answers like the executor's tools would. */
+class FakeRunner implements ToolRunner {
+  readonly calls: ToolRun[] = [];
+  failWith: Error | null = null;
+  async run(req: ToolRun): Promise<ToolRunResult> {
+    this.calls.push(req);
+    if (this.failWith) throw this.failWith;
+    switch (req.name) {
+      case 'gerar_relatorio_diario':
+        return {
+          name: req.name,
+          ok: true,
+          result: { report_id: 'rel_20260114_095826_aaaaaa', text: 'relatório' },
+          session_updates: [
+            { key: 'active_report_id', value: 'rel_20260114_095826_aaaaaa', ttl_seconds: null },
+            { key: 'last_report_id', value: 'rel_20260114_095826_aaaaaa', ttl_seconds: null },
+          ],
+        };
+      case 'filtrar_relatorio':
+        return { name: req.name, ok: true, result: { report_id: 'rel_20260114_095900_bbbbbb' }, session_updates: [{ key: 'last_report_id', value: 'rel_20260114_095900_bbbbbb', ttl_seconds: null }] };
+      case 'enviar_relatorio_email':
+        if (req.args.previa) return { name: req.name, ok: true, result: { titulo: 'Briefing diário', destinatario: req.args.destinatario ?? 'cli1@exemplo.com.br', report_id: req.args.report_id }, session_updates: [] };
+        return { name: req.name, ok: true, result: { status: 'queued', text: 'Relatório colocado na fila de envio' }, session_updates: [] };
+      default:
+        return { name: req.name, ok: true, result: { args: req.args }, session_updates: [] };
+    }
+  }
+}
+
+function setup() {
+  const clock = { now: Date.parse('2026-01-14T10:00:00Z') };
+  const session = new FakeSession(clock);
+  const runner = new FakeRunner();
+  const gate = new ToolGate(policy, session, runner, () => new Date(clock.now));
+  const ask = (question: string, tool: GateRequest['tool'], confirmation: GateRequest['confirmation'] = null, conversation_id = 'conv1') =>
+    gate.invoke({ request_id: 'r1', client_id: 'cli1', conversation_id, question, tool, confirmation });
+  return { clock, session, runner, gate, ask };
+}
+
+describe('ToolGate: injection', () => {
+  it('runs the daily report and stores the session values it sets, with the policy TTLs', async () => {
+    const { ask, session } = setup();
+    const res = await ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
+    expect(res).toMatchObject({ status: 'ok', tool: { name: 'gerar_relatorio_diario', status: 'executed', injected: [] }, message: null });
+    expect(session.writes).toEqual([
+      { key: 'active_report_id', value: 'rel_20260114_095826_aaaaaa', ttl: 3600 },
+      { key: 'last_report_id', value: 'rel_20260114_095826_aaaaaa', ttl: 3600 },
+    ]);
+  });
+
+  it('injects the active report id into a filter and reads the filter from the question', async () => {
+    const { ask, runner } = setup();
+    await ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
+    const res = await ask('filtre só os de logística', { name: 'filtrar_relatorio', args: {} });
+    expect(res.status).toBe('ok');
+    expect(res.tool).toEqual({
+      name: 'filtrar_relatorio',
+      args: { report_id: 'rel_20260114_095826_aaaaaa', segmento: 'logistica' },
+      injected: [{ arg: 'report_id', value: 'rel_20260114_095826_aaaaaa', source: 'session:active_report_id' }],
+      status: 'executed',
+    });
+    expect(runner.calls[1]).toMatchObject({ name: 'filtrar_relatorio', client_id: 'cli1', args: { report_id: 'rel_20260114_095826_aaaaaa' } });
+  });
+
+  it('never overrides an explicit report id', async () => {
+    const { ask } = setup();
+    await ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
+    const fromText = await ask('filtre o rel_20260101_080000_cccccc só proventos', { name: 'filtrar_relatorio', args: {} });
+    expect(fromText.tool).toMatchObject({ args: { report_id: 'rel_20260101_080000_cccccc', secao: 'proventos' }, injected: [] });
+    const fromCall = await ask('filtre só proventos', { name: 'filtrar_relatorio', args: { report_id: 'rel_20260101_080000_dddddd' } });
+    expect(fromCall.tool).toMatchObject({ args: { report_id: 'rel_20260101_080000_dddddd' }, injected: [] });
+  });
+
+  it('explains in pt-BR when there is no active report, without running anything', async () => {
+    const { ask, runner } = setup();
+    const res = await ask('filtre só os de logística', { name: 'filtrar_relatorio', args: {} });
+    expect(res).toMatchObject({ status: 'error', tool: { status: 'rejected' }, result: null });
+    expect(res.message).toMatch(/Nenhum relatório ativo\. Gere um relatório primeiro/);
+    expect(runner.calls).toHaveLength(0);
+  });
+
+  it('an expired active report is not injected', async () => {
+    const { ask, clock } = setup();
+    await ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
+    clock.now += 3601 * 1000;
+    expect((await ask('filtre só os de logística', { name: 'filtrar_relatorio', args: {} })).status).toBe('error');
+  });
+
+  it('asks how to filter when no filter is stated', async () => {
+    const { ask } = setup();
+    await ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
+    const res = await ask('filtre o relatório', { name: 'filtrar_relatorio', args: {} });
+    expect(res).toMatchObject({ status: 'error', tool: { status: 'rejected' } });
+    expect(res.message).toMatch(/Diga como quer filtrar/);
+  });
+
+  it('rejects explicit values of the wrong type and unknown tools', async () => {
+    const { ask } = setup();
+    const bad = await ask('calcule', { name: 'calcular_financas', args: { operacao: 'juros_compostos', prazo_meses: 'muitos' } });
+    expect(bad).toMatchObject({ status: 'error', tool: { status: 'rejected' } });
+    expect(bad.message).toMatch(/prazo_meses.*número inteiro/);
+    const unknown = await ask('x', { name: 'apagar_tudo', args: {} });
+    expect(unknown).toMatchObject({ status: 'error', tool: null });
+    expect(unknown.message).toMatch(/apagar_tudo/);
+    expect((await ask('x', null)).status).toBe('error');
+  });
+
+  it('passes finance arguments read from the question to the executor as exact decimal strings', async () => {
+    const { ask, runner } = setup();
+    const res = await ask('quanto rende R$ 10.000 a 1% ao mês por 24 meses?', { name: 'calcular_financas', args: {} });
+    expect(res.status).toBe('ok');
+    expect(runner.calls[0].args).toEqual({
+      operacao: 'juros_compostos',
+      valor_inicial: '10000',
+      taxa: '0.01',
+      taxa_periodo: 'mes',
+      taxa_periodo_informado: true,
+      prazo_meses: 24,
+      prazo_unidade: 'meses',
+    });
+  });
+});
+
+describe('ToolGate: cash flows', () => {
+  it('reads the flows of an NPV question as a decimal list, and rejects a malformed explicit list', async () => {
+    const { ask, runner } = setup();
+    expect((await ask('qual o VPL dos fluxos -1000, 500 e 700 a 10% ao ano?', { name: 'calcular_financas', args: {} })).status).toBe('ok');
+    expect(runner.calls[0].args).toMatchObject({ operacao: 'vpl', fluxos: ['-1000', '500', '700'], taxa: '0.1' });
+    const bad = await ask('tir', { name: 'calcular_financas', args: { operacao: 'tir', fluxos: ['-1000', 'muito'] } });
+    expect(bad).toMatchObject({ status: 'error', tool: { status: 'rejected' } });
+    expect(bad.message).toMatch(/fluxos.*lista de números/);
+  });
+});
+
+describe('ToolGate: confirmation of sensitive actions', () => {
+  async function askToSend() {
+    const s = setup();
+    await s.ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
+    const res = await s.ask('manda por e-mail', { name: 'enviar_relatorio_email', args: {} });
+    return { ...s, res };
+  }
+
+  it('asks for confirmation with a preview, running only the preview', async () => {
+    const { res, runner, session } = await askToSend();
+    expect(res.status).toBe('confirmation_required');
+    expect(res.message).toBe('Posso enviar o relatório "Briefing diário" (rel_20260114_095826_aaaaaa) para cli1@exemplo.com.br? Responda sim ou não.');
+    expect(res.tool).toMatchObject({
+      status: 'confirmation_required',
+      args: { report_id: 'rel_20260114_095826_aaaaaa', destinatario: 'cli1@exemplo.com.br' },
+      injected: [{ arg: 'report_id', source: 'session:last_report_id' }],
+    });
+    expect(runner.calls.at(-1)!.args).toMatchObject({ previa: true });
+    expect(session.writes.at(-1)).toMatchObject({ key: 'pending_action', ttl: 600 });
+  });
+
+  it('"sim" sends exactly what was previewed and clears the pending action', async () => {
+    const { ask, runner, session } = await askToSend();
+    const res = await ask('sim', null, 'yes');
+    expect(res).toMatchObject({ status: 'ok', tool: { name: 'enviar_relatorio_email', status: 'executed' }, result: { status: 'queued' } });
+    // The preview's request id travels along so the executor can deduplicate a repeated "sim".
+    expect(runner.calls.at(-1)!.args).toEqual({ report_id: 'rel_20260114_095826_aaaaaa', destinatario: 'cli1@exemplo.com.br', confirmacao_id: 'r1' });
+    expect(await session.get({ client_id: 'cli1', conversation_id: 'conv1' }, ['pending_action'])).toEqual({});
+    // A second "sim" finds nothing to confirm and sends nothing.
+    const again = await ask('sim', null, 'yes');
+    expect(again.status).toBe('error');
+    expect(again.message).toMatch(/Não há nenhuma ação aguardando/);
+    expect(runner.calls.filter((c) => c.name === 'enviar_relatorio_email' && !c.args.previa)).toHaveLength(1);
+  });
+
+  it('"não" cancels without sending', async () => {
+    const { ask, runner } = await askToSend();
+    const res = await ask('não', null, 'no');
+    expect(res).toMatchObject({ status: 'ok', tool: { status: 'cancelled' } });
+    expect(res.message).toMatch(/cancelei o envio do relatório por e-mail/);
+    expect(runner.calls.filter((c) => c.name === 'enviar_relatorio_email' && !c.args.previa)).toHaveLength(0);
+  });
+
+  it('a confirmation after the TTL, or in another conversation, finds nothing', async () => {
+    const { ask, clock } = await askToSend();
+    expect((await ask('sim', null, 'yes', 'other-conv')).status).toBe('error');
+    clock.now += 601 * 1000;
+    expect((await ask('sim', null, 'yes')).status).toBe('error');
+  });
+
+  it('an address written in the question is used as the recipient', async () => {
+    const s = setup();
+    await s.ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
+    const res = await s.ask('manda pra maria@exemplo.com', { name: 'enviar_relatorio_email', args: {} });
+    expect(res.message).toMatch(/para maria@exemplo\.com\?/);
+  });
+
+  it('tool domain errors become pt-BR answers; outages propagate', async () => {
+    const s = setup();
+    s.runner.failWith = new CotaError('NOT_FOUND', 'Relatório não encontrado.');
+    const res = await s.ask('filtre o rel_20260101_080000_cccccc só proventos', { name: 'filtrar_relatorio', args: {} });
+    expect(res).toMatchObject({ status: 'error', message: 'Relatório não encontrado.', tool: { status: 'failed' } });
+    s.runner.failWith = new CotaError('UNAVAILABLE', 'no service is answering');
+    await expect(s.ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+});

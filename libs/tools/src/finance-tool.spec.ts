@@ -1,0 +1,87 @@
+import { CotaError } from '@cota/contracts';
+import { calculateFinance } from './finance-tool';
+import { formatBrDecimal, formatMoney, formatRate } from './format';
+
+describe('pt-BR formatting', () => {
+  it('formats money, decimals and rates the Brazilian way', () => {
+    expect(formatMoney('12697.346485')).toBe('R$ 12.697,35');
+    expect(formatMoney('-10')).toBe('-R$ 10,00');
+    expect(formatMoney('0.005')).toBe('R$ 0,00'); // half-even
+    expect(formatBrDecimal('1234567.891', 1)).toBe('1.234.567,9');
+    expect(formatRate('0.015')).toBe('1,5%');
+    expect(formatRate('0.126825030131969720661201')).toBe('12,6825%');
+    expect(formatRate('0.01')).toBe('1%');
+  });
+});
+
+describe('calcular_financas', () => {
+  it('the product example: R$ 10.000 at 1% a month for 24 months', () => {
+    const r = calculateFinance({ operacao: 'juros_compostos', valor_inicial: '10000', taxa: '0.01', taxa_periodo: 'mes', taxa_periodo_informado: true, prazo_meses: 24, prazo_unidade: 'meses' });
+    expect(r.resultado).toMatchObject({ montante: '12697.35', juros: '2697.35', rendimento_pct: '26.97', periodos: '24' });
+    expect(r.valores_exatos.montante).toBe('12697.34648531914468903714880493455422105');
+    expect(r.text).toContain('R$ 10.000,00 a 1% ao mês por 24 meses rendem R$ 2.697,35 de juros: o montante final é R$ 12.697,35.');
+    expect(r.text).toContain('M = C × (1 + i)^n');
+    expect(r.text).toContain('1,26973465');
+  });
+
+  it('a yearly rate over whole years compounds yearly; over months it is converted and said so', () => {
+    const years = calculateFinance({ operacao: 'juros_compostos', valor_inicial: '1000', taxa: '0.1', taxa_periodo: 'ano', prazo_meses: 24, prazo_unidade: 'anos' });
+    expect(years.resultado.montante).toBe('1210.00');
+    expect(years.text).toContain('por 2 anos');
+    const months = calculateFinance({ operacao: 'juros_compostos', valor_inicial: '1000', taxa: '0.1', taxa_periodo: 'ano', prazo_meses: 18, prazo_unidade: 'meses' });
+    // 1000 × 1.1^(18/12) = 1153.6897...
+    expect(months.resultado.montante).toBe('1153.69');
+    expect(months.text).toMatch(/equivale a 0,7974\d*% ao mês/);
+  });
+
+  it('projection with monthly contributions, with a yearly table', () => {
+    const r = calculateFinance({ operacao: 'projecao_aportes', valor_inicial: '1000', aporte_mensal: '500', taxa: '0.01', taxa_periodo: 'mes', prazo_meses: 24 });
+    // 1000·1.01^24 + 500·(1.01^24 − 1)/0.01 = 1269.7346 + 13486.7324 = 14756.47
+    expect(r.resultado).toMatchObject({ montante: '14756.47', total_aportado: '13000.00', juros: '1756.47' });
+    expect(r.tabela!.map((t) => t.mes)).toEqual([12, 24]);
+    expect(r.tabela![1].saldo).toBe('14756.47');
+    expect(r.text).toContain('| Mês | Aportado | Juros acumulados | Saldo |\n| --- |');
+  });
+
+  it('required monthly contribution for a goal', () => {
+    const r = calculateFinance({ operacao: 'aporte_necessario', meta: '100000', taxa: '0.01', taxa_periodo: 'mes', prazo_meses: 24 });
+    expect(r.resultado.aporte_mensal).toBe('3707.35');
+    expect(r.text).toContain('você precisa aportar R$ 3.707,35 por mês');
+    const done = calculateFinance({ operacao: 'aporte_necessario', meta: '1000', valor_inicial: '5000', taxa: '0.01', taxa_periodo: 'mes', prazo_meses: 12 });
+    expect(done.resultado.aporte_mensal).toBe('0.00');
+  });
+
+  it('present value and rate conversion', () => {
+    expect(calculateFinance({ operacao: 'valor_presente', valor_inicial: '1210', taxa: '0.1', taxa_periodo: 'ano', prazo_meses: 24, prazo_unidade: 'anos' }).resultado.valor_presente).toBe('1000.00');
+    const conv = calculateFinance({ operacao: 'conversao_taxa', taxa: '0.01', taxa_periodo: 'mes' });
+    expect(conv.resultado.taxa_anual).toBe('0.12682503');
+    expect(conv.text).toContain('1% ao mês equivalem a 12,6825% ao ano');
+    expect(calculateFinance({ operacao: 'conversao_taxa', taxa: '0.12', taxa_periodo: 'ano' }).resultado.taxa_mensal).toBe('0.00948879');
+  });
+
+  it('NPV and IRR of cash flows', () => {
+    const v = calculateFinance({ operacao: 'vpl', fluxos: ['-1000', '500', '700'], taxa: '0.1', taxa_periodo: 'ano', taxa_periodo_informado: true });
+    // -1000 + 500/1.1 + 700/1.21 = 33.0578...
+    expect(v.resultado.vpl).toBe('33.06');
+    expect(v.text).toContain('O VPL dos fluxos (-R$ 1.000,00; R$ 500,00; R$ 700,00) à taxa de 10% ao ano é R$ 33,06.');
+    expect(v.text).toContain('VPL positivo');
+    const t = calculateFinance({ operacao: 'tir', fluxos: ['-1000', '1100'] });
+    expect(t.resultado).toEqual({ tir: '0.1', tir_pct: '10.00' });
+    expect(t.text).toContain('A TIR dos fluxos (-R$ 1.000,00; R$ 1.100,00) é 10% por período.');
+    expect(() => calculateFinance({ operacao: 'tir', fluxos: ['100', '200'] })).toThrow(/Não existe TIR/);
+    expect(() => calculateFinance({ operacao: 'vpl', fluxos: ['-100'], taxa: '0.1' })).toThrow(/dois fluxos/);
+  });
+
+  it('missing inputs are explained in pt-BR with an example', () => {
+    let err: unknown;
+    try {
+      calculateFinance({ operacao: 'juros_compostos', taxa: '0.01' });
+    } catch (e) {
+      err = e;
+    }
+    expect(CotaError.is(err, 'BAD_REQUEST')).toBe(true);
+    expect((err as Error).message).toBe('Para esse cálculo preciso do valor inicial e do prazo. Exemplo: "quanto rende R$ 10.000 a 1% ao mês por 24 meses?".');
+    expect(() => calculateFinance({ operacao: 'juros_compostos', valor_inicial: '100', taxa: '0.01', prazo_meses: 0 })).toThrow(/prazo/);
+    expect(() => calculateFinance({ operacao: 'xyz' })).toThrow(/Não sei fazer/);
+  });
+});

@@ -1,0 +1,371 @@
+import { CotaError } from '@cota/contracts';
+import {
+  Dec,
+  dec,
+  futureValue,
+  futureValueWithContributions,
+  growthFactor,
+  internalRateOfReturn,
+  monthlyToYearly,
+  netPresentValue,
+  presentValue,
+  projectionWithContributions,
+  requiredContribution,
+  toCents,
+  yearlyToMonthly,
+} from '@cota/finance';
+import { formatBrDecimal, formatMoney, formatRate } from './format';
+
+/** Arguments of `calcular_financas` (resolved by the tool gate; amounts and rates as decimal strings). */
+export interface FinanceToolArgs {
+  operacao?: string;
+  valor_inicial?: string;
+  aporte_mensal?: string;
+  meta?: string;
+  taxa?: string;
+  taxa_periodo?: 'mes' | 'ano';
+  taxa_periodo_informado?: boolean;
+  prazo_meses?: number;
+  prazo_unidade?: 'meses' | 'anos';
+  /** Cash flows (decimal strings), the first at t = 0, for vpl/tir. */
+  fluxos?: string[];
+}
+
+export interface FinanceResult {
+  title: string;
+  operacao: string;
+  /** Inputs as used, decimal strings. */
+  entradas: Record<string, string | number>;
+  /** Results rounded to cents (money) or 4 decimals (rates), decimal strings. */
+  resultado: Record<string, string>;
+  /** The same results with every digit decimal.js computed (40 significant digits). */
+  valores_exatos: Record<string, string>;
+  formula: string;
+  premissas: string[];
+  /** Year-by-year balance for projections. */
+  tabela?: Array<{ mes: number; aportado: string; juros_acumulados: string; saldo: string }>;
+  text: string;
+}
+
+const EXAMPLES: Record<string, string> = {
+  juros_compostos: '"quanto rende R$ 10.000 a 1% ao mês por 24 meses?"',
+  projecao_aportes: '"quanto terei aportando R$ 500 por mês a 0,8% ao mês por 10 anos?"',
+  aporte_necessario: '"quanto preciso investir por mês para ter R$ 1 milhão em 20 anos a 10% ao ano?"',
+  valor_presente: '"quanto vale hoje R$ 20 mil daqui a 3 anos a 10% ao ano?"',
+  conversao_taxa: '"quanto é 1% ao mês ao ano?"',
+  vpl: '"qual o VPL dos fluxos -1000, 500 e 700 a 10% ao ano?"',
+  tir: '"qual a TIR dos fluxos -1000, 500 e 700?"',
+};
+
+/** What is missing, as "preciso ..." continues it. */
+const NEEDED: Record<string, string> = {
+  valor_inicial: 'do valor inicial',
+  aporte_mensal: 'do aporte mensal',
+  meta: 'do valor da meta',
+  taxa: 'da taxa de juros',
+  prazo_meses: 'do prazo',
+  fluxos: 'dos fluxos de caixa (ex.: -1000, 500, 700)',
+};
+const LABELS: Record<string, string> = { valor_inicial: 'O valor inicial', aporte_mensal: 'O aporte mensal', meta: 'O valor da meta' };
+
+function need(args: FinanceToolArgs, op: string, fields: Array<keyof FinanceToolArgs>): void {
+  const missing = fields.filter((f) => args[f] === undefined || args[f] === null || args[f] === '');
+  if (missing.length) {
+    const list = missing.map((f) => NEEDED[f] ?? f);
+    const joined = list.length > 1 ? `${list.slice(0, -1).join(', ')} e ${list.at(-1)}` : list[0];
+    throw new CotaError('BAD_REQUEST', `Para esse cálculo preciso ${joined}. Exemplo: ${EXAMPLES[op]}.`, { missing });
+  }
+}
+
+function amount(name: string, v: string | undefined, allowZero = true): Dec {
+  const d = dec(v ?? '0');
+  if (d.isNegative() || (!allowZero && d.isZero())) throw new CotaError('BAD_REQUEST', `${LABELS[name] ?? name} precisa ser positivo.`);
+  return d;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Term as the person said it ("2 anos") and in months. */
+function termText(args: FinanceToolArgs): string {
+  const m = args.prazo_meses!;
+  return args.prazo_unidade === 'anos' && m % 12 === 0 ? plural(m / 12, 'ano', 'anos') : plural(m, 'mês', 'meses');
+}
+
+interface Periods {
+  rate: Dec;
+  n: number;
+  unit: 'mês' | 'ano';
+  notes: string[];
+}
+
+/**
+ * The rate and number of periods the formula uses. A yearly rate over whole years compounds
+ * yearly; otherwise everything runs in months, a yearly rate becoming its equivalent monthly
+ * rate (1 + i_a)^(1/12) − 1, which the answer states.
+ */
+function periods(args: FinanceToolArgs, monthly: boolean): Periods {
+  const rate = dec(args.taxa!);
+  if (rate.lte(-1)) throw new CotaError('BAD_REQUEST', 'A taxa de juros precisa ser maior que -100%.');
+  const months = args.prazo_meses!;
+  if (!Number.isInteger(months) || months <= 0 || months > 1200) throw new CotaError('BAD_REQUEST', 'O prazo precisa ser de 1 mês a 100 anos.');
+  const notes: string[] = [];
+  if (args.taxa_periodo_informado === false) notes.push('A taxa foi considerada ao mês, porque o período não foi informado.');
+  if (args.taxa_periodo === 'ano') {
+    if (!monthly && months % 12 === 0) return { rate, n: months / 12, unit: 'ano', notes };
+    const m = yearlyToMonthly(rate);
+    notes.push(`A taxa de ${formatRate(rate)} ao ano equivale a ${formatRate(m, 6)} ao mês (juros compostos: (1 + i_a)^(1/12) − 1).`);
+    return { rate: m, n: months, unit: 'mês', notes };
+  }
+  return { rate, n: months, unit: 'mês', notes };
+}
+
+const exact = (d: Dec) => d.toSignificantDigits(40).toFixed();
+const cents = (d: Dec) => toCents(d).toFixed(2);
+const rateAsText = (args: FinanceToolArgs) => `${formatRate(args.taxa!)} ${args.taxa_periodo === 'ano' ? 'ao ano' : 'ao mês'}`;
+
+function inputs(args: FinanceToolArgs): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const k of ['valor_inicial', 'aporte_mensal', 'meta', 'taxa', 'taxa_periodo', 'prazo_meses'] as const) {
+    if (args[k] !== undefined && args[k] !== null) out[k] = args[k] as string | number;
+  }
+  return out;
+}
+
+function compound(args: FinanceToolArgs): FinanceResult {
+  need(args, 'juros_compostos', ['valor_inicial', 'taxa', 'prazo_meses']);
+  const pv = amount('valor_inicial', args.valor_inicial, false);
+  const p = periods(args, false);
+  const factor = growthFactor(p.rate, p.n);
+  const fv = futureValue(pv, p.rate, p.n);
+  const interest = fv.minus(pv);
+  const periodReturn = factor.minus(1);
+  const text = [
+    `**${formatMoney(pv)} a ${rateAsText(args)} por ${termText(args)} rendem ${formatMoney(interest)} de juros: o montante final é ${formatMoney(fv)}.**`,
+    `Fórmula dos juros compostos: M = C × (1 + i)^n`,
+    `M = ${formatMoney(pv)} × (1 + ${formatBrDecimal(p.rate.times(100), 6).replace(/,?0+$/, '')}%)^${p.n} = ${formatMoney(pv)} × ${formatBrDecimal(factor, 8)} = **${formatMoney(fv)}**`,
+    `Rendimento no período: ${formatRate(periodReturn)} (juros = M − C = ${formatMoney(interest)}).`,
+    ...p.notes,
+    'Cálculo exato com decimal.js; valores arredondados ao centavo só na apresentação. Não considera impostos, taxas ou inflação.',
+  ].join('\n\n');
+  return {
+    title: 'Juros compostos',
+    operacao: 'juros_compostos',
+    entradas: inputs(args),
+    resultado: { montante: cents(fv), juros: cents(interest), rendimento_pct: toCents(periodReturn.times(100)).toFixed(2), periodos: String(p.n), taxa_por_periodo: exact(p.rate) },
+    valores_exatos: { montante: exact(fv), juros: exact(interest), fator: exact(factor) },
+    formula: 'M = C × (1 + i)^n',
+    premissas: p.notes,
+    text,
+  };
+}
+
+function projection(args: FinanceToolArgs): FinanceResult {
+  need(args, 'projecao_aportes', ['aporte_mensal', 'taxa', 'prazo_meses']);
+  const pv = amount('valor_inicial', args.valor_inicial);
+  const pmt = amount('aporte_mensal', args.aporte_mensal, false);
+  const p = periods(args, true);
+  const fv = futureValueWithContributions(pv, pmt, p.rate, p.n);
+  const invested = pv.plus(pmt.times(p.n));
+  const interest = fv.minus(invested);
+  const rows = projectionWithContributions(pv, pmt, p.rate, p.n);
+  const table = rows
+    .filter((r) => r.period % 12 === 0 || r.period === p.n)
+    .map((r) => ({ mes: r.period, aportado: cents(r.totalContributed), juros_acumulados: cents(r.balance.minus(r.totalContributed)), saldo: cents(r.balance) }));
+  const start = pv.isZero() ? '' : `${formatMoney(pv)} iniciais e `;
+  const text = [
+    `**Com ${start}aportes de ${formatMoney(pmt)} por mês a ${rateAsText(args)}, em ${termText(args)} você terá ${formatMoney(fv)}.**`,
+    `Total aportado: ${formatMoney(invested)}; juros: ${formatMoney(interest)}.`,
+    'Fórmula (aportes no fim de cada mês): M = C × (1 + i)^n + A × ((1 + i)^n − 1) / i',
+    `M = ${formatMoney(pv)} × (1 + i)^${p.n} + ${formatMoney(pmt)} × ((1 + i)^${p.n} − 1) / i, com i = ${formatRate(p.rate, 6)} ao mês`,
+    ...(table.length > 1
+      ? [
+          ['| Mês | Aportado | Juros acumulados | Saldo |', '| --- | --- | --- | --- |', ...table.map((t) => `| ${t.mes} | ${formatMoney(t.aportado)} | ${formatMoney(t.juros_acumulados)} | ${formatMoney(t.saldo)} |`)].join(
+            '\n',
+          ),
+        ]
+      : []),
+    ...p.notes,
+    'Cálculo exato com decimal.js; não considera impostos, taxas ou inflação.',
+  ].join('\n\n');
+  return {
+    title: 'Projeção com aportes mensais',
+    operacao: 'projecao_aportes',
+    entradas: inputs(args),
+    resultado: { montante: cents(fv), total_aportado: cents(invested), juros: cents(interest), periodos: String(p.n), taxa_mensal: exact(p.rate) },
+    valores_exatos: { montante: exact(fv), juros: exact(interest) },
+    formula: 'M = C × (1 + i)^n + A × ((1 + i)^n − 1) / i',
+    premissas: p.notes,
+    tabela: table,
+    text,
+  };
+}
+
+function goal(args: FinanceToolArgs): FinanceResult {
+  need(args, 'aporte_necessario', ['meta', 'taxa', 'prazo_meses']);
+  const target = amount('meta', args.meta, false);
+  const pv = amount('valor_inicial', args.valor_inicial);
+  const p = periods(args, true);
+  const pmt = requiredContribution(target, pv, p.rate, p.n);
+  const invested = pv.plus(pmt.times(p.n));
+  const start = pv.isZero() ? '' : ` (partindo de ${formatMoney(pv)})`;
+  const text = [
+    pmt.isZero()
+      ? `**${formatMoney(pv)} investidos a ${rateAsText(args)} já chegam a ${formatMoney(target)} em ${termText(args)}: não é preciso aportar.**`
+      : `**Para chegar a ${formatMoney(target)} em ${termText(args)} a ${rateAsText(args)}${start}, você precisa aportar ${formatMoney(pmt)} por mês.**`,
+    `Total aportado: ${formatMoney(invested)}; o restante (${formatMoney(target.minus(invested).isNegative() ? 0 : target.minus(invested))}) vem dos juros.`,
+    'Fórmula (aportes no fim de cada mês): A = (Meta − C × (1 + i)^n) × i / ((1 + i)^n − 1)',
+    `Com i = ${formatRate(p.rate, 6)} ao mês e n = ${p.n} meses.`,
+    ...p.notes,
+    'Cálculo exato com decimal.js; não considera impostos, taxas ou inflação.',
+  ].join('\n\n');
+  return {
+    title: 'Aporte mensal necessário',
+    operacao: 'aporte_necessario',
+    entradas: inputs(args),
+    resultado: { aporte_mensal: cents(pmt), total_aportado: cents(invested), periodos: String(p.n), taxa_mensal: exact(p.rate) },
+    valores_exatos: { aporte_mensal: exact(pmt) },
+    formula: 'A = (Meta − C × (1 + i)^n) × i / ((1 + i)^n − 1)',
+    premissas: p.notes,
+    text,
+  };
+}
+
+function present(args: FinanceToolArgs): FinanceResult {
+  need(args, 'valor_presente', ['valor_inicial', 'taxa', 'prazo_meses']);
+  const future = amount('valor_inicial', args.valor_inicial, false);
+  const p = periods(args, false);
+  const pv = presentValue(future, p.rate, p.n);
+  const text = [
+    `**${formatMoney(future)} daqui a ${termText(args)}, descontados a ${rateAsText(args)}, valem hoje ${formatMoney(pv)}.**`,
+    'Fórmula do valor presente: VP = VF / (1 + i)^n',
+    `VP = ${formatMoney(future)} / ${formatBrDecimal(growthFactor(p.rate, p.n), 8)} = **${formatMoney(pv)}**`,
+    ...p.notes,
+    'Cálculo exato com decimal.js.',
+  ].join('\n\n');
+  return {
+    title: 'Valor presente',
+    operacao: 'valor_presente',
+    entradas: inputs(args),
+    resultado: { valor_presente: cents(pv), desconto: cents(future.minus(pv)), periodos: String(p.n) },
+    valores_exatos: { valor_presente: exact(pv) },
+    formula: 'VP = VF / (1 + i)^n',
+    premissas: p.notes,
+    text,
+  };
+}
+
+function conversion(args: FinanceToolArgs): FinanceResult {
+  need(args, 'conversao_taxa', ['taxa']);
+  const rate = dec(args.taxa!);
+  if (rate.lte(-1)) throw new CotaError('BAD_REQUEST', 'A taxa de juros precisa ser maior que -100%.');
+  const fromYear = args.taxa_periodo === 'ano';
+  const converted = fromYear ? yearlyToMonthly(rate) : monthlyToYearly(rate);
+  const text = [
+    fromYear
+      ? `**${formatRate(rate)} ao ano equivalem a ${formatRate(converted, 6)} ao mês.**`
+      : `**${formatRate(rate)} ao mês equivalem a ${formatRate(converted)} ao ano.**`,
+    fromYear ? 'Fórmula (juros compostos): i_m = (1 + i_a)^(1/12) − 1' : 'Fórmula (juros compostos): i_a = (1 + i_m)^12 − 1',
+    `A conta simples (${fromYear ? 'dividir por 12' : 'multiplicar por 12'}) daria ${formatRate(fromYear ? rate.div(12) : rate.times(12), 6)}, o que ignora os juros sobre juros.`,
+    ...(args.taxa_periodo_informado === false ? ['A taxa foi considerada ao mês, porque o período não foi informado.'] : []),
+  ].join('\n\n');
+  return {
+    title: 'Conversão de taxa',
+    operacao: 'conversao_taxa',
+    entradas: inputs(args),
+    resultado: fromYear ? { taxa_mensal: converted.toDecimalPlaces(8).toFixed() } : { taxa_anual: converted.toDecimalPlaces(8).toFixed() },
+    valores_exatos: { taxa_convertida: exact(converted) },
+    formula: fromYear ? 'i_m = (1 + i_a)^(1/12) − 1' : 'i_a = (1 + i_m)^12 − 1',
+    premissas: [],
+    text,
+  };
+}
+
+function flowsOf(args: FinanceToolArgs, op: string): Dec[] {
+  need(args, op, ['fluxos']);
+  const flows = (args.fluxos ?? []).map((f) => dec(f));
+  if (flows.length < 2) throw new CotaError('BAD_REQUEST', `Preciso de pelo menos dois fluxos de caixa. Exemplo: ${EXAMPLES[op]}.`);
+  if (flows.length > 600) throw new CotaError('BAD_REQUEST', 'São fluxos demais para um cálculo pela conversa (máximo de 600).');
+  return flows;
+}
+
+const flowList = (flows: Dec[]) => flows.map((f) => formatMoney(f)).join('; ');
+
+function npv(args: FinanceToolArgs): FinanceResult {
+  const flows = flowsOf(args, 'vpl');
+  need(args, 'vpl', ['taxa']);
+  const rate = dec(args.taxa!);
+  if (rate.lte(-1)) throw new CotaError('BAD_REQUEST', 'A taxa de juros precisa ser maior que -100%.');
+  const value = netPresentValue(rate, flows);
+  const unit = args.taxa_periodo === 'ano' ? 'ano' : 'mês';
+  const expanded =
+    flows.length <= 6
+      ? `VPL = ${flows.map((f, t) => (t === 0 ? formatMoney(f) : `${formatMoney(f)} / (1 + ${formatRate(rate)})^${t}`)).join(' + ')} = **${formatMoney(value)}**`
+      : null;
+  const text = [
+    `**O VPL dos fluxos (${flowList(flows)}) à taxa de ${rateAsText(args)} é ${formatMoney(value)}.**`,
+    'Fórmula do valor presente líquido: VPL = Σ FC_t / (1 + i)^t, com o primeiro fluxo em t = 0.',
+    ...(expanded ? [expanded] : []),
+    value.gt(0)
+      ? 'VPL positivo: os fluxos remuneram mais que a taxa considerada.'
+      : value.lt(0)
+        ? 'VPL negativo: os fluxos não cobrem a taxa considerada.'
+        : 'VPL zero: os fluxos rendem exatamente a taxa considerada.',
+    `Considera um fluxo por ${unit}, o período da taxa.${args.taxa_periodo_informado === false ? ' A taxa foi considerada ao mês, porque o período não foi informado.' : ''}`,
+    'Cálculo exato com decimal.js.',
+  ].join('\n\n');
+  return {
+    title: 'Valor presente líquido (VPL)',
+    operacao: 'vpl',
+    entradas: { ...inputs(args), fluxos: flows.map((f) => f.toFixed()).join(';') },
+    resultado: { vpl: cents(value) },
+    valores_exatos: { vpl: exact(value) },
+    formula: 'VPL = Σ FC_t / (1 + i)^t',
+    premissas: [`Um fluxo por ${unit}.`],
+    text,
+  };
+}
+
+function irr(args: FinanceToolArgs): FinanceResult {
+  const flows = flowsOf(args, 'tir');
+  const r = internalRateOfReturn(flows);
+  if (!r) {
+    throw new CotaError(
+      'BAD_REQUEST',
+      'Não existe TIR para esses fluxos: é preciso ao menos um fluxo negativo (investimento) e um positivo (retorno), e uma taxa entre -99,99% e 1000% por período.',
+    );
+  }
+  const yearly = r.gt(-1) ? monthlyToYearly(r) : null;
+  const text = [
+    `**A TIR dos fluxos (${flowList(flows)}) é ${formatRate(r)} por período.**`,
+    'A TIR é a taxa i que zera o valor presente líquido: Σ FC_t / (1 + i)^t = 0 (calculada por Newton-Raphson, com bissecção de reserva).',
+    ...(yearly ? [`Se os fluxos forem mensais, equivale a ${formatRate(yearly)} ao ano; se forem anuais, a TIR já é anual.`] : []),
+    'Cálculo exato com decimal.js.',
+  ].join('\n\n');
+  return {
+    title: 'Taxa interna de retorno (TIR)',
+    operacao: 'tir',
+    entradas: { fluxos: flows.map((f) => f.toFixed()).join(';') },
+    resultado: { tir: r.toDecimalPlaces(8).toFixed(), tir_pct: toCents(r.times(100)).toFixed(2) },
+    valores_exatos: { tir: exact(r) },
+    formula: 'Σ FC_t / (1 + TIR)^t = 0',
+    premissas: ['A taxa é por período entre os fluxos.'],
+    text,
+  };
+}
+
+const OPERATIONS: Record<string, (a: FinanceToolArgs) => FinanceResult> = {
+  vpl: npv,
+  tir: irr,
+  juros_compostos: compound,
+  projecao_aportes: projection,
+  aporte_necessario: goal,
+  valor_presente: present,
+  conversao_taxa: conversion,
+};
+
+/** `calcular_financas`: exact decimal.js calculations with the formula explained in pt-BR. */
+export function calculateFinance(args: FinanceToolArgs): FinanceResult {
+  const op = OPERATIONS[args.operacao ?? ''];
+  if (!op) throw new CotaError('BAD_REQUEST', `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL e TIR.`);
+  return op(args);
+}

@@ -1,0 +1,56 @@
+import { QueryRunner } from 'typeorm';
+import type { Migration } from '@cota/service-kit';
+
+/**
+ * Durable tool state: reports (owned by one client; every read filters by client_id) and the
+ * e-mail outbox. There is no mail server here, so a "sent" report is a `queued` outbox row.
+ */
+export const toolsMigrations: Migration[] = [
+  {
+    id: '202611220100-tools-reports-outbox',
+    name: 'ToolsReportsOutbox202611220100',
+    async up(q: QueryRunner): Promise<void> {
+      await q.query(`CREATE TABLE IF NOT EXISTS tool_reports (
+        report_id text PRIMARY KEY,
+        client_id text NOT NULL,
+        conversation_id text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('daily_briefing', 'filtered')),
+        parent_report_id text NULL REFERENCES tool_reports (report_id),
+        title text NOT NULL,
+        content jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`);
+      await q.query('CREATE INDEX IF NOT EXISTS tool_reports_client_created_idx ON tool_reports (client_id, created_at DESC)');
+      await q.query(`CREATE TABLE IF NOT EXISTS email_outbox (
+        message_id text PRIMARY KEY,
+        client_id text NOT NULL,
+        report_id text NOT NULL REFERENCES tool_reports (report_id),
+        recipient text NOT NULL,
+        subject text NOT NULL,
+        body text NOT NULL,
+        status text NOT NULL CHECK (status IN ('queued', 'sent', 'failed')),
+        request_id text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        sent_at timestamptz NULL
+      )`);
+      await q.query("CREATE INDEX IF NOT EXISTS email_outbox_status_idx ON email_outbox (status, created_at) WHERE status = 'queued'");
+    },
+    async down(q: QueryRunner): Promise<void> {
+      await q.query('DROP TABLE IF EXISTS email_outbox');
+      await q.query('DROP TABLE IF EXISTS tool_reports');
+    },
+  },
+  {
+    // A confirmed send is queued once even when the confirmation arrives twice.
+    id: '202611220110-outbox-idempotency',
+    name: 'ToolsOutboxIdempotency202611220110',
+    async up(q: QueryRunner): Promise<void> {
+      await q.query('ALTER TABLE email_outbox ADD COLUMN IF NOT EXISTS idempotency_key text NULL');
+      await q.query('CREATE UNIQUE INDEX IF NOT EXISTS email_outbox_idempotency_idx ON email_outbox (idempotency_key)');
+    },
+    async down(q: QueryRunner): Promise<void> {
+      await q.query('DROP INDEX IF EXISTS email_outbox_idempotency_idx');
+      await q.query('ALTER TABLE email_outbox DROP COLUMN IF EXISTS idempotency_key');
+    },
+  },
+];

@@ -1,0 +1,50 @@
+import { formatCell, formatDate } from './format';
+import { brDateTime, Report, ReportSection } from './report';
+
+const cellText = (s: string) => s.replace(/\|/g, '/').replace(/\s+/g, ' ').trim();
+
+function renderTable(section: ReportSection): string[] {
+  const cols = section.columns;
+  const lines = [`| ${cols.map((c) => c.label).join(' | ')} |`, `| ${cols.map(() => '---').join(' | ')} |`];
+  for (const r of section.rows) lines.push(`| ${cols.map((c) => cellText(formatCell(c.type, r[c.name]))).join(' | ')} |`);
+  return lines;
+}
+
+function renderMarket(section: ReportSection): string[] {
+  return section.rows.map((r) => {
+    const variation = r.variacao_formatada ? ` (${r.variacao_formatada} no dia)` : '';
+    const when = r.data ? ` — ${formatDate(r.data)}` : '';
+    return `- **${r.indicador}**: ${r.valor_formatado}${variation}${when}`;
+  });
+}
+
+function renderNews(section: ReportSection): string[] {
+  return section.rows.map((r) => {
+    const title = r.url ? `[${cellText(String(r.titulo))}](${r.url})` : cellText(String(r.titulo));
+    const source = r.fonte ? ` — ${r.fonte}` : '';
+    return `- ${r.publicada_em ? `${formatDate(r.publicada_em)} · ` : ''}**${r.ticker}** · ${title}${source}`;
+  });
+}
+
+export function renderSection(section: ReportSection): string {
+  const out = [`### ${section.title}`];
+  if (section.as_of) out.push(`_Dados até ${formatDate(section.as_of)}._`);
+  if (section.note) out.push(section.note);
+  if (section.rows.length) {
+    if (section.id === 'mercado') out.push(...renderMarket(section));
+    else if (section.id === 'noticias') out.push(...renderNews(section));
+    else out.push(...renderTable(section));
+  }
+  return out.join('\n');
+}
+
+/** The pt-BR markdown rendering stored with the report and returned as `result.text`. */
+export function renderReport(report: Omit<Report, 'text'>): string {
+  const head = [
+    `## ${report.title}`,
+    `_Relatório ${report.report_id}, gerado em ${brDateTime(new Date(report.generated_at))}. Os dados vêm do warehouse do Cota; cada seção mostra até quando vão._`,
+  ];
+  const body = report.sections.length ? report.sections.map(renderSection) : ['Nenhum item do relatório corresponde ao filtro.'];
+  const tail = report.kind === 'daily_briefing' ? ['_Você pode filtrar (ex.: "filtre só os de logística") ou pedir "manda por e-mail"._'] : [];
+  return [...head, ...body, ...tail].join('\n\n');
+}

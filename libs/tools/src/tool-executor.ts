@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { CotaError, ToolRunRequest, ToolRunResponse } from '@cota/contracts';
+import { buildDailyBriefing } from './daily-briefing';
+import { calculateFinance, FinanceToolArgs } from './finance-tool';
+import { filterReport, SectionVocabulary, SegmentVocabulary } from './report-filter';
+import { ClientDirectory, Mailer, ReportRepository } from './repositories';
+import { Report, ReportFilters } from './report';
+import { WarehouseQuery } from './warehouse-query';
+
+export type ToolRun = z.infer<typeof ToolRunRequest>;
+export type ToolRunOutput = z.infer<typeof ToolRunResponse>;
+
+export interface ToolExecutorDeps {
+  reports: ReportRepository;
+  mailer: Mailer;
+  clients: ClientDirectory;
+  warehouse: WarehouseQuery;
+  /** Filter vocabulary from policies/tool_gate.yaml (`filters`). */
+  vocabulary: { sections: SectionVocabulary; segments: SegmentVocabulary };
+  now?: () => Date;
+  randomId?: () => string;
+}
+
+/** The tool names the executor runs (the gate's policy declares their contracts). */
+export const TOOL_NAMES = ['gerar_relatorio_diario', 'filtrar_relatorio', 'enviar_relatorio_email', 'calcular_financas'] as const;
+
+const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+
+/**
+ * Runs tool calls the gate approved. Every report read is scoped to the calling client, so a
+ * report id from another client is simply "not found". Expected failures are CotaErrors with a
+ * pt-BR message the gate shows as is.
+ */
+export class ToolExecutor {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: ToolExecutorDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async run(req: ToolRun): Promise<ToolRunOutput> {
+    switch (req.name) {
+      case 'gerar_relatorio_diario':
+        return this.dailyReport(req);
+      case 'filtrar_relatorio':
+        return this.filter(req);
+      case 'enviar_relatorio_email':
+        return this.email(req);
+      case 'calcular_financas':
+        return { name: req.name, ok: true, result: calculateFinance(req.args as FinanceToolArgs), session_updates: [] };
+      default:
+        throw new CotaError('BAD_REQUEST', `A ferramenta "${req.name}" não existe.`);
+    }
+  }
+
+  private async dailyReport(req: ToolRun): Promise<ToolRunOutput> {
+    const report = await buildDailyBriefing(this.deps.warehouse, {
+      request_id: req.request_id,
+      client_id: req.client_id,
+      now: this.now(),
+      randomId: this.deps.randomId,
+    });
+    await this.deps.reports.save({ client_id: req.client_id, conversation_id: req.conversation_id, report });
+    return {
+      name: req.name,
+      ok: true,
+      result: report,
+      // TTLs come from the gate's policy (null here).
+      session_updates: [
+        { key: 'active_report_id', value: report.report_id, ttl_seconds: null },
+        { key: 'last_report_id', value: report.report_id, ttl_seconds: null },
+      ],
+    };
+  }
+
+  private async load(clientId: string, reportId: unknown): Promise<Report> {
+    const id = str(reportId);
+    if (!id) throw new CotaError('BAD_REQUEST', 'Nenhum relatório ativo. Gere um relatório primeiro (ex.: "o que temos pra hoje?").');
+    const report = await this.deps.reports.findForClient(clientId, id);
+    if (!report) throw new CotaError('NOT_FOUND', `Não encontrei o relatório ${id} entre os seus relatórios. Gere um novo com "o que temos pra hoje?".`);
+    return report;
+  }
+
+  private async filter(req: ToolRun): Promise<ToolRunOutput> {
+    const source = await this.load(req.client_id, req.args.report_id);
+    const filters: ReportFilters = {};
+    const secao = str(req.args.secao);
+    const segmento = str(req.args.segmento);
+    if (secao) {
+      if (!this.deps.vocabulary.sections[secao]) throw new CotaError('BAD_REQUEST', `Seção desconhecida: ${secao}.`);
+      filters.secao = secao;
+    }
+    if (segmento) {
+      if (!this.deps.vocabulary.segments[segmento]) throw new CotaError('BAD_REQUEST', `Segmento desconhecido: ${segmento}.`);
+      filters.segmento = segmento;
+    }
+    if (Array.isArray(req.args.tickers) && req.args.tickers.length) filters.tickers = req.args.tickers.map(String);
+    if (!filters.secao && !filters.segmento && !filters.tickers) {
+      throw new CotaError('BAD_REQUEST', 'Diga como quer filtrar o relatório: por seção, por segmento ou por fundo.');
+    }
+    const report = filterReport(source, filters, this.deps.vocabulary, this.now(), this.deps.randomId);
+    await this.deps.reports.save({ client_id: req.client_id, conversation_id: req.conversation_id, report });
+    // Filters keep applying to the full briefing (active_report_id); e-mail sends what was last shown.
+    return { name: req.name, ok: true, result: report, session_updates: [{ key: 'last_report_id', value: report.report_id, ttl_seconds: null }] };
+  }
+
+  private async email(req: ToolRun): Promise<ToolRunOutput> {
+    const report = await this.load(req.client_id, req.args.report_id);
+    const written = str(req.args.destinatario);
+    if (written && !EMAIL_RE.test(written)) throw new CotaError('BAD_REQUEST', `O endereço "${written}" não parece um e-mail válido.`);
+    const recipient = written?.toLowerCase() ?? (await this.deps.clients.emailOf(req.client_id));
+    if (!recipient) {
+      throw new CotaError('BAD_REQUEST', 'Não encontrei um e-mail cadastrado para você. Diga para qual endereço enviar (ex.: "manda para nome@exemplo.com.br").');
+    }
+    const preview = {
+      report_id: report.report_id,
+      titulo: report.title,
+      destinatario: recipient,
+      destinatario_origem: written ? 'pergunta' : 'cadastro',
+    };
+    if (req.args.previa === true) return { name: req.name, ok: true, result: preview, session_updates: [] };
+
+    const queued = await this.deps.mailer.queue({
+      client_id: req.client_id,
+      report_id: report.report_id,
+      recipient,
+      subject: `Cota — ${report.title}`,
+      body: report.text,
+      request_id: req.request_id,
+      // Scoped by client: one client's confirmation id can never collide with another's message.
+      idempotency_key: str(req.args.confirmacao_id) ? `${req.client_id}:${str(req.args.confirmacao_id)}` : null,
+    });
+    const text =
+      `Relatório "${report.title}" colocado na fila de envio para ${recipient} (mensagem ${queued.message_id}). ` +
+      'Neste ambiente não há servidor de e-mail configurado: a mensagem fica registrada na caixa de saída com status "na fila" e ainda não foi entregue.';
+    return {
+      name: req.name,
+      ok: true,
+      result: { ...preview, status: 'queued', message_id: queued.message_id, queued_at: queued.created_at, text },
+      session_updates: [],
+    };
+  }
+}

@@ -1,0 +1,31 @@
+import { mkdtempSync, cpSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PolicyError, policiesDir } from '@cota/config';
+import { CATALOG_ENTITIES, loadEntityCatalog } from './load-catalog';
+
+describe('entity catalog', () => {
+  it('holds exactly the 22 contract entities, each valid', () => {
+    const c = loadEntityCatalog();
+    expect(Object.keys(c).sort()).toEqual([...CATALOG_ENTITIES].sort());
+    for (const e of Object.values(c)) {
+      if (e.scope === 'client') expect(e.identifiers).toEqual({ ticker: false, client: true });
+      else expect(e.identifiers.client).toBe(false);
+    }
+  });
+
+  it('a bad file stops start-up naming file and field', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cota-catalog-'));
+    try {
+      cpSync(join(policiesDir(), 'entities'), join(dir, 'entities'), { recursive: true });
+      const f = join(dir, 'entities', 'fiis_precos.yaml');
+      writeFileSync(f, readFileSync(f, 'utf8').replace('by: traded_at', 'by: "traded_at; DROP TABLE x"'));
+      expect(() => loadEntityCatalog(dir)).toThrow(PolicyError);
+      expect(() => loadEntityCatalog(dir)).toThrow(/fiis_precos\.yaml: field 'default_order\.by'/);
+      rmSync(join(dir, 'entities', 'fiis_precos.yaml'));
+      expect(() => loadEntityCatalog(dir)).toThrow(/fiis_precos\.yaml: field '\(file\)' is missing/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,29 @@
+import { competitionRank, computeRankings } from './rankings';
+
+describe('rankings', () => {
+  it('competition ranking: ties share a rank, the next rank skips; missing values are unranked', () => {
+    const r = competitionRank(
+      [
+        { key: 'A', value: 10 },
+        { key: 'B', value: 12 },
+        { key: 'C', value: 10 },
+        { key: 'D', value: null },
+        { key: 'E', value: 0 },
+        { key: 'F', value: 8 },
+      ],
+      'desc',
+      true,
+    );
+    expect(Object.fromEntries(r)).toEqual({ A: 2, B: 1, C: 2, D: null, E: null, F: 4 });
+  });
+
+  it('low-volatility and low-drawdown ranks go ascending', () => {
+    const base = { dy_12m_pct: null, dy_monthly_pct: null, dividends_12m_amt: null, market_cap_value: null, equity_value: null, sharpe_ratio: null, sortino_ratio: null };
+    const ranks = computeRankings([
+      { ticker: 'AAAA11', ...base, volatility_ratio: 2, max_drawdown: 0.3 },
+      { ticker: 'BBBB11', ...base, volatility_ratio: 1, max_drawdown: 0.1 },
+    ]);
+    expect(ranks.get('BBBB11')).toMatchObject({ rank_low_volatility: 1, rank_low_drawdown: 1, rank_dy_12m: null });
+    expect(ranks.get('AAAA11')).toMatchObject({ rank_low_volatility: 2, rank_low_drawdown: 2 });
+  });
+});

@@ -1,0 +1,47 @@
+import { addMonths, computeYields, DividendIn, refMonth } from './yields';
+
+describe('monthly and 12-month yields (hand-checked)', () => {
+  // 1.00 per share every month, record date at month end, paid on the 14th of the next month.
+  const dividends: DividendIn[] = Array.from({ length: 12 }, (_, i) => ({
+    ticker: 'XXXX11',
+    traded_until_date: new Date(Date.UTC(2023, i + 1, 0)).toISOString().slice(0, 10),
+    payment_date: new Date(Date.UTC(2023, i + 1, 14)).toISOString().slice(0, 10),
+    dividend_amt: 1,
+  }));
+  const closes = new Map([['XXXX11', new Map([['2023-06-01', 80], ['2024-01-01', 100]])]]);
+  const { history, yields } = computeYields(dividends, closes);
+
+  it('uses the payment month as the reference month', () => {
+    expect(refMonth(dividends[0])).toBe('2023-02-01');
+    expect(refMonth({ ...dividends[0], payment_date: null })).toBe('2023-01-01');
+  });
+
+  it('monthly DY = dividends of the month / last close of the month', () => {
+    expect(history).toEqual([
+      { ticker: 'XXXX11', ref_month: '2023-06-01', dividends_sum: 1, price_ref: 80, dy_monthly: 0.0125 },
+      { ticker: 'XXXX11', ref_month: '2024-01-01', dividends_sum: 1, price_ref: 100, dy_monthly: 0.01 },
+    ]);
+  });
+
+  it('12-month DY only with a full 12-month dividend history', () => {
+    // 2023-06: history starts 2023-02 > window start 2022-07 -> no row. 2024-01: Feb/2023..Jan/2024 = 12.00 / 100 = 12%.
+    expect(yields).toEqual([
+      {
+        ticker: 'XXXX11',
+        ref_month: '2024-01-01',
+        month_dividends_amt: 1,
+        month_price_ref: 100,
+        dy_monthly: 0.01,
+        dividends_12m_amt: 12,
+        dy_12m_pct: 12,
+        last_dividend_amt: 1,
+        last_payment_date: '2024-01-14',
+      },
+    ]);
+  });
+
+  it('addMonths crosses years both ways', () => {
+    expect(addMonths('2024-01-01', -11)).toBe('2023-02-01');
+    expect(addMonths('2023-12-01', 1)).toBe('2024-01-01');
+  });
+});

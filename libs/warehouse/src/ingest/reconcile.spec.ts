@@ -1,0 +1,45 @@
+import { compareSeries, reconcileDividends } from './reconcile';
+import { chooseSegment } from './segments';
+import { parseCsv } from './csv';
+import { tickerFromIsin } from './sources/cvm';
+import { dailyToAnnualPct } from './sources/others';
+
+describe('source reconciliation', () => {
+  it('a lower-precedence dividend within 15 days of a higher-precedence one is dropped', () => {
+    const kept = reconcileDividends([
+      { ticker: 'KNRI11', traded_until_date: '2024-10-31', payment_date: null, dividend_amt: 1, source: 'dashbord' },
+      { ticker: 'KNRI11', traded_until_date: '2024-11-01', payment_date: null, dividend_amt: 1, source: 'market16' },
+      { ticker: 'KNRI11', traded_until_date: '2024-11-29', payment_date: null, dividend_amt: 1, source: 'dashbord' },
+      { ticker: 'KNRI11', traded_until_date: '2024-12-31', payment_date: null, dividend_amt: 1, source: 'paulo037' },
+    ]);
+    expect(kept.map((d) => `${d.traded_until_date}:${d.source}`).sort()).toEqual(['2024-11-01:market16', '2024-11-29:dashbord', '2024-12-31:paulo037']);
+  });
+
+  it('segments: the most specific label wins over generic ones, in precedence order', () => {
+    expect(chooseSegment([{ source: 'cvm', label: 'Híbrido' }, { source: 'dashbord', label: 'Logisticos' }])).toEqual({ segment: 'Logística', source: 'dashbord' });
+    expect(chooseSegment([{ source: 'araquem', label: 'Multicategoria' }, { source: 'cvm', label: 'Outros' }])).toEqual({ segment: 'Híbrido', source: 'araquem' });
+    expect(chooseSegment([{ source: 'x', label: null }])).toBeNull();
+  });
+
+  it('detects a one-session shift between two series', () => {
+    const a = new Map([['2025-03-12', 3100], ['2025-03-13', 3188], ['2024-05-02', 3300]]);
+    const b = new Map([['2025-03-11', 3050], ['2025-03-12', 3188.41], ['2025-03-13', 3210], ['2024-05-02', 3300.2]]);
+    const d = compareSeries('IFIX', ['araquem', a], ['opbrreit', b]);
+    expect(d).toMatchObject({ overlap: 3, differing: 2, shifted_one_session: 1 });
+  });
+
+  it('CVM ISIN to ticker, SELIC daily to annual', () => {
+    expect(tickerFromIsin('BRHGLGCTF004')).toBe('HGLG11');
+    expect(tickerFromIsin('0')).toBeNull();
+    expect(dailyToAnnualPct(0.055131)).toBe(14.9);
+  });
+
+  it('CSV errors name the file and the line', () => {
+    const recs = parseCsv('a;b\n1;2\nx;3\n', 'cvm/f.csv', ';');
+    expect(recs[0].num('a')).toBe(1);
+    expect(() => recs[1].num('a')).toThrow("cvm/f.csv:3: column 'a': 'x' is not a number");
+    expect(() => recs[0].str('zz')).toThrow("cvm/f.csv:2: column 'zz' is missing");
+    expect(recs[0].str('b')).toBe('2');
+    expect(() => parseCsv('a,b\n"1,2\n', 'bad.csv')).toThrow(/^bad\.csv/);
+  });
+});

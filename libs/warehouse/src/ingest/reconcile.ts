@@ -1,0 +1,387 @@
+import { computeRankings } from '../derived/rankings';
+import { computeRisk, onOrBefore } from '../derived/risk';
+import { computeYields } from '../derived/yields';
+import { cdiMonthlyReturns, comparePerformance, indexMonthlyReturns, portfolioMonthlyReturns, Trade } from '../derived/client-performance';
+import { DEMO_CLIENTS } from '../derived/demo-clients';
+import { IngestError } from './csv';
+import { daysBetween, DividendFact, IndexFact, PRECEDENCE, PriceFact, RawData, Row, SourceName } from './model';
+import { chooseSegment, mapSegment } from './segments';
+
+/** A disagreement between two sources of the same series, reported in the ingest summary. */
+export interface Disagreement {
+  series: string;
+  sources: [string, string];
+  overlap: number;
+  differing: number;
+  /** Of the differing dates, how many match the other source's previous session (a one-day shift). */
+  shifted_one_session: number;
+  examples: string[];
+}
+
+export interface Reconciled {
+  tables: Record<string, Row[]>;
+  disagreements: Disagreement[];
+  notes: string[];
+}
+
+const prec = (s: string) => PRECEDENCE[s.split(',')[0] as SourceName] ?? 99;
+
+/** Merges the registry facts of every source per ticker: first non-null field in precedence order. */
+function reconcileFunds(raw: RawData): { funds: Row[]; segmentMap: Row[] } {
+  const byTicker = new Map<string, typeof raw.funds>();
+  for (const f of raw.funds) {
+    const list = byTicker.get(f.ticker) ?? [];
+    list.push(f);
+    byTicker.set(f.ticker, list);
+  }
+  const columns = [
+    'fii_cnpj', 'display_name', 'b3_name', 'isin', 'classification', 'sub_sector', 'management_type', 'target_market',
+    'is_exclusive', 'mandate', 'ipo_date', 'website_url', 'admin_name', 'admin_cnpj', 'manager_name', 'custodian_name',
+    'ifil_weight_pct', 'ifix_weight_pct', 'shares_count', 'shareholders_count',
+  ];
+  const funds: Row[] = [];
+  for (const [ticker, facts] of [...byTicker].sort(([a], [b]) => a.localeCompare(b))) {
+    const ordered = [...facts].sort((a, b) => PRECEDENCE[a.source] - PRECEDENCE[b.source]);
+    const row: Row = { ticker };
+    for (const c of columns) row[c] = ordered.map((f) => f.fields[c]).find((v) => v !== undefined && v !== null) ?? null;
+    const seg = chooseSegment(ordered.map((f) => ({ source: f.source, label: f.segment })));
+    row.sector = seg?.segment ?? null;
+    row.sector_source = seg?.source ?? null;
+    row.source = ordered[0].source;
+    funds.push(row);
+  }
+  const seen = new Map<string, Row>();
+  for (const f of raw.funds) {
+    if (!f.segment) continue;
+    const m = mapSegment(f.segment);
+    const key = `${f.source}|${f.segment}`;
+    if (!seen.has(key)) seen.set(key, { source: f.source, raw_label: f.segment, segment: m?.segment ?? 'Não mapeado', is_generic: m?.generic ?? true });
+  }
+  return { funds, segmentMap: [...seen.values()] };
+}
+
+/**
+ * Prices: same (ticker, day) -> the higher-precedence source wins. Monthly closes (paulo037) go on
+ * the month's last session of a daily source when there is one: they fill its missing unadjusted
+ * close (market16 publishes adjusted closes only) or are dropped if that session already has one.
+ */
+function reconcilePrices(raw: RawData): Row[] {
+  const daily = new Map<string, PriceFact>();
+  const lastSession = new Map<string, string>(); // ticker|YYYY-MM -> last daily date
+  for (const p of [...raw.prices.filter((x) => x.frequency === 'daily')].sort((a, b) => prec(a.source) - prec(b.source))) {
+    const key = `${p.ticker}|${p.traded_at}`;
+    if (daily.has(key)) continue;
+    daily.set(key, { ...p });
+    const mk = `${p.ticker}|${p.traded_at.slice(0, 7)}`;
+    if ((lastSession.get(mk) ?? '') < p.traded_at) lastSession.set(mk, p.traded_at);
+  }
+  for (const p of raw.prices.filter((x) => x.frequency === 'monthly')) {
+    const session = lastSession.get(`${p.ticker}|${p.traded_at.slice(0, 7)}`);
+    if (session) {
+      const d = daily.get(`${p.ticker}|${session}`)!;
+      if (d.close_price === null) {
+        d.close_price = p.close_price;
+        d.source = `${d.source},${p.source}`;
+      }
+      continue;
+    }
+    daily.set(`${p.ticker}|${p.traded_at}`, { ...p });
+  }
+  return [...daily.values()].map((p) => ({ ...p }) as unknown as Row);
+}
+
+/**
+ * Dividends: a lower-precedence dividend is dropped when a higher-precedence source has one for the
+ * same ticker within 15 days (sources date the same payment differently: record date, ex-date, month end).
+ */
+export function reconcileDividends(dividends: DividendFact[]): DividendFact[] {
+  const kept = new Map<string, DividendFact[]>();
+  for (const d of [...dividends].sort((a, b) => PRECEDENCE[a.source] - PRECEDENCE[b.source] || a.traded_until_date.localeCompare(b.traded_until_date))) {
+    const list = kept.get(d.ticker) ?? [];
+    const clash = list.some((k) => k.source !== d.source && Math.abs(daysBetween(k.traded_until_date, d.traded_until_date)) <= 15);
+    const sameDay = list.some((k) => k.traded_until_date === d.traded_until_date);
+    if (clash || sameDay) continue;
+    list.push(d);
+    kept.set(d.ticker, list);
+  }
+  return [...kept.values()].flat();
+}
+
+/** Compares two series on common dates (relative tolerance) and detects a one-session shift. */
+export function compareSeries(series: string, a: [string, Map<string, number>], b: [string, Map<string, number>], tolerance = 0.001): Disagreement {
+  const datesB = [...b[1].keys()].sort();
+  const prevB = new Map<string, string>();
+  datesB.forEach((d, i) => i > 0 && prevB.set(d, datesB[i - 1]));
+  let overlap = 0;
+  let differing = 0;
+  let shifted = 0;
+  const examples: string[] = [];
+  for (const [d, va] of [...a[1]].sort(([x], [y]) => x.localeCompare(y))) {
+    const vb = b[1].get(d);
+    if (vb === undefined) continue;
+    overlap++;
+    if (Math.abs(va - vb) / Math.abs(vb) <= tolerance) continue;
+    differing++;
+    const p = prevB.get(d);
+    const vPrev = p ? b[1].get(p) : undefined;
+    if (vPrev !== undefined && Math.abs(va - vPrev) / Math.abs(vPrev) <= tolerance) shifted++;
+    if (examples.length < 3) examples.push(`${d}: ${a[0]} ${va} vs ${b[0]} ${vb}`);
+  }
+  return { series, sources: [a[0], b[0]], overlap, differing, shifted_one_session: shifted, examples };
+}
+
+/** One value per (index, date): opbrreit (B3) wins for IFIX, then SOURCES.md precedence. */
+function reconcileIndexes(raw: RawData, disagreements: Disagreement[]): Row[] {
+  const rank = (f: IndexFact) => (f.index_name === 'IFIX' && f.source === 'opbrreit' ? -1 : PRECEDENCE[f.source]);
+  const chosen = new Map<string, IndexFact>();
+  for (const f of [...raw.indexes].sort((a, b) => rank(a) - rank(b))) {
+    const key = `${f.index_name}|${f.index_date}`;
+    if (!chosen.has(key)) chosen.set(key, f);
+  }
+  const ser = (name: string, source: string) =>
+    new Map(raw.indexes.filter((f) => f.index_name === name && f.source === source).map((f) => [f.index_date, f.points] as [string, number]));
+  disagreements.push(compareSeries('IFIX', ['araquem', ser('IFIX', 'araquem')], ['opbrreit', ser('IFIX', 'opbrreit')]));
+  disagreements.push(compareSeries('IFIX', ['market16', ser('IFIX', 'market16')], ['opbrreit', ser('IFIX', 'opbrreit')]));
+
+  // Daily variation: kept when the chosen source gives it, else computed from the previous session.
+  const rows: Row[] = [];
+  for (const name of ['IBOV', 'IFIX', 'IFIL']) {
+    const list = [...chosen.values()].filter((f) => f.index_name === name).sort((a, b) => a.index_date.localeCompare(b.index_date));
+    list.forEach((f, i) => {
+      const prev = list[i - 1];
+      const varPct = f.var_pct ?? (prev ? Math.round((f.points / prev.points - 1) * 10000) / 100 : null);
+      rows.push({ index_name: name, index_date: f.index_date, points: f.points, var_pct: varPct, source: f.source });
+    });
+  }
+  return rows;
+}
+
+function reconcileIndicators(raw: RawData, disagreements: Disagreement[]): Row[] {
+  const chosen = new Map<string, Row>();
+  for (const f of [...raw.indicators].sort((a, b) => PRECEDENCE[a.source] - PRECEDENCE[b.source])) {
+    const key = `${f.indicator_name}|${f.indicator_date}`;
+    if (!chosen.has(key)) chosen.set(key, { ...f });
+  }
+  const ser = (name: string, source: string) =>
+    new Map(raw.indicators.filter((f) => f.indicator_name === name && f.source === source).map((f) => [f.indicator_date, f.indicator_amt] as [string, number]));
+  disagreements.push(compareSeries('SELIC % a.a.', ['araquem', ser('SELIC', 'araquem')], ['opbrreit', ser('SELIC', 'opbrreit')], 0.005));
+  disagreements.push(compareSeries('IPCA % a.m.', ['market16', ser('IPCA', 'market16')], ['paulo037', ser('IPCA', 'paulo037')], 0.005));
+  disagreements.push(compareSeries('IGP-M % a.m.', ['market16', ser('IGP-M', 'market16')], ['paulo037', ser('IGP-M', 'paulo037')], 0.005));
+  return [...chosen.values()];
+}
+
+/** Last value per ticker and month ('YYYY-MM-01') of a price column, from daily/monthly rows. */
+function monthEndPrices(prices: Row[], column: 'close_price' | 'adj_close_price'): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, [string, number]>>();
+  for (const p of prices) {
+    const v = p[column] as number | null;
+    if (v === null || !(v > 0)) continue;
+    const t = p.ticker as string;
+    const d = p.traded_at as string;
+    const m = `${d.slice(0, 7)}-01`;
+    const per = out.get(t) ?? new Map<string, [string, number]>();
+    const cur = per.get(m);
+    if (!cur || cur[0] < d) per.set(m, [d, v]);
+    out.set(t, per);
+  }
+  return new Map([...out].map(([t, per]) => [t, new Map([...per].map(([m, [, v]]) => [m, v]))]));
+}
+
+function dedupe(rows: Row[], key: (r: Row) => string): Row[] {
+  const seen = new Map<string, Row>();
+  for (const r of rows) if (!seen.has(key(r))) seen.set(key(r), r);
+  return [...seen.values()];
+}
+
+/** Turns the raw facts of every folder into the rows of every warehouse table. */
+export function reconcile(raw: RawData): Reconciled {
+  const disagreements: Disagreement[] = [];
+  const notes: string[] = [];
+  const { funds, segmentMap } = reconcileFunds(raw);
+  const known = new Set(funds.map((f) => f.ticker as string));
+  const prices = reconcilePrices(raw).filter((p) => known.has(p.ticker as string));
+  const dividends = reconcileDividends(raw.dividends.filter((d) => known.has(d.ticker)));
+
+  // Yields: araquem's published rows win; the project's computed ones fill every other ticker-month.
+  const closes = monthEndPrices(prices, 'close_price');
+  const { history, yields } = computeYields(dividends, closes);
+  const yieldHistory = dedupe([...raw.yieldHistory, ...history.map((h) => ({ ...h, source: 'derived' }))], (r) => `${r.ticker}|${r.ref_month}`);
+  const dividendsYields = dedupe([...raw.dividendsYields, ...yields.map((y) => ({ ...y, source: 'derived' }))], (r) => `${r.ticker}|${r.ref_month}`);
+
+  // Indexes and indicators.
+  const indexes = reconcileIndexes(raw, disagreements);
+  const indicators = reconcileIndicators(raw, disagreements);
+  const ifixSeries = indexes.filter((r) => r.index_name === 'IFIX').map((r) => [r.index_date, r.points] as [string, number]);
+  const ifix = new Map(ifixSeries);
+  const cdi = indicators
+    .filter((r) => r.indicator_name === 'CDI')
+    .map((r) => [r.indicator_date, r.indicator_amt] as [string, number])
+    .sort(([a], [b]) => a.localeCompare(b));
+
+  // Risk: araquem's rows plus the project's own metrics for every fund with a daily adjusted series.
+  const risk: Row[] = [...raw.risk];
+  const adjByTicker = new Map<string, Array<[string, number]>>();
+  for (const p of prices) {
+    if (p.frequency !== 'daily' || p.adj_close_price === null) continue;
+    const t = p.ticker as string;
+    const list = adjByTicker.get(t) ?? [];
+    list.push([p.traded_at as string, p.adj_close_price as number]);
+    adjByTicker.set(t, list);
+  }
+  for (const [ticker, series] of [...adjByTicker].sort(([a], [b]) => a.localeCompare(b))) {
+    series.sort(([a], [b]) => a.localeCompare(b));
+    const res = computeRisk(series, cdi, ifix);
+    if (res) risk.push({ ticker, source: 'derived', ...res });
+  }
+
+  // Snapshots: araquem's per-ticker snapshot; the latest CVM month fills funds araquem lacks.
+  const snapshots: Row[] = [...raw.snapshots];
+  const haveSnapshot = new Set(snapshots.map((s) => s.ticker as string));
+  const latestCvm = new Map<string, Row>();
+  for (const m of raw.cvmMonthly) {
+    const t = m.ticker as string | null;
+    if (!t || !known.has(t) || haveSnapshot.has(t)) continue;
+    const cur = latestCvm.get(t);
+    if (!cur || (cur.ref_date as string) < (m.ref_date as string)) latestCvm.set(t, m);
+  }
+  for (const [ticker, m] of latestCvm) {
+    const assets = m.total_assets_amt as number | null;
+    const liabilities = m.liabilities_total_amt as number | null;
+    snapshots.push({
+      ticker,
+      ref_date: m.ref_date,
+      dy_monthly_pct: m.dy_monthly_ratio === null ? null : Math.round((m.dy_monthly_ratio as number) * 1e6) / 1e4,
+      equity_value: m.equity_value,
+      equity_per_share: m.equity_per_share,
+      total_assets_amt: assets,
+      total_cash_amt: m.cash_amt,
+      dividend_reserve_amt: m.dividend_reserve_amt,
+      admin_fee_due_amt: m.admin_fee_due_amt,
+      perf_fee_due_amt: m.perf_fee_due_amt,
+      liabilities_total_amt: liabilities,
+      leverage_ratio: assets && liabilities !== null ? Math.round((liabilities / assets) * 1e4) / 1e4 : null,
+      source: 'cvm',
+    });
+  }
+
+  // Rankings over araquem's snapshot universe (one as-of date), from the metrics served next to them.
+  const riskPreferred = new Map<string, Row>();
+  for (const r of risk) {
+    const cur = riskPreferred.get(r.ticker as string);
+    const better = !cur || (cur.volatility_ratio === null && r.volatility_ratio !== null);
+    if (better) riskPreferred.set(r.ticker as string, r);
+  }
+  const positions = new Map(raw.rankingPositions.map((p) => [p.ticker as string, p]));
+  const universe = raw.snapshots.filter((s) => known.has(s.ticker as string));
+  const num = (v: unknown) => (v === null || v === undefined ? null : (v as number));
+  const ranks = computeRankings(
+    universe.map((s) => {
+      const r = riskPreferred.get(s.ticker as string);
+      const araquemRisk = r?.source === 'araquem' ? r : undefined; // araquem and derived volatility are not on the same scale
+      return {
+        ticker: s.ticker as string,
+        dy_12m_pct: num(s.dy_pct),
+        dy_monthly_pct: num(s.dy_monthly_pct),
+        dividends_12m_amt: num(s.sum_anual_dy_amt),
+        market_cap_value: num(s.market_cap_value),
+        equity_value: num(s.equity_value),
+        sharpe_ratio: num(araquemRisk?.sharpe_ratio),
+        sortino_ratio: num(araquemRisk?.sortino_ratio),
+        volatility_ratio: num(araquemRisk?.volatility_ratio),
+        max_drawdown: num(araquemRisk?.max_drawdown),
+      };
+    }),
+  );
+  const rankings: Row[] = universe.map((s) => {
+    const p = positions.get(s.ticker as string);
+    return {
+      ticker: s.ticker,
+      ref_date: s.ref_date,
+      users_rank_position: p?.users_rank_position ?? null,
+      sirios_rank_position: p?.sirios_rank_position ?? null,
+      ifix_rank_position: p?.ifix_rank_position ?? null,
+      ifil_rank_position: p?.ifil_rank_position ?? null,
+      ...ranks.get(s.ticker as string)!,
+      source: 'derived',
+    };
+  });
+
+  // Properties: each ticker's list comes from its highest-precedence source only (lists are not mergeable).
+  const propSource = new Map<string, SourceName>();
+  for (const p of raw.properties) {
+    const cur = propSource.get(p.ticker);
+    if (!cur || PRECEDENCE[p.source] < PRECEDENCE[cur]) propSource.set(p.ticker, p.source);
+  }
+  const seq = new Map<string, number>();
+  const properties: Row[] = raw.properties
+    .filter((p) => known.has(p.ticker) && propSource.get(p.ticker) === p.source)
+    .map((p) => {
+      const n = (seq.get(p.ticker) ?? 0) + 1;
+      seq.set(p.ticker, n);
+      return { ...p, seq: n } as unknown as Row;
+    });
+
+  // Demo clients: trades at real month-end closes; performance from adjusted closes.
+  const adjMonthEnd = monthEndPrices(prices, 'adj_close_price');
+  const clients: Row[] = [];
+  const transactions: Row[] = [];
+  const performance: Row[] = [];
+  const benchmarks = new Map<string, Map<string, number>>([
+    ['IFIX', indexMonthlyReturns(ifixSeries)],
+    ['IBOV', indexMonthlyReturns(indexes.filter((r) => r.index_name === 'IBOV').map((r) => [r.index_date, r.points] as [string, number]))],
+    ['IFIL', indexMonthlyReturns(indexes.filter((r) => r.index_name === 'IFIL').map((r) => [r.index_date, r.points] as [string, number]))],
+    ['CDI', cdiMonthlyReturns(ifixSeries.map(([d]) => d), (d) => onOrBefore(cdi, d))],
+  ]);
+  for (const c of DEMO_CLIENTS) {
+    clients.push({ client_id: c.client_id, display_name: c.display_name, email: c.email, is_demo: true, source: 'demo' });
+    const trades: Trade[] = [];
+    c.trades.forEach((t, i) => {
+      const session = prices
+        .filter((p) => p.ticker === t.ticker && (p.traded_at as string).startsWith(t.month) && p.close_price !== null)
+        .sort((a, b) => (b.traded_at as string).localeCompare(a.traded_at as string))[0];
+      if (!session) throw new IngestError('demo clients', null, `no real close for ${t.ticker} in ${t.month}`);
+      const trade = { trade_date: session.traded_at as string, ticker: t.ticker, side: t.side, quantity: t.quantity, price: session.close_price as number };
+      trades.push(trade);
+      transactions.push({ client_id: c.client_id, seq: i + 1, ...trade, price_source: session.source, is_demo: true, source: 'demo' });
+    });
+    const tickers = [...new Set(trades.map((t) => t.ticker))];
+    const lastMonth = tickers
+      .map((t) => [...(adjMonthEnd.get(t)?.keys() ?? [])].sort().pop() ?? '0000')
+      .sort()[0];
+    const monthly = portfolioMonthlyReturns(trades, adjMonthEnd, lastMonth);
+    for (const [name, rets] of benchmarks) {
+      for (const row of comparePerformance(monthly, name, rets)) {
+        performance.push({ client_id: c.client_id, ...row, is_demo: true, source: 'derived,demo' });
+      }
+    }
+  }
+  notes.push(`${raw.skippedTickers.size} codes that are not fund tickers (AAAA11) were skipped`);
+
+  return {
+    disagreements,
+    notes,
+    tables: {
+      wh_segment_map: segmentMap,
+      wh_funds: funds,
+      wh_cvm_monthly: raw.cvmMonthly,
+      wh_prices: prices,
+      wh_dividends: dividends as unknown as Row[],
+      wh_yield_history: yieldHistory.filter((r) => known.has(r.ticker as string)),
+      wh_dividends_yields: dividendsYields.filter((r) => known.has(r.ticker as string)),
+      wh_snapshots: snapshots,
+      wh_revenue_schedule: raw.revenueSchedule,
+      wh_risk: risk,
+      wh_properties: properties,
+      wh_news: raw.news,
+      wh_legal: raw.legal,
+      wh_rankings: rankings,
+      wh_index_history: indexes,
+      wh_currency_rates: raw.currencies,
+      wh_market_indicators: indicators,
+      wh_macro_consolidated: raw.macro,
+      wh_clients: clients,
+      wh_client_transactions: transactions,
+      wh_client_performance: performance,
+    },
+  };
+}

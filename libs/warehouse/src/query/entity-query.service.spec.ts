@@ -1,0 +1,68 @@
+import { CotaError, QueryParams } from '@cota/contracts';
+import { loadEntityCatalog } from '../catalog/load-catalog';
+import { EntityQueryService, SqlRunner, toJsonValue } from './entity-query.service';
+
+const catalog = loadEntityCatalog();
+const P = (over: Partial<QueryParams> = {}): QueryParams => ({
+  ticker: null, tickers: [], agg: 'list', window: null, limit: null, order: null, order_by: null, filters: {}, ...over,
+});
+
+/** In-memory runner: records what it was asked and returns canned rows (pg returns numerics as text). */
+class FakeRunner implements SqlRunner {
+  calls: Array<{ sql: string; values: unknown[]; timeoutMs: number }> = [];
+  constructor(private readonly rows: Array<Record<string, unknown>> | Error) {}
+  async run(sql: string, values: unknown[], timeoutMs: number) {
+    this.calls.push({ sql, values, timeoutMs });
+    if (this.rows instanceof Error) throw this.rows;
+    return this.rows;
+  }
+}
+
+describe('EntityQueryService', () => {
+  it('shapes rows: numerics as numbers, as_of from the date column, sources from provenance, truncation', async () => {
+    const rows = Array.from({ length: 3 }, (_, i) => ({
+      ticker: 'KNRI11',
+      traded_until_date: `2025-0${5 - i}-30`,
+      payment_date: null,
+      dividend_amt: '1.00',
+      source: i === 2 ? 'market16' : 'dashbord',
+    }));
+    const runner = new FakeRunner(rows);
+    const svc = new EntityQueryService(catalog, runner, { statementTimeoutMs: 1234 });
+    const r = await svc.query({ client_id: 'c', entity: 'fiis_dividendos', params: P({ ticker: 'KNRI11', limit: 2 }) });
+    expect(runner.calls[0].timeoutMs).toBe(1234);
+    expect(r.truncated).toBe(true);
+    expect(r.row_count).toBe(2);
+    expect(r.rows[0]).toEqual({ ticker: 'KNRI11', traded_until_date: '2025-05-30', payment_date: null, dividend_amt: 1, source: 'dashbord' });
+    expect(r.as_of).toBe('2025-05-30');
+    expect(r.sources).toEqual(['dashbord']);
+    expect(r.params).toMatchObject({ ticker: 'KNRI11', limit: 2, order_by: 'traded_until_date', order: 'desc' });
+  });
+
+  it('a statement timeout becomes TIMEOUT, other SQL failures INTERNAL without SQL text', async () => {
+    const timeout = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    const svc = new EntityQueryService(catalog, new FakeRunner(timeout), { statementTimeoutMs: 10 });
+    await expect(svc.query({ client_id: 'c', entity: 'fiis_precos', params: P() })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    const seen: string[] = [];
+    const broken = new EntityQueryService(catalog, new FakeRunner(new Error('relation "fiis_precos" does not exist')), {
+      statementTimeoutMs: 10,
+      onSqlError: (e) => seen.push(e.message),
+    });
+    const err = await broken.query({ client_id: 'c', entity: 'fiis_precos', params: P() }).catch((e: CotaError) => e);
+    expect(err).toMatchObject({ code: 'INTERNAL', message: 'Não foi possível consultar a base de dados agora.' });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('unknown entities are rejected in Portuguese', async () => {
+    const svc = new EntityQueryService(catalog, new FakeRunner([]), { statementTimeoutMs: 10 });
+    await expect(svc.query({ client_id: 'c', entity: 'usuarios', params: P() })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: "Não conheço a consulta 'usuarios'." });
+  });
+
+  it('JSON conversion by column type', () => {
+    expect(toJsonValue('money', '12.50')).toBe(12.5);
+    expect(toJsonValue('integer', '33787575')).toBe(33787575);
+    expect(toJsonValue('boolean', true)).toBe(true);
+    expect(toJsonValue('text', null)).toBeNull();
+    expect(toJsonValue('percent', 'abc')).toBeNull();
+  });
+});

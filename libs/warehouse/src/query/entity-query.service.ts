@@ -1,0 +1,114 @@
+import type { DataSource } from 'typeorm';
+import { Column, CotaError, QueryParams, QueryResult } from '@cota/contracts';
+import { EntityCatalog } from '../catalog/entity-def';
+import { buildEntityQuery } from './query-builder';
+
+/** Runs one read-only statement; the only I/O of the query service (fakes in unit tests). */
+export interface SqlRunner {
+  run(sql: string, values: unknown[], timeoutMs: number): Promise<Array<Record<string, unknown>>>;
+}
+
+/** Postgres (real or PGlite) runner: a read-only transaction with its own statement timeout. */
+export class PgSqlRunner implements SqlRunner {
+  constructor(private readonly ds: DataSource) {}
+
+  async run(sql: string, values: unknown[], timeoutMs: number): Promise<Array<Record<string, unknown>>> {
+    const q = this.ds.createQueryRunner();
+    await q.connect();
+    try {
+      await q.startTransaction();
+      await q.query('SET TRANSACTION READ ONLY');
+      await q.query(`SELECT set_config('statement_timeout', $1, true)`, [String(Math.floor(timeoutMs))]);
+      const rows = await q.query(sql, values);
+      await q.commitTransaction();
+      return rows;
+    } catch (e) {
+      if (q.isTransactionActive) await q.rollbackTransaction().catch(() => undefined);
+      throw e;
+    } finally {
+      await q.release();
+    }
+  }
+}
+
+export interface FundRef {
+  ticker: string;
+  name: string | null;
+  cnpj: string | null;
+}
+
+const NUMERIC = new Set<Column['type']>(['integer', 'number', 'money', 'percent', 'ratio']);
+
+/** JSON-safe values: numerics as JS numbers, dates already ISO text from SQL, booleans as booleans. */
+export function toJsonValue(type: Column['type'], v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (NUMERIC.has(type)) {
+    const n = typeof v === 'number' ? v : Number(v);
+    return Number.isFinite(n) ? n : null;
+  }
+  if (type === 'boolean') return typeof v === 'boolean' ? v : v === 't' || v === 'true';
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  return String(v);
+}
+
+/**
+ * The executor's domain service: validates a request against the catalog, runs the SQL the
+ * builder made, and shapes the reply (columns, rows, as_of, sources, effective params).
+ */
+export class EntityQueryService {
+  constructor(
+    private readonly catalog: EntityCatalog,
+    private readonly runner: SqlRunner,
+    private readonly opts: { statementTimeoutMs: number; onSqlError?: (e: Error, entity: string) => void } = { statementTimeoutMs: 5000 },
+  ) {}
+
+  async query(req: { client_id: string; entity: string; params: QueryParams }): Promise<QueryResult> {
+    const def = this.catalog[req.entity];
+    if (!def) throw new CotaError('BAD_REQUEST', `Não conheço a consulta '${req.entity.slice(0, 64)}'.`);
+    const built = buildEntityQuery(def, req.params, req.client_id);
+    let raw: Array<Record<string, unknown>>;
+    try {
+      raw = await this.runner.run(built.sql, built.values, this.opts.statementTimeoutMs);
+    } catch (e) {
+      const err = e as Error & { code?: string; driverError?: { code?: string } };
+      const code = err.code ?? err.driverError?.code;
+      if (code === '57014') throw new CotaError('TIMEOUT', 'A consulta demorou mais que o permitido. Tente um período menor.');
+      this.opts.onSqlError?.(err, def.entity);
+      throw new CotaError('INTERNAL', 'Não foi possível consultar a base de dados agora.');
+    }
+    const truncated = raw.length > built.cap;
+    const rows = raw.slice(0, built.cap).map((r) => Object.fromEntries(built.columns.map((c) => [c.name, toJsonValue(c.type, r[c.name])])));
+
+    const dateCol = def.date_column && built.columns.some((c) => c.name === def.date_column) ? def.date_column : built.columns.some((c) => c.name === 'period_end') ? 'period_end' : null;
+    let asOf: string | null = null;
+    if (dateCol) for (const r of rows) if (typeof r[dateCol] === 'string' && (asOf === null || (r[dateCol] as string) > asOf)) asOf = r[dateCol] as string;
+
+    // Sources: what the rows say (provenance columns), else the catalog's list.
+    const provenance = built.columns.some((c) => c.name === 'data_source') ? 'data_source' : built.columns.some((c) => c.name === 'source') && def.entity !== 'fiis_noticias' ? 'source' : null;
+    const found = new Set<string>();
+    if (provenance) {
+      for (const r of rows) {
+        for (const s of String(r[provenance] ?? '').split(',')) {
+          const name = s.includes(':') ? s.split(':')[1] : s;
+          if (name.trim()) found.add(name.trim());
+        }
+      }
+    }
+    return {
+      entity: def.entity,
+      columns: built.columns,
+      rows,
+      row_count: rows.length,
+      truncated,
+      as_of: asOf,
+      sources: found.size ? [...found].sort() : def.sources,
+      params: built.params,
+    };
+  }
+
+  /** Every known fund (the planner's ticker list). */
+  async funds(): Promise<FundRef[]> {
+    const rows = await this.runner.run('SELECT ticker, display_name, fii_cnpj FROM wh_funds ORDER BY ticker', [], this.opts.statementTimeoutMs);
+    return rows.map((r) => ({ ticker: String(r.ticker), name: (r.display_name as string | null) ?? null, cnpj: (r.fii_cnpj as string | null) ?? null }));
+  }
+}

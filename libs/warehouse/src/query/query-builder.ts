@@ -1,0 +1,250 @@
+import { Column, CotaError, QueryParams } from '@cota/contracts';
+import { EntityDef } from '../catalog/entity-def';
+
+/** SQL text plus its positional values; the text depends only on the catalog and the query shape. */
+export interface BuiltQuery {
+  sql: string;
+  values: unknown[];
+  /** Columns of the reply (catalog columns, or the aggregate's columns). */
+  columns: Column[];
+  /** The parameters the query really used (ignored ones cleared), echoed in QueryResult.params. */
+  params: QueryParams;
+  /** Rows requested before the cap; the builder asks for one more row to detect truncation. */
+  cap: number;
+}
+
+const q = (ident: string) => `"${ident}"`;
+
+/** Strips case, accents and punctuation so 'IGP-M', 'igpm' and 'IGPM' compare equal. */
+export function normaliseCode(v: string): string {
+  return v
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
+}
+
+const ACCENTED = 'áàâãäéèêëíìîïóòôõöúùûüçñ';
+const PLAIN = 'aaaaaeeeeiiiiooooouuuucn';
+
+/** Serialises a column for JSON: dates as ISO text in SQL, so no time zone can shift them. */
+function selectExpr(col: Column, source = ''): string {
+  const ref = `${source}${q(col.name)}`;
+  if (col.type === 'date') return `to_char(${ref}, 'YYYY-MM-DD') AS ${q(col.name)}`;
+  if (col.type === 'datetime') return `to_char(${ref}, 'YYYY-MM-DD"T"HH24:MI:SS') AS ${q(col.name)}`;
+  return `${ref} AS ${q(col.name)}`;
+}
+
+/** Without an explicit order: the entity default for its default column, rank positions ascending (1st first), else descending. */
+function naturalDirection(def: EntityDef, column: string): 'asc' | 'desc' {
+  if (column === def.default_order.by) return def.default_order.dir;
+  if (/^rank_|_rank_position$|^ticker$|_name$/.test(column)) return 'asc';
+  return 'desc';
+}
+
+function bad(message: string): never {
+  throw new CotaError('BAD_REQUEST', message);
+}
+
+/** Parses `kind:N` windows already shaped by the contract regex. */
+function parseWindow(w: string): { kind: 'rows' | 'months' | 'days' | 'year'; n: number } {
+  const [kind, n] = w.split(':');
+  return { kind: kind as 'rows' | 'months' | 'days' | 'year', n: Number(n) };
+}
+
+function isIsoDate(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+
+/**
+ * Builds the parameterised SQL of one entity query.
+ *
+ * Safety: every identifier in the text comes from the validated catalog; every value from the
+ * request (tickers, client id, filter values, window sizes, limits) travels as a `$n` parameter.
+ * The text therefore depends only on the *shape* of the request, never on its values.
+ */
+export function buildEntityQuery(def: EntityDef, input: QueryParams, clientId: string): BuiltQuery {
+  const values: unknown[] = [];
+  const param = (v: unknown, cast = '') => {
+    values.push(v);
+    return `$${values.length}${cast}`;
+  };
+  const params: QueryParams = { ...input, tickers: [...input.tickers], filters: { ...input.filters } };
+  const where: string[] = [];
+
+  // Client entities: always the authenticated client, whatever the request says.
+  if (def.identifiers.client) {
+    if (!clientId) bad('Cliente não identificado para consultar dados da carteira.');
+    where.push(`${q('client_id')} = ${param(clientId)}`);
+  }
+
+  // Tickers: one, several (deduplicated) or none (whole list). Entities without tickers ignore them.
+  let tickers: string[] = [];
+  if (def.identifiers.ticker) {
+    tickers = [...new Set([...(params.ticker ? [params.ticker] : []), ...params.tickers])];
+  }
+  if (!def.identifiers.ticker) {
+    params.ticker = null;
+    params.tickers = [];
+  } else if (tickers.length === 1) {
+    params.ticker = tickers[0];
+    params.tickers = tickers;
+    where.push(`${q('ticker')} = ${param(tickers[0])}`);
+  } else if (tickers.length > 1) {
+    params.ticker = null;
+    params.tickers = tickers;
+    where.push(`${q('ticker')} = ANY(${param(tickers, '::text[]')})`);
+  }
+
+  // Aggregation.
+  const agg = params.agg;
+  if (!def.aggregations.includes(agg)) {
+    bad(`A consulta de ${def.entity} não aceita a agregação '${agg}'. Use: ${def.aggregations.join(', ')}.`);
+  }
+
+  // Filters declared in the catalog; `date` is implicit for dated entities.
+  let asOfDate = false;
+  for (const [key, raw] of Object.entries(params.filters)) {
+    const value = String(raw).trim();
+    if (key === 'date') {
+      if (!def.date_column) bad(`A consulta de ${def.entity} não tem data para filtrar.`);
+      if (!isIsoDate(value)) bad(`Data inválida '${value.slice(0, 20)}': use o formato AAAA-MM-DD.`);
+      where.push(`${q(def.date_column)} <= ${param(value, '::date')}`);
+      asOfDate = true;
+      continue;
+    }
+    const f = def.filters[key];
+    if (!f) bad(`Filtro '${key.slice(0, 40)}' não é aceito para ${def.entity}.`);
+    if (f.match === 'present') {
+      const col = f.columns[normaliseCode(value)];
+      if (!col) bad(`Valor '${value.slice(0, 40)}' não é aceito no filtro '${key}'. Use: ${Object.keys(f.columns).join(', ')}.`);
+      where.push(`${q(col)} IS NOT NULL`);
+    } else if (f.match === 'exact') {
+      if (f.values && !f.values.includes(value)) bad(`Valor '${value.slice(0, 40)}' não é aceito no filtro '${key}'. Use: ${f.values.join(', ')}.`);
+      where.push(`${q(f.column)} = ${param(value)}`);
+    } else if (f.match === 'code') {
+      const code = normaliseCode(value);
+      if (f.values && !f.values.map(normaliseCode).includes(code)) {
+        bad(`Valor '${value.slice(0, 40)}' não é aceito no filtro '${key}'. Use: ${f.values.join(', ')}.`);
+      }
+      where.push(`regexp_replace(upper(${q(f.column)}), '[^A-Z0-9]', '', 'g') = ${param(code)}`);
+    } else {
+      where.push(
+        `translate(lower(${q(f.column)}), '${ACCENTED}', '${PLAIN}') = translate(lower(${param(value)}), '${ACCENTED}', '${PLAIN}')`,
+      );
+    }
+  }
+
+  // Window: null means the entity default; windows an entity does not declare are ignored.
+  let window = params.window ?? def.default_window;
+  if (window && !def.windows.includes(parseWindow(window).kind)) window = null;
+  params.window = window;
+  const win = window ? parseWindow(window) : null;
+  if (win?.kind === 'year' && def.date_column) {
+    where.push(`${q(def.date_column)} >= make_date(${param(win.n, '::int')}, 1, 1)`);
+    where.push(`${q(def.date_column)} < make_date(${param(win.n + 1, '::int')}, 1, 1)`);
+  }
+
+  // Ordering.
+  if (params.order_by && !def.orderings.includes(params.order_by)) {
+    bad(`Não é possível ordenar ${def.entity} por '${params.order_by.slice(0, 40)}'. Use: ${def.orderings.join(', ')}.`);
+  }
+  const orderBy = params.order_by ?? def.default_order.by;
+  const dir = (params.order ?? naturalDirection(def, orderBy)) === 'asc' ? 'ASC' : 'DESC';
+  params.order_by = orderBy;
+  params.order = dir === 'ASC' ? 'asc' : 'desc';
+
+  const limit = Math.min(params.limit ?? def.default_limit, def.max_rows);
+  params.limit = limit;
+
+  // Series: what "latest" and row windows are per (ticker, indicator, benchmark...).
+  const series = [...(def.identifiers.ticker ? ['ticker'] : []), ...def.series];
+  const partition = series.length ? `PARTITION BY ${series.map(q).join(', ')} ` : '';
+  const dateCol = def.date_column;
+
+  const cols = def.columns;
+  const baseSelect = cols.map((c) => q(c.name));
+  const inner: string[] = [...baseSelect];
+  if (dateCol) {
+    inner.push(`ROW_NUMBER() OVER (${partition}ORDER BY ${q(dateCol)} DESC NULLS LAST) AS __rn`);
+    inner.push(`MAX(${q(dateCol)}) OVER (${partition.trim()}) AS __max`);
+  }
+  const whereSql = where.length ? ` WHERE ${where.join(' AND ')}` : '';
+  const base = `SELECT ${inner.join(', ')} FROM ${q(def.view)}${whereSql}`;
+
+  const outer: string[] = [];
+  if (dateCol) {
+    if (agg === 'latest' || (asOfDate && agg === 'list')) outer.push('__rn = 1');
+    else if (win?.kind === 'rows') outer.push(`__rn <= ${param(win.n, '::int')}`);
+    else if (win?.kind === 'months') outer.push(`${q(dateCol)} > __max - make_interval(months => ${param(win.n, '::int')})`);
+    else if (win?.kind === 'days') outer.push(`${q(dateCol)} > __max - make_interval(days => ${param(win.n, '::int')})`);
+  }
+  const outerWhere = outer.length ? ` WHERE ${outer.join(' AND ')}` : '';
+
+  if (agg === 'avg' || agg === 'sum' || agg === 'count') {
+    return buildAggregate(def, agg, series, base, outerWhere, values, params, limit);
+  }
+
+  // list / latest: several tickers come grouped per ticker, each with at most `limit` rows.
+  const multi = def.identifiers.ticker && tickers.length > 1;
+  const orderSql = `${q(orderBy)} ${dir} NULLS LAST`;
+  const tie = def.columns.some((c) => c.name === 'ticker') && orderBy !== 'ticker' ? `, ${q('ticker')} ASC` : '';
+  const dateTie = dateCol && orderBy !== dateCol ? `, ${q(dateCol)} DESC` : '';
+  let sql: string;
+  if (multi) {
+    const ranked = `SELECT *, ROW_NUMBER() OVER (PARTITION BY ${q('ticker')} ORDER BY ${orderSql}${dateTie}) AS __pos FROM (${base}) b${outerWhere}`;
+    sql =
+      `SELECT ${cols.map((c) => selectExpr(c, 'r.')).join(', ')} FROM (${ranked}) r` +
+      ` WHERE __pos <= ${param(limit, '::int')} ORDER BY r.${q('ticker')} ASC, r.${orderSql}${dateTie ? `, r.${q(dateCol!)} DESC` : ''}` +
+      ` LIMIT ${param(def.max_rows + 1, '::int')}`;
+    return { sql, values, columns: cols, params, cap: def.max_rows };
+  }
+  sql =
+    `SELECT ${cols.map((c) => selectExpr(c, 'b.')).join(', ')} FROM (${base}) b${outerWhere}` +
+    ` ORDER BY b.${orderSql}${tie ? `, b.${q('ticker')} ASC` : ''}${dateTie ? `, b.${q(dateCol!)} DESC` : ''}` +
+    ` LIMIT ${param(limit + 1, '::int')}`;
+  return { sql, values, columns: cols, params, cap: limit };
+}
+
+const AGG_LABEL: Record<'avg' | 'sum', string> = { avg: 'Média de', sum: 'Soma de' };
+
+function buildAggregate(
+  def: EntityDef,
+  agg: 'avg' | 'sum' | 'count',
+  series: string[],
+  base: string,
+  outerWhere: string,
+  values: unknown[],
+  params: QueryParams,
+  limit: number,
+): BuiltQuery {
+  const param = (v: unknown, cast = '') => {
+    values.push(v);
+    return `$${values.length}${cast}`;
+  };
+  const keyCols = series.map((s) => def.columns.find((c) => c.name === s)!);
+  const columns: Column[] = [...keyCols];
+  const select: string[] = keyCols.map((c) => `b.${q(c.name)} AS ${q(c.name)}`);
+  if (def.date_column) {
+    columns.push({ name: 'period_start', type: 'date', label: 'Início do período' }, { name: 'period_end', type: 'date', label: 'Fim do período' });
+    select.push(
+      `to_char(MIN(b.${q(def.date_column)}), 'YYYY-MM-DD') AS "period_start"`,
+      `to_char(MAX(b.${q(def.date_column)}), 'YYYY-MM-DD') AS "period_end"`,
+    );
+  }
+  columns.push({ name: 'row_count', type: 'integer', label: 'Quantidade de registros' });
+  select.push('COUNT(*)::int AS "row_count"');
+  if (agg !== 'count') {
+    for (const name of def.aggregatable) {
+      const col = def.columns.find((c) => c.name === name)!;
+      columns.push({ name: col.name, type: col.type === 'integer' ? 'number' : col.type, label: `${AGG_LABEL[agg]} ${col.label.toLowerCase()}` });
+      select.push(`${agg.toUpperCase()}(b.${q(name)}) AS ${q(name)}`);
+    }
+  }
+  const group = keyCols.length ? ` GROUP BY ${keyCols.map((c) => `b.${q(c.name)}`).join(', ')}` : '';
+  const order = keyCols.length ? ` ORDER BY ${keyCols.map((c) => `b.${q(c.name)} ASC`).join(', ')}` : '';
+  const sql = `SELECT ${select.join(', ')} FROM (${base}) b${outerWhere}${group}${order} LIMIT ${param(limit + 1, '::int')}`;
+  return { sql, values, columns, params, cap: limit };
+}

@@ -1,0 +1,30 @@
+import type { QueryRunner } from 'typeorm';
+import type { Migration } from '@cota/service-kit';
+import { createTableSql, WAREHOUSE_TABLES } from './tables';
+import { WAREHOUSE_VIEWS } from './views';
+
+class WarehouseTables implements Migration {
+  readonly id = '202611220100-warehouse-tables';
+  readonly name = 'WarehouseTables202611220100';
+  async up(q: QueryRunner): Promise<void> {
+    for (const t of WAREHOUSE_TABLES) for (const sql of createTableSql(t)) await q.query(sql);
+  }
+  async down(q: QueryRunner): Promise<void> {
+    for (const t of [...WAREHOUSE_TABLES].reverse()) await q.query(`DROP TABLE IF EXISTS "${t.name}" CASCADE`);
+  }
+}
+
+class WarehouseViews implements Migration {
+  readonly id = '202611220102-warehouse-views';
+  readonly name = 'WarehouseViews202611220102';
+  async up(q: QueryRunner): Promise<void> {
+    for (const [name] of [...WAREHOUSE_VIEWS].reverse()) await q.query(`DROP VIEW IF EXISTS "${name}" CASCADE`);
+    for (const [name, sql] of WAREHOUSE_VIEWS) await q.query(`CREATE VIEW "${name}" AS ${sql}`);
+  }
+  async down(q: QueryRunner): Promise<void> {
+    for (const [name] of [...WAREHOUSE_VIEWS].reverse()) await q.query(`DROP VIEW IF EXISTS "${name}" CASCADE`);
+  }
+}
+
+/** Schema of the warehouse: base tables, then one view per catalog entity. */
+export const warehouseMigrations: Migration[] = [new WarehouseTables(), new WarehouseViews()];

@@ -1,0 +1,207 @@
+/**
+ * One view per catalog entity (view name = entity name). Column names follow the araquem CSV
+ * headers where the entity has an araquem counterpart, so templates can rely on them.
+ * Order matters: views used by other views come first.
+ */
+export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
+  [
+    'wh_latest_price',
+    `SELECT DISTINCT ON (ticker) ticker, traded_at, close_price, source
+       FROM wh_prices WHERE close_price IS NOT NULL ORDER BY ticker, traded_at DESC`,
+  ],
+  [
+    'fiis_cadastro',
+    `SELECT ticker, fii_cnpj, display_name, b3_name, isin, classification, sector, sub_sector, management_type,
+            target_market, is_exclusive, mandate, ipo_date, website_url, admin_name, admin_cnpj, manager_name,
+            custodian_name, ifil_weight_pct, ifix_weight_pct, shares_count, shareholders_count, sector_source, source
+       FROM wh_funds`,
+  ],
+  [
+    'fiis_precos',
+    `SELECT ticker, traded_at, close_price, adj_close_price, open_price, max_price, min_price, volume,
+            daily_variation_pct, frequency, source FROM wh_prices`,
+  ],
+  ['fiis_dividendos', `SELECT ticker, traded_until_date, payment_date, dividend_amt, source FROM wh_dividends`],
+  [
+    'fiis_yield_history',
+    `SELECT ticker, ref_month, dividends_sum, price_ref, dy_monthly, round(dy_monthly * 100, 4) AS dy_monthly_pct, source
+       FROM wh_yield_history`,
+  ],
+  [
+    'fiis_dividends_yields',
+    `SELECT y.ticker, f.display_name, f.sector, y.ref_month, y.month_dividends_amt, y.month_price_ref, y.dy_monthly,
+            y.dividends_12m_amt, y.dy_12m_pct, y.last_dividend_amt, y.last_payment_date, y.source
+       FROM wh_dividends_yields y LEFT JOIN wh_funds f ON f.ticker = y.ticker`,
+  ],
+  [
+    'fiis_financials_snapshot',
+    `SELECT ticker, ref_date, dy_monthly_pct, dy_pct, sum_anual_dy_amt, last_dividend_amt, last_payment_date,
+            market_cap_value, enterprise_value, price_book_ratio, equity_per_share, revenue_per_share,
+            dividend_payout_pct, growth_rate, cap_rate, leverage_ratio, equity_value, total_assets_amt,
+            variation_month_ratio, variation_year_ratio, equity_month_ratio, dividend_reserve_amt, admin_fee_due_amt,
+            perf_fee_due_amt, total_cash_amt, expected_revenue_amt, liabilities_total_amt, source
+       FROM wh_snapshots`,
+  ],
+  ['fiis_financials_revenue_schedule', `SELECT * FROM wh_revenue_schedule`],
+  [
+    // araquem's published metrics win (source precedence); the project's own metrics fill funds it
+    // lacks, and are always shown next to them (calc_*: annualised, vs CDI and IFIX, explicit window).
+    'fiis_financials_risk',
+    `WITH pick AS (
+       SELECT DISTINCT ON (ticker) ticker, ref_date, window_start, observations, volatility_ratio, sharpe_ratio,
+              treynor_ratio, jensen_alpha, beta_index, sortino_ratio, max_drawdown, r_squared, source
+         FROM wh_risk
+        ORDER BY ticker, (volatility_ratio IS NULL), CASE source WHEN 'araquem' THEN 0 ELSE 1 END)
+     SELECT p.ticker, p.ref_date, p.window_start, p.observations, p.volatility_ratio, p.sharpe_ratio, p.treynor_ratio,
+            p.jensen_alpha, p.beta_index, p.sortino_ratio, p.max_drawdown, p.r_squared,
+            c.volatility_ratio AS calc_volatility_ratio, c.sharpe_ratio AS calc_sharpe_ratio,
+            c.sortino_ratio AS calc_sortino_ratio, c.max_drawdown AS calc_max_drawdown, c.beta_index AS calc_beta_index,
+            c.window_start AS calc_window_start, c.ref_date AS calc_window_end,
+            CASE WHEN c.ticker IS NOT NULL AND p.source <> 'derived' THEN p.source || ',derived' ELSE p.source END AS source
+       FROM pick p LEFT JOIN wh_risk c ON c.ticker = p.ticker AND c.source = 'derived'`,
+  ],
+  [
+    'fiis_imoveis',
+    `SELECT ticker, seq, asset_name, asset_class, asset_address, city, state, total_area, units_count, vacancy_ratio,
+            non_compliant_ratio, revenue_share_ratio, assets_status, source FROM wh_properties`,
+  ],
+  [
+    'fiis_noticias',
+    `SELECT ticker, source, title, tags, description, url, image_url, published_at, data_source FROM wh_news`,
+  ],
+  [
+    'fiis_processos',
+    `SELECT ticker, process_number, judgment, instance, initiation_date, cause_amt, process_parts, loss_risk_pct,
+            main_facts, loss_impact_analysis, source FROM wh_legal`,
+  ],
+  [
+    'fiis_rankings',
+    `SELECT k.ticker, f.display_name, f.sector, k.ref_date, k.users_rank_position, k.sirios_rank_position,
+            k.ifix_rank_position, k.ifil_rank_position, k.rank_dy_12m, k.rank_dy_monthly, k.rank_dividends_12m,
+            k.rank_market_cap, k.rank_equity, k.rank_sharpe, k.rank_sortino, k.rank_low_volatility, k.rank_low_drawdown,
+            s.dy_pct AS dy_12m_pct, s.dy_monthly_pct, s.sum_anual_dy_amt AS dividends_12m_amt, s.market_cap_value,
+            s.equity_value, r.sharpe_ratio, r.sortino_ratio, r.volatility_ratio, r.max_drawdown,
+            f.ifix_weight_pct, f.ifil_weight_pct, k.source
+       FROM wh_rankings k
+       JOIN wh_funds f ON f.ticker = k.ticker
+       LEFT JOIN wh_snapshots s ON s.ticker = k.ticker
+       LEFT JOIN fiis_financials_risk r ON r.ticker = k.ticker`,
+  ],
+  [
+    'fii_overview',
+    `SELECT f.ticker, f.display_name, f.b3_name, f.fii_cnpj, f.classification, f.sector, f.sub_sector,
+            f.management_type, f.target_market, f.admin_name, f.ifil_weight_pct, f.ifix_weight_pct, f.shares_count,
+            f.shareholders_count, s.ref_date AS snapshot_date, s.dy_monthly_pct, s.dy_pct AS dy_12m_pct,
+            s.sum_anual_dy_amt AS dividends_12m_amt, s.last_dividend_amt, s.last_payment_date, s.market_cap_value,
+            s.price_book_ratio, s.equity_per_share, s.equity_value, s.leverage_ratio, r.volatility_ratio,
+            r.sharpe_ratio, r.sortino_ratio, r.max_drawdown, r.beta_index, k.ifix_rank_position, k.rank_dy_12m,
+            k.rank_sharpe, k.rank_market_cap, p.close_price AS last_price, p.traded_at AS last_price_date,
+            (SELECT string_agg(DISTINCT x, ',' ORDER BY x)
+               FROM regexp_split_to_table(concat_ws(',', f.source, s.source, r.source, k.source, p.source), ',') AS x) AS source
+       FROM wh_funds f
+       LEFT JOIN wh_snapshots s ON s.ticker = f.ticker
+       LEFT JOIN fiis_financials_risk r ON r.ticker = f.ticker
+       LEFT JOIN wh_rankings k ON k.ticker = f.ticker
+       LEFT JOIN wh_latest_price p ON p.ticker = f.ticker`,
+  ],
+  [
+    'history_b3_indexes',
+    `SELECT index_date,
+            max(points) FILTER (WHERE index_name = 'IBOV') AS ibov_points_count,
+            max(var_pct) FILTER (WHERE index_name = 'IBOV') AS ibov_var_pct,
+            max(points) FILTER (WHERE index_name = 'IFIX') AS ifix_points_count,
+            max(var_pct) FILTER (WHERE index_name = 'IFIX') AS ifix_var_pct,
+            max(points) FILTER (WHERE index_name = 'IFIL') AS ifil_points_count,
+            max(var_pct) FILTER (WHERE index_name = 'IFIL') AS ifil_var_pct,
+            string_agg(DISTINCT index_name || ':' || source, ',') AS source
+       FROM wh_index_history GROUP BY index_date`,
+  ],
+  [
+    'history_currency_rates',
+    `SELECT rate_date,
+            max(buy_amt) FILTER (WHERE currency = 'USD') AS usd_buy_amt,
+            max(sell_amt) FILTER (WHERE currency = 'USD') AS usd_sell_amt,
+            max(var_pct) FILTER (WHERE currency = 'USD') AS usd_var_pct,
+            max(buy_amt) FILTER (WHERE currency = 'EUR') AS eur_buy_amt,
+            max(sell_amt) FILTER (WHERE currency = 'EUR') AS eur_sell_amt,
+            max(var_pct) FILTER (WHERE currency = 'EUR') AS eur_var_pct,
+            string_agg(DISTINCT source, ',') AS source
+       FROM wh_currency_rates GROUP BY rate_date`,
+  ],
+  [
+    'history_market_indicators',
+    `SELECT indicator_date, indicator_name, indicator_amt, unit, source FROM wh_market_indicators`,
+  ],
+  ['macro_consolidada', `SELECT * FROM wh_macro_consolidated`],
+  [
+    'client_fiis_positions',
+    `WITH tx AS (
+       SELECT client_id, ticker,
+              sum(CASE WHEN side = 'buy' THEN quantity ELSE -quantity END) AS quantity,
+              sum(CASE WHEN side = 'buy' THEN quantity * price END) AS buy_cost,
+              sum(CASE WHEN side = 'buy' THEN quantity END) AS buy_qty,
+              min(trade_date) AS first_buy_date,
+              bool_and(is_demo) AS is_demo
+         FROM wh_client_transactions GROUP BY client_id, ticker)
+     SELECT tx.client_id, tx.ticker, f.display_name, f.sector, tx.quantity::int AS quantity,
+            round(tx.buy_cost / tx.buy_qty, 4) AS avg_price,
+            round(tx.quantity * tx.buy_cost / tx.buy_qty, 2) AS invested_amt,
+            p.close_price AS last_price, p.traded_at AS last_price_date,
+            round(tx.quantity * p.close_price, 2) AS market_value,
+            round(tx.quantity * (p.close_price - tx.buy_cost / tx.buy_qty), 2) AS gain_amt,
+            round((p.close_price / (tx.buy_cost / tx.buy_qty) - 1) * 100, 2) AS gain_pct,
+            tx.first_buy_date, tx.is_demo,
+            concat_ws(',', CASE WHEN tx.is_demo THEN 'demo' ELSE 'client' END, p.source) AS source
+       FROM tx LEFT JOIN wh_funds f ON f.ticker = tx.ticker LEFT JOIN wh_latest_price p ON p.ticker = tx.ticker
+      WHERE tx.quantity > 0`,
+  ],
+  [
+    'client_fiis_enriched_portfolio',
+    `SELECT c.client_id, c.ticker, c.display_name, c.sector, f.sub_sector, f.classification, c.quantity, c.avg_price,
+            c.invested_amt, c.last_price, c.last_price_date, c.market_value, c.gain_pct,
+            round(c.market_value / nullif(sum(c.market_value) OVER (PARTITION BY c.client_id), 0) * 100, 2) AS weight_pct,
+            s.dy_pct AS dy_12m_pct, s.price_book_ratio, s.last_dividend_amt,
+            round(c.quantity * s.last_dividend_amt, 2) AS expected_monthly_income_amt,
+            r.volatility_ratio, r.sharpe_ratio, c.is_demo,
+            (SELECT string_agg(DISTINCT x, ',' ORDER BY x) FROM regexp_split_to_table(concat_ws(',', c.source, s.source), ',') AS x) AS source
+       FROM client_fiis_positions c
+       LEFT JOIN wh_funds f ON f.ticker = c.ticker
+       LEFT JOIN wh_snapshots s ON s.ticker = c.ticker
+       LEFT JOIN fiis_financials_risk r ON r.ticker = c.ticker`,
+  ],
+  [
+    // Dividends received: each dividend times the quantity the client held on its record date.
+    'client_fiis_dividends_evolution',
+    `SELECT h.client_id, date_trunc('month', COALESCE(d.payment_date, d.traded_until_date))::date AS ref_month,
+            round(sum(d.dividend_amt * h.quantity), 2) AS dividends_amt,
+            count(DISTINCT d.ticker)::int AS paying_tickers,
+            bool_and(h.is_demo) AS is_demo,
+            concat_ws(',', CASE WHEN bool_and(h.is_demo) THEN 'demo' ELSE 'client' END, string_agg(DISTINCT d.source, ',')) AS source
+       FROM wh_dividends d
+       JOIN LATERAL (
+         SELECT t.client_id, sum(CASE WHEN t.side = 'buy' THEN t.quantity ELSE -t.quantity END) AS quantity,
+                bool_and(t.is_demo) AS is_demo
+           FROM wh_client_transactions t
+          WHERE t.ticker = d.ticker AND t.trade_date <= d.traded_until_date
+          GROUP BY t.client_id) h ON h.quantity > 0
+      GROUP BY h.client_id, 2`,
+  ],
+  [
+    'client_fiis_performance_vs_benchmark',
+    `SELECT client_id, benchmark, ref_month, portfolio_value, portfolio_return_pct, benchmark_return_pct,
+            portfolio_cum_return_pct, benchmark_cum_return_pct, excess_return_pct, is_demo, source
+       FROM wh_client_performance`,
+  ],
+  [
+    'client_fiis_performance_vs_benchmark_summary',
+    `SELECT p.client_id, p.benchmark, a.period_start, p.ref_month AS period_end, a.months_count,
+            p.portfolio_cum_return_pct, p.benchmark_cum_return_pct, p.excess_return_pct, a.months_beating_benchmark,
+            p.portfolio_value, p.is_demo, p.source
+       FROM wh_client_performance p
+       JOIN (SELECT client_id, benchmark, min(ref_month) AS period_start, max(ref_month) AS period_end,
+                    count(*)::int AS months_count,
+                    count(*) FILTER (WHERE portfolio_return_pct > benchmark_return_pct)::int AS months_beating_benchmark
+               FROM wh_client_performance GROUP BY client_id, benchmark) a
+         ON a.client_id = p.client_id AND a.benchmark = p.benchmark AND a.period_end = p.ref_month`,
+  ],
+];

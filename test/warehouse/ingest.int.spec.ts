@@ -1,0 +1,89 @@
+import 'reflect-metadata';
+import type { DataSource } from 'typeorm';
+import { mkdtempSync, cpSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dataDir } from '@cota/config';
+import { openDatabase, runMigrations } from '@cota/service-kit';
+import { createTestDatabase, TestDatabase } from '@cota/test-support';
+import { IngestError, IngestSummary, runIngest, warehouseMigrations } from '@cota/warehouse';
+
+jest.setTimeout(600000);
+
+/** Ingest of the real data folder into a fresh database: loads everything, is idempotent and transactional. */
+describe('warehouse ingest (real Postgres)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let first: IngestSummary;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('ingest');
+    ds = await openDatabase({ url: db.url, statementTimeoutMs: 120000 });
+    await runMigrations(ds, warehouseMigrations);
+    first = await runIngest(ds, { dataDir: dataDir() });
+  });
+
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.drop();
+  });
+
+  it('loads every folder and fills every table', () => {
+    const folders = new Set(first.files.map((f) => f.file.split('/')[0]));
+    expect([...folders].sort()).toEqual(['araquem', 'cvm', 'dashbord', 'market16', 'opbrreit', 'paulo037']);
+    for (const t of first.tables) expect({ table: t.table, empty: t.rows === 0 }).toEqual({ table: t.table, empty: false });
+    expect(first.changes).toBeGreaterThan(100000);
+  });
+
+  it('reads the CVM zips as published (latin-1) and derives tickers from the ISIN', async () => {
+    const [row] = await ds.query(`SELECT fund_name, ticker FROM wh_cvm_monthly WHERE fii_cnpj = '00.332.266/0001-31' AND ref_date = '2023-01-01'`);
+    expect(row).toEqual({ fund_name: 'FUNDO DE INVESTIMENTO IMOBILIÁRIO VIA PARQUE SHOPPING', ticker: 'FVPQ11' });
+    const [{ n }] = await ds.query(`SELECT count(DISTINCT fii_cnpj)::int AS n FROM wh_cvm_monthly`);
+    expect(n).toBe(1081);
+  });
+
+  it('reports the IFIX disagreement between araquem and opbrreit (one-session shift in 2025)', () => {
+    const d = first.disagreements.find((x) => x.series === 'IFIX' && x.sources[0] === 'araquem');
+    expect(d).toBeDefined();
+    expect(d!.overlap).toBeGreaterThan(500);
+    expect(d!.differing).toBeGreaterThan(0);
+    expect(d!.shifted_one_session).toBeGreaterThan(0);
+  });
+
+  it('keeps the opbrreit IFIX where sources overlap and records the source', async () => {
+    const [row] = await ds.query(`SELECT points::float AS points, source FROM wh_index_history WHERE index_name = 'IFIX' AND index_date = '2025-03-13'`);
+    expect(row).toEqual({ points: 3188.41, source: 'opbrreit' });
+  });
+
+  it('maps segments to the most specific label (BTLG11 is Logística, not Híbrido)', async () => {
+    const [row] = await ds.query(`SELECT sector FROM wh_funds WHERE ticker = 'BTLG11'`);
+    expect(row.sector).toBe('Logística');
+  });
+
+  it('a second run over the same files changes nothing', async () => {
+    const second = await runIngest(ds, { dataDir: dataDir() });
+    expect(second.changes).toBe(0);
+    expect(second.tables.map((t) => t.rows)).toEqual(first.tables.map((t) => t.rows));
+  });
+
+  it('a bad file rolls everything back and names the file and line', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'cota-bad-data-'));
+    try {
+      cpSync(dataDir(), copy, { recursive: true });
+      const file = join(copy, 'dashbord', 'dividendos.csv');
+      rmSync(file, { force: true });
+      writeFileSync(file, 'ticker,data_com,valor_por_cota\nHGLG11,2025-01-31,1.10\nKNRI11,2025-01-31,um real\n');
+      const before = await ds.query(`SELECT count(*)::int AS n FROM wh_dividends`);
+      const err = await runIngest(ds, { dataDir: copy }).then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(err).toBeInstanceOf(IngestError);
+      expect(err!.message).toMatch(/^dashbord\/dividendos\.csv:3: column 'valor_por_cota': 'um real' is not a number/);
+      const after = await ds.query(`SELECT count(*)::int AS n FROM wh_dividends`);
+      expect(after).toEqual(before);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
