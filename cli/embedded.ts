@@ -20,7 +20,9 @@ export interface EmbeddedCota {
 export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | null } = {}): Promise<EmbeddedCota> {
   const missing = missingDataMessage(env.dataDir);
   if (missing) throw new Error(missing);
-  const persistDir = opts.persistDir === undefined ? join(repoRoot(), '.cota', 'pgdata') : opts.persistDir;
+  // COTA_EMBEDDED_STORE=memory keeps the embedded Postgres in memory (throwaway runs, smoke tests).
+  const persistDir =
+    opts.persistDir !== undefined ? opts.persistDir : process.env.COTA_EMBEDDED_STORE === 'memory' ? null : join(repoRoot(), '.cota', 'pgdata');
   const pg = await startEmbeddedPostgres(persistDir);
   const database = await openDatabase({ url: pg.url, poolSize: 8, applicationName: 'cota-embedded' });
   const transport = new InProcessTransport();

@@ -76,7 +76,7 @@ describe('HTTP errors', () => {
     ['missing field', JSON.stringify({ question: 'oi', conversation_id: 'e', client_id: DEMO.ana.clientId }), auth, 400],
     ['bad JSON', '{', auth, 400],
     ['too large', JSON.stringify({ ...valid, question: 'x'.repeat(20_000) }), auth, 413],
-  ])('%s -> %i with a JSON error body', async (_label, body, headers, expected) => {
+  ])('%s -> %d with a JSON error body', async (_label, body, headers, expected) => {
     const res = await post(body, headers as Record<string, string>);
     expect(res.status).toBe(expected);
     const json = (await res.json()) as Record<string, unknown>;

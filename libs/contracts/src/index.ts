@@ -11,3 +11,4 @@ export * from './subjects/health';
 export * from './subjects/events';
 export * from './registry';
 export * from './samples';
+export * from './entities';

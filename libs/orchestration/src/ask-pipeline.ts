@@ -17,16 +17,6 @@ import {
 import { Bus, emitStep, since } from '@cota/messaging';
 import { AskInput, AskOutput, AskStatus } from './ask-types';
 
-const EMPTY_PARAMS: QueryParams = {
-  ticker: null,
-  tickers: [],
-  agg: 'list',
-  window: null,
-  limit: null,
-  order: null,
-  order_by: null,
-  filters: {},
-};
 
 /** What the narrator needs to know when the question cannot be answered as asked. */
 type Problem = 'ticker_required' | 'unknown_ticker' | 'no_data' | 'not_understood' | null;
@@ -231,5 +221,3 @@ export class AskPipeline {
     }
   }
 }
-
-export { EMPTY_PARAMS };

@@ -1,4 +1,4 @@
-import { Agg, QueryParams } from '@cota/contracts';
+import { Agg, QueryParams, queryParams } from '@cota/contracts';
 import { normalize } from '@cota/text';
 import { AnalysedQuestion } from './analysis';
 import { EntityParamsSpec, FilterKey, ParamPolicySpec } from './param-policy.schema';
@@ -100,16 +100,7 @@ export class ParamInference {
   infer(q: AnalysedQuestion, entity: string | null): InferredParams {
     const notes: string[] = [];
     const tickers = q.tickers.tickers;
-    const base: QueryParams = {
-      ticker: tickers.length === 1 ? tickers[0] : null,
-      tickers: tickers.slice(0, 20),
-      agg: 'list',
-      window: null,
-      limit: null,
-      order: null,
-      order_by: null,
-      filters: {},
-    };
+    const base: QueryParams = queryParams({ ticker: tickers.length === 1 ? tickers[0] : null, tickers: tickers.slice(0, 20) });
     const spec = entity ? this.spec.entities[entity] : undefined;
     if (!spec) return { params: base, ticker_sources: [], ticker_required: false, notes };
 

@@ -86,6 +86,11 @@ describe('Planner (deterministic)', () => {
       // A follow-up about one fund's position still may.
       expect(plan('e a posição dele no ranking de usuários?').ticker_sources).toContain('context');
     });
+
+    it('requires a fund when the question points at one ("esse fundo", "dele"), even for list-able entities', () => {
+      expect(plan('Esse fundo tem Sharpe bom?')).toMatchObject({ entity: 'fiis_financials_risk', ticker_required: true });
+      expect(plan('quais fiis têm o melhor sharpe?').ticker_required).toBe(false);
+    });
   });
 
   describe('kinds other than an entity', () => {

@@ -1,4 +1,4 @@
-import { PlanResponse, PlannerMeta, QueryParams } from '@cota/contracts';
+import { PlanResponse, PlannerMeta, QueryParams, queryParams } from '@cota/contracts';
 import type { LlmClient } from '@cota/llm';
 import { AnalysedQuestion, analyseQuestion } from './analysis';
 import { chooseEntityWithLlm } from './llm-fallback';
@@ -136,6 +136,12 @@ export class Planner {
       return this.respond(q, 'unknown', 'unknown', null, null, { ...base, accepted: false, reason: `no entity matched (features: ${activeFeatures})${suffix}` });
     }
     const inferred = this.opts.policies.params.infer(q, best.entity);
+    // "Esse fundo tem Sharpe bom?" is about one fund even for list-able entities: without a fund
+    // in the text or the conversation Cota must ask which, not list them all.
+    if (features.has('fund_reference') && inferred.ticker_sources.includes('context') && !inferred.ticker_required) {
+      inferred.ticker_required = true;
+      inferred.notes.push('points at one fund: ticker required');
+    }
     const accepted = best.score >= min_score && gap >= min_gap;
     const why = accepted
       ? `accepted ${best.entity}: score ${best.score} >= ${min_score} and gap ${gap} >= ${min_gap} over ${second.score > 0 ? second.entity : 'no other entity'}`
@@ -179,16 +185,7 @@ export class Planner {
     planner: PlannerMeta,
   ): PlanResponse {
     const tickers = q.tickers.tickers;
-    const params: QueryParams = inferred?.params ?? {
-      ticker: tickers.length === 1 ? tickers[0] : null,
-      tickers: tickers.slice(0, 20),
-      agg: 'list',
-      window: null,
-      limit: null,
-      order: null,
-      order_by: null,
-      filters: {},
-    };
+    const params: QueryParams = inferred?.params ?? queryParams({ ticker: tickers.length === 1 ? tickers[0] : null, tickers: tickers.slice(0, 20) });
     return {
       kind,
       intent,

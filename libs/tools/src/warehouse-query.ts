@@ -1,4 +1,4 @@
-import { QueryParams, QueryResult } from '@cota/contracts';
+import { QueryParams, QueryResult, queryParams } from '@cota/contracts';
 
 /**
  * Reads one catalog entity (client entities are always scoped to `clientId` by the warehouse).
@@ -10,16 +10,4 @@ export interface WarehouseQuery {
 }
 
 /** Full QueryParams from the few a tool sets (the rest are the entity defaults). */
-export function queryParams(p: Partial<QueryParams>): QueryParams {
-  return {
-    ticker: null,
-    tickers: [],
-    agg: 'list',
-    window: null,
-    limit: null,
-    order: null,
-    order_by: null,
-    filters: {},
-    ...p,
-  };
-}
+export { queryParams };

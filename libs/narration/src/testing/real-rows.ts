@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { dataDir, policiesDir, loadPolicyFolder } from '@cota/config';
-import { Column, QueryParams, QueryResult, Row } from '@cota/contracts';
+import { Column, QueryParams, QueryResult, Row, queryParams } from '@cota/contracts';
 import { z } from 'zod';
 
 /**
@@ -74,17 +74,7 @@ export function realResult(
   // as_of: the newest value of the entity's date column (undated entities have none).
   const dated = def.date_column ? columns.find((c) => c.name === def.date_column) : undefined;
   const dates = dated ? rows.map((r) => r[dated.name]).filter((v): v is string => typeof v === 'string').sort() : [];
-  const full: QueryParams = {
-    ticker: null,
-    tickers: [],
-    agg: 'list',
-    window: null,
-    limit: null,
-    order: null,
-    order_by: null,
-    filters: {},
-    ...params,
-  };
+  const full: QueryParams = queryParams(params);
   if (full.ticker && full.tickers.length === 0) full.tickers = [full.ticker];
   return {
     entity,

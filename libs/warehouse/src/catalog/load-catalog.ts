@@ -1,31 +1,9 @@
+import { CATALOG_ENTITIES } from '@cota/contracts';
 import { loadPolicyFolder, PolicyError, policiesDir } from '@cota/config';
 import { EntityCatalog, EntityDefSchema } from './entity-def';
 
 /** The 22 entity names fixed by CONTRACT.md; the catalog must hold exactly these. */
-export const CATALOG_ENTITIES = [
-  'fiis_cadastro',
-  'fiis_precos',
-  'fiis_dividendos',
-  'fiis_yield_history',
-  'fiis_dividends_yields',
-  'fiis_financials_snapshot',
-  'fiis_financials_revenue_schedule',
-  'fiis_financials_risk',
-  'fiis_imoveis',
-  'fiis_noticias',
-  'fiis_processos',
-  'fii_overview',
-  'fiis_rankings',
-  'history_b3_indexes',
-  'history_currency_rates',
-  'history_market_indicators',
-  'macro_consolidada',
-  'client_fiis_positions',
-  'client_fiis_enriched_portfolio',
-  'client_fiis_dividends_evolution',
-  'client_fiis_performance_vs_benchmark',
-  'client_fiis_performance_vs_benchmark_summary',
-] as const;
+export { CATALOG_ENTITIES };
 
 /**
  * Reads `policies/entities/*.yaml` once at start-up. A bad file (or a missing/extra entity, or a
