@@ -18,7 +18,7 @@ beforeAll(async () => {
   const entry = join(repoRoot(), 'dist', 'cli', 'start.js');
   if (!existsSync(entry)) throw new Error('dist/ is missing: run `npm run build` first');
   port = await freePort();
-  const env = { ...process.env, PORT: String(port), COTA_EMBEDDED_STORE: 'memory', COTA_DEMO_KEYS: `cliente-demo-1:${key}`, COTA_LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), COTA_EMBEDDED_STORE: 'memory', COTA_DEMO_KEYS: `cliente-demo-1:${key}`, COTA_LOG_LEVEL: 'warn' };
   for (const v of ['NATS_URL', 'DATABASE_URL', 'REDIS_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL']) delete env[v];
   child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (c) => (out += c));
