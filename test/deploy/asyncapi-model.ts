@@ -1,4 +1,4 @@
-import { ALL_RPCS, ERROR_CODES, EventDef, Events, RpcDef } from '@cota/contracts';
+import { ALL_RPCS, ERROR_CODES, EventDef, Events, NarratorStream, RpcDef } from '@cota/contracts';
 import { JsonSchema, zodToJsonSchema } from './zod-json-schema';
 
 /**
@@ -106,6 +106,23 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
       messages: [{ $ref: `#/channels/${id}/messages/event` }],
     };
   }
+
+  // Per-request answer stream (chat page): one subject per request id.
+  schemas.AnswerDelta = zodToJsonSchema(NarratorStream.payload);
+  channels.narrator_delta = {
+    address: `${NarratorStream.prefix}.{request_id}`,
+    title: `${NarratorStream.prefix}.<request_id>`,
+    description:
+      'Guarded sentences of an answer while a model writes it, for one request (the gateway relays them as server-sent events on POST /ask/stream). Only published when the narrate request sets `stream`.',
+    parameters: { request_id: { description: 'The request id, with characters outside [A-Za-z0-9_-] replaced by _.' } },
+    messages: { delta: { name: 'AnswerDelta', contentType: 'application/json', payload: { $ref: '#/components/schemas/AnswerDelta' } } },
+  };
+  operations.narrator_delta = {
+    action: 'send',
+    title: `narrator publishes ${NarratorStream.prefix}.<request_id>`,
+    channel: { $ref: '#/channels/narrator_delta' },
+    messages: [{ $ref: '#/channels/narrator_delta/messages/delta' }],
+  };
 
   return {
     asyncapi: '3.0.0',

@@ -36,7 +36,9 @@ export interface Cluster {
  * and the seven services each as its own NATS client. `inProcess: false` services are spawned as
  * separate Node processes from the compiled tree (`npm run build` first).
  */
-export async function startCluster(opts: { asProcesses?: ServiceName[] } = {}): Promise<Cluster> {
+export async function startCluster(
+  opts: { asProcesses?: ServiceName[]; serviceEnv?: Partial<Record<ServiceName, NodeJS.ProcessEnv>> } = {},
+): Promise<Cluster> {
   const nats = await startTestNats();
   const db = await createTestDatabase('e2e');
   const ds = await openDatabase({ url: db.url });
@@ -91,7 +93,7 @@ export async function startCluster(opts: { asProcesses?: ServiceName[] } = {}): 
 
   for (const [name, def] of Object.entries(SERVICE_DEFINITIONS) as Array<[ServiceName, (typeof SERVICE_DEFINITIONS)[ServiceName]]>) {
     if (opts.asProcesses?.includes(name)) await spawnService(name);
-    else services.set(name, await startService(def, env));
+    else services.set(name, await startService(def, opts.serviceEnv?.[name] ? loadEnv({ ...envVars, ...opts.serviceEnv[name] }) : env));
   }
 
   const baseUrl = `http://127.0.0.1:${port}`;

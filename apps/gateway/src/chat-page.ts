@@ -85,16 +85,39 @@ const PAGE = `<!doctype html>
     var key = $('key').value.trim(), client = $('client').value.trim();
     if (!key || !client) { $('cfg').open = true; add('err', 'Informe a chave de API e o client_id na configuração.'); return; }
     add('me', esc(q)); $('q').value = ''; $('send').disabled = true;
-    fetch('/ask', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + key },
+    var bubble = null, shown = '';
+    function finish(b) {
+      var m = b.meta || {};
+      var info = [m.entity || m.intent, m.context && m.context.last_reference_used ? 'ticker herdado da conversa' : null, m.narrator && m.narrator.llm_used ? 'texto revisado por IA' : null]
+        .filter(Boolean).join(' · ');
+      var html = render(b.answer) + '<div class="meta">' + esc(info) +
+        '<details><summary>detalhes</summary><pre>' + esc(JSON.stringify({ status: b.status, meta: m }, null, 2)) + '</pre></details></div>';
+      if (bubble) { bubble.className = 'msg' + (b.status === 'error' ? ' err' : ''); bubble.innerHTML = html; } else { add(b.status === 'error' ? 'err' : '', html); }
+    }
+    function handle(raw) {
+      var ev = 'message', data = '';
+      raw.split('\\n').forEach(function (l) { if (l.indexOf('event: ') === 0) ev = l.slice(7); else if (l.indexOf('data: ') === 0) data += l.slice(6); });
+      if (!data) return;
+      var d = JSON.parse(data);
+      // Deltas are guarded sentences written by the model; the final answer replaces them.
+      if (ev === 'delta') { shown += d.text; if (!bubble) bubble = add('', ''); bubble.innerHTML = render(shown); }
+      else if (ev === 'answer') finish(d);
+      else if (ev === 'error') { if (!bubble) bubble = add('err', ''); bubble.className = 'msg err'; bubble.textContent = d.error.message; }
+    }
+    fetch('/ask/stream', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + key },
       body: JSON.stringify({ question: q, conversation_id: $('conv').value, nickname: $('nick').value.trim(), client_id: client }) })
-      .then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); })
-      .then(function (res) {
-        if (!res.ok) { add('err', esc(res.body.error ? res.body.error.message : 'Erro.')); return; }
-        var b = res.body, m = b.meta || {};
-        var info = [m.entity || m.intent, m.context && m.context.last_reference_used ? 'ticker herdado da conversa' : null, m.narrator && m.narrator.llm_used ? 'texto revisado por IA' : null]
-          .filter(Boolean).join(' · ');
-        add(b.status === 'error' ? 'err' : '', render(b.answer) + '<div class="meta">' + esc(info) +
-          '<details><summary>detalhes</summary><pre>' + esc(JSON.stringify({ status: b.status, meta: m }, null, 2)) + '</pre></details></div>');
+      .then(function (r) {
+        if (!r.ok) return r.json().then(function (b) { add('err', esc(b.error ? b.error.message : 'Erro.')); });
+        var reader = r.body.getReader(), dec = new TextDecoder(), buf = '';
+        function pump() {
+          return reader.read().then(function (x) {
+            if (x.done) return;
+            buf += dec.decode(x.value, { stream: true });
+            var i; while ((i = buf.indexOf('\\n\\n')) >= 0) { handle(buf.slice(0, i)); buf = buf.slice(i + 2); }
+            return pump();
+          });
+        }
+        return pump();
       })
       .catch(function () { add('err', 'Não foi possível falar com o servidor.'); })
       .finally(function () { $('send').disabled = false; $('q').focus(); });

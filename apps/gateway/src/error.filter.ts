@@ -34,5 +34,5 @@ export class ErrorFilter implements ExceptionFilter {
 export function routeLabel(req: Request): string {
   if (req.path.startsWith('/conversations/')) return '/conversations/:id/history';
   if (req.path.startsWith('/ops/')) return '/ops';
-  return ['/', '/ask', '/metrics', '/health/live', '/health/ready'].includes(req.path) ? req.path : 'other';
+  return ['/', '/ask', '/ask/stream', '/metrics', '/health/live', '/health/ready'].includes(req.path) ? req.path : 'other';
 }

@@ -2,18 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { Controller, Get, Header, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiKeyAuthenticator, QuotaPolicy, RateLimiter } from '@cota/access';
-import { ContextSubjects, CotaError, Events } from '@cota/contracts';
+import { ContextSubjects, CotaError, Events, NarratorStream } from '@cota/contracts';
 import { emitStep } from '@cota/messaging';
-import { AskPipeline } from '@cota/orchestration';
+import { AskOutput, AskPipeline } from '@cota/orchestration';
 import { INFRA, Infra } from '@cota/service-kit';
 import { authenticateClient } from './auth';
 import { renderChatPage } from './chat-page';
-import { parseAskBody } from './http/ask-body';
+import { AskBody, parseAskBody } from './http/ask-body';
 import { HttpError, toHttpError } from './http/http-error';
 import { GatewayMetrics } from './metrics';
 import { QUOTA_POLICY, RATE_LIMITER } from './tokens';
 
 const REQUEST_ID_RE = /^[A-Za-z0-9_.:-]{8,64}$/;
+
+interface Admitted {
+  started: number;
+  requestId: string;
+  clientId: string;
+  body: AskBody;
+}
 
 @Controller()
 export class AskController {
@@ -29,6 +36,39 @@ export class AskController {
   @Post('ask')
   @HttpCode(200)
   async ask(@Req() req: Request): Promise<unknown> {
+    const admitted = await this.admit(req);
+    return this.answer(admitted, false);
+  }
+
+  /**
+   * The same question as server-sent events: `delta` events carry guarded pieces of the answer
+   * while a model writes it (none without a model), then one `answer` event carries the full
+   * response ({status, results, meta, answer}) that replaces them, or an `error` event.
+   */
+  @Post('ask/stream')
+  async askStream(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const admitted = await this.admit(req); // errors before this point are plain JSON with their status
+    res.status(200);
+    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache, no-transform');
+    res.setHeader('x-accel-buffering', 'no');
+    res.flushHeaders();
+    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    // Subscribed before the question goes out, so no delta can be missed.
+    const sub = this.infra.bus.followStream(NarratorStream, admitted.requestId, (d) => send('delta', { seq: d.seq, text: d.text }));
+    try {
+      send('answer', await this.answer(admitted, true));
+    } catch (e) {
+      const err = toHttpError(e);
+      send('error', { status: err.status, error: { code: err.code, message: err.message } });
+    } finally {
+      sub.unsubscribe();
+      res.end();
+    }
+  }
+
+  /** Authentication, body validation, client check and quota: everything before the question runs. */
+  private async admit(req: Request): Promise<Admitted> {
     const started = performance.now();
     const header = req.headers['x-request-id'];
     const requestId = typeof header === 'string' && REQUEST_ID_RE.test(header) ? header : randomUUID();
@@ -38,28 +78,38 @@ export class AskController {
       throw new HttpError(403, 'forbidden', "O 'client_id' enviado não corresponde ao cliente da chave de API.");
     }
     await this.checkQuota(clientId, requestId);
+    return { started, requestId, clientId, body };
+  }
 
+  private async answer(a: Admitted, stream: boolean): Promise<AskOutput> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new CotaError('TIMEOUT', 'ask deadline exceeded')), this.quotas.http.ask_deadline_ms);
     });
     try {
       const out = await Promise.race([
-        this.pipeline.ask({ request_id: requestId, client_id: clientId, conversation_id: body.conversation_id, nickname: body.nickname, question: body.question }),
+        this.pipeline.ask({
+          request_id: a.requestId,
+          client_id: a.clientId,
+          conversation_id: a.body.conversation_id,
+          nickname: a.body.nickname,
+          question: a.body.question,
+          stream,
+        }),
         deadline,
       ]);
-      this.metrics.ask.observe({ status: out.status }, (performance.now() - started) / 1000);
+      this.metrics.ask.observe({ status: out.status }, (performance.now() - a.started) / 1000);
       for (const [k, v] of Object.entries(out.meta.timings_ms)) if (k !== 'total') this.metrics.step.observe({ step: k }, v / 1000);
       return out;
     } catch (e) {
       const err = toHttpError(e);
-      this.metrics.ask.observe({ status: `http_${err.status}` }, (performance.now() - started) / 1000);
+      this.metrics.ask.observe({ status: `http_${err.status}` }, (performance.now() - a.started) / 1000);
       emitStep(this.infra.bus, Events.gatewayRejected, {
-        request_id: requestId,
-        client_id: clientId,
-        conversation_id: body.conversation_id,
+        request_id: a.requestId,
+        client_id: a.clientId,
+        conversation_id: a.body.conversation_id,
         outcome: 'error',
-        timings_ms: { total: performance.now() - started },
+        timings_ms: { total: performance.now() - a.started },
         attributes: { http_status: err.status, code: err.code, service: CotaError.is(e) ? (e.service ?? null) : null },
       });
       throw err;

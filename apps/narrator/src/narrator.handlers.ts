@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Events, NarratorSubjects } from '@cota/contracts';
+import { Events, NarratorStream, NarratorSubjects } from '@cota/contracts';
 import { emitStep, since, TransportSubscription } from '@cota/messaging';
 import { Narrator } from '@cota/narration';
 import { BusHandlers, INFRA, Infra } from '@cota/service-kit';
@@ -18,7 +18,9 @@ export class NarratorHandlers extends BusHandlers {
       this.infra.bus.serve(NarratorSubjects.narrate, async (req) => {
         const started = performance.now();
         try {
-          const res = await this.narrator.narrate(req);
+          let seq = 0;
+          const onDelta = (text: string) => this.infra.bus.emitStream(NarratorStream, req.request_id, { request_id: req.request_id, seq: seq++, text });
+          const res = await this.narrator.narrate(req, onDelta);
           emitStep(this.infra.bus, Events.narratorNarrated, {
             request_id: req.request_id,
             outcome: 'ok',

@@ -53,3 +53,22 @@ export function validate<S extends ZodTypeAny>(schema: S, value: unknown, what: 
     issues: parsed.error.issues.slice(0, 5).map((i) => ({ path: i.path.join('.'), message: i.message })),
   });
 }
+
+/**
+ * A per-request stream of messages (e.g. answer deltas for one request): subject `<prefix>.<key>`.
+ * Fire-and-forget like events; the key is made a single safe subject token.
+ */
+export interface StreamDef<P extends ZodTypeAny = ZodTypeAny> {
+  readonly kind: 'stream';
+  readonly prefix: string;
+  readonly service: ServiceName;
+  readonly payload: P;
+}
+
+export function defineStream<P extends ZodTypeAny>(def: { prefix: string; service: ServiceName; payload: P }): StreamDef<P> {
+  return { kind: 'stream', ...def };
+}
+
+export function streamSubject(def: StreamDef, key: string): string {
+  return `${def.prefix}.${key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}

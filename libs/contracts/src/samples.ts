@@ -105,7 +105,7 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
     def: NarratorSubjects.narrate,
     request: {
       request_id: 'req-1', question: 'Qual o CNPJ do HGLG11?', nickname: 'Ana', status: 'ok', kind: 'entity', intent: 'fiis_cadastro', entity: 'fiis_cadastro',
-      params, smalltalk: null, unknown_tickers: [], candidates: [], problem: null, data: queryResult, tool: null, rag: [], memory: { recent: [], summary: null }, context_used: false,
+      params, smalltalk: null, unknown_tickers: [], candidates: [], problem: null, data: queryResult, tool: null, rag: [], memory: { recent: [], summary: null }, context_used: false, stream: false,
     },
     response: { answer: 'O CNPJ do HGLG11 é 11.728.688/0001-47.', narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0.4 } },
   },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import {
   CotaError,
   EventDef,
@@ -6,6 +7,8 @@ import {
   RequestOf,
   ResponseOf,
   RpcDef,
+  StreamDef,
+  streamSubject,
   validate,
   WireError,
 } from '@cota/contracts';
@@ -85,6 +88,24 @@ export class Bus {
   emit<D extends EventDef>(def: D, payload: PayloadOf<D>): void {
     const parsed = def.payload.safeParse(payload);
     if (parsed.success) this.transport.publish(def.subject, JSON.stringify(parsed.data));
+  }
+
+  /** Publishes one message of a per-request stream without waiting; invalid messages are dropped. */
+  emitStream<D extends StreamDef>(def: D, key: string, payload: z.infer<D['payload']>): void {
+    const parsed = def.payload.safeParse(payload);
+    if (parsed.success) this.transport.publish(streamSubject(def, key), JSON.stringify(parsed.data));
+  }
+
+  /** Follows one per-request stream; messages that do not match the contract are ignored. */
+  followStream<D extends StreamDef>(def: D, key: string, handler: (payload: z.infer<D['payload']>) => void): TransportSubscription {
+    return this.transport.subscribe(streamSubject(def, key), (_subject, data) => {
+      try {
+        const parsed = def.payload.safeParse(JSON.parse(data));
+        if (parsed.success) handler(parsed.data);
+      } catch {
+        /* a bad message never breaks the follower */
+      }
+    });
   }
 
   /** Listens to events by pattern (e.g. `cota.events.>`). */

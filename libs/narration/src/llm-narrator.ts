@@ -64,16 +64,33 @@ export class LlmNarrator {
   }
 
   /**
-   * Streaming variant: deltas are handed to `onDelta` as they arrive (a chat page may show them),
-   * and the whole text is guarded at the end. When the verdict rejects it, the returned answer is
-   * the deterministic one and the page must replace what it showed.
+   * Streaming variant for the chat page. The model's text is released one complete sentence at a
+   * time, and only after that sentence passes the guard, so an invented number never reaches the
+   * page. The first rejected sentence stops the stream; the returned answer is then the
+   * deterministic one, and the page replaces what it showed with it.
    */
   async rephraseStream(input: LlmNarrationInput, onDelta: (delta: string) => void): Promise<NarrationOutcome> {
     const started = performance.now();
     const controller = new AbortController();
     const timeoutMs = this.policy.llm.timeout_ms;
     const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const allowed = this.allowedFacts(input);
     let text = '';
+    let released = 0;
+    let rejected: string | null = null;
+    const release = (final: boolean) => {
+      const pending = text.slice(released);
+      const cut = final ? pending.length : lastSentenceEnd(pending);
+      if (cut <= 0 || !pending.slice(0, cut).trim()) return;
+      const piece = pending.slice(0, cut);
+      const verdict = guardLlmText(piece, allowed);
+      if (!verdict.ok) {
+        rejected = verdict.token;
+        return;
+      }
+      released += cut;
+      onDelta(piece);
+    };
     try {
       for await (const delta of this.client.stream(this.buildMessages(input), {
         timeoutMs,
@@ -83,14 +100,19 @@ export class LlmNarrator {
       })) {
         if (controller.signal.aborted) throw new LlmError('timeout', `no answer in ${timeoutMs} ms`);
         text += delta;
-        onDelta(delta);
+        if (text.length > this.policy.llm.max_chars * 2) return this.fallback(input, started, 'llm_too_long');
+        release(false);
+        if (rejected) return this.fallback(input, started, `guard_rejected:${rejected}`);
       }
       if (controller.signal.aborted) throw new LlmError('timeout', `no answer in ${timeoutMs} ms`);
+      release(true);
+      if (rejected) return this.fallback(input, started, `guard_rejected:${rejected}`);
       return this.judge(text, input, started);
     } catch (e) {
       return this.fallback(input, started, e instanceof LlmError && e.kind === 'timeout' ? 'llm_timeout' : 'llm_error');
     } finally {
       clearTimeout(timer);
+      controller.abort();
     }
   }
 
@@ -187,4 +209,16 @@ export function looksLikeProse(text: string): boolean {
 
 function elapsed(started: number): number {
   return Math.round((performance.now() - started) * 100) / 100;
+}
+
+/**
+ * Length of the longest prefix of `text` made of complete sentences: up to the last `.`, `!`, `?`
+ * or `:` followed by white space, or the last line break. Decimal points ("1.234,56") never end a
+ * sentence because no space follows them.
+ */
+export function lastSentenceEnd(text: string): number {
+  let end = 0;
+  const re = /[.!?:](?=\s)|\n/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) end = m.index + 1;
+  return end;
 }

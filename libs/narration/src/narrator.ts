@@ -34,7 +34,8 @@ export class Narrator {
     return null;
   }
 
-  async narrate(req: NarrateRequest): Promise<NarrateResponse> {
+  /** `onDelta` receives guarded pieces of the model's text when the request asks to stream. */
+  async narrate(req: NarrateRequest, onDelta?: (delta: string) => void): Promise<NarrateResponse> {
     const started = performance.now();
     const deterministic = this.deterministic.narrate(req);
     const skip = this.llmSkipReason(req);
@@ -49,7 +50,10 @@ export class Narrator {
         },
       };
     }
-    const outcome = await this.llm.rephrase({ request: req, deterministic });
+    const outcome =
+      req.stream && onDelta
+        ? await this.llm.rephraseStream({ request: req, deterministic }, onDelta)
+        : await this.llm.rephrase({ request: req, deterministic });
     return { answer: outcome.answer, narrator: outcome.meta };
   }
 }

@@ -143,6 +143,7 @@ export class AskPipeline {
       rag: rag?.enabled ? rag.chunks : [],
       memory: ctx.memory,
       context_used: ctx.context.last_reference_used,
+      stream: input.stream ?? false,
     };
     const narrated = await step('narrator', () => this.bus.call(NarratorSubjects.narrate, narrateReq));
 

@@ -9,6 +9,8 @@ export interface AskInput {
   conversation_id: string;
   nickname: string;
   client_id: string;
+  /** Ask the narrator to publish guarded answer deltas (chat page streaming). */
+  stream?: boolean;
 }
 
 /** CONTRACT.md `meta`: always at least these keys. */

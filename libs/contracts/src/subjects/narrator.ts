@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRpc } from '../define';
+import { defineRpc, defineStream } from '../define';
 import { QueryParams, QueryResult, RagChunk } from '../common';
 import { NarratorMemory } from './context';
 import { PlanKind } from './planner';
@@ -34,6 +34,8 @@ export const NarrateRequest = z.object({
   rag: z.array(RagChunk),
   memory: NarratorMemory,
   context_used: z.boolean(),
+  /** Publish the model's text as it is written (guarded sentence by sentence) on NarratorStream. */
+  stream: z.boolean().default(false),
 });
 export type NarrateRequest = z.infer<typeof NarrateRequest>;
 
@@ -43,3 +45,8 @@ export type NarrateResponse = z.infer<typeof NarrateResponse>;
 export const NarratorSubjects = {
   narrate: defineRpc({ subject: 'cota.narrator.narrate.v1', service: 'narrator', request: NarrateRequest, response: NarrateResponse, timeoutMs: 20000 }),
 };
+
+/** Guarded pieces of the answer while the model writes it, for the chat page (server-sent events). */
+export const AnswerDelta = z.object({ request_id: z.string(), seq: z.number().int().min(0), text: z.string() });
+export type AnswerDelta = z.infer<typeof AnswerDelta>;
+export const NarratorStream = defineStream({ prefix: 'cota.narrator.delta.v1', service: 'narrator', payload: AnswerDelta });

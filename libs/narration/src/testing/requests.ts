@@ -20,6 +20,7 @@ export function narrateRequest(over: Partial<NarrateRequest> & { question: strin
     rag: [],
     memory: { recent: [], summary: null },
     context_used: false,
+    stream: false,
     ...over,
   };
 }
