@@ -126,3 +126,25 @@ describe('a service that dies', () => {
     expect(back.body.answer).toContain('11.728.688/0001-47');
   });
 });
+
+describe('the message bus goes away', () => {
+  it('answers 503 while NATS is down and recovers when it is back, without restarting anything', async () => {
+    await cluster.nats.stop();
+    await new Promise((r) => setTimeout(r, 300)); // clients notice the disconnect
+    const down = await cluster.ask('Qual o CNPJ do HGLG11?', { conversation: 'nats-outage' });
+    expect(down.status).toBe(503);
+    expect(down.body.error.code).toBe('service_unavailable');
+    expect(down.body.error.message).toContain('NATS');
+    const ready = await fetch(`${cluster.baseUrl}/health/ready`);
+    expect(ready.status).toBe(503);
+
+    await cluster.nats.start();
+    let back = down;
+    for (let i = 0; i < 60 && back.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      back = await cluster.ask('Qual o CNPJ do HGLG11?', { conversation: 'nats-outage' });
+    }
+    expect(back.status).toBe(200);
+    expect(back.body.answer).toContain('11.728.688/0001-47');
+  });
+});

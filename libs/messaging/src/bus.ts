@@ -41,7 +41,7 @@ export class Bus {
       raw = await this.transport.request(def.subject, JSON.stringify(payload), opts.timeoutMs ?? def.timeoutMs);
     } catch (e) {
       // Attribute outages and timeouts to the service that owns the subject.
-      if (CotaError.is(e) && !e.service) throw new CotaError(e.code, e.message, e.details, def.service);
+      if (CotaError.is(e) && !e.service && !e.details?.bus) throw new CotaError(e.code, e.message, e.details, def.service);
       throw e;
     }
     let reply: Reply;

@@ -18,7 +18,7 @@ function toCotaError(err: unknown, subject: string, timeoutMs: number): CotaErro
   if (code === ErrorCode.NoResponders) return new CotaError('UNAVAILABLE', `no service is answering ${subject}`, { subject });
   if (code === ErrorCode.Timeout) return new CotaError('TIMEOUT', `${subject} did not answer in ${timeoutMs} ms`, { subject });
   if (code === ErrorCode.ConnectionClosed || code === ErrorCode.ConnectionDraining || code === ErrorCode.Disconnect) {
-    return new CotaError('UNAVAILABLE', 'the message bus (NATS) is not reachable', { subject });
+    return new CotaError('UNAVAILABLE', 'the message bus (NATS) is not reachable', { subject, bus: true });
   }
   return new CotaError('INTERNAL', `bus error on ${subject}: ${(err as Error)?.message ?? String(err)}`, { subject });
 }
@@ -31,6 +31,8 @@ export class NatsTransport implements Transport {
   readonly name = 'nats' as const;
   private readonly subs = new Set<Subscription>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** False between a disconnect and the reconnect: requests then fail fast instead of waiting out their timeout. */
+  private linkUp = true;
 
   private constructor(private readonly nc: NatsConnection) {}
 
@@ -44,17 +46,20 @@ export class NatsTransport implements Transport {
       waitOnFirstConnect: true,
       pingInterval: 10_000,
     });
-    if (opts.onStatus) {
-      const onStatus = opts.onStatus;
-      void (async () => {
-        for await (const s of nc.status()) onStatus(`${s.type}${s.data ? ' ' + String(s.data) : ''}`);
-      })().catch(() => undefined);
-    }
-    return new NatsTransport(nc);
+    const transport = new NatsTransport(nc);
+    void (async () => {
+      for await (const s of nc.status()) {
+        if (s.type === 'disconnect') transport.linkUp = false;
+        if (s.type === 'reconnect') transport.linkUp = true;
+        opts.onStatus?.(`${s.type}${s.data ? ' ' + String(s.data) : ''}`);
+      }
+    })().catch(() => undefined);
+    return transport;
   }
 
   async request(subject: string, data: string, timeoutMs: number): Promise<string> {
-    if (this.nc.isClosed()) throw new CotaError('UNAVAILABLE', 'the message bus (NATS) connection is closed', { subject });
+    if (this.nc.isClosed()) throw new CotaError('UNAVAILABLE', 'the message bus (NATS) connection is closed', { subject, bus: true });
+    if (!this.linkUp) throw new CotaError('UNAVAILABLE', 'the message bus (NATS) is not reachable; reconnecting', { subject, bus: true });
     try {
       const msg = await this.nc.request(subject, sc.encode(data), { timeout: timeoutMs, noMux: false });
       return sc.decode(msg.data);
@@ -110,10 +115,11 @@ export class NatsTransport implements Transport {
   }
 
   isConnected(): boolean {
-    return !this.nc.isClosed() && !this.nc.isDraining() && this.nc.info !== undefined;
+    return this.linkUp && !this.nc.isClosed() && !this.nc.isDraining();
   }
 
   async ping(): Promise<number> {
+    if (!this.linkUp) throw new CotaError('UNAVAILABLE', 'NATS is not reachable (reconnecting)');
     try {
       return await this.nc.rtt();
     } catch (err) {

@@ -29,6 +29,9 @@ export function toHttpError(e: unknown): HttpError {
     const svc = e.service ? SERVICE_NAMES_PT[e.service] ?? `(${e.service})` : null;
     switch (e.code) {
       case 'UNAVAILABLE':
+        if (e.details?.bus) {
+          return new HttpError(503, 'service_unavailable', 'O barramento de mensagens (NATS) está indisponível no momento. Tente novamente em instantes.', { 'Retry-After': '5' });
+        }
         return new HttpError(
           503,
           'service_unavailable',
