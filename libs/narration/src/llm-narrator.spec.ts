@@ -135,12 +135,12 @@ describe('LlmNarrator through the Narrator', () => {
     expect(user.content).not.toContain('Fonte:');
   });
 
-  it('guards a streamed text at the end', async () => {
+  it('guards a streamed text before any of it is released', async () => {
     const { narrator } = withLlm(async () => 'O ABCP11 pagou R$ 0,99 por cota.');
     const deltas: string[] = [];
     const req = request();
     const outcome = await narrator.llm!.rephraseStream({ request: req, deterministic: narrator.deterministic.narrate(req) }, (d) => deltas.push(d));
-    expect(deltas.join('')).toBe('O ABCP11 pagou R$ 0,99 por cota.');
+    expect(deltas).toEqual([]); // the invented 0,99 never reaches the page
     expect(outcome.meta.reason).toBe('guard_rejected:0,99');
     expect(outcome.answer).toContain('R$ 0,65');
   });

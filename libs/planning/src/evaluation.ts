@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { PlanResponse } from '@cota/contracts';
 import { Planner } from './planner';
 
 const Labelled = z.object({ question: z.string().min(1), expected_entity: z.string().min(1) });
@@ -48,6 +49,17 @@ export interface RoutingReport {
   misses: RoutingMiss[];
 }
 
+/**
+ * What a plan answers, in the label vocabulary: the entity name, or for the other kinds
+ * `smalltalk`, `concept`, `confirmation`, `tool:<name>` (so labelled files can also check that
+ * "o que é P/VP?" goes to the knowledge base and "manda no meu email" to a tool).
+ */
+export function planLabel(plan: PlanResponse): string {
+  if (plan.kind === 'tool') return `tool:${plan.tool?.name ?? plan.intent}`;
+  if (plan.kind === 'smalltalk' || plan.kind === 'concept' || plan.kind === 'confirmation') return plan.kind;
+  return plan.entity ?? plan.kind;
+}
+
 /** Plans every question deterministically and compares with the label. */
 export function evaluateRouting(planner: Planner, rows: LabelledQuestion[]): RoutingReport {
   const confusion: RoutingReport['confusion'] = {};
@@ -57,10 +69,11 @@ export function evaluateRouting(planner: Planner, rows: LabelledQuestion[]): Rou
   let clarifications = 0;
   for (const row of rows) {
     const plan = planner.planDeterministic(row.question);
-    const got = plan.entity ?? plan.kind;
-    const ok = plan.kind === 'entity' && plan.entity === row.expected_entity;
+    const got = planLabel(plan);
+    // An entity counts only when accepted (a clarification asks the user back).
+    const ok = plan.kind !== 'clarification' && plan.kind !== 'unknown' && got === row.expected_entity;
     if (ok) correct++;
-    if (plan.entity === row.expected_entity) top1++;
+    if (got === row.expected_entity) top1++;
     if (plan.kind === 'clarification') clarifications++;
     const label = plan.kind === 'clarification' ? `${got}?` : got;
     (confusion[row.expected_entity] ??= {})[label] = (confusion[row.expected_entity][label] ?? 0) + 1;

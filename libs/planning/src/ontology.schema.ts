@@ -70,6 +70,11 @@ export const OntologySchema = z
         long_max_distance: z.number().int().min(0).max(3),
       })
       .strict(),
+    /**
+     * Ordinary words that sit one typo away from a policy word ("dúvida"/"dívida", "receber"/"recebeu"):
+     * known as written, so typo correction leaves them alone. They carry no weight.
+     */
+    known_words: z.array(z.string().min(1)).default([]),
     /** Words that look like a 4-letter ticker prefix but are Portuguese ("QUAL", "COMO"). */
     ticker_prefix_stopwords: z.array(z.string().regex(/^[a-z]{4}$/, 'must be 4 lowercase letters')),
     features: z.record(z.string().regex(/^[a-z_]+$/), Feature),

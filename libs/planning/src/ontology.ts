@@ -138,6 +138,7 @@ export class Ontology {
     }));
     this.smalltalkFiller = new Set(spec.smalltalk.filler.map((w) => stem(normalize(w))));
     this.tickerPrefixStopwords = new Set(spec.ticker_prefix_stopwords);
+    for (const w of spec.known_words) collect(w);
     this.vocabulary = new FuzzyVocabulary(words, {
       minLength: spec.fuzzy.min_length,
       maxDistance: spec.fuzzy.max_distance,

@@ -44,7 +44,7 @@ export class ParamInference {
   private readonly numbers: Map<string, number>;
   private readonly months: Map<string, number>;
   /** Compiled once: inference runs per question and must stay far below a millisecond. */
-  private readonly re: Record<'lastN' | 'nLast' | 'monthYear' | 'top' | 'nBest' | 'bestN' | 'dayMonthYear', RegExp>;
+  private readonly re: Record<'lastN' | 'nLast' | 'monthYear' | 'top' | 'nBest' | 'bestN' | 'nFunds' | 'dayMonthYear', RegExp>;
 
   constructor(readonly spec: ParamPolicySpec) {
     // Exact words, not stems: "quanto" must not read as "quantos".
@@ -89,6 +89,8 @@ export class ParamInference {
       top: new RegExp(`\\btop\\s+${this.numberRe}\\b`),
       nBest: new RegExp(`\\b${this.numberRe}\\s+(?:maiores|melhores|piores|menores|primeiros|primeiras)\\b`),
       bestN: new RegExp(`\\b(?:maiores|melhores|piores|menores)\\s+${this.numberRe}\\b`),
+      // "os 5 fiis com menos volatilidade": a count of funds is a list size.
+      nFunds: new RegExp(`\\b${this.numberRe}\\s+(?:fiis|fundos)\\b`),
       dayMonthYear: new RegExp(`\\b(\\d{1,2})(?: o)? de ${this.monthRe} de (\\d{4})\\b`),
     };
   }
@@ -168,9 +170,14 @@ export class ParamInference {
     p.window = window;
 
     // Limit: "top 10", "os 24 últimos preços", "5 maiores".
-    const top =
-      this.re.top.exec(n) ?? this.re.nBest.exec(n) ?? this.re.bestN.exec(n);
-    const topN = top ? this.toNumber(top[1]) : null;
+    const top = this.re.top.exec(n) ?? this.re.nBest.exec(n) ?? this.re.bestN.exec(n);
+    let topN = top ? this.toNumber(top[1]) : null;
+    if (topN === null) {
+      // "um fundo" is an article, not a list size: counts of funds start at 2.
+      const funds = this.re.nFunds.exec(n);
+      const count = funds ? this.toNumber(funds[1]) : null;
+      if (count !== null && count >= 2) topN = count;
+    }
     if (topN) p.limit = topN;
     else if (counted) p.limit = counted;
 

@@ -243,4 +243,85 @@ describe('Planner (deterministic)', () => {
       expect(plan('Beta do XPLG11 em relação ao IFIX').entity).toBe('fiis_financials_risk');
     });
   });
+
+  // Misses found on fresh question rounds (test/planner/blind_round4..8), fixed by concept.
+  describe('generalisation fixes', () => {
+    const entity = (q: string) => {
+      const p = plan(q);
+      return p.kind === 'entity' ? p.entity : `${p.kind}:${p.entity}`;
+    };
+
+    it('reads first-person money talk as the client\'s own portfolio', () => {
+      expect(entity('to ganhando ou perdendo dinheiro no RECR11?')).toBe('client_fiis_positions');
+      expect(entity('meu pm no KNHY11 ta em quanto?')).toBe('client_fiis_positions');
+      expect(entity('em quais fiis eu to com posicao hoje?')).toBe('client_fiis_positions');
+      expect(entity('quanto eu ganhei de proventos em marco')).toBe('client_fiis_dividends_evolution');
+      expect(entity('quais fundos me pagaram em outubro')).toBe('client_fiis_dividends_evolution');
+      // A possessive alone does not make a market question private, nor "quem investe" first person.
+      expect(entity('como ta a economia pra quem investe em fii?')).toBe('macro_consolidada');
+    });
+
+    it('keeps income expected from now on apart from income received', () => {
+      expect(entity('quanto de renda mensal minha carteira deve gerar')).toBe('client_fiis_enriched_portfolio');
+      expect(entity('minha renda mensal com fiis esta crescendo?')).toBe('client_fiis_dividends_evolution');
+    });
+
+    it('tells the month-by-month comparison from the period summary', () => {
+      expect(entity('grafico carteira x ibov mes a mes')).toBe('client_fiis_performance_vs_benchmark');
+      expect(entity('em quantos meses minha carteira bateu o ifix')).toBe('client_fiis_performance_vs_benchmark_summary');
+      expect(entity('saldo final da carteira contra o ibov no periodo')).toBe('client_fiis_performance_vs_benchmark_summary');
+      // A comparison in time is not a comparison with a benchmark.
+      expect(entity('minha renda mensal de fiis caiu em relacao ao mes anterior?')).toBe('client_fiis_dividends_evolution');
+    });
+
+    it('reads a short period as a price move and an all-time fall as risk', () => {
+      expect(entity('quanto o VGIR11 oscilou essa semana')).toBe('fiis_precos');
+      expect(entity('quanto oscila o HGLG11')).toBe('fiis_financials_risk');
+      expect(entity('qual a maior queda que o VGIA11 ja teve')).toBe('fiis_financials_risk');
+    });
+
+    it('routes a fund\'s vacancy to its properties, the reported physical/financial vacancy to the snapshot', () => {
+      expect(entity('qual a vacancia do HGLG11')).toBe('fiis_imoveis');
+      expect(entity('e a vacancia?')).toBe('fiis_imoveis');
+      expect(entity('vacancia financeira do XPLG11')).toBe('fiis_financials_snapshot');
+    });
+
+    it('does not "correct" ordinary words into policy words', () => {
+      const p = plan('estou em duvida se coloco dinheiro no KNCR11, me ajuda a entender o fundo');
+      expect(p.entity).toBe('fii_overview');
+      expect(p.planner.reason).not.toMatch(/duvida->divida/);
+    });
+
+    it('reads a yearly percentage as dividend yield', () => {
+      expect(entity('o JSRE11 rende quantos % ao ano?')).toBe('fiis_dividends_yields');
+      expect(entity('rendimento dos ultimos 12 meses em reais e em % do KNCR11')).toBe('fiis_dividends_yields');
+    });
+
+    it('sends market-conditioned questions about FIIs to the macro panorama, not to a definition or the daily report', () => {
+      expect(entity('vale a pena investir em fii com selic alta?')).toBe('macro_consolidada');
+      expect(plan('vale a pena investir em fii?').kind).toBe('concept');
+      expect(entity('selic alta e ipca alto, o que isso significa pros fiis?')).toBe('macro_consolidada');
+      expect(entity('resumo macro do dia com ifix e dolar')).toBe('macro_consolidada');
+      expect(plan('resumo do dia').kind).toBe('tool');
+    });
+
+    it('reads a count of funds as the list size and every indicator the warehouse has', () => {
+      expect(plan('os 5 fiis com menos volatilidade').params).toMatchObject({ limit: 5, order_by: 'rank_low_volatility' });
+      expect(plan('me fala de um fundo de papel com dy alto').params.limit).not.toBe(1);
+      expect(plan('poupanca ta rendendo quanto').params.filters).toEqual({ indicator: 'POUPANCA' });
+      expect(plan('inpc do ultimo mes').params).toMatchObject({ window: 'months:1', filters: { indicator: 'INPC' } });
+      expect(plan('igp-m dos ultimos 12 meses').params).toMatchObject({ window: 'months:12', filters: { indicator: 'IGPM' } });
+    });
+
+    it('fills tickers, years and filters on colloquial questions', () => {
+      expect(plan('mxrf e knri, quanto tao custando?').params.tickers).toEqual(['MXRF11', 'KNRI11']);
+      expect(plan('XPML11 e VISC11: quanto cada um distribuiu em 2024').params).toMatchObject({
+        ticker: null,
+        tickers: ['XPML11', 'VISC11'],
+        window: 'year:2024',
+      });
+      expect(plan('top 3 fundos de papel por dividend yield').params).toMatchObject({ limit: 3, order_by: 'rank_dy_12m', filters: { sector: 'Recebíveis' } });
+      expect(plan('rentabilidade mensal dos meus fiis x cdi em 2023').params).toMatchObject({ window: 'year:2023', filters: { benchmark: 'CDI' } });
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { goldenDir, repoRoot } from '@cota/config';
 import { evaluateRouting, formatRoutingReport, readLabelledQuestions } from './evaluation';
+import { loadPlanningPolicies } from './policies';
 import { realPlanner } from './test-helpers';
 
 /**
@@ -28,6 +29,32 @@ describe('routing quality', () => {
       expect(Object.keys(r.confusion)).toHaveLength(22);
       for (const row of Object.values(r.confusion)) expect(Object.values(row).reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(5);
     }
+  });
+
+  it('generalises to the fresh rounds 4-8 (each scored before tuning on it, see README): at least 95%', () => {
+    const file = (n: number) => join(repoRoot(), 'test', 'planner', `blind_round${n}.jsonl`);
+    const entities = loadPlanningPolicies().ontology.entityNames();
+    const round4 = check(file(4), 0.95);
+    // ~9 questions per catalog entity, plus small talk, concepts and tools (labelled by kind).
+    for (const e of entities) expect(Object.values(round4.confusion[e] ?? {}).reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(9);
+    expect(Object.keys(round4.confusion)).toEqual(expect.arrayContaining(['smalltalk', 'concept', 'tool:calcular_financas', 'tool:enviar_relatorio_email']));
+    expect(round4.total).toBeGreaterThanOrEqual(200);
+    for (const n of [5, 6, 7, 8]) {
+      const r = check(file(n), 0.95);
+      expect(r.total).toBeGreaterThanOrEqual(50);
+      for (const e of entities) expect(r.confusion[e]).toBeDefined();
+    }
+  });
+
+  it('labels other kinds by kind: small talk, concept, tool:<name>', () => {
+    const r = evaluateRouting(planner, [
+      { question: 'o que é P/VP?', expected_entity: 'concept' },
+      { question: 'bom dia', expected_entity: 'smalltalk' },
+      { question: 'manda o relatório no meu email', expected_entity: 'tool:enviar_relatorio_email' },
+      { question: 'bom dia', expected_entity: 'concept' },
+    ]);
+    expect(r).toMatchObject({ total: 4, correct: 3 });
+    expect(r.misses[0]).toMatchObject({ expected: 'concept', got: 'smalltalk' });
   });
 
   it('reports confusion and misses for a labelled file', () => {

@@ -13,6 +13,10 @@ const COMPOUNDS: ReadonlyArray<[RegExp, string]> = [
   [/\bipca\s*-\s*15\b/g, ' ipca15 '],
   [/\be\s*-\s*mail\b/g, ' email '],
   [/\bd\s*-\s*([01])\b/g, ' d$1 '],
+  // "taxa de adm" is the management fee, not the administrator ("adm" alone expands to that).
+  [/\btaxas?\s+de\s+adm(?:in)?\b/g, ' taxa de administracao '],
+  // "PM" of a fund position is the average price ("meu PM no HGLG11").
+  [/\b(meu|o|seu|do|no)\s+pm\b/g, ' $1 preco medio '],
   [/\br\s*\$/g, ' reais '],
   [/%/g, ' por cento '],
   [/\bx\s*(?=\d)/g, ' x '],

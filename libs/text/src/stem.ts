@@ -46,6 +46,19 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   ifil: 'ifil',
   ibov: 'ibov',
   cdi: 'cdi',
+  // "balança muito" (swings) is not "balanço" (the balance sheet)
+  balanca: 'balanca',
+  balancando: 'balanca',
+  // "dividida" (split) must not meet "dividendo" (both would stem to "divid")
+  dividida: 'dividid',
+  dividido: 'dividid',
+  divididas: 'dividid',
+  divididos: 'dividid',
+  // "coloco dinheiro" (put money in) is not "bem colocado" (ranked)
+  coloco: 'colocar',
+  coloca: 'colocar',
+  colocar: 'colocar',
+  colocando: 'colocar',
 };
 
 const PLURALS: ReadonlyArray<[string, string]> = [

@@ -20,6 +20,13 @@ describe('normalize', () => {
     expect(normalize('R$ 10 mil a 1,5% ao mês')).toBe('reais 10 mil a 1.5 por cento ao mes');
   });
 
+  it('reads "taxa de adm" as the management fee and a position\'s "PM" as the average price', () => {
+    expect(normalize('taxa de adm do LVBI11')).toBe('taxa de administracao do lvbi11');
+    expect(normalize('qual o adm do HGLG11')).toBe('qual o administrador do hglg11');
+    expect(normalize('meu PM no KNHY11')).toBe('meu preco medio no knhy11');
+    expect(normalize('pm')).toBe('pm');
+  });
+
   it('splits dates into numbers (pattern extraction uses fold instead)', () => {
     expect(normalize('em 13/03/2025')).toBe('em 13 03 2025');
     expect(fold('Em 13/03/2025, Março')).toBe('em 13/03/2025, marco');
@@ -60,6 +67,9 @@ describe('stem', () => {
     expect(stem('quanto')).not.toBe(stem('quantos'));
     expect(stem('fii')).not.toBe(stem('fiis'));
     expect(stem('recebiveis')).not.toBe(stem('recebo'));
+    expect(stem('dividida')).not.toBe(stem('dividendo'));
+    expect(stem('balanca')).not.toBe(stem('balanco'));
+    expect(stem('coloco')).not.toBe(stem('colocado'));
   });
 
   it('leaves short words and numbers alone', () => {
