@@ -10,7 +10,12 @@ import { planningBenchmarks } from '@cota/planning';
 import { retrievalBenchmarks } from '@cota/retrieval';
 import { toolGatingBenchmarks } from '@cota/tool-gating';
 import { warehouseBenchmarks } from '@cota/warehouse';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadEnv, policiesDir } from '@cota/config';
 import { Benchmark, BenchResult, formatResults, runBenchmark } from './bench-harness';
+import { startEmbedded } from './embedded';
 
 /**
  * `npm run bench`: latency targets live here, not in unit tests. Library benchmarks come from
@@ -40,8 +45,47 @@ async function busBenchmarks(): Promise<{ benchmarks: Benchmark[]; close: () => 
   return { benchmarks, close: async () => void (await Promise.all(transports.map(([, t]) => t.drain()))) };
 }
 
+/**
+ * `npm run bench -- --e2e`: whole questions over HTTP against the embedded system (all seven
+ * services, in-process bus, in-memory PGlite with the real warehouse).
+ */
+async function endToEndBenchmarks(): Promise<{ benchmarks: Benchmark[]; close: () => Promise<void> }> {
+  const key = 'chave-de-benchmark-0001';
+  process.env.COTA_EMBEDDED_STORE = 'memory';
+  // The product's per-client rate limit would stop a benchmark: run it on a copy of the policies
+  // whose quotas are raised (everything else unchanged).
+  const dir = mkdtempSync(join(tmpdir(), 'cota-bench-policies-'));
+  cpSync(policiesDir(), dir, { recursive: true });
+  const quotas = readFileSync(join(dir, 'quotas.yaml'), 'utf8')
+    .replace(/requests_per_minute: \d+/, 'requests_per_minute: 1000000')
+    .replace(/requests_per_day: \d+/, 'requests_per_day: 100000000');
+  writeFileSync(join(dir, 'quotas.yaml'), quotas);
+  process.env.COTA_POLICIES_DIR = dir;
+  const env = loadEnv({ PORT: '0', COTA_DEMO_KEYS: `cliente-demo-1:${key}`, COTA_DATA_DIR: process.env.COTA_DATA_DIR });
+  const cota = await startEmbedded({ ...env, port: 3917 });
+  let n = 0;
+  const ask = (question: string) => async () => {
+    const res = await fetch('http://127.0.0.1:3917/ask', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ question, conversation_id: `bench-${n++ % 50}`, nickname: 'Ana', client_id: 'cliente-demo-1' }),
+    });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+    await res.json();
+  };
+  return {
+    benchmarks: [
+      { name: 'ask: CNPJ do HGLG11 (embedded, HTTP)', run: ask('Qual o CNPJ do HGLG11?'), targetMeanMs: 100 },
+      { name: 'ask: últimos 12 dividendos do KNRI11 (embedded, HTTP)', run: ask('últimos 12 dividendos do KNRI11'), targetMeanMs: 150 },
+      { name: 'ask: top 10 FIIs por DY (embedded, HTTP)', run: ask('top 10 fiis por dy'), targetMeanMs: 150 },
+    ],
+    close: () => cota.stop(),
+  };
+}
+
 async function main(): Promise<void> {
-  const filter = process.argv[2];
+  const e2e = process.argv.includes('--e2e');
+  const filter = process.argv.slice(2).find((a) => !a.startsWith('--'));
   const bus = await busBenchmarks();
   const groups: Array<[string, Benchmark[]]> = [
     ['messaging', bus.benchmarks],
@@ -59,6 +103,11 @@ async function main(): Promise<void> {
     for (const b of list) results.push(await runBenchmark({ ...b, name: `${group}: ${b.name}` }));
   }
   await bus.close();
+  if (e2e) {
+    const end = await endToEndBenchmarks();
+    for (const b of end.benchmarks) results.push(await runBenchmark(b, { minIterations: 100, minMs: 3000 }));
+    await end.close();
+  }
   const mem = process.memoryUsage();
   process.stdout.write(formatResults(results) + '\n');
   process.stdout.write(`\nmemory: rss ${(mem.rss / 2 ** 20).toFixed(1)} MiB, heap used ${(mem.heapUsed / 2 ** 20).toFixed(1)} MiB\n`);
