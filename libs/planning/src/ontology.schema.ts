@@ -32,6 +32,11 @@ const Feature = z
     at_start: z.boolean().default(false),
     /** Alternatively: fires when every group has a match (e.g. a dividend word AND a yield word). */
     groups: z.array(z.array(z.string().min(1)).min(1)).default([]),
+    /**
+     * Counts for an entity even when none of its words matched: the feature alone names the
+     * reading ("Selic, IPCA e dólar" is the macro panorama though no macro word is written).
+     */
+    standalone: z.boolean().default(false),
   })
   .strict()
   .refine((f) => f.tokens.length + f.phrases.length + f.groups.length + f.concepts.length > 0, { message: 'needs tokens, phrases, concepts or groups' });
@@ -51,7 +56,18 @@ const Entity = z
 export const OntologySchema = z
   .object({
     version: z.literal(1),
-    thresholds: z.object({ min_score: z.number().positive(), min_gap: z.number().min(0) }).strict(),
+    thresholds: z
+      .object({
+        min_score: z.number().positive(),
+        min_gap: z.number().min(0),
+        /**
+         * A smaller lead that still suffices when the best reading has a word or phrase of at least
+         * `specific_word_weight` that the runner-up lacks (a specific term, not shared vocabulary).
+         */
+        specific: z.object({ min_gap: z.number().min(0), word_weight: z.number().positive() }).strict().optional(),
+      })
+      .strict()
+      .refine((t) => !t.specific || t.specific.min_gap <= t.min_gap, { message: 'specific.min_gap must not exceed min_gap', path: ['specific', 'min_gap'] }),
     phrase_max_gap: z.number().int().min(0).max(4),
     /** Model fallback for questions the deterministic planner does not accept (used only when configured). */
     llm_fallback: z

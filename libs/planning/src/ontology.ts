@@ -1,8 +1,8 @@
 import { FuzzyVocabulary, STOPWORDS, normalize, stem } from '@cota/text';
 
 const STOP_STEMS = new Set([...STOPWORDS].map(stem));
-/** Built-in features that count even when no word of the entity matched. */
-const UNGATED = new Set(['only_ticker']);
+/** Built-in features that count even when no word of the entity matched (policy features opt in with `standalone`). */
+const BUILTIN_STANDALONE = ['only_ticker'];
 import { AnalysedQuestion, TICKER_TOKEN } from './analysis';
 import { OntologySpec, RuleSpec } from './ontology.schema';
 import { CompiledPhrase, compilePhrase, containsPhrase, hasPhrase } from './phrases';
@@ -19,6 +19,8 @@ interface CompiledEntity {
   tokens: Map<string, { weight: number; text: string }>;
   phrases: WeightedPhrase[];
   features: Map<string, number>;
+  /** Standalone features that raise this entity: any of them firing points to it without a word. */
+  standalone: string[];
 }
 
 interface CompiledFeature {
@@ -51,7 +53,7 @@ export interface Candidate {
  * indexed so that scoring a question costs a pass over its stems.
  */
 export class Ontology {
-  readonly thresholds: { min_score: number; min_gap: number };
+  readonly thresholds: OntologySpec['thresholds'];
   readonly vocabulary: FuzzyVocabulary;
   readonly entities: ReadonlyMap<string, CompiledEntity>;
   readonly tools: ReadonlyArray<{ name: string; rules: CompiledRule[] }>;
@@ -61,10 +63,13 @@ export class Ontology {
   readonly smalltalkFiller: ReadonlySet<string>;
   readonly tickerPrefixStopwords: ReadonlySet<string>;
   private readonly features: CompiledFeature[];
+  private readonly standalone: ReadonlySet<string>;
   private readonly maxGap: number;
   /** stem -> the entity words with that stem; first stem -> the entity phrases starting with it. */
   private readonly tokenIndex = new Map<string, Array<{ entity: string; weight: number; text: string }>>();
   private readonly phraseIndex = new Map<string, Array<WeightedPhrase & { entity: string }>>();
+  /** The words and phrases behind each scored candidate (kept out of the candidate, which goes into meta). */
+  private readonly matchedWords = new WeakMap<Candidate, Map<string, { weight: number; text: string }>>();
 
   constructor(readonly spec: OntologySpec) {
     this.thresholds = spec.thresholds;
@@ -91,6 +96,8 @@ export class Ontology {
       groups: f.groups.map((g) => g.map(collect)),
     }));
 
+    this.standalone = new Set([...BUILTIN_STANDALONE, ...Object.entries(spec.features).filter(([, f]) => f.standalone).map(([n]) => n)]);
+
     const entities = new Map<string, CompiledEntity>();
     for (const [name, e] of Object.entries(spec.entities)) {
       const tokens = new Map<string, { weight: number; text: string }>();
@@ -113,7 +120,8 @@ export class Ontology {
         if (!prev || p.weight > prev.weight) unique.set(key, p);
       }
       phrases.splice(0, phrases.length, ...unique.values());
-      entities.set(name, { name, description: e.description, label: e.label, tokens, phrases, features: new Map(Object.entries(e.features)) });
+      const standalone = Object.entries(e.features).filter(([f, w]) => w > 0 && this.standalone.has(f)).map(([f]) => f);
+      entities.set(name, { name, description: e.description, label: e.label, tokens, phrases, features: new Map(Object.entries(e.features)), standalone });
     }
     this.entities = entities;
     for (const e of entities.values()) {
@@ -182,21 +190,23 @@ export class Ontology {
 
   /** Scores every entity; candidates best first, each with the signals that made its score. */
   score(q: AnalysedQuestion, features: Set<string>): Candidate[] {
-    const acc = new Map<string, { score: number; signals: string[] }>();
-    const add = (entity: string, weight: number, signal: string) => {
+    const acc = new Map<string, { score: number; signals: string[]; words: Map<string, { weight: number; text: string }> }>();
+    // `key` is the stemmed form (what two entities share); `text` the word as the policy writes it.
+    const add = (entity: string, weight: number, signal: string, key: string, text: string) => {
       const a = acc.get(entity);
       if (a) {
         a.score += weight;
         a.signals.push(signal);
-      } else acc.set(entity, { score: weight, signals: [signal] });
+        a.words.set(key, { weight, text });
+      } else acc.set(entity, { score: weight, signals: [signal], words: new Map([[key, { weight, text }]]) });
     };
     const seen = new Set<string>();
     for (const s of q.stems) {
       if (s === TICKER_TOKEN || seen.has(s)) continue;
       seen.add(s);
-      for (const t of this.tokenIndex.get(s) ?? []) add(t.entity, t.weight, `word:${t.text}(${fmt(t.weight)})`);
+      for (const t of this.tokenIndex.get(s) ?? []) add(t.entity, t.weight, `word:${t.text}(${fmt(t.weight)})`, s, t.text);
       for (const p of this.phraseIndex.get(s) ?? []) {
-        if (containsPhrase(q.stems, p.stems, this.maxGap)) add(p.entity, p.weight, `phrase:${p.text}(${fmt(p.weight)})`);
+        if (containsPhrase(q.stems, p.stems, this.maxGap)) add(p.entity, p.weight, `phrase:${p.text}(${fmt(p.weight)})`, p.stems.join(' '), p.text);
       }
     }
     const out: Candidate[] = [];
@@ -204,19 +214,37 @@ export class Ontology {
       const a = acc.get(e.name);
       let score = a?.score ?? 0;
       const signals = a?.signals ?? [];
-      const gated = signals.length === 0;
-      // Features only adjust an entity the words already point to; alone they say nothing
-      // (except the ungated built-ins such as only_ticker).
+      // Features only adjust an entity the words already point to; alone they say nothing,
+      // except the standalone ones (only_ticker, a macro panorama), which point to it themselves.
+      const gated = signals.length === 0 && !e.standalone.some((f) => features.has(f));
       for (const [f, w] of e.features) {
-        if (gated && !UNGATED.has(f)) continue;
+        if (gated) break;
         if (features.has(f)) {
           score += w;
           signals.push(`feature:${f}(${fmt(w)})`);
         }
       }
-      out.push({ entity: e.name, score: Math.round(score * 100) / 100, signals, label: e.label });
+      const candidate: Candidate = { entity: e.name, score: Math.round(score * 100) / 100, signals, label: e.label };
+      if (a) this.matchedWords.set(candidate, a.words);
+      out.push(candidate);
     }
     return out.sort((a, b) => b.score - a.score || a.entity.localeCompare(b.entity));
+  }
+
+  /**
+   * The heaviest word or phrase (stemmed) of `best` that `other` did not match: how specific the
+   * lead is. Both must come from the same `score` call.
+   */
+  strongestOwnWord(best: Candidate, other: Candidate | undefined): { text: string; weight: number } | null {
+    const mine = this.matchedWords.get(best);
+    if (!mine) return null;
+    const theirs = other ? this.matchedWords.get(other) : undefined;
+    let top: { text: string; weight: number } | null = null;
+    for (const [key, w] of mine) {
+      if (theirs?.has(key)) continue;
+      if (!top || w.weight > top.weight) top = { text: w.text, weight: w.weight };
+    }
+    return top;
   }
 
   matchesRule(q: AnalysedQuestion, r: CompiledRule): string | null {

@@ -61,6 +61,22 @@ export const ParamPolicySchema = z
           .strict(),
       )
       .default([]),
+    /**
+     * Decides the aggregation for the listed entities before any word does, when every group of
+     * `all` has a phrase in the question (stemmed, anywhere): "acumulado em 12 meses" of
+     * fiis_dividends_yields is its stored 12-month figure (latest row), not a sum of rows.
+     */
+    agg_overrides: z
+      .array(
+        z
+          .object({
+            agg: Agg,
+            all: z.array(z.array(z.string().min(1)).min(1)).min(1),
+            entities: z.array(z.string()).min(1),
+          })
+          .strict(),
+      )
+      .default([]),
     /** Precedence when several aggregation words appear. */
     agg_precedence: z.array(Agg).min(1),
     number_words: z.record(z.string().min(1), z.number().int().positive()),
@@ -96,5 +112,12 @@ export const ParamPolicySchema = z
   .strict()
   .superRefine((p, ctx) => {
     if (!p.entities[p.ranking.entity]) ctx.addIssue({ code: 'custom', path: ['ranking', 'entity'], message: 'is not an entity of this file' });
+    p.agg_overrides.forEach((o, i) =>
+      o.entities.forEach((e, j) => {
+        const spec = p.entities[e];
+        if (!spec) ctx.addIssue({ code: 'custom', path: ['agg_overrides', i, 'entities', j], message: `${e} is not an entity of this file` });
+        else if (!spec.aggs.includes(o.agg)) ctx.addIssue({ code: 'custom', path: ['agg_overrides', i, 'agg'], message: `${o.agg} is not offered by ${e}` });
+      }),
+    );
   });
 export type ParamPolicySpec = z.infer<typeof ParamPolicySchema>;

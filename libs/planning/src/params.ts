@@ -31,6 +31,7 @@ const alternation = (words: string[]) =>
  */
 export class ParamInference {
   private readonly agg: Array<{ agg: Agg; phrases: CompiledPhrase[]; vetoes: Array<{ phrase: CompiledPhrase; entities: Set<string> | null }> }>;
+  private readonly aggOverrides: Array<{ agg: Agg; all: CompiledPhrase[][]; entities: Set<string> }>;
   private readonly filters: Record<Exclude<FilterKey, 'date'>, Vocab>;
   private readonly rankColumns: Vocab;
   private readonly worst: CompiledPhrase[];
@@ -56,6 +57,7 @@ export class ParamInference {
         .filter((v) => v.agg === agg)
         .flatMap((v) => v.phrases.map((p) => ({ phrase: exact(p), entities: v.entities ? new Set(v.entities) : null }))),
     }));
+    this.aggOverrides = spec.agg_overrides.map((o) => ({ agg: o.agg, all: o.all.map((g) => g.map(compilePhrase)), entities: new Set(o.entities) }));
     this.filters = {
       indicator: compileVocab(spec.filters.indicator),
       currency: compileVocab(spec.filters.currency),
@@ -131,6 +133,9 @@ export class ParamInference {
       window = 'months:1';
     } else if (/\b(ultima|esta|nesta|desta) semana\b/.test(n)) {
       window = 'days:7';
+    } else if (/\b(este|esse|neste|nesse|deste|desse) ano\b/.test(n)) {
+      // The current calendar year ("a maior alta do IFIX esse ano").
+      window = `year:${new Date().getUTCFullYear()}`;
     }
 
     // Dates: "em 13/03/2025", "no dia 2 de janeiro de 2024"; month and year: "em março de 2025", "08/2023".
@@ -149,7 +154,18 @@ export class ParamInference {
 
     // Aggregation, by precedence; a veto phrase ("preço médio") cancels its word.
     let agg: Agg | null = null;
-    for (const a of this.agg) {
+    let overridden = false;
+    for (const o of this.aggOverrides) {
+      if (!o.entities.has(entity!)) continue;
+      const hits = o.all.map((g) => g.find((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 0)));
+      if (hits.every(Boolean)) {
+        agg = o.agg;
+        overridden = true;
+        notes.push(`agg=${o.agg} from "${hits.map((h) => h!.text).join(' + ')}" (${entity})`);
+        break;
+      }
+    }
+    for (const a of agg ? [] : this.agg) {
       const vetoed = a.vetoes.some((v) => (!v.entities || v.entities.has(entity!)) && hasPhrase(q.tokens, q.tokenSet, v.phrase.stems, 0));
       if (vetoed) continue;
       const hit = a.phrases.find((ph) => hasPhrase(q.tokens, q.tokenSet, ph.stems, 0));
@@ -166,7 +182,8 @@ export class ParamInference {
     if (agg && spec.aggs.includes(agg)) p.agg = agg;
     else if (agg) notes.push(`agg=${agg} not offered by ${entity}; kept ${spec.agg}`);
 
-    if (p.agg === 'latest') window = window ?? spec.latest_window;
+    // The "12 meses" of an overriding phrase defines the stored figure, not a window of rows.
+    if (p.agg === 'latest') window = overridden ? spec.latest_window : window ?? spec.latest_window;
     p.window = window;
 
     // Limit: "top 10", "os 24 últimos preços", "5 maiores".

@@ -1,4 +1,8 @@
 import { PlanResponse } from '@cota/contracts';
+import { Ontology } from './ontology';
+import { OntologySpec } from './ontology.schema';
+import { Planner } from './planner';
+import { loadPlanningPolicies } from './policies';
 import { realPlanner } from './test-helpers';
 
 describe('Planner (deterministic)', () => {
@@ -181,6 +185,23 @@ describe('Planner (deterministic)', () => {
       expect(p.planner.candidates[0].label).toMatch(/sua carteira/);
     });
 
+    it('accepts a smaller lead only when it rests on a specific word the runner-up lacks', () => {
+      const { ontology, params } = loadPlanningPolicies();
+      const withThresholds = (t: OntologySpec['thresholds']) =>
+        new Planner({ policies: { ontology: new Ontology({ ...ontology.spec, thresholds: t }), params }, funds: ['HGLG11'] });
+      // fiis_cadastro leads fiis_precos by 2, with "cnpj" (6) that the price reading lacks.
+      const q = 'qual o preco e o cnpj do HGLG11';
+      const strict = withThresholds({ min_score: 3, min_gap: 3 }).planDeterministic(q);
+      expect(strict).toMatchObject({ kind: 'clarification', planner: { gap: 2 } });
+      const specific = withThresholds({ min_score: 3, min_gap: 3, specific: { min_gap: 1, word_weight: 6 } }).planDeterministic(q);
+      expect(specific).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro', planner: { accepted: true, thresholds: { min_score: 3, min_gap: 3 } } });
+      expect(specific.planner.reason).toMatch(/led by the specific "cnpj" \(6 >= 6\)/);
+      expect(withThresholds({ min_score: 3, min_gap: 3, specific: { min_gap: 1, word_weight: 7 } }).planDeterministic(q).kind).toBe('clarification');
+      expect(withThresholds({ min_score: 3, min_gap: 3, specific: { min_gap: 2.5, word_weight: 6 } }).planDeterministic(q).kind).toBe('clarification');
+      // With the shipped thresholds a tie is always asked back.
+      expect(plan('carteira vs cdi').kind).toBe('clarification');
+    });
+
     it('asks back when the best reading is too weak', () => {
       const p = plan('e o índice?');
       expect(p.kind).toBe('clarification');
@@ -311,6 +332,77 @@ describe('Planner (deterministic)', () => {
       expect(plan('poupanca ta rendendo quanto').params.filters).toEqual({ indicator: 'POUPANCA' });
       expect(plan('inpc do ultimo mes').params).toMatchObject({ window: 'months:1', filters: { indicator: 'INPC' } });
       expect(plan('igp-m dos ultimos 12 meses').params).toMatchObject({ window: 'months:12', filters: { indicator: 'IGPM' } });
+    });
+
+    it('reads the stored 12-month figure apart from a 12-month window of monthly values', () => {
+      const p = plan('qto o mxrf11 distribuiu no acumulado de 12 meses em R$ por cota?');
+      expect(p.entity).toBe('fiis_dividends_yields');
+      // The 12-month total is a stored column of the latest month, not a sum of rows.
+      expect(p.params).toMatchObject({ agg: 'latest', window: 'rows:1' });
+      expect(plan('Quanto o XPLG11 pagou somado nos últimos 12 meses?').params).toMatchObject({ agg: 'latest', window: 'rows:1' });
+      expect(plan('como o DY de 12 meses do VISC11 evoluiu ao longo de 2024?').params).toMatchObject({ agg: 'list', window: 'year:2024' });
+      expect(entity('e os dividendos acumulados em 12 meses dele?')).toBe('fiis_dividends_yields');
+      // A window alone keeps the per-payment and per-month entities.
+      expect(entity('Dividendos pagos pelo HGLG11 nos últimos 12 meses')).toBe('fiis_dividendos');
+      expect(entity('dy mensal do HGLG11 nos ultimos 12 meses')).toBe('fiis_yield_history');
+      expect(plan('soma dos dividendos do HGLG11 em 2024').params).toMatchObject({ agg: 'sum', window: 'year:2024' });
+    });
+
+    it('reads the book value per share as the snapshot, the quote as the price', () => {
+      expect(entity('quanto vale o VP por cota do knri11 hoje')).toBe('fiis_financials_snapshot');
+      expect(entity('valor patrimonial da cota do RBRR11')).toBe('fiis_financials_snapshot');
+      expect(entity('quanto vale a cota do KNRI11')).toBe('fiis_precos');
+    });
+
+    it('knows every spelling of the regression risk metrics', () => {
+      for (const q of ['e o r² dele contra o ifix?', 'R-quadrado do KNRI11', 'alfa de jensen do HGLG11', 'qual o beta do VISC11?']) {
+        expect(entity(q)).toBe('fiis_financials_risk');
+      }
+    });
+
+    it('reads several aspects of one fund in different entities as its overview, but not for lists or the portfolio', () => {
+      const p = plan('resumao do btlg11: dy, p/vp, patrimonio e risco');
+      expect(p.entity).toBe('fii_overview');
+      expect(p.planner.candidates[0].signals).toContain('feature:several_aspects(+6)');
+      // No overview word at all: the aspects alone point to the overview.
+      expect(entity('quero saber preço, dy, p/vp e noticias do XPLG11')).toBe('fii_overview');
+      expect(entity('quais fiis tem maior dy, menor p/vp e menor risco?')).toBe('fiis_rankings');
+      expect(entity('dy, p/vp e risco dos meus fiis')).toBe('client_fiis_enriched_portfolio');
+      // Several fields of one entity are still that entity.
+      expect(entity('p/vp, patrimonio e alavancagem do HGLG11')).toBe('fiis_financials_snapshot');
+    });
+
+    it('ranks the steadiest funds and reads index moves as the index history', () => {
+      expect(plan('quais fiis oscilam menos? quero os mais estaveis')).toMatchObject({ entity: 'fiis_rankings', params: { order_by: 'rank_low_volatility' } });
+      const p = plan('qual foi a maior alta diária do ifix esse ano?');
+      expect(p).toMatchObject({ entity: 'history_b3_indexes', params: { agg: 'list', window: `year:${new Date().getUTCFullYear()}`, filters: { index: 'IFIX' } } });
+    });
+
+    it('reads several kinds of market series together as the macro panorama, one kind as its own entity', () => {
+      for (const q of ['me mostra um painel com cdi, ibov e euro', 'Como estavam Selic, IPCA e dólar no começo de 2024?', 'Resumo dos indicadores econômicos de hoje']) {
+        expect(entity(q)).toBe('macro_consolidada');
+      }
+      expect(entity('Compare o IFIX e o IBOV no último mês')).toBe('history_b3_indexes');
+      expect(entity('compara dolar e euro no ultimo mes')).toBe('history_currency_rates');
+      expect(entity('selic atual')).toBe('history_market_indicators');
+    });
+
+    it('reads the client\'s purchases, weights, expected income and results against an index', () => {
+      expect(entity('comprei knri11 a quanto em média?')).toBe('client_fiis_positions');
+      expect(entity('Quando comprei XPML11 pela primeira vez?')).toBe('client_fiis_positions');
+      expect(entity('vale a pena comprar HGLG11?')).toBe('fii_overview');
+      expect(entity('quanto % cada fundo representa no meu portfolio de fiis?')).toBe('client_fiis_enriched_portfolio');
+      expect(entity('quanto devo receber de renda por mês com minha carteira atual?')).toBe('client_fiis_enriched_portfolio');
+      expect(entity('Em quais meses minha carteira ficou abaixo do IFIX?')).toBe('client_fiis_performance_vs_benchmark');
+      expect(entity('Contra qual índice minha carteira se saiu melhor desde o início?')).toBe('client_fiis_performance_vs_benchmark_summary');
+      expect(entity('evolucao da minha carteira contra o IFIX desde o inicio')).toBe('client_fiis_performance_vs_benchmark');
+      expect(entity('evolucao da minha renda com fiis')).toBe('client_fiis_dividends_evolution');
+    });
+
+    it('reads the management type as registry data, even with no registry word', () => {
+      expect(entity('a gestao do VISC11 e ativa? quem escolhe os ativos?')).toBe('fiis_cadastro');
+      expect(entity('o KNRI11 e gerido de forma ativa?')).toBe('fiis_cadastro');
+      expect(entity('quais ativos o KNRI11 tem?')).toBe('fiis_imoveis');
     });
 
     it('fills tickers, years and filters on colloquial questions', () => {

@@ -142,9 +142,16 @@ export class Planner {
       inferred.ticker_required = true;
       inferred.notes.push('points at one fund: ticker required');
     }
-    const accepted = best.score >= min_score && gap >= min_gap;
+    // A smaller lead suffices when it rests on a specific word the runner-up lacks (see ontology.yaml).
+    const specific = this.ontology.thresholds.specific;
+    const own = specific && gap < min_gap && gap >= specific.min_gap ? this.ontology.strongestOwnWord(best, ranked[1]) : null;
+    const bySpecificWord = !!own && own.weight >= (specific?.word_weight ?? Infinity);
+    const accepted = best.score >= min_score && (gap >= min_gap || bySpecificWord);
+    const over = second.score > 0 ? second.entity : 'no other entity';
     const why = accepted
-      ? `accepted ${best.entity}: score ${best.score} >= ${min_score} and gap ${gap} >= ${min_gap} over ${second.score > 0 ? second.entity : 'no other entity'}`
+      ? bySpecificWord
+        ? `accepted ${best.entity}: score ${best.score} >= ${min_score} and gap ${gap} >= ${specific?.min_gap} over ${over}, led by the specific "${own?.text}" (${own?.weight} >= ${specific?.word_weight})`
+        : `accepted ${best.entity}: score ${best.score} >= ${min_score} and gap ${gap} >= ${min_gap} over ${over}`
       : best.score < min_score
         ? `not accepted: best ${best.entity} scored ${best.score} < ${min_score}`
         : `not accepted: ${best.entity} (${best.score}) and ${second.entity} (${second.score}) are ${gap} apart < ${min_gap}`;
@@ -168,7 +175,7 @@ export class Planner {
       score: 0,
       gap: 0,
       accepted: true,
-      thresholds: this.ontology.thresholds,
+      thresholds: { min_score: this.ontology.thresholds.min_score, min_gap: this.ontology.thresholds.min_gap },
       candidates: [],
       llm_used: false,
       reason,

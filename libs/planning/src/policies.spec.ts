@@ -41,6 +41,19 @@ describe('loadPlanningPolicies', () => {
     expect(e.message).toMatch(/ontology\.yaml.*thresholds\.min_score/);
   });
 
+  it('refuses a specific-word gap larger than the ordinary gap', () => {
+    edit('ontology.yaml', /specific: \{min_gap: [\d.]+/, 'specific: {min_gap: 5');
+    expect(failure().message).toMatch(/ontology\.yaml.*thresholds\.specific\.min_gap.*must not exceed min_gap/);
+  });
+
+  it('refuses an aggregation override for an unknown entity or an aggregation the entity does not offer', () => {
+    edit('param_inference.yaml', 'entities: [fiis_dividends_yields]', 'entities: [fiis_dividends_yield]');
+    expect(failure().message).toMatch(/param_inference\.yaml.*agg_overrides\.0\.entities\.0.*not an entity/);
+    edit('param_inference.yaml', 'entities: [fiis_dividends_yield]', 'entities: [fiis_financials_snapshot]');
+    edit('param_inference.yaml', /agg_overrides:\n  - agg: latest/, 'agg_overrides:\n  - agg: sum');
+    expect(failure().message).toMatch(/param_inference\.yaml.*agg_overrides\.0\.agg.*sum is not offered by fiis_financials_snapshot/);
+  });
+
   it('refuses a feature weight that names no declared feature', () => {
     // The first entity with this feature line in the file is fiis_cadastro.
     edit('ontology.yaml', 'features: {ticker: 1, no_ticker: -1, client_scope: -6,', 'features: {ticker: 1, no_tickr: -1, client_scope: -6,');

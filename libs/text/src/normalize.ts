@@ -18,6 +18,8 @@ const COMPOUNDS: ReadonlyArray<[RegExp, string]> = [
   // "PM" of a fund position is the average price ("meu PM no HGLG11").
   [/\b(meu|o|seu|do|no)\s+pm\b/g, ' $1 preco medio '],
   [/\br\s*\$/g, ' reais '],
+  // R squared of a regression (risk metric): "R²", "R^2", "r-quadrado" are one word.
+  [/\br\s*(?:\u00b2|\^\s*2|-\s*quadrado|\s+quadrado)(?![a-z0-9])/g, ' r2 '],
   [/%/g, ' por cento '],
   [/\bx\s*(?=\d)/g, ' x '],
 ];

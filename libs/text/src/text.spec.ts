@@ -20,6 +20,11 @@ describe('normalize', () => {
     expect(normalize('R$ 10 mil a 1,5% ao mês')).toBe('reais 10 mil a 1.5 por cento ao mes');
   });
 
+  it('reads every spelling of R squared as one word, leaving "R$" and a lone "r" alone', () => {
+    for (const s of ['o R² dele', 'o r^2 dele', 'o R-quadrado dele', 'o r quadrado dele', 'o R2 dele']) expect(normalize(s)).toBe('o r2 dele');
+    expect(normalize('R$ 5 e r 2')).toBe('reais 5 e r 2');
+  });
+
   it('reads "taxa de adm" as the management fee and a position\'s "PM" as the average price', () => {
     expect(normalize('taxa de adm do LVBI11')).toBe('taxa de administracao do lvbi11');
     expect(normalize('qual o adm do HGLG11')).toBe('qual o administrador do hglg11');
