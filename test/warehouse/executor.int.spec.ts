@@ -189,10 +189,40 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
   });
 
   it('history_currency_rates: USD on a known date', async () => {
-    const src = sourceRows('araquem/samples/history_currency_rates.csv')[400];
+    const rows = sourceRows('araquem/samples/history_currency_rates.csv');
+    // Before 2024-06-26 araquem has only 0.00 placeholders; row 150 is a quoted day.
+    const src = rows.slice(150).find((r) => Number(r.usd_sell_amt) > 0)!;
     const day = src.rate_date.slice(0, 10);
     const r = await ask('history_currency_rates', { filters: { currency: 'USD', date: day } });
     expect(r.rows).toEqual([expect.objectContaining({ rate_date: day, usd_sell_amt: Number(src.usd_sell_amt), usd_buy_amt: Number(src.usd_buy_amt), eur_sell_amt: Number(src.eur_sell_amt) })]);
+  });
+
+  it('regression: HGLG11 paid 12 dividends in 2024 (market16 ex-dates moved to record dates)', async () => {
+    const r = await ask('fiis_dividendos', { ticker: 'HGLG11', tickers: ['HGLG11'], agg: 'sum', window: 'year:2024' });
+    expect(r.rows[0]).toMatchObject({ row_count: 12, period_start: '2024-01-31', period_end: '2024-12-30' });
+    expect(Number(r.rows[0].dividend_amt)).toBeCloseTo(13.2, 6);
+  });
+
+  it('regression: a headline naming a fund is news of that fund too', async () => {
+    const r = await ask('fiis_noticias', { ticker: 'HGLG11', tickers: ['HGLG11'], limit: 10 });
+    expect(r.rows.map((x) => x.title)).toContain('BRIM11, HGLG11: IFIX fecha em queda de 0,18%, aos 2.803,51 pontos');
+    expect(new Set(r.rows.map((x) => x.url)).size).toBe(r.rows.length);
+  });
+
+  it('regression: registry names get back the accents araquem dropped; head count from CVM', async () => {
+    const r = await ask('fiis_cadastro', { ticker: 'KNRI11', tickers: ['KNRI11'] });
+    expect(r.rows[0].display_name).toBe('Kinea Renda Imobiliária Fundo Investimento Imobiliario FII');
+    const m = await ask('fiis_cadastro', { ticker: 'MXRF11', tickers: ['MXRF11'] });
+    expect(Number.isInteger(Number(m.rows[0].shareholders_count))).toBe(true);
+  });
+
+  it('regression: araquem days quoted 0.00 are missing quotes, not a dollar at R$ 0,00', async () => {
+    const zero = sourceRows('araquem/samples/history_currency_rates.csv').find((r) => r.rate_date.startsWith('2024-03-15'))!;
+    expect(Number(zero.usd_sell_amt)).toBe(0);
+    const r = await ask('history_currency_rates', { filters: { currency: 'USD', date: '2024-03-15' } });
+    expect(r.rows).toEqual([]);
+    const avg = await ask('history_currency_rates', { filters: { currency: 'USD' }, agg: 'avg', window: 'year:2024' });
+    expect(Number(avg.rows[0].usd_sell_amt)).toBeGreaterThan(4.5);
   });
 
   it('history_market_indicators: SELIC on known dates (BCB daily rate annualised; araquem where it has it)', async () => {

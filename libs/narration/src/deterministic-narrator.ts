@@ -1,5 +1,5 @@
 import type { NarrateRequest, QueryResult } from '@cota/contracts';
-import { formatDate } from './format';
+import { formatDate, formatMonth } from './format';
 import { addressByNickname, lowerFirstWord, shouldUseNickname, startsWithStructure } from './phrases';
 import type { NarratorPolicy } from './policy';
 import { EntityRenderer, requestedTickers } from './render-entity';
@@ -99,7 +99,9 @@ export class DeterministicNarrator {
   sourceLine(data: QueryResult): string {
     const labels = [...new Set(data.sources.map((s) => this.policy.sources[s] ?? s))];
     const sources = labels.length ? joinPt(labels) : null;
-    if (data.as_of) return fillMessage(this.policy.messages.source_line, { sources, as_of: formatDate(data.as_of) });
+    // A monthly series is "dados até dezembro de 2024": "01/12/2024" would claim a day it does not have.
+    const monthly = this.templates[data.entity]?.monthly ?? false;
+    if (data.as_of) return fillMessage(this.policy.messages.source_line, { sources, as_of: monthly ? formatMonth(data.as_of) : formatDate(data.as_of) });
     return fillMessage(this.policy.messages.source_line_no_date, { sources });
   }
 }

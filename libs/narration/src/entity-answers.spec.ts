@@ -286,7 +286,7 @@ describe('entity answers from real rows', () => {
       };
     });
     const many = answer('Minha carteira', realResult('client_fiis_positions', recs, {}, ['demo', 'paulo037']));
-    expect(many).toMatch(/^Sua carteira tem 4 fundos:/);
+    expect(many).toMatch(/^Sua carteira tem 4 fundos, com valor de mercado total de R\$ 52\.716,00[ (:]/);
     expect(many).toContain('carteira de demonstração da Cota');
     expect(many).toMatchSnapshot();
     const hglg = recs.find((r) => r.ticker === 'HGLG11')!;

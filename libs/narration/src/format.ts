@@ -180,6 +180,24 @@ export function formatText(value: unknown): string {
   return String(value).replace(/\s+/g, ' ').trim();
 }
 
+/** A percent column whose label says "(p.p.)" holds a difference of percentages. */
+export function isPercentagePoints(column: Pick<Column, 'type' | 'label'> | undefined): boolean {
+  return !!column && column.type === 'percent' && /\(p\.\s?p\.\)/i.test(column.label);
+}
+
+/** "13,48 p.p." (a difference between two returns is not a return). */
+export function formatPercentagePoints(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d) return MISSING;
+  return `${groupPtBr(d, 2)} p.p.`;
+}
+
+/** Formats one value of a catalog column: its type, and percentage points when the label says so. */
+export function formatColumnValue(value: unknown, column: Pick<Column, 'type' | 'label'> | undefined): string {
+  if (isPercentagePoints(column)) return formatPercentagePoints(value);
+  return formatValue(value, column?.type ?? 'text');
+}
+
 /** Formats one value by its catalog column type. */
 export function formatValue(value: unknown, type: ColumnType): string {
   switch (type) {
@@ -221,9 +239,10 @@ export function capitalize(text: string): string {
 
 /**
  * A catalog label for a person: unit notes the formatted value already shows are dropped
- * ("Dividendo por cota (R$)" -> "Dividendo por cota", "Vacância (fração: 0,05 = 5%)" -> "Vacância"),
+ * ("Dividendo por cota (R$)" -> "Dividendo por cota", "Vacância (fração: 0,05 = 5%)" -> "Vacância",
+ * "Diferença (p.p.)" -> "Diferença": its values read "13,48 p.p."),
  * informative ones kept ("SELIC (% a.a.)", "Área (m²)").
  */
 export function displayLabel(label: string): string {
-  return label.replace(/\s*\((?:R\$|%|[^)]*fra[cç][aã]o[^)]*)\)\s*$/i, '').trim() || label;
+  return label.replace(/\s*\((?:R\$|%|p\.\s?p\.|[^)]*fra[cç][aã]o[^)]*)\)\s*$/i, '').trim() || label;
 }

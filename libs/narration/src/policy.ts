@@ -62,6 +62,8 @@ export const NarratorPolicySchema = z
         source_line: Text,
         source_line_no_date: Text,
         more_rows: Text,
+        /** The query hit its row limit inside the asked period (`{count}`, `{window}`). */
+        truncated_rows: Text,
         unknown_tickers_note: Text,
         smalltalk: z
           .object({ greeting: Text, thanks: Text, capabilities: Text, goodbye: Text, identity: Text })

@@ -1,5 +1,6 @@
+import Decimal from 'decimal.js';
 import type { Column, QueryResult, Row } from '@cota/contracts';
-import { displayLabel, formatDate, formatInteger, formatMonth, formatValue, isMissing, MISSING, capitalize, joinPt } from './format';
+import { displayLabel, formatColumnValue, formatDate, formatInteger, formatMonth, formatValue, isMissing, MISSING, capitalize, joinPt } from './format';
 import { fundsPhrase, mentions, normalizeForMatch, windowPhrase } from './phrases';
 import type { NarratorPolicy } from './policy';
 import { markdownTable, shorten, TableColumn } from './render-table';
@@ -72,7 +73,10 @@ export class EntityRenderer {
     const order = [...requested.filter((t) => groups.has(t)), ...[...groups.keys()].filter((t) => !requested.includes(t))];
     if (order.length === 1) return this.renderFund(groups.get(order[0])!);
     if (order.every((t) => groups.get(t)!.length === 1)) {
-      return order.map((t) => `- ${this.renderOneRow(groups.get(t)![0], groups.get(t)!)}`).join('\n');
+      const answers = order.map((t) => this.renderOneRow(groups.get(t)![0], groups.get(t)!));
+      // One sentence per fund reads as a list; a summary with its own lines cannot sit in a bullet.
+      if (answers.every((a) => !a.includes('\n'))) return answers.map((a) => `- ${a}`).join('\n');
+      return order.map((t, i) => `**${t}**\n\n${answers[i]}`).join('\n\n');
     }
     return order
       .map((t) => {
@@ -102,10 +106,13 @@ export class EntityRenderer {
 
   private renderOneRow(row: Row, scope: Row[]): string {
     const parts: string[] = [];
+    const unanswered: EntityTemplate['focus'] = [];
     for (const f of this.matchedFocus()) {
-      const s = this.text(f.sentence, scope, row);
+      const s = this.text(f.sentence, scope, row) ?? (f.fallback ? this.text(f.fallback, scope, row) : null);
       if (s && !parts.includes(s)) parts.push(s);
+      if (!s) unanswered.push(f);
     }
+    const focusAnswered = parts.length > 0;
     if (parts.length === 0 && this.tpl) {
       for (const sentence of this.tpl.one_row.sentences) {
         if (parts.length >= this.tpl.one_row.max_sentences) break;
@@ -113,15 +120,30 @@ export class EntityRenderer {
         if (s) parts.push(s);
       }
     }
-    const focused = this.matchedFocus().length > 0 && parts.length > 0;
+    const focused = focusAnswered;
+    // The field asked for is missing ("cap rate do HGLG11"): say so before what the row does have.
+    const missingNote = unanswered.length > 0 ? this.missingFieldNote(row, unanswered) : null;
     const detailColumns = focused ? [] : (this.tpl?.one_row.details ?? []);
     const details = this.detailLines(row, detailColumns);
     if (!focused && detailColumns.length > 0 && details.length === 0 && this.tpl?.one_row.empty) {
       // A lead like "Indicadores de risco do X:" with nothing after it would read as broken.
       return this.text(this.tpl.one_row.empty, scope, row) ?? this.genericRow(row);
     }
-    if (parts.length === 0 && details.length === 0) return this.genericRow(row);
-    return [parts.join(' '), details.join('\n')].filter(Boolean).join('\n\n');
+    if (parts.length === 0 && details.length === 0) return [missingNote, this.genericRow(row)].filter(Boolean).join('\n\n');
+    return [missingNote, parts.join(' '), details.join('\n')].filter(Boolean).join('\n\n');
+  }
+
+  private missingFieldNote(row: Row, asked: EntityTemplate['focus']): string | null {
+    const labels = [...new Set(asked.flatMap((f) => f.columns))]
+      .filter((c) => c !== this.key && this.columns.has(c) && isMissing(row[c]))
+      .map((c) => `"${displayLabel(this.columns.get(c)!.label)}"`);
+    if (labels.length === 0) return null;
+    const ticker = this.key && !isMissing(row[this.key]) ? [String(row[this.key])] : [];
+    return fillMessage(this.input.policy.messages.problems.no_data, {
+      subject: labels.length === 1 ? `o dado ${labels[0]}` : `os dados ${joinPt(labels)}`,
+      funds: ticker.length ? fundsPhrase(ticker) : null,
+      window: null,
+    });
   }
 
   private matchedFocus(): EntityTemplate['focus'] {
@@ -151,21 +173,35 @@ export class EntityRenderer {
     let names = this.tableColumnNames();
     // The column the rows are ordered by is what the person asked about ("maiores DY").
     const orderBy = this.input.data.params.order_by;
-    if (orderBy && this.columns.has(orderBy) && orderBy !== this.tpl?.date_column && !names.includes(orderBy)) {
+    const hiddenColumns = new Set(tables.hidden_columns);
+    if (orderBy && this.columns.has(orderBy) && orderBy !== this.tpl?.date_column && !names.includes(orderBy) && !hiddenColumns.has(orderBy)) {
       names = [...names.slice(0, 1), orderBy, ...names.slice(1)];
     }
     if (withKey && this.key && !names.includes(this.key)) names = [this.key, ...names];
     if (!withKey && this.key) names = names.filter((n) => n !== this.key);
+    // A column with no value in any shown row ("Data de pagamento: —" all the way down) is noise.
+    const shown = rows.slice(0, tables.max_rows);
+    const filled = names.filter((n) => shown.some((r) => !isMissing(r[n])));
+    if (filled.length > 0) names = filled;
+    // Nor is one that repeats an earlier column row by row (adjusted close = close in recent sessions).
+    names = names.filter((n, i) => !names.slice(0, i).some((m) => shown.every((r) => String(r[n] ?? '') === String(r[m] ?? ''))));
     names = names.slice(0, tables.max_columns);
     const cols: TableColumn[] = names.map((n) => {
       const c = this.columns.get(n);
       return { label: c ? displayLabel(c.label) : n, align: c && NUMERIC_TYPES.has(c.type) ? 'right' : 'left' };
     });
-    const shown = rows.slice(0, tables.max_rows);
     const body = shown.map((r) => names.map((n) => this.cell(r, n, MAX_CELL_CHARS)));
     const out = [markdownTable(cols, body)];
     const hidden = rows.length - shown.length;
     if (hidden > 0) out.push(this.input.policy.messages.more_rows.replace('{count}', formatInteger(hidden)));
+    else if (this.input.data.truncated && /^(year|months|days):/.test(this.input.data.params.window ?? '')) {
+      // The query stopped at its row limit: the table is not the whole period the lead names.
+      const note = fillMessage(this.input.policy.messages.truncated_rows, {
+        count: formatInteger(this.input.data.rows.length),
+        window: windowPhrase(this.input.data.params.window, this.tpl?.window_unit ?? DEFAULT_UNIT),
+      });
+      if (note) out.push(note);
+    }
     return out.join('\n\n');
   }
 
@@ -182,11 +218,17 @@ export class EntityRenderer {
     return this.input.data.columns.filter((c) => !hidden.has(c.name));
   }
 
+  /** Monthly series show their month columns as "dezembro de 2024", never "01/12/2024". */
+  private isMonthColumn(name: string): boolean {
+    if (!this.tpl) return false;
+    return (this.tpl.monthly && name === this.tpl.date_column) || this.tpl.month_columns.includes(name);
+  }
+
   private cell(row: Row, name: string, max: number): string {
     const col = this.columns.get(name);
     const value = row[name];
     if (isMissing(value)) return MISSING;
-    const text = this.tpl?.monthly && name === this.tpl.date_column ? formatMonth(value) : formatValue(value, col?.type ?? 'text');
+    const text = this.isMonthColumn(name) ? formatMonth(value) : formatColumnValue(value, col);
     // A cut URL is a broken link.
     return col?.type === 'url' ? text : shorten(text, max);
   }
@@ -224,11 +266,28 @@ export class EntityRenderer {
     if (isMissing(value)) return null;
     if (agg === 'count') return formatInteger(value);
     const measure = this.tpl?.aggregates?.measure;
-    const type = this.columns.get(column)?.type ?? (measure ? this.columns.get(measure)?.type : undefined) ?? 'number';
+    const col = this.columns.get(column) ?? (measure ? this.columns.get(measure) : undefined);
+    const type = col?.type ?? 'number';
+    if (col && type !== 'integer') return formatColumnValue(value, col);
     return formatValue(value, type === 'integer' ? 'number' : type);
   }
 
   // ---- values --------------------------------------------------------------------------------
+
+  /** `{col|sum}`: total of a numeric column; `{col|max}`: greatest value (newest date). Null when none. */
+  private overRows(scope: Row[], name: string, modifier: 'sum' | 'max'): string | null {
+    const col = this.columns.get(name);
+    const values = scope.map((r) => r[name]).filter((v) => !isMissing(v));
+    if (!col || values.length === 0) return null;
+    if (modifier === 'max') {
+      const numeric = NUMERIC_TYPES.has(col.type);
+      const best = values.reduce((a, b) => (numeric ? (Number(b) > Number(a) ? b : a) : String(b) > String(a) ? b : a));
+      return formatColumnValue(best, col);
+    }
+    if (!NUMERIC_TYPES.has(col.type)) return null;
+    const total = values.reduce((acc: Decimal, v) => acc.plus(new Decimal(String(v))), new Decimal(0));
+    return formatColumnValue(total.toString(), col);
+  }
 
   private text(template: string, scope: Row[], row: Row, extra: Record<string, string | null> = {}): string | null {
     const s = renderText(template, this.resolver(scope, row, extra));
@@ -275,10 +334,10 @@ export class EntityRenderer {
           return values.length ? joinPt(values) : null;
         }
         default: {
+          if (modifier === 'sum' || modifier === 'max') return this.overRows(scope, name, modifier);
           if (!(name in row) || isMissing(row[name])) return null;
-          const type = this.columns.get(name)?.type ?? 'text';
-          if (modifier === 'month') return formatMonth(row[name]);
-          const text = formatValue(row[name], type);
+          if (modifier === 'month' || this.isMonthColumn(name)) return formatMonth(row[name]);
+          const text = formatColumnValue(row[name], this.columns.get(name));
           return modifier === 'lower' ? text.toLowerCase() : text;
         }
       }

@@ -35,6 +35,15 @@ export function subjectOf(entity: string | null, templates: TemplateSet): string
   return entity ? (templates[entity]?.subject ?? null) : null;
 }
 
+/**
+ * "em 15/03/2024" when the question named a day: without it the window phrase ("no último dia")
+ * would describe a period the person never asked about.
+ */
+function askedDate(req: NarrateRequest): string | null {
+  const date = req.data?.params.filters?.date ?? req.params?.filters?.date;
+  return typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) ? `em ${formatDate(date)}` : null;
+}
+
 export function problemAnswer(problem: string, req: NarrateRequest, messages: Messages, templates: TemplateSet): string {
   const subject = subjectOf(req.entity, templates);
   const tickers = req.data?.params.tickers.length ? req.data.params.tickers : (req.params?.tickers ?? []);
@@ -46,7 +55,7 @@ export function problemAnswer(problem: string, req: NarrateRequest, messages: Me
     nickname: req.nickname.trim(),
     tickers: unknownTickersPhrase(req.unknown_tickers),
     funds: fundsPhrase(asked),
-    window: windowPhrase(req.data?.params.window ?? req.params?.window ?? null, unit),
+    window: askedDate(req) ?? windowPhrase(req.data?.params.window ?? req.params?.window ?? null, unit),
   };
   switch (problem) {
     case 'ticker_required':

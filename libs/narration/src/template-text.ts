@@ -1,7 +1,8 @@
 /**
  * The tiny template language of answer sentences:
  *   `{name}`         a value (a column of the row, or a narration value like `window`, `count`, `fund`)
- *   `{name|month}`   a modifier (`month`: "novembro de 2025"; `lower`: lower-cased text)
+ *   `{name|month}`   a modifier (`month`: "novembro de 2025"; `lower`: lower-cased text; over the rows
+ *                    being told, `sum`: the column's total, `max`: its greatest value, e.g. newest date)
  *   `[ ... ]`        an optional segment, dropped when any value inside it is missing
  * A missing value outside an optional segment makes the whole sentence unusable (null), so the
  * caller falls back to the next sentence instead of printing "R$ —".
@@ -18,7 +19,7 @@ export function placeholdersOf(text: string): string[] {
   return names;
 }
 
-export const MODIFIERS = ['month', 'lower'] as const;
+export const MODIFIERS = ['month', 'lower', 'sum', 'max'] as const;
 
 /** Modifiers used in a template text (validated at start-up). */
 export function modifiersOf(text: string): string[] {

@@ -39,6 +39,8 @@ export const EntityTemplateSchema = z
     date_column: z.string().nullable(),
     /** Monthly series phrase their dates as months. */
     monthly: z.boolean().default(false),
+    /** Other date columns that hold a month ("Início do período": fevereiro de 2022). */
+    month_columns: z.array(z.string()).default([]),
     /** How `rows:N` windows are phrased ("nos últimos 6 pagamentos"). */
     window_unit: WindowUnitSchema.default({ one: 'registro', many: 'registros', gender: 'm' }),
     /** Sentences for questions about one field, matched by keywords of the question. */
@@ -48,6 +50,8 @@ export const EntityTemplateSchema = z
           .object({
             keywords: z.array(z.string().trim().min(2)).min(1),
             sentence: Text,
+            /** Said instead when `sentence` lacks a required value (another source's figure). */
+            fallback: Text.optional(),
             /** Table columns when the question is about this field and rows are many. */
             columns: z.array(z.string()).default([]),
           })
@@ -138,8 +142,10 @@ export function referencedColumns(tpl: EntityTemplate): Array<{ field: string; c
   add('key', tpl.key);
   add('name_column', tpl.name_column);
   add('date_column', tpl.date_column);
+  tpl.month_columns.forEach((c, i) => add(`month_columns.${i}`, c));
   tpl.focus.forEach((f, i) => {
     addText(`focus.${i}.sentence`, f.sentence);
+    if (f.fallback) addText(`focus.${i}.fallback`, f.fallback);
     f.columns.forEach((c, j) => add(`focus.${i}.columns.${j}`, c));
   });
   tpl.one_row.sentences.forEach((s, i) => addText(`one_row.sentences.${i}`, s));

@@ -8,7 +8,8 @@
  * - price_ref(M)      = last unadjusted close of month M (adjusted closes would inflate old yields);
  * - dy_monthly(M)     = dividends_sum(M) / price_ref(M)                      (fraction: 0.0087 = 0,87%);
  * - dividends_12m(M)  = sum of dividends_sum over M-11 .. M, only when the ticker's dividend history
- *                       starts at or before M-11 (a shorter history would understate the sum);
+ *                       starts at or before M-11 (a shorter history would understate the sum); when the
+ *                       newest dividend is of M-1 (the data ends before M's record date), M-12 .. M-1;
  * - dy_12m_pct(M)     = dividends_12m(M) / price_ref(M) * 100                (percent: 9.87 = 9,87%);
  * - last_dividend_amt / last_payment_date = newest dividend with reference month <= M.
  */
@@ -76,16 +77,21 @@ export function computeYields(
     const perMonth = new Map<string, number>();
     for (const d of sorted) perMonth.set(refMonth(d), (perMonth.get(refMonth(d)) ?? 0) + d.dividend_amt);
     const firstMonth = refMonth(sorted[0]);
+    // Dividend data can end a month before price data (dashbord: sessions to 2025-06-25, record
+    // dates to 2025-06-17): the month right after the ticker's newest dividend takes the 12 months
+    // ending at that dividend, or it would count 11 payments as 12 months.
+    const lastMonth = refMonth(sorted[sorted.length - 1]);
 
     for (const [month, price] of [...monthCloses].sort(([a], [b]) => a.localeCompare(b))) {
       if (!(price > 0)) continue;
       const sum = round(perMonth.get(month) ?? 0, 6);
       if (sum > 0) history.push({ ticker, ref_month: month, dividends_sum: sum, price_ref: price, dy_monthly: round(sum / price, 8) });
 
-      const windowStart = addMonths(month, -11);
+      const windowEnd = month > lastMonth && addMonths(lastMonth, 1) === month ? lastMonth : month;
+      const windowStart = addMonths(windowEnd, -11);
       if (firstMonth > windowStart) continue;
       let total = 0;
-      for (let i = 0; i < 12; i++) total += perMonth.get(addMonths(month, -i)) ?? 0;
+      for (let i = 0; i < 12; i++) total += perMonth.get(addMonths(windowEnd, -i)) ?? 0;
       total = round(total, 6);
       if (total <= 0) continue;
       const last = [...sorted].reverse().find((d) => refMonth(d) <= month) ?? null;

@@ -3,6 +3,7 @@ import { chooseSegment } from './segments';
 import { parseCsv } from './csv';
 import { tickerFromIsin } from './sources/cvm';
 import { dailyToAnnualPct } from './sources/others';
+import { classificationLabel, positiveOrNull } from './sources/araquem';
 
 describe('source reconciliation', () => {
   it('a lower-precedence dividend within 15 days of a higher-precedence one is dropped', () => {
@@ -12,7 +13,33 @@ describe('source reconciliation', () => {
       { ticker: 'KNRI11', traded_until_date: '2024-11-29', payment_date: null, dividend_amt: 1, source: 'dashbord' },
       { ticker: 'KNRI11', traded_until_date: '2024-12-31', payment_date: null, dividend_amt: 1, source: 'paulo037' },
     ]);
-    expect(kept.map((d) => `${d.traded_until_date}:${d.source}`).sort()).toEqual(['2024-11-01:market16', '2024-11-29:dashbord', '2024-12-31:paulo037']);
+    // market16's ex-date 2024-11-01 takes dashbord's record date 2024-10-31; market16's value wins.
+    expect(kept.map((d) => `${d.traded_until_date}:${d.source}`).sort()).toEqual(['2024-10-31:market16', '2024-11-29:dashbord', '2024-12-31:paulo037']);
+  });
+
+  it('regression: an ex-dated December dividend stays in its record year (HGLG11 2024 had 13 payments)', () => {
+    const kept = reconcileDividends([
+      { ticker: 'HGLG11', traded_until_date: '2023-12-29', payment_date: null, dividend_amt: 1.1, source: 'dashbord' },
+      { ticker: 'HGLG11', traded_until_date: '2024-01-02', payment_date: null, dividend_amt: 1.1, source: 'market16' },
+      { ticker: 'HGLG11', traded_until_date: '2024-12-02', payment_date: null, dividend_amt: 1.1, source: 'market16' },
+      { ticker: 'HGLG11', traded_until_date: '2024-12-30', payment_date: null, dividend_amt: 1.1, source: 'dashbord' },
+      // No other source for this one: the previous weekday stands in for the record date.
+      { ticker: 'HGLG11', traded_until_date: '2024-03-04', payment_date: null, dividend_amt: 1.1, source: 'market16' },
+    ]);
+    expect(kept.map((d) => d.traded_until_date).sort()).toEqual(['2023-12-29', '2024-03-01', '2024-11-29', '2024-12-30']);
+    expect(kept.filter((d) => d.traded_until_date.startsWith('2024'))).toHaveLength(3);
+  });
+
+  it('regression: a zero exchange rate or index level is a missing quote, not R$ 0,00', () => {
+    expect(positiveOrNull(0)).toBeNull();
+    expect(positiveOrNull(null)).toBeNull();
+    expect(positiveOrNull(5.3)).toBe(5.3);
+  });
+
+  it('regression: araquem classifications read as Portuguese ("Hibrido" -> "Híbrido")', () => {
+    expect(classificationLabel('Hibrido')).toBe('Híbrido');
+    expect(classificationLabel('Fof')).toBe('FoF');
+    expect(classificationLabel('Tijolo')).toBe('Tijolo');
   });
 
   it('segments: the most specific label wins over generic ones, in precedence order', () => {

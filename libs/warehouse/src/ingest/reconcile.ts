@@ -5,6 +5,7 @@ import { cdiMonthlyReturns, comparePerformance, indexMonthlyReturns, portfolioMo
 import { DEMO_CLIENTS } from '../derived/demo-clients';
 import { IngestError } from './csv';
 import { daysBetween, DividendFact, IndexFact, PRECEDENCE, PriceFact, RawData, Row, SourceName } from './model';
+import { accentVocabulary, repairStrippedAccents } from './repair-names';
 import { chooseSegment, mapSegment } from './segments';
 
 /** A disagreement between two sources of the same series, reported in the ingest summary. */
@@ -40,10 +41,13 @@ function reconcileFunds(raw: RawData): { funds: Row[]; segmentMap: Row[] } {
     'ifil_weight_pct', 'ifix_weight_pct', 'shares_count', 'shareholders_count',
   ];
   const funds: Row[] = [];
+  // Names from every source teach the accents araquem's export dropped.
+  const vocab = accentVocabulary(raw.funds.flatMap((f) => [f.fields.display_name, f.fields.b3_name] as Array<string | null | undefined>));
   for (const [ticker, facts] of [...byTicker].sort(([a], [b]) => a.localeCompare(b))) {
     const ordered = [...facts].sort((a, b) => PRECEDENCE[a.source] - PRECEDENCE[b.source]);
     const row: Row = { ticker };
     for (const c of columns) row[c] = ordered.map((f) => f.fields[c]).find((v) => v !== undefined && v !== null) ?? null;
+    for (const c of ['display_name', 'b3_name']) if (typeof row[c] === 'string') row[c] = repairStrippedAccents(row[c] as string, vocab);
     const seg = chooseSegment(ordered.map((f) => ({ source: f.source, label: f.segment })));
     row.sector = seg?.segment ?? null;
     row.sector_source = seg?.source ?? null;
@@ -94,7 +98,8 @@ function reconcilePrices(raw: RawData): Row[] {
  * Dividends: a lower-precedence dividend is dropped when a higher-precedence source has one for the
  * same ticker within 15 days (sources date the same payment differently: record date, ex-date, month end).
  */
-export function reconcileDividends(dividends: DividendFact[]): DividendFact[] {
+export function reconcileDividends(input: DividendFact[]): DividendFact[] {
+  const dividends = recordDatesForExDates(input);
   const kept = new Map<string, DividendFact[]>();
   for (const d of [...dividends].sort((a, b) => PRECEDENCE[a.source] - PRECEDENCE[b.source] || a.traded_until_date.localeCompare(b.traded_until_date))) {
     const list = kept.get(d.ticker) ?? [];
@@ -105,6 +110,40 @@ export function reconcileDividends(dividends: DividendFact[]): DividendFact[] {
     kept.set(d.ticker, list);
   }
   return [...kept.values()].flat();
+}
+
+/** Sources whose dividend date is the ex-date (first session without the right), not the record date. */
+const EX_DATE_SOURCES = new Set<SourceName>(['market16']);
+
+/**
+ * market16 dates a dividend on its ex-date (HGLG11's December 2023 dividend: 2024-01-02, record
+ * date 2023-12-29), which moves year-end dividends into the next year and makes "em 2024" count 13
+ * payments. Its dates become record dates: the record date another source gives for the same
+ * payment (up to 15 days before), else the previous weekday (holidays aside, the record date).
+ */
+export function recordDatesForExDates(dividends: DividendFact[]): DividendFact[] {
+  const recordDates = new Map<string, string[]>();
+  for (const d of dividends) {
+    if (EX_DATE_SOURCES.has(d.source)) continue;
+    const list = recordDates.get(d.ticker) ?? [];
+    list.push(d.traded_until_date);
+    recordDates.set(d.ticker, list);
+  }
+  return dividends.map((d) => {
+    if (!EX_DATE_SOURCES.has(d.source)) return d;
+    const candidates = (recordDates.get(d.ticker) ?? [])
+      .map((date) => ({ date, gap: daysBetween(date, d.traded_until_date) }))
+      .filter((c) => c.gap >= 1 && c.gap <= 15)
+      .sort((a, b) => a.gap - b.gap);
+    return { ...d, traded_until_date: candidates[0]?.date ?? previousWeekday(d.traded_until_date) };
+  });
+}
+
+function previousWeekday(iso: string): string {
+  const t = new Date(`${iso}T00:00:00Z`);
+  do t.setUTCDate(t.getUTCDate() - 1);
+  while (t.getUTCDay() === 0 || t.getUTCDay() === 6);
+  return t.toISOString().slice(0, 10);
 }
 
 /** Compares two series on common dates (relative tolerance) and detects a one-session shift. */

@@ -15,8 +15,8 @@ class WarehouseTables implements Migration {
 }
 
 class WarehouseViews implements Migration {
-  readonly id = '202611220102-warehouse-views';
-  readonly name = 'WarehouseViews202611220102';
+  readonly id: string = '202611220102-warehouse-views';
+  readonly name: string = 'WarehouseViews202611220102';
   async up(q: QueryRunner): Promise<void> {
     for (const [name] of [...WAREHOUSE_VIEWS].reverse()) await q.query(`DROP VIEW IF EXISTS "${name}" CASCADE`);
     for (const [name, sql] of WAREHOUSE_VIEWS) await q.query(`CREATE VIEW "${name}" AS ${sql}`);
@@ -26,5 +26,11 @@ class WarehouseViews implements Migration {
   }
 }
 
+/** Re-creates every view after fiis_noticias learnt to file a headline under each fund it names. */
+class WarehouseViewsNewsMentions extends WarehouseViews {
+  override readonly id = '202611220103-warehouse-views-news-mentions';
+  override readonly name = 'WarehouseViewsNewsMentions202611220103';
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
-export const warehouseMigrations: Migration[] = [new WarehouseTables(), new WarehouseViews()];
+export const warehouseMigrations: Migration[] = [new WarehouseTables(), new WarehouseViews(), new WarehouseViewsNewsMentions()];

@@ -66,8 +66,15 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
             non_compliant_ratio, revenue_share_ratio, assets_status, source FROM wh_properties`,
   ],
   [
+    // A headline filed under one fund often names others ("BRIM11, HGLG11: IFIX fecha em queda"):
+    // it is news about each fund its title names, once per fund and article.
     'fiis_noticias',
-    `SELECT ticker, source, title, tags, description, url, image_url, published_at, data_source FROM wh_news`,
+    `SELECT DISTINCT ON (ticker, url, title) ticker, source, title, tags, description, url, image_url, published_at, data_source
+       FROM (SELECT ticker, source, title, tags, description, url, image_url, published_at, data_source FROM wh_news
+             UNION ALL
+             SELECT m.t[1], n.source, n.title, n.tags, n.description, n.url, n.image_url, n.published_at, n.data_source
+               FROM wh_news n CROSS JOIN LATERAL regexp_matches(n.title, '\\m([A-Z]{4}11)\\M', 'g') AS m(t)
+              WHERE EXISTS (SELECT 1 FROM wh_funds f WHERE f.ticker = m.t[1])) news`,
   ],
   [
     'fiis_processos',

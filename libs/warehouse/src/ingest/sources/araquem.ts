@@ -40,7 +40,7 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
         display_name: r.str('display_name'),
         b3_name: r.str('b3_name'),
         isin: r.str('isin'),
-        classification: r.str('classification'),
+        classification: classificationLabel(r.str('classification')),
         sub_sector: r.str('sub_sector'),
         management_type: r.str('management_type'),
         target_market: r.str('target_market'),
@@ -53,7 +53,8 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
         ifil_weight_pct: r.num('ifil_weight_pct'),
         ifix_weight_pct: r.num('ifix_weight_pct'),
         shares_count: r.num('shares_count'),
-        shareholders_count: r.num('shareholders_count'),
+        // araquem's shareholders_count is not a head count (MXRF11: 43,732,529.70, a tenth of its
+        // shares): the CVM monthly report's Total_Numero_Cotistas fills this field instead.
       },
     });
   }
@@ -70,6 +71,8 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
     if (!ticker) continue;
     const row: Row = { ticker, ref_date: r.date('updated_at'), last_payment_date: r.date('last_payment_date'), total_assets_amt: null, source: 'araquem' };
     for (const c of snapshotNums) row[c] = r.num(c);
+    // 0 is araquem's placeholder in these two columns (cap rate 0 for 408 of 415 funds, payout 0 for 412).
+    for (const c of ['cap_rate', 'dividend_payout_pct']) if (row[c] === 0) row[c] = null;
     raw.snapshots.push(row);
   }
 
@@ -239,8 +242,9 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
   for (const r of load('history_currency_rates')) {
     const date = r.date('rate_date') ?? r.fail('no rate date');
     for (const [cur, col] of [['USD', 'usd'], ['EUR', 'eur']] as const) {
-      const buy = r.num(`${col}_buy_amt`);
-      const sell = r.num(`${col}_sell_amt`);
+      // araquem writes 0.00 for days it has no quote (e.g. 2024-03); a currency is never worth R$ 0.
+      const buy = positiveOrNull(r.num(`${col}_buy_amt`));
+      const sell = positiveOrNull(r.num(`${col}_sell_amt`));
       if (buy === null && sell === null) continue;
       raw.currencies.push({ currency: cur, rate_date: date, buy_amt: buy, sell_amt: sell, var_pct: r.num(`${col}_var_pct`), source: 'araquem' });
     }
@@ -264,6 +268,14 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
     for (const c of ['ipca', 'selic', 'cdi', 'ifix_points', 'ifix_var_pct', 'ibov_points', 'ibov_var_pct', 'usd_buy_amt', 'usd_sell_amt', 'usd_var_pct', 'eur_buy_amt', 'eur_sell_amt', 'eur_var_pct']) {
       row[c] = r.num(c);
     }
+    // Zero points or a zero exchange rate mean "no quote that day", not a value.
+    for (const c of ['ifix_points', 'ibov_points', 'usd_buy_amt', 'usd_sell_amt', 'eur_buy_amt', 'eur_sell_amt']) {
+      row[c] = positiveOrNull(row[c] as number | null);
+    }
+    for (const k of ['ifix', 'ibov', 'usd', 'eur']) {
+      const level = k === 'ifix' || k === 'ibov' ? `${k}_points` : `${k}_sell_amt`;
+      if (row[level] === null) row[`${k}_var_pct`] = null;
+    }
     raw.macro.push(row);
   }
 
@@ -271,4 +283,16 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
   // tickers/basics_tickers.csv lists araquem's tickers: they must all be in the registry.
   const basics = load('../tickers/basics_tickers');
   for (const r of basics) cleanTicker(r.str('ticker'), raw);
+}
+
+/** A price, rate or index level of zero is a placeholder for a missing value. */
+export function positiveOrNull(v: number | null): number | null {
+  return v !== null && v > 0 ? v : null;
+}
+
+/** araquem writes its classifications without accents ("Hibrido") or as a word ("Fof"). */
+export function classificationLabel(v: string | null): string | null {
+  if (!v) return v;
+  const fixed: Record<string, string> = { hibrido: 'Híbrido', fof: 'FoF' };
+  return fixed[v.trim().toLowerCase()] ?? v.trim();
 }
