@@ -82,6 +82,7 @@ export class ContextHandlers extends BusHandlers {
       }),
       bus.serve(ContextSubjects.history, (req) => mapped(this.manager.history(req))),
       bus.serve(ContextSubjects.debug, (req) => mapped(this.manager.debug(req))),
+      bus.serve(ContextSubjects.peek, (req) => mapped(this.manager.peek(req))),
       bus.serve(ContextSubjects.clear, (req) => mapped(this.manager.clear(req))),
       bus.serve(ContextSubjects.sessionGet, (req) => mapped(this.manager.sessionGet(req))),
       bus.serve(ContextSubjects.sessionSet, (req) => mapped(this.manager.sessionSet(req))),

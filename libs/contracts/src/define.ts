@@ -25,6 +25,8 @@ export interface EventDef<P extends ZodTypeAny = ZodTypeAny> {
 }
 
 export type RequestOf<D extends RpcDef> = z.infer<D['request']>;
+/** What a caller may send: fields with defaults may be left out (the schema fills them). */
+export type CallRequestOf<D extends RpcDef> = z.input<D['request']>;
 export type ResponseOf<D extends RpcDef> = z.infer<D['response']>;
 export type PayloadOf<D extends EventDef> = z.infer<D['payload']>;
 

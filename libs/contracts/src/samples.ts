@@ -65,7 +65,7 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
     request: { ...caller, question: 'Qual o CNPJ do HGLG11?' },
     response: {
       kind: 'entity', intent: 'fiis_cadastro', entity: 'fiis_cadastro', tickers_in_text: ['HGLG11'], unknown_tickers: [],
-      params, ticker_sources: ['text', 'context'], ticker_required: true, tool: null, smalltalk: null, confirmation: null, planner: plannerMeta,
+      params, ticker_sources: ['text', 'context'], ticker_required: true, tool: null, smalltalk: null, confirmation: null, elliptic: false, planner: plannerMeta,
     },
   },
   {
@@ -83,6 +83,11 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
     def: ContextSubjects.debug,
     request: { client_id: 'c', conversation_id: 'k' },
     response: { key: { client_id: 'c', conversation_id: 'k' }, turn_count: 1, last_reference: null, session: {}, recent: [turn], summary: null },
+  },
+  {
+    def: ContextSubjects.peek,
+    request: { client_id: 'c', conversation_id: 'k' },
+    response: { last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_reference: { ticker: 'VISC11', entity: 'fiis_financials_snapshot', intent: 'fiis_financials_snapshot', updated_at: '2026-01-01T00:00:00.000Z', turn_index: 1 } },
   },
   { def: ContextSubjects.clear, request: { client_id: 'c', conversation_id: 'k' }, response: { cleared: true } },
   { def: ContextSubjects.sessionGet, request: { client_id: 'c', conversation_id: 'k', keys: ['active_report_id'] }, response: { values: { active_report_id: 'rel_1' } } },

@@ -12,6 +12,7 @@ export type CommitResponse = ResponseOf<typeof ContextSubjects.commit>;
 export type HistoryRequest = RequestOf<typeof ContextSubjects.history>;
 export type HistoryResponse = ResponseOf<typeof ContextSubjects.history>;
 export type DebugResponse = ResponseOf<typeof ContextSubjects.debug>;
+export type PeekResponse = ResponseOf<typeof ContextSubjects.peek>;
 export type ClearResponse = ResponseOf<typeof ContextSubjects.clear>;
 export type SessionGetRequest = RequestOf<typeof ContextSubjects.sessionGet>;
 export type SessionSetRequest = RequestOf<typeof ContextSubjects.sessionSet>;
@@ -165,6 +166,18 @@ export class ContextManager {
       recent: loadRecent(snap.turns, this.policy, this.policy.max_turns, now),
       summary: snap.summary?.text ?? null,
     };
+  }
+
+  /**
+   * The subject of the conversation's last answered question (entity and tickers of the newest
+   * successful assistant turn) and the last reference, without opening a turn.
+   */
+  async peek(k: WireConversationKey): Promise<PeekResponse> {
+    const snap = await this.store.snapshot(keyOf(k));
+    const recent = loadRecent(snap.turns, this.policy, this.policy.max_turns, this.clock());
+    const last = [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && typeof t.meta.entity === 'string');
+    const tickers = Array.isArray(last?.meta.tickers) ? (last!.meta.tickers as string[]) : [];
+    return { last_entity: (last?.meta.entity as string | undefined) ?? null, last_tickers: tickers, last_reference: snap.reference };
   }
 
   /** Forgets the hot context (reference, recent turns, summary, session); the durable history stays. */

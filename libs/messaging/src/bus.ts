@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
+  CallRequestOf,
   CotaError,
   EventDef,
   PayloadOf,
@@ -34,7 +35,7 @@ export class Bus {
     readonly owner: string,
   ) {}
 
-  async call<D extends RpcDef>(def: D, request: RequestOf<D>, opts: CallOptions = {}): Promise<ResponseOf<D>> {
+  async call<D extends RpcDef>(def: D, request: CallRequestOf<D>, opts: CallOptions = {}): Promise<ResponseOf<D>> {
     const payload = validate(def.request, request, `request to ${def.subject}`);
     let raw: string;
     try {

@@ -21,7 +21,7 @@ const plannerMeta = { normalized: '', score: 2, gap: 1, accepted: true, threshol
 function plan(over: Partial<PlanResponse>): PlanResponse {
   return {
     kind: 'entity', intent: 'fiis_financials_risk', entity: 'fiis_financials_risk', tickers_in_text: [], unknown_tickers: [],
-    params, ticker_sources: ['text', 'context'], ticker_required: true, tool: null, smalltalk: null, confirmation: null, planner: plannerMeta, ...over,
+    params, ticker_sources: ['text', 'context'], ticker_required: true, tool: null, smalltalk: null, confirmation: null, elliptic: false, planner: plannerMeta, ...over,
   };
 }
 
@@ -130,5 +130,26 @@ describe('AskPipeline', () => {
   it('fails with UNAVAILABLE naming the service when the planner is down', async () => {
     const down = new AskPipeline(new Bus(new InProcessTransport(), 'empty'));
     await expect(down.ask(input)).rejects.toMatchObject({ code: 'UNAVAILABLE', service: 'planner' });
+  });
+
+  it('re-plans an elliptic follow-up with the subject of the previous answer', async () => {
+    const transport = new InProcessTransport();
+    const bus = new Bus(transport, 'test');
+    const planned: Array<string | null> = [];
+    bus.serve(PlannerSubjects.plan, (req) => {
+      planned.push(req.previous_entity);
+      return req.previous_entity
+        ? plan({ entity: req.previous_entity, intent: req.previous_entity, tickers_in_text: ['XPML11'], params: { ...params, ticker: 'XPML11', tickers: ['XPML11'] } })
+        : plan({ kind: 'clarification', entity: 'fii_overview', elliptic: true, tickers_in_text: ['XPML11'], planner: { ...plannerMeta, accepted: false } });
+    });
+    bus.serve(ContextSubjects.peek, () => ({ last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_reference: null }));
+    bus.serve(ContextSubjects.resolve, (req) => ({ turn_index: 2, ticker: req.tickers_in_text[0] ?? null, tickers: req.tickers_in_text, context: { last_reference_used: false, reason: 'explicit_ticker_in_text' }, memory: { recent: [], summary: null } }));
+    bus.serve(ContextSubjects.commit, () => ({ reference_updated: true }));
+    bus.serve(ExecutorSubjects.query, (req) => ({ entity: req.entity, columns: [], rows: [{ ticker: 'XPML11' }], row_count: 1, truncated: false, as_of: null, sources: [], params: req.params }));
+    bus.serve(NarratorSubjects.narrate, () => ({ answer: 'ok', narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0 } }));
+    const out = await new AskPipeline(bus).ask({ ...input, question: 'E o do XPML11?' });
+    expect(planned).toEqual([null, 'fiis_financials_snapshot']);
+    expect(out.meta).toMatchObject({ entity: 'fiis_financials_snapshot', params: { ticker: 'XPML11' } });
+    expect(out.meta.timings_ms).toHaveProperty('planner_followup');
   });
 });

@@ -43,7 +43,18 @@ export class AskPipeline {
       }
     };
 
-    const plan = await step('planner', () => this.bus.call(PlannerSubjects.plan, { ...caller, question: input.question }));
+    // The previous subject is read in parallel with planning (no extra hop); it is only used to
+    // re-plan an elliptic follow-up such as "E o do XPML11?".
+    const [first, previous] = await Promise.all([
+      step('planner', () => this.bus.call(PlannerSubjects.plan, { ...caller, question: input.question })),
+      step('context_peek', () => this.bus.call(ContextSubjects.peek, { client_id: input.client_id, conversation_id: input.conversation_id }).catch(() => null)),
+    ]);
+    const plan =
+      first.elliptic && previous?.last_entity
+        ? await step('planner_followup', () =>
+            this.bus.call(PlannerSubjects.plan, { ...caller, question: input.question, previous_entity: previous.last_entity }),
+          )
+        : first;
 
     const routedEntity = plan.kind === 'entity' ? plan.entity : null;
     const ctx = await step('context_resolve', () =>

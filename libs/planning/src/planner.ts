@@ -205,6 +205,7 @@ export class Planner {
       tool: null,
       smalltalk: null,
       confirmation: null,
+      elliptic: false,
       planner,
     };
   }

@@ -62,6 +62,13 @@ export const DebugResponse = z.object({
 });
 export const ClearResponse = z.object({ cleared: z.boolean() });
 
+/** What the previous answer was about, read without opening a turn (to re-plan elliptic follow-ups). */
+export const PeekResponse = z.object({
+  last_entity: z.string().nullable(),
+  last_tickers: z.array(Ticker),
+  last_reference: LastReference.nullable(),
+});
+
 /** Session values used by tools (active report, pending action), each with its own TTL. */
 export const SessionGetRequest = ConversationKey.extend({ keys: z.array(z.string()).optional() });
 export const SessionGetResponse = z.object({ values: z.record(z.unknown()) });
@@ -78,6 +85,7 @@ export const ContextSubjects = {
   commit: defineRpc({ subject: 'cota.context.commit.v1', service: 'context', request: CommitRequest, response: CommitResponse }),
   history: defineRpc({ subject: 'cota.context.history.v1', service: 'context', request: HistoryRequest, response: HistoryResponse }),
   debug: defineRpc({ subject: 'cota.context.debug.v1', service: 'context', request: ConversationKey, response: DebugResponse }),
+  peek: defineRpc({ subject: 'cota.context.peek.v1', service: 'context', request: ConversationKey, response: PeekResponse }),
   clear: defineRpc({ subject: 'cota.context.clear.v1', service: 'context', request: ConversationKey, response: ClearResponse }),
   sessionGet: defineRpc({ subject: 'cota.context.session-get.v1', service: 'context', request: SessionGetRequest, response: SessionGetResponse }),
   sessionSet: defineRpc({ subject: 'cota.context.session-set.v1', service: 'context', request: SessionSetRequest, response: SessionSetResponse }),

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { defineRpc } from '../define';
 import { Caller, QueryParams, Ticker } from '../common';
 
-export const PlanRequest = Caller.extend({ question: z.string().min(1).max(2000) });
+export const PlanRequest = Caller.extend({
+  question: z.string().min(1).max(2000),
+  /**
+   * The entity of the conversation's previous answer, sent only to re-plan an elliptic follow-up
+   * ("E o do XPML11?" after a P/VP question): the planner then keeps that subject.
+   */
+  previous_entity: z.string().nullable().default(null),
+});
 
 /** What kind of answer the question needs. */
 export const PlanKind = z.enum([
@@ -52,6 +59,8 @@ export const PlanResponse = z.object({
   tool: z.object({ name: z.string(), args: z.record(z.unknown()) }).nullable(),
   smalltalk: z.enum(['greeting', 'thanks', 'capabilities', 'goodbye', 'identity']).nullable(),
   confirmation: z.enum(['yes', 'no']).nullable(),
+  /** The question has no subject of its own and continues the previous one ("e o do XPML11?", "e em 2023?"). */
+  elliptic: z.boolean().default(false),
   planner: PlannerMeta,
 });
 export type PlanRequest = z.infer<typeof PlanRequest>;
