@@ -2,7 +2,7 @@ import './register-paths';
 import 'reflect-metadata';
 import { SERVICES, ServiceName } from '@cota/contracts';
 import { loadEnv } from '@cota/config';
-import { Logger, runFromEnv, RunningService, startService } from '@cota/service-kit';
+import { Logger, runFromEnv, RunningService, startService, stopOnSignals } from '@cota/service-kit';
 import { startEmbedded } from './embedded';
 import { SERVICE_DEFINITIONS } from './services';
 
@@ -37,13 +37,7 @@ async function main(): Promise<void> {
       `               -d '{"question":"Qual o CNPJ do HGLG11?","conversation_id":"c1","nickname":"Ana","client_id":"<client_id>"}'\n` +
       `  Saúde:     ${running.url}/health/ready\n\n`,
   );
-  const shutdown = async (signal: string) => {
-    log.info('shutting down', { signal });
-    await running.stop();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  stopOnSignals(running.stop, log);
 }
 
 main().catch((e) => {

@@ -1,5 +1,6 @@
 import { DurationMention, findMentions, MoneyMention, parseBrNumber, RateMention } from './numbers';
 import { normalizeText } from '../normalize';
+import type { FinanceToolArgs } from '@cota/tools';
 
 /** The calculations `calcular_financas` knows (values of its `operacao` argument). */
 export const FINANCE_OPERATIONS = ['juros_compostos', 'projecao_aportes', 'aporte_necessario', 'valor_presente', 'conversao_taxa', 'vpl', 'tir'] as const;
@@ -9,20 +10,8 @@ export type FinanceOperation = (typeof FINANCE_OPERATIONS)[number];
  * Arguments of `calcular_financas` as read from the question. Amounts and rates are decimal
  * strings (never JS floats) so the executor computes exactly what the person wrote.
  */
-export interface FinanceArgs {
+export interface FinanceArgs extends Omit<FinanceToolArgs, 'operacao'> {
   operacao?: FinanceOperation;
-  valor_inicial?: string;
-  aporte_mensal?: string;
-  meta?: string;
-  /** Rate as a fraction per `taxa_periodo` (1% → "0.01"). */
-  taxa?: string;
-  taxa_periodo?: 'mes' | 'ano';
-  /** Whether the text stated the rate's period (otherwise the default applies and is said so). */
-  taxa_periodo_informado?: boolean;
-  prazo_meses?: number;
-  prazo_unidade?: 'meses' | 'anos';
-  /** Cash flows, first at t = 0 (investments negative), for NPV and IRR. */
-  fluxos?: string[];
 }
 
 const CONTRIBUTION_BEFORE = /(aport\w*|deposit\w*|guard\w*|poup\w*|contribu\w*|invest\w* mensalmente|todo mes|mensalmente|parcela\w*)\s*(de\s*)?$/;
