@@ -109,6 +109,18 @@ describe('planner service over NATS', () => {
     expect(Events.plannerPlanned.subject).toBe('cota.events.planner.planned.v1');
   });
 
+  it('flags an elliptic follow-up and leaves its subject to the conversation instead of asking the model', async () => {
+    fake.setBehaviour(() => ({ reply: '{"entity":"fiis_precos"}' }));
+    const before = fake.requests.length;
+    const plan = await bus.call(PlannerSubjects.plan, { ...caller(8), question: 'e em 2023?' });
+    expect(plan).toMatchObject({ elliptic: true, kind: 'unknown', entity: null });
+    expect(plan.planner).toMatchObject({ accepted: false, llm_used: false });
+    expect(plan.planner.reason).toMatch(/elliptic follow-up: llm fallback not asked/);
+    expect(fake.requests.length).toBe(before);
+    const own = await bus.call(PlannerSubjects.plan, { ...caller(9), question: 'e o dividendo do KNRI11?' });
+    expect(own).toMatchObject({ elliptic: false, entity: 'fiis_dividendos' });
+  });
+
   it('rejects an invalid request with a typed error naming the field', async () => {
     await expect(
       client.request(PlannerSubjects.plan.subject, JSON.stringify({ ...caller(7) }), 5000).then((raw) => {

@@ -32,6 +32,14 @@ export function planningBenchmarks(): Benchmark[] {
       targetMeanMs: 0.5,
     },
     {
+      // The gateway's second plan of an elliptic follow-up keeps the previous entity.
+      name: 'planner.planDeterministic (elliptic follow-up with the previous entity)',
+      run: () => {
+        planner.planDeterministic('E o do XPML11 em 2024?', { previousEntity: 'fiis_dividendos' });
+      },
+      targetMeanMs: 0.5,
+    },
+    {
       name: `planner.planDeterministic (all ${questions.length} golden questions)`,
       run: () => {
         for (const q of questions) planner.planDeterministic(q);

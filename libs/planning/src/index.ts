@@ -12,3 +12,4 @@ export * from './llm-fallback';
 export * from './planner';
 export * from './evaluation';
 export { planningBenchmarks } from './bench';
+export * from './elliptic';

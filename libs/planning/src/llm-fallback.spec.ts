@@ -42,6 +42,13 @@ describe('LLM fallback', () => {
     expect(llm.calls).toHaveLength(0);
   });
 
+  it('is never asked for an elliptic follow-up (its subject comes from the conversation)', async () => {
+    const llm = new ScriptedLlm(() => '{"entity":"fiis_noticias"}');
+    const p = await make(llm).plan('e em 2023?');
+    expect(p).toMatchObject({ kind: 'unknown', elliptic: true, planner: { llm_used: false, accepted: false } });
+    expect(llm.calls).toHaveLength(0);
+  });
+
   it('chooses among the catalog when the planner would ask back', async () => {
     const llm = new ScriptedLlm(() => '{"entity":"client_fiis_performance_vs_benchmark_summary","confidence":0.8}');
     const p = await make(llm).plan(ambiguous);

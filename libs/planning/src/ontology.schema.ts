@@ -108,6 +108,19 @@ export const OntologySchema = z
       .strict(),
     tools: z.record(z.string().regex(/^[a-z_]+$/), z.array(Rule).min(1)),
     concept: z.array(Rule).min(1),
+    /**
+     * Elliptic follow-ups ("e o do XPML11?", "e em 2023?"): an opener at the start, then only a fund,
+     * a period and function words. Such a question has no subject of its own and keeps the previous one.
+     */
+    elliptic: z
+      .object({
+        openers: z.array(z.string().min(1)).min(1),
+        /** Words that only name a period ("ano passado", "hoje") or point at a fund ("fundo"). */
+        period_words: z.array(z.string().min(1)),
+        /** A word weighing at most this in every entity is shared, not a subject ("hoje" 0.5). */
+        weak_weight: z.number().min(0),
+      })
+      .strict(),
     entities: z.record(z.string().regex(/^[a-z0-9_]+$/), Entity),
   })
   .strict()

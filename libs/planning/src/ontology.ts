@@ -62,6 +62,8 @@ export class Ontology {
   readonly smalltalk: ReadonlyArray<{ kind: 'greeting' | 'thanks' | 'capabilities' | 'goodbye' | 'identity'; phrases: CompiledPhrase[] }>;
   readonly smalltalkFiller: ReadonlySet<string>;
   readonly tickerPrefixStopwords: ReadonlySet<string>;
+  /** Elliptic follow-ups: openers as normalised words (longest first), period words, the weak weight. */
+  readonly elliptic: { openers: string[][]; periodWords: ReadonlySet<string>; weakWeight: number };
   private readonly features: CompiledFeature[];
   private readonly standalone: ReadonlySet<string>;
   private readonly maxGap: number;
@@ -146,6 +148,12 @@ export class Ontology {
     }));
     this.smalltalkFiller = new Set(spec.smalltalk.filler.map((w) => stem(normalize(w))));
     this.tickerPrefixStopwords = new Set(spec.ticker_prefix_stopwords);
+    this.elliptic = {
+      openers: spec.elliptic.openers.map((o) => normalize(o).split(' ').filter(Boolean)).sort((a, b) => b.length - a.length),
+      periodWords: new Set(spec.elliptic.period_words.map((w) => normalize(w))),
+      weakWeight: spec.elliptic.weak_weight,
+    };
+    for (const w of spec.elliptic.period_words) collect(w);
     for (const w of spec.known_words) collect(w);
     this.vocabulary = new FuzzyVocabulary(words, {
       minLength: spec.fuzzy.min_length,
@@ -157,6 +165,19 @@ export class Ontology {
 
   entityNames(): string[] {
     return [...this.entities.keys()];
+  }
+
+  /** pt-BR label of an entity (for asking back and explanations). */
+  labelOf(entity: string): string | undefined {
+    return this.entities.get(entity)?.label;
+  }
+
+  /** The heaviest weight (absolute) any entity gives a stemmed word; 0 when no entity uses it. */
+  wordWeight(stemmed: string): number {
+    let max = 0;
+    for (const t of this.tokenIndex.get(stemmed) ?? []) max = Math.max(max, Math.abs(t.weight));
+    for (const p of this.phraseIndex.get(stemmed) ?? []) if (p.stems.length === 1) max = Math.max(max, Math.abs(p.weight));
+    return max;
   }
 
   has(entity: string): boolean {

@@ -105,13 +105,38 @@ export const ParamPolicySchema = z
          * the text it must not inherit the conversation's fund.
          */
         cross_fund_words: z.array(z.string().min(1)),
+        /**
+         * Metrics without a rank column ("ranking por P/VP"): ranked by ordering `entity` on `order_by`
+         * across funds, ascending or descending by the question's words, else `order`.
+         */
+        redirects: z
+          .array(
+            z
+              .object({
+                order_by: z.string().min(1),
+                entity: z.string().min(1),
+                words: Words,
+                asc_words: z.array(z.string().min(1)).default([]),
+                desc_words: z.array(z.string().min(1)).default([]),
+                order: Order,
+              })
+              .strict(),
+          )
+          .default([]),
       })
       .strict(),
+    /** Words that, with a year, ask for that year's last value ("quanto fechou o IBOV em 2024"). */
+    year_close_words: z.array(z.string().min(1)).default([]),
     entities: z.record(z.string().regex(/^[a-z0-9_]+$/), EntityParams),
   })
   .strict()
   .superRefine((p, ctx) => {
     if (!p.entities[p.ranking.entity]) ctx.addIssue({ code: 'custom', path: ['ranking', 'entity'], message: 'is not an entity of this file' });
+    p.ranking.redirects.forEach((r, i) => {
+      const spec = p.entities[r.entity];
+      if (!spec) ctx.addIssue({ code: 'custom', path: ['ranking', 'redirects', i, 'entity'], message: `${r.entity} is not an entity of this file` });
+      else if (!spec.aggs.includes('list')) ctx.addIssue({ code: 'custom', path: ['ranking', 'redirects', i, 'entity'], message: `${r.entity} must offer agg list` });
+    });
     p.agg_overrides.forEach((o, i) =>
       o.entities.forEach((e, j) => {
         const spec = p.entities[e];

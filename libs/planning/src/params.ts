@@ -12,6 +12,9 @@ export interface InferredParams {
   notes: string[];
 }
 
+/** A year written out ("em 2024"): it wins over "esse ano". */
+const EXPLICIT_YEAR = /\b(?:19|20)\d{2}\b/;
+
 type Vocab = Array<{ value: string; phrases: CompiledPhrase[] }>;
 
 const compileVocab = (v: Record<string, string[]>): Vocab =>
@@ -36,6 +39,8 @@ export class ParamInference {
   private readonly rankColumns: Vocab;
   private readonly worst: CompiledPhrase[];
   private readonly crossFund: CompiledPhrase[];
+  private readonly yearClose: CompiledPhrase[];
+  private readonly redirects: Array<{ entity: string; order_by: string; order: 'asc' | 'desc'; words: CompiledPhrase[]; asc: CompiledPhrase[]; desc: CompiledPhrase[] }>;
   private readonly asc: CompiledPhrase[];
   private readonly desc: CompiledPhrase[];
   private readonly numberRe: string;
@@ -68,6 +73,16 @@ export class ParamInference {
     this.rankColumns = compileVocab(spec.ranking.columns);
     this.worst = spec.ranking.worst_words.map(compilePhrase);
     this.crossFund = spec.ranking.cross_fund_words.map(compilePhrase);
+    this.yearClose = spec.year_close_words.map(compilePhrase);
+    this.redirects = spec.ranking.redirects.map((r) => ({
+      entity: r.entity,
+      order_by: r.order_by,
+      order: r.order,
+      words: r.words.map(compilePhrase),
+      // Direction words are exact: "menor" must not match "menos" through the stemmer.
+      asc: r.asc_words.map(exact),
+      desc: r.desc_words.map(exact),
+    }));
     this.asc = spec.order_words.asc.map(compilePhrase);
     this.desc = spec.order_words.desc.map(compilePhrase);
     this.numbers = new Map(Object.entries(spec.number_words).map(([w, n]) => [normalize(w), n]));
@@ -133,9 +148,14 @@ export class ParamInference {
       window = 'months:1';
     } else if (/\b(ultima|esta|nesta|desta) semana\b/.test(n)) {
       window = 'days:7';
-    } else if (/\b(este|esse|neste|nesse|deste|desse) ano\b/.test(n)) {
-      // The current calendar year ("a maior alta do IFIX esse ano").
-      window = `year:${new Date().getUTCFullYear()}`;
+    } else if (/\b(este|esse|neste|nesse|deste|desse) ano\b/.test(n) && !EXPLICIT_YEAR.test(n)) {
+      // "esse ano" reads as a rolling year, not the calendar year of the clock: the data may end
+      // before the current year starts (it ends in 2025 while the clock says 2026), and
+      // year:<current> would answer "no data". A year written in the question wins (below).
+      window = 'months:12';
+      notes.push('"esse ano" read as the last 12 months');
+    } else if (/\b(ano passado|ano anterior)\b/.test(n)) {
+      window = `year:${new Date().getUTCFullYear() - 1}`;
     }
 
     // Dates: "em 13/03/2025", "no dia 2 de janeiro de 2024"; month and year: "em março de 2025", "08/2023".
@@ -146,7 +166,14 @@ export class ParamInference {
     } else if (!window) {
       const my = this.re.monthYear.exec(n) ?? /\b(\d{1,2})\/(\d{4})\b/.exec(q.folded);
       const year = my ? my[2] : /\b(?:em|de|no ano de|durante|ano)\s+((?:19|20)\d{2})\b/.exec(n)?.[1];
-      if (year) {
+      const monthEnd = my ? this.monthEnd(my[1], Number(my[2])) : null;
+      // "IPCA de setembro de 2025": one value of an entity that answers "as of a date" (latest by
+      // default, filtered by date: the executor returns the newest row on or before it), so the month
+      // is its last day. A list entity keeps the whole year: no window form names a calendar month.
+      if (monthEnd && spec.filters.includes('date') && spec.agg === 'latest' && this.explicitAgg(q, entity!) === null) {
+        p.filters.date = monthEnd;
+        notes.push(`month ${my![1]} of ${year} read as date=${monthEnd} (latest on or before)`);
+      } else if (year) {
         window = `year:${year}`;
         if (my) notes.push(`month ${my[1]} of ${year} read as year:${year}`);
       }
@@ -177,6 +204,11 @@ export class ParamInference {
     }
     // A stretch of time or a count of rows asks for rows, unless the text asked for something else
     // ("último dividendo de 2024" stays latest within the year).
+    // "Quanto fechou o Ibovespa em 2024?": the close of a year is its last value.
+    if (agg === null && window?.startsWith('year:') && spec.aggs.includes('latest') && this.yearClose.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0))) {
+      agg = 'latest';
+      notes.push(`agg=latest: the close of ${window}`);
+    }
     if (agg === null && (counted || window) && spec.aggs.includes('list')) agg = 'list';
     if (agg === 'latest' && counted) agg = 'list';
     if (agg && spec.aggs.includes(agg)) p.agg = agg;
@@ -205,6 +237,8 @@ export class ParamInference {
     if (entity === this.spec.ranking.entity) {
       const col = this.rankColumns.find((c) => c.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 1)));
       p.order_by = col?.value ?? null;
+      // Said, not hidden: without a rank column named the executor uses the entity's default order.
+      if (!col) notes.push('no rank column named: the ranking entity\'s default order');
       // Rank position 1 is the best: "top" reads ascending, "piores" from the bottom.
       p.order = this.worst.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0)) ? 'desc' : 'asc';
       p.limit = p.limit ?? this.spec.ranking.default_limit;
@@ -232,6 +266,41 @@ export class ParamInference {
       ticker_required: spec.ticker.required,
       notes,
     };
+  }
+
+  /**
+   * A ranking asked by a metric the rankings entity has no rank column for ("ranking de fundos por
+   * P/VP"): the entity and column that rank it instead, with the order the question asks. Null when a
+   * rank column is named or no redirect matches.
+   */
+  rankingRedirect(q: AnalysedQuestion): { entity: string; order_by: string; order: 'asc' | 'desc'; matched: string } | null {
+    if (this.rankColumns.some((c) => c.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 1)))) return null;
+    for (const r of this.redirects) {
+      const hit = r.words.find((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 1));
+      if (!hit) continue;
+      const asc = r.asc.some((w) => hasPhrase(q.tokens, q.tokenSet, w.stems, 0));
+      const desc = r.desc.some((w) => hasPhrase(q.tokens, q.tokenSet, w.stems, 0));
+      const order = asc && !desc ? 'asc' : desc && !asc ? 'desc' : r.order;
+      return { entity: r.entity, order_by: r.order_by, order, matched: hit.text };
+    }
+    return null;
+  }
+
+  /** The aggregation a word of the question asks for (ignoring overrides), or null. */
+  private explicitAgg(q: AnalysedQuestion, entity: string): Agg | null {
+    for (const a of this.agg) {
+      if (a.vetoes.some((v) => (!v.entities || v.entities.has(entity)) && hasPhrase(q.tokens, q.tokenSet, v.phrase.stems, 0))) continue;
+      if (a.phrases.some((ph) => hasPhrase(q.tokens, q.tokenSet, ph.stems, 0))) return a.agg === 'latest' ? null : a.agg;
+    }
+    return null;
+  }
+
+  /** The last day of a month named by word or number ("setembro", "09") of a year, ISO. */
+  private monthEnd(month: string, year: number): string | null {
+    const mo = /^\d+$/.test(month) ? Number(month) : this.months.get(month) ?? 0;
+    if (mo < 1 || mo > 12 || year < 1900 || year > 2100) return null;
+    const last = new Date(Date.UTC(year, mo, 0)).getUTCDate();
+    return `${year}-${String(mo).padStart(2, '0')}-${String(last).padStart(2, '0')}`;
   }
 
   private toNumber(word: string): number | null {

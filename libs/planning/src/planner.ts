@@ -1,6 +1,7 @@
 import { PlanResponse, PlannerMeta, QueryParams, queryParams } from '@cota/contracts';
 import type { LlmClient } from '@cota/llm';
 import { AnalysedQuestion, analyseQuestion } from './analysis';
+import { Ellipsis, detectEllipsis } from './elliptic';
 import { chooseEntityWithLlm } from './llm-fallback';
 import { Ontology } from './ontology';
 import { PlanningPolicies } from './policies';
@@ -16,6 +17,14 @@ export interface PlannerOptions {
 }
 
 const MAX_CANDIDATES = 5;
+
+export interface PlanOptions {
+  /**
+   * The entity of the conversation's previous answer (PlanRequest.previous_entity): an elliptic
+   * question ("e o do XPML11?") keeps it as its subject.
+   */
+  previousEntity?: string | null;
+}
 
 /**
  * Decides how a question is answered: entity (with parameters), tool, concept, small talk,
@@ -51,7 +60,7 @@ export class Planner {
   }
 
   /** The deterministic decision, synchronous and cheap (no I/O). */
-  planDeterministic(question: string): PlanResponse {
+  planDeterministic(question: string, opts: PlanOptions = {}): PlanResponse {
     const q = analyseQuestion(question, this.recognizeTickers(question), this.ontology.vocabulary);
     const tickerNote =
       q.tickers.mode === 'fund-list'
@@ -77,15 +86,18 @@ export class Planner {
     if (tool) {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
     }
-    return this.routeEntity(q, suffix);
+    return this.routeEntity(q, suffix, opts.previousEntity ?? null);
   }
 
   /** Full decision: deterministic, then the model when configured and the decision was not accepted. */
-  async plan(question: string): Promise<PlanResponse> {
-    const plan = this.planDeterministic(question);
+  async plan(question: string, opts: PlanOptions = {}): Promise<PlanResponse> {
+    const plan = this.planDeterministic(question, opts);
     const undecided = (plan.kind === 'clarification' || plan.kind === 'unknown') && !plan.planner.accepted;
     const fallback = this.ontology.spec.llm_fallback;
     if (!undecided || !this.llm || !fallback.enabled) return plan;
+    // An elliptic question has no subject the model could find: it comes from the conversation
+    // (the gateway re-plans it with the previous entity), so the model's time would be wasted.
+    if (plan.elliptic) return { ...plan, planner: { ...plan.planner, reason: `${plan.planner.reason}; elliptic follow-up: llm fallback not asked` } };
     const choice = await chooseEntityWithLlm(this.llm, this.ontology, question, plan.planner.candidates, {
       timeoutMs: fallback.timeout_ms,
       maxCandidates: fallback.max_candidates,
@@ -114,9 +126,37 @@ export class Planner {
     };
   }
 
-  private routeEntity(q: AnalysedQuestion, suffix: string): PlanResponse {
+  private routeEntity(q: AnalysedQuestion, suffix: string, previousEntity: string | null): PlanResponse {
+    const ellipsis = detectEllipsis(q, this.ontology);
+    const res = this.routeBySubject(q, suffix, ellipsis, previousEntity);
+    res.elliptic = ellipsis !== null;
+    return res;
+  }
+
+  /**
+   * Whether the previous answer's entity can be this question's subject: a catalog entity with a
+   * parameter declaration; with a ticker in the text only an entity that takes a ticker from the text
+   * and is not the client's (a fund named after "quanto tenho investido?" asks about the fund).
+   */
+  private usablePrevious(q: AnalysedQuestion, entity: string): string | null {
+    const spec = this.opts.policies.params.entitySpec(entity);
+    if (!this.ontology.has(entity) || !spec) return `${entity} is not a catalog entity`;
+    const named = q.tickers.tickers.length + q.tickers.unknown.length > 0;
+    if (named && entity.startsWith('client_')) return `${entity} is the client's own data and the question names a fund`;
+    if (named && !spec.ticker.source.includes('text')) return `${entity} takes no fund ticker`;
+    return null;
+  }
+
+  private routeBySubject(q: AnalysedQuestion, suffix: string, ellipsis: Ellipsis | null, previousEntity: string | null): PlanResponse {
     const features = this.ontology.activeFeatures(q);
     const ranked = this.ontology.score(q, features);
+    let previousNote = '';
+    if (ellipsis && previousEntity) {
+      const refused = this.usablePrevious(q, previousEntity);
+      if (!refused) return this.keepPrevious(q, suffix, ellipsis, previousEntity, ranked);
+      previousNote = `; elliptic follow-up, but the previous entity was not kept: ${refused}`;
+    }
+    suffix = previousNote + suffix;
     const best = ranked[0];
     const second = ranked[1] ?? { entity: '', score: 0, signals: [], label: '' };
     const { min_score, min_gap } = this.ontology.thresholds;
@@ -155,11 +195,48 @@ export class Planner {
       : best.score < min_score
         ? `not accepted: best ${best.entity} scored ${best.score} < ${min_score}`
         : `not accepted: ${best.entity} (${best.score}) and ${second.entity} (${second.score}) are ${gap} apart < ${min_gap}`;
+    // "Ranking de fundos por P/VP": the rankings entity has no P/VP rank, so the funds are ordered
+    // by that column of the entity that has it, never silently by another rank.
+    const redirect = accepted && best.entity === this.opts.policies.params.spec.ranking.entity && q.tickers.tickers.length === 0
+      ? this.opts.policies.params.rankingRedirect(q)
+      : null;
+    if (redirect) {
+      const r = this.opts.policies.params.infer(q, redirect.entity);
+      r.params = { ...r.params, ticker: null, tickers: [], agg: 'list', window: null, order_by: redirect.order_by, order: redirect.order,
+        limit: r.params.limit ?? this.opts.policies.params.spec.ranking.default_limit };
+      r.ticker_sources = r.ticker_sources.filter((s) => s !== 'context');
+      r.ticker_required = false;
+      const rNotes = r.notes.length ? `; params: ${r.notes.join('; ')}` : '';
+      return this.respond(q, 'entity', redirect.entity, redirect.entity, r, {
+        ...base,
+        accepted,
+        reason: `${why}; ${best.entity} has no rank for "${redirect.matched}": ranked by ${redirect.entity}.${redirect.order_by} ${redirect.order} across funds (features: ${activeFeatures})${rNotes}${suffix}`,
+      });
+    }
     const notes = inferred.notes.length ? `; params: ${inferred.notes.join('; ')}` : '';
     return this.respond(q, accepted ? 'entity' : 'clarification', best.entity, best.entity, inferred, {
       ...base,
       accepted,
       reason: `${why} (features: ${activeFeatures})${notes}${suffix}`,
+    });
+  }
+
+  /** An elliptic follow-up keeps the previous answer's entity; its parameters come from this question. */
+  private keepPrevious(q: AnalysedQuestion, suffix: string, ellipsis: Ellipsis, entity: string, ranked: ReturnType<Ontology['score']>): PlanResponse {
+    const inferred = this.opts.policies.params.infer(q, entity);
+    const own = ranked.find((c) => c.entity === entity);
+    const score = Math.max(own?.score ?? 0, 0);
+    const { min_score, min_gap } = this.ontology.thresholds;
+    const notes = inferred.notes.length ? `; params: ${inferred.notes.join('; ')}` : '';
+    return this.respond(q, 'entity', entity, entity, inferred, {
+      normalized: q.normalized,
+      score,
+      gap: 0,
+      thresholds: { min_score, min_gap },
+      candidates: [{ entity, score, signals: ['previous_entity', ...(own?.signals ?? [])], label: this.ontology.labelOf(entity) }],
+      llm_used: false,
+      accepted: true,
+      reason: `elliptic follow-up ("${ellipsis.opener} ..." naming only ${ellipsis.anchors.join(', ')}): kept the previous subject ${entity}${notes}${suffix}`,
     });
   }
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { loadPolicy, policiesDir } from '@cota/config';
 import { Ontology } from './ontology';
 import { OntologySchema } from './ontology.schema';
@@ -18,7 +19,24 @@ export function loadPlanningPolicies(dir = policiesDir()): PlanningPolicies {
   const ontology = new Ontology(loadPolicy('ontology', OntologySchema, dir));
   const params = new ParamInference(loadPolicy('param_inference', ParamPolicySchema, dir));
   checkConsistency(ontology, params);
+  checkRankingRedirects(params, dir);
   return { ontology, params };
+}
+
+/** What a redirect needs from the catalog entity (policies/entities/<entity>.yaml). */
+const CatalogOrderings = z.object({ orderings: z.array(z.string()), aggregations: z.array(z.string()) }).passthrough();
+
+/**
+ * A ranking redirect orders another entity across funds: its column must be one the executor may
+ * order that entity by, or the question would fail at query time instead of at start-up.
+ */
+export function checkRankingRedirects(params: ParamInference, dir = policiesDir()): void {
+  params.spec.ranking.redirects.forEach((r, i) => {
+    const catalog = loadPolicy(`entities/${r.entity}`, CatalogOrderings, dir);
+    const where = `param_inference.yaml: ranking.redirects.${i}`;
+    if (!catalog.orderings.includes(r.order_by)) throw new Error(`${where}.order_by: ${r.order_by} is not in the orderings of entities/${r.entity}.yaml`);
+    if (!catalog.aggregations.includes('list')) throw new Error(`${where}.entity: entities/${r.entity}.yaml does not offer the list aggregation`);
+  });
 }
 
 export function checkConsistency(ontology: Ontology, params: ParamInference): void {

@@ -7,9 +7,12 @@ export function competitionRank<K>(
   items: Array<{ key: K; value: number | null }>,
   dir: 'asc' | 'desc',
   positiveOnly = false,
+  maxPlausible = Number.POSITIVE_INFINITY,
 ): Map<K, number | null> {
   const out = new Map<K, number | null>();
-  const valid = items.filter((i) => i.value !== null && Number.isFinite(i.value) && (!positiveOnly || i.value > 0));
+  const valid = items.filter(
+    (i) => i.value !== null && Number.isFinite(i.value) && (!positiveOnly || i.value > 0) && i.value <= maxPlausible,
+  );
   const sorted = [...valid].sort((a, b) => (dir === 'asc' ? a.value! - b.value! : b.value! - a.value!));
   for (const i of items) out.set(i.key, null);
   let rank = 0;
@@ -45,13 +48,21 @@ export type RankColumns = {
   rank_low_drawdown: number | null;
 };
 
+/**
+ * Yields above these (in percent) are not ranked: in the source data they come from amortisations,
+ * capital returns or stale prices (e.g. 435% a year, 2.368% a month), and a "top 10 por DY" led by
+ * them would mislead. The fund's own figure is still shown where it is asked for.
+ */
+export const MAX_PLAUSIBLE_DY_12M_PCT = 40;
+export const MAX_PLAUSIBLE_DY_MONTHLY_PCT = 5;
+
 /** Every rank column of `fiis_rankings` for one universe of funds (same as-of date). */
 export function computeRankings(rows: RankInput[]): Map<string, RankColumns> {
-  const by = (f: (r: RankInput) => number | null, dir: 'asc' | 'desc', positiveOnly: boolean) =>
-    competitionRank(rows.map((r) => ({ key: r.ticker, value: f(r) })), dir, positiveOnly);
+  const by = (f: (r: RankInput) => number | null, dir: 'asc' | 'desc', positiveOnly: boolean, max?: number) =>
+    competitionRank(rows.map((r) => ({ key: r.ticker, value: f(r) })), dir, positiveOnly, max);
   const ranks = {
-    rank_dy_12m: by((r) => r.dy_12m_pct, 'desc', true),
-    rank_dy_monthly: by((r) => r.dy_monthly_pct, 'desc', true),
+    rank_dy_12m: by((r) => r.dy_12m_pct, 'desc', true, MAX_PLAUSIBLE_DY_12M_PCT),
+    rank_dy_monthly: by((r) => r.dy_monthly_pct, 'desc', true, MAX_PLAUSIBLE_DY_MONTHLY_PCT),
     rank_dividends_12m: by((r) => r.dividends_12m_amt, 'desc', true),
     rank_market_cap: by((r) => r.market_cap_value, 'desc', true),
     rank_equity: by((r) => r.equity_value, 'desc', true),
