@@ -45,6 +45,15 @@ describe('POST /ask end to end', () => {
     expect(overview.body.answer).toContain('HGLG11');
   });
 
+  it('keeps the subject of an elliptic follow-up: "E o do XPML11?" after a P/VP question', async () => {
+    const conversation = 'elliptic-1';
+    await cluster.ask('Qual o P/VP do VISC11?', { conversation });
+    const next = await cluster.ask('E o do XPML11?', { conversation });
+    expect(next.body.status).toBe('ok');
+    expect(next.body.meta).toMatchObject({ entity: 'fiis_financials_snapshot', params: { ticker: 'XPML11' } });
+    expect(next.body.answer).toContain('XPML11');
+  });
+
   it('keeps conversations of different clients apart, even with the same conversation_id', async () => {
     await cluster.ask('CNPJ do KNRI11?', { conversation: 'shared-id', who: 'ana' });
     const bia = await cluster.ask('Esse fundo tem Sharpe bom?', { conversation: 'shared-id', who: 'bia' });
