@@ -1,11 +1,12 @@
 import type { DataSource } from 'typeorm';
-import { CATALOG_ENTITIES, NarrateRequest } from '@cota/contracts';
+import { CATALOG_ENTITIES } from '@cota/contracts';
 import { dataDir } from '@cota/config';
 import { createNarrator, loadCatalogColumns, Narrator } from '@cota/narration';
 import { loadPlanningPolicies, Planner, readFundTickers } from '@cota/planning';
 import { openDatabase } from '@cota/service-kit';
 import { createTestDatabase, TestDatabase } from '@cota/test-support';
 import { ensureWarehouse, EntityQueryService, loadEntityCatalog, PgSqlRunner } from '@cota/warehouse';
+import { narrateRequest } from '../../libs/narration/src/testing/requests';
 
 /**
  * One answer per catalog entity, from question to text, over the real warehouse (ingested from
@@ -64,26 +65,7 @@ describe.each(Object.entries(QUESTIONS))('%s', (entity, question) => {
     expect({ question, entity: plan.entity, accepted: plan.planner.accepted }).toEqual({ question, entity, accepted: true });
     const data = await warehouse.query({ client_id: 'cliente-demo-1', entity, params: plan.params });
     expect(data.row_count).toBeGreaterThan(0);
-    const req: NarrateRequest = {
-      request_id: `snap-${entity}`,
-      question,
-      nickname: '',
-      status: 'ok',
-      kind: 'entity',
-      intent: entity,
-      entity,
-      params: data.params,
-      smalltalk: null,
-      unknown_tickers: [],
-      candidates: [],
-      problem: null,
-      data,
-      tool: null,
-      rag: [],
-      memory: { recent: [], summary: null },
-      context_used: false,
-      stream: false,
-    };
+    const req = narrateRequest({ request_id: `snap-${entity}`, question, intent: entity, entity, params: data.params, data });
     const answer = (await narrator.narrate(req)).answer;
     // Nothing a person reads may be a raw column name or an unformatted ISO date.
     expect(answer).not.toMatch(/\b\d{4}-\d{2}-\d{2}\b/);

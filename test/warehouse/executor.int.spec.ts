@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import type { DataSource } from 'typeorm';
-import { CotaError, ExecutorSubjects, QueryParams, QueryResult } from '@cota/contracts';
+import { CotaError, ExecutorSubjects, QueryParams, QueryResult, queryParams } from '@cota/contracts';
 import { dataDir, loadEnv } from '@cota/config';
 import { Bus, NatsTransport } from '@cota/messaging';
 import { openDatabase, RunningService, runMigrations, startService } from '@cota/service-kit';
@@ -19,17 +19,7 @@ function sourceRows(file: string, delimiter = ','): Array<Record<string, string>
   return parse(readFileSync(join(dataDir(), file), 'utf8'), { columns: true, bom: true, delimiter, relax_quotes: true });
 }
 
-const P = (over: Partial<QueryParams> = {}): QueryParams => ({
-  ticker: null,
-  tickers: [],
-  agg: 'list',
-  window: null,
-  limit: null,
-  order: null,
-  order_by: null,
-  filters: {},
-  ...over,
-});
+const P = (over: Partial<QueryParams> = {}): QueryParams => queryParams(over);
 
 describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
   let db: TestDatabase;

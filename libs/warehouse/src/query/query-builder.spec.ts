@@ -1,20 +1,10 @@
 import fc from 'fast-check';
-import { CotaError, QueryParams } from '@cota/contracts';
+import { CotaError, QueryParams, queryParams } from '@cota/contracts';
 import { loadEntityCatalog } from '../catalog/load-catalog';
 import { buildEntityQuery, normaliseCode } from './query-builder';
 
 const catalog = loadEntityCatalog();
-const P = (over: Partial<QueryParams> = {}): QueryParams => ({
-  ticker: null,
-  tickers: [],
-  agg: 'list',
-  window: null,
-  limit: null,
-  order: null,
-  order_by: null,
-  filters: {},
-  ...over,
-});
+const P = (over: Partial<QueryParams> = {}): QueryParams => queryParams(over);
 
 describe('buildEntityQuery', () => {
   it('one ticker: parameterised equality, newest first, default limit + 1 to detect truncation', () => {
