@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ContextSubjects, CotaError, Events } from '@cota/contracts';
+import { ContextSubjects, CotaError, Events, TelemetryEvent } from '@cota/contracts';
 import { asContextError, ContextManager, ContextStore, RedisContextStore } from '@cota/conversation';
 import { emitStep, since, TransportSubscription } from '@cota/messaging';
 import { BusHandlers, INFRA, Infra } from '@cota/service-kit';
@@ -27,59 +27,27 @@ export class ContextHandlers extends BusHandlers {
     if (this.store instanceof RedisContextStore) await this.store.ready();
     const bus = this.infra.bus;
     return [
-      bus.serve(ContextSubjects.resolve, async (req) => {
-        const t = performance.now();
-        try {
-          const res = await this.manager.resolve(req);
-          emitStep(bus, Events.contextResolved, {
-            request_id: req.request_id,
-            client_id: req.client_id,
-            conversation_id: req.conversation_id,
-            outcome: 'ok',
-            timings_ms: { total: since(t) },
-            attributes: {
-              entity: req.entity,
-              intent: req.intent,
-              turn_index: res.turn_index,
-              last_reference_used: res.context.last_reference_used,
-              reason: res.context.reason,
-              memory_turns: res.memory.recent.length,
-              has_summary: res.memory.summary !== null,
-            },
-          });
-          return res;
-        } catch (e) {
-          const err = asContextError(e);
-          this.emitFailure(Events.contextResolved, req, t, err);
-          throw err;
-        }
-      }),
-      bus.serve(ContextSubjects.commit, async (req) => {
-        const t = performance.now();
-        try {
-          const res = await this.manager.commit(req);
-          emitStep(bus, Events.contextCommitted, {
-            request_id: req.request_id,
-            client_id: req.client_id,
-            conversation_id: req.conversation_id,
-            outcome: 'ok',
-            timings_ms: { total: since(t) },
-            attributes: {
-              entity: req.entity,
-              status: req.status,
-              accepted: req.accepted,
-              turn_index: req.turn_index,
-              ticker_count: req.tickers.length,
-              reference_updated: res.reference_updated,
-            },
-          });
-          return res;
-        } catch (e) {
-          const err = asContextError(e);
-          this.emitFailure(Events.contextCommitted, req, t, err);
-          throw err;
-        }
-      }),
+      bus.serve(ContextSubjects.resolve, (req) =>
+        this.observed(Events.contextResolved, req, () => this.manager.resolve(req), (res) => ({
+          entity: req.entity,
+          intent: req.intent,
+          turn_index: res.turn_index,
+          last_reference_used: res.context.last_reference_used,
+          reason: res.context.reason,
+          memory_turns: res.memory.recent.length,
+          has_summary: res.memory.summary !== null,
+        })),
+      ),
+      bus.serve(ContextSubjects.commit, (req) =>
+        this.observed(Events.contextCommitted, req, () => this.manager.commit(req), (res) => ({
+          entity: req.entity,
+          status: req.status,
+          accepted: req.accepted,
+          turn_index: req.turn_index,
+          ticker_count: req.tickers.length,
+          reference_updated: res.reference_updated,
+        })),
+      ),
       bus.serve(ContextSubjects.history, (req) => mapped(this.manager.history(req))),
       bus.serve(ContextSubjects.debug, (req) => mapped(this.manager.debug(req))),
       bus.serve(ContextSubjects.peek, (req) => mapped(this.manager.peek(req))),
@@ -89,32 +57,29 @@ export class ContextHandlers extends BusHandlers {
     ];
   }
 
-  override async onModuleInit(): Promise<void> {
-    await super.onModuleInit();
-    // A round trip to the broker after subscribing: once start-up returns, NATS knows this replica
-    // serves the subjects (otherwise a request right after a restart can find no responder).
-    await this.infra.bus.transport.ping().catch(() => undefined);
-  }
-
   override async onApplicationShutdown(): Promise<void> {
     super.onApplicationShutdown();
     // Background summaries finish before the connections they use are closed.
     await this.manager.drain();
   }
 
-  private emitFailure(
+  /** Runs one step and publishes its telemetry (no raw client data: ids are hashed by emitStep). */
+  private async observed<T>(
     def: typeof Events.contextResolved,
     req: { request_id: string; client_id: string; conversation_id: string },
-    t: number,
-    e: unknown,
-  ): void {
-    emitStep(this.infra.bus, def, {
-      request_id: req.request_id,
-      client_id: req.client_id,
-      conversation_id: req.conversation_id,
-      outcome: 'error',
-      timings_ms: { total: since(t) },
-      attributes: { error_code: CotaError.is(e) ? e.code : 'INTERNAL' },
-    });
+    run: () => Promise<T>,
+    attributes: (res: T) => TelemetryEvent['attributes'],
+  ): Promise<T> {
+    const t = performance.now();
+    const ids = { request_id: req.request_id, client_id: req.client_id, conversation_id: req.conversation_id };
+    try {
+      const res = await run();
+      emitStep(this.infra.bus, def, { ...ids, outcome: 'ok', timings_ms: { total: since(t) }, attributes: attributes(res) });
+      return res;
+    } catch (e) {
+      const err = asContextError(e);
+      emitStep(this.infra.bus, def, { ...ids, outcome: 'error', timings_ms: { total: since(t) }, attributes: { error_code: CotaError.is(err) ? err.code : 'INTERNAL' } });
+      throw err;
+    }
   }
 }
