@@ -54,6 +54,15 @@ describe('POST /ask end to end', () => {
     expect(next.body.answer).toContain('XPML11');
   });
 
+  it('keeps the filters of the previous answer in a follow-up: "e em 2023?" after the IPCA of 2024', async () => {
+    const conversation = 'elliptic-2';
+    const first = await cluster.ask('Qual foi o IPCA em 2024?', { conversation });
+    expect(first.body.meta).toMatchObject({ entity: 'history_market_indicators', params: { filters: { indicator: 'IPCA' }, window: 'year:2024' } });
+    const next = await cluster.ask('e em 2023?', { conversation });
+    expect(next.body.status).toBe('ok');
+    expect(next.body.meta).toMatchObject({ entity: 'history_market_indicators', params: { filters: { indicator: 'IPCA' }, window: 'year:2023' } });
+  });
+
   it('keeps conversations of different clients apart, even with the same conversation_id', async () => {
     await cluster.ask('CNPJ do KNRI11?', { conversation: 'shared-id', who: 'ana' });
     const bia = await cluster.ask('Esse fundo tem Sharpe bom?', { conversation: 'shared-id', who: 'bia' });

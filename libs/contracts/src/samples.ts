@@ -75,7 +75,7 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
   },
   {
     def: ContextSubjects.commit,
-    request: { ...caller, turn_index: 1, answer: 'O CNPJ é 11.728.688/0001-47.', status: 'ok', intent: 'fiis_cadastro', entity: 'fiis_cadastro', accepted: true, tickers: ['HGLG11'], meta: {} },
+    request: { ...caller, turn_index: 1, answer: 'O CNPJ é 11.728.688/0001-47.', status: 'ok', intent: 'fiis_cadastro', entity: 'fiis_cadastro', accepted: true, tickers: ['HGLG11'], filters: {}, meta: {} },
     response: { reference_updated: true },
   },
   { def: ContextSubjects.history, request: { client_id: 'c', conversation_id: 'k', limit: 10 }, response: { conversation_id: 'k', turns: [turn] } },
@@ -87,7 +87,7 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
   {
     def: ContextSubjects.peek,
     request: { client_id: 'c', conversation_id: 'k' },
-    response: { last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_reference: { ticker: 'VISC11', entity: 'fiis_financials_snapshot', intent: 'fiis_financials_snapshot', updated_at: '2026-01-01T00:00:00.000Z', turn_index: 1 } },
+    response: { last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_filters: {}, last_reference: { ticker: 'VISC11', entity: 'fiis_financials_snapshot', intent: 'fiis_financials_snapshot', updated_at: '2026-01-01T00:00:00.000Z', turn_index: 1 } },
   },
   { def: ContextSubjects.clear, request: { client_id: 'c', conversation_id: 'k' }, response: { cleared: true } },
   { def: ContextSubjects.sessionGet, request: { client_id: 'c', conversation_id: 'k', keys: ['active_report_id'] }, response: { values: { active_report_id: 'rel_1' } } },

@@ -1,4 +1,4 @@
-import { ContextSubjects, CotaError, RequestOf, ResponseOf, Turn } from '@cota/contracts';
+import { CallRequestOf, ContextSubjects, CotaError, RequestOf, ResponseOf, Turn } from '@cota/contracts';
 import { referenceFromCommit, resolveLastReference } from './last-reference';
 import { buildNarratorMemory, countWords, cyclesToSummarise, fitChars, loadRecent } from './memory';
 import { ContextPolicy, scopeAllowsEntity } from './policy';
@@ -7,7 +7,8 @@ import { Summarizer } from './summarizer';
 
 export type ResolveRequest = RequestOf<typeof ContextSubjects.resolve>;
 export type ResolveResponse = ResponseOf<typeof ContextSubjects.resolve>;
-export type CommitRequest = RequestOf<typeof ContextSubjects.commit>;
+/** As callers may send it: `filters` (and other defaulted fields) may be left out. */
+export type CommitRequest = CallRequestOf<typeof ContextSubjects.commit>;
 export type CommitResponse = ResponseOf<typeof ContextSubjects.commit>;
 export type HistoryRequest = RequestOf<typeof ContextSubjects.history>;
 export type HistoryResponse = ResponseOf<typeof ContextSubjects.history>;
@@ -116,6 +117,7 @@ export class ContextManager {
         entity: req.entity,
         accepted: req.accepted,
         tickers: req.tickers,
+        filters: req.filters ?? {},
       },
     };
     const reference = referenceFromCommit(
@@ -177,7 +179,8 @@ export class ContextManager {
     const recent = loadRecent(snap.turns, this.policy, this.policy.max_turns, this.clock());
     const last = [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && typeof t.meta.entity === 'string');
     const tickers = Array.isArray(last?.meta.tickers) ? (last!.meta.tickers as string[]) : [];
-    return { last_entity: (last?.meta.entity as string | undefined) ?? null, last_tickers: tickers, last_reference: snap.reference };
+    const filters = last?.meta.filters && typeof last.meta.filters === 'object' ? (last.meta.filters as Record<string, string>) : {};
+    return { last_entity: (last?.meta.entity as string | undefined) ?? null, last_tickers: tickers, last_filters: filters, last_reference: snap.reference };
   }
 
   /** Forgets the hot context (reference, recent turns, summary, session); the durable history stays. */

@@ -142,14 +142,14 @@ describe('AskPipeline', () => {
         ? plan({ entity: req.previous_entity, intent: req.previous_entity, tickers_in_text: ['XPML11'], params: { ...params, ticker: 'XPML11', tickers: ['XPML11'] } })
         : plan({ kind: 'clarification', entity: 'fii_overview', elliptic: true, tickers_in_text: ['XPML11'], planner: { ...plannerMeta, accepted: false } });
     });
-    bus.serve(ContextSubjects.peek, () => ({ last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_reference: null }));
+    bus.serve(ContextSubjects.peek, () => ({ last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_filters: { sector: 'Shoppings' }, last_reference: null }));
     bus.serve(ContextSubjects.resolve, (req) => ({ turn_index: 2, ticker: req.tickers_in_text[0] ?? null, tickers: req.tickers_in_text, context: { last_reference_used: false, reason: 'explicit_ticker_in_text' }, memory: { recent: [], summary: null } }));
     bus.serve(ContextSubjects.commit, () => ({ reference_updated: true }));
     bus.serve(ExecutorSubjects.query, (req) => ({ entity: req.entity, columns: [], rows: [{ ticker: 'XPML11' }], row_count: 1, truncated: false, as_of: null, sources: [], params: req.params }));
     bus.serve(NarratorSubjects.narrate, () => ({ answer: 'ok', narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0 } }));
     const out = await new AskPipeline(bus).ask({ ...input, question: 'E o do XPML11?' });
     expect(planned).toEqual([null, 'fiis_financials_snapshot']);
-    expect(out.meta).toMatchObject({ entity: 'fiis_financials_snapshot', params: { ticker: 'XPML11' } });
+    expect(out.meta).toMatchObject({ entity: 'fiis_financials_snapshot', params: { ticker: 'XPML11', filters: { sector: 'Shoppings' } } });
     expect(out.meta.timings_ms).toHaveProperty('planner_followup');
   });
 });

@@ -49,12 +49,15 @@ export class AskPipeline {
       step('planner', () => this.bus.call(PlannerSubjects.plan, { ...caller, question: input.question })),
       step('context_peek', () => this.bus.call(ContextSubjects.peek, { client_id: input.client_id, conversation_id: input.conversation_id }).catch(() => null)),
     ]);
-    const plan =
-      first.elliptic && previous?.last_entity
-        ? await step('planner_followup', () =>
-            this.bus.call(PlannerSubjects.plan, { ...caller, question: input.question, previous_entity: previous.last_entity }),
-          )
-        : first;
+    let plan = first;
+    if (first.elliptic && previous?.last_entity) {
+      plan = await step('planner_followup', () =>
+        this.bus.call(PlannerSubjects.plan, { ...caller, question: input.question, previous_entity: previous.last_entity }),
+      );
+      // Same subject: what the previous answer filtered on (the indicator, the currency...) still holds
+      // unless the follow-up says otherwise ("IPCA em 2024" → "e em 2023?").
+      if (plan.entity === previous.last_entity) plan = { ...plan, params: { ...plan.params, filters: { ...previous.last_filters, ...plan.params.filters } } };
+    }
 
     const routedEntity = plan.kind === 'entity' ? plan.entity : null;
     const ctx = await step('context_resolve', () =>
@@ -172,6 +175,7 @@ export class AskPipeline {
           entity: plan.entity,
           accepted,
           tickers: accepted ? params.tickers.length ? params.tickers : params.ticker ? [params.ticker] : [] : [],
+          filters: plan.kind === 'entity' && status === 'ok' ? params.filters : {},
           meta: { kind: plan.kind, problem },
         }),
       );

@@ -43,6 +43,8 @@ export const CommitRequest = Caller.extend({
   entity: z.string().nullable(),
   accepted: z.boolean(),
   tickers: z.array(Ticker),
+  /** Query filters of the answer (kept for elliptic follow-ups). */
+  filters: z.record(z.string(), z.string()).default({}),
   meta: z.record(z.unknown()).default({}),
 });
 export const CommitResponse = z.object({ reference_updated: z.boolean() });
@@ -66,6 +68,8 @@ export const ClearResponse = z.object({ cleared: z.boolean() });
 export const PeekResponse = z.object({
   last_entity: z.string().nullable(),
   last_tickers: z.array(Ticker),
+  /** Filters the previous answer used (indicator, currency, index...), so "e em 2023?" keeps them. */
+  last_filters: z.record(z.string(), z.string()).default({}),
   last_reference: LastReference.nullable(),
 });
 
