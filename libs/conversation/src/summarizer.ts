@@ -77,44 +77,41 @@ export class LlmSummarizer implements Summarizer {
     if (done.length === 0) return '';
     const transcript = done.map((c) => `Pergunta ${c.turnIndex}: ${c.user.content}\nResposta: ${c.assistant.content}`).join('\n\n');
     const limit = 40 * done.length;
-    try {
-      const text = await this.llm.complete(
-        [
-          {
-            role: 'system',
-            content:
-              'Você resume conversas sobre fundos imobiliários. Escreva em português do Brasil, uma linha por pergunta, ' +
-              'começando com "Pergunta N:". Preserve tickers, números e datas exatamente como aparecem; não acrescente nada que não esteja no texto.',
-          },
-          { role: 'user', content: `Resuma em no máximo ${limit} palavras:\n\n${transcript}` },
-        ],
-        { timeoutMs: this.timeoutMs, temperature: 0 },
-      );
-      return this.bounded(text, limit * 2);
-    } catch (e) {
-      this.onFallback('summarize', e);
-      return this.fallback.summarizeCycles(cycles);
-    }
+    return this.ask(
+      'summarize',
+      'Você resume conversas sobre fundos imobiliários. Escreva em português do Brasil, uma linha por pergunta, ' +
+        'começando com "Pergunta N:". Preserve tickers, números e datas exatamente como aparecem; não acrescente nada que não esteja no texto.',
+      `Resuma em no máximo ${limit} palavras:\n\n${transcript}`,
+      limit * 2,
+      () => this.fallback.summarizeCycles(cycles),
+    );
   }
 
   async compress(summary: string, targetWords: number): Promise<string> {
+    return this.ask(
+      'compress',
+      'Você compacta resumos de conversas sobre fundos imobiliários, em português do Brasil. Mantenha tickers, números e datas ' +
+        'exatamente como estão, priorize o que é mais recente e não invente nada.',
+      `Compacte para no máximo ${targetWords} palavras:\n\n${summary}`,
+      targetWords,
+      () => this.fallback.compress(summary, targetWords),
+    );
+  }
+
+  /** One bounded model call; any failure (timeout, error, empty or overlong text) takes the fallback. */
+  private async ask(what: string, system: string, user: string, maxWords: number, fallback: () => Promise<string>): Promise<string> {
     try {
       const text = await this.llm.complete(
         [
-          {
-            role: 'system',
-            content:
-              'Você compacta resumos de conversas sobre fundos imobiliários, em português do Brasil. Mantenha tickers, números e datas ' +
-              'exatamente como estão, priorize o que é mais recente e não invente nada.',
-          },
-          { role: 'user', content: `Compacte para no máximo ${targetWords} palavras:\n\n${summary}` },
+          { role: 'system', content: system },
+          { role: 'user', content: user },
         ],
         { timeoutMs: this.timeoutMs, temperature: 0 },
       );
-      return this.bounded(text, targetWords);
+      return this.bounded(text, maxWords);
     } catch (e) {
-      this.onFallback('compress', e);
-      return this.fallback.compress(summary, targetWords);
+      this.onFallback(what, e);
+      return fallback();
     }
   }
 

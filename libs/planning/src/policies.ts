@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { loadPolicy, policiesDir } from '@cota/config';
+import { loadEntityCatalog } from '@cota/catalog';
 import { Ontology } from './ontology';
 import { OntologySchema } from './ontology.schema';
 import { ParamInference } from './params';
@@ -23,16 +23,15 @@ export function loadPlanningPolicies(dir = policiesDir()): PlanningPolicies {
   return { ontology, params };
 }
 
-/** What a redirect needs from the catalog entity (policies/entities/<entity>.yaml). */
-const CatalogOrderings = z.object({ orderings: z.array(z.string()), aggregations: z.array(z.string()) }).passthrough();
-
 /**
  * A ranking redirect orders another entity across funds: its column must be one the executor may
  * order that entity by, or the question would fail at query time instead of at start-up.
  */
 export function checkRankingRedirects(params: ParamInference, dir = policiesDir()): void {
+  const entities = params.spec.ranking.redirects.length ? loadEntityCatalog(dir) : {};
   params.spec.ranking.redirects.forEach((r, i) => {
-    const catalog = loadPolicy(`entities/${r.entity}`, CatalogOrderings, dir);
+    const catalog = entities[r.entity];
+    if (!catalog) throw new Error(`param_inference.yaml: ranking.redirects.${i}.entity: ${r.entity} is not a catalog entity`);
     const where = `param_inference.yaml: ranking.redirects.${i}`;
     if (!catalog.orderings.includes(r.order_by)) throw new Error(`${where}.order_by: ${r.order_by} is not in the orderings of entities/${r.entity}.yaml`);
     if (!catalog.aggregations.includes('list')) throw new Error(`${where}.entity: entities/${r.entity}.yaml does not offer the list aggregation`);

@@ -1,5 +1,5 @@
 import { QueryParams } from '@cota/contracts';
-import { loadEntityCatalog } from './catalog/load-catalog';
+import { loadEntityCatalog } from '@cota/catalog';
 import { buildEntityQuery } from './query/query-builder';
 import { computeRisk } from './derived/risk';
 

@@ -1,5 +1,5 @@
-export * from './catalog/entity-def';
-export * from './catalog/load-catalog';
+// The entity catalog is its own library (the planner and narrator read it too); re-exported here.
+export * from '@cota/catalog';
 export * from './query/query-builder';
 export * from './query/entity-query.service';
 export * from './schema/tables';

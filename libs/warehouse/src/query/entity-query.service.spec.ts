@@ -1,5 +1,5 @@
 import { CotaError, QueryParams } from '@cota/contracts';
-import { loadEntityCatalog } from '../catalog/load-catalog';
+import { loadEntityCatalog } from '@cota/catalog';
 import { EntityQueryService, SqlRunner, toJsonValue } from './entity-query.service';
 
 const catalog = loadEntityCatalog();

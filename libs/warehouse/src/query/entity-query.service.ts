@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { Column, CotaError, QueryParams, QueryResult } from '@cota/contracts';
-import { EntityCatalog } from '../catalog/entity-def';
+import { EntityCatalog } from '@cota/catalog';
 import { buildEntityQuery } from './query-builder';
 
 /** Runs one read-only statement; the only I/O of the query service (fakes in unit tests). */

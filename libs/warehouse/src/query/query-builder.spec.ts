@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { CotaError, QueryParams, queryParams } from '@cota/contracts';
-import { loadEntityCatalog } from '../catalog/load-catalog';
+import { loadEntityCatalog } from '@cota/catalog';
 import { buildEntityQuery, normaliseCode } from './query-builder';
 
 const catalog = loadEntityCatalog();

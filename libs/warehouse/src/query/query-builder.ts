@@ -1,5 +1,5 @@
 import { Column, CotaError, QueryParams } from '@cota/contracts';
-import { EntityDef } from '../catalog/entity-def';
+import { EntityDef } from '@cota/catalog';
 
 /** SQL text plus its positional values; the text depends only on the catalog and the query shape. */
 export interface BuiltQuery {

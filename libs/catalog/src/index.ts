@@ -1,0 +1,2 @@
+export * from './entity-def';
+export * from './load-catalog';
