@@ -1,14 +1,11 @@
+import { fold } from '@cota/text';
+
 /**
- * Small pt-BR normaliser for argument extraction: lower case, accents removed, spaces collapsed.
- * Punctuation is kept on purpose: numbers ("10.000,50"), rates ("1,5%") and e-mails need it.
+ * The shared pt-BR fold (lower case, accents removed) with spaces collapsed, for argument
+ * extraction. Punctuation is kept on purpose: numbers ("10.000,50"), rates ("1,5%") and e-mails need it.
  */
 export function normalizeText(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+  return fold(text).replace(/\s+/g, ' ').trim();
 }
 
 /** Normalised text reduced to words (punctuation → spaces), for vocabulary matching. */
