@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CotaError, Events, ExecutorSubjects } from '@cota/contracts';
 import { emitStep, since, TransportSubscription } from '@cota/messaging';
 import { BusHandlers, INFRA, Infra } from '@cota/service-kit';
-import { EntityQueryService } from '@cota/warehouse';
+import { EntityQueryService, MeasureQueryService } from '@cota/warehouse';
 
 /** Serves `cota.executor.query` (catalog entity queries) and `cota.executor.funds` (known funds). */
 @Injectable()
@@ -10,6 +10,7 @@ export class ExecutorHandlers extends BusHandlers {
   constructor(
     @Inject(INFRA) infra: Infra,
     private readonly queries: EntityQueryService,
+    private readonly measures: MeasureQueryService,
   ) {
     super(infra);
   }
@@ -33,6 +34,27 @@ export class ExecutorHandlers extends BusHandlers {
             outcome: CotaError.is(e) && e.code === 'BAD_REQUEST' ? 'rejected' : 'error',
             timings_ms: { total: since(start) },
             attributes: { entity: req.entity.slice(0, 64), error: CotaError.is(e) ? e.code : 'INTERNAL' },
+          });
+          throw e;
+        }
+      }),
+      this.infra.bus.serve(ExecutorSubjects.measure, async (req) => {
+        const start = performance.now();
+        try {
+          const result = await this.measures.compute(req.question);
+          emitStep(this.infra.bus, Events.executorQueried, {
+            request_id: req.request_id,
+            outcome: 'ok',
+            timings_ms: { total: since(start) },
+            attributes: { entity: result.entity, measure: result.measure, agg: result.agg, subjects: result.values.length },
+          });
+          return result;
+        } catch (e) {
+          emitStep(this.infra.bus, Events.executorQueried, {
+            request_id: req.request_id,
+            outcome: CotaError.is(e) && e.code === 'BAD_REQUEST' ? 'rejected' : 'error',
+            timings_ms: { total: since(start) },
+            attributes: { measure: String(req.question.measure).slice(0, 48), error: CotaError.is(e) ? e.code : 'INTERNAL' },
           });
           throw e;
         }

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
-import { EntityQueryService, loadEntityCatalog, PgSqlRunner } from '@cota/warehouse';
+import { EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, PgSqlRunner } from '@cota/warehouse';
 import { ExecutorHandlers } from './executor.handlers';
 import { ToolsHandlers } from './tools.handlers';
 
@@ -29,6 +29,14 @@ export class ExecutorModule {
               onSqlError: (e, entity) => log.error('entity query failed', { entity, error: e.message }),
             });
           },
+        },
+        {
+          provide: MeasureQueryService,
+          // policies/measures.yaml loaded once; a bad file stops the service naming file and field.
+          useFactory: () => new MeasureQueryService(loadMeasureCatalog(), new PgSqlRunner(requireDatabase(infra)), {
+            statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+            onSqlError: (e, subject) => log.error('measure query failed', { subject, error: e.message }),
+          }),
         },
         ExecutorHandlers,
         ToolsHandlers,

@@ -22,7 +22,7 @@ export class PlannerHandlers extends BusHandlers {
         const start = performance.now();
         const step = { request_id: req.request_id, client_id: req.client_id, conversation_id: req.conversation_id };
         try {
-          const plan = await this.planner.plan(req.question, { previousEntity: req.previous_entity });
+          const plan = await this.planner.plan(req.question, { previousEntity: req.previous_entity, previousQuestion: req.previous_question, previousTickers: req.previous_tickers });
           emitStep(this.infra.bus, Events.plannerPlanned, {
             ...step,
             outcome: 'ok',

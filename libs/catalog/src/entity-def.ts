@@ -14,6 +14,11 @@ export const FilterDef = z.discriminatedUnion('match', [
   z.object({ match: z.literal('code'), column: Ident, values: z.array(z.string()).optional() }),
   /** Free text compared without case and accents (segment names). */
   z.object({ match: z.literal('text'), column: Ident }),
+  /**
+   * A fund's registry field (segment), for entities that list funds without carrying it: the rows are
+   * those whose ticker the registry table files under that value (compared without case and accents).
+   */
+  z.object({ match: z.literal('registry'), table: Ident, column: Ident }),
   /** Wide tables: the value picks a column that must be present (index IFIX -> ifix_points_count). */
   z.object({ match: z.literal('present'), columns: z.record(z.string().regex(/^[A-Z0-9]+$/), Ident) }),
 ]);
@@ -29,7 +34,19 @@ export const EntityDefSchema = z
     date_column: Ident.nullable(),
     /** Extra partition columns for "latest" and row windows (e.g. indicator_name). */
     series: z.array(Ident).default([]),
-    columns: z.array(Column.extend({ name: Ident, label: z.string().min(1) })).min(1),
+    columns: z
+      .array(
+        Column.extend({
+          name: Ident,
+          label: z.string().min(1),
+          /**
+           * Values a ranking by this column may show (exclusive bounds): a P/VP of -0,34 or 0,00 or a
+           * 117% yield is a data error, not the top of a list. Documented in docs/METRICS.md.
+           */
+          plausible: z.object({ above: z.number().optional(), below: z.number().optional() }).strict().optional(),
+        }),
+      )
+      .min(1),
     default_order: z.object({ by: Ident, dir: z.enum(['asc', 'desc']) }),
     orderings: z.array(Ident).min(1),
     aggregations: z.array(z.enum(['list', 'latest', 'avg', 'sum', 'count'])).min(1),
@@ -73,7 +90,9 @@ export const EntityDefSchema = z
     for (const [key, f] of Object.entries(e.filters)) {
       if (key === 'date') ctx.addIssue({ code: 'custom', path: ['filters', key], message: "'date' is implicit for dated entities" });
       if (f.match === 'present') Object.entries(f.columns).forEach(([v, c]) => need(c, ['filters', key, 'columns', v]));
-      else need(f.column, ['filters', key, 'column']);
+      else if (f.match === 'registry') {
+        if (!e.identifiers.ticker) ctx.addIssue({ code: 'custom', path: ['filters', key], message: 'registry filters need a ticker column' });
+      } else need(f.column, ['filters', key, 'column']);
     }
   });
 

@@ -1,2 +1,3 @@
 export * from './entity-def';
 export * from './load-catalog';
+export * from './measures';

@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './define';
 export * from './common';
+export * from './question';
 export * from './subjects/planner';
 export * from './subjects/context';
 export * from './subjects/executor';

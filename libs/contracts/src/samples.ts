@@ -59,6 +59,15 @@ const ragMeta = {
 };
 const turn = { role: 'user' as const, content: 'CNPJ do HGLG11?', created_at: '2026-01-01T00:00:00.000Z', meta: {} };
 
+const ifixIn2024 = {
+  subjects: [{ kind: 'index' as const, id: 'IFIX' }],
+  measure: 'index_points',
+  agg: 'variation' as const,
+  period: { kind: 'range' as const, from: '2024-01-01', to: '2024-12-31', grain: 'year' as const },
+  group_by: null,
+  compare: null,
+};
+
 export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: unknown }> = [
   {
     def: PlannerSubjects.plan,
@@ -93,6 +102,17 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
   { def: ContextSubjects.sessionGet, request: { client_id: 'c', conversation_id: 'k', keys: ['active_report_id'] }, response: { values: { active_report_id: 'rel_1' } } },
   { def: ContextSubjects.sessionSet, request: { client_id: 'c', conversation_id: 'k', key: 'active_report_id', value: 'rel_1', ttl_seconds: 3600 }, response: { ok: true } },
   { def: ExecutorSubjects.query, request: { request_id: 'req-1', client_id: 'c', entity: 'fiis_cadastro', params }, response: queryResult },
+  {
+    def: ExecutorSubjects.measure,
+    request: { request_id: 'req-1', client_id: 'c', question: ifixIn2024 },
+    response: {
+      measure: 'index_points', entity: 'history_b3_indexes', agg: 'variation', unit: 'points', value_unit: 'pct', group_by: null, winner: null,
+      values: [{
+        subject: { kind: 'index', id: 'IFIX' }, value: -5.89, date: '2024-12-30', start: { date: '2023-12-28', value: 3311.43 }, end: { date: '2024-12-30', value: 3116.28 },
+        count: 251, rows: [], coverage: { from: '2010-12-30', to: '2025-12-23' }, period: { from: '2024-01-01', to: '2024-12-31' }, adjusted: false, sources: ['opbrreit'],
+      }],
+    },
+  },
   { def: ExecutorSubjects.funds, request: {}, response: { funds: [{ ticker: 'HGLG11', name: 'CSHG Logística', cnpj: '11.728.688/0001-47' }] } },
   {
     def: ExecutorSubjects.runTool,

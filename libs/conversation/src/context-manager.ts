@@ -1,4 +1,4 @@
-import { CallRequestOf, ContextSubjects, CotaError, RequestOf, ResponseOf, Turn } from '@cota/contracts';
+import { CallRequestOf, ContextSubjects, CotaError, RequestOf, ResponseOf, StructuredQuestion, Turn } from '@cota/contracts';
 import { referenceFromCommit, resolveLastReference } from './last-reference';
 import { buildNarratorMemory, countWords, cyclesToSummarise, fitChars, loadRecent } from './memory';
 import { ContextPolicy, scopeAllowsEntity } from './policy';
@@ -118,6 +118,8 @@ export class ContextManager {
         accepted: req.accepted,
         tickers: req.tickers,
         filters: req.filters ?? {},
+        ...(req.question ? { question: req.question } : {}),
+        ...(req.listed_tickers?.length ? { listed: req.listed_tickers } : {}),
       },
     };
     const reference = referenceFromCommit(
@@ -180,7 +182,16 @@ export class ContextManager {
     const last = [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && typeof t.meta.entity === 'string');
     const tickers = Array.isArray(last?.meta.tickers) ? (last!.meta.tickers as string[]) : [];
     const filters = last?.meta.filters && typeof last.meta.filters === 'object' ? (last.meta.filters as Record<string, string>) : {};
-    return { last_entity: (last?.meta.entity as string | undefined) ?? null, last_tickers: tickers, last_filters: filters, last_reference: snap.reference };
+    const question = last?.meta.question && typeof last.meta.question === 'object' ? (last.meta.question as StructuredQuestion) : null;
+    const listed = Array.isArray(last?.meta.listed) ? (last!.meta.listed as string[]) : [];
+    return {
+      last_entity: (last?.meta.entity as string | undefined) ?? null,
+      last_tickers: tickers,
+      last_filters: filters,
+      last_question: question,
+      last_listed_tickers: listed,
+      last_reference: snap.reference,
+    };
   }
 
   /** Forgets the hot context (reference, recent turns, summary, session); the durable history stays. */

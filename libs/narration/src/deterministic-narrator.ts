@@ -13,6 +13,7 @@ import {
   unknownTickersPhrase,
 } from './render-messages';
 import type { TemplateSet } from './templates';
+import { measureSources, renderMeasure } from './render-measure';
 import { joinPt } from './format';
 
 /** A deterministic answer and its parts (the LLM narrator rephrases the body only). */
@@ -44,7 +45,7 @@ export class DeterministicNarrator {
     }
     let body: string;
     let sourceLine: string | null = null;
-    if (req.problem) {
+    if (req.problem && !(req.kind === 'measure' && req.measure)) {
       body = problemAnswer(req.problem, req, m, this.templates);
     } else {
       switch (req.kind) {
@@ -61,6 +62,20 @@ export class DeterministicNarrator {
         case 'unknown':
           body = fillMessage(m.problems.not_understood, { nickname: req.nickname.trim() });
           break;
+        case 'measure': {
+          if (req.status === 'needs_clarification' || !req.measure) {
+            body = clarificationAnswer(req, m, this.templates);
+            break;
+          }
+          body = renderMeasure(req.measure, req.question_spec);
+          const src = measureSources(req.measure);
+          const labels = [...new Set(src.sources.map((s) => this.policy.sources[s] ?? s))];
+          sourceLine = src.asOf
+            ? fillMessage(m.source_line, { sources: labels.length ? joinPt(labels) : null, as_of: formatDate(src.asOf) })
+            : fillMessage(m.source_line_no_date, { sources: labels.length ? joinPt(labels) : null });
+          if (req.context_used && req.params?.ticker) body = `${fillMessage(m.context_prefix, { ticker: req.params.ticker })} ${lowerFirstWord(body)}`;
+          break;
+        }
         case 'entity':
         default: {
           if (req.status === 'needs_clarification') {

@@ -13,13 +13,15 @@ import {
   RagSubjects,
   ToolGateSubjects,
   InvokeResponse,
+  MeasureResult,
+  StructuredQuestion,
 } from '@cota/contracts';
 import { Bus, emitStep, since } from '@cota/messaging';
 import { AskInput, AskOutput, AskStatus } from './ask-types';
 
 
 /** What the narrator needs to know when the question cannot be answered as asked. */
-type Problem = 'ticker_required' | 'unknown_ticker' | 'no_data' | 'not_understood' | null;
+type Problem = 'ticker_required' | 'unknown_ticker' | 'no_data' | 'not_understood' | 'generic' | null;
 
 /**
  * The ask flow, the only orchestrator: plan → resolve context → (query ‖ retrieve) or tool →
@@ -50,16 +52,22 @@ export class AskPipeline {
       step('context_peek', () => this.bus.call(ContextSubjects.peek, { client_id: input.client_id, conversation_id: input.conversation_id }).catch(() => null)),
     ]);
     let plan = first;
-    if (first.elliptic && previous?.last_entity) {
+    if (first.elliptic && previous && (previous.last_entity || previous.last_question)) {
       plan = await step('planner_followup', () =>
-        this.bus.call(PlannerSubjects.plan, { ...caller, question: input.question, previous_entity: previous.last_entity }),
+        this.bus.call(PlannerSubjects.plan, {
+          ...caller,
+          question: input.question,
+          previous_entity: previous.last_entity,
+          previous_question: previous.last_question,
+          previous_tickers: (previous.last_listed_tickers?.length ? previous.last_listed_tickers : previous.last_tickers).slice(0, 50),
+        }),
       );
       // Same subject: what the previous answer filtered on (the indicator, the currency...) still holds
       // unless the follow-up says otherwise ("IPCA em 2024" → "e em 2023?").
       if (plan.entity === previous.last_entity) plan = { ...plan, params: { ...plan.params, filters: { ...previous.last_filters, ...plan.params.filters } } };
     }
 
-    const routedEntity = plan.kind === 'entity' ? plan.entity : null;
+    const routedEntity = plan.kind === 'entity' || plan.kind === 'measure' ? plan.entity : null;
     const ctx = await step('context_resolve', () =>
       this.bus.call(ContextSubjects.resolve, {
         ...caller,
@@ -74,6 +82,8 @@ export class AskPipeline {
     let status: AskStatus = 'ok';
     let problem: Problem = null;
     let data: QueryResult | null = null;
+    let measure: MeasureResult | null = null;
+    let question: StructuredQuestion | null = plan.question;
     let rag: RagMeta | null = null;
     let ragSkip = 'not_needed';
     let tool: InvokeResponse | null = null;
@@ -97,13 +107,47 @@ export class AskPipeline {
           break;
         }
         const entity = plan.entity as string;
+        let refused: CotaError | null = null;
         [data, rag] = await Promise.all([
-          step('executor', () => this.bus.call(ExecutorSubjects.query, { request_id: input.request_id, client_id: input.client_id, entity, params })),
+          step('executor', () =>
+            this.bus.call(ExecutorSubjects.query, { request_id: input.request_id, client_id: input.client_id, entity, params }).catch((e) => {
+              // A filter or parameter the entity cannot serve is an answer ("não consegui..."), never a 5xx.
+              if (!CotaError.is(e) || e.code !== 'BAD_REQUEST') throw e;
+              refused = e;
+              return null;
+            }),
+          ),
           step('rag', () => this.retrieve(input, plan, ctx.tickers)),
         ]);
+        if (!data || refused) {
+          status = 'error';
+          problem = 'generic';
+          break;
+        }
         params = data.params;
         results = { [entity]: data.rows };
         if (data.row_count === 0) problem = 'no_data';
+        break;
+      }
+      case 'measure': {
+        if (plan.ticker_required && ctx.tickers.length === 0) {
+          status = 'needs_clarification';
+          problem = 'ticker_required';
+          break;
+        }
+        // A fund measure asked of "esse fundo": the subject is the ticker the context resolved.
+        const q = plan.question as StructuredQuestion;
+        question = q.subjects.length === 0 ? { ...q, subjects: ctx.tickers.map((id) => ({ kind: 'fund' as const, id })) } : q;
+        try {
+          measure = await step('executor', () => this.bus.call(ExecutorSubjects.measure, { request_id: input.request_id, client_id: input.client_id, question: question as StructuredQuestion }));
+        } catch (e) {
+          if (!CotaError.is(e) || e.code !== 'BAD_REQUEST') throw e;
+          status = 'error';
+          problem = 'generic';
+          break;
+        }
+        results = { [plan.entity as string]: measure.values };
+        if (measure.values.every((v) => v.value === null)) problem = 'no_data';
         break;
       }
       case 'concept': {
@@ -147,12 +191,14 @@ export class AskPipeline {
       kind: plan.kind,
       intent: plan.intent,
       entity: plan.entity,
-      params: plan.kind === 'entity' ? params : null,
+      params: plan.kind === 'entity' || plan.kind === 'measure' ? params : null,
       smalltalk: plan.smalltalk,
       unknown_tickers: plan.unknown_tickers,
       candidates: plan.planner.candidates.map((c) => c.entity),
       problem,
       data,
+      measure,
+      question_spec: question,
       tool: tool ? { meta: tool.tool, result: tool.result ?? null, message: tool.message } : null,
       rag: rag?.enabled ? rag.chunks : [],
       memory: ctx.memory,
@@ -162,7 +208,15 @@ export class AskPipeline {
     const narrated = await step('narrator', () => this.bus.call(NarratorSubjects.narrate, narrateReq));
 
     // An answer is "accepted" for the last reference only when the planner accepted an entity and it answered.
-    const accepted = plan.kind === 'entity' && plan.planner.accepted && status === 'ok' && problem === null;
+    const accepted = (plan.kind === 'entity' || plan.kind === 'measure') && plan.planner.accepted && status === 'ok' && problem === null;
+    // What the follow-up may edit: the measure question, or an entity answer's reading when it named a measure.
+    if (plan.kind === 'entity' && question?.measure && question.subjects.length === 0 && ctx.tickers.length) {
+      question = { ...question, subjects: ctx.tickers.map((id) => ({ kind: 'fund' as const, id })) };
+    }
+    const listed = plan.kind === 'measure'
+      ? (question?.subjects ?? []).filter((s) => s.kind === 'fund').map((s) => s.id)
+      : [...new Set((data?.rows ?? []).map((r) => r.ticker).filter((t): t is string => typeof t === 'string' && /^[A-Z]{4}1[1-9]$/.test(t)))].slice(0, 50);
+    const answeredTickers = plan.kind === 'measure' ? (question?.subjects ?? []).filter((s) => s.kind === 'fund').map((s) => s.id) : params.tickers.length ? params.tickers : params.ticker ? [params.ticker] : [];
     let committed = true;
     try {
       await step('context_commit', () =>
@@ -174,8 +228,10 @@ export class AskPipeline {
           intent: plan.intent,
           entity: plan.entity,
           accepted,
-          tickers: accepted ? params.tickers.length ? params.tickers : params.ticker ? [params.ticker] : [] : [],
-          filters: plan.kind === 'entity' && status === 'ok' ? params.filters : {},
+          tickers: accepted ? answeredTickers : [],
+          filters: (plan.kind === 'entity' || plan.kind === 'measure') && status === 'ok' ? params.filters : {},
+          question: accepted && question?.measure ? question : null,
+          listed_tickers: accepted ? listed : [],
           meta: { kind: plan.kind, problem },
         }),
       );
@@ -205,7 +261,7 @@ export class AskPipeline {
         entity: plan.entity,
         params: { ...params, ticker: params.ticker ?? (params.tickers.length === 1 ? params.tickers[0] : null) },
         context: { ...ctx.context, turn_index: ctx.turn_index, committed },
-        planner: { ...plan.planner, kind: plan.kind },
+        planner: { ...plan.planner, kind: plan.kind, question, follow_up: plan.follow_up },
         ...(tool?.tool ? { tool: tool.tool } : {}),
         rag: rag ?? { enabled: false, reason: ragSkip, chunks: [], total_chunks: 0 },
         narrator: narrated.narrator,

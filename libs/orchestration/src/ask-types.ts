@@ -1,4 +1,4 @@
-import type { ContextMeta, NarratorMeta, PlannerMeta, QueryParams, RagMeta, ToolMeta } from '@cota/contracts';
+import type { ContextMeta, FollowUpMeta, NarratorMeta, PlannerMeta, QueryParams, RagMeta, StructuredQuestion, ToolMeta } from '@cota/contracts';
 
 export type AskStatus = 'ok' | 'needs_clarification' | 'confirmation_required' | 'error';
 
@@ -20,7 +20,7 @@ export interface AskMeta {
   entity: string | null;
   params: Pick<QueryParams, 'ticker' | 'tickers' | 'agg' | 'window' | 'limit' | 'order'> & Partial<QueryParams>;
   context: ContextMeta & { turn_index?: number; committed?: boolean };
-  planner: PlannerMeta & { kind: string };
+  planner: PlannerMeta & { kind: string; question?: StructuredQuestion | null; follow_up?: FollowUpMeta | null };
   tool?: ToolMeta;
   rag: Partial<RagMeta> & { enabled: boolean; reason: string };
   narrator: NarratorMeta;

@@ -1,4 +1,4 @@
-import { PlanResponse, PlannerMeta, QueryParams, queryParams } from '@cota/contracts';
+import { FollowUpMeta, PlanResponse, PlannerMeta, QueryParams, queryParams, StructuredQuestion } from '@cota/contracts';
 import type { LlmClient } from '@cota/llm';
 import { AnalysedQuestion, analyseQuestion } from './analysis';
 import { Ellipsis, detectEllipsis } from './elliptic';
@@ -7,6 +7,9 @@ import { Ontology } from './ontology';
 import { PlanningPolicies } from './policies';
 import { detectConcept, detectConfirmation, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
+import { applyFollowUp } from './question/follow-up';
+import { isMeasurable, measurePlan, MEASURE_FAMILY } from './question/measure-plan';
+import { chooseAgg, QuestionReader } from './question/structure';
 
 export interface PlannerOptions {
   policies: PlanningPolicies;
@@ -24,6 +27,9 @@ export interface PlanOptions {
    * question ("e o do XPML11?") keeps it as its subject.
    */
   previousEntity?: string | null;
+  /** The previous answer's structured question and funds: a follow-up is an edit of them. */
+  previousQuestion?: StructuredQuestion | null;
+  previousTickers?: string[];
 }
 
 /**
@@ -35,9 +41,13 @@ export class Planner {
   private tickers: TickerIndex;
   private readonly ontology: Ontology;
   private readonly llm: LlmClient | null;
+  private readonly reader: QuestionReader;
+  private readonly measureFamily: Set<string>;
 
   constructor(private readonly opts: PlannerOptions) {
     this.ontology = opts.policies.ontology;
+    this.reader = new QuestionReader(opts.policies.measures);
+    this.measureFamily = MEASURE_FAMILY(opts.policies.measures);
     this.tickers = new TickerIndex(opts.funds, this.ontology.tickerPrefixStopwords);
     this.llm = opts.llm ?? null;
   }
@@ -83,10 +93,52 @@ export class Planner {
       return this.special(q, 'concept', 'concept', {}, `conceptual question (knowledge base): matched ${concept}${suffix}`);
     }
     const tool = detectTool(q, this.ontology);
-    if (tool) {
+    // "ifix no ano, quanto acumula?" names a series and a measure: it asks for data, not a calculator.
+    const asksData = tool && this.reader.read(question, q.tickers.tickers).question;
+    if (tool && !(asksData && asksData.measure && asksData.subjects.length > 0 && asksData.subjects.every((s) => s.kind !== 'portfolio'))) {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
     }
-    return this.routeEntity(q, suffix, opts.previousEntity ?? null);
+    const routed = this.routeEntity(q, suffix, opts.previousEntity ?? null);
+    return this.withStructuredQuestion(q, routed, opts);
+  }
+
+  /**
+   * Reads the structured question (subjects × measure × period × aggregation) and, when the
+   * question asks for a measure over a period, a comparison or an aggregate the catalog entities
+   * cannot give as rows, answers it as a measure plan. A follow-up edits the previous question.
+   */
+  private withStructuredQuestion(q: AnalysedQuestion, routed: PlanResponse, opts: PlanOptions): PlanResponse {
+    const reading = this.reader.read(q.original, q.tickers.tickers);
+    const hasPrevious = !!opts.previousQuestion || (opts.previousTickers?.length ?? 0) > 1;
+    const cue = reading.cues.length > 0 || routed.elliptic || (reading.question.subjects.length === 0 && (reading.question.period !== null || reading.measureNamed));
+    let question = reading.question;
+    let followUp: FollowUpMeta | null = null;
+    if (hasPrevious && cue) {
+      const edited = applyFollowUp(reading, { question: opts.previousQuestion ?? null, tickers: opts.previousTickers ?? [] }, this.opts.policies.measures);
+      question = edited.question;
+      followUp = edited.meta;
+    }
+    // A fund and a date but no measure ("brcr11 em 10/06/2019, qto tava?"), and no entity that reads it:
+    // the fund's price is what a date asks of a fund.
+    const price = this.opts.policies.measures.measures.price;
+    if (!question.measure && price && question.period && question.subjects.length > 0 && question.subjects.every((s) => s.kind === 'fund') && (!routed.planner.accepted || routed.kind !== 'entity')) {
+      question = { ...question, measure: price.name, agg: chooseAgg(price, new Set(), question.period, question.group_by !== null, '') };
+      reading.signals.push('measure price (a fund and a date, no other measure)');
+    }
+    // A market series asked over a period or with an aggregate is the measure's, whatever entity the words leaned to.
+    const marketOnly = question.subjects.length > 0 && question.subjects.every((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
+    const routedFits =
+      !routed.planner.accepted ||
+      routed.kind !== 'entity' ||
+      (routed.entity !== null && this.measureFamily.has(routed.entity)) ||
+      (marketOnly && (question.period !== null || reading.aggNamed));
+    const measurable = isMeasurable(question, reading, followUp);
+    const out: PlanResponse = { ...routed, question, follow_up: followUp, elliptic: routed.elliptic || (!hasPrevious && cue) };
+    if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') {
+      if (!measurable.ok && followUp?.applied) out.planner = { ...out.planner, reason: `${out.planner.reason}; follow-up not answered as a measure: ${measurable.why}` };
+      return out;
+    }
+    return measurePlan(out, question, this.opts.policies.measures, reading.signals, measurable.why, followUp);
   }
 
   /** Full decision: deterministic, then the model when configured and the decision was not accepted. */
@@ -283,6 +335,8 @@ export class Planner {
       smalltalk: null,
       confirmation: null,
       elliptic: false,
+      question: null,
+      follow_up: null,
       planner,
     };
   }

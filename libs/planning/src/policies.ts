@@ -1,5 +1,5 @@
 import { loadPolicy, policiesDir } from '@cota/config';
-import { loadEntityCatalog } from '@cota/catalog';
+import { loadEntityCatalog, loadMeasureCatalog, MeasureCatalog } from '@cota/catalog';
 import { Ontology } from './ontology';
 import { OntologySchema } from './ontology.schema';
 import { ParamInference } from './params';
@@ -8,6 +8,8 @@ import { ParamPolicySchema } from './param-policy.schema';
 export interface PlanningPolicies {
   ontology: Ontology;
   params: ParamInference;
+  /** The measure catalog (policies/measures.yaml): structured questions are read with its words. */
+  measures: MeasureCatalog;
 }
 
 /**
@@ -20,7 +22,7 @@ export function loadPlanningPolicies(dir = policiesDir()): PlanningPolicies {
   const params = new ParamInference(loadPolicy('param_inference', ParamPolicySchema, dir));
   checkConsistency(ontology, params);
   checkRankingRedirects(params, dir);
-  return { ontology, params };
+  return { ontology, params, measures: loadMeasureCatalog(dir) };
 }
 
 /**

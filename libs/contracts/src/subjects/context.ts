@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRpc } from '../define';
 import { Caller, Ticker, Turn } from '../common';
+import { StructuredQuestion } from '../question';
 
 export const ContextMeta = z.object({ last_reference_used: z.boolean(), reason: z.string() });
 export type ContextMeta = z.infer<typeof ContextMeta>;
@@ -45,6 +46,10 @@ export const CommitRequest = Caller.extend({
   tickers: z.array(Ticker),
   /** Query filters of the answer (kept for elliptic follow-ups). */
   filters: z.record(z.string(), z.string()).default({}),
+  /** The answered structured question, kept so the next follow-up can edit it. */
+  question: StructuredQuestion.nullable().default(null),
+  /** Every fund the answer listed (a ranking, the client's positions): "qual deles" picks among them. */
+  listed_tickers: z.array(Ticker).max(50).default([]),
   meta: z.record(z.unknown()).default({}),
 });
 export const CommitResponse = z.object({ reference_updated: z.boolean() });
@@ -70,6 +75,10 @@ export const PeekResponse = z.object({
   last_tickers: z.array(Ticker),
   /** Filters the previous answer used (indicator, currency, index...), so "e em 2023?" keeps them. */
   last_filters: z.record(z.string(), z.string()).default({}),
+  /** The previous answer's structured question, when it had one. */
+  last_question: StructuredQuestion.nullable().default(null),
+  /** The funds the previous answer listed. */
+  last_listed_tickers: z.array(Ticker).default([]),
   last_reference: LastReference.nullable(),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRpc } from '../define';
 import { QueryParams, QueryResult } from '../common';
+import { MeasureResult, StructuredQuestion } from '../question';
 
 export const QueryRequest = z.object({
   request_id: z.string().min(1),
@@ -8,6 +9,13 @@ export const QueryRequest = z.object({
   client_id: z.string().min(1),
   entity: z.string().min(1).max(64),
   params: QueryParams,
+});
+
+/** A structured question to compute (aggregations in SQL built from the measure catalog). */
+export const MeasureRequest = z.object({
+  request_id: z.string().min(1),
+  client_id: z.string().min(1),
+  question: StructuredQuestion,
 });
 
 export const FundsRequest = z.object({});
@@ -32,6 +40,7 @@ export const ToolRunResponse = z.object({
 
 export const ExecutorSubjects = {
   query: defineRpc({ subject: 'cota.executor.query.v1', service: 'executor', request: QueryRequest, response: QueryResult, timeoutMs: 10000 }),
+  measure: defineRpc({ subject: 'cota.executor.measure.v1', service: 'executor', request: MeasureRequest, response: MeasureResult, timeoutMs: 10000 }),
   funds: defineRpc({ subject: 'cota.executor.funds.v1', service: 'executor', request: FundsRequest, response: FundsResponse }),
   runTool: defineRpc({ subject: 'cota.executor.run-tool.v1', service: 'executor', request: ToolRunRequest, response: ToolRunResponse, timeoutMs: 15000 }),
 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRpc, defineStream } from '../define';
 import { QueryParams, QueryResult, RagChunk } from '../common';
 import { NarratorMemory } from './context';
+import { MeasureResult, StructuredQuestion } from '../question';
 import { PlanKind } from './planner';
 import { ToolMeta } from './tool-gate';
 
@@ -30,6 +31,9 @@ export const NarrateRequest = z.object({
   /** Why the question cannot be answered (no ticker, not found...), as a code the templates know. */
   problem: z.string().nullable(),
   data: QueryResult.nullable(),
+  /** A computed measure (kind 'measure') and the question it answers. */
+  measure: MeasureResult.nullable().default(null),
+  question_spec: StructuredQuestion.nullable().default(null),
   tool: z.object({ meta: ToolMeta.nullable(), result: z.unknown(), message: z.string().nullable() }).nullable(),
   rag: z.array(RagChunk),
   memory: NarratorMemory,

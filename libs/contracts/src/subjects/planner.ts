@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRpc } from '../define';
 import { Caller, QueryParams, Ticker } from '../common';
+import { FollowUpMeta, StructuredQuestion } from '../question';
 
 export const PlanRequest = Caller.extend({
   question: z.string().min(1).max(2000),
@@ -9,11 +10,16 @@ export const PlanRequest = Caller.extend({
    * ("E o do XPML11?" after a P/VP question): the planner then keeps that subject.
    */
   previous_entity: z.string().nullable().default(null),
+  /** The previous answer's structured question: a follow-up ("e em abril?") is planned as an edit of it. */
+  previous_question: StructuredQuestion.nullable().default(null),
+  /** The funds the previous answer was about ("qual deles paga mais?" ranks over them). */
+  previous_tickers: z.array(Ticker).max(50).default([]),
 });
 
 /** What kind of answer the question needs. */
 export const PlanKind = z.enum([
   'entity', // answered from a catalog entity
+  'measure', // a measure over a period, computed from the measure catalog (structured question)
   'smalltalk', // greeting, thanks, "o que você sabe fazer?"
   'concept', // conceptual question ("o que é P/VP?"), answered from the knowledge base
   'tool', // a tool runs (report, filter, e-mail, calculation)
@@ -61,6 +67,10 @@ export const PlanResponse = z.object({
   confirmation: z.enum(['yes', 'no']).nullable(),
   /** The question has no subject of its own and continues the previous one ("e o do XPML11?", "e em 2023?"). */
   elliptic: z.boolean().default(false),
+  /** The structured question (subjects, measure, period, aggregation), when the planner could build one. */
+  question: StructuredQuestion.nullable().default(null),
+  /** What a follow-up inherited from the previous question and what it changed. */
+  follow_up: FollowUpMeta.nullable().default(null),
   planner: PlannerMeta,
 });
 export type PlanRequest = z.infer<typeof PlanRequest>;

@@ -16,6 +16,8 @@ export function narrateRequest(over: Partial<NarrateRequest> & { question: strin
     candidates: [],
     problem: null,
     data,
+    measure: null,
+    question_spec: null,
     tool: null,
     rag: [],
     memory: { recent: [], summary: null },

@@ -169,12 +169,28 @@ export function compareSeries(series: string, a: [string, Map<string, number>], 
   return { series, sources: [a[0], b[0]], overlap, differing, shifted_one_session: shifted, examples };
 }
 
-/** One value per (index, date): opbrreit (B3) wins for IFIX, then SOURCES.md precedence. */
+/**
+ * One value per (index, date): opbrreit (B3) wins for IFIX, then SOURCES.md precedence. The winning
+ * source's series is taken whole: a lower source only extends it before its first or after its
+ * last date, never inside it (araquem's IFIX has shifted dates and rows on days without a session,
+ * which would otherwise slip in between B3's closes).
+ */
 function reconcileIndexes(raw: RawData, disagreements: Disagreement[]): Row[] {
   const rank = (f: IndexFact) => (f.index_name === 'IFIX' && f.source === 'opbrreit' ? -1 : PRECEDENCE[f.source]);
+  const ranges = new Map<string, { rank: number; from: string; to: string }>();
+  for (const f of raw.indexes) {
+    const r = ranges.get(f.index_name);
+    if (!r || rank(f) < r.rank) ranges.set(f.index_name, { rank: rank(f), from: f.index_date, to: f.index_date });
+    else if (rank(f) === r.rank) {
+      if (f.index_date < r.from) r.from = f.index_date;
+      if (f.index_date > r.to) r.to = f.index_date;
+    }
+  }
   const chosen = new Map<string, IndexFact>();
   for (const f of [...raw.indexes].sort((a, b) => rank(a) - rank(b))) {
     const key = `${f.index_name}|${f.index_date}`;
+    const best = ranges.get(f.index_name)!;
+    if (rank(f) > best.rank && f.index_date >= best.from && f.index_date <= best.to) continue;
     if (!chosen.has(key)) chosen.set(key, f);
   }
   const ser = (name: string, source: string) =>

@@ -121,6 +121,10 @@ export function buildEntityQuery(def: EntityDef, input: QueryParams, clientId: s
       const col = f.columns[normaliseCode(value)];
       if (!col) bad(`Valor '${value.slice(0, 40)}' não é aceito no filtro '${key}'. Use: ${Object.keys(f.columns).join(', ')}.`);
       where.push(`${q(col)} IS NOT NULL`);
+    } else if (f.match === 'registry') {
+      where.push(
+        `${q('ticker')} IN (SELECT ${q('ticker')} FROM ${q(f.table)} WHERE translate(lower(${q(f.column)}), '${ACCENTED}', '${PLAIN}') = translate(lower(${param(value)}), '${ACCENTED}', '${PLAIN}'))`,
+      );
     } else if (f.match === 'exact') {
       if (f.values && !f.values.includes(value)) bad(`Valor '${value.slice(0, 40)}' não é aceito no filtro '${key}'. Use: ${f.values.join(', ')}.`);
       where.push(`${q(f.column)} = ${param(value)}`);
@@ -152,6 +156,12 @@ export function buildEntityQuery(def: EntityDef, input: QueryParams, clientId: s
     bad(`Não é possível ordenar ${def.entity} por '${params.order_by.slice(0, 40)}'. Use: ${def.orderings.join(', ')}.`);
   }
   const orderBy = params.order_by ?? def.default_order.by;
+  // A ranking never lists an implausible value of the column it ranks by (the catalog says which).
+  const rankCol = params.order_by ? def.columns.find((c) => c.name === params.order_by) : undefined;
+  if (rankCol?.plausible && !tickers.length) {
+    if (rankCol.plausible.above !== undefined) where.push(`${q(rankCol.name)} > ${param(rankCol.plausible.above, '::numeric')}`);
+    if (rankCol.plausible.below !== undefined) where.push(`${q(rankCol.name)} < ${param(rankCol.plausible.below, '::numeric')}`);
+  }
   const dir = (params.order ?? naturalDirection(def, orderBy)) === 'asc' ? 'ASC' : 'DESC';
   params.order_by = orderBy;
   params.order = dir === 'ASC' ? 'asc' : 'desc';

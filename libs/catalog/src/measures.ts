@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { CATALOG_ENTITIES, MeasureAgg, SubjectKind } from '@cota/contracts';
+import { loadPolicy, policiesDir } from '@cota/config';
+
+/**
+ * The measure catalog (policies/measures.yaml): what a structured question can ask, where each
+ * series lives and how a period of it is aggregated. Every identifier the measure query writes
+ * comes from here, so names are restricted to plain lower-case identifiers at load time.
+ */
+const Ident = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
+const Unit = z.enum(['brl', 'pct', 'points', 'count', 'ratio', 'pct_month', 'pct_year', 'pct_day']);
+const Words = z.array(z.string().min(1)).min(1);
+
+export const MeasureKind = z.enum([
+  'level', // prices, index points: a value at a date; periods vary and have extremes
+  'flow', // dividends: periods sum
+  'stock', // NAV, shareholders (monthly reports): a value at a date
+  'yield', // dividends of the period over the price at its end
+  'monthly_rate', // IPCA, IGP-M: periods compound
+  'annual_rate', // SELIC, CDI: a rate at a date; periods average
+]);
+export type MeasureKind = z.infer<typeof MeasureKind>;
+
+export const MeasureDefSchema = z
+  .object({
+    label: z.string().min(1),
+    entity: z.enum(CATALOG_ENTITIES as unknown as [string, ...string[]]),
+    subject: SubjectKind,
+    subject_ids: z.array(z.string().regex(/^[A-Z0-9-]{2,16}$/)).optional(),
+    table: Ident,
+    subject_column: Ident,
+    date_column: Ident,
+    value_column: Ident,
+    adjusted_column: Ident.optional(),
+    /** Yields: the measure whose value at the period's end divides the period's flow (dy = dividends / price). */
+    price_measure: z.string().optional(),
+    /** A second date shown with the value (a dividend's payment date). */
+    secondary_date_column: Ident.optional(),
+    /** Answers in its place, saying so, when this measure has no data in the period (intraday extremes → closes). */
+    fallback_measure: z.string().optional(),
+    /** Where the current value is published (a snapshot): "hoje" and the last 12 months read it. */
+    current: z.object({ table: Ident, subject_column: Ident, date_column: Ident, value_column: Ident }).strict().optional(),
+    /** Generic measures (price: "fechamento", "cotação") give way when a more specific one is also named. */
+    priority: z.number().int().min(0).max(9).default(1),
+    unit: Unit,
+    kind: MeasureKind,
+    aggregations: z.array(MeasureAgg).min(1),
+    default_agg: MeasureAgg,
+    words: Words,
+  })
+  .strict()
+  .superRefine((m, ctx) => {
+    if (!m.aggregations.includes(m.default_agg)) ctx.addIssue({ code: 'custom', path: ['default_agg'], message: 'must be one of aggregations' });
+    if (m.aggregations.includes('accumulated') && m.kind !== 'monthly_rate') ctx.addIssue({ code: 'custom', path: ['aggregations'], message: "'accumulated' compounds monthly rates only" });
+    if (m.aggregations.includes('total') && m.kind !== 'flow') ctx.addIssue({ code: 'custom', path: ['aggregations'], message: "'total' sums flows only" });
+  });
+export type MeasureDef = z.infer<typeof MeasureDefSchema> & { name: string };
+
+const AggWords = z.object(Object.fromEntries(MeasureAgg.options.map((a) => [a, z.array(z.string()).default([])])) as Record<MeasureAgg, z.ZodDefault<z.ZodArray<z.ZodString>>>);
+
+export const MeasureCatalogSchema = z
+  .object({
+    measures: z.record(z.string().regex(/^[a-z_]{2,48}$/), MeasureDefSchema),
+    subjects: z.object({
+      index: z.record(z.string(), Words),
+      indicator: z.record(z.string(), Words),
+      currency: z.record(z.string(), Words),
+      portfolio: z.record(z.string(), Words),
+    }),
+    aggregations: AggWords,
+    group_by: z.object({ month: Words, year: Words }),
+    compare: z.object({ max: Words, min: Words }),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    for (const [name, m] of Object.entries(c.measures)) {
+      if (m.fallback_measure && !c.measures[m.fallback_measure]) ctx.addIssue({ code: 'custom', path: ['measures', name, 'fallback_measure'], message: 'is not a measure' });
+      if (m.kind === 'yield' && (!m.price_measure || c.measures[m.price_measure]?.kind !== 'level')) {
+        ctx.addIssue({ code: 'custom', path: ['measures', name, 'price_measure'], message: 'a yield needs the level measure it divides by' });
+      }
+    }
+    for (const kind of ['index', 'indicator', 'currency'] as const) {
+      for (const id of Object.keys(c.subjects[kind])) {
+        const served = Object.values(c.measures).some((m) => m.subject === kind && (!m.subject_ids || m.subject_ids.includes(id)));
+        if (!served) ctx.addIssue({ code: 'custom', path: ['subjects', kind, id], message: 'no measure serves this subject' });
+      }
+    }
+  });
+
+export interface MeasureCatalog {
+  measures: Record<string, MeasureDef>;
+  subjects: z.infer<typeof MeasureCatalogSchema>['subjects'];
+  aggregations: Record<MeasureAgg, string[]>;
+  group_by: { month: string[]; year: string[] };
+  compare: { max: string[]; min: string[] };
+}
+
+/** Reads policies/measures.yaml once at start-up; a bad file throws PolicyError naming the field. */
+export function loadMeasureCatalog(dir = policiesDir()): MeasureCatalog {
+  const raw = loadPolicy('measures', MeasureCatalogSchema, dir);
+  const measures = Object.fromEntries(Object.entries(raw.measures).map(([name, m]) => [name, { ...m, name }]));
+  return { ...raw, measures, aggregations: raw.aggregations as Record<MeasureAgg, string[]> };
+}
+
+/** The measure that serves a market subject by default (IFIX → index_points, IPCA → monthly_rate). */
+export function defaultMeasureFor(catalog: MeasureCatalog, kind: SubjectKind, id: string): MeasureDef | null {
+  return Object.values(catalog.measures).find((m) => m.subject === kind && (!m.subject_ids || m.subject_ids.includes(id))) ?? null;
+}

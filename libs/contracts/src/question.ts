@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+/**
+ * The structured question: what the planner understood, independent of any table. A question is
+ * subjects × a measure × a period × an aggregation (a small semantic layer: the measure catalog in
+ * policies/measures.yaml says which aggregations each measure allows). Follow-ups are edits of the
+ * previous structured question ("e em abril?" changes the period only).
+ */
+export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
+
+/**
+ * A period as the person said it. Relative periods stay symbolic: "hoje", "últimos 6 meses" and
+ * "este ano" are resolved by the executor against the latest date the series has (never the clock).
+ */
+export const PeriodSpec = z.discriminatedUnion('kind', [
+  /** "hoje", "atual", no period at all: the latest value the series has. */
+  z.object({ kind: z.literal('latest') }),
+  /** "ontem": the session before the series' latest one. */
+  z.object({ kind: z.literal('previous_session') }),
+  /** A closed calendar range ("em março de 2024", "no 1º trimestre de 2023", "de jan a jun de 2025", "13/06/2025"). */
+  z.object({
+    kind: z.literal('range'),
+    from: IsoDate,
+    to: IsoDate,
+    grain: z.enum(['day', 'month', 'quarter', 'semester', 'year', 'custom']),
+  }),
+  /** "nos últimos 6 meses", "últimos 30 dias", "12 meses": ending at the series' latest date. */
+  z.object({ kind: z.literal('trailing'), unit: z.enum(['day', 'month', 'year']), n: z.number().int().min(1).max(600) }),
+  /** "há um ano", "3 meses atrás": the value at that distance before the series' latest date. */
+  z.object({ kind: z.literal('ago'), unit: z.enum(['day', 'month', 'year']), n: z.number().int().min(1).max(600) }),
+  /** "desde 2020", "desde março de 2021": to the series' latest date. */
+  z.object({ kind: z.literal('since'), from: IsoDate }),
+  /** "este ano" (0), "ano passado" (-1): calendar years counted from the series' latest year. */
+  z.object({ kind: z.literal('relative_year'), offset: z.number().int().min(-50).max(0), to_date: z.boolean().default(false) }),
+  /** "este mês" (0), "mês passado" (-1). */
+  z.object({ kind: z.literal('relative_month'), offset: z.number().int().min(-600).max(0) }),
+  /**
+   * Months named without a year ("em abril", "no 1º trimestre", "de janeiro a junho"): the year comes
+   * from the conversation, else the latest year of the series that has these months.
+   */
+  z.object({ kind: z.literal('months_of_year'), from_month: z.number().int().min(1).max(12), to_month: z.number().int().min(1).max(12) }),
+]);
+export type PeriodSpec = z.infer<typeof PeriodSpec>;
+
+export const SubjectKind = z.enum(['fund', 'index', 'indicator', 'currency', 'portfolio']);
+export type SubjectKind = z.infer<typeof SubjectKind>;
+export const QuestionSubject = z.object({ kind: SubjectKind, id: z.string().min(1).max(32) });
+export type QuestionSubject = z.infer<typeof QuestionSubject>;
+
+/** How the values of the period become the answer. */
+export const MeasureAgg = z.enum([
+  'value', // the value at the period's end (or the latest)
+  'list', // every value of the period
+  'total', // sum (flows: dividends)
+  'avg',
+  'min', // with its date
+  'max', // with its date
+  'first',
+  'last',
+  'variation', // between the period's ends (levels: prices, index points)
+  'accumulated', // compounded (monthly rates)
+  'count',
+]);
+export type MeasureAgg = z.infer<typeof MeasureAgg>;
+
+export const StructuredQuestion = z.object({
+  subjects: z.array(QuestionSubject).max(10),
+  /** A measure of policies/measures.yaml, or null when the question names none. */
+  measure: z.string().max(48).nullable(),
+  agg: MeasureAgg.nullable(),
+  /** Further aggregations asked together ("maior e menor", "primeiro e último", "quantos e quanto no total"). */
+  also: z.array(MeasureAgg).max(4).default([]),
+  period: PeriodSpec.nullable(),
+  group_by: z.enum(['month', 'year']).nullable(),
+  /** "qual é maior/melhor/paga mais": the comparison names a winner by this order. */
+  compare: z.enum(['max', 'min']).nullable(),
+});
+export type StructuredQuestion = z.infer<typeof StructuredQuestion>;
+
+/** What a follow-up took from the previous question and what it changed, for meta and the explain panel. */
+export const FollowUpMeta = z.object({
+  applied: z.boolean(),
+  inherited: z.array(z.string()),
+  changed: z.array(z.string()),
+  reason: z.string(),
+});
+export type FollowUpMeta = z.infer<typeof FollowUpMeta>;
+
+/** One subject's answer to a structured question. */
+export const MeasureValue = z.object({
+  subject: QuestionSubject,
+  /** The answer's number (null: no data in the period). */
+  value: z.number().nullable(),
+  /** The date the value belongs to (the max's day, the last session...). */
+  date: IsoDate.nullable(),
+  /** Variation/accumulation ends, when the aggregation has them. */
+  start: z.object({ date: IsoDate, value: z.number() }).nullable(),
+  end: z.object({ date: IsoDate, value: z.number() }).nullable(),
+  /** How many values the period had. */
+  count: z.number().int(),
+  /** The further aggregations asked (StructuredQuestion.also), each with its date when it has one. */
+  extra: z.array(z.object({ agg: MeasureAgg, value: z.number().nullable(), date: IsoDate.nullable() })).default([]),
+  /** A second date of the value (a dividend's payment date). */
+  paid_on: IsoDate.nullable().default(null),
+  /** The measure that answered when the one asked had no data (the close for "mínima" without intraday prices). */
+  fallback: z.string().nullable().default(null),
+  /** Values listed or grouped (per month), newest last. */
+  rows: z.array(z.object({ date: IsoDate, value: z.number() })),
+  /** Dates the series has for this subject: a period without data is answered with them. */
+  coverage: z.object({ from: IsoDate, to: IsoDate }).nullable(),
+  /** The period the values came from, resolved to dates. */
+  period: z.object({ from: IsoDate, to: IsoDate }).nullable(),
+  adjusted: z.boolean(),
+  sources: z.array(z.string()),
+});
+export type MeasureValue = z.infer<typeof MeasureValue>;
+
+export const MeasureResult = z.object({
+  measure: z.string(),
+  /** The catalog entity the measure belongs to (meta.entity). */
+  entity: z.string(),
+  agg: MeasureAgg,
+  unit: z.enum(['brl', 'pct', 'points', 'count', 'ratio', 'pct_month', 'pct_year', 'pct_day']),
+  /** Unit of the aggregate when it differs from the measure's (a price's variation is a percentage). */
+  value_unit: z.enum(['brl', 'pct', 'points', 'count', 'ratio', 'pct_month', 'pct_year', 'pct_day']),
+  group_by: z.enum(['month', 'year']).nullable(),
+  values: z.array(MeasureValue),
+  /** The subject that wins the comparison, when one was asked. */
+  winner: QuestionSubject.nullable(),
+});
+export type MeasureResult = z.infer<typeof MeasureResult>;

@@ -1,0 +1,209 @@
+import type { MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
+import { brDate, describePeriod } from '@cota/periods';
+import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, groupPtBr, joinPt, toDecimal } from './format';
+
+type Unit = MeasureResult['unit'];
+
+/** The measures' names as the answer says them (the catalog's label is for the explain panel). */
+const NAMES: Record<string, string> = {
+  price: 'o preço de fechamento',
+  high_price: 'a máxima',
+  low_price: 'a mínima',
+  dividend: 'os dividendos por cota',
+  dy: 'o dividend yield',
+  nav: 'o patrimônio líquido',
+  nav_per_share: 'o valor patrimonial por cota',
+  shareholders: 'o número de cotistas',
+  index_points: 'o fechamento',
+  fx_rate: 'a cotação',
+  monthly_rate: 'a variação mensal',
+  annual_rate: 'a taxa',
+  pvp: 'o P/VP',
+  market_cap: 'o valor de mercado',
+  sharpe: 'o índice de Sharpe',
+};
+
+const CURRENCY: Record<string, string> = { USD: 'do dólar (USD)', EUR: 'do euro (EUR)' };
+
+/** "do HGLG11", "do IFIX", "do dólar (USD)", "da Selic" */
+export function subjectOf(s: QuestionSubject): string {
+  if (s.kind === 'currency') return CURRENCY[s.id] ?? `de ${s.id}`;
+  if (s.kind === 'indicator') return s.id === 'SELIC' || s.id === 'META-SELIC' || s.id === 'POUPANCA' ? `da ${display(s.id)}` : `do ${display(s.id)}`;
+  return `do ${s.id}`;
+}
+/** "o HGLG11", "o IFIX", "o dólar (USD)", "a Selic" */
+const bare = (s: QuestionSubject) => subjectOf(s).replace(/^do /, 'o ').replace(/^da /, 'a ').replace(/^de /, '');
+const display = (id: string) => (id === 'SELIC' ? 'Selic' : id === 'META-SELIC' ? 'meta da Selic' : id === 'POUPANCA' ? 'poupança' : id);
+
+/** A value in the measure's unit, the Brazilian way (sign always kept). */
+export function formatIn(unit: Unit, value: number): string {
+  switch (unit) {
+    case 'brl': {
+      const d = toDecimal(value);
+      if (d && d.abs().gte(1e6)) return `${formatMoneyCompact(value)} (${formatMoney(value)})`;
+      // Per-share amounts keep the precision they were published with (R$ 0,948), up to 4 decimals.
+      if (d && d.abs().lt(1000) && !d.times(100).isInteger()) {
+        const body = groupPtBr(d.abs(), Math.min(4, Math.max(2, d.decimalPlaces())));
+        return `${d.isNegative() ? '-' : ''}R$ ${body}`;
+      }
+      return formatMoney(value);
+    }
+    case 'pct':
+      return formatPercent(value);
+    case 'pct_month':
+      return `${formatPercent(value)} no mês`;
+    case 'pct_year':
+      return `${formatPercent(value)} ao ano`;
+    case 'pct_day':
+      return `${formatPercent(value, 6)} ao dia`;
+    case 'points': {
+      const d = toDecimal(value);
+      return `${d ? groupPtBr(d, 2) : formatNumber(value)} pontos`;
+    }
+    case 'count':
+      return formatInteger(value);
+    case 'ratio':
+      return formatNumber(value);
+  }
+}
+
+/** The period in words: the one asked when it was named, else the dates the values came from. */
+export function periodPhrase(spec: PeriodSpec | null, v: MeasureValue): string {
+  const p = v.period;
+  if (!p) return '';
+  const dataEnd = v.coverage && v.coverage.to < p.to ? v.coverage.to : p.to;
+  const until = dataEnd !== p.to ? ` (dados até ${brDate(dataEnd)})` : '';
+  switch (spec?.kind) {
+    case 'trailing': {
+      const unit = spec.unit === 'day' ? (spec.n === 1 ? 'dia' : 'dias') : spec.unit === 'month' ? (spec.n === 1 ? 'mês' : 'meses') : spec.n === 1 ? 'ano' : 'anos';
+      return `nos últimos ${spec.n} ${unit} (de ${brDate(p.from)} a ${brDate(p.to)})`;
+    }
+    case 'since':
+      return `desde ${brDate(p.from)} (até ${brDate(dataEnd)})`;
+    case 'relative_year':
+      return `${describePeriod(p.from, p.to)}${until}`;
+    case 'ago': {
+      const unit = spec.unit === 'day' ? (spec.n === 1 ? 'dia' : 'dias') : spec.unit === 'month' ? (spec.n === 1 ? 'mês' : 'meses') : spec.n === 1 ? 'ano' : 'anos';
+      return `há ${spec.n} ${unit}`;
+    }
+    case undefined:
+    case 'latest':
+    case 'previous_session':
+      return '';
+    default:
+      return `${describePeriod(p.from, p.to)}${until}`;
+  }
+}
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * The answer to a structured question, number first: one sentence with the value, its period,
+ * unit and date, then the figures it rests on, then a small table when listing helps.
+ */
+export function renderMeasure(result: MeasureResult, question: StructuredQuestion | null): string {
+  const name = NAMES[result.measure] ?? result.measure;
+  const spec = question?.period ?? null;
+  const lines = result.values.map((v) => sentence(result, v, name, spec));
+  const parts = [lines.join('\n')];
+  if (result.values.length > 1 && question?.compare) {
+    const w = result.winner;
+    const verb = question.compare === 'max' ? 'maior' : 'menor';
+    parts.push(w ? `Entre eles, o ${verb} valor é ${subjectOf(w)}.`.replace('é do', 'é o do') : `Não há um ${verb} valor: os valores empatam ou faltam dados.`);
+  }
+  if (result.values.some((v) => v.adjusted && v.value !== null)) {
+    parts.push(result.agg === 'variation'
+      ? 'A variação usa preços ajustados por proventos (retorno total), não só a cotação negociada.'
+      : 'Atenção: onde não há fechamento negociado na base, o valor mostrado é o fechamento ajustado por proventos.');
+  }
+  const table = result.values.length === 1 ? rowsTable(result, result.values[0]) : null;
+  if (table) parts.push(table);
+  return parts.filter(Boolean).join('\n\n');
+}
+
+function sentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null): string {
+  const main = mainSentence(r, v, v.fallback ? NAMES[v.fallback] ?? name : name, spec);
+  const extras = v.extra.filter((e) => e.value !== null).map((e) => extraPhrase(r, e));
+  const note = v.fallback && v.value !== null ? ` (a base não tem ${name} intradiária desse período; usei os preços de fechamento)` : '';
+  return `${main}${note}${extras.length ? ` ${extras.join(' ')}` : ''}`;
+}
+
+const EXTRA_NAMES: Record<string, string> = { max: 'Máximo', min: 'Mínimo', first: 'Primeiro', last: 'Último', total: 'Total', count: 'Quantidade', avg: 'Média' };
+
+function extraPhrase(r: MeasureResult, e: MeasureValue['extra'][number]): string {
+  const val = e.agg === 'count' ? formatInteger(e.value) : formatIn(r.unit, e.value as number);
+  return `${EXTRA_NAMES[e.agg] ?? e.agg}: ${val}${e.date && e.agg !== 'total' && e.agg !== 'count' && e.agg !== 'avg' ? `, em ${brDate(e.date)}` : ''}.`;
+}
+
+function mainSentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null): string {
+  const who = subjectOf(v.subject);
+  const period = periodPhrase(spec, v);
+  const when = period ? ` ${period}` : '';
+  if (v.value === null) {
+    const has = v.coverage ? ` Tenho dados ${who} de ${brDate(v.coverage.from)} a ${brDate(v.coverage.to)}.` : '';
+    return `Não encontrei ${name} ${who}${when || ''}.${has}`;
+  }
+  const val = formatIn(r.value_unit, v.value);
+  const at = v.date ? brDate(v.date) : '';
+  const unitOf = (x: number) => formatIn(r.unit, x);
+  switch (r.agg) {
+    case 'variation': {
+      const move = v.value > 0 ? 'subindo' : v.value < 0 ? 'caindo' : 'indo';
+      const ends = v.start && v.end ? `, ${move} de ${unitOf(v.start.value)} em ${brDate(v.start.date)} para ${unitOf(v.end.value)} em ${brDate(v.end.date)}` : '';
+      const itself = ['index_points', 'price', 'fx_rate'].includes(r.measure);
+      const head = itself ? cap(bare(v.subject)) : `${cap(name)} ${who}`;
+      // Counts and amounts also change by a number people quote ("ganhou 164.682 cotistas").
+      const diff = v.start && v.end && (r.unit === 'count' || r.unit === 'brl') ? `; diferença de ${r.unit === 'count' ? `${v.end.value - v.start.value >= 0 ? '+' : ''}${formatInteger(v.end.value - v.start.value)}` : formatIn('brl', v.end.value - v.start.value)}` : '';
+      return `${head} variou ${signed(v.value)}${when}${ends}${diff}.`;
+    }
+    case 'accumulated':
+      return `${cap(name.replace('a variação mensal', 'a inflação'))} ${who} acumulada${when} foi ${formatPercent(v.value)} (composta, ${v.count} ${v.count === 1 ? 'mês' : 'meses'}${v.start && v.end ? `, de ${monthOf(v.start.date)} a ${monthOf(v.end.date)}` : ''}).`.replace('A taxa do', 'O').replace('A inflação do', 'O');
+    case 'max':
+    case 'min':
+      return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}.`;
+    case 'total':
+      return `${cap(name)} ${who}${when} somam ${val} (${v.count} ${v.count === 1 ? 'pagamento' : 'pagamentos'}).`;
+    case 'avg':
+      return `A média d${name.startsWith('a ') ? 'a ' + name.slice(2) : name.startsWith('os ') ? 'os ' + name.slice(3) : 'o ' + name.slice(2)} ${who}${when} foi ${val} (${v.count} ${v.count === 1 ? 'valor' : 'valores'}).`;
+    case 'count':
+      return `${cap(who.replace(/^d[oa] /, ''))} teve ${v.value} ${r.measure === 'dividend' ? (v.value === 1 ? 'pagamento de dividendo' : 'pagamentos de dividendos') : 'registros'}${when}.`;
+    case 'first':
+      return `O primeiro valor ${who}${when} foi ${val}, em ${at}.`;
+    case 'last':
+      return r.measure === 'dividend'
+        ? `O último dividendo ${who}${when} foi ${val} por cota, com data-com em ${at}${v.paid_on ? ` e pagamento em ${brDate(v.paid_on)}` : ''}.`
+        : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
+    default: {
+      if (r.measure === 'dy' && v.start && v.end) {
+        return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre o fechamento de ${formatMoney(v.end.value)} em ${brDate(v.end.date)}.`;
+      }
+      const span = spec && spec.kind !== 'latest' && spec.kind !== 'previous_session' && spec.kind !== 'ago' && !(spec.kind === 'range' && spec.grain === 'day');
+      return span ? `${cap(name)} ${who}${when} foi ${val}, no último dado do período (${at}).` : `${cap(name)} ${who}${when} em ${at} foi ${val}.`;
+    }
+  }
+}
+
+const maxName = (name: string) => (name === 'a máxima' ? 'a máxima' : name === 'os dividendos por cota' ? 'o maior dividendo por cota' : `o maior valor d${name.slice(0, 2) === 'a ' ? 'a ' + name.slice(2) : 'o ' + name.slice(2)}`);
+const minName = (name: string) => (name === 'a mínima' ? 'a mínima' : name === 'os dividendos por cota' ? 'o menor dividendo por cota' : `o menor valor d${name.slice(0, 2) === 'a ' ? 'a ' + name.slice(2) : 'o ' + name.slice(2)}`);
+const signed = (v: number) => `${v > 0 ? '+' : ''}${formatPercent(v)}`;
+const MONTHS = ['jan', 'fev', 'mar', 'abr', 'mai', 'jun', 'jul', 'ago', 'set', 'out', 'nov', 'dez'];
+const monthOf = (d: string) => `${MONTHS[Number(d.slice(5, 7)) - 1]}/${d.slice(0, 4)}`;
+
+/** The period's values when listing them helps: payments of a total, months of a grouped question. */
+function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
+  const listing = r.agg === 'list' || r.group_by !== null || (r.measure === 'dividend' && (r.agg === 'total' || r.agg === 'count'));
+  if (!listing || v.rows.length < 2 || v.rows.length > 60) return null;
+  const head = r.group_by === 'month' ? 'Mês' : r.group_by === 'year' ? 'Ano' : r.measure === 'dividend' ? 'Data-com' : 'Data';
+  const fmt = (d: string) => (r.group_by === 'month' ? monthOf(d) : r.group_by === 'year' ? d.slice(0, 4) : brDate(d));
+  const lines = v.rows.map((row) => `| ${fmt(row.date)} | ${formatIn(r.unit, row.value)} |`);
+  return [`| ${head} | Valor |`, '|---|---|', ...lines].join('\n');
+}
+
+/** "Fonte: B3 (via opbrreit), dados até 23/12/2025." for a measure answer. */
+export function measureSources(result: MeasureResult): { sources: string[]; asOf: string | null } {
+  const sources = [...new Set(result.values.flatMap((v) => v.sources))].sort();
+  const dates = result.values.map((v) => v.date).filter((d): d is string => !!d).sort();
+  return { sources, asOf: dates.length ? dates[dates.length - 1] : null };
+}
+
+export { joinPt };

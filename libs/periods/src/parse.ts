@@ -1,0 +1,235 @@
+import type { PeriodSpec } from '@cota/contracts';
+import { fold } from '@cota/text';
+
+/**
+ * A grammar of Brazilian Portuguese periods: "em março de 2024", "mar/24", "03/2024", "entre junho
+ * e setembro de 2023", "de janeiro a junho de 2025", "no 1º trimestre", "este ano", "ano passado",
+ * "nos últimos 6 meses", "desde 2020", "ontem", "hoje", "13/06/2025". Works on folded text (no
+ * accents, lower case, punctuation kept) and returns the symbolic period plus the words it used.
+ */
+export interface ParsedPeriod {
+  spec: PeriodSpec;
+  /** The words of the question that made the period (for meta and to hide them from other rules). */
+  matched: string;
+}
+
+const MONTHS: Array<[number, string[]]> = [
+  [1, ['janeiro', 'jan']],
+  [2, ['fevereiro', 'fev']],
+  [3, ['marco', 'mar']],
+  [4, ['abril', 'abr']],
+  [5, ['maio', 'mai']],
+  [6, ['junho', 'jun']],
+  [7, ['julho', 'jul']],
+  [8, ['agosto', 'ago']],
+  [9, ['setembro', 'set']],
+  [10, ['outubro', 'out']],
+  [11, ['novembro', 'nov']],
+  [12, ['dezembro', 'dez']],
+];
+const MONTH_OF = new Map<string, number>(MONTHS.flatMap(([n, names]) => names.map((w) => [w, n] as [string, number])));
+const FULL_MONTH = MONTHS.map(([, names]) => names[0]).join('|');
+const ANY_MONTH = MONTHS.flatMap(([, names]) => names).sort((a, b) => b.length - a.length).join('|');
+
+const NUMBER_WORDS: Record<string, number> = {
+  um: 1, uma: 1, dois: 2, duas: 2, tres: 3, quatro: 4, cinco: 5, seis: 6, sete: 7, oito: 8, nove: 9, dez: 10,
+  onze: 11, doze: 12, treze: 13, quatorze: 14, catorze: 14, quinze: 15, dezoito: 18, vinte: 20, trinta: 30, sessenta: 60, noventa: 90,
+};
+const ORDINALS: Record<string, number> = { primeiro: 1, '1o': 1, '1': 1, segundo: 2, '2o': 2, '2': 2, terceiro: 3, '3o': 3, '3': 3, quarto: 4, '4o': 4, '4': 4 };
+const NUM_WORD = `\\d{1,3}|${Object.keys(NUMBER_WORDS).join('|')}`;
+const YEAR4 = '(?:19|20)\\d{2}';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const iso = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
+const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+const year2 = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));
+const monthNum = (w: string) => MONTH_OF.get(w) ?? Number(w);
+const count = (w: string) => NUMBER_WORDS[w] ?? Number(w);
+const validDay = (y: number, m: number, d: number) => m >= 1 && m <= 12 && d >= 1 && d <= lastDay(y, m);
+
+function monthsRange(y1: number, m1: number, y2: number, m2: number, grain: 'month' | 'quarter' | 'semester' | 'year' | 'custom'): PeriodSpec {
+  return { kind: 'range', from: iso(y1, m1, 1), to: iso(y2, m2, lastDay(y2, m2)), grain };
+}
+
+interface Rule {
+  re: RegExp;
+  build: (m: RegExpExecArray) => PeriodSpec | null;
+}
+
+// Ordered from the most specific to the most general; the first rule that matches wins.
+const RULES: Rule[] = [
+  // de 01/03/2024 a 15/04/2024
+  {
+    re: new RegExp(`\\b(?:de|entre|desde)\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\s+(?:a|ate|e)\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\b`),
+    build: (m) => {
+      const [y1, y2] = [year2(m[3]), year2(m[6])];
+      const [m1, d1, m2, d2] = [Number(m[2]), Number(m[1]), Number(m[5]), Number(m[4])];
+      if (!validDay(y1, m1, d1) || !validDay(y2, m2, d2)) return null;
+      return { kind: 'range', from: iso(y1, m1, d1), to: iso(y2, m2, d2), grain: 'custom' };
+    },
+  },
+  // de março de 2024 a junho de 2025 · entre junho e setembro de 2023 · de jan a jun de 2025 · mar/24 a jun/24
+  {
+    re: new RegExp(
+      `\\b(?:de|entre|desde)\\s+(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\s+(?:a|ate|e)\\s+(?:o\\s+(?:mes\\s+de\\s+)?)?(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\b`,
+    ),
+    build: (m) => {
+      const [m1, m2] = [monthNum(m[1]), monthNum(m[3])];
+      const y2 = m[4] ? year2(m[4]) : m[2] ? year2(m[2]) : null;
+      const y1 = m[2] ? year2(m[2]) : y2 !== null ? (m1 <= m2 ? y2 : y2 - 1) : null;
+      if (y1 === null || y2 === null) return { kind: 'months_of_year', from_month: m1, to_month: m2 };
+      return monthsRange(y1, m1, y2, m2, 'custom');
+    },
+  },
+  // de 03/2024 a 06/2024
+  {
+    re: new RegExp(`\\b(?:de|entre|desde)\\s+(\\d{1,2})/(${YEAR4})\\s+(?:a|ate|e)\\s+(\\d{1,2})/(${YEAR4})\\b`),
+    build: (m) => {
+      const [m1, y1, m2, y2] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
+      if (m1 < 1 || m1 > 12 || m2 < 1 || m2 > 12) return null;
+      return monthsRange(y1, m1, y2, m2, 'custom');
+    },
+  },
+  // de 2020 a 2023 · entre 2021 e 2022
+  {
+    re: new RegExp(`\\b(?:de|entre|desde)\\s+(${YEAR4})\\s+(?:a|ate|e)\\s+(${YEAR4})\\b`),
+    build: (m) => monthsRange(Number(m[1]), 1, Number(m[2]), 12, 'custom'),
+  },
+  // 1º trimestre de 2023 · primeiro trimestre · 1t23 · t1 2023 · q1/2023
+  {
+    re: new RegExp(`\\b(primeiro|segundo|terceiro|quarto|[1-4]o?)\\s*(?:tri|trimestre)\\b(?:\\s*(?:de|do ano de|/)?\\s*(${YEAR4}))?`),
+    build: (m) => {
+      const q = ORDINALS[m[1]];
+      const from = (q - 1) * 3 + 1;
+      return m[2] ? monthsRange(Number(m[2]), from, Number(m[2]), from + 2, 'quarter') : { kind: 'months_of_year', from_month: from, to_month: from + 2 };
+    },
+  },
+  {
+    re: new RegExp(`\\b(?:([1-4])t(\\d{2})|[tq]([1-4])\\s*(?:de\\s*|/\\s*)?(${YEAR4}))\\b`),
+    build: (m) => {
+      const q = Number(m[1] ?? m[3]);
+      const y = m[2] ? year2(m[2]) : Number(m[4]);
+      return monthsRange(y, (q - 1) * 3 + 1, y, q * 3, 'quarter');
+    },
+  },
+  // 1º semestre de 2024 · segundo semestre
+  {
+    re: new RegExp(`\\b(primeiro|segundo|[12]o?)\\s*semestre\\b(?:\\s*(?:de|do ano de|/)?\\s*(${YEAR4}))?`),
+    build: (m) => {
+      const s = ORDINALS[m[1]];
+      const from = s === 1 ? 1 : 7;
+      return m[2] ? monthsRange(Number(m[2]), from, Number(m[2]), from + 5, 'semester') : { kind: 'months_of_year', from_month: from, to_month: from + 5 };
+    },
+  },
+  // 13/06/2025 · 13/06/25 · 2025-06-13
+  {
+    re: new RegExp(`\\b(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\b`),
+    build: (m) => {
+      const [y, mo, d] = [year2(m[3]), Number(m[2]), Number(m[1])];
+      return validDay(y, mo, d) ? { kind: 'range', from: iso(y, mo, d), to: iso(y, mo, d), grain: 'day' } : null;
+    },
+  },
+  {
+    re: new RegExp(`\\b(${YEAR4})-(\\d{2})-(\\d{2})\\b`),
+    build: (m) => {
+      const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+      return validDay(y, mo, d) ? { kind: 'range', from: iso(y, mo, d), to: iso(y, mo, d), grain: 'day' } : null;
+    },
+  },
+  // 13 de junho de 2025
+  {
+    re: new RegExp(`\\b(\\d{1,2})\\s+de\\s+(${FULL_MONTH})\\s+(?:de\\s+)?(${YEAR4})\\b`),
+    build: (m) => {
+      const [y, mo, d] = [Number(m[3]), monthNum(m[2]), Number(m[1])];
+      return validDay(y, mo, d) ? { kind: 'range', from: iso(y, mo, d), to: iso(y, mo, d), grain: 'day' } : null;
+    },
+  },
+  // desde março de 2021 · desde 2020 · desde 01/03/2021
+  {
+    re: new RegExp(`\\b(?:desde|a partir de)\\s+(?:(\\d{1,2})/(\\d{1,2})/(${YEAR4})|(?:(${ANY_MONTH})\\s*(?:de|/)\\s*)?(${YEAR4}))\\b`),
+    build: (m) => {
+      if (m[3]) {
+        const [y, mo, d] = [Number(m[3]), Number(m[2]), Number(m[1])];
+        return validDay(y, mo, d) ? { kind: 'since', from: iso(y, mo, d) } : null;
+      }
+      return { kind: 'since', from: iso(Number(m[5]), m[4] ? monthNum(m[4]) : 1, 1) };
+    },
+  },
+  // março de 2024 · mar/24 · mar 2024 · 03/2024
+  {
+    re: new RegExp(`\\b(${ANY_MONTH})\\s*(?:de\\s+|/\\s*|-\\s*)(${YEAR4}|\\d{2})\\b|\\b(${FULL_MONTH})\\s+(${YEAR4})\\b`),
+    build: (m) => {
+      const mo = monthNum(m[1] ?? m[3]);
+      const y = year2(m[2] ?? m[4]);
+      return monthsRange(y, mo, y, mo, 'month');
+    },
+  },
+  {
+    re: new RegExp(`(?<![\\d/])(\\d{1,2})/(${YEAR4})\\b`),
+    build: (m) => {
+      const mo = Number(m[1]);
+      return mo >= 1 && mo <= 12 ? monthsRange(Number(m[2]), mo, Number(m[2]), mo, 'month') : null;
+    },
+  },
+  // há um ano · há 3 meses · 2 anos atrás (a point in time, not a span)
+  {
+    re: new RegExp(`\\b(?:ha|faz)\\s+(${NUM_WORD})\\s+(dias?|semanas?|mes|meses|anos?)\\b(?:\\s+atras)?|\\b(${NUM_WORD})\\s+(dias?|semanas?|mes|meses|anos?)\\s+atras\\b`),
+    build: (m) => {
+      const t = trailing(count(m[1] ?? m[3]), m[2] ?? m[4]);
+      return t && t.kind === 'trailing' ? { kind: 'ago', unit: t.unit, n: t.n } : null;
+    },
+  },
+  // nos últimos 6 meses · últimos 30 dias · últimos dois anos · 12 meses · último ano · último semestre
+  {
+    re: new RegExp(`\\b(?:n?[oa]s?\\s+)?(?:ultim[oa]s|passad[oa]s)\\s+(${NUM_WORD})\\s+(dias?|semanas?|mes|meses|anos?)\\b|\\b(${NUM_WORD})\\s+(dias?|semanas?|mes|meses|anos?)\\s+passad[oa]s\\b`),
+    build: (m) => trailing(count(m[1] ?? m[3]), m[2] ?? m[4]),
+  },
+  {
+    re: /\b(?:ultim[oa]|n?o? ?ultimo)\s+(ano|semestre|trimestre|mes)\b(?!\s+(?:de|passado))/,
+    build: (m) => (m[1] === 'ano' ? trailing(12, 'meses') : m[1] === 'semestre' ? trailing(6, 'meses') : m[1] === 'trimestre' ? trailing(3, 'meses') : null),
+  },
+  {
+    re: new RegExp(`\\b(${NUM_WORD})\\s*(?:meses|m)\\b(?!\\s*(?:de|/)\\s*\\d)`),
+    build: (m) => (count(m[1]) >= 1 && count(m[1]) <= 120 ? trailing(count(m[1]), 'meses') : null),
+  },
+  // ano passado · ano retrasado · este ano · acumulado do ano · ytd
+  { re: /\b(?:(?:n?o\s+)?ano\s+(?:passado|anterior)|(?:em|no)\s+ano\s+passado)\b/, build: () => ({ kind: 'relative_year', offset: -1, to_date: false }) },
+  { re: /\bano\s+retrasado\b/, build: () => ({ kind: 'relative_year', offset: -2, to_date: false }) },
+  {
+    re: /\b(?:n?est[ea]\s+ano|n?ess[ea]\s+ano|ano\s+atual|ano\s+corrente|(?:acumulado|rendimento|variacao)\s+(?:d?n?o\s+)?ano|no\s+ano\b(?!\s+(?:de|passado|anterior|retrasado))|ytd|year to date)\b/,
+    build: () => ({ kind: 'relative_year', offset: 0, to_date: true }),
+  },
+  { re: /\b(?:mes\s+passado|mes\s+anterior)\b/, build: () => ({ kind: 'relative_month', offset: -1 }) },
+  { re: /\b(?:n?est[ea]\s+mes|n?ess[ea]\s+mes|mes\s+atual|mes\s+corrente)\b/, build: () => ({ kind: 'relative_month', offset: 0 }) },
+  { re: /\b(?:ontem|pregao\s+anterior|dia\s+anterior|penultimo\s+pregao)\b/, build: () => ({ kind: 'previous_session' }) },
+  // em 2024 · no ano de 2024 · fim de 2022
+  { re: new RegExp(`(?<![\\d/.,])(${YEAR4})(?![\\d/.,]\\d)`), build: (m) => monthsRange(Number(m[1]), 1, Number(m[1]), 12, 'year') },
+  // em abril (full month names only: "mar" alone is not a month)
+  {
+    re: new RegExp(`\\b(?:em|de|no mes de|durante|o mes de|mes de)\\s+(${FULL_MONTH})\\b`),
+    build: (m) => ({ kind: 'months_of_year', from_month: monthNum(m[1]), to_month: monthNum(m[1]) }),
+  },
+  { re: /\b(?:hoje|agora|atualmente|atual|no momento|neste momento|ultimo fechamento|ultima cotacao|mais recente)\b/, build: () => ({ kind: 'latest' }) },
+];
+
+function trailing(n: number, unit: string): PeriodSpec | null {
+  if (!Number.isFinite(n) || n < 1) return null;
+  if (unit.startsWith('dia')) return { kind: 'trailing', unit: 'day', n: Math.min(n, 600) };
+  if (unit.startsWith('semana')) return { kind: 'trailing', unit: 'day', n: Math.min(n * 7, 600) };
+  if (unit.startsWith('ano')) return { kind: 'trailing', unit: 'year', n: Math.min(n, 50) };
+  return { kind: 'trailing', unit: 'month', n: Math.min(n, 600) };
+}
+
+/** The first period the question states, or null when it states none. */
+export function parsePeriod(question: string): ParsedPeriod | null {
+  // Fund tickers end in digits ("HGLG11"): they are not years or months.
+  const text = fold(question).replace(/\b[a-z]{4}1[1-9]\b/g, ' ');
+  for (const rule of RULES) {
+    rule.re.lastIndex = 0;
+    const m = rule.re.exec(text);
+    if (!m) continue;
+    const spec = rule.build(m);
+    if (spec) return { spec, matched: m[0].trim() };
+  }
+  return null;
+}

@@ -1,0 +1,93 @@
+import type { PeriodSpec } from '@cota/contracts';
+
+/** Dates a series has (for one subject): relative periods are counted from `to`, never from the clock. */
+export interface Coverage {
+  from: string;
+  to: string;
+}
+
+export interface ResolvedPeriod {
+  from: string;
+  to: string;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const iso = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
+const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+const parts = (d: string) => d.split('-').map(Number) as [number, number, number];
+
+/** `date` plus `days` (negative to go back), ISO in and out. */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = parts(date);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+/** `date` moved by whole months, the day clipped to the month's length. */
+export function addMonths(date: string, months: number): string {
+  const [y, m, d] = parts(date);
+  const total = y * 12 + (m - 1) + months;
+  const ny = Math.floor(total / 12);
+  const nm = (total % 12) + 1;
+  return iso(ny, nm, Math.min(d, lastDay(ny, nm)));
+}
+
+/**
+ * Turns a period as said into dates, against what the series has. `year` is the conversation's
+ * year for months said without one ("e em abril?" after "março de 2024").
+ */
+export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year: number | null = null): ResolvedPeriod {
+  const [ly, lm] = parts(coverage.to);
+  switch (spec?.kind ?? 'latest') {
+    case 'latest':
+      return { from: coverage.from, to: coverage.to };
+    case 'previous_session':
+      return { from: coverage.from, to: addDays(coverage.to, -1) };
+    case 'range': {
+      const s = spec as Extract<PeriodSpec, { kind: 'range' }>;
+      return { from: s.from, to: s.to };
+    }
+    case 'trailing': {
+      const s = spec as Extract<PeriodSpec, { kind: 'trailing' }>;
+      const months = s.unit === 'year' ? s.n * 12 : s.unit === 'month' ? s.n : 0;
+      const from = months ? addDays(addMonths(coverage.to, -months), 1) : addDays(coverage.to, -s.n + 1);
+      return { from, to: coverage.to };
+    }
+    case 'ago': {
+      const s = spec as Extract<PeriodSpec, { kind: 'ago' }>;
+      const to = s.unit === 'day' ? addDays(coverage.to, -s.n) : addMonths(coverage.to, -(s.unit === 'year' ? s.n * 12 : s.n));
+      return { from: coverage.from, to };
+    }
+    case 'since': {
+      const s = spec as Extract<PeriodSpec, { kind: 'since' }>;
+      return { from: s.from, to: coverage.to };
+    }
+    case 'relative_year': {
+      const s = spec as Extract<PeriodSpec, { kind: 'relative_year' }>;
+      const y = ly + s.offset;
+      return { from: iso(y, 1, 1), to: iso(y, 12, 31) };
+    }
+    case 'relative_month': {
+      const s = spec as Extract<PeriodSpec, { kind: 'relative_month' }>;
+      const first = addMonths(iso(ly, lm, 1), s.offset);
+      const [y, m] = parts(first);
+      return { from: first, to: iso(y, m, lastDay(y, m)) };
+    }
+    case 'months_of_year': {
+      const s = spec as Extract<PeriodSpec, { kind: 'months_of_year' }>;
+      // Without a year from the conversation: the latest year whose months the series has reached.
+      let y = year ?? (s.from_month > lm ? ly - 1 : ly);
+      const y1 = s.from_month <= s.to_month ? y : y - 1;
+      if (year === null && y < 1900) y = ly;
+      return { from: iso(y1, s.from_month, 1), to: iso(y, s.to_month, lastDay(y, s.to_month)) };
+    }
+  }
+  return { from: coverage.from, to: coverage.to };
+}
+
+/** The calendar year a period is about, for months said later without one. */
+export function yearOf(spec: PeriodSpec | null): number | null {
+  if (!spec) return null;
+  if (spec.kind === 'range') return Number(spec.to.slice(0, 4));
+  if (spec.kind === 'since') return Number(spec.from.slice(0, 4));
+  return null;
+}

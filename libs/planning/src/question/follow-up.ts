@@ -1,0 +1,123 @@
+import type { FollowUpMeta, QuestionSubject, StructuredQuestion } from '@cota/contracts';
+import { MeasureCatalog } from '@cota/catalog';
+import { yearOf } from '@cota/periods';
+import { chooseAgg, QuestionReading } from './structure';
+
+export interface PreviousTurn {
+  question: StructuredQuestion | null;
+  /** The funds the previous answer was about (its rows), for "qual deles". */
+  tickers: string[];
+}
+
+/**
+ * The one place a follow-up is resolved: the new question is an edit of the previous structured
+ * question. What the person says wins; what they leave out is kept ("e em abril?" changes the
+ * period only; "e do HGLG11?" the subject; "e o dy?" the measure; "compara com o XPML11" adds a
+ * subject; "no mesmo período" keeps the period; "qual deles" ranks the previous answer's funds).
+ * Ticker inheritance by the last reference (CONTRACT: three layers) stays in the context service.
+ */
+export function applyFollowUp(reading: QuestionReading, previous: PreviousTurn, catalog: MeasureCatalog): { question: StructuredQuestion; meta: FollowUpMeta } {
+  const cur = reading.question;
+  const prev = previous.question;
+  const inherited: string[] = [];
+  const changed: string[] = [];
+  if (!prev) {
+    if (reading.cues.includes('among_previous') && previous.tickers.length > 1 && cur.subjects.length === 0) {
+      return {
+        question: { ...cur, subjects: previous.tickers.map((id) => ({ kind: 'fund', id })), compare: cur.compare ?? 'max' },
+        meta: { applied: true, inherited: ['subjects'], changed: [], reason: `"qual deles": the ${previous.tickers.length} funds of the previous answer` },
+      };
+    }
+    return { question: cur, meta: { applied: false, inherited: [], changed: [], reason: 'no previous structured question' } };
+  }
+
+  let subjects: QuestionSubject[];
+  if (cur.subjects.length === 0) {
+    if (reading.cues.includes('among_previous') && previous.tickers.length > 1) {
+      subjects = previous.tickers.map((id) => ({ kind: 'fund', id }));
+      inherited.push('subjects (the previous answer\'s funds)');
+    } else {
+      subjects = prev.subjects;
+      inherited.push('subjects');
+    }
+  } else if (reading.cues.includes('add_subject')) {
+    subjects = [...prev.subjects, ...cur.subjects.filter((s) => !prev.subjects.some((p) => p.kind === s.kind && p.id === s.id))];
+    changed.push('subjects (added)');
+  } else {
+    subjects = cur.subjects;
+    changed.push('subjects');
+  }
+
+  // The measure follows the subjects: a fund's measure cannot be asked of the IFIX.
+  const kind = subjects[0]?.kind ?? null;
+  const fits = (name: string | null) => {
+    const m = name ? catalog.measures[name] : null;
+    return !!m && (kind === null || m.subject === kind || (kind === 'portfolio' && m.subject === 'fund')) && (!m.subject_ids || subjects.every((s) => m.subject_ids!.includes(s.id)));
+  };
+  let measure: string | null;
+  if (reading.measureNamed && fits(cur.measure)) {
+    measure = cur.measure;
+    if (cur.measure !== prev.measure) changed.push('measure');
+  } else if (fits(prev.measure)) {
+    measure = prev.measure;
+    inherited.push('measure');
+  } else {
+    measure = cur.measure;
+    if (measure) changed.push('measure (the new subject\'s)');
+  }
+
+  let period = cur.period;
+  if (!period || reading.cues.includes('same_period')) {
+    period = prev.period;
+    if (period) inherited.push('period');
+  } else if ((period.kind === 'relative_year' || period.kind === 'relative_month') && period.offset < 0 && prev.period?.kind === 'range') {
+    // "e no ano anterior?" after "ifix em 2023": a year before the previous question's, not before today.
+    const grain = period.kind === 'relative_year' ? 'year' : 'month';
+    const from = new Date(`${prev.period.from}T00:00:00Z`);
+    if (grain === 'year') from.setUTCFullYear(from.getUTCFullYear() + period.offset);
+    else from.setUTCMonth(from.getUTCMonth() + period.offset);
+    const y = from.getUTCFullYear();
+    const m = from.getUTCMonth() + 1;
+    const endMonth = grain === 'year' ? 12 : m;
+    const last = new Date(Date.UTC(y, endMonth, 0)).getUTCDate();
+    period = { kind: 'range', from: `${y}-${String(grain === 'year' ? 1 : m).padStart(2, '0')}-01`, to: `${y}-${String(endMonth).padStart(2, '0')}-${last}`, grain };
+    changed.push("period (counted from the previous question's period)");
+  } else if (period.kind === 'months_of_year') {
+    // "e em abril?" after "março de 2024": the month of the same year.
+    const y = yearOf(prev.period);
+    if (y !== null) {
+      const y1 = period.from_month <= period.to_month ? y : y - 1;
+      const last = new Date(Date.UTC(y, period.to_month, 0)).getUTCDate();
+      period = { kind: 'range', from: `${y1}-${String(period.from_month).padStart(2, '0')}-01`, to: `${y}-${String(period.to_month).padStart(2, '0')}-${last}`, grain: period.from_month === period.to_month ? 'month' : 'custom' };
+      changed.push(`period (month of ${y}, the previous question's year)`);
+    } else changed.push('period');
+  } else changed.push('period');
+
+  const def = measure ? catalog.measures[measure] : null;
+  let agg = cur.agg;
+  let also = cur.also ?? [];
+  if (def) {
+    // An aggregation chosen for "no period" (the last dividend) does not survive a period being named.
+    const periodless = (p: StructuredQuestion['period']) => !p || p.kind === 'latest';
+    const spanNamed = periodless(prev.period) && !periodless(period);
+    const keepAgg = !reading.aggNamed && !spanNamed && prev.agg && def.aggregations.includes(prev.agg) && (measure === prev.measure || prev.agg !== 'value');
+    if (keepAgg) {
+      agg = prev.agg;
+      also = (prev.also ?? []).filter((a) => def.aggregations.includes(a));
+      inherited.push('aggregation');
+    } else if (!reading.aggNamed) {
+      agg = chooseAgg(def, new Set(), period, (cur.group_by ?? prev.group_by) !== null, '');
+    } else changed.push('aggregation');
+  }
+  const group_by = cur.group_by ?? prev.group_by;
+  const compare = subjects.length > 1 ? (cur.compare ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null)) : null;
+  return {
+    question: { subjects, measure, agg, also, period, group_by, compare },
+    meta: {
+      applied: true,
+      inherited,
+      changed,
+      reason: `edited the previous question: kept ${inherited.join(', ') || 'nothing'}; changed ${changed.join(', ') || 'nothing'}`,
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { Agg, FollowUpMeta, PlanResponse, StructuredQuestion } from '@cota/contracts';
+import { queryParams } from '@cota/contracts';
+import { MeasureCatalog } from '@cota/catalog';
+import { QuestionReading } from './structure';
+
+/** Entities whose questions a measure can answer better (the rows they list are a measure's series). */
+export function MEASURE_FAMILY(catalog: MeasureCatalog): Set<string> {
+  return new Set([
+    ...Object.values(catalog.measures).map((m) => m.entity),
+    'macro_consolidada',
+    'fiis_yield_history',
+    'fiis_dividends_yields',
+    'fii_overview',
+    'fiis_financials_snapshot',
+  ]);
+}
+
+/**
+ * Whether the structured question needs the measure path: a measure, subjects it can be asked of,
+ * and something rows alone do not answer (a period, an aggregate, a comparison, a market series).
+ */
+export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, followUp: FollowUpMeta | null): { ok: boolean; why: string } {
+  if (!q.measure) return { ok: false, why: 'no measure' };
+  if (q.subjects.some((s) => s.kind === 'portfolio')) return { ok: false, why: 'portfolio questions are answered by the client entities' };
+  const kinds = new Set(q.subjects.map((s) => s.kind));
+  if (kinds.size > 1) return { ok: false, why: `subjects of different kinds (${[...kinds].join(', ')})` };
+  const period = q.period && q.period.kind !== 'latest';
+  if (period) return { ok: true, why: 'a period' };
+  if (q.subjects.length > 1) return { ok: true, why: 'several subjects' };
+  if (q.group_by) return { ok: true, why: `grouped by ${q.group_by}` };
+  if (reading.aggNamed && q.agg && q.agg !== 'value' && q.agg !== 'list') return { ok: true, why: `aggregation ${q.agg}` };
+  if (kinds.has('index') || kinds.has('indicator') || kinds.has('currency')) return { ok: true, why: 'a market series' };
+  if (followUp?.applied && followUp.inherited.length) return { ok: true, why: 'a follow-up of a measure question' };
+  return { ok: false, why: 'a single current fact: the catalog entity answers it' };
+}
+
+const AGG_PARAM: Record<string, Agg> = { total: 'sum', avg: 'avg', count: 'count', list: 'list' };
+
+/** The plan of a measure question: entity and params for meta, the structured question to execute. */
+export function measurePlan(
+  base: PlanResponse,
+  q: StructuredQuestion,
+  catalog: MeasureCatalog,
+  signals: string[],
+  why: string,
+  followUp: FollowUpMeta | null,
+): PlanResponse {
+  const def = catalog.measures[q.measure as string];
+  const funds = q.subjects.filter((s) => s.kind === 'fund').map((s) => s.id);
+  const fundMeasure = def.subject === 'fund';
+  const window = q.period?.kind === 'range' && q.period.grain === 'year' ? `year:${q.period.from.slice(0, 4)}` : null;
+  const filters: Record<string, string> = {};
+  const market = q.subjects.find((s) => s.kind !== 'fund');
+  if (market) filters[market.kind] = market.id;
+  const entity = base.planner.accepted && base.kind === 'entity' && base.entity && fundMeasure === !base.entity.startsWith('history_') ? base.entity : def.entity;
+  return {
+    ...base,
+    kind: 'measure',
+    intent: entity,
+    entity,
+    tickers_in_text: funds.slice(0, 20),
+    params: queryParams({
+      ticker: funds.length === 1 ? funds[0] : null,
+      tickers: funds.slice(0, 20),
+      agg: AGG_PARAM[q.agg ?? ''] ?? (q.agg === 'list' ? 'list' : 'latest'),
+      window,
+      filters,
+    }),
+    ticker_sources: fundMeasure ? ['text', 'context'] : [],
+    ticker_required: fundMeasure && funds.length === 0,
+    question: q,
+    follow_up: followUp,
+    planner: {
+      ...base.planner,
+      accepted: true,
+      reason: `measure ${def.name} (${q.agg}) over ${q.subjects.map((s) => s.id).join(', ') || 'the conversation\'s fund'}: ${why}; ${signals.join('; ')}${followUp?.applied ? `; ${followUp.reason}` : ''}`,
+    },
+  };
+}

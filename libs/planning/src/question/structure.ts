@@ -1,0 +1,180 @@
+import type { MeasureAgg, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
+import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
+import { parsePeriod } from '@cota/periods';
+import { normalize } from '@cota/text';
+
+/** A phrase of the measure catalog compiled once: matched on whole words of the normalised text. */
+interface Phrase {
+  text: string;
+  re: RegExp;
+}
+const compile = (p: string): Phrase => {
+  const n = normalize(p).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return { text: p, re: new RegExp(`(?:^| )${n}(?= |$)`) };
+};
+
+/** What the question says, before any conversation is taken into account. */
+export interface QuestionReading {
+  question: StructuredQuestion;
+  /** The period's words, the measure's and the aggregation's, for meta.planner.reason. */
+  signals: string[];
+  /** Whether the measure was named (not defaulted from a subject or an aggregation). */
+  measureNamed: boolean;
+  aggNamed: boolean;
+  /** "no mesmo período", "compara com", "qual deles": cues that the question edits the previous one. */
+  cues: FollowUpCue[];
+}
+
+export type FollowUpCue = 'same_period' | 'add_subject' | 'among_previous' | 'opener';
+
+const CUES: Array<[FollowUpCue, RegExp]> = [
+  ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
+  ['add_subject', /(?:^| )(?:compar[ae]\w*|versus|vs|contra|frente a|em relacao a)(?= |$)/],
+  ['among_previous', /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus)(?= |$)/],
+  ['opener', /^(?:e|e o|e a|e os|e as|e no|e na|e em|e do|e da|e pro|e para|e pra|e se|agora|tambem|mesmo)(?= |$)/],
+];
+
+/** Aggregations that can be asked together with another, and the pairs people ask. */
+const ALSO = new Set<MeasureAgg>(['max', 'min', 'first', 'last', 'total', 'count', 'avg']);
+const PAIRS: Record<string, MeasureAgg[]> = {
+  max: ['min', 'avg'],
+  min: ['max', 'avg'],
+  first: ['last'],
+  count: ['total', 'avg'],
+  total: ['count', 'avg'],
+  avg: ['max', 'min', 'total'],
+};
+
+/** Compiled measure catalog vocabulary (built once per planner). */
+export class QuestionReader {
+  private readonly measureWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  private readonly subjectWords: Array<{ subject: QuestionSubject; phrase: Phrase }>;
+  private readonly aggWords: Array<{ agg: MeasureAgg; phrase: Phrase }>;
+  private readonly groupWords: Array<{ group: 'month' | 'year'; phrase: Phrase }>;
+  private readonly compareWords: Array<{ order: 'max' | 'min'; phrase: Phrase }>;
+
+  constructor(readonly catalog: MeasureCatalog) {
+    this.measureWords = Object.values(catalog.measures)
+      .filter((m) => m.subject === 'fund')
+      .flatMap((measure) => measure.words.map((w) => ({ measure, phrase: compile(w) })));
+    this.subjectWords = (['index', 'indicator', 'currency', 'portfolio'] as const).flatMap((kind) =>
+      Object.entries(catalog.subjects[kind]).flatMap(([id, words]) => words.map((w) => ({ subject: { kind, id }, phrase: compile(w) }))),
+    );
+    this.aggWords = (Object.entries(catalog.aggregations) as Array<[MeasureAgg, string[]]>).flatMap(([agg, words]) => words.map((w) => ({ agg, phrase: compile(w) })));
+    this.groupWords = (Object.entries(catalog.group_by) as Array<['month' | 'year', string[]]>).flatMap(([group, words]) => words.map((w) => ({ group, phrase: compile(w) })));
+    this.compareWords = (Object.entries(catalog.compare) as Array<['max' | 'min', string[]]>)
+      .flatMap(([order, words]) => words.map((w) => ({ order, phrase: compile(w) })))
+      .sort((a, b) => b.phrase.text.length - a.phrase.text.length);
+  }
+
+  /**
+   * Reads subjects, measure, period, aggregation, grouping and comparison from one question.
+   * `tickers` are the funds the ticker index found in it, in order.
+   */
+  read(question: string, tickers: string[]): QuestionReading {
+    const signals: string[] = [];
+    const period = parsePeriod(question);
+    let text = normalize(question);
+    for (const t of tickers) text = text.replace(new RegExp(`(?:^| )${t.toLowerCase()}(?= |$)`, 'g'), ' <fundo> ');
+    const fullText = text.replace(/\s+/g, ' ').trim();
+    if (period) {
+      signals.push(`period "${period.matched}"`);
+      // The period's words are not measure or aggregation words ("últimos" is not "last").
+      const words = normalize(period.matched);
+      if (words) text = text.replace(words, ' ');
+    }
+    text = text.replace(/\s+/g, ' ').trim();
+
+    const subjects: QuestionSubject[] = tickers.map((id) => ({ kind: 'fund', id }));
+    const market = this.longestMatches(this.subjectWords, text);
+    for (const m of market) {
+      if (!subjects.some((s) => s.kind === m.subject.kind && s.id === m.subject.id)) subjects.push(m.subject);
+      signals.push(`subject ${m.subject.id} ("${m.phrase.text}")`);
+    }
+
+    // The most specific measure named wins ("VPA no fechamento de 2022" asks for the VPA), then the longest words.
+    const measureHit =
+      this.longestMatches(this.measureWords, text).sort((a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length)[0] ?? null;
+    let measure: MeasureDef | null = measureHit?.measure ?? null;
+    if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
+    const measureNamed = measure !== null;
+
+    // "últimos 6 meses" is a period, not the aggregation "last"; "acumulado no ano" keeps its "acumulado".
+    const periodWords = period ? ` ${normalize(period.matched)} ` : '';
+    const aggHits = this.longestMatches(this.aggWords, fullText).filter(
+      (h) => !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)),
+    );
+    const groupHit = this.groupWords.find((g) => g.phrase.re.test(text)) ?? null;
+    const compareHit = this.compareWords.find((c) => c.phrase.re.test(text)) ?? null;
+
+    // A market subject brings its own measure (IFIX → points, IPCA → monthly rate) unless a fund is asked too.
+    const first = subjects[0];
+    if (first && first.kind !== 'fund' && first.kind !== 'portfolio' && (!measure || measure.subject !== first.kind)) {
+      measure = defaultMeasureFor(this.catalog, first.kind, first.id);
+    }
+    const aggWanted = new Set(aggHits.map((h) => h.agg));
+    // "quanto rendeu", "subiu": a fund's return is its price's variation.
+    if (!measure && aggWanted.has('variation') && subjects.some((s) => s.kind === 'fund')) measure = this.catalog.measures.price ?? null;
+
+    const agg = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, groupHit !== null, text) : null;
+    // "maior e menor", "primeiro e último", "quantos pagamentos e quanto no total": every aggregation asked.
+    const also = measure && agg ? [...aggWanted].filter((a) => a !== agg && ALSO.has(a) && measure!.aggregations.includes(a) && !(a === 'last' && agg === 'value')) : [];
+    if (agg && aggHits.length) signals.push(`aggregation ${agg} (${aggHits.map((h) => `"${h.phrase.text}"`).join(', ')})`);
+    const cues = CUES.filter(([, re]) => re.test(text)).map(([c]) => c);
+    const multi = subjects.length > 1 || cues.includes('among_previous');
+    const compare = multi ? (compareHit?.order ?? (cues.includes('among_previous') ? 'max' : null)) : null;
+    // Two indices or funds compared over a period are compared by how they did, not by their points.
+    let finalAgg = agg;
+    const spanPeriod = period && !['latest', 'previous_session', 'ago'].includes(period.spec.kind) && !(period.spec.kind === 'range' && period.spec.grain === 'day');
+    if (measure && subjects.length > 1 && spanPeriod && agg === 'value' && measure.kind === 'level' && measure.aggregations.includes('variation')) finalAgg = 'variation';
+    return {
+      question: {
+        subjects,
+        measure: measure?.name ?? null,
+        agg: finalAgg,
+        also: also.length && also.some((a) => PAIRS[agg as string]?.includes(a)) ? also.filter((a) => PAIRS[agg as string]?.includes(a)) : [],
+        period: period?.spec ?? null,
+        group_by: groupHit?.group ?? null,
+        compare,
+      },
+      signals,
+      measureNamed,
+      aggNamed: agg !== null && aggHits.some((h) => h.agg === agg),
+      cues,
+    };
+  }
+
+  /** Every phrase that matches, leaving out those inside a longer match ("valor patrimonial" in "valor patrimonial por cota"). */
+  private longestMatches<T extends { phrase: Phrase }>(list: T[], text: string): T[] {
+    const hits = list.filter((h) => h.phrase.re.test(text)).sort((a, b) => b.phrase.text.length - a.phrase.text.length);
+    const kept: T[] = [];
+    for (const h of hits) if (!kept.some((k) => normalize(k.phrase.text).includes(normalize(h.phrase.text)))) kept.push(h);
+    return kept;
+  }
+}
+
+/**
+ * The aggregation a measure's kind gives the words that were said: "acumulado" compounds a monthly
+ * rate and sums a flow; "rendeu" is a level's variation; a multi-month period of a monthly rate
+ * accumulates; a flow over a period totals.
+ */
+export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: PeriodSpec | null, grouped: boolean, text: string): MeasureAgg {
+  const allowed = (a: MeasureAgg) => m.aggregations.includes(a);
+  const has = (a: MeasureAgg) => wanted.has(a) && allowed(a);
+  if (m.kind === 'monthly_rate' && (wanted.has('accumulated') || wanted.has('total') || wanted.has('variation'))) return 'accumulated';
+  // "acumulado no ano" of a level (an index, a price) is its variation.
+  if ((m.kind === 'level' || m.kind === 'stock') && allowed('variation') && (wanted.has('accumulated') || (wanted.has('total') && !wanted.has('count')))) return 'variation';
+  if (has('variation')) return 'variation';
+  if (has('avg')) return 'avg';
+  if (has('max')) return 'max';
+  if (has('min')) return 'min';
+  if (wanted.has('count') && allowed('count') && (m.kind === 'flow' || /quantas vezes|quantos pagamentos|quantos dividendos|quantas distribuicoes/.test(text))) return 'count';
+  if (has('total')) return 'total';
+  if (grouped || has('list')) return allowed('list') ? 'list' : m.default_agg;
+  if (has('first')) return 'first';
+  if (has('last') && m.kind === 'flow') return 'last';
+  const span = period && period.kind !== 'latest' && period.kind !== 'previous_session' && !(period.kind === 'range' && period.grain === 'day');
+  if (m.kind === 'monthly_rate' && span && !(period?.kind === 'range' && period.grain === 'month') && !(period?.kind === 'months_of_year' && period.from_month === period.to_month)) return 'accumulated';
+  if (m.kind === 'flow') return span ? 'total' : 'last';
+  return m.default_agg;
+}

@@ -1,0 +1,252 @@
+import type { MeasureAgg, MeasureResult, MeasureValue, QuestionSubject, StructuredQuestion } from '@cota/contracts';
+import { CotaError } from '@cota/contracts';
+import { MeasureCatalog, MeasureDef } from '@cota/catalog';
+import { resolvePeriod } from '@cota/periods';
+import type { SqlRunner } from './entity-query.service';
+
+/** SQL text for one measure, built only from the measure catalog's identifiers. */
+export interface MeasureSql {
+  coverage: string;
+  stats: string;
+  rows: string;
+  /** The published current value (a snapshot), when the measure declares one. */
+  current: string | null;
+}
+
+const q = (ident: string) => `"${ident}"`;
+const ROW_CAP = 400;
+
+/**
+ * The statements a measure needs, all parameterised by ($1 subject, $2 from, $3 to): the dates the
+ * series has, one row of aggregates over the period (count, sum, mean, compounded rate, first,
+ * last, extremes with their dates, the value before the period for variations, on the traded and
+ * the adjusted column), and the period's values, per month when grouped.
+ */
+export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null): MeasureSql {
+  const t = q(m.table);
+  const subj = q(m.subject_column);
+  const d = q(m.date_column);
+  const adj = m.adjusted_column ? q(m.adjusted_column) : null;
+  // A day without a traded close keeps its adjusted one (flagged): prices published only adjusted.
+  const value = adj ? `COALESCE(${q(m.value_column)}, ${adj})` : q(m.value_column);
+  const adjFlag = adj ? `(${q(m.value_column)} IS NULL)` : 'false';
+  const d2 = m.secondary_date_column ? `${q(m.secondary_date_column)}::date` : 'NULL::date';
+  const series = `SELECT ${d}::date AS d, ${value}::numeric AS v, ${adj ? `${adj}::numeric` : 'NULL::numeric'} AS a, ${adjFlag} AS is_adj, ${d2} AS d2, source AS src
+      FROM ${t} WHERE ${subj} = $1 AND ${value} IS NOT NULL`;
+  const coverage = `SELECT min(${d})::text AS first_date, max(${d})::text AS last_date FROM ${t} WHERE ${subj} = $1 AND ${value} IS NOT NULL`;
+  const pick = (order: string, col: string) => `(SELECT ${col} FROM s ORDER BY ${order} LIMIT 1)`;
+  const stats = `WITH a AS (${series}), s AS (SELECT * FROM a WHERE d BETWEEN $2::date AND $3::date)
+    SELECT (SELECT count(*) FROM s)::int AS n,
+           (SELECT sum(v) FROM s) AS total,
+           (SELECT avg(v) FROM s) AS mean,
+           ${m.kind === 'monthly_rate' ? '(SELECT CASE WHEN bool_and(v > -100) THEN (exp(sum(ln(1 + v / 100))) - 1) * 100 END FROM s)' : 'NULL::numeric'} AS compounded,
+           (SELECT bool_or(is_adj) FROM s) AS any_adj,
+           (SELECT string_agg(DISTINCT src, ',') FROM s) AS sources,
+           ${pick('d', 'd::text')} AS first_d, ${pick('d', 'v')} AS first_v, ${pick('d', 'a')} AS first_a,
+           ${pick('d DESC', 'd::text')} AS last_d, ${pick('d DESC', 'v')} AS last_v, ${pick('d DESC', 'a')} AS last_a, ${pick('d DESC', 'is_adj')} AS last_is_adj, ${pick('d DESC', 'd2::text')} AS last_d2,
+           ${pick('v DESC, d', 'd::text')} AS max_d, ${pick('v DESC, d', 'v')} AS max_v,
+           ${pick('v ASC, d', 'd::text')} AS min_d, ${pick('v ASC, d', 'v')} AS min_v,
+           (SELECT d::text FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_d,
+           (SELECT v FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_v,
+           (SELECT a FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_a`;
+  const grain = groupBy ?? 'day';
+  const rows =
+    grain === 'day'
+      ? `WITH a AS (${series}) SELECT d::text AS d, v FROM a WHERE d BETWEEN $2::date AND $3::date ORDER BY d LIMIT ${ROW_CAP + 1}`
+      : m.kind === 'flow'
+        ? `WITH a AS (${series}) SELECT date_trunc('${grain}', d)::date::text AS d, sum(v) AS v FROM a WHERE d BETWEEN $2::date AND $3::date GROUP BY 1 ORDER BY 1 LIMIT ${ROW_CAP + 1}`
+        : `WITH a AS (${series}) SELECT DISTINCT ON (date_trunc('${grain}', d)) d::text AS d, v FROM a WHERE d BETWEEN $2::date AND $3::date ORDER BY date_trunc('${grain}', d), d DESC LIMIT ${ROW_CAP + 1}`;
+  const current = m.current
+    ? `SELECT ${q(m.current.date_column)}::date::text AS d, ${q(m.current.value_column)}::numeric AS v FROM ${q(m.current.table)}
+        WHERE ${q(m.current.subject_column)} = $1 AND ${q(m.current.value_column)} IS NOT NULL ORDER BY ${q(m.current.date_column)} DESC LIMIT 1`
+    : null;
+  return { coverage, stats, rows, current };
+}
+
+type Raw = Record<string, unknown>;
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number.isFinite(Number(v)) ? Number(v) : null);
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v).slice(0, 10));
+const round = (v: number, dp = 6) => Math.round(v * 10 ** dp) / 10 ** dp;
+
+const at = (d: unknown, v: unknown) => (str(d) && num(v) !== null ? { date: str(d)!, value: num(v)! } : null);
+
+/** One aggregation of a period's stats row (the SQL computed every candidate at once). */
+function aggregate(m: MeasureDef, agg: MeasureAgg, s: Raw, n: number): Pick<MeasureValue, 'value' | 'date' | 'start' | 'end' | 'adjusted'> & { adjusted?: boolean } {
+  const last = at(s.last_d, s.last_v);
+  const none = { start: null, end: null };
+  switch (agg) {
+    case 'value':
+    case 'last':
+    case 'list':
+      return { ...none, value: last?.value ?? null, date: last?.date ?? null, adjusted: s.last_is_adj === true };
+    case 'first': {
+      const first = at(s.first_d, s.first_v);
+      return { ...none, value: first?.value ?? null, date: first?.date ?? null, adjusted: s.any_adj === true };
+    }
+    case 'max':
+    case 'min': {
+      const x = agg === 'max' ? at(s.max_d, s.max_v) : at(s.min_d, s.min_v);
+      return { ...none, value: x?.value ?? null, date: x?.date ?? null, adjusted: s.any_adj === true };
+    }
+    case 'total':
+      return { ...none, value: round(num(s.total) ?? 0), date: last?.date ?? null, adjusted: false };
+    case 'avg':
+      return { ...none, value: round(num(s.mean) ?? 0), date: last?.date ?? null, adjusted: s.any_adj === true };
+    case 'count':
+      return { ...none, value: n, date: last?.date ?? null, adjusted: false };
+    case 'accumulated':
+      return { value: num(s.compounded) === null ? null : round(num(s.compounded)!), date: last?.date ?? null, start: at(s.first_d, s.first_v), end: last, adjusted: false };
+    case 'variation': {
+      // Monthly reports (stocks) describe the month itself: "de jan/2021 a dez/2023" starts at January's
+      // report. Daily levels start from the close before the period; returns use adjusted closes when
+      // both ends have one (dividends reinvested), else traded closes.
+      const fromInside = m.kind === 'stock' || !s.base_d;
+      const adjEnds = num(s.last_a) !== null && num(fromInside ? s.first_a : s.base_a) !== null;
+      const start = fromInside ? at(s.first_d, adjEnds ? s.first_a : s.first_v) : at(s.base_d, adjEnds ? s.base_a : s.base_v);
+      const end = at(s.last_d, adjEnds ? s.last_a : s.last_v);
+      const value = start && end && start.value !== 0 ? round((end.value / start.value - 1) * 100) : null;
+      return { value, date: end?.date ?? null, start, end, adjusted: adjEnds || s.any_adj === true };
+    }
+  }
+  return { ...none, value: null, date: null, adjusted: false };
+}
+
+/**
+ * Answers a structured question from the measure catalog: per subject, the period resolved against
+ * the dates that subject's series has, then the aggregation the question asked, computed in SQL.
+ */
+export class MeasureQueryService {
+  private readonly sql = new Map<string, MeasureSql>();
+
+  constructor(
+    private readonly catalog: MeasureCatalog,
+    private readonly runner: SqlRunner,
+    private readonly opts: { statementTimeoutMs: number; onSqlError?: (e: Error, measure: string) => void } = { statementTimeoutMs: 5000 },
+  ) {}
+
+  private statements(m: MeasureDef, groupBy: 'month' | 'year' | null): MeasureSql {
+    const key = `${m.name}|${groupBy}`;
+    let s = this.sql.get(key);
+    if (!s) this.sql.set(key, (s = buildMeasureSql(m, groupBy)));
+    return s;
+  }
+
+  async compute(question: StructuredQuestion): Promise<MeasureResult> {
+    const m = question.measure ? this.catalog.measures[question.measure] : undefined;
+    if (!m) throw new CotaError('BAD_REQUEST', `Não conheço a medida '${String(question.measure).slice(0, 48)}'.`);
+    if (question.subjects.length === 0) throw new CotaError('BAD_REQUEST', 'A pergunta não diz de qual fundo ou índice.');
+    for (const s of question.subjects) {
+      if (s.kind !== m.subject) throw new CotaError('BAD_REQUEST', `A medida '${m.label}' não se aplica a ${s.id}.`);
+      if (m.subject_ids && !m.subject_ids.includes(s.id)) throw new CotaError('BAD_REQUEST', `A medida '${m.label}' não se aplica a ${s.id}.`);
+    }
+    const agg: MeasureAgg = question.agg && m.aggregations.includes(question.agg) ? question.agg : m.default_agg;
+    const values = await Promise.all(question.subjects.map((s) => this.forSubject(m, s, agg, question)));
+    let winner: QuestionSubject | null = null;
+    if (question.compare && values.length > 1) {
+      const ranked = values.filter((v) => v.value !== null).sort((a, b) => (question.compare === 'max' ? b.value! - a.value! : a.value! - b.value!));
+      if (ranked.length > 1 && ranked[0].value !== ranked[1].value) winner = ranked[0].subject;
+    }
+    const valueUnit = m.kind === 'yield' || (agg === 'variation' && m.unit !== 'pct') ? 'pct' : agg === 'count' ? 'count' : m.kind === 'monthly_rate' && agg === 'accumulated' ? 'pct' : m.unit;
+    return { measure: m.name, entity: m.entity, agg, unit: m.unit, value_unit: valueUnit, group_by: question.group_by, values, winner };
+  }
+
+  private async run(sql: string, values: unknown[]): Promise<Raw[]> {
+    try {
+      return await this.runner.run(sql, values, this.opts.statementTimeoutMs);
+    } catch (e) {
+      const err = e as Error & { code?: string };
+      if (err.code === '57014') throw new CotaError('TIMEOUT', 'A consulta demorou mais que o permitido. Tente um período menor.');
+      this.opts.onSqlError?.(err, String(values[0] ?? ''));
+      throw new CotaError('INTERNAL', 'Não foi possível consultar a base de dados agora.');
+    }
+  }
+
+  private async forSubject(m: MeasureDef, subject: QuestionSubject, agg: MeasureAgg, question: StructuredQuestion): Promise<MeasureValue> {
+    const first = await this.measureFor(m, subject, agg, question);
+    // Intraday extremes missing in the period: the closes answer instead, and the answer says so.
+    if (first.value === null && m.fallback_measure) {
+      const f = this.catalog.measures[m.fallback_measure];
+      const fAgg = f.aggregations.includes(agg) ? agg : f.default_agg;
+      const second = await this.measureFor(f, subject, fAgg, question);
+      if (second.value !== null) return { ...second, fallback: f.name };
+    }
+    return first;
+  }
+
+  private async measureFor(m: MeasureDef, subject: QuestionSubject, agg: MeasureAgg, question: StructuredQuestion): Promise<MeasureValue> {
+    const sql = this.statements(m, question.group_by);
+    const [cov] = await this.run(sql.coverage, [subject.id]);
+    const coverage = cov?.first_date && cov?.last_date ? { from: String(cov.first_date), to: String(cov.last_date) } : null;
+    const empty: MeasureValue = {
+      subject, value: null, date: null, start: null, end: null, count: 0, rows: [], coverage, period: null, adjusted: false, sources: [], extra: [], paid_on: null, fallback: null,
+    };
+    if (m.kind === 'yield') return this.yieldFor(m, subject, question, empty);
+    if (!coverage) return empty;
+    const period = resolvePeriod(question.period, coverage);
+    const wantRows = agg === 'list' || question.group_by !== null || m.kind === 'flow';
+    const [statsRows, rowRows] = await Promise.all([
+      this.run(sql.stats, [subject.id, period.from, period.to]),
+      wantRows ? this.run(sql.rows, [subject.id, period.from, period.to]) : Promise.resolve([] as Raw[]),
+    ]);
+    const s = statsRows[0] ?? {};
+    const n = Number(s.n ?? 0);
+    const sources = String(s.sources ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+    const rows = rowRows.slice(0, ROW_CAP).map((r) => ({ date: String(r.d).slice(0, 10), value: round(num(r.v) ?? 0) }));
+    const base: MeasureValue = { ...empty, period, count: n, rows, sources: [...new Set(sources)].sort(), adjusted: s.any_adj === true };
+    if (n === 0) return base;
+    const main = aggregate(m, agg, s, n);
+    const extra = (question.also ?? []).filter((a) => a !== agg && m.aggregations.includes(a)).map((a) => {
+      const x = aggregate(m, a, s, n);
+      return { agg: a, value: x.value, date: x.date };
+    });
+    return { ...base, ...main, extra, paid_on: agg === 'last' || agg === 'value' ? str(s.last_d2) : null };
+  }
+
+  /**
+   * DY of a period = its dividends per share / the closing price at its end. "Hoje" and the last 12
+   * months are the published current DY when the measure declares one (the same number every
+   * answer shows), else the same formula over the 12 months to the latest price.
+   */
+  private async yieldFor(m: MeasureDef, subject: QuestionSubject, question: StructuredQuestion, empty: MeasureValue): Promise<MeasureValue> {
+    const p = question.period;
+    const current = !p || p.kind === 'latest' || (p.kind === 'trailing' && ((p.unit === 'month' && p.n === 12) || (p.unit === 'year' && p.n === 1)));
+    const sql = this.statements(m, null);
+    if (current && sql.current) {
+      const [row] = await this.run(sql.current, [subject.id]);
+      if (row && num(row.v) !== null) {
+        const d = str(row.d)!;
+        return { ...empty, value: round(num(row.v)!), date: d, period: null, sources: [m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived'] };
+      }
+    }
+    const priceDef = this.catalog.measures[m.price_measure as string];
+    const priceSql = this.statements(priceDef, null);
+    const [pcov] = await this.run(priceSql.coverage, [subject.id]);
+    if (!pcov?.last_date) return empty;
+    const priceCoverage = { from: String(pcov.first_date), to: String(pcov.last_date) };
+    const spec = p && p.kind !== 'latest' ? p : { kind: 'trailing' as const, unit: 'month' as const, n: 12 };
+    const period = resolvePeriod(spec, priceCoverage);
+    const [div, price] = await Promise.all([
+      this.run(sql.stats, [subject.id, period.from, period.to]),
+      // The price at the period's end: the last close inside the period (a stale older close would distort it).
+      this.run(priceSql.stats, [subject.id, period.from, period.to]),
+    ]);
+    const dv = div[0] ?? {};
+    const pr = price[0] ?? {};
+    const total = num(dv.total);
+    const close = num(pr.last_v);
+    const sources = [...new Set([String(dv.sources ?? ''), String(pr.sources ?? '')].flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean))].sort();
+    if (total === null || close === null || close <= 0) return { ...empty, coverage: priceCoverage, period, sources };
+    return {
+      ...empty,
+      coverage: priceCoverage,
+      value: round((total / close) * 100),
+      date: str(pr.last_d),
+      start: { date: period.from, value: round(total) },
+      end: { date: str(pr.last_d)!, value: close },
+      count: Number(dv.n ?? 0),
+      period,
+      adjusted: pr.last_is_adj === true,
+      sources,
+    };
+  }
+}
