@@ -39,6 +39,8 @@ export interface AnswerSeen {
   http: number;
   status: string;
   answer: string;
+  /** meta.planner.reason, shown with --verbose. */
+  reason?: string;
 }
 
 const MONTHS = ['janeiro', 'fevereiro', 'marco', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'];
@@ -93,6 +95,9 @@ export function mentionsPeriod(text: string, p: { from: string; to: string }): b
   if (wholeYear && fy === ty) return new RegExp(`\\b${fy}\\b`).test(t);
   if (wholeYear) return new RegExp(`\\b${fy}\\b`).test(t) && new RegExp(`\\b${ty}\\b`).test(t);
   if (fy === ty && fm === tm) return mentionsMonth(text, p.from);
+  // A year asked whose data starts or ends inside it ("em 2025 (dados até 17/11/2025)", "o IFIL em 2024"
+  // when it starts in July): naming the year, and the data's end when it is not December 31, states it.
+  if (fy === ty && new RegExp(`\\b(?:em|de|no ano de|ano) ${fy}\\b`).test(t) && (p.to.slice(5) === '12-31' || t.includes(brDate(p.to)) || fd !== '01' || fm !== '01')) return true;
   // A range: both ends named (the first month may omit the year when both are in one year).
   const start = mentionsMonth(text, p.from) || (fy === ty && mentionsMonth(text, p.from, false)) || t.includes(brDate(p.from));
   const end = mentionsMonth(text, p.to) || t.includes(brDate(p.to));

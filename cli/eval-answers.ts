@@ -26,15 +26,18 @@ interface Options {
   url: string | null;
   keys: Record<string, string>;
   concurrency: number;
+  /** Only items whose id contains one of these (e.g. --only C010,A004). */
+  only: string[];
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { files: [], min: null, verbose: false, url: null, keys: {}, concurrency: 6 };
+  const o: Options = { files: [], min: null, verbose: false, url: null, keys: {}, concurrency: 6, only: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--min') o.min = Number(argv[++i]);
     else if (a === '--verbose' || a === '-v') o.verbose = true;
     else if (a === '--url') o.url = argv[++i];
+    else if (a === '--only') o.only = argv[++i].split(',').filter(Boolean);
     else if (a === '--concurrency') o.concurrency = Math.max(1, Number(argv[++i]) || 1);
     else if (a === '--keys') for (const pair of argv[++i].split(',')) o.keys[pair.split(':')[0]] = pair.split(':').slice(1).join(':');
     else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
@@ -120,6 +123,7 @@ interface TurnOutcome {
   q: string;
   fails: string[];
   answer: string;
+  reason: string;
 }
 
 async function ask(url: string, key: string, clientId: string, conversation: string, question: string): Promise<AnswerSeen> {
@@ -135,8 +139,8 @@ async function ask(url: string, key: string, clientId: string, conversation: str
     await res.arrayBuffer();
     await new Promise((r) => setTimeout(r, (Number(res.headers.get('retry-after')) || 5) * 1000));
   }
-  const body = (await res.json().catch(() => ({}))) as { status?: string; answer?: string; error?: { message?: string } };
-  return { http: res.status, status: body.status ?? 'error', answer: body.answer ?? body.error?.message ?? '' };
+  const body = (await res.json().catch(() => ({}))) as { status?: string; answer?: string; error?: { message?: string }; meta?: { planner?: { reason?: string } } };
+  return { http: res.status, status: body.status ?? 'error', answer: body.answer ?? body.error?.message ?? '', reason: body.meta?.planner?.reason ?? '' };
 }
 
 async function runItem(url: string, keys: Record<string, string>, item: EvalItem): Promise<TurnOutcome[]> {
@@ -147,14 +151,16 @@ async function runItem(url: string, keys: Record<string, string>, item: EvalItem
   const out: TurnOutcome[] = [];
   for (const [i, turn] of item.turns.entries()) {
     const seen = await ask(url, key, client, conversation, turn.q);
-    out.push({ item, turn: i + 1, q: turn.q, fails: checkTurn(seen, turn.expect ?? {}), answer: seen.answer });
+    out.push({ item, turn: i + 1, q: turn.q, fails: checkTurn(seen, turn.expect ?? {}), answer: seen.answer, reason: seen.reason ?? '' });
   }
   return out;
 }
 
 async function main(): Promise<number> {
   const o = parseArgs(process.argv.slice(2));
-  const items = o.files.flatMap((f) => readItems(f).map((it) => ({ ...it, id: `${f.split('/').pop()?.replace('.jsonl', '')}:${it.id}` })));
+  const items = o.files
+    .flatMap((f) => readItems(f).map((it) => ({ ...it, id: `${f.split('/').pop()?.replace('.jsonl', '')}:${it.id}` })))
+    .filter((it) => o.only.length === 0 || o.only.some((x) => it.id.endsWith(`:${x}`)));
   const system = o.url ? { url: o.url, keys: o.keys, stop: async () => undefined } : await startSystem();
   const results: TurnOutcome[][] = new Array(items.length);
   try {
@@ -182,7 +188,7 @@ async function main(): Promise<number> {
   const lines: string[] = [];
   for (const t of turns.filter((x) => x.fails.length)) {
     lines.push(`✗ ${t.item.id}#${t.turn} "${t.q}": ${t.fails.join('; ')}`);
-    if (o.verbose) lines.push(`    → ${t.answer.replace(/\n+/g, ' ⏎ ').slice(0, 400)}`);
+    if (o.verbose) lines.push(`    → ${t.answer.replace(/\n+/g, ' ⏎ ').slice(0, 400)}`, `    ⚙ ${t.reason.slice(0, 300)}`);
   }
   const accuracy = passedTurns / Math.max(turns.length, 1);
   lines.push('', 'by category (items passed / items):');

@@ -40,6 +40,10 @@ export const MeasureDefSchema = z
     fallback_measure: z.string().optional(),
     /** Where the current value is published (a snapshot): "hoje" and the last 12 months read it. */
     current: z.object({ table: Ident, subject_column: Ident, date_column: Ident, value_column: Ident }).strict().optional(),
+    /** Monthly series (rates, CVM reports) are dated by month: answers say "outubro de 2021", not 01/10/2021. */
+    grain: z.enum(['day', 'month']).default('day'),
+    /** How an annual rate accumulates over a period: compounded per business day (252 a year). */
+    compounding: z.enum(['daily_252']).optional(),
     /** Generic measures (price: "fechamento", "cotação") give way when a more specific one is also named. */
     priority: z.number().int().min(0).max(9).default(1),
     unit: Unit,
@@ -51,7 +55,9 @@ export const MeasureDefSchema = z
   .strict()
   .superRefine((m, ctx) => {
     if (!m.aggregations.includes(m.default_agg)) ctx.addIssue({ code: 'custom', path: ['default_agg'], message: 'must be one of aggregations' });
-    if (m.aggregations.includes('accumulated') && m.kind !== 'monthly_rate') ctx.addIssue({ code: 'custom', path: ['aggregations'], message: "'accumulated' compounds monthly rates only" });
+    if (m.aggregations.includes('accumulated') && m.kind !== 'monthly_rate' && !m.compounding) {
+      ctx.addIssue({ code: 'custom', path: ['aggregations'], message: "'accumulated' compounds monthly rates, or annual rates that declare their compounding" });
+    }
     if (m.aggregations.includes('total') && m.kind !== 'flow') ctx.addIssue({ code: 'custom', path: ['aggregations'], message: "'total' sums flows only" });
   });
 export type MeasureDef = z.infer<typeof MeasureDefSchema> & { name: string };
@@ -70,9 +76,14 @@ export const MeasureCatalogSchema = z
     aggregations: AggWords,
     group_by: z.object({ month: Words, year: Words }),
     compare: z.object({ max: Words, min: Words }),
+    /** The measure an entity answer stands for when its question named none (for follow-ups to edit). */
+    entity_defaults: z.record(z.enum(CATALOG_ENTITIES as unknown as [string, ...string[]]), z.string()).default({}),
   })
   .strict()
   .superRefine((c, ctx) => {
+    for (const [entity, name] of Object.entries(c.entity_defaults)) {
+      if (c.measures[name]?.entity !== entity) ctx.addIssue({ code: 'custom', path: ['entity_defaults', entity], message: `'${name}' is not a measure of ${entity}` });
+    }
     for (const [name, m] of Object.entries(c.measures)) {
       if (m.fallback_measure && !c.measures[m.fallback_measure]) ctx.addIssue({ code: 'custom', path: ['measures', name, 'fallback_measure'], message: 'is not a measure' });
       if (m.kind === 'yield' && (!m.price_measure || c.measures[m.price_measure]?.kind !== 'level')) {
@@ -93,6 +104,7 @@ export interface MeasureCatalog {
   aggregations: Record<MeasureAgg, string[]>;
   group_by: { month: string[]; year: string[] };
   compare: { max: string[]; min: string[] };
+  entity_defaults: Record<string, string>;
 }
 
 /** Reads policies/measures.yaml once at start-up; a bad file throws PolicyError naming the field. */

@@ -124,6 +124,8 @@ export const MeasureResult = z.object({
   /** Unit of the aggregate when it differs from the measure's (a price's variation is a percentage). */
   value_unit: z.enum(['brl', 'pct', 'points', 'count', 'ratio', 'pct_month', 'pct_year', 'pct_day']),
   group_by: z.enum(['month', 'year']).nullable(),
+  /** Monthly series are dated by month in answers. */
+  grain: z.enum(['day', 'month']).default('day'),
   values: z.array(MeasureValue),
   /** The subject that wins the comparison, when one was asked. */
   winner: QuestionSubject.nullable(),

@@ -1,4 +1,4 @@
-import { CallRequestOf, ContextSubjects, CotaError, RequestOf, ResponseOf, StructuredQuestion, Turn } from '@cota/contracts';
+import { CallRequestOf, ContextSubjects, CotaError, RequestOf, ResponseOf, QueryParams, StructuredQuestion, Turn } from '@cota/contracts';
 import { referenceFromCommit, resolveLastReference } from './last-reference';
 import { buildNarratorMemory, countWords, cyclesToSummarise, fitChars, loadRecent } from './memory';
 import { ContextPolicy, scopeAllowsEntity } from './policy';
@@ -120,6 +120,7 @@ export class ContextManager {
         filters: req.filters ?? {},
         ...(req.question ? { question: req.question } : {}),
         ...(req.listed_tickers?.length ? { listed: req.listed_tickers } : {}),
+        ...(req.params ? { params: req.params } : {}),
       },
     };
     const reference = referenceFromCommit(
@@ -190,6 +191,7 @@ export class ContextManager {
       last_filters: filters,
       last_question: question,
       last_listed_tickers: listed,
+      last_params: last?.meta.params && typeof last.meta.params === 'object' ? (last.meta.params as QueryParams) : null,
       last_reference: snap.reference,
     };
   }

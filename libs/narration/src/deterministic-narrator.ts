@@ -91,6 +91,7 @@ export class DeterministicNarrator {
         }
       }
     }
+    if (req.advice && req.kind !== 'smalltalk' && req.status === 'ok') body = `${body}\n\n${m.advice_note}`;
     const nicknameUsed = shouldUseNickname(req.nickname, req.memory.recent, this.policy.nickname) && !body.includes(req.nickname.trim());
     if (nicknameUsed) body = addressByNickname(req.nickname, body);
     const answer = sourceLine ? `${body}\n\n${sourceLine}` : body;

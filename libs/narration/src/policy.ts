@@ -66,8 +66,10 @@ export const NarratorPolicySchema = z
         truncated_rows: Text,
         unknown_tickers_note: Text,
         smalltalk: z
-          .object({ greeting: Text, thanks: Text, capabilities: Text, goodbye: Text, identity: Text })
+          .object({ greeting: Text, thanks: Text, capabilities: Text, goodbye: Text, identity: Text, advice: Text })
           .strict(),
+        /** Closes an answer to a request for a recommendation. */
+        advice_note: Text,
         problems: z
           .object({
             ticker_required: Text,

@@ -68,14 +68,17 @@ export function formatIn(unit: Unit, value: number): string {
 }
 
 /** The period in words: the one asked when it was named, else the dates the values came from. */
-export function periodPhrase(spec: PeriodSpec | null, v: MeasureValue): string {
+export function periodPhrase(spec: PeriodSpec | null, v: MeasureValue, grain: 'day' | 'month' = 'day'): string {
   const p = v.period;
   if (!p) return '';
+  // Monthly series count whole months: "de novembro de 2024 a outubro de 2025".
+  const monthFrom = (d: string) => (d.endsWith('-01') ? d : `${addMonthIso(d)}`);
   const dataEnd = v.coverage && v.coverage.to < p.to ? v.coverage.to : p.to;
-  const until = dataEnd !== p.to ? ` (dados até ${brDate(dataEnd)})` : '';
+  const until = dataEnd !== p.to ? ` (dados até ${grain === 'month' ? describePeriod(dataEnd.slice(0, 8) + '01', endOfMonth(dataEnd)).replace(/^em /, '') : brDate(dataEnd)})` : '';
   switch (spec?.kind) {
     case 'trailing': {
       const unit = spec.unit === 'day' ? (spec.n === 1 ? 'dia' : 'dias') : spec.unit === 'month' ? (spec.n === 1 ? 'mês' : 'meses') : spec.n === 1 ? 'ano' : 'anos';
+      if (grain === 'month') return `nos últimos ${spec.n} ${unit} (${describePeriod(monthFrom(p.from), endOfMonth(p.to)).replace(/^em /, '')})`;
       return `nos últimos ${spec.n} ${unit} (de ${brDate(p.from)} a ${brDate(p.to)})`;
     }
     case 'since':
@@ -95,7 +98,19 @@ export function periodPhrase(spec: PeriodSpec | null, v: MeasureValue): string {
   }
 }
 
+/** The first day of the month after `d`. */
+const addMonthIso = (d: string) => {
+  const [y, m] = d.split('-').map(Number);
+  return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
+};
+const endOfMonth = (d: string) => {
+  const [y, m] = d.split('-').map(Number);
+  return `${y}-${String(m).padStart(2, '0')}-${new Date(Date.UTC(y, m, 0)).getUTCDate()}`;
+};
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const MONTH_NAMES = ['janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'];
+/** A value's date as its series dates it: a day, or a month for monthly series ("outubro de 2021"). */
+const dateOf = (r: MeasureResult, d: string) => (r.grain === 'month' ? `${MONTH_NAMES[Number(d.slice(5, 7)) - 1]} de ${d.slice(0, 4)}` : brDate(d));
 
 /**
  * The answer to a structured question, number first: one sentence with the value, its period,
@@ -132,32 +147,38 @@ const EXTRA_NAMES: Record<string, string> = { max: 'Máximo', min: 'Mínimo', fi
 
 function extraPhrase(r: MeasureResult, e: MeasureValue['extra'][number]): string {
   const val = e.agg === 'count' ? formatInteger(e.value) : formatIn(r.unit, e.value as number);
-  return `${EXTRA_NAMES[e.agg] ?? e.agg}: ${val}${e.date && e.agg !== 'total' && e.agg !== 'count' && e.agg !== 'avg' ? `, em ${brDate(e.date)}` : ''}.`;
+  return `${EXTRA_NAMES[e.agg] ?? e.agg}: ${val}${e.date && e.agg !== 'total' && e.agg !== 'count' && e.agg !== 'avg' ? `, em ${dateOf(r, e.date)}` : ''}.`;
 }
 
 function mainSentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null): string {
   const who = subjectOf(v.subject);
-  const period = periodPhrase(spec, v);
+  const period = periodPhrase(spec, v, r.grain);
   const when = period ? ` ${period}` : '';
   if (v.value === null) {
     const has = v.coverage ? ` Tenho dados ${who} de ${brDate(v.coverage.from)} a ${brDate(v.coverage.to)}.` : '';
     return `Não encontrei ${name} ${who}${when || ''}.${has}`;
   }
-  const val = formatIn(r.value_unit, v.value);
-  const at = v.date ? brDate(v.date) : '';
+  let val = formatIn(r.value_unit, v.value);
+  // An annual rate is also quoted per business day (how the Selic and the CDI accrue).
+  if (r.value_unit === 'pct_year' && r.agg !== 'accumulated') val += ` (equivalente a ${groupPtBr(toDecimal(((1 + v.value / 100) ** (1 / 252) - 1) * 100)!, 6)}% ao dia útil)`;
+  const at = v.date ? dateOf(r, v.date) : '';
   const unitOf = (x: number) => formatIn(r.unit, x);
   switch (r.agg) {
     case 'variation': {
       const move = v.value > 0 ? 'subindo' : v.value < 0 ? 'caindo' : 'indo';
-      const ends = v.start && v.end ? `, ${move} de ${unitOf(v.start.value)} em ${brDate(v.start.date)} para ${unitOf(v.end.value)} em ${brDate(v.end.date)}` : '';
+      const ends = v.start && v.end ? `, ${move} de ${unitOf(v.start.value)} em ${dateOf(r, v.start.date)} para ${unitOf(v.end.value)} em ${dateOf(r, v.end.date)}` : '';
       const itself = ['index_points', 'price', 'fx_rate'].includes(r.measure);
       const head = itself ? cap(bare(v.subject)) : `${cap(name)} ${who}`;
       // Counts and amounts also change by a number people quote ("ganhou 164.682 cotistas").
       const diff = v.start && v.end && (r.unit === 'count' || r.unit === 'brl') ? `; diferença de ${r.unit === 'count' ? `${v.end.value - v.start.value >= 0 ? '+' : ''}${formatInteger(v.end.value - v.start.value)}` : formatIn('brl', v.end.value - v.start.value)}` : '';
       return `${head} variou ${signed(v.value)}${when}${ends}${diff}.`;
     }
-    case 'accumulated':
-      return `${cap(name.replace('a variação mensal', 'a inflação'))} ${who} acumulada${when} foi ${formatPercent(v.value)} (composta, ${v.count} ${v.count === 1 ? 'mês' : 'meses'}${v.start && v.end ? `, de ${monthOf(v.start.date)} a ${monthOf(v.end.date)}` : ''}).`.replace('A taxa do', 'O').replace('A inflação do', 'O');
+    case 'accumulated': {
+      const daily = r.grain !== 'month';
+      const span = v.start && v.end ? (daily ? `, de ${brDate(v.start.date)} a ${brDate(v.end.date)}` : `, de ${monthOf(v.start.date)} a ${monthOf(v.end.date)}`) : '';
+      const n = daily ? `${v.count} ${v.count === 1 ? 'dia útil' : 'dias úteis'}` : `${v.count} ${v.count === 1 ? 'mês' : 'meses'}`;
+      return `${cap(bare(v.subject))} acumulou ${formatPercent(v.value)}${when} (juros compostos, ${n}${span}).`;
+    }
     case 'max':
     case 'min':
       return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}.`;
@@ -177,7 +198,9 @@ function mainSentence(r: MeasureResult, v: MeasureValue, name: string, spec: Per
       if (r.measure === 'dy' && v.start && v.end) {
         return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre o fechamento de ${formatMoney(v.end.value)} em ${brDate(v.end.date)}.`;
       }
-      const span = spec && spec.kind !== 'latest' && spec.kind !== 'previous_session' && spec.kind !== 'ago' && !(spec.kind === 'range' && spec.grain === 'day');
+      const oneMonth = r.grain === 'month' && v.period && v.period.from.slice(0, 7) === v.period.to.slice(0, 7);
+      const span = !oneMonth && spec && spec.kind !== 'latest' && spec.kind !== 'previous_session' && spec.kind !== 'ago' && !(spec.kind === 'range' && spec.grain === 'day');
+      if (oneMonth) return `${cap(name)} ${who}${when} foi ${val}.`;
       return span ? `${cap(name)} ${who}${when} foi ${val}, no último dado do período (${at}).` : `${cap(name)} ${who}${when} em ${at} foi ${val}.`;
     }
   }
@@ -193,8 +216,8 @@ const monthOf = (d: string) => `${MONTHS[Number(d.slice(5, 7)) - 1]}/${d.slice(0
 function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
   const listing = r.agg === 'list' || r.group_by !== null || (r.measure === 'dividend' && (r.agg === 'total' || r.agg === 'count'));
   if (!listing || v.rows.length < 2 || v.rows.length > 60) return null;
-  const head = r.group_by === 'month' ? 'Mês' : r.group_by === 'year' ? 'Ano' : r.measure === 'dividend' ? 'Data-com' : 'Data';
-  const fmt = (d: string) => (r.group_by === 'month' ? monthOf(d) : r.group_by === 'year' ? d.slice(0, 4) : brDate(d));
+  const head = r.group_by === 'month' || r.grain === 'month' ? 'Mês' : r.group_by === 'year' ? 'Ano' : r.measure === 'dividend' ? 'Data-com' : 'Data';
+  const fmt = (d: string) => (r.group_by === 'month' || r.grain === 'month' ? monthOf(d) : r.group_by === 'year' ? d.slice(0, 4) : brDate(d));
   const lines = v.rows.map((row) => `| ${fmt(row.date)} | ${formatIn(r.unit, row.value)} |`);
   return [`| ${head} | Valor |`, '|---|---|', ...lines].join('\n');
 }

@@ -20,6 +20,24 @@ import { Bus, emitStep, since } from '@cota/messaging';
 import { AskInput, AskOutput, AskStatus } from './ask-types';
 
 
+/**
+ * An elliptic follow-up of the same entity edits the previous query: what it says wins (a filter, a
+ * limit, a period), what it leaves out is kept (the ranking's order, its filters).
+ */
+export function editParams(prev: QueryParams | null, prevFilters: Record<string, string>, cur: QueryParams): QueryParams {
+  const filters = { ...prevFilters, ...cur.filters };
+  if (!prev) return { ...cur, filters };
+  return {
+    ...cur,
+    agg: cur.agg === 'latest' && prev.agg !== 'latest' ? prev.agg : cur.agg,
+    window: cur.window ?? prev.window,
+    limit: cur.limit ?? prev.limit,
+    order_by: cur.order_by ?? prev.order_by,
+    order: cur.order_by ? cur.order : prev.order ?? cur.order,
+    filters,
+  };
+}
+
 /** What the narrator needs to know when the question cannot be answered as asked. */
 type Problem = 'ticker_required' | 'unknown_ticker' | 'no_data' | 'not_understood' | 'generic' | null;
 
@@ -64,7 +82,7 @@ export class AskPipeline {
       );
       // Same subject: what the previous answer filtered on (the indicator, the currency...) still holds
       // unless the follow-up says otherwise ("IPCA em 2024" → "e em 2023?").
-      if (plan.entity === previous.last_entity) plan = { ...plan, params: { ...plan.params, filters: { ...previous.last_filters, ...plan.params.filters } } };
+      if (plan.kind === 'entity' && plan.entity === previous.last_entity) plan = { ...plan, params: editParams(previous.last_params, previous.last_filters, plan.params) };
     }
 
     const routedEntity = plan.kind === 'entity' || plan.kind === 'measure' ? plan.entity : null;
@@ -199,6 +217,7 @@ export class AskPipeline {
       data,
       measure,
       question_spec: question,
+      advice: plan.advice,
       tool: tool ? { meta: tool.tool, result: tool.result ?? null, message: tool.message } : null,
       rag: rag?.enabled ? rag.chunks : [],
       memory: ctx.memory,
@@ -232,6 +251,7 @@ export class AskPipeline {
           filters: (plan.kind === 'entity' || plan.kind === 'measure') && status === 'ok' ? params.filters : {},
           question: accepted && question?.measure ? question : null,
           listed_tickers: accepted ? listed : [],
+          params: plan.kind === 'entity' && accepted ? params : null,
           meta: { kind: plan.kind, problem },
         }),
       );

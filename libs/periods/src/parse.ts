@@ -192,6 +192,11 @@ const RULES: Rule[] = [
     re: new RegExp(`\\b(${NUM_WORD})\\s*(?:meses|m)\\b(?!\\s*(?:de|/)\\s*\\d)`),
     build: (m) => (count(m[1]) >= 1 && count(m[1]) <= 120 ? trailing(count(m[1]), 'meses') : null),
   },
+  // A year written out wins over "no ano", "este ano": em 2024 · no ano de 2024 · fim de 2022
+  { re: new RegExp(`(?<![\\d/.,])(${YEAR4})(?![\\d/.,]\\d)`), build: (m) => monthsRange(Number(m[1]), 1, Number(m[1]), 12, 'year') },
+  // no fim do ano · o ano todo: the conversation's year (else the series' latest)
+  { re: /\b(?:fim|final|fechamento|encerramento)\s+do\s+ano\b/, build: () => ({ kind: 'months_of_year', from_month: 12, to_month: 12 }) },
+  { re: /\b(?:ano\s+(?:todo|inteiro|completo|fechado|cheio))\b/, build: () => ({ kind: 'months_of_year', from_month: 1, to_month: 12 }) },
   // ano passado · ano retrasado · este ano · acumulado do ano · ytd
   { re: /\b(?:(?:n?o\s+)?ano\s+(?:passado|anterior)|(?:em|no)\s+ano\s+passado)\b/, build: () => ({ kind: 'relative_year', offset: -1, to_date: false }) },
   { re: /\bano\s+retrasado\b/, build: () => ({ kind: 'relative_year', offset: -2, to_date: false }) },
@@ -202,9 +207,11 @@ const RULES: Rule[] = [
   { re: /\b(?:mes\s+passado|mes\s+anterior)\b/, build: () => ({ kind: 'relative_month', offset: -1 }) },
   { re: /\b(?:n?est[ea]\s+mes|n?ess[ea]\s+mes|mes\s+atual|mes\s+corrente)\b/, build: () => ({ kind: 'relative_month', offset: 0 }) },
   { re: /\b(?:ontem|pregao\s+anterior|dia\s+anterior|penultimo\s+pregao)\b/, build: () => ({ kind: 'previous_session' }) },
-  // em 2024 · no ano de 2024 · fim de 2022
-  { re: new RegExp(`(?<![\\d/.,])(${YEAR4})(?![\\d/.,]\\d)`), build: (m) => monthsRange(Number(m[1]), 1, Number(m[1]), 12, 'year') },
-  // em abril (full month names only: "mar" alone is not a month)
+  // em abril · "e novembro?" (full month names only: "mar" alone is not a month)
+  {
+    re: new RegExp(`^e\\s+(?:em\\s+|no\\s+mes\\s+de\\s+)?(${FULL_MONTH})\\b`),
+    build: (m) => ({ kind: 'months_of_year', from_month: monthNum(m[1]), to_month: monthNum(m[1]) }),
+  },
   {
     re: new RegExp(`\\b(?:em|de|no mes de|durante|o mes de|mes de)\\s+(${FULL_MONTH})\\b`),
     build: (m) => ({ kind: 'months_of_year', from_month: monthNum(m[1]), to_month: monthNum(m[1]) }),

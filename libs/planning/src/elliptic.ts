@@ -17,7 +17,7 @@ const NUMBER = /^\d+(?:\.\d+)?$/;
  * and continues the previous one; any word that points at an entity ("e o dividendo do XPML11?")
  * gives it a subject, and it is routed on its own.
  */
-export function detectEllipsis(q: AnalysedQuestion, o: Ontology): Ellipsis | null {
+export function detectEllipsis(q: AnalysedQuestion, o: Ontology, isFilterWord: (token: string) => boolean = () => false): Ellipsis | null {
   const { openers, periodWords, weakWeight } = o.elliptic;
   const tokens = q.tokens;
   const opener = openers.find((op) => op.length < tokens.length && op.every((w, i) => tokens[i] === w));
@@ -27,6 +27,11 @@ export function detectEllipsis(q: AnalysedQuestion, o: Ontology): Ellipsis | nul
     const t = tokens[i];
     if (q.tickers.surfaces.has(t)) {
       anchors.push(t.toUpperCase());
+      continue;
+    }
+    // A filter value ("e os de logística?") edits the previous question's filter: an anchor too.
+    if (isFilterWord(t)) {
+      anchors.push(t);
       continue;
     }
     if (NUMBER.test(t) || periodWords.has(t)) {

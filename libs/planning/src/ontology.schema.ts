@@ -109,6 +109,11 @@ export const OntologySchema = z
     tools: z.record(z.string().regex(/^[a-z_]+$/), z.array(Rule).min(1)),
     concept: z.array(Rule).min(1),
     /**
+     * Requests for a recommendation ("devo comprar o XPML11?"): answered with the fund's facts and a
+     * plain note that Cota does not recommend buying or selling.
+     */
+    advice: z.array(Rule).default([]),
+    /**
      * Elliptic follow-ups ("e o do XPML11?", "e em 2023?"): an opener at the start, then only a fund,
      * a period and function words. Such a question has no subject of its own and keeps the previous one.
      */

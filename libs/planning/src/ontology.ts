@@ -58,6 +58,7 @@ export class Ontology {
   readonly entities: ReadonlyMap<string, CompiledEntity>;
   readonly tools: ReadonlyArray<{ name: string; rules: CompiledRule[] }>;
   readonly concept: CompiledRule[];
+  readonly advice: CompiledRule[];
   readonly confirmation: { yes: CompiledPhrase[]; no: CompiledPhrase[] };
   readonly smalltalk: ReadonlyArray<{ kind: 'greeting' | 'thanks' | 'capabilities' | 'goodbye' | 'identity'; phrases: CompiledPhrase[] }>;
   readonly smalltalkFiller: ReadonlySet<string>;
@@ -141,6 +142,7 @@ export class Ontology {
     }
     this.tools = Object.entries(spec.tools).map(([name, rules]) => ({ name, rules: rules.map(rule) }));
     this.concept = spec.concept.map(rule);
+    this.advice = spec.advice.map(rule);
     this.confirmation = { yes: spec.confirmation.yes.map(collect), no: spec.confirmation.no.map(collect) };
     this.smalltalk = (['greeting', 'thanks', 'capabilities', 'goodbye', 'identity'] as const).map((kind) => ({
       kind,

@@ -52,7 +52,16 @@ export class ParamInference {
   /** Compiled once: inference runs per question and must stay far below a millisecond. */
   private readonly re: Record<'lastN' | 'nLast' | 'monthYear' | 'top' | 'nBest' | 'bestN' | 'nFunds' | 'dayMonthYear', RegExp>;
 
+  /** Single words that name a filter value (segments), for follow-ups that only change the filter. */
+  private readonly filterWords: Set<string>;
+
+  /** Whether a normalised word names a filter value ("logistica", "papel"). */
+  isFilterWord(token: string): boolean {
+    return this.filterWords.has(token);
+  }
+
   constructor(readonly spec: ParamPolicySpec) {
+    this.filterWords = new Set(Object.values(spec.filters.sector).flat().map((w) => normalize(w)).filter((w) => !w.includes(' ')));
     // Exact words, not stems: "quanto" must not read as "quantos".
     const exact = (text: string): CompiledPhrase => ({ text, stems: normalize(text).split(' ').filter(Boolean) });
     this.agg = spec.agg_precedence.map((agg) => ({

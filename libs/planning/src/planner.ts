@@ -5,7 +5,7 @@ import { Ellipsis, detectEllipsis } from './elliptic';
 import { chooseEntityWithLlm } from './llm-fallback';
 import { Ontology } from './ontology';
 import { PlanningPolicies } from './policies';
-import { detectConcept, detectConfirmation, detectSmalltalk, detectTool } from './special';
+import { detectAdvice, detectConcept, detectConfirmation, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
 import { applyFollowUp } from './question/follow-up';
 import { isMeasurable, measurePlan, MEASURE_FAMILY } from './question/measure-plan';
@@ -87,6 +87,9 @@ export class Planner {
     if (smalltalk) {
       return this.special(q, 'smalltalk', `smalltalk_${smalltalk.kind}`, { smalltalk: smalltalk.kind }, `small talk (${smalltalk.kind}): ${smalltalk.phrases.join(', ')}${suffix}`);
     }
+    // "Devo comprar o XPML11?": the fund's facts and a plain note that Cota does not recommend.
+    const advice = detectAdvice(q, this.ontology);
+    if (advice) return this.advicePlan(q, advice, suffix);
     // Definitions first: "o que são juros compostos?" asks for a concept, not a calculation.
     const concept = detectConcept(q, this.ontology);
     if (concept) {
@@ -126,19 +129,51 @@ export class Planner {
       reading.signals.push('measure price (a fund and a date, no other measure)');
     }
     // A market series asked over a period or with an aggregate is the measure's, whatever entity the words leaned to.
+    // "top 5 fiis com maior peso no ifix" ranks funds: the index there is a criterion, not the subject.
+    const fundList = /(?:^| )(?:fiis|fundos|top \d+|ranking)(?= |$)/.test(q.normalized);
     const marketOnly = question.subjects.length > 0 && question.subjects.every((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
     const routedFits =
       !routed.planner.accepted ||
       routed.kind !== 'entity' ||
       (routed.entity !== null && this.measureFamily.has(routed.entity)) ||
-      (marketOnly && (question.period !== null || reading.aggNamed));
-    const measurable = isMeasurable(question, reading, followUp);
+      // ...but a panorama (several series, "o cenário") stays the panorama's.
+      // An edit of the previous structured question stays one ("qual deles pagou mais?").
+      (followUp?.applied === true && followUp.inherited.length > 0) ||
+      (marketOnly && !fundList && routed.entity !== 'macro_consolidada' && ((question.period !== null && question.period.kind !== 'latest') || reading.aggNamed));
+    const measurable = isMeasurable(question, reading, followUp, this.opts.policies.measures);
     const out: PlanResponse = { ...routed, question, follow_up: followUp, elliptic: routed.elliptic || (!hasPrevious && cue) };
     if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') {
       if (!measurable.ok && followUp?.applied) out.planner = { ...out.planner, reason: `${out.planner.reason}; follow-up not answered as a measure: ${measurable.why}` };
+      // An entity answer is remembered as its entity's measure ("cotação do ABCP11" → price), so
+      // "e ontem?" can edit it.
+      if (out.kind === 'entity' && out.question && !out.question.measure && out.entity) {
+        const m = this.opts.policies.measures.entity_defaults[out.entity];
+        if (m) out.question = { ...out.question, measure: m, agg: chooseAgg(this.opts.policies.measures.measures[m], new Set(), out.question.period, false, '') };
+      }
       return out;
     }
     return measurePlan(out, question, this.opts.policies.measures, reading.signals, measurable.why, followUp);
+  }
+
+  private advicePlan(q: AnalysedQuestion, phrase: string, suffix: string): PlanResponse {
+    const pointsAtFund = q.tickers.tickers.length > 0 || /(?:^| )(?:dele|dela|nele|nela|desse|deste|esse|este|meu|minhas?|meus)(?= |$)/.test(q.normalized);
+    if (!pointsAtFund) {
+      const res = this.special(q, 'smalltalk', 'advice', { smalltalk: 'advice' }, `request for a recommendation ("${phrase}"), no fund named: Cota does not recommend${suffix}`);
+      return { ...res, advice: true };
+    }
+    const entity = 'fii_overview';
+    const inferred = this.opts.policies.params.infer(q, entity);
+    const res = this.respond(q, 'entity', entity, entity, { ...inferred, ticker_sources: ['text', 'context'], ticker_required: true }, {
+      normalized: q.normalized,
+      score: 0,
+      gap: 0,
+      thresholds: { min_score: this.ontology.thresholds.min_score, min_gap: this.ontology.thresholds.min_gap },
+      candidates: [{ entity, score: 0, signals: ['advice'], label: this.ontology.labelOf(entity) }],
+      llm_used: false,
+      accepted: true,
+      reason: `request for a recommendation ("${phrase}"): the fund's overview, and Cota says it does not recommend${suffix}`,
+    });
+    return { ...res, advice: true };
   }
 
   /** Full decision: deterministic, then the model when configured and the decision was not accepted. */
@@ -179,7 +214,7 @@ export class Planner {
   }
 
   private routeEntity(q: AnalysedQuestion, suffix: string, previousEntity: string | null): PlanResponse {
-    const ellipsis = detectEllipsis(q, this.ontology);
+    const ellipsis = detectEllipsis(q, this.ontology, (t) => this.opts.policies.params.isFilterWord(t));
     const res = this.routeBySubject(q, suffix, ellipsis, previousEntity);
     res.elliptic = ellipsis !== null;
     return res;
@@ -334,6 +369,7 @@ export class Planner {
       tool: null,
       smalltalk: null,
       confirmation: null,
+      advice: false,
       elliptic: false,
       question: null,
       follow_up: null,

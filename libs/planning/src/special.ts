@@ -59,6 +59,15 @@ export function detectTool(q: AnalysedQuestion, o: Ontology): { name: string; ma
 }
 
 /** Conceptual questions ("o que é P/VP?") go to the knowledge base, not to an entity. */
+/** A request for a buy/sell recommendation, with the phrase that made it one. */
+export function detectAdvice(q: AnalysedQuestion, o: Ontology): string | null {
+  for (const rule of o.advice) {
+    const hit = o.matchesRule(q, rule);
+    if (hit) return hit;
+  }
+  return null;
+}
+
 export function detectConcept(q: AnalysedQuestion, o: Ontology): string | null {
   for (const rule of o.concept) {
     const hit = o.matchesRule(q, rule);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRpc } from '../define';
-import { Caller, Ticker, Turn } from '../common';
+import { Caller, QueryParams, Ticker, Turn } from '../common';
 import { StructuredQuestion } from '../question';
 
 export const ContextMeta = z.object({ last_reference_used: z.boolean(), reason: z.string() });
@@ -48,6 +48,8 @@ export const CommitRequest = Caller.extend({
   filters: z.record(z.string(), z.string()).default({}),
   /** The answered structured question, kept so the next follow-up can edit it. */
   question: StructuredQuestion.nullable().default(null),
+  /** The entity query's parameters (order, limit, window), so "só os 3 primeiros" edits the ranking. */
+  params: QueryParams.nullable().default(null),
   /** Every fund the answer listed (a ranking, the client's positions): "qual deles" picks among them. */
   listed_tickers: z.array(Ticker).max(50).default([]),
   meta: z.record(z.unknown()).default({}),
@@ -77,6 +79,8 @@ export const PeekResponse = z.object({
   last_filters: z.record(z.string(), z.string()).default({}),
   /** The previous answer's structured question, when it had one. */
   last_question: StructuredQuestion.nullable().default(null),
+  /** The previous entity answer's query parameters. */
+  last_params: QueryParams.nullable().default(null),
   /** The funds the previous answer listed. */
   last_listed_tickers: z.array(Ticker).default([]),
   last_reference: LastReference.nullable(),

@@ -31,6 +31,8 @@ export const NarrateRequest = z.object({
   /** Why the question cannot be answered (no ticker, not found...), as a code the templates know. */
   problem: z.string().nullable(),
   data: QueryResult.nullable(),
+  /** The question asked for a recommendation: the answer ends with the not-advice note. */
+  advice: z.boolean().default(false),
   /** A computed measure (kind 'measure') and the question it answers. */
   measure: MeasureResult.nullable().default(null),
   question_spec: StructuredQuestion.nullable().default(null),

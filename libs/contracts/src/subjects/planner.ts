@@ -63,7 +63,9 @@ export const PlanResponse = z.object({
   /** Whether the entity cannot answer without a ticker. */
   ticker_required: z.boolean(),
   tool: z.object({ name: z.string(), args: z.record(z.unknown()) }).nullable(),
-  smalltalk: z.enum(['greeting', 'thanks', 'capabilities', 'goodbye', 'identity']).nullable(),
+  smalltalk: z.enum(['greeting', 'thanks', 'capabilities', 'goodbye', 'identity', 'advice']).nullable(),
+  /** A request for a recommendation: the answer gives facts and says Cota does not recommend. */
+  advice: z.boolean().default(false),
   confirmation: z.enum(['yes', 'no']).nullable(),
   /** The question has no subject of its own and continues the previous one ("e o do XPML11?", "e em 2023?"). */
   elliptic: z.boolean().default(false),

@@ -18,6 +18,7 @@ export function narrateRequest(over: Partial<NarrateRequest> & { question: strin
     data,
     measure: null,
     question_spec: null,
+    advice: false,
     tool: null,
     rag: [],
     memory: { recent: [], summary: null },

@@ -32,7 +32,13 @@ export function applyFollowUp(reading: QuestionReading, previous: PreviousTurn, 
   }
 
   let subjects: QuestionSubject[];
-  if (cur.subjects.length === 0) {
+  const named = reading.measureNamed && cur.measure ? catalog.measures[cur.measure] : null;
+  if (cur.subjects.length === 0 && named && prev.subjects.some((s) => s.kind !== named.subject)) {
+    // "e o dy dele?" after the Selic: a fund's measure never takes a market subject; the fund comes
+    // from the conversation's last reference (the context service decides, by the contract's rules).
+    subjects = [];
+    changed.push(`subjects (a ${named.subject} measure: from the last reference)`);
+  } else if (cur.subjects.length === 0) {
     if (reading.cues.includes('among_previous') && previous.tickers.length > 1) {
       subjects = previous.tickers.map((id) => ({ kind: 'fund', id }));
       inherited.push('subjects (the previous answer\'s funds)');

@@ -7,7 +7,6 @@ import { QuestionReading } from './structure';
 export function MEASURE_FAMILY(catalog: MeasureCatalog): Set<string> {
   return new Set([
     ...Object.values(catalog.measures).map((m) => m.entity),
-    'macro_consolidada',
     'fiis_yield_history',
     'fiis_dividends_yields',
     'fii_overview',
@@ -19,12 +18,18 @@ export function MEASURE_FAMILY(catalog: MeasureCatalog): Set<string> {
  * Whether the structured question needs the measure path: a measure, subjects it can be asked of,
  * and something rows alone do not answer (a period, an aggregate, a comparison, a market series).
  */
-export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, followUp: FollowUpMeta | null): { ok: boolean; why: string } {
+export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, followUp: FollowUpMeta | null, catalog: MeasureCatalog): { ok: boolean; why: string } {
   if (!q.measure) return { ok: false, why: 'no measure' };
+  const def = catalog.measures[q.measure];
+  // Selic with IPCA, or the IFIX with the dollar, is a panorama of several series, not one measure.
+  const unserved = q.subjects.filter((s) => s.kind !== def.subject || (def.subject_ids && !def.subject_ids.includes(s.id)));
+  if (unserved.length) return { ok: false, why: `${def.name} does not serve ${unserved.map((s) => s.id).join(', ')}` };
   if (q.subjects.some((s) => s.kind === 'portfolio')) return { ok: false, why: 'portfolio questions are answered by the client entities' };
   const kinds = new Set(q.subjects.map((s) => s.kind));
   if (kinds.size > 1) return { ok: false, why: `subjects of different kinds (${[...kinds].join(', ')})` };
   const period = q.period && q.period.kind !== 'latest';
+  // The DY of "hoje" is one published number, the same in every answer (docs/METRICS.md).
+  if (def.kind === 'yield' && !q.group_by) return { ok: true, why: 'the dividend yield has one definition' };
   if (period) return { ok: true, why: 'a period' };
   if (q.subjects.length > 1) return { ok: true, why: 'several subjects' };
   if (q.group_by) return { ok: true, why: `grouped by ${q.group_by}` };

@@ -161,7 +161,9 @@ export class QuestionReader {
 export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: PeriodSpec | null, grouped: boolean, text: string): MeasureAgg {
   const allowed = (a: MeasureAgg) => m.aggregations.includes(a);
   const has = (a: MeasureAgg) => wanted.has(a) && allowed(a);
-  if (m.kind === 'monthly_rate' && (wanted.has('accumulated') || wanted.has('total') || wanted.has('variation'))) return 'accumulated';
+  if ((m.kind === 'monthly_rate' || m.compounding) && (wanted.has('accumulated') || wanted.has('total') || (m.kind === 'monthly_rate' && wanted.has('variation')))) return 'accumulated';
+  // "quanto rendeu a Selic em 2023": an annual rate "yields" what it accumulates.
+  if (m.compounding && wanted.has('variation')) return 'accumulated';
   // "acumulado no ano" of a level (an index, a price) is its variation.
   if ((m.kind === 'level' || m.kind === 'stock') && allowed('variation') && (wanted.has('accumulated') || (wanted.has('total') && !wanted.has('count')))) return 'variation';
   if (has('variation')) return 'variation';

@@ -39,7 +39,7 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
     SELECT (SELECT count(*) FROM s)::int AS n,
            (SELECT sum(v) FROM s) AS total,
            (SELECT avg(v) FROM s) AS mean,
-           ${m.kind === 'monthly_rate' ? '(SELECT CASE WHEN bool_and(v > -100) THEN (exp(sum(ln(1 + v / 100))) - 1) * 100 END FROM s)' : 'NULL::numeric'} AS compounded,
+           ${compoundedSql(m)} AS compounded,
            (SELECT bool_or(is_adj) FROM s) AS any_adj,
            (SELECT string_agg(DISTINCT src, ',') FROM s) AS sources,
            ${pick('d', 'd::text')} AS first_d, ${pick('d', 'v')} AS first_v, ${pick('d', 'a')} AS first_a,
@@ -61,6 +61,13 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
         WHERE ${q(m.current.subject_column)} = $1 AND ${q(m.current.value_column)} IS NOT NULL ORDER BY ${q(m.current.date_column)} DESC LIMIT 1`
     : null;
   return { coverage, stats, rows, current };
+}
+
+/** Compounding over the period: monthly rates multiply; annual rates per business day (1/252 of a year each). */
+function compoundedSql(m: MeasureDef): string {
+  if (m.kind === 'monthly_rate') return '(SELECT CASE WHEN bool_and(v > -100) THEN (exp(sum(ln(1 + v / 100))) - 1) * 100 END FROM s)';
+  if (m.compounding === 'daily_252') return '(SELECT CASE WHEN bool_and(v > -100) THEN (exp(sum(ln(1 + v / 100) / 252)) - 1) * 100 END FROM s)';
+  return 'NULL::numeric';
 }
 
 type Raw = Record<string, unknown>;
@@ -146,8 +153,8 @@ export class MeasureQueryService {
       const ranked = values.filter((v) => v.value !== null).sort((a, b) => (question.compare === 'max' ? b.value! - a.value! : a.value! - b.value!));
       if (ranked.length > 1 && ranked[0].value !== ranked[1].value) winner = ranked[0].subject;
     }
-    const valueUnit = m.kind === 'yield' || (agg === 'variation' && m.unit !== 'pct') ? 'pct' : agg === 'count' ? 'count' : m.kind === 'monthly_rate' && agg === 'accumulated' ? 'pct' : m.unit;
-    return { measure: m.name, entity: m.entity, agg, unit: m.unit, value_unit: valueUnit, group_by: question.group_by, values, winner };
+    const valueUnit = m.kind === 'yield' || (agg === 'variation' && m.unit !== 'pct') ? 'pct' : agg === 'count' ? 'count' : agg === 'accumulated' ? 'pct' : m.unit;
+    return { measure: m.name, entity: m.entity, agg, unit: m.unit, value_unit: valueUnit, group_by: question.group_by, grain: m.grain, values, winner };
   }
 
   private async run(sql: string, values: unknown[]): Promise<Raw[]> {

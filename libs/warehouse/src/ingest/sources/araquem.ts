@@ -277,6 +277,13 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
       if (row[level] === null) row[`${k}_var_pct`] = null;
     }
     raw.macro.push(row);
+    // The consolidated file carries the monthly IPCA on each month's first day (2024-08 on), months that
+    // history_market_indicators (capped at 1,000 rows of mostly daily rates) no longer reaches.
+    const ipca = r.num('ipca');
+    const refDate = row.ref_date as string | null;
+    if (ipca !== null && refDate && refDate.endsWith('-01')) {
+      raw.indicators.push({ indicator_name: 'IPCA', indicator_date: refDate, indicator_amt: ipca, unit: INDICATOR_UNITS.IPCA, source: 'araquem' });
+    }
   }
 
   // fiis_overview.csv is araquem's own join of the files above (5 rows); the project builds its overview view instead.
