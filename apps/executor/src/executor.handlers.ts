@@ -41,7 +41,7 @@ export class ExecutorHandlers extends BusHandlers {
       this.infra.bus.serve(ExecutorSubjects.measure, async (req) => {
         const start = performance.now();
         try {
-          const result = await this.measures.compute(req.question);
+          const result = await this.measures.compute(req.question, req.client_id);
           emitStep(this.infra.bus, Events.executorQueried, {
             request_id: req.request_id,
             outcome: 'ok',

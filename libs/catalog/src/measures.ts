@@ -44,6 +44,12 @@ export const MeasureDefSchema = z
     grain: z.enum(['day', 'month']).default('day'),
     /** How an annual rate accumulates over a period: compounded per business day (252 a year). */
     compounding: z.enum(['daily_252']).optional(),
+    /** Client measures: rows are always filtered by the authenticated client on this column (never by the question). */
+    client_column: Ident.optional(),
+    /** Rows the measure counts, fixed by the catalog (a client's buys: side = buy). */
+    fixed_filter: z.object({ column: Ident, equals: z.string().regex(/^[a-z0-9_]{1,32}$/, 'must be a plain lower-case code') }).strict().optional(),
+    /** Said after the value when a fallback measure answered in this one's place. */
+    fallback_note: z.string().optional(),
     /** Generic measures (price: "fechamento", "cotação") give way when a more specific one is also named. */
     priority: z.number().int().min(0).max(9).default(1),
     unit: Unit,
@@ -54,6 +60,8 @@ export const MeasureDefSchema = z
   })
   .strict()
   .superRefine((m, ctx) => {
+    if (m.subject === 'portfolio' && !m.client_column) ctx.addIssue({ code: 'custom', path: ['client_column'], message: 'portfolio measures must be filtered by client' });
+    if (m.client_column && m.subject !== 'portfolio') ctx.addIssue({ code: 'custom', path: ['subject'], message: 'client measures are portfolio measures' });
     if (!m.aggregations.includes(m.default_agg)) ctx.addIssue({ code: 'custom', path: ['default_agg'], message: 'must be one of aggregations' });
     if (m.aggregations.includes('accumulated') && m.kind !== 'monthly_rate' && !m.compounding) {
       ctx.addIssue({ code: 'custom', path: ['aggregations'], message: "'accumulated' compounds monthly rates, or annual rates that declare their compounding" });

@@ -102,6 +102,10 @@ export const MeasureValue = z.object({
   extra: z.array(z.object({ agg: MeasureAgg, value: z.number().nullable(), date: IsoDate.nullable() })).default([]),
   /** A second date of the value (a dividend's payment date). */
   paid_on: IsoDate.nullable().default(null),
+  /** The closest dates with data around an empty period ("o dado anterior é de 29/04/2022"). */
+  nearest: z.object({ before: IsoDate.nullable(), after: IsoDate.nullable() }).nullable().default(null),
+  /** The answering measure's grain when it differs from the result's (a fallback to a monthly series). */
+  grain: z.enum(['day', 'month']).nullable().default(null),
   /** The measure that answered when the one asked had no data (the close for "mínima" without intraday prices). */
   fallback: z.string().nullable().default(null),
   /** Values listed or grouped (per month), newest last. */
@@ -124,6 +128,8 @@ export const MeasureResult = z.object({
   /** Unit of the aggregate when it differs from the measure's (a price's variation is a percentage). */
   value_unit: z.enum(['brl', 'pct', 'points', 'count', 'ratio', 'pct_month', 'pct_year', 'pct_day']),
   group_by: z.enum(['month', 'year']).nullable(),
+  /** What to say when a fallback measure answered (the catalog's note, pt-BR). */
+  fallback_note: z.string().nullable().default(null),
   /** Monthly series are dated by month in answers. */
   grain: z.enum(['day', 'month']).default('day'),
   values: z.array(MeasureValue),

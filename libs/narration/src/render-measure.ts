@@ -18,6 +18,9 @@ const NAMES: Record<string, string> = {
   fx_rate: 'a cotação',
   monthly_rate: 'a variação mensal',
   annual_rate: 'a taxa',
+  dy_monthly: 'o dividend yield mensal',
+  received: 'os dividendos recebidos',
+  shares_bought: 'as cotas compradas',
   pvp: 'o P/VP',
   market_cap: 'o valor de mercado',
   sharpe: 'o índice de Sharpe',
@@ -27,6 +30,7 @@ const CURRENCY: Record<string, string> = { USD: 'do dólar (USD)', EUR: 'do euro
 
 /** "do HGLG11", "do IFIX", "do dólar (USD)", "da Selic" */
 export function subjectOf(s: QuestionSubject): string {
+  if (s.kind === 'portfolio') return 'da sua carteira';
   if (s.kind === 'currency') return CURRENCY[s.id] ?? `de ${s.id}`;
   if (s.kind === 'indicator') return s.id === 'SELIC' || s.id === 'META-SELIC' || s.id === 'POUPANCA' ? `da ${display(s.id)}` : `do ${display(s.id)}`;
   return `do ${s.id}`;
@@ -138,10 +142,18 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
 
 function sentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null): string {
   const main = mainSentence(r, v, v.fallback ? NAMES[v.fallback] ?? name : name, spec);
-  const extras = v.extra.filter((e) => e.value !== null).map((e) => extraPhrase(r, e));
-  const note = v.fallback && v.value !== null ? ` (a base não tem ${name} intradiária desse período; usei os preços de fechamento)` : '';
-  return `${main}${note}${extras.length ? ` ${extras.join(' ')}` : ''}`;
+  // A total already says how many rows it summed.
+  const extras = v.extra.filter((e) => e.value !== null && !(e.agg === 'count' && r.agg === 'total')).map((e) => extraPhrase(r, e));
+  const body = v.fallback && v.value !== null && r.fallback_note ? `${main.replace(/\.$/, '')} (${r.fallback_note}).` : main;
+  return `${body}${extras.length ? ` ${extras.join(' ')}` : ''}`;
 }
+
+/** What one row of a flow is, to count it in words. */
+const NOUNS: Record<string, [string, string]> = {
+  dividend: ['pagamento', 'pagamentos'],
+  received: ['pagamento', 'pagamentos'],
+  shares_bought: ['compra', 'compras'],
+};
 
 const EXTRA_NAMES: Record<string, string> = { max: 'Máximo', min: 'Mínimo', first: 'Primeiro', last: 'Último', total: 'Total', count: 'Quantidade', avg: 'Média' };
 
@@ -150,13 +162,18 @@ function extraPhrase(r: MeasureResult, e: MeasureValue['extra'][number]): string
   return `${EXTRA_NAMES[e.agg] ?? e.agg}: ${val}${e.date && e.agg !== 'total' && e.agg !== 'count' && e.agg !== 'avg' ? `, em ${dateOf(r, e.date)}` : ''}.`;
 }
 
-function mainSentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null): string {
+function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null): string {
+  // A fallback measure dates its values its own way (a monthly DY by month).
+  const r: MeasureResult = v.grain ? { ...result, grain: v.grain } : result;
   const who = subjectOf(v.subject);
   const period = periodPhrase(spec, v, r.grain);
   const when = period ? ` ${period}` : '';
   if (v.value === null) {
-    const has = v.coverage ? ` Tenho dados ${who} de ${brDate(v.coverage.from)} a ${brDate(v.coverage.to)}.` : '';
-    return `Não encontrei ${name} ${who}${when || ''}.${has}`;
+    // Say what the base does have: the dates around the empty period, else the series' range.
+    const near = v.nearest && (v.nearest.before || v.nearest.after) && v.coverage
+      ? ` Os dados ${who} mais próximos são ${[v.nearest.before ? `de ${dateOf(r, v.nearest.before)} (antes)` : '', v.nearest.after ? `de ${dateOf(r, v.nearest.after)} (depois)` : ''].filter(Boolean).join(' e ')}; a série vai de ${dateOf(r, v.coverage.from)} a ${dateOf(r, v.coverage.to)}.`
+      : v.coverage ? ` Tenho dados ${who} de ${dateOf(r, v.coverage.from)} a ${dateOf(r, v.coverage.to)}.` : '';
+    return `Não encontrei ${name} ${who}${when || ''}.${near}`;
   }
   let val = formatIn(r.value_unit, v.value);
   // An annual rate is also quoted per business day (how the Selic and the CDI accrue).
@@ -182,8 +199,10 @@ function mainSentence(r: MeasureResult, v: MeasureValue, name: string, spec: Per
     case 'max':
     case 'min':
       return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}.`;
-    case 'total':
-      return `${cap(name)} ${who}${when} somam ${val} (${v.count} ${v.count === 1 ? 'pagamento' : 'pagamentos'}).`;
+    case 'total': {
+      const [one, many] = NOUNS[r.measure] ?? ['registro', 'registros'];
+      return `${cap(name)} ${who}${when} somam ${val} (${v.count} ${v.count === 1 ? one : many}).`;
+    }
     case 'avg':
       return `A média d${name.startsWith('a ') ? 'a ' + name.slice(2) : name.startsWith('os ') ? 'os ' + name.slice(3) : 'o ' + name.slice(2)} ${who}${when} foi ${val} (${v.count} ${v.count === 1 ? 'valor' : 'valores'}).`;
     case 'count':
@@ -192,7 +211,7 @@ function mainSentence(r: MeasureResult, v: MeasureValue, name: string, spec: Per
       return `O primeiro valor ${who}${when} foi ${val}, em ${at}.`;
     case 'last':
       return r.measure === 'dividend'
-        ? `O último dividendo ${who}${when} foi ${val} por cota, com data-com em ${at}${v.paid_on ? ` e pagamento em ${brDate(v.paid_on)}` : ''}.`
+        ? `O último dividendo ${who}${when} foi ${val} por cota, ${at ? `com data-com em ${at}${v.paid_on ? ` e pagamento em ${brDate(v.paid_on)}` : ''}` : `pago em ${brDate(v.paid_on as string)}`}.`
         : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
     default: {
       if (r.measure === 'dy' && v.start && v.end) {

@@ -21,9 +21,11 @@ export function MEASURE_FAMILY(catalog: MeasureCatalog): Set<string> {
 export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, followUp: FollowUpMeta | null, catalog: MeasureCatalog): { ok: boolean; why: string } {
   if (!q.measure) return { ok: false, why: 'no measure' };
   const def = catalog.measures[q.measure];
+  const own = def.subject === 'portfolio';
   // Selic with IPCA, or the IFIX with the dollar, is a panorama of several series, not one measure.
-  const unserved = q.subjects.filter((s) => s.kind !== def.subject || (def.subject_ids && !def.subject_ids.includes(s.id)));
+  const unserved = q.subjects.filter((s) => !(s.kind === def.subject || (own && s.kind === 'fund')) || (def.subject_ids && !def.subject_ids.includes(s.id)));
   if (unserved.length) return { ok: false, why: `${def.name} does not serve ${unserved.map((s) => s.id).join(', ')}` };
+  if (own) return { ok: true, why: "the client's own figures, filtered by the authenticated client" };
   if (q.subjects.some((s) => s.kind === 'portfolio')) return { ok: false, why: 'portfolio questions are answered by the client entities' };
   const kinds = new Set(q.subjects.map((s) => s.kind));
   if (kinds.size > 1) return { ok: false, why: `subjects of different kinds (${[...kinds].join(', ')})` };

@@ -55,7 +55,7 @@ export class QuestionReader {
 
   constructor(readonly catalog: MeasureCatalog) {
     this.measureWords = Object.values(catalog.measures)
-      .filter((m) => m.subject === 'fund')
+      .filter((m) => m.subject === 'fund' || m.subject === 'portfolio')
       .flatMap((measure) => measure.words.map((w) => ({ measure, phrase: compile(w) })));
     this.subjectWords = (['index', 'indicator', 'currency', 'portfolio'] as const).flatMap((kind) =>
       Object.entries(catalog.subjects[kind]).flatMap(([id, words]) => words.map((w) => ({ subject: { kind, id }, phrase: compile(w) }))),
@@ -107,6 +107,8 @@ export class QuestionReader {
     const groupHit = this.groupWords.find((g) => g.phrase.re.test(text)) ?? null;
     const compareHit = this.compareWords.find((c) => c.phrase.re.test(text)) ?? null;
 
+    // The client's own measure ("quanto recebi") is about the whole portfolio unless funds are named.
+    if (measure?.subject === 'portfolio' && !subjects.some((s) => s.kind === 'fund' || s.kind === 'portfolio')) subjects.push({ kind: 'portfolio', id: 'PORTFOLIO' });
     // A market subject brings its own measure (IFIX → points, IPCA → monthly rate) unless a fund is asked too.
     const first = subjects[0];
     if (first && first.kind !== 'fund' && first.kind !== 'portfolio' && (!measure || measure.subject !== first.kind)) {
@@ -170,6 +172,8 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   if (has('avg')) return 'avg';
   if (has('max')) return 'max';
   if (has('min')) return 'min';
+  // "quantas cotas comprei" asks for the total of a count, not how many purchases.
+  if (wanted.has('count') && m.unit === 'count' && m.kind === 'flow' && allowed('total') && !/quantas vezes|quantas compras/.test(text)) return 'total';
   if (wanted.has('count') && allowed('count') && (m.kind === 'flow' || /quantas vezes|quantos pagamentos|quantos dividendos|quantas distribuicoes/.test(text))) return 'count';
   if (has('total')) return 'total';
   if (grouped || has('list')) return allowed('list') ? 'list' : m.default_agg;

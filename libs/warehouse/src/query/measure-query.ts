@@ -1,7 +1,7 @@
 import type { MeasureAgg, MeasureResult, MeasureValue, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { CotaError } from '@cota/contracts';
 import { MeasureCatalog, MeasureDef } from '@cota/catalog';
-import { resolvePeriod } from '@cota/periods';
+import { addDays, resolvePeriod } from '@cota/periods';
 import type { SqlRunner } from './entity-query.service';
 
 /** SQL text for one measure, built only from the measure catalog's identifiers. */
@@ -31,9 +31,17 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
   const value = adj ? `COALESCE(${q(m.value_column)}, ${adj})` : q(m.value_column);
   const adjFlag = adj ? `(${q(m.value_column)} IS NULL)` : 'false';
   const d2 = m.secondary_date_column ? `${q(m.secondary_date_column)}::date` : 'NULL::date';
+  // Client measures: the authenticated client's rows only ($n is the client, set by the service);
+  // their subject may be the whole portfolio ($1 NULL) or one fund.
+  const subjectCond = m.client_column ? `($1::text IS NULL OR ${subj} = $1)` : `${subj} = $1`;
+  const scope = (n: number) =>
+    [m.client_column ? `${q(m.client_column)} = $${n}` : '', m.fixed_filter ? `${q(m.fixed_filter.column)} = '${m.fixed_filter.equals}'` : '']
+      .filter(Boolean)
+      .map((c) => ` AND ${c}`)
+      .join('');
   const series = `SELECT ${d}::date AS d, ${value}::numeric AS v, ${adj ? `${adj}::numeric` : 'NULL::numeric'} AS a, ${adjFlag} AS is_adj, ${d2} AS d2, source AS src
-      FROM ${t} WHERE ${subj} = $1 AND ${value} IS NOT NULL`;
-  const coverage = `SELECT min(${d})::text AS first_date, max(${d})::text AS last_date FROM ${t} WHERE ${subj} = $1 AND ${value} IS NOT NULL`;
+      FROM ${t} WHERE ${subjectCond} AND ${value} IS NOT NULL${scope(4)}`;
+  const coverage = `SELECT min(${d})::text AS first_date, max(${d})::text AS last_date FROM ${t} WHERE ${subjectCond} AND ${value} IS NOT NULL${scope(2)}`;
   const pick = (order: string, col: string) => `(SELECT ${col} FROM s ORDER BY ${order} LIMIT 1)`;
   const stats = `WITH a AS (${series}), s AS (SELECT * FROM a WHERE d BETWEEN $2::date AND $3::date)
     SELECT (SELECT count(*) FROM s)::int AS n,
@@ -48,7 +56,8 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
            ${pick('v ASC, d', 'd::text')} AS min_d, ${pick('v ASC, d', 'v')} AS min_v,
            (SELECT d::text FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_d,
            (SELECT v FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_v,
-           (SELECT a FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_a`;
+           (SELECT a FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_a,
+           (SELECT d::text FROM a WHERE d > $3::date ORDER BY d LIMIT 1) AS after_d`;
   const grain = groupBy ?? 'day';
   const rows =
     grain === 'day'
@@ -138,23 +147,26 @@ export class MeasureQueryService {
     return s;
   }
 
-  async compute(question: StructuredQuestion): Promise<MeasureResult> {
+  /** `clientId` is the authenticated client: client measures are filtered by it, whatever the question says. */
+  async compute(question: StructuredQuestion, clientId: string): Promise<MeasureResult> {
     const m = question.measure ? this.catalog.measures[question.measure] : undefined;
     if (!m) throw new CotaError('BAD_REQUEST', `Não conheço a medida '${String(question.measure).slice(0, 48)}'.`);
     if (question.subjects.length === 0) throw new CotaError('BAD_REQUEST', 'A pergunta não diz de qual fundo ou índice.');
     for (const s of question.subjects) {
-      if (s.kind !== m.subject) throw new CotaError('BAD_REQUEST', `A medida '${m.label}' não se aplica a ${s.id}.`);
+      // A client measure is asked of the whole portfolio or of one of its funds.
+      const fits = s.kind === m.subject || (m.subject === 'portfolio' && s.kind === 'fund');
+      if (!fits) throw new CotaError('BAD_REQUEST', `A medida '${m.label}' não se aplica a ${s.id}.`);
       if (m.subject_ids && !m.subject_ids.includes(s.id)) throw new CotaError('BAD_REQUEST', `A medida '${m.label}' não se aplica a ${s.id}.`);
     }
     const agg: MeasureAgg = question.agg && m.aggregations.includes(question.agg) ? question.agg : m.default_agg;
-    const values = await Promise.all(question.subjects.map((s) => this.forSubject(m, s, agg, question)));
+    const values = await Promise.all(question.subjects.map((s) => this.forSubject(m, s, agg, question, clientId)));
     let winner: QuestionSubject | null = null;
     if (question.compare && values.length > 1) {
       const ranked = values.filter((v) => v.value !== null).sort((a, b) => (question.compare === 'max' ? b.value! - a.value! : a.value! - b.value!));
       if (ranked.length > 1 && ranked[0].value !== ranked[1].value) winner = ranked[0].subject;
     }
     const valueUnit = m.kind === 'yield' || (agg === 'variation' && m.unit !== 'pct') ? 'pct' : agg === 'count' ? 'count' : agg === 'accumulated' ? 'pct' : m.unit;
-    return { measure: m.name, entity: m.entity, agg, unit: m.unit, value_unit: valueUnit, group_by: question.group_by, grain: m.grain, values, winner };
+    return { measure: m.name, entity: m.entity, agg, unit: m.unit, value_unit: valueUnit, group_by: question.group_by, grain: m.grain, fallback_note: m.fallback_note ?? null, values, winner };
   }
 
   private async run(sql: string, values: unknown[]): Promise<Raw[]> {
@@ -168,39 +180,60 @@ export class MeasureQueryService {
     }
   }
 
-  private async forSubject(m: MeasureDef, subject: QuestionSubject, agg: MeasureAgg, question: StructuredQuestion): Promise<MeasureValue> {
-    const first = await this.measureFor(m, subject, agg, question);
+  private async forSubject(m: MeasureDef, subject: QuestionSubject, agg: MeasureAgg, question: StructuredQuestion, clientId: string): Promise<MeasureValue> {
+    const first = await this.measureFor(m, subject, agg, question, clientId);
     // Intraday extremes missing in the period: the closes answer instead, and the answer says so.
     if (first.value === null && m.fallback_measure) {
       const f = this.catalog.measures[m.fallback_measure];
       const fAgg = f.aggregations.includes(agg) ? agg : f.default_agg;
-      const second = await this.measureFor(f, subject, fAgg, question);
-      if (second.value !== null) return { ...second, fallback: f.name };
+      const second = await this.measureFor(f, subject, fAgg, question, clientId);
+      if (second.value !== null) return { ...second, fallback: f.name, grain: f.grain };
     }
     return first;
   }
 
-  private async measureFor(m: MeasureDef, subject: QuestionSubject, agg: MeasureAgg, question: StructuredQuestion): Promise<MeasureValue> {
+  private async measureFor(m: MeasureDef, subject: QuestionSubject, agg: MeasureAgg, question: StructuredQuestion, clientId: string): Promise<MeasureValue> {
     const sql = this.statements(m, question.group_by);
-    const [cov] = await this.run(sql.coverage, [subject.id]);
+    const sid = subject.kind === 'portfolio' ? null : subject.id;
+    const client = m.client_column ? [clientId] : [];
+    const [cov] = await this.run(sql.coverage, [sid, ...client]);
     const coverage = cov?.first_date && cov?.last_date ? { from: String(cov.first_date), to: String(cov.last_date) } : null;
     const empty: MeasureValue = {
-      subject, value: null, date: null, start: null, end: null, count: 0, rows: [], coverage, period: null, adjusted: false, sources: [], extra: [], paid_on: null, fallback: null,
+      subject, value: null, date: null, start: null, end: null, count: 0, rows: [], coverage, period: null, adjusted: false, sources: [], extra: [], paid_on: null, fallback: null, nearest: null, grain: null,
     };
     if (m.kind === 'yield') return this.yieldFor(m, subject, question, empty);
     if (!coverage) return empty;
     const period = resolvePeriod(question.period, coverage);
+    // The value "on" a day is the last one on or before it (a holiday, a monthly rate published for its
+    // month): the answer states the value's own date.
+    const day = question.period?.kind === 'range' && question.period.grain === 'day' && (agg === 'value' || agg === 'last');
+    const from = day ? addDays(period.from, m.grain === 'month' ? -62 : -10) : period.from;
     const wantRows = agg === 'list' || question.group_by !== null || m.kind === 'flow';
-    const [statsRows, rowRows] = await Promise.all([
-      this.run(sql.stats, [subject.id, period.from, period.to]),
-      wantRows ? this.run(sql.rows, [subject.id, period.from, period.to]) : Promise.resolve([] as Raw[]),
+    const [statsRows, rowRows, currentRows] = await Promise.all([
+      this.run(sql.stats, [sid, from, period.to, ...client]),
+      wantRows ? this.run(sql.rows, [sid, period.from, period.to, ...client]) : Promise.resolve([] as Raw[]),
+      // "O último dividendo": a snapshot may know a newer one than the series (araquem's last payment).
+      agg === 'last' && sql.current && (!question.period || question.period.kind === 'latest') ? this.run(sql.current, [sid]) : Promise.resolve([] as Raw[]),
     ]);
     const s = statsRows[0] ?? {};
     const n = Number(s.n ?? 0);
     const sources = String(s.sources ?? '').split(',').map((x) => x.trim()).filter(Boolean);
     const rows = rowRows.slice(0, ROW_CAP).map((r) => ({ date: String(r.d).slice(0, 10), value: round(num(r.v) ?? 0) }));
-    const base: MeasureValue = { ...empty, period, count: n, rows, sources: [...new Set(sources)].sort(), adjusted: s.any_adj === true };
+    const base: MeasureValue = {
+      ...empty,
+      period,
+      count: n,
+      rows,
+      sources: [...new Set(sources)].sort(),
+      adjusted: s.any_adj === true,
+      nearest: { before: str(s.base_d), after: str(s.after_d) },
+    };
     if (n === 0) return base;
+    const cur = currentRows[0];
+    if (cur && num(cur.v) !== null && str(cur.d) && str(cur.d)! > (str(s.last_d) ?? '')) {
+      // The snapshot dates the payment, not the record date.
+      return { ...base, value: num(cur.v), date: null, paid_on: str(cur.d), sources: ['araquem'] };
+    }
     const main = aggregate(m, agg, s, n);
     const extra = (question.also ?? []).filter((a) => a !== agg && m.aggregations.includes(a)).map((a) => {
       const x = aggregate(m, a, s, n);

@@ -32,5 +32,11 @@ class WarehouseViewsNewsMentions extends WarehouseViews {
   override readonly name = 'WarehouseViewsNewsMentions202611220103';
 }
 
+/** Re-creates every view with client_dividends_received (dividends each client received, per fund and record date). */
+class WarehouseViewsDividendsReceived extends WarehouseViews {
+  override readonly id = '202611230100-warehouse-views-dividends-received';
+  override readonly name = 'WarehouseViewsDividendsReceived202611230100';
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
-export const warehouseMigrations: Migration[] = [new WarehouseTables(), new WarehouseViews(), new WarehouseViewsNewsMentions()];
+export const warehouseMigrations: Migration[] = [new WarehouseTables(), new WarehouseViews(), new WarehouseViewsNewsMentions(), new WarehouseViewsDividendsReceived()];

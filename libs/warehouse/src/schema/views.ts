@@ -194,6 +194,18 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
       GROUP BY h.client_id, 2`,
   ],
   [
+    // What each client received per fund and record date: shares held at the record date × dividend per share.
+    'client_dividends_received',
+    `SELECT h.client_id, d.ticker, d.traded_until_date, d.payment_date, round(d.dividend_amt * h.quantity, 2) AS received_amt,
+            h.quantity, d.dividend_amt, concat_ws(',', CASE WHEN h.is_demo THEN 'demo' ELSE 'client' END, d.source) AS source
+       FROM wh_dividends d
+       JOIN LATERAL (
+         SELECT t.client_id, sum(CASE WHEN t.side = 'buy' THEN t.quantity ELSE -t.quantity END) AS quantity, bool_and(t.is_demo) AS is_demo
+           FROM wh_client_transactions t
+          WHERE t.ticker = d.ticker AND t.trade_date <= d.traded_until_date
+          GROUP BY t.client_id) h ON h.quantity > 0`,
+  ],
+  [
     'client_fiis_performance_vs_benchmark',
     `SELECT client_id, benchmark, ref_month, portfolio_value, portfolio_return_pct, benchmark_return_pct,
             portfolio_cum_return_pct, benchmark_cum_return_pct, excess_return_pct, is_demo, source
