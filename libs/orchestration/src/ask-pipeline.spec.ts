@@ -21,7 +21,7 @@ const plannerMeta = { normalized: '', score: 2, gap: 1, accepted: true, threshol
 function plan(over: Partial<PlanResponse>): PlanResponse {
   return {
     kind: 'entity', intent: 'fiis_financials_risk', entity: 'fiis_financials_risk', tickers_in_text: [], unknown_tickers: [],
-    params, ticker_sources: ['text', 'context'], ticker_required: true, tool: null, smalltalk: null, confirmation: null, advice: false, elliptic: false, question: null, follow_up: null, planner: plannerMeta, ...over,
+    params, ticker_sources: ['text', 'context'], ticker_required: true, tool: null, smalltalk: null, confirmation: null, advice: false, elliptic: false, follow_up_candidate: false, question: null, follow_up: null, planner: plannerMeta, ...over,
   };
 }
 

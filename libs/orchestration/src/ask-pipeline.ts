@@ -70,7 +70,7 @@ export class AskPipeline {
       step('context_peek', () => this.bus.call(ContextSubjects.peek, { client_id: input.client_id, conversation_id: input.conversation_id }).catch(() => null)),
     ]);
     let plan = first;
-    if (first.elliptic && previous && (previous.last_entity || previous.last_question)) {
+    if ((first.elliptic || first.follow_up_candidate) && previous && (previous.last_entity || previous.last_question)) {
       plan = await step('planner_followup', () =>
         this.bus.call(PlannerSubjects.plan, {
           ...caller,

@@ -135,13 +135,13 @@ export class Planner {
     const routedFits =
       !routed.planner.accepted ||
       routed.kind !== 'entity' ||
-      (routed.entity !== null && this.measureFamily.has(routed.entity)) ||
+      (routed.entity !== null && this.measureFamily.has(routed.entity) && this.sameScope(question.measure, routed.entity)) ||
       // ...but a panorama (several series, "o cenário") stays the panorama's.
       // An edit of the previous structured question stays one ("qual deles pagou mais?").
       (followUp?.applied === true && followUp.inherited.length > 0) ||
       (marketOnly && !fundList && routed.entity !== 'macro_consolidada' && ((question.period !== null && question.period.kind !== 'latest') || reading.aggNamed));
     const measurable = isMeasurable(question, reading, followUp, this.opts.policies.measures);
-    const out: PlanResponse = { ...routed, question, follow_up: followUp, elliptic: routed.elliptic || (!hasPrevious && cue) };
+    const out: PlanResponse = { ...routed, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };
     if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') {
       if (!measurable.ok && followUp?.applied) out.planner = { ...out.planner, reason: `${out.planner.reason}; follow-up not answered as a measure: ${measurable.why}` };
       // An entity answer is remembered as its entity's measure ("cotação do ABCP11" → price), so
@@ -153,6 +153,15 @@ export class Planner {
       return out;
     }
     return measurePlan(out, question, this.opts.policies.measures, reading.signals, measurable.why, followUp);
+  }
+
+  /** Whether a measure and a routed entity speak of the same kind of thing (a fund, the market, the client). */
+  private sameScope(measure: string | null, entity: string): boolean {
+    const def = measure ? this.opts.policies.measures.measures[measure] : null;
+    if (!def) return false;
+    const scope = entity.startsWith('client_') ? 'portfolio' : entity.startsWith('history_') || entity === 'macro_consolidada' ? 'market' : 'fund';
+    const own = def.subject === 'fund' || def.subject === 'portfolio' ? def.subject : 'market';
+    return scope === own;
   }
 
   private advicePlan(q: AnalysedQuestion, phrase: string, suffix: string): PlanResponse {
@@ -371,6 +380,7 @@ export class Planner {
       confirmation: null,
       advice: false,
       elliptic: false,
+      follow_up_candidate: false,
       question: null,
       follow_up: null,
       planner,

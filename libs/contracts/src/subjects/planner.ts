@@ -69,6 +69,11 @@ export const PlanResponse = z.object({
   confirmation: z.enum(['yes', 'no']).nullable(),
   /** The question has no subject of its own and continues the previous one ("e o do XPML11?", "e em 2023?"). */
   elliptic: z.boolean().default(false),
+  /**
+   * The question may edit the previous one ("e em abril?", "compara com o XPML11", "qual deles"): the
+   * gateway re-plans it with the previous structured question when the conversation has one.
+   */
+  follow_up_candidate: z.boolean().default(false),
   /** The structured question (subjects, measure, period, aggregation), when the planner could build one. */
   question: StructuredQuestion.nullable().default(null),
   /** What a follow-up inherited from the previous question and what it changed. */

@@ -66,13 +66,18 @@ export function measurePlan(
     intent: entity,
     entity,
     tickers_in_text: funds.slice(0, 20),
-    params: queryParams({
-      ticker: funds.length === 1 ? funds[0] : null,
-      tickers: funds.slice(0, 20),
-      agg: AGG_PARAM[q.agg ?? ''] ?? (q.agg === 'list' ? 'list' : 'latest'),
-      window,
-      filters,
-    }),
+    // meta.params: the equivalent entity query when the words routed to one (its window, order and
+    // filters say the same period and scope), else the measure's own reading.
+    params:
+      base.kind === 'entity' && base.planner.accepted && entity === base.entity
+        ? { ...base.params, ticker: funds.length === 1 ? funds[0] : null, tickers: funds.slice(0, 20) }
+        : queryParams({
+            ticker: funds.length === 1 ? funds[0] : null,
+            tickers: funds.slice(0, 20),
+            agg: AGG_PARAM[q.agg ?? ''] ?? (q.agg === 'list' ? 'list' : 'latest'),
+            window,
+            filters,
+          }),
     ticker_sources: fundMeasure ? ['text', 'context'] : [],
     ticker_required: fundMeasure && funds.length === 0,
     question: q,
