@@ -72,6 +72,8 @@ function convert(schema: ZodTypeAny): JsonSchema {
     return out;
   }
   if (schema instanceof z.ZodUnion) return { anyOf: (schema._def.options as ZodTypeAny[]).map(zodToJsonSchema) };
+  // A tagged union (the structured question's period): one of the variants, told apart by the tag.
+  if (schema instanceof z.ZodDiscriminatedUnion) return { oneOf: (schema._def.options as ZodTypeAny[]).map(zodToJsonSchema) };
   if (schema instanceof z.ZodNullable) return { anyOf: [zodToJsonSchema(schema._def.innerType), { type: 'null' }] };
   if (schema instanceof z.ZodOptional) return zodToJsonSchema(schema._def.innerType);
   if (schema instanceof z.ZodDefault) return { ...zodToJsonSchema(schema._def.innerType), default: schema._def.defaultValue() };

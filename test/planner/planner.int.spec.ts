@@ -72,7 +72,8 @@ describe('planner service over NATS', () => {
   it('plans with parameters and explains the decision without calling the model', async () => {
     const before = fake.requests.length;
     const plan = await bus.call(PlannerSubjects.plan, { ...caller(3), question: 'média dos últimos 6 meses de dividendos do KNRI11' });
-    expect(plan).toMatchObject({ kind: 'entity', intent: 'fiis_dividendos', entity: 'fiis_dividendos' });
+    // A measure over a period: computed by the measure path, still routed to its entity (meta.entity).
+    expect(plan).toMatchObject({ kind: 'measure', intent: 'fiis_dividendos', entity: 'fiis_dividendos', question: { measure: 'dividend', agg: 'avg' } });
     expect(plan.params).toMatchObject({ ticker: 'KNRI11', agg: 'avg', window: 'months:6' });
     expect(plan.planner).toMatchObject({ accepted: true, llm_used: false });
     expect(fake.requests.length).toBe(before);
@@ -103,7 +104,7 @@ describe('planner service over NATS', () => {
     await until(async () => events.some((e) => e.request_id === 'req-3'));
     const ev = events.find((e) => e.request_id === 'req-3')!;
     expect(ev).toMatchObject({ service: 'planner', event: 'planned', outcome: 'ok' });
-    expect(ev.attributes).toMatchObject({ kind: 'entity', entity: 'fiis_dividendos', accepted: true, llm_used: false });
+    expect(ev.attributes).toMatchObject({ kind: 'measure', entity: 'fiis_dividendos', accepted: true, llm_used: false });
     expect(ev.conversation_hash).toMatch(/^[0-9a-f]{16}$/);
     expect(JSON.stringify(ev)).not.toMatch(/KNRI11|conv-1/);
     expect(Events.plannerPlanned.subject).toBe('cota.events.planner.planned.v1');

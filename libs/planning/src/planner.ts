@@ -116,7 +116,13 @@ export class Planner {
     const cue = reading.cues.length > 0 || routed.elliptic || (reading.question.subjects.length === 0 && (reading.question.period !== null || reading.measureNamed));
     let question = reading.question;
     let followUp: FollowUpMeta | null = null;
-    if (hasPrevious && cue) {
+    // A question that names its own topic ("e o overview dele?" after a Sharpe) is not an edit of the
+    // previous measure: its entity answers it, and the fund comes from the last reference.
+    const ownTopic =
+      routed.kind === 'entity' && routed.planner.accepted && !routed.elliptic && !reading.measureNamed && !!routed.entity &&
+      !!opts.previousQuestion?.measure && this.opts.policies.measures.measures[opts.previousQuestion.measure]?.entity !== routed.entity &&
+      !reading.cues.includes('among_previous') && !reading.cues.includes('add_subject');
+    if (hasPrevious && cue && !ownTopic) {
       const edited = applyFollowUp(reading, { question: opts.previousQuestion ?? null, tickers: opts.previousTickers ?? [] }, this.opts.policies.measures);
       question = edited.question;
       followUp = edited.meta;

@@ -70,7 +70,7 @@ export function measurePlan(
     // filters say the same period and scope), else the measure's own reading.
     params:
       base.kind === 'entity' && base.planner.accepted && entity === base.entity
-        ? { ...base.params, ticker: funds.length === 1 ? funds[0] : null, tickers: funds.slice(0, 20) }
+        ? { ...base.params, ticker: funds.length === 1 ? funds[0] : null, tickers: funds.slice(0, 20), filters: { ...base.params.filters, ...filters } }
         : queryParams({
             ticker: funds.length === 1 ? funds[0] : null,
             tickers: funds.slice(0, 20),

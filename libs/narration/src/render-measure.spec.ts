@@ -1,0 +1,64 @@
+import type { MeasureResult } from '@cota/contracts';
+import { renderMeasure } from './render-measure';
+
+const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResult['values'][number] => ({
+  subject: { kind: 'index', id: 'IFIX' },
+  value: -5.893224,
+  date: '2024-12-30',
+  start: { date: '2023-12-28', value: 3311.43 },
+  end: { date: '2024-12-30', value: 3116.28 },
+  count: 251,
+  rows: [],
+  coverage: { from: '2010-12-30', to: '2025-12-23' },
+  period: { from: '2024-01-01', to: '2024-12-31' },
+  adjusted: false,
+  sources: ['opbrreit'],
+  extra: [],
+  paid_on: null,
+  fallback: null,
+  nearest: null,
+  grain: null,
+  ...over,
+});
+const result = (over: Partial<MeasureResult> = {}): MeasureResult => ({
+  measure: 'index_points', entity: 'history_b3_indexes', agg: 'variation', unit: 'points', value_unit: 'pct', group_by: null, grain: 'day', fallback_note: null,
+  values: [value()], winner: null, ...over,
+});
+const period = { kind: 'range' as const, from: '2024-01-01', to: '2024-12-31', grain: 'year' as const };
+const question = { subjects: [{ kind: 'index' as const, id: 'IFIX' }], measure: 'index_points', agg: 'variation' as const, also: [], period, group_by: null, compare: null };
+
+describe('measure answers lead with the number', () => {
+  it('states the variation with its sign, the period and both ends, the Brazilian way', () => {
+    const text = renderMeasure(result(), question);
+    expect(text).toBe('O IFIX variou -5,89% em 2024, caindo de 3.311,43 pontos em 28/12/2023 para 3.116,28 pontos em 30/12/2024.');
+  });
+
+  it('names the winner of a comparison', () => {
+    const text = renderMeasure(
+      result({ values: [value(), value({ subject: { kind: 'index', id: 'IBOV' }, value: -10.36 })], winner: { kind: 'index', id: 'IFIX' } }),
+      { ...question, subjects: [{ kind: 'index', id: 'IFIX' }, { kind: 'index', id: 'IBOV' }], compare: 'max' },
+    );
+    expect(text).toContain('Entre eles, o maior valor é o do IFIX.');
+    expect(text).toContain('-10,36%');
+  });
+
+  it('says what dates exist when the period has none', () => {
+    const text = renderMeasure(result({ agg: 'value', values: [value({ value: null, nearest: { before: '2022-04-29', after: '2022-09-01' } })] }), question);
+    expect(text).toMatch(/^Não encontrei o fechamento do IFIX em 2024\. Os dados do IFIX mais próximos são de 29\/04\/2022 \(antes\) e de 01\/09\/2022 \(depois\)/);
+  });
+
+  it('dates monthly series by month and keeps a per-share amount\'s precision', () => {
+    const ipca = renderMeasure(
+      result({ measure: 'monthly_rate', entity: 'history_market_indicators', agg: 'max', unit: 'pct_month', value_unit: 'pct_month', grain: 'month',
+        values: [value({ subject: { kind: 'indicator', id: 'IPCA' }, value: 1.25, date: '2021-10-01', period: { from: '2021-01-01', to: '2021-12-31' } })] }),
+      { ...question, period: { ...period, from: '2021-01-01', to: '2021-12-31' } },
+    );
+    expect(ipca).toContain('1,25% no mês, em outubro de 2021');
+    const div = renderMeasure(
+      result({ measure: 'dividend', entity: 'fiis_dividendos', agg: 'total', unit: 'brl', value_unit: 'brl',
+        values: [value({ subject: { kind: 'fund', id: 'IRDM11' }, value: 0.948, count: 1, period: { from: '2023-02-01', to: '2023-02-28' } })] }),
+      { ...question, period: { kind: 'range', from: '2023-02-01', to: '2023-02-28', grain: 'month' } },
+    );
+    expect(div).toBe('Os dividendos por cota do IRDM11 em fevereiro de 2023 somam R$ 0,948 (1 pagamento).');
+  });
+});

@@ -1,0 +1,76 @@
+import { describePeriod } from './label';
+import { parsePeriod } from './parse';
+import { resolvePeriod } from './resolve';
+
+const spec = (q: string) => parsePeriod(q)?.spec ?? null;
+const range = (from: string, to: string, grain: string) => ({ kind: 'range', from, to, grain });
+
+describe('pt-BR period grammar', () => {
+  it.each([
+    ['preço do XPML11 em março de 2024', range('2024-03-01', '2024-03-31', 'month')],
+    ['dividendos mar/24', range('2024-03-01', '2024-03-31', 'month')],
+    ['cotação em 03/2024', range('2024-03-01', '2024-03-31', 'month')],
+    ['ifix entre junho e setembro de 2023', range('2023-06-01', '2023-09-30', 'custom')],
+    ['de janeiro a junho de 2025', range('2025-01-01', '2025-06-30', 'custom')],
+    ['de novembro de 2023 a fevereiro de 2024', range('2023-11-01', '2024-02-29', 'custom')],
+    ['no 1º trimestre de 2023', range('2023-01-01', '2023-03-31', 'quarter')],
+    ['no 3º tri de 2023', range('2023-07-01', '2023-09-30', 'quarter')],
+    ['no segundo semestre de 2024', range('2024-07-01', '2024-12-31', 'semester')],
+    ['em 13/06/2025', range('2025-06-13', '2025-06-13', 'day')],
+    ['13 de junho de 2025', range('2025-06-13', '2025-06-13', 'day')],
+    ['dividendos do HGLG11 em 2024', range('2024-01-01', '2024-12-31', 'year')],
+    ['entre 2020 e 2022', range('2020-01-01', '2022-12-31', 'custom')],
+    ['inflação (ipca) de 2020 no ano todo', range('2020-01-01', '2020-12-31', 'year')],
+  ])('%s', (q, expected) => expect(spec(q)).toEqual(expected));
+
+  it.each([
+    ['este ano', { kind: 'relative_year', offset: 0, to_date: true }],
+    ['ano passado', { kind: 'relative_year', offset: -1, to_date: false }],
+    ['nos últimos 6 meses', { kind: 'trailing', unit: 'month', n: 6 }],
+    ['últimos doze meses', { kind: 'trailing', unit: 'month', n: 12 }],
+    ['IPCA acumulado em 12 meses', { kind: 'trailing', unit: 'month', n: 12 }],
+    ['nos últimos 30 dias', { kind: 'trailing', unit: 'day', n: 30 }],
+    ['desde 2020', { kind: 'since', from: '2020-01-01' }],
+    ['desde março de 2021', { kind: 'since', from: '2021-03-01' }],
+    ['ontem', { kind: 'previous_session' }],
+    ['hoje', { kind: 'latest' }],
+    ['há um ano', { kind: 'ago', unit: 'year', n: 1 }],
+    ['e em abril?', { kind: 'months_of_year', from_month: 4, to_month: 4 }],
+    ['e novembro?', { kind: 'months_of_year', from_month: 11, to_month: 11 }],
+    ['no fim do ano', { kind: 'months_of_year', from_month: 12, to_month: 12 }],
+    ['no 1º trimestre', { kind: 'months_of_year', from_month: 1, to_month: 3 }],
+  ])('%s', (q, expected) => expect(spec(q)).toEqual(expected));
+
+  it('leaves fund tickers and amounts alone', () => {
+    expect(parsePeriod('CNPJ do HGLG11?')).toBeNull();
+    expect(parsePeriod('quanto rende R$ 2.000 no KNRI11')).toBeNull();
+  });
+});
+
+describe('periods resolved against the series, never the clock', () => {
+  const ifix = { from: '2010-12-30', to: '2025-12-23' };
+  it('counts relative periods from the latest date the series has', () => {
+    expect(resolvePeriod({ kind: 'relative_year', offset: 0, to_date: true }, ifix)).toEqual({ from: '2025-01-01', to: '2025-12-31' });
+    expect(resolvePeriod({ kind: 'trailing', unit: 'month', n: 6 }, ifix)).toEqual({ from: '2025-06-24', to: '2025-12-23' });
+    expect(resolvePeriod({ kind: 'previous_session' }, ifix)).toEqual({ from: '2010-12-30', to: '2025-12-22' });
+    expect(resolvePeriod({ kind: 'ago', unit: 'year', n: 1 }, ifix).to).toBe('2024-12-23');
+  });
+  it('gives a monthly series exactly its last 12 months', () => {
+    expect(resolvePeriod({ kind: 'trailing', unit: 'month', n: 12 }, { from: '2011-01-01', to: '2025-10-01' })).toEqual({ from: '2024-10-02', to: '2025-10-01' });
+  });
+  it('puts a month said without a year in the conversation year, else the latest year that reached it', () => {
+    expect(resolvePeriod({ kind: 'months_of_year', from_month: 4, to_month: 4 }, ifix, 2024)).toEqual({ from: '2024-04-01', to: '2024-04-30' });
+    expect(resolvePeriod({ kind: 'months_of_year', from_month: 11, to_month: 11 }, { from: '2020-01-01', to: '2025-03-31' })).toEqual({ from: '2024-11-01', to: '2024-11-30' });
+  });
+});
+
+describe('periods in words', () => {
+  it.each([
+    ['2024-01-01', '2024-12-31', 'em 2024'],
+    ['2024-03-01', '2024-03-31', 'em março de 2024'],
+    ['2023-01-01', '2023-03-31', 'no 1º trimestre de 2023 (janeiro a março)'],
+    ['2025-01-01', '2025-05-31', 'de janeiro a maio de 2025'],
+    ['2025-06-13', '2025-06-13', 'em 13/06/2025'],
+    ['2024-01-02', '2024-06-28', 'de 02/01/2024 a 28/06/2024'],
+  ])('%s..%s', (from, to, words) => expect(describePeriod(from, to)).toBe(words));
+});

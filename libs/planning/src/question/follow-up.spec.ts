@@ -1,0 +1,81 @@
+import type { PlanResponse } from '@cota/contracts';
+import { realPlanner } from '../test-helpers';
+
+/**
+ * Follow-ups are edits of the previous structured question (issue "Answer what was asked"): what
+ * the person says wins, what they leave out is kept. Each conversation is planned turn by turn, the
+ * way the gateway does it: a follow-up candidate is re-planned with the previous question.
+ */
+const planner = realPlanner();
+
+function converse(...questions: string[]): PlanResponse[] {
+  const out: PlanResponse[] = [];
+  let previous: PlanResponse | null = null;
+  for (const q of questions) {
+    let p = planner.planDeterministic(q);
+    if (previous && (p.elliptic || p.follow_up_candidate)) {
+      const tickers = previous.question?.subjects.filter((s) => s.kind === 'fund').map((s) => s.id) ?? [];
+      p = planner.planDeterministic(q, { previousEntity: previous.entity, previousQuestion: previous.question, previousTickers: tickers });
+    }
+    out.push(p);
+    previous = p;
+  }
+  return out;
+}
+
+describe('follow-ups edit the previous structured question', () => {
+  it('"e em abril?" changes the period only, in the same year', () => {
+    const [, p] = converse('preço do XPML11 em março de 2024', 'e em abril?');
+    expect(p.kind).toBe('measure');
+    expect(p.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'XPML11' }], measure: 'price', period: { from: '2024-04-01', to: '2024-04-30' } });
+    expect(p.follow_up).toMatchObject({ applied: true, inherited: expect.arrayContaining(['subjects', 'measure']) });
+  });
+
+  it('"e do HGLG11?" changes the subject and keeps measure and period', () => {
+    const [, second, third] = converse('dividendos do KNRI11 em 2024', 'e em 2023?', 'e do HGLG11?');
+    expect(second.question).toMatchObject({ subjects: [{ id: 'KNRI11' }], measure: 'dividend', agg: 'total', period: { from: '2023-01-01' } });
+    expect(third.question).toMatchObject({ subjects: [{ id: 'HGLG11' }], measure: 'dividend', agg: 'total', period: { from: '2023-01-01', to: '2023-12-31' } });
+  });
+
+  it('"compara com o XPML11" adds a subject and asks for a winner', () => {
+    const [, second] = converse('dy do VISC11 em 2023', 'compara com o XPML11');
+    expect(second.kind).toBe('measure');
+    expect(second.question?.subjects.map((s) => s.id)).toEqual(['VISC11', 'XPML11']);
+    expect(second.question?.compare).toBe('max');
+  });
+
+  it('"no mesmo período" keeps the period for another subject', () => {
+    const [, second] = converse('quanto o ifix rendeu em 2023?', 'e o ibov no mesmo período?');
+    expect(second.question).toMatchObject({ subjects: [{ kind: 'index', id: 'IBOV' }], agg: 'variation', period: { from: '2023-01-01', to: '2023-12-31' } });
+  });
+
+  it('"e o cdi?" keeps the measure and period of a market series', () => {
+    const [, second] = converse('selic em 2024', 'e o cdi?');
+    expect(second.question).toMatchObject({ subjects: [{ id: 'CDI' }], measure: 'annual_rate', period: { from: '2024-01-01' } });
+  });
+
+  it('"e no ano anterior?" counts from the previous question\'s year', () => {
+    const [, second] = converse('ifix em 2023', 'e no ano anterior?');
+    expect(second.question?.period).toMatchObject({ from: '2022-01-01', to: '2022-12-31' });
+  });
+
+  it('"qual deles" ranks the previous answer\'s funds', () => {
+    const [, second] = converse('quanto HGLG11, BTAL11 e XPIN11 pagaram por cota em 2024?', 'qual deles pagou mais?');
+    expect(second.kind).toBe('measure');
+    expect(second.question).toMatchObject({ measure: 'dividend', compare: 'max', period: { from: '2024-01-01' } });
+    expect(second.question?.subjects.map((s) => s.id)).toEqual(['HGLG11', 'BTAL11', 'XPIN11']);
+  });
+
+  it('a fund measure after a market question leaves the fund to the last reference (never the index)', () => {
+    const [, second] = converse('selic hoje', 'e o dy dele?');
+    expect(second.question?.measure).toBe('dy');
+    expect(second.question?.subjects).toEqual([]);
+    expect(second.ticker_sources).toContain('context');
+  });
+
+  it('a question with its own subject, measure and period is not an edit', () => {
+    const [, second] = converse('dividendos do KNRI11 em 2024', 'qual o CNPJ do HGLG11?');
+    expect(second.kind).toBe('entity');
+    expect(second.entity).toBe('fiis_cadastro');
+  });
+});

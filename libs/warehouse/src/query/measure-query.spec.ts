@@ -1,0 +1,75 @@
+import { loadMeasureCatalog } from '@cota/catalog';
+import type { StructuredQuestion } from '@cota/contracts';
+import { buildMeasureSql, MeasureQueryService } from './measure-query';
+import type { SqlRunner } from './entity-query.service';
+
+const catalog = loadMeasureCatalog();
+
+/** Records every statement and answers from a tiny in-memory series. */
+class FakeRunner implements SqlRunner {
+  readonly calls: Array<{ sql: string; values: unknown[] }> = [];
+  constructor(private readonly stats: Record<string, unknown>) {}
+  async run(sql: string, values: unknown[]): Promise<Array<Record<string, unknown>>> {
+    this.calls.push({ sql, values });
+    if (sql.includes('first_date')) return [{ first_date: '2010-12-30', last_date: '2025-12-23' }];
+    if (sql.includes('AS compounded')) return [this.stats];
+    return [];
+  }
+}
+
+const q = (over: Partial<StructuredQuestion>): StructuredQuestion => ({
+  subjects: [{ kind: 'index', id: 'IFIX' }],
+  measure: 'index_points',
+  agg: 'variation',
+  also: [],
+  period: { kind: 'range', from: '2024-01-01', to: '2024-12-31', grain: 'year' },
+  group_by: null,
+  compare: null,
+  ...over,
+});
+
+describe('measure SQL from the catalog', () => {
+  it('writes only catalog identifiers; subjects, dates and clients travel as parameters', () => {
+    for (const m of Object.values(catalog.measures)) {
+      const sql = buildMeasureSql(m, 'month');
+      for (const text of [sql.coverage, sql.stats, sql.rows]) {
+        expect(text).not.toMatch(/IFIX|HGLG11|cliente|2024-/);
+        expect(text).toContain(`"${m.table}"`);
+      }
+      // Client measures always filter by the client parameter, whatever the question says.
+      if (m.client_column) expect(sql.stats).toContain(`"${m.client_column}" = $4`);
+    }
+  });
+
+  it('compounds monthly rates and annual rates per business day, and nothing else', () => {
+    expect(buildMeasureSql(catalog.measures.monthly_rate, null).stats).toMatch(/exp\(sum\(ln\(1 \+ v \/ 100\)\)\)/);
+    expect(buildMeasureSql(catalog.measures.annual_rate, null).stats).toMatch(/\/ 252/);
+    expect(buildMeasureSql(catalog.measures.index_points, null).stats).toMatch(/NULL::numeric AS compounded/);
+  });
+});
+
+describe('MeasureQueryService', () => {
+  it('answers a variation from the close before the period to its last close', async () => {
+    const runner = new FakeRunner({ n: 251, last_d: '2024-12-30', last_v: '3116.28', base_d: '2023-12-28', base_v: '3311.43', first_d: '2024-01-02', first_v: '3300' });
+    const res = await new MeasureQueryService(catalog, runner).compute(q({}), 'cliente-demo-1');
+    expect(res.values[0]).toMatchObject({ value: -5.893224, start: { date: '2023-12-28', value: 3311.43 }, end: { date: '2024-12-30', value: 3116.28 }, count: 251 });
+    expect(res.value_unit).toBe('pct');
+    expect(runner.calls.find((c) => c.sql.includes('AS compounded'))?.values).toEqual(['IFIX', '2024-01-01', '2024-12-31']);
+  });
+
+  it('says there is no value, with the dates around it, when the period is empty', async () => {
+    const runner = new FakeRunner({ n: 0, base_d: '2022-04-29', after_d: '2022-09-01' });
+    const res = await new MeasureQueryService(catalog, runner).compute(q({ agg: 'value' }), 'c');
+    expect(res.values[0]).toMatchObject({ value: null, nearest: { before: '2022-04-29', after: '2022-09-01' } });
+  });
+
+  it('scopes client measures to the authenticated client', async () => {
+    const runner = new FakeRunner({ n: 12, total: '1584', last_d: '2024-12-30' });
+    await new MeasureQueryService(catalog, runner).compute(q({ subjects: [{ kind: 'fund', id: 'HGLG11' }], measure: 'received', agg: 'total' }), 'cliente-demo-1');
+    for (const call of runner.calls) expect(call.values).toContain('cliente-demo-1');
+  });
+
+  it('refuses a measure asked of a subject it does not serve', async () => {
+    await expect(new MeasureQueryService(catalog, new FakeRunner({})).compute(q({ measure: 'dividend' }), 'c')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+});
