@@ -19,8 +19,8 @@ describe('guardLlmText', () => {
     for (const text of [
       'O ABCP11 pagou R$ 0,65 por cota em 07/11/2025.',
       'ABCP11 paid BRL 0.65 per share on 2025-11-07.',
-      'O pagamento de R$ 0,65 caiu em 7 de novembro de 2025, com vacância de 1,31% (ou 1,3%).',
-      'Valor de mercado de R$ 350,4 milhões, vacância 0.0131, CNPJ 01.201.140/0001-90.',
+      'O pagamento de R$ 0,65 caiu em 7 de novembro de 2025, com vacância de 1,31%.',
+      'Valor de mercado de R$ 350,40 milhões, vacância 0.0131, CNPJ 01.201.140/0001-90.',
       'Em novembro de 2025 o fundo pagou R$ 0,65; olhando os últimos 6 meses também.',
       'Sem números aqui, só texto.',
     ]) {
@@ -39,6 +39,24 @@ describe('guardLlmText', () => {
     expect(guardLlmText('Compare com o HGLG11.', facts)).toMatchObject({ ok: false, token: 'HGLG11' });
     expect(guardLlmText('Em dezembro de 2025 deve pagar mais.', facts)).toMatchObject({ ok: false, token: 'dezembro de 2025' });
     expect(guardLlmText('CNPJ 11.728.688/0001-47.', facts)).toMatchObject({ ok: false, token: '11.728.688/0001-47' });
+  });
+
+  it('is strict: a number keeps its sign and is no coarser than the fact it stands for', () => {
+    const risk = collectAllowedFacts({ rows: [{ sharpe_ratio: '-1.08', dy: '9.5' }], columns: [{ name: 'sharpe_ratio', type: 'number', label: 'Sharpe' }, { name: 'dy', type: 'percent', label: 'DY' }] });
+    expect(guardLlmText('O Sharpe é -1,08.', risk)).toMatchObject({ ok: true });
+    expect(guardLlmText('Uma queda de 1,08 no Sharpe.', risk)).toMatchObject({ ok: true });
+    // The sign flipped: -1,08 written as 1,08.
+    expect(guardLlmText('O Sharpe é 1,08, ótimo.', risk)).toMatchObject({ ok: false, token: '1,08' });
+    // Rounded looser than the fact: 9,5% written as "10%".
+    expect(guardLlmText('Um DY de 10% ao ano.', risk)).toMatchObject({ ok: false, token: '10%'.replace('%', '') });
+    expect(guardLlmText('Um DY de 9,5% ao ano (9,50%).', risk)).toMatchObject({ ok: true });
+    expect(guardLlmText('Valor de mercado de R$ 350,4 milhões.', facts)).toMatchObject({ ok: false });
+  });
+
+  it('does not take a number from the question as a fact', () => {
+    // The narrator builds its facts from the rows and the deterministic answer only.
+    const only = collectAllowedFacts({ rows, columns, texts: [deterministic] });
+    expect(guardLlmText('Com R$ 2.000 investidos você teria R$ 0,65 por cota.', only)).toMatchObject({ ok: false, token: '2.000' });
   });
 
   it('reads both pt-BR and en number writing', () => {

@@ -4,9 +4,12 @@ import { dateParts, isMissing, MONTH_NAMES_PT, toDecimal } from './format';
 
 /**
  * The LLM guard: every number, date and code (ticker, CNPJ, ISIN) in a model's text must exist in
- * what the answer was built from (rows, the deterministic answer, the question). Tolerant to
- * pt-BR vs en writing ("1.234,56" / "1,234.56"), to percent vs fraction (0.0131 ~ 1,31%), to
- * rounding at the precision the model wrote ("1,3%" for 1.31) and to scale words ("350,4 milhões").
+ * what the answer was built from (rows, the deterministic answer; never the question alone).
+ * Strict where a wrong number could pass: a number keeps its sign ("queda de 1,08" is -1,08), and it
+ * must be the fact rounded at the precision the model wrote, which may not be coarser than the
+ * fact's own (up to 2 decimals; 4 below 1): "10%" does not stand for 9,5%. Tolerant to pt-BR vs en
+ * writing ("1.234,56" / "1,234.56"), percent vs fraction (0.0131 ~ 1,31%) and scale words
+ * ("350,4 milhões", read at the precision of the scaled figure).
  */
 
 export interface AllowedFacts {
@@ -28,6 +31,10 @@ interface NumberReading {
   value: Decimal;
   /** Half of the last written digit: "1,3" allows 1.25..1.35. */
   tolerance: Decimal;
+  /** Decimals written (before any scale word). */
+  decimals: number;
+  /** The scale word's factor ("milhões": 1e6), 1 without one. */
+  scale: number;
 }
 
 type Token =
@@ -93,11 +100,14 @@ const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }
     make: (m) => ({ kind: 'code', raw: m[0], code: m[0].toUpperCase() }),
   },
   {
-    re: /(?<![\w.,])[-+]?(?:\d{1,3}(?:[.,]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?:\s*(mil|k|mi|milh[aã]o|milh[oõ]es|bi|bilh[aã]o|bilh[oõ]es|tri|trilh[aã]o|trilh[oõ]es)\b)?/gi,
+    re: /(?<![\w.,])[-+−]?(?:\d{1,3}(?:[.,]\d{3})+(?!\d)(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?:\s*(mil|k|mi|milh[aã]o|milh[oõ]es|bi|bilh[aã]o|bilh[oõ]es|tri|trilh[aã]o|trilh[oõ]es)\b)?/gi,
     make: (m) => {
       const scaleWord = m[1]?.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
       const raw = m[0].slice(0, m[1] ? m[0].toLowerCase().lastIndexOf(m[1].toLowerCase()) : undefined).trim();
-      const readings = readNumber(raw, scaleWord ? SCALES[scaleWord] : 1);
+      // "caiu 5,89%", "queda de 1,08": an unsigned figure after a word of decline is negative.
+      const before = m.input.slice(Math.max(0, m.index - 28), m.index).toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+      const declines = !/^[-+−]/.test(raw) && /(queda|caiu|cairam|recuo|recuou|perda|perdeu|desvaloriz\w*|negativ\w*|menos|baixa de)\s+(?:de\s+)?$/.test(before);
+      const readings = readNumber(declines ? `-${raw}` : raw, scaleWord ? SCALES[scaleWord] : 1);
       return readings.length ? { kind: 'number', raw: m[0].trim(), readings } : null;
     },
   },
@@ -105,12 +115,13 @@ const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }
 
 /** Every reading of a written number: "1.234" is 1234 (pt-BR) or 1.234 (en). */
 export function readNumber(raw: string, scale = 1): NumberReading[] {
-  const s = raw.replace(/^[+-]/, '');
+  const negative = /^[-−]/.test(raw);
+  const s = raw.replace(/^[+\-−]/, '');
   const out: NumberReading[] = [];
   const push = (intPart: string, frac: string) => {
-    const value = new Decimal(`${intPart || '0'}${frac ? `.${frac}` : ''}`).times(scale);
+    const magnitude = new Decimal(`${intPart || '0'}${frac ? `.${frac}` : ''}`).times(scale);
     const tolerance = new Decimal(10).pow(-frac.length).times(0.5).times(scale);
-    out.push({ value, tolerance });
+    out.push({ value: negative ? magnitude.negated() : magnitude, tolerance, decimals: frac.length, scale });
   };
   const dots = (s.match(/\./g) ?? []).length;
   const commas = (s.match(/,/g) ?? []).length;
@@ -211,7 +222,7 @@ export function addValue(facts: AllowedFacts, value: unknown, type?: Column['typ
 export interface FactSources {
   rows?: Row[];
   columns?: Column[];
-  /** Trusted texts: the deterministic answer, the question, knowledge chunks. */
+  /** Trusted texts: the deterministic answer, knowledge chunks (never the question: it states no facts). */
   texts?: string[];
   /** Numbers implied by the request (row count, window size). */
   numbers?: Array<number | string>;
@@ -231,13 +242,27 @@ export function collectAllowedFacts(src: FactSources): AllowedFacts {
   return facts;
 }
 
+/** The precision a fact is shown with: its own decimals, at most 2 (4 for amounts below 1). */
+export function factPrecision(fact: Decimal): number {
+  return Math.min(fact.decimalPlaces(), fact.abs().lt(1) ? 4 : 2);
+}
+
+/** Whether a written reading stands for this fact: same sign, the fact rounded at the written precision. */
+export function readingMatches(r: NumberReading, fact: Decimal): boolean {
+  // Figures with a scale word ("3,61 bilhões") are rounded at the scaled precision.
+  const scaled = fact.div(r.scale);
+  const need = r.scale === 1 ? factPrecision(fact) : Math.min(2, factPrecision(scaled));
+  if (r.decimals < need) return false;
+  const rounded = scaled.toDecimalPlaces(r.decimals, Decimal.ROUND_HALF_UP).times(r.scale);
+  return rounded.minus(r.value).abs().lte(new Decimal(10).pow(-r.decimals - 6).times(r.scale));
+}
+
 function numberAllowed(readings: NumberReading[], facts: AllowedFacts): boolean {
   for (const r of readings) {
     const v = r.value.abs();
     // A bare year ("em 2025") is allowed when a date of that year is.
-    if (r.tolerance.eq(0.5) && v.gte(1900) && v.lte(2100) && facts.years.has(v.toString())) return true;
-    const tol = r.tolerance.plus(1e-9);
-    if (facts.numbers.some((a) => a.abs().minus(v).abs().lte(tol))) return true;
+    if (r.decimals === 0 && r.scale === 1 && v.gte(1900) && v.lte(2100) && facts.years.has(v.toString())) return true;
+    if (facts.numbers.some((a) => readingMatches(r, a))) return true;
   }
   return false;
 }

@@ -54,6 +54,17 @@ describe('LlmNarrator through the Narrator', () => {
     expect(res.answer).not.toContain('0,72');
   });
 
+  it.each([
+    ['flips a sign', 'O dividendo foi de R$ -0,65 por cota, pago em 07/11/2025.', 'guard_rejected:-0,65'],
+    ['rounds loosely', 'O ABCP11 pagou cerca de R$ 0,7 por cota em 07/11/2025.', 'guard_rejected:0,7'],
+    ['echoes a number of the question', 'Com R$ 5.000 você receberia R$ 0,65 por cota.', 'guard_rejected:5.000'],
+  ])('keeps the deterministic answer when the model %s', async (_what, text, reason) => {
+    const { narrator } = withLlm(async () => text);
+    const res = await narrator.narrate(request({ question: 'Quanto rende R$ 5.000 no ABCP11, último dividendo?' }));
+    expect(res.narrator).toMatchObject({ llm_used: false, reason });
+    expect(res.answer).toContain('R$ 0,65');
+  });
+
   it('falls back within the time limit when the model hangs', async () => {
     const { narrator } = withLlm(
       (_m, opts) => new Promise((_, reject) => opts.signal?.addEventListener('abort', () => reject(new LlmError('timeout', 'aborted')))),

@@ -119,7 +119,8 @@ export class LlmNarrator {
   /** What the model's text must be backed by. */
   allowedFacts(input: LlmNarrationInput): AllowedFacts {
     const req = input.request;
-    const texts = [input.deterministic.answer, req.question];
+    // The question is not a source of facts: a number the person wrote may be wrong.
+    const texts = [input.deterministic.answer];
     if (req.kind === 'concept') texts.push(...relevantChunks(req.rag, this.policy.concept).map((c) => c.text));
     if (req.tool?.result !== undefined && req.tool?.result !== null) texts.push(JSON.stringify(req.tool.result));
     if (req.tool?.message) texts.push(req.tool.message);
@@ -129,6 +130,11 @@ export class LlmNarrator {
       const n = /^(rows|months|days):(\d+)$/.exec(req.data.params.window ?? '');
       if (n) numbers.push(Number(n[2]));
       if (req.data.params.limit) numbers.push(req.data.params.limit);
+    }
+    if (req.measure) {
+      for (const v of req.measure.values) {
+        for (const n of [v.value, v.start?.value, v.end?.value, v.count, ...v.extra.map((e) => e.value), ...v.rows.map((r) => r.value)]) if (typeof n === 'number') numbers.push(n);
+      }
     }
     return collectAllowedFacts({ rows: req.data?.rows ?? [], columns: req.data?.columns ?? [], texts, numbers });
   }
