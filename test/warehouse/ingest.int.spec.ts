@@ -55,6 +55,23 @@ describe('warehouse ingest (real Postgres)', () => {
     expect(row).toEqual({ points: 3188.41, source: 'opbrreit' });
   });
 
+  it('takes the winning IFIX source whole: no araquem row between two B3 sessions', async () => {
+    // araquem has rows on days without a session (2023-12-29) inside opbrreit's range.
+    const rows = await ds.query(`SELECT index_date::text AS d, source FROM wh_index_history WHERE index_name = 'IFIX' AND index_date BETWEEN '2010-12-30' AND '2025-12-19' AND source <> 'opbrreit'`);
+    expect(rows).toEqual([]);
+  });
+
+  it('detects the ALZR11 split of May 2025 with its evidence, and computes its yield on one scale', async () => {
+    const [event] = await ds.query(`SELECT event_date::text AS event_date, factor::float AS factor, kind, evidence FROM wh_corporate_actions WHERE ticker = 'ALZR11'`);
+    expect(event).toMatchObject({ event_date: '2025-05-16', factor: 10, kind: 'split' });
+    expect(event.evidence).toMatch(/dividendo R\$ 0,8200 .* → R\$ 0,0800 .*; preço/);
+    expect(first.notes.some((n) => n.startsWith('corporate action: ALZR11 split'))).toBe(true);
+    // Before: 79,5% (old dividends over the new price). After: within the fund's plausible range.
+    const [dy] = await ds.query(`SELECT dy_12m_pct::float AS dy FROM wh_dividends_yields WHERE ticker = 'ALZR11' ORDER BY ref_month DESC LIMIT 1`);
+    expect(dy.dy).toBeGreaterThan(6);
+    expect(dy.dy).toBeLessThan(13);
+  });
+
   it('maps segments to the most specific label (BTLG11 is Logística, not Híbrido)', async () => {
     const [row] = await ds.query(`SELECT sector FROM wh_funds WHERE ticker = 'BTLG11'`);
     expect(row.sector).toBe('Logística');

@@ -1,6 +1,7 @@
 import { computeRankings } from '../derived/rankings';
 import { computeRisk, onOrBefore } from '../derived/risk';
 import { computeYields } from '../derived/yields';
+import { adjustPerShare, CorporateAction, detectCorporateActions } from '../derived/corporate-actions';
 import { cdiMonthlyReturns, comparePerformance, indexMonthlyReturns, portfolioMonthlyReturns, Trade } from '../derived/client-performance';
 import { DEMO_CLIENTS } from '../derived/demo-clients';
 import { IngestError } from './csv';
@@ -248,6 +249,23 @@ function dedupe(rows: Row[], key: (r: Row) => string): Row[] {
   return [...seen.values()];
 }
 
+const adjustDividends = (dividends: DividendFact[], actions: CorporateAction[]) =>
+  adjustPerShare(dividends, actions, (d) => d.ticker, (d) => d.traded_until_date, (d, f) => ({ ...d, dividend_amt: d.dividend_amt / f }));
+
+/** Monthly closes before an event on the scale after it. */
+function adjustCloses(closes: Map<string, Map<string, number>>, actions: CorporateAction[]): Map<string, Map<string, number>> {
+  const out = new Map(closes);
+  for (const ticker of new Set(actions.map((a) => a.ticker))) {
+    const months = closes.get(ticker);
+    if (!months) continue;
+    const rows = [...months].map(([month, close]) => ({ month, close }));
+    // A month's close is the scale of its last session: it is before the event only when the month ends before it.
+    const adjusted = adjustPerShare(rows, actions, () => ticker, (r) => `${r.month.slice(0, 7)}-31`, (r, f) => ({ ...r, close: r.close / f }));
+    out.set(ticker, new Map(adjusted.map((r) => [r.month, r.close])));
+  }
+  return out;
+}
+
 /** Turns the raw facts of every folder into the rows of every warehouse table. */
 export function reconcile(raw: RawData): Reconciled {
   const disagreements: Disagreement[] = [];
@@ -259,7 +277,10 @@ export function reconcile(raw: RawData): Reconciled {
 
   // Yields: araquem's published rows win; the project's computed ones fill every other ticker-month.
   const closes = monthEndPrices(prices, 'close_price');
-  const { history, yields } = computeYields(dividends, closes);
+  // Splits and inplits change the per-share scale: yields are computed on one scale across them.
+  const actions = detectCorporateActions(dividends, closes);
+  for (const a of actions) notes.push(`corporate action: ${a.ticker} ${a.kind} ×${a.factor >= 1 ? a.factor : `1/${Math.round(1 / a.factor)}`} on ${a.event_date} (${a.evidence})`);
+  const { history, yields } = computeYields(adjustDividends(dividends, actions), adjustCloses(closes, actions));
   const yieldHistory = dedupe([...raw.yieldHistory, ...history.map((h) => ({ ...h, source: 'derived' }))], (r) => `${r.ticker}|${r.ref_month}`);
   const dividendsYields = dedupe([...raw.dividendsYields, ...yields.map((y) => ({ ...y, source: 'derived' }))], (r) => `${r.ticker}|${r.ref_month}`);
 
@@ -421,6 +442,7 @@ export function reconcile(raw: RawData): Reconciled {
       wh_cvm_monthly: raw.cvmMonthly,
       wh_prices: prices,
       wh_dividends: dividends as unknown as Row[],
+      wh_corporate_actions: actions.map((a) => ({ ...a, source: 'derived' })),
       wh_yield_history: yieldHistory.filter((r) => known.has(r.ticker as string)),
       wh_dividends_yields: dividendsYields.filter((r) => known.has(r.ticker as string)),
       wh_snapshots: snapshots,

@@ -1,6 +1,6 @@
 import type { QueryRunner } from 'typeorm';
 import type { Migration } from '@cota/service-kit';
-import { createTableSql, WAREHOUSE_TABLES } from './tables';
+import { createTableSql, tableSpec, WAREHOUSE_TABLES } from './tables';
 import { WAREHOUSE_VIEWS } from './views';
 
 class WarehouseTables implements Migration {
@@ -38,5 +38,17 @@ class WarehouseViewsDividendsReceived extends WarehouseViews {
   override readonly name = 'WarehouseViewsDividendsReceived202611230100';
 }
 
+/** Splits and inplits detected at ingest. */
+class WarehouseCorporateActions implements Migration {
+  readonly id = '202611230101-warehouse-corporate-actions';
+  readonly name = 'WarehouseCorporateActions202611230101';
+  async up(q: QueryRunner): Promise<void> {
+    for (const sql of createTableSql(tableSpec('wh_corporate_actions'))) await q.query(sql);
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE IF EXISTS "wh_corporate_actions"');
+  }
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
-export const warehouseMigrations: Migration[] = [new WarehouseTables(), new WarehouseViews(), new WarehouseViewsNewsMentions(), new WarehouseViewsDividendsReceived()];
+export const warehouseMigrations: Migration[] = [new WarehouseTables(), new WarehouseViews(), new WarehouseViewsNewsMentions(), new WarehouseViewsDividendsReceived(), new WarehouseCorporateActions()];

@@ -281,6 +281,19 @@ export const WAREHOUSE_TABLES: TableSpec[] = [
     pk: ['ticker'],
   },
   {
+    // Splits and inplits detected from the data (derived/corporate-actions.ts), with their evidence.
+    name: 'wh_corporate_actions',
+    columns: [
+      ['ticker', 'text NOT NULL'],
+      ['event_date', 'date NOT NULL'],
+      ['factor', 'numeric NOT NULL'],
+      ['kind', 'text NOT NULL'],
+      ['evidence', 'text NOT NULL'],
+      ['source', 'text NOT NULL'],
+    ],
+    pk: ['ticker', 'event_date'],
+  },
+  {
     name: 'wh_index_history',
     columns: [
       ['index_name', 'text NOT NULL'],
