@@ -119,7 +119,7 @@ export class Planner {
     // A question that names its own topic ("e o overview dele?" after a Sharpe) is not an edit of the
     // previous measure: its entity answers it, and the fund comes from the last reference.
     const ownTopic =
-      routed.kind === 'entity' && routed.planner.accepted && !routed.elliptic && !reading.measureNamed && !!routed.entity &&
+      routed.kind === 'entity' && routed.planner.accepted && !routed.elliptic && !reading.measureNamed && !!routed.entity && reading.question.subjects.length === 0 &&
       !!opts.previousQuestion?.measure && this.opts.policies.measures.measures[opts.previousQuestion.measure]?.entity !== routed.entity &&
       !reading.cues.includes('among_previous') && !reading.cues.includes('add_subject');
     if (hasPrevious && cue && !ownTopic) {

@@ -16,7 +16,8 @@ export interface PreviousTurn {
  * subject; "no mesmo período" keeps the period; "qual deles" ranks the previous answer's funds).
  * Ticker inheritance by the last reference (CONTRACT: three layers) stays in the context service.
  */
-export function applyFollowUp(reading: QuestionReading, previous: PreviousTurn, catalog: MeasureCatalog): { question: StructuredQuestion; meta: FollowUpMeta } {
+export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, catalog: MeasureCatalog): { question: StructuredQuestion; meta: FollowUpMeta } {
+  let reading = read;
   const cur = reading.question;
   const prev = previous.question;
   const inherited: string[] = [];
@@ -32,6 +33,12 @@ export function applyFollowUp(reading: QuestionReading, previous: PreviousTurn, 
   }
 
   let subjects: QuestionSubject[];
+  // "e a mínima?" after the IFIX's maximum: the word names an aggregation of the same series, not a
+  // fund's intraday low.
+  const prevDef = prev.measure ? catalog.measures[prev.measure] : null;
+  const aggOnly = reading.measureNamed && reading.aggNamed && !!cur.agg && !!prevDef && prevDef.aggregations.includes(cur.agg) && cur.subjects.length === 0 &&
+    !!cur.measure && catalog.measures[cur.measure]?.subject !== prevDef.subject;
+  if (aggOnly) reading = { ...reading, measureNamed: false };
   const named = reading.measureNamed && cur.measure ? catalog.measures[cur.measure] : null;
   if (cur.subjects.length === 0 && named && prev.subjects.some((s) => s.kind !== named.subject)) {
     // "e o dy dele?" after the Selic: a fund's measure never takes a market subject; the fund comes

@@ -31,7 +31,7 @@ export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, fo
   if (kinds.size > 1) return { ok: false, why: `subjects of different kinds (${[...kinds].join(', ')})` };
   const period = q.period && q.period.kind !== 'latest';
   // The DY of "hoje" is one published number, the same in every answer (docs/METRICS.md).
-  if (def.kind === 'yield' && !q.group_by) return { ok: true, why: 'the dividend yield has one definition' };
+  if (def.kind === 'yield' && !q.group_by && q.subjects.length > 0) return { ok: true, why: 'the dividend yield has one definition' };
   if (period) return { ok: true, why: 'a period' };
   if (q.subjects.length > 1) return { ok: true, why: 'several subjects' };
   if (q.group_by) return { ok: true, why: `grouped by ${q.group_by}` };
@@ -70,7 +70,7 @@ export function measurePlan(
     // filters say the same period and scope), else the measure's own reading.
     params:
       base.kind === 'entity' && base.planner.accepted && entity === base.entity
-        ? { ...base.params, ticker: funds.length === 1 ? funds[0] : null, tickers: funds.slice(0, 20), filters: { ...base.params.filters, ...filters } }
+        ? { ...base.params, ticker: funds.length === 1 ? funds[0] : null, tickers: funds.slice(0, 20), filters: { ...filters, ...base.params.filters } }
         : queryParams({
             ticker: funds.length === 1 ? funds[0] : null,
             tickers: funds.slice(0, 20),
