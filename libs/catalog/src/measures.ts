@@ -84,6 +84,8 @@ export const MeasureCatalogSchema = z
     aggregations: AggWords,
     group_by: z.object({ month: Words, year: Words }),
     compare: z.object({ max: Words, min: Words }),
+    /** The client's positions: a fund measure asked of "meus fundos" is asked of each, weighted by value for averages. */
+    portfolio: z.object({ table: Ident, client_column: Ident, ticker_column: Ident, weight_column: Ident }).strict(),
     /** The measure an entity answer stands for when its question named none (for follow-ups to edit). */
     entity_defaults: z.record(z.enum(CATALOG_ENTITIES as unknown as [string, ...string[]]), z.string()).default({}),
   })
@@ -113,6 +115,7 @@ export interface MeasureCatalog {
   group_by: { month: string[]; year: string[] };
   compare: { max: string[]; min: string[] };
   entity_defaults: Record<string, string>;
+  portfolio: { table: string; client_column: string; ticker_column: string; weight_column: string };
 }
 
 /** Reads policies/measures.yaml once at start-up; a bad file throws PolicyError naming the field. */

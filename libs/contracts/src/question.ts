@@ -74,6 +74,8 @@ export const StructuredQuestion = z.object({
   group_by: z.enum(['month', 'year']).nullable(),
   /** "qual é maior/melhor/paga mais": the comparison names a winner by this order. */
   compare: z.enum(['max', 'min']).nullable(),
+  /** "em quantos meses o IPCA passou de 1%": the values counted are those above/below a level. */
+  condition: z.object({ op: z.enum(['gt', 'lt']), value: z.number() }).nullable().default(null),
 });
 export type StructuredQuestion = z.infer<typeof StructuredQuestion>;
 
@@ -104,6 +106,8 @@ export const MeasureValue = z.object({
   paid_on: IsoDate.nullable().default(null),
   /** The closest dates with data around an empty period ("o dado anterior é de 29/04/2022"). */
   nearest: z.object({ before: IsoDate.nullable(), after: IsoDate.nullable() }).nullable().default(null),
+  /** The values that met the question's condition (their dates), when it had one. */
+  matched: z.array(IsoDate).nullable().default(null),
   /** The answering measure's grain when it differs from the result's (a fallback to a monthly series). */
   grain: z.enum(['day', 'month']).nullable().default(null),
   /** The measure that answered when the one asked had no data (the close for "mínima" without intraday prices). */
@@ -135,5 +139,10 @@ export const MeasureResult = z.object({
   values: z.array(MeasureValue),
   /** The subject that wins the comparison, when one was asked. */
   winner: QuestionSubject.nullable(),
+  /** A fund measure asked of the client's portfolio: its funds' values weighted by market value. */
+  portfolio: z
+    .object({ value: z.number().nullable(), weights: z.array(z.object({ ticker: z.string(), weight: z.number() })) })
+    .nullable()
+    .default(null),
 });
 export type MeasureResult = z.infer<typeof MeasureResult>;

@@ -66,6 +66,7 @@ const ifixIn2024 = {
   period: { kind: 'range' as const, from: '2024-01-01', to: '2024-12-31', grain: 'year' as const },
   group_by: null,
   compare: null,
+  condition: null,
 };
 
 export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: unknown }> = [

@@ -18,14 +18,15 @@ const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResu
   fallback: null,
   nearest: null,
   grain: null,
+  matched: null,
   ...over,
 });
 const result = (over: Partial<MeasureResult> = {}): MeasureResult => ({
   measure: 'index_points', entity: 'history_b3_indexes', agg: 'variation', unit: 'points', value_unit: 'pct', group_by: null, grain: 'day', fallback_note: null,
-  values: [value()], winner: null, ...over,
+  values: [value()], winner: null, portfolio: null, ...over,
 });
 const period = { kind: 'range' as const, from: '2024-01-01', to: '2024-12-31', grain: 'year' as const };
-const question = { subjects: [{ kind: 'index' as const, id: 'IFIX' }], measure: 'index_points', agg: 'variation' as const, also: [], period, group_by: null, compare: null };
+const question = { subjects: [{ kind: 'index' as const, id: 'IFIX' }], measure: 'index_points', agg: 'variation' as const, also: [], period, group_by: null, compare: null, condition: null };
 
 describe('measure answers lead with the number', () => {
   it('states the variation with its sign, the period and both ends, the Brazilian way', () => {

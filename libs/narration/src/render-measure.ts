@@ -123,8 +123,15 @@ const dateOf = (r: MeasureResult, d: string) => (r.grain === 'month' ? `${MONTH_
 export function renderMeasure(result: MeasureResult, question: StructuredQuestion | null): string {
   const name = NAMES[result.measure] ?? result.measure;
   const spec = question?.period ?? null;
-  const lines = result.values.map((v) => sentence(result, v, name, spec));
+  const lines = result.values.map((v) => sentence(result, v, name, spec, question?.condition ?? null));
   const parts = [lines.join('\n')];
+  // "O DY médio da minha carteira": the funds' values weighted by what each is worth in it.
+  if (result.portfolio && question?.agg === 'avg' && result.portfolio.value !== null) {
+    const lead = `${cap(name.replace(/^o /, 'o ').replace(/^a /, 'a '))} médio da sua carteira, ponderado pelo valor de mercado de cada fundo, é ${formatIn(result.value_unit, result.portfolio.value)}.`
+      .replace(/^(.)/, (c) => c.toUpperCase());
+    const weights = result.portfolio.weights.map((w) => `${w.ticker} ${formatPercent(w.weight)}`).join(', ');
+    parts.unshift(`${lead} Pesos: ${weights}.`);
+  }
   if (result.values.length > 1 && question?.compare) {
     const w = result.winner;
     const verb = question.compare === 'max' ? 'maior' : 'menor';
@@ -140,8 +147,10 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
   return parts.filter(Boolean).join('\n\n');
 }
 
-function sentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null): string {
-  const main = mainSentence(r, v, v.fallback ? NAMES[v.fallback] ?? name : name, spec);
+type Condition = StructuredQuestion['condition'];
+
+function sentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null, condition: Condition): string {
+  const main = mainSentence(r, v, v.fallback ? NAMES[v.fallback] ?? name : name, spec, condition);
   // A total already says how many rows it summed.
   const extras = v.extra.filter((e) => e.value !== null && !(e.agg === 'count' && r.agg === 'total')).map((e) => extraPhrase(r, e));
   const body = v.fallback && v.value !== null && r.fallback_note ? `${main.replace(/\.$/, '')} (${r.fallback_note}).` : main;
@@ -162,7 +171,7 @@ function extraPhrase(r: MeasureResult, e: MeasureValue['extra'][number]): string
   return `${EXTRA_NAMES[e.agg] ?? e.agg}: ${val}${e.date && e.agg !== 'total' && e.agg !== 'count' && e.agg !== 'avg' ? `, em ${dateOf(r, e.date)}` : ''}.`;
 }
 
-function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null): string {
+function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null, condition: Condition): string {
   // A fallback measure dates its values its own way (a monthly DY by month).
   const r: MeasureResult = v.grain ? { ...result, grain: v.grain } : result;
   const who = subjectOf(v.subject);
@@ -180,7 +189,8 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
   if (r.value_unit === 'pct_year' && r.agg !== 'accumulated') val += ` (equivalente a ${groupPtBr(toDecimal(((1 + v.value / 100) ** (1 / 252) - 1) * 100)!, 6)}% ao dia útil)`;
   const at = v.date ? dateOf(r, v.date) : '';
   const unitOf = (x: number) => formatIn(r.unit, x);
-  switch (r.agg) {
+  // A yield is one figure per fund whatever the aggregation asked across funds.
+  switch (r.measure === 'dy' ? 'value' : r.agg) {
     case 'variation': {
       const move = v.value > 0 ? 'subindo' : v.value < 0 ? 'caindo' : 'indo';
       const ends = v.start && v.end ? `, ${move} de ${unitOf(v.start.value)} em ${dateOf(r, v.start.date)} para ${unitOf(v.end.value)} em ${dateOf(r, v.end.date)}` : '';
@@ -206,6 +216,13 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
     case 'avg':
       return `A média d${name.startsWith('a ') ? 'a ' + name.slice(2) : name.startsWith('os ') ? 'os ' + name.slice(3) : 'o ' + name.slice(2)} ${who}${when} foi ${val} (${v.count} ${v.count === 1 ? 'valor' : 'valores'}).`;
     case 'count':
+      if (v.matched && condition) {
+        const level = condition.value === 0 ? 'zero' : formatIn(r.unit === 'pct_month' || r.unit === 'pct_year' ? 'pct' : r.unit, condition.value);
+        const which = v.matched.length ? ` (${v.matched.map((d) => dateOf(r, d)).join(', ')})` : '';
+        const unitWord = r.grain === 'month' ? (v.value === 1 ? 'mês' : 'meses') : v.value === 1 ? 'dia' : 'dias';
+        const op = condition.op === 'gt' ? 'ficou acima de' : 'ficou abaixo de';
+        return `${cap(name)} ${who} ${op} ${level} em ${v.value} ${unitWord}${when}${which}, de ${v.count} no período.`;
+      }
       return `${cap(who.replace(/^d[oa] /, ''))} teve ${v.value} ${r.measure === 'dividend' ? (v.value === 1 ? 'pagamento de dividendo' : 'pagamentos de dividendos') : 'registros'}${when}.`;
     case 'first':
       return `O primeiro valor ${who}${when} foi ${val}, em ${at}.`;

@@ -143,6 +143,9 @@ export class Planner {
       routed.kind !== 'entity' ||
       (routed.entity !== null && this.measureFamily.has(routed.entity) && this.sameScope(question.measure, routed.entity)) ||
       // ...but a panorama (several series, "o cenário") stays the panorama's.
+      // "Qual dos meus fundos tem o maior DY?": a fund measure over the client's funds.
+      (routed.entity?.startsWith('client_') === true && question.subjects.some((s) => s.kind === 'portfolio') &&
+        this.opts.policies.measures.measures[question.measure ?? '']?.subject === 'fund') ||
       // An edit of the previous structured question stays one ("qual deles pagou mais?").
       (followUp?.applied === true && followUp.inherited.length > 0) ||
       (marketOnly && !fundList && routed.entity !== 'macro_consolidada' && ((question.period !== null && question.period.kind !== 'latest') || reading.aggNamed));

@@ -125,7 +125,7 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   const group_by = cur.group_by ?? prev.group_by;
   const compare = subjects.length > 1 ? (cur.compare ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null)) : null;
   return {
-    question: { subjects, measure, agg, also, period, group_by, compare },
+    question: { subjects, measure, agg, also, period, group_by, compare, condition: cur.condition ?? null },
     meta: {
       applied: true,
       inherited,

@@ -23,9 +23,14 @@ export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, fo
   const def = catalog.measures[q.measure];
   const own = def.subject === 'portfolio';
   // Selic with IPCA, or the IFIX with the dollar, is a panorama of several series, not one measure.
-  const unserved = q.subjects.filter((s) => !(s.kind === def.subject || (own && s.kind === 'fund')) || (def.subject_ids && !def.subject_ids.includes(s.id)));
+  // A fund measure asked of "meus fundos" is asked of each fund the client holds (the executor expands it).
+  const ofPortfolio = def.subject === 'fund' && q.subjects.some((s) => s.kind === 'portfolio');
+  const unserved = q.subjects.filter(
+    (s) => !(s.kind === def.subject || (own && s.kind === 'fund') || (ofPortfolio && s.kind === 'portfolio')) || (def.subject_ids && !def.subject_ids.includes(s.id)),
+  );
   if (unserved.length) return { ok: false, why: `${def.name} does not serve ${unserved.map((s) => s.id).join(', ')}` };
   if (own) return { ok: true, why: "the client's own figures, filtered by the authenticated client" };
+  if (ofPortfolio) return { ok: true, why: "each fund of the client's portfolio" };
   if (q.subjects.some((s) => s.kind === 'portfolio')) return { ok: false, why: 'portfolio questions are answered by the client entities' };
   const kinds = new Set(q.subjects.map((s) => s.kind));
   if (kinds.size > 1) return { ok: false, why: `subjects of different kinds (${[...kinds].join(', ')})` };
@@ -79,7 +84,7 @@ export function measurePlan(
             filters,
           }),
     ticker_sources: fundMeasure ? ['text', 'context'] : [],
-    ticker_required: fundMeasure && funds.length === 0,
+    ticker_required: fundMeasure && q.subjects.length === 0,
     question: q,
     follow_up: followUp,
     planner: {

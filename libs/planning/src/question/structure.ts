@@ -123,14 +123,24 @@ export class QuestionReader {
     const also = measure && agg ? [...aggWanted].filter((a) => a !== agg && ALSO.has(a) && measure!.aggregations.includes(a) && !(a === 'last' && agg === 'value')) : [];
     if (agg && aggHits.length) signals.push(`aggregation ${agg} (${aggHits.map((h) => `"${h.phrase.text}"`).join(', ')})`);
     const cues = CUES.filter(([, re]) => re.test(text)).map(([c]) => c);
-    const multi = subjects.length > 1 || cues.includes('among_previous');
+    const ofPortfolio = measure?.subject === 'fund' && subjects.some((s) => s.kind === 'portfolio');
+    const multi = subjects.length > 1 || cues.includes('among_previous') || ofPortfolio;
     const compare = multi ? (compareHit?.order ?? (cues.includes('among_previous') ? 'max' : null)) : null;
     // Two indices or funds compared over a period are compared by how they did, not by their points.
     let finalAgg = agg;
+    // Funds compared on what they pay, with no period, are compared by yield (R$ per share depends on the price).
+    if (compare && measure?.name === 'dividend' && !period && this.catalog.measures.dy) {
+      measure = this.catalog.measures.dy;
+      finalAgg = 'value';
+      signals.push('compared by dividend yield (payouts of funds with different prices)');
+    }
     const spanPeriod = period && !['latest', 'previous_session', 'ago'].includes(period.spec.kind) && !(period.spec.kind === 'range' && period.spec.grain === 'day');
     if (measure && subjects.length > 1 && spanPeriod && agg === 'value' && measure.kind === 'level' && measure.aggregations.includes('variation')) finalAgg = 'variation';
+    const condition = agg === 'count' || aggWanted.has('count') ? readCondition(fullText) : null;
+    if (condition) signals.push(`condition ${condition.op} ${condition.value}`);
     return {
       question: {
+        condition,
         subjects,
         measure: measure?.name ?? null,
         agg: finalAgg,
@@ -155,6 +165,18 @@ export class QuestionReader {
   }
 }
 
+/** "passou de 1%", "acima de 15", "abaixo de 0,5", "negativo": the level values are counted against. */
+export function readCondition(text: string): { op: 'gt' | 'lt'; value: number } | null {
+  const num = '(-?\\d+(?:[.,]\\d+)?)';
+  const above = new RegExp(`(?:passou de|passaram de|acima de|mais de|maior que|maior do que|superior a|superou|ultrapassou)\\s+${num}`).exec(text);
+  if (above) return { op: 'gt', value: Number(above[1].replace(',', '.')) };
+  const below = new RegExp(`(?:abaixo de|menos de|menor que|menor do que|inferior a)\\s+${num}`).exec(text);
+  if (below) return { op: 'lt', value: Number(below[1].replace(',', '.')) };
+  if (/(?:^| )(?:negativo|negativa|negativos|negativas|deflacao)(?= |$)/.test(text)) return { op: 'lt', value: 0 };
+  if (/(?:^| )(?:positivo|positiva|positivos|positivas)(?= |$)/.test(text)) return { op: 'gt', value: 0 };
+  return null;
+}
+
 /**
  * The aggregation a measure's kind gives the words that were said: "acumulado" compounds a monthly
  * rate and sums a flow; "rendeu" is a level's variation; a multi-month period of a monthly rate
@@ -174,6 +196,7 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   if (has('min')) return 'min';
   // "quantas cotas comprei" asks for the total of a count, not how many purchases.
   if (wanted.has('count') && m.unit === 'count' && m.kind === 'flow' && allowed('total') && !/quantas vezes|quantas compras/.test(text)) return 'total';
+  if (wanted.has('count') && allowed('count') && readCondition(text)) return 'count';
   if (wanted.has('count') && allowed('count') && (m.kind === 'flow' || /quantas vezes|quantos pagamentos|quantos dividendos|quantas distribuicoes/.test(text))) return 'count';
   if (has('total')) return 'total';
   if (grouped || has('list')) return allowed('list') ? 'list' : m.default_agg;

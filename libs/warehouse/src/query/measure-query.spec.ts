@@ -25,6 +25,7 @@ const q = (over: Partial<StructuredQuestion>): StructuredQuestion => ({
   period: { kind: 'range', from: '2024-01-01', to: '2024-12-31', grain: 'year' },
   group_by: null,
   compare: null,
+  condition: null,
   ...over,
 });
 

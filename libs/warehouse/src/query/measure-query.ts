@@ -148,10 +148,19 @@ export class MeasureQueryService {
   }
 
   /** `clientId` is the authenticated client: client measures are filtered by it, whatever the question says. */
-  async compute(question: StructuredQuestion, clientId: string): Promise<MeasureResult> {
-    const m = question.measure ? this.catalog.measures[question.measure] : undefined;
-    if (!m) throw new CotaError('BAD_REQUEST', `Não conheço a medida '${String(question.measure).slice(0, 48)}'.`);
-    if (question.subjects.length === 0) throw new CotaError('BAD_REQUEST', 'A pergunta não diz de qual fundo ou índice.');
+  async compute(asked: StructuredQuestion, clientId: string): Promise<MeasureResult> {
+    const m = asked.measure ? this.catalog.measures[asked.measure] : undefined;
+    if (!m) throw new CotaError('BAD_REQUEST', `Não conheço a medida '${String(asked.measure).slice(0, 48)}'.`);
+    if (asked.subjects.length === 0) throw new CotaError('BAD_REQUEST', 'A pergunta não diz de qual fundo ou índice.');
+    // "Meus fundos" for a fund measure: each fund the client holds (the authenticated client's, always).
+    let weights: Map<string, number> | null = null;
+    let question = asked;
+    if (m.subject === 'fund' && asked.subjects.some((s) => s.kind === 'portfolio')) {
+      weights = await this.positions(clientId);
+      const funds = [...weights.keys()].map((id) => ({ kind: 'fund' as const, id }));
+      question = { ...asked, subjects: [...asked.subjects.filter((s) => s.kind === 'fund'), ...funds].slice(0, 20) };
+      if (question.subjects.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
+    }
     for (const s of question.subjects) {
       // A client measure is asked of the whole portfolio or of one of its funds.
       const fits = s.kind === m.subject || (m.subject === 'portfolio' && s.kind === 'fund');
@@ -165,8 +174,28 @@ export class MeasureQueryService {
       const ranked = values.filter((v) => v.value !== null).sort((a, b) => (question.compare === 'max' ? b.value! - a.value! : a.value! - b.value!));
       if (ranked.length > 1 && ranked[0].value !== ranked[1].value) winner = ranked[0].subject;
     }
+    let portfolio: MeasureResult['portfolio'] = null;
+    if (weights) {
+      const total = [...weights.values()].reduce((a, b) => a + b, 0);
+      const known = values.filter((v) => v.value !== null && weights!.has(v.subject.id));
+      const covered = known.reduce((a, v) => a + weights!.get(v.subject.id)!, 0);
+      portfolio = {
+        value: covered > 0 ? round(known.reduce((a, v) => a + v.value! * weights!.get(v.subject.id)!, 0) / covered) : null,
+        weights: [...weights].map(([ticker, w]) => ({ ticker, weight: total > 0 ? round((w / total) * 100, 4) : 0 })),
+      };
+    }
     const valueUnit = m.kind === 'yield' || (agg === 'variation' && m.unit !== 'pct') ? 'pct' : agg === 'count' ? 'count' : agg === 'accumulated' ? 'pct' : m.unit;
-    return { measure: m.name, entity: m.entity, agg, unit: m.unit, value_unit: valueUnit, group_by: question.group_by, grain: m.grain, fallback_note: m.fallback_note ?? null, values, winner };
+    return { measure: m.name, entity: m.entity, agg, unit: m.unit, value_unit: valueUnit, group_by: question.group_by, grain: m.grain, fallback_note: m.fallback_note ?? null, values, winner, portfolio };
+  }
+
+  /** The client's funds and their market values (the catalog's portfolio table, filtered by the client). */
+  private async positions(clientId: string): Promise<Map<string, number>> {
+    const p = this.catalog.portfolio;
+    const rows = await this.run(
+      `SELECT "${p.ticker_column}" AS ticker, "${p.weight_column}"::numeric AS weight FROM "${p.table}" WHERE "${p.client_column}" = $1 ORDER BY "${p.weight_column}" DESC NULLS LAST`,
+      [clientId],
+    );
+    return new Map(rows.map((r) => [String(r.ticker), num(r.weight) ?? 0]));
   }
 
   private async run(sql: string, values: unknown[]): Promise<Raw[]> {
@@ -199,7 +228,7 @@ export class MeasureQueryService {
     const [cov] = await this.run(sql.coverage, [sid, ...client]);
     const coverage = cov?.first_date && cov?.last_date ? { from: String(cov.first_date), to: String(cov.last_date) } : null;
     const empty: MeasureValue = {
-      subject, value: null, date: null, start: null, end: null, count: 0, rows: [], coverage, period: null, adjusted: false, sources: [], extra: [], paid_on: null, fallback: null, nearest: null, grain: null,
+      subject, value: null, date: null, start: null, end: null, count: 0, rows: [], coverage, period: null, adjusted: false, sources: [], extra: [], paid_on: null, fallback: null, nearest: null, grain: null, matched: null,
     };
     if (m.kind === 'yield') return this.yieldFor(m, subject, question, empty);
     if (!coverage) return empty;
@@ -208,7 +237,7 @@ export class MeasureQueryService {
     // month): the answer states the value's own date.
     const day = question.period?.kind === 'range' && question.period.grain === 'day' && (agg === 'value' || agg === 'last');
     const from = day ? addDays(period.from, m.grain === 'month' ? -62 : -10) : period.from;
-    const wantRows = agg === 'list' || question.group_by !== null || m.kind === 'flow';
+    const wantRows = agg === 'list' || question.group_by !== null || m.kind === 'flow' || !!question.condition;
     const [statsRows, rowRows, currentRows] = await Promise.all([
       this.run(sql.stats, [sid, from, period.to, ...client]),
       wantRows ? this.run(sql.rows, [sid, period.from, period.to, ...client]) : Promise.resolve([] as Raw[]),
@@ -233,6 +262,12 @@ export class MeasureQueryService {
     if (cur && num(cur.v) !== null && str(cur.d) && str(cur.d)! > (str(s.last_d) ?? '')) {
       // The snapshot dates the payment, not the record date.
       return { ...base, value: num(cur.v), date: null, paid_on: str(cur.d), sources: ['araquem'] };
+    }
+    // A condition ("passou de 1%") counts the period's values beyond a level, and says which.
+    if (question.condition && agg === 'count' && !question.group_by) {
+      const c = question.condition;
+      const matched = rows.filter((r) => (c.op === 'gt' ? r.value > c.value : r.value < c.value)).map((r) => r.date);
+      return { ...base, value: matched.length, date: null, matched };
     }
     const main = aggregate(m, agg, s, n);
     const extra = (question.also ?? []).filter((a) => a !== agg && m.aggregations.includes(a)).map((a) => {
