@@ -127,6 +127,11 @@ export class Planner {
       question = edited.question;
       followUp = edited.meta;
     }
+    // Funds compared on what they pay, with no period, are compared by yield (R$ per share depends on the price).
+    if (question.compare && question.measure === 'dividend' && !question.period && this.opts.policies.measures.measures.dy) {
+      question = { ...question, measure: 'dy', agg: 'value' };
+      reading.signals.push('compared by dividend yield (payouts of funds with different prices)');
+    }
     // A fund and a date but no measure ("brcr11 em 10/06/2019, qto tava?"), and no entity that reads it:
     // the fund's price is what a date asks of a fund.
     const price = this.opts.policies.measures.measures.price;

@@ -128,12 +128,6 @@ export class QuestionReader {
     const compare = multi ? (compareHit?.order ?? (cues.includes('among_previous') ? 'max' : null)) : null;
     // Two indices or funds compared over a period are compared by how they did, not by their points.
     let finalAgg = agg;
-    // Funds compared on what they pay, with no period, are compared by yield (R$ per share depends on the price).
-    if (compare && measure?.name === 'dividend' && !period && this.catalog.measures.dy) {
-      measure = this.catalog.measures.dy;
-      finalAgg = 'value';
-      signals.push('compared by dividend yield (payouts of funds with different prices)');
-    }
     const spanPeriod = period && !['latest', 'previous_session', 'ago'].includes(period.spec.kind) && !(period.spec.kind === 'range' && period.spec.grain === 'day');
     if (measure && subjects.length > 1 && spanPeriod && agg === 'value' && measure.kind === 'level' && measure.aggregations.includes('variation')) finalAgg = 'variation';
     const condition = agg === 'count' || aggWanted.has('count') ? readCondition(fullText) : null;
