@@ -65,7 +65,10 @@ export type MeasureAgg = z.infer<typeof MeasureAgg>;
 
 export const StructuredQuestion = z.object({
   subjects: z.array(QuestionSubject).max(10),
-  /** A measure of policies/measures.yaml, or null when the question names none. */
+  /**
+   * A measure of policies/measures.yaml, or null when the question names none. Null with several
+   * market subjects is a panel: each series' own measure, at the same date.
+   */
   measure: z.string().max(48).nullable(),
   agg: MeasureAgg.nullable(),
   /** Further aggregations asked together ("maior e menor", "primeiro e último", "quantos e quanto no total"). */
@@ -108,6 +111,9 @@ export const MeasureValue = z.object({
   nearest: z.object({ before: IsoDate.nullable(), after: IsoDate.nullable() }).nullable().default(null),
   /** The values that met the question's condition (their dates), when it had one. */
   matched: z.array(IsoDate).nullable().default(null),
+  /** In a panel (several series at one date), the measure and unit of this line. */
+  measure: z.string().nullable().default(null),
+  unit: z.enum(['brl', 'pct', 'points', 'count', 'ratio', 'pct_month', 'pct_year', 'pct_day']).nullable().default(null),
   /** The answering measure's grain when it differs from the result's (a fallback to a monthly series). */
   grain: z.enum(['day', 'month']).nullable().default(null),
   /** The measure that answered when the one asked had no data (the close for "mínima" without intraday prices). */

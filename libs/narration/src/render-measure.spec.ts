@@ -19,6 +19,8 @@ const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResu
   nearest: null,
   grain: null,
   matched: null,
+  measure: null,
+  unit: null,
   ...over,
 });
 const result = (over: Partial<MeasureResult> = {}): MeasureResult => ({

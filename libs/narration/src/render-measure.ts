@@ -121,6 +121,7 @@ const dateOf = (r: MeasureResult, d: string) => (r.grain === 'month' ? `${MONTH_
  * unit and date, then the figures it rests on, then a small table when listing helps.
  */
 export function renderMeasure(result: MeasureResult, question: StructuredQuestion | null): string {
+  if (result.measure === 'panel') return renderPanel(result, question);
   const name = NAMES[result.measure] ?? result.measure;
   const spec = question?.period ?? null;
   const lines = result.values.map((v) => sentence(result, v, name, spec, question?.condition ?? null));
@@ -247,6 +248,25 @@ const minName = (name: string) => (name === 'a mínima' ? 'a mínima' : name ===
 const signed = (v: number) => `${v > 0 ? '+' : ''}${formatPercent(v)}`;
 const MONTHS = ['jan', 'fev', 'mar', 'abr', 'mai', 'jun', 'jul', 'ago', 'set', 'out', 'nov', 'dez'];
 const monthOf = (d: string) => `${MONTHS[Number(d.slice(5, 7)) - 1]}/${d.slice(0, 4)}`;
+
+const PANEL_NAMES: Record<string, string> = { USD: 'Dólar (USD)', EUR: 'Euro (EUR)', SELIC: 'Selic', 'META-SELIC': 'Meta da Selic', POUPANCA: 'Poupança' };
+
+/** Several series at one date: one line each, with the date (or reference month) of its value. */
+function renderPanel(r: MeasureResult, question: StructuredQuestion | null): string {
+  const p = question?.period;
+  const day = p && p.kind === 'range' ? p.to : null;
+  const head = day ? `Panorama em ${brDate(day)}:` : 'Panorama com o dado mais recente de cada série:';
+  const lines = r.values.map((v) => {
+    const label = PANEL_NAMES[v.subject.id] ?? v.subject.id;
+    if (v.value === null || !v.unit) return `- ${label}: sem dado${v.coverage ? ` (a série vai de ${brDate(v.coverage.from)} a ${brDate(v.coverage.to)})` : ''}`;
+    const grainR: MeasureResult = { ...r, grain: v.grain ?? 'day' };
+    const when = v.date ? (v.grain === 'month' ? `referência: ${dateOf(grainR, v.date)}` : brDate(v.date)) : '';
+    return `- ${label}: ${formatIn(v.unit, v.value)}${when ? ` (${when})` : ''}`;
+  });
+  const carried = r.values.some((v) => v.grain === 'month' && v.date && day && v.date.slice(0, 7) !== day.slice(0, 7));
+  const note = carried ? '\n\nSéries mensais mostram o último mês de referência até a data.' : '';
+  return `${head}\n${lines.join('\n')}${note}`;
+}
 
 /** The period's values when listing them helps: payments of a total, months of a grouped question. */
 function rowsTable(r: MeasureResult, v: MeasureValue): string | null {

@@ -148,6 +148,8 @@ export class Planner {
       routed.kind !== 'entity' ||
       (routed.entity !== null && this.measureFamily.has(routed.entity) && this.sameScope(question.measure, routed.entity)) ||
       // ...but a panorama (several series, "o cenário") stays the panorama's.
+      // Several series at one date: the panel answers the panorama's question with each series' value.
+      (question.measure === null && marketOnly && (routed.entity === 'macro_consolidada' || !routed.planner.accepted || routed.entity?.startsWith('history_') === true)) ||
       // "Qual dos meus fundos tem o maior DY?": a fund measure over the client's funds.
       (routed.entity?.startsWith('client_') === true && question.subjects.some((s) => s.kind === 'portfolio') &&
         this.opts.policies.measures.measures[question.measure ?? '']?.subject === 'fund') ||

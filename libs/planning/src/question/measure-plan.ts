@@ -18,7 +18,18 @@ export function MEASURE_FAMILY(catalog: MeasureCatalog): Set<string> {
  * Whether the structured question needs the measure path: a measure, subjects it can be asked of,
  * and something rows alone do not answer (a period, an aggregate, a comparison, a market series).
  */
+/** Several market series and no one measure serves them all: a panel at one date. */
+export function isPanel(q: StructuredQuestion, catalog: MeasureCatalog): boolean {
+  const market = q.subjects.filter((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
+  if (market.length < 2 || market.length !== q.subjects.length) return false;
+  const one = Object.values(catalog.measures).some((m) => market.every((s) => s.kind === m.subject && (!m.subject_ids || m.subject_ids.includes(s.id))));
+  const p = q.period;
+  const atADate = !p || p.kind === 'latest' || p.kind === 'ago' || p.kind === 'previous_session' || (p.kind === 'range' && (p.grain === 'day' || p.grain === 'month'));
+  return !one && atADate;
+}
+
 export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, followUp: FollowUpMeta | null, catalog: MeasureCatalog): { ok: boolean; why: string } {
+  if (!q.measure && isPanel(q, catalog) && !reading.aggNamed) return { ok: true, why: `a panel of ${q.subjects.map((s) => s.id).join(', ')} at one date` };
   if (!q.measure) return { ok: false, why: 'no measure' };
   const def = catalog.measures[q.measure];
   const own = def.subject === 'portfolio';
@@ -57,6 +68,22 @@ export function measurePlan(
   why: string,
   followUp: FollowUpMeta | null,
 ): PlanResponse {
+  if (!q.measure) {
+    // A panel: the macro panorama's entity, each series with its own measure.
+    return {
+      ...base,
+      kind: 'measure',
+      intent: 'macro_consolidada',
+      entity: 'macro_consolidada',
+      tickers_in_text: [],
+      params: base.kind === 'entity' && base.entity === 'macro_consolidada' ? base.params : queryParams({}),
+      ticker_sources: [],
+      ticker_required: false,
+      question: { ...q, agg: 'value' },
+      follow_up: followUp,
+      planner: { ...base.planner, accepted: true, reason: `${why}; ${signals.join('; ')}` },
+    };
+  }
   const def = catalog.measures[q.measure as string];
   const funds = q.subjects.filter((s) => s.kind === 'fund').map((s) => s.id);
   const fundMeasure = def.subject === 'fund';

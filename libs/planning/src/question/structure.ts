@@ -114,6 +114,12 @@ export class QuestionReader {
     if (first && first.kind !== 'fund' && first.kind !== 'portfolio' && (!measure || measure.subject !== first.kind)) {
       measure = defaultMeasureFor(this.catalog, first.kind, first.id);
     }
+    // Several market series that no one measure serves (the IFIX with the Selic): a panel, each its own.
+    const series = subjects.filter((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
+    if (series.length > 1 && series.length === subjects.length) {
+      const one = Object.values(this.catalog.measures).some((m) => series.every((s) => s.kind === m.subject && (!m.subject_ids || m.subject_ids.includes(s.id))));
+      if (!one) measure = null;
+    }
     const aggWanted = new Set(aggHits.map((h) => h.agg));
     // "quanto rendeu", "subiu": a fund's return is its price's variation.
     if (!measure && aggWanted.has('variation') && subjects.some((s) => s.kind === 'fund')) measure = this.catalog.measures.price ?? null;

@@ -1,6 +1,6 @@
 import type { MeasureAgg, MeasureResult, MeasureValue, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { CotaError } from '@cota/contracts';
-import { MeasureCatalog, MeasureDef } from '@cota/catalog';
+import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
 import { addDays, resolvePeriod } from '@cota/periods';
 import type { SqlRunner } from './entity-query.service';
 
@@ -149,6 +149,7 @@ export class MeasureQueryService {
 
   /** `clientId` is the authenticated client: client measures are filtered by it, whatever the question says. */
   async compute(asked: StructuredQuestion, clientId: string): Promise<MeasureResult> {
+    if (asked.measure === null) return this.panel(asked, clientId);
     const m = asked.measure ? this.catalog.measures[asked.measure] : undefined;
     if (!m) throw new CotaError('BAD_REQUEST', `Não conheço a medida '${String(asked.measure).slice(0, 48)}'.`);
     if (asked.subjects.length === 0) throw new CotaError('BAD_REQUEST', 'A pergunta não diz de qual fundo ou índice.');
@@ -186,6 +187,25 @@ export class MeasureQueryService {
     }
     const valueUnit = m.kind === 'yield' || (agg === 'variation' && m.unit !== 'pct') ? 'pct' : agg === 'count' ? 'count' : agg === 'accumulated' ? 'pct' : m.unit;
     return { measure: m.name, entity: m.entity, agg, unit: m.unit, value_unit: valueUnit, group_by: question.group_by, grain: m.grain, fallback_note: m.fallback_note ?? null, values, winner, portfolio };
+  }
+
+  /**
+   * A panel: each market series with its own measure, valued at the same date (the last value on or
+   * before it: a monthly rate carries its latest reference month forward, and the answer says which).
+   */
+  private async panel(question: StructuredQuestion, clientId: string): Promise<MeasureResult> {
+    const lines = question.subjects.filter((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
+    if (lines.length === 0) throw new CotaError('BAD_REQUEST', 'Diga quais índices ou indicadores você quer ver juntos.');
+    const period = question.period && question.period.kind === 'range' ? { ...question.period, from: question.period.to, grain: 'day' as const } : question.period;
+    const values = await Promise.all(
+      lines.map(async (s) => {
+        const m = defaultMeasureFor(this.catalog, s.kind, s.id);
+        if (!m) throw new CotaError('BAD_REQUEST', `Não tenho a série ${s.id}.`);
+        const v = await this.measureFor(m, s, 'value', { ...question, subjects: [s], measure: m.name, agg: 'value', also: [], period }, clientId);
+        return { ...v, measure: m.name, unit: m.unit, grain: m.grain };
+      }),
+    );
+    return { measure: 'panel', entity: 'macro_consolidada', agg: 'value', unit: 'points', value_unit: 'points', group_by: null, grain: 'day', fallback_note: null, values, winner: null, portfolio: null };
   }
 
   /** The client's funds and their market values (the catalog's portfolio table, filtered by the client). */
@@ -228,7 +248,7 @@ export class MeasureQueryService {
     const [cov] = await this.run(sql.coverage, [sid, ...client]);
     const coverage = cov?.first_date && cov?.last_date ? { from: String(cov.first_date), to: String(cov.last_date) } : null;
     const empty: MeasureValue = {
-      subject, value: null, date: null, start: null, end: null, count: 0, rows: [], coverage, period: null, adjusted: false, sources: [], extra: [], paid_on: null, fallback: null, nearest: null, grain: null, matched: null,
+      subject, value: null, date: null, start: null, end: null, count: 0, rows: [], coverage, period: null, adjusted: false, sources: [], extra: [], paid_on: null, fallback: null, nearest: null, grain: null, matched: null, measure: null, unit: null,
     };
     if (m.kind === 'yield') return this.yieldFor(m, subject, question, empty);
     if (!coverage) return empty;
