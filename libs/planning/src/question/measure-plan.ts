@@ -89,7 +89,7 @@ export function measurePlan(
   const fundMeasure = def.subject === 'fund';
   const window = q.period?.kind === 'range' && q.period.grain === 'year' ? `year:${q.period.from.slice(0, 4)}` : null;
   const filters: Record<string, string> = {};
-  const market = q.subjects.find((s) => s.kind !== 'fund');
+  const market = q.subjects.find((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
   if (market) filters[market.kind] = market.id;
   const entity = base.planner.accepted && base.kind === 'entity' && base.entity && fundMeasure === !base.entity.startsWith('history_') ? base.entity : def.entity;
   return {

@@ -279,7 +279,8 @@ export class MeasureQueryService {
     };
     if (n === 0) return base;
     const cur = currentRows[0];
-    if (cur && num(cur.v) !== null && str(cur.d) && str(cur.d)! > (str(s.last_d) ?? '')) {
+    // The snapshot dates a payment: it is newer only when later than the series' last payment (or record) date.
+    if (cur && num(cur.v) !== null && str(cur.d) && str(cur.d)! > (str(s.last_d2) ?? str(s.last_d) ?? '')) {
       // The snapshot dates the payment, not the record date.
       return { ...base, value: num(cur.v), date: null, paid_on: str(cur.d), sources: ['araquem'] };
     }
