@@ -121,6 +121,7 @@ export class ContextManager {
         ...(req.question ? { question: req.question } : {}),
         ...(req.listed_tickers?.length ? { listed: req.listed_tickers } : {}),
         ...(req.params ? { params: req.params } : {}),
+        ...(typeof req.meta?.problem === 'string' ? { problem: req.meta.problem } : {}),
       },
     };
     const reference = referenceFromCommit(
@@ -180,7 +181,10 @@ export class ContextManager {
   async peek(k: WireConversationKey): Promise<PeekResponse> {
     const snap = await this.store.snapshot(keyOf(k));
     const recent = loadRecent(snap.turns, this.policy, this.policy.max_turns, this.clock());
-    const last = [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && typeof t.meta.entity === 'string');
+    // The newest answer, or the question still waiting for its fund when Cota just asked which one.
+    const newest = [...recent].reverse().find((t) => t.role === 'assistant');
+    const waiting = newest && newest.meta.status === 'needs_clarification' && newest.meta.problem === 'ticker_required' && typeof newest.meta.entity === 'string' ? newest : undefined;
+    const last = waiting ?? [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && typeof t.meta.entity === 'string');
     const tickers = Array.isArray(last?.meta.tickers) ? (last!.meta.tickers as string[]) : [];
     const filters = last?.meta.filters && typeof last.meta.filters === 'object' ? (last.meta.filters as Record<string, string>) : {};
     const question = last?.meta.question && typeof last.meta.question === 'object' ? (last.meta.question as StructuredQuestion) : null;

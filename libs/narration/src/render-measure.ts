@@ -18,6 +18,9 @@ const NAMES: Record<string, string> = {
   fx_rate: 'a cotação',
   monthly_rate: 'a variação mensal',
   annual_rate: 'a taxa',
+  invested: 'o valor investido',
+  avg_price: 'o preço médio de compra',
+  shares_held: 'as cotas em carteira',
   dy_monthly: 'o dividend yield mensal',
   received: 'os dividendos recebidos',
   shares_bought: 'as cotas compradas',
@@ -46,7 +49,7 @@ export function formatIn(unit: Unit, value: number): string {
       const d = toDecimal(value);
       if (d && d.abs().gte(1e6)) return `${formatMoneyCompact(value)} (${formatMoney(value)})`;
       // Per-share amounts keep the precision they were published with (R$ 0,948), up to 4 decimals.
-      if (d && d.abs().lt(1000) && !d.times(100).isInteger()) {
+      if (d && d.abs().lt(10) && !d.times(100).isInteger()) {
         const body = groupPtBr(d.abs(), Math.min(4, Math.max(2, d.decimalPlaces())));
         return `${d.isNegative() ? '-' : ''}R$ ${body}`;
       }
@@ -124,7 +127,11 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
   if (result.measure === 'panel') return renderPanel(result, question);
   const name = NAMES[result.measure] ?? result.measure;
   const spec = question?.period ?? null;
-  const lines = result.values.map((v) => sentence(result, v, name, spec, question?.condition ?? null));
+  // A comparison lists the winner first, in the order asked.
+  const ordered = question?.compare && result.values.length > 1
+    ? [...result.values].sort((a, b) => (a.value === null ? 1 : b.value === null ? -1 : question.compare === 'max' ? b.value - a.value : a.value - b.value))
+    : result.values;
+  const lines = ordered.map((v) => sentence(result, v, name, spec, question?.condition ?? null));
   const parts = [lines.join('\n')];
   // "O DY médio da minha carteira": the funds' values weighted by what each is worth in it.
   if (result.portfolio && question?.agg === 'avg' && result.portfolio.value !== null) {
@@ -163,6 +170,8 @@ const NOUNS: Record<string, [string, string]> = {
   dividend: ['pagamento', 'pagamentos'],
   received: ['pagamento', 'pagamentos'],
   shares_bought: ['compra', 'compras'],
+  invested: ['posição', 'posições'],
+  shares_held: ['posição', 'posições'],
 };
 
 const EXTRA_NAMES: Record<string, string> = { max: 'Máximo', min: 'Mínimo', first: 'Primeiro', last: 'Último', total: 'Total', count: 'Quantidade', avg: 'Média' };
@@ -212,7 +221,8 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}.`;
     case 'total': {
       const [one, many] = NOUNS[r.measure] ?? ['registro', 'registros'];
-      return `${cap(name)} ${who}${when} somam ${val} (${v.count} ${v.count === 1 ? one : many}).`;
+      const verb = /^(os|as) /.test(name) ? 'somam' : 'soma';
+      return `${cap(name)} ${who}${when} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}).`;
     }
     case 'avg':
       return `A média d${name.startsWith('a ') ? 'a ' + name.slice(2) : name.startsWith('os ') ? 'os ' + name.slice(3) : 'o ' + name.slice(2)} ${who}${when} foi ${val} (${v.count} ${v.count === 1 ? 'valor' : 'valores'}).`;
@@ -232,6 +242,8 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
         ? `O último dividendo ${who}${when} foi ${val} por cota, ${at ? `com data-com em ${at}${v.paid_on ? ` e pagamento em ${brDate(v.paid_on)}` : ''}` : `pago em ${brDate(v.paid_on as string)}`}.`
         : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
     default: {
+      // The client's own current figures have no date to speak of.
+      if (r.measure === 'avg_price') return `${cap(name)} ${who} é ${val}.`;
       if (r.measure === 'dy' && v.start && v.end) {
         return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre o fechamento de ${formatMoney(v.end.value)} em ${brDate(v.end.date)}.`;
       }

@@ -249,7 +249,8 @@ export class AskPipeline {
           accepted,
           tickers: accepted ? answeredTickers : [],
           filters: (plan.kind === 'entity' || plan.kind === 'measure') && status === 'ok' ? params.filters : {},
-          question: accepted && question?.measure ? question : null,
+          // A question waiting for its fund ("de qual fundo?") is kept too: "o TRXF11" completes it.
+          question: (accepted || problem === 'ticker_required') && question?.measure ? question : null,
           listed_tickers: accepted ? listed : [],
           params: plan.kind === 'entity' && accepted ? params : null,
           meta: { kind: plan.kind, problem },

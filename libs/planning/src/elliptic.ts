@@ -20,7 +20,12 @@ const NUMBER = /^\d+(?:\.\d+)?$/;
 export function detectEllipsis(q: AnalysedQuestion, o: Ontology, isFilterWord: (token: string) => boolean = () => false): Ellipsis | null {
   const { openers, periodWords, weakWeight } = o.elliptic;
   const tokens = q.tokens;
-  const opener = openers.find((op) => op.length < tokens.length && op.every((w, i) => tokens[i] === w));
+  const found = openers.find((op) => op.length < tokens.length && op.every((w, i) => tokens[i] === w));
+  // "o TRXF11" answering "de qual fundo?": only funds and function words continue the previous question too.
+  // A bare "HGLG11?" is a question of its own (the fund's overview).
+  const onlyFunds =
+    q.tickers.tickers.length > 0 && tokens.some((t) => STOPWORDS.has(t)) && tokens.every((t) => q.tickers.surfaces.has(t) || STOPWORDS.has(t));
+  const opener = found ?? (onlyFunds ? [] : null);
   if (!opener) return null;
   const anchors: string[] = [];
   for (let i = opener.length; i < tokens.length; i++) {
@@ -47,5 +52,5 @@ export function detectEllipsis(q: AnalysedQuestion, o: Ontology, isFilterWord: (
     return null;
   }
   if (anchors.length === 0) return null;
-  return { opener: opener.join(' '), anchors };
+  return { opener: opener.join(' ') || '(só o fundo)', anchors };
 }

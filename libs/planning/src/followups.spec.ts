@@ -64,7 +64,8 @@ describe('elliptic follow-ups', () => {
 
 describe('QA findings', () => {
   it('"Quanto eu tenho investido no total?" sums the positions (invested_amt is aggregatable there)', () => {
-    expect(plan('Quanto eu tenho investido no total?')).toMatchObject({ kind: 'entity', entity: 'client_fiis_positions', params: { agg: 'sum' } });
+    // The client's invested total is a client measure now (summed by the executor, scoped to the client).
+    expect(plan('Quanto eu tenho investido no total?')).toMatchObject({ kind: 'measure', entity: 'client_fiis_positions', params: { agg: 'sum' }, question: { measure: 'invested', agg: 'total' } });
   });
 
   it('a ranking by P/VP orders the snapshot across funds by price_book_ratio, never by another rank', () => {

@@ -32,6 +32,8 @@ const CUES: Array<[FollowUpCue, RegExp]> = [
   ['add_subject', /(?:^| )(?:compar[ae]\w*|versus|vs|contra|frente a|em relacao a)(?= |$)/],
   ['among_previous', /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus)(?= |$)/],
   ['opener', /^(?:e|e o|e a|e os|e as|e no|e na|e em|e do|e da|e pro|e para|e pra|e se|agora|tambem|mesmo)(?= |$)/],
+  // Only a fund ("o TRXF11"): the answer to "de qual fundo?", or a change of subject.
+  ['opener', /^(?:o|a|do|da|no|na|pro|pra|para o|e)\s+<fundo>(?:\s+(?:e|ou)\s+<fundo>)*$/],
 ];
 
 /** Aggregations that can be asked together with another, and the pairs people ask. */
