@@ -40,6 +40,20 @@ export function planningBenchmarks(): Benchmark[] {
       targetMeanMs: 0.5,
     },
     {
+      // A follow-up planned as an edit of the previous structured question ("e em abril?").
+      name: 'planner.planDeterministic (follow-up editing the previous structured question)',
+      run: () => {
+        planner.planDeterministic('e em abril?', {
+          previousEntity: 'fiis_precos',
+          previousQuestion: {
+            subjects: [{ kind: 'fund', id: 'XPML11' }], measure: 'price', agg: 'value', also: [], group_by: null, compare: null, condition: null,
+            period: { kind: 'range', from: '2024-03-01', to: '2024-03-31', grain: 'month' },
+          },
+        });
+      },
+      targetMeanMs: 0.5,
+    },
+    {
       name: `planner.planDeterministic (all ${questions.length} golden questions)`,
       run: () => {
         for (const q of questions) planner.planDeterministic(q);

@@ -6,12 +6,10 @@ import { normalize } from '@cota/text';
 /** A phrase of the measure catalog compiled once: matched on whole words of the normalised text. */
 interface Phrase {
   text: string;
-  re: RegExp;
+  /** The phrase normalised, padded with spaces: a cheap substring test before the regex. */
+  padded: string;
 }
-const compile = (p: string): Phrase => {
-  const n = normalize(p).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return { text: p, re: new RegExp(`(?:^| )${n}(?= |$)`) };
-};
+const compile = (p: string): Phrase => ({ text: p, padded: ` ${normalize(p)} ` });
 
 /** What the question says, before any conversation is taken into account. */
 export interface QuestionReading {
@@ -106,8 +104,9 @@ export class QuestionReader {
     const aggHits = this.longestMatches(this.aggWords, fullText).filter(
       (h) => !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)),
     );
-    const groupHit = this.groupWords.find((g) => g.phrase.re.test(text)) ?? null;
-    const compareHit = this.compareWords.find((c) => c.phrase.re.test(text)) ?? null;
+    const paddedText = ` ${text} `;
+    const groupHit = this.groupWords.find((g) => paddedText.includes(g.phrase.padded)) ?? null;
+    const compareHit = this.compareWords.find((c) => paddedText.includes(c.phrase.padded)) ?? null;
 
     // The client's own measure ("quanto recebi") is about the whole portfolio unless funds are named.
     if (measure?.subject === 'portfolio' && !subjects.some((s) => s.kind === 'fund' || s.kind === 'portfolio')) subjects.push({ kind: 'portfolio', id: 'PORTFOLIO' });
@@ -160,9 +159,11 @@ export class QuestionReader {
 
   /** Every phrase that matches, leaving out those inside a longer match ("valor patrimonial" in "valor patrimonial por cota"). */
   private longestMatches<T extends { phrase: Phrase }>(list: T[], text: string): T[] {
-    const hits = list.filter((h) => h.phrase.re.test(text)).sort((a, b) => b.phrase.text.length - a.phrase.text.length);
+    // Compiled once per question: a padded text lets the substring test stand for the word-bounded regex.
+    const padded = ` ${text} `;
+    const hits = list.filter((h) => padded.includes(h.phrase.padded)).sort((a, b) => b.phrase.text.length - a.phrase.text.length);
     const kept: T[] = [];
-    for (const h of hits) if (!kept.some((k) => normalize(k.phrase.text).includes(normalize(h.phrase.text)))) kept.push(h);
+    for (const h of hits) if (!kept.some((k) => k.phrase.padded.includes(h.phrase.padded))) kept.push(h);
     return kept;
   }
 }

@@ -96,13 +96,22 @@ function reconcilePrices(raw: RawData): Row[] {
 }
 
 /**
+ * Dividend precedence. market16 publishes dividends *adjusted* and dated by ex-date (XPML11's
+ * March 2024 payment of R$ 0,92 is 0,8999 there; HGLG11's R$ 1,10 is 1,080226), so the amount
+ * as paid comes from dashbord when it has the payment: the one place where SOURCES.md's generic
+ * order (araquem, market16, dashbord, paulo037) is not the right one for a fact.
+ */
+const DIVIDEND_PRECEDENCE: Record<SourceName, number> = { ...PRECEDENCE, dashbord: PRECEDENCE.market16 - 0.5 };
+
+/**
  * Dividends: a lower-precedence dividend is dropped when a higher-precedence source has one for the
  * same ticker within 15 days (sources date the same payment differently: record date, ex-date, month end).
  */
 export function reconcileDividends(input: DividendFact[]): DividendFact[] {
   const dividends = recordDatesForExDates(input);
   const kept = new Map<string, DividendFact[]>();
-  for (const d of [...dividends].sort((a, b) => PRECEDENCE[a.source] - PRECEDENCE[b.source] || a.traded_until_date.localeCompare(b.traded_until_date))) {
+  const rank = (s: SourceName) => DIVIDEND_PRECEDENCE[s];
+  for (const d of [...dividends].sort((a, b) => rank(a.source) - rank(b.source) || a.traded_until_date.localeCompare(b.traded_until_date))) {
     const list = kept.get(d.ticker) ?? [];
     const clash = list.some((k) => k.source !== d.source && Math.abs(daysBetween(k.traded_until_date, d.traded_until_date)) <= 15);
     const sameDay = list.some((k) => k.traded_until_date === d.traded_until_date);

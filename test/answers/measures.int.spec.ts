@@ -1,0 +1,107 @@
+import type { DataSource } from 'typeorm';
+import type { PlanResponse } from '@cota/contracts';
+import { dataDir } from '@cota/config';
+import { createNarrator, loadCatalogColumns, Narrator } from '@cota/narration';
+import { loadPlanningPolicies, Planner, readFundTickers } from '@cota/planning';
+import { openDatabase } from '@cota/service-kit';
+import { createTestDatabase, TestDatabase } from '@cota/test-support';
+import { ensureWarehouse, EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, PgSqlRunner } from '@cota/warehouse';
+import { narrateRequest } from '../../libs/narration/src/testing/requests';
+
+/**
+ * The examples of the issue "Answer what was asked", from question to text over the real warehouse
+ * (ingested from the shared data into a fresh Postgres database): planner → measure query → narrator.
+ * Each answer must carry the value the raw files give, its period and its subject.
+ */
+let db: TestDatabase;
+let ds: DataSource;
+let planner: Planner;
+let measures: MeasureQueryService;
+let entities: EntityQueryService;
+let narrator: Narrator;
+
+beforeAll(async () => {
+  db = await createTestDatabase('measures');
+  ds = await openDatabase({ url: db.url });
+  await ensureWarehouse(ds, { dataDir: dataDir(), log: () => undefined });
+  planner = new Planner({ policies: loadPlanningPolicies(), funds: readFundTickers(dataDir()) });
+  measures = new MeasureQueryService(loadMeasureCatalog(), new PgSqlRunner(ds), { statementTimeoutMs: 10_000 });
+  entities = new EntityQueryService(loadEntityCatalog(), new PgSqlRunner(ds), { statementTimeoutMs: 10_000 });
+  narrator = createNarrator({ llm: null, catalog: loadCatalogColumns() ?? undefined });
+}, 300_000);
+
+afterAll(async () => {
+  await ds?.destroy();
+  await db?.drop();
+});
+
+async function answer(question: string, previous: PlanResponse | null = null, client = 'cliente-demo-1'): Promise<{ plan: PlanResponse; text: string }> {
+  let plan = planner.planDeterministic(question);
+  if (previous && (plan.elliptic || plan.follow_up_candidate)) {
+    const tickers = previous.question?.subjects.filter((s) => s.kind === 'fund').map((s) => s.id) ?? [];
+    plan = planner.planDeterministic(question, { previousEntity: previous.entity, previousQuestion: previous.question, previousTickers: tickers });
+  }
+  expect({ question, kind: plan.kind }).toEqual({ question, kind: 'measure' });
+  const result = await measures.compute(plan.question!, client);
+  const req = narrateRequest({ question, kind: 'measure', entity: plan.entity, measure: result, question_spec: plan.question });
+  return { plan, text: (await narrator.narrate(req)).answer };
+}
+
+describe('the issue\'s examples', () => {
+  it.each([
+    ['quanto o ifix rendeu em 2024?', ['-5,89%', '3.311,43', '3.116,28', 'em 2024']],
+    ['quanto o IFIX subiu de janeiro a junho de 2025?', ['+11,79%', '1º semestre de 2025 (janeiro a junho)']],
+    ['qual foi a máxima do HGLG11 em junho de 2025?', ['R$ 159,15', '13/06/2025', 'junho de 2025']],
+    ['quanto o XPML11 pagou em março de 2024?', ['XPML11', 'março de 2024', 'R$ 0,90']],
+    ['IPCA acumulado em 12 meses', ['4,68%', 'de novembro de 2024 a outubro de 2025']],
+    ['qual era o PL do KNRI11 em dezembro de 2022?', ['R$ 3,86 bilhões', 'dezembro de 2022']],
+    ['dy do KNRI11 em 2023', ['KNRI11', 'em 2023', '%']],
+    ['quanto o IBOV variou em outubro de 2025?', ['IBOV', 'outubro de 2025', '%']],
+    ['quanto o MXRF11 pagou no total em 2024?', ['MXRF11', 'em 2024', 'somam']],
+  ])('%s', async (question, parts) => {
+    const { text } = await answer(question);
+    for (const p of parts) expect(text).toContain(p);
+    // Nothing internal reaches the person.
+    expect(text).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
+  });
+
+  it('follow-ups edit the previous question: "e em abril?", "e do HGLG11?"', async () => {
+    const march = await answer('preço do XPML11 em março de 2024');
+    const april = await answer('e em abril?', march.plan);
+    expect(april.text).toContain('abril de 2024');
+    expect(april.text).toContain('XPML11');
+    const knri = await answer('dividendos do KNRI11 em 2024');
+    const y2023 = await answer('e em 2023?', knri.plan);
+    const hglg = await answer('e do HGLG11?', y2023.plan);
+    expect(hglg.text).toMatch(/HGLG11 em 2023/);
+  });
+
+  it('answers about the client\'s own portfolio, scoped to the client', async () => {
+    const { text } = await answer('quanto recebi do XPML11 em 2024?');
+    expect(text).toMatch(/dividendos recebidos do XPML11 em 2024 somam R\$ [\d.]+,\d{2}/);
+    const dy = await answer('qual o dy médio da minha carteira?');
+    expect(dy.text).toMatch(/médio da sua carteira, ponderado pelo valor de mercado/);
+    // Another client's portfolio has other funds.
+    const other = await measures.compute(dy.plan.question!, 'cliente-demo-2');
+    expect(other.values.map((v) => v.subject.id).sort()).toEqual(['HGCR11', 'KNHY11', 'KNIP11']);
+  });
+});
+
+describe('one value per metric', () => {
+  it('the 12-month DY is the same number in the DY answer, the overview and the ranking', async () => {
+    for (const ticker of ['HGLG11', 'VISC11', 'XPML11', 'KNRI11', 'MXRF11']) {
+      const plan = planner.planDeterministic(`qual o dy do ${ticker}?`);
+      const dy = (await measures.compute(plan.question!, 'c')).values[0].value;
+      const overview = await entities.query({ client_id: 'c', entity: 'fii_overview', params: { ...plan.params, ticker, tickers: [ticker], agg: 'latest', window: null, limit: null, order: null, order_by: null, filters: {} } });
+      const ranking = await entities.query({ client_id: 'c', entity: 'fiis_rankings', params: { ...plan.params, ticker, tickers: [ticker], agg: 'list', window: null, limit: 5, order: null, order_by: null, filters: {} } });
+      expect({ ticker, overview: Number(overview.rows[0].dy_12m_pct), ranking: Number(ranking.rows[0].dy_12m_pct) }).toEqual({ ticker, overview: dy, ranking: dy });
+    }
+  });
+
+  it('no ranking shows an implausible P/VP', async () => {
+    const plan = planner.planDeterministic('top 5 fundos com menor p/vp');
+    const res = await entities.query({ client_id: 'c', entity: plan.entity!, params: plan.params });
+    expect(res.rows.length).toBeGreaterThan(0);
+    for (const r of res.rows) expect(Number(r.price_book_ratio)).toBeGreaterThan(0);
+  });
+});
