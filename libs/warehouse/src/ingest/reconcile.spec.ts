@@ -13,8 +13,8 @@ describe('source reconciliation', () => {
       { ticker: 'KNRI11', traded_until_date: '2024-11-29', payment_date: null, dividend_amt: 1, source: 'dashbord' },
       { ticker: 'KNRI11', traded_until_date: '2024-12-31', payment_date: null, dividend_amt: 1, source: 'paulo037' },
     ]);
-    // market16's ex-date 2024-11-01 takes dashbord's record date 2024-10-31; market16's value wins.
-    expect(kept.map((d) => `${d.traded_until_date}:${d.source}`).sort()).toEqual(['2024-10-31:market16', '2024-11-29:dashbord', '2024-12-31:paulo037']);
+    // market16's ex-dated, adjusted amount gives way to dashbord's amount as paid on the same payment.
+    expect(kept.map((d) => `${d.traded_until_date}:${d.source}`).sort()).toEqual(['2024-10-31:dashbord', '2024-11-29:dashbord', '2024-12-31:paulo037']);
   });
 
   it('regression: an ex-dated December dividend stays in its record year (HGLG11 2024 had 13 payments)', () => {
