@@ -3,8 +3,8 @@
  * Asks every question of the sets (default: test/eval/answers/*.jsonl) through the running system
  * over HTTP, conversations turn by turn, and checks the value, the period and the subject of each
  * answer (cli/answer-check.ts). Without --url it starts the seven services in this process on the
- * real servers of NATS_URL, DATABASE_URL and REDIS_URL (defaults: the local ones; the warehouse is
- * built in database cota_eval when missing). Exits non-zero below --min.
+ * real servers of NATS_URL, DATABASE_URL's server and REDIS_URL (defaults: the local ones), over a
+ * fresh database it drops at the end. Exits non-zero below --min.
  */
 import './register-paths';
 import 'reflect-metadata';
@@ -77,18 +77,26 @@ const freePort = () =>
 
 const DEMO_CLIENTS = ['cliente-demo-1', 'cliente-demo-2', 'cliente-demo-3'];
 
-/** The seven services in this process, each its own NATS client, on the real servers. */
+/**
+ * The seven services in this process, each its own NATS client, on the real servers, over a fresh
+ * database (the warehouse ingested from the data folder by this code, dropped at the end), so the
+ * answers are those of this checkout and never of a database an older build left behind.
+ */
 async function startSystem(): Promise<{ url: string; keys: Record<string, string>; stop: () => Promise<void> }> {
-  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/cota_eval';
-  const name = new URL(databaseUrl).pathname.slice(1);
-  const admin = new Client({ connectionString: databaseUrl.replace(/\/[^/]*$/, '/postgres') });
-  await admin.connect();
-  try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
-  } finally {
-    await admin.end();
-  }
+  const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const adminUrl = base.replace(/\/[^/]*$/, '/postgres');
+  const name = `cota_eval_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const databaseUrl = base.replace(/\/[^/]*$/, `/${name}`);
   const keys = Object.fromEntries(DEMO_CLIENTS.map((c) => [c, `eval-${randomBytes(12).toString('hex')}`]));
   const vars: NodeJS.ProcessEnv = {
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
@@ -103,16 +111,23 @@ async function startSystem(): Promise<{ url: string; keys: Record<string, string
     COTA_DATA_DIR: process.env.COTA_DATA_DIR,
   };
   const env = loadEnv(vars);
-  const ds = await openDatabase({ url: env.databaseUrl as string });
-  await ensureWarehouse(ds, { dataDir: env.dataDir, log: () => undefined });
-  await ds.destroy();
   const services: RunningService[] = [];
-  for (const def of Object.values(SERVICE_DEFINITIONS)) services.push(await startService(def, env));
+  try {
+    const ds = await openDatabase({ url: databaseUrl });
+    await ensureWarehouse(ds, { dataDir: env.dataDir, log: () => undefined });
+    await ds.destroy();
+    for (const def of Object.values(SERVICE_DEFINITIONS)) services.push(await startService(def, env));
+  } catch (e) {
+    for (const s of services.reverse()) await s.stop().catch(() => undefined);
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    throw e;
+  }
   return {
     url: `http://127.0.0.1:${env.port}`,
     keys,
     stop: async () => {
       for (const s of services.reverse()) await s.stop().catch(() => undefined);
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
     },
   };
 }
