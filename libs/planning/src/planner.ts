@@ -156,7 +156,11 @@ export class Planner {
       // An edit of the previous structured question stays one ("qual deles pagou mais?").
       (followUp?.applied === true && followUp.inherited.length > 0) ||
       (marketOnly && !fundList && routed.entity !== 'macro_consolidada' && ((question.period !== null && question.period.kind !== 'latest') || reading.aggNamed));
-    const measurable = isMeasurable(question, reading, followUp, this.opts.policies.measures);
+    let measurable = isMeasurable(question, reading, followUp, this.opts.policies.measures);
+    // No entity reads it ("market cap do mxrf11") but the measure catalog names it: the measure answers.
+    if (!measurable.ok && routed.kind === 'unknown' && reading.measureNamed && question.measure && question.subjects.length > 0) {
+      measurable = { ok: true, why: 'no entity reads it; the measure catalog does' };
+    }
     const out: PlanResponse = { ...routed, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };
     if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') {
       if (!measurable.ok && followUp?.applied) out.planner = { ...out.planner, reason: `${out.planner.reason}; follow-up not answered as a measure: ${measurable.why}` };
