@@ -72,6 +72,15 @@ describe('warehouse ingest (real Postgres)', () => {
     expect(dy.dy).toBeLessThan(13);
   });
 
+  it('reports what the plausibility checks flagged, per rule, and drops series glitches', async () => {
+    const rules = first.notes.filter((n) => n.startsWith('plausibility ')).map((n) => n.split(':')[0].replace('plausibility ', ''));
+    expect(rules).toEqual(['dy_above_ceiling', 'pvp_out_of_range', 'series_spike']);
+    const [flag] = await ds.query(`SELECT rule, value::float AS value FROM wh_quality_flags WHERE row_key = 'USD|2024-12-31'`);
+    expect(flag).toEqual({ rule: 'series_spike', value: 0.16 });
+    const [usd] = await ds.query(`SELECT count(*)::int AS n FROM wh_currency_rates WHERE currency = 'USD' AND rate_date = '2024-12-31'`);
+    expect(usd.n).toBe(0);
+  });
+
   it('maps segments to the most specific label (BTLG11 is Logística, not Híbrido)', async () => {
     const [row] = await ds.query(`SELECT sector FROM wh_funds WHERE ticker = 'BTLG11'`);
     expect(row.sector).toBe('Logística');

@@ -2,6 +2,7 @@ import { computeRankings } from '../derived/rankings';
 import { computeRisk, onOrBefore } from '../derived/risk';
 import { computeYields } from '../derived/yields';
 import { adjustPerShare, CorporateAction, detectCorporateActions } from '../derived/corporate-actions';
+import { checkSnapshots, dropSpikes, summariseFlags } from '../derived/plausibility';
 import { cdiMonthlyReturns, comparePerformance, indexMonthlyReturns, portfolioMonthlyReturns, Trade } from '../derived/client-performance';
 import { DEMO_CLIENTS } from '../derived/demo-clients';
 import { IngestError } from './csv';
@@ -442,6 +443,12 @@ export function reconcile(raw: RawData): Reconciled {
   }
   notes.push(`${raw.skippedTickers.size} codes that are not fund tickers (AAAA11) were skipped`);
 
+  // Plausibility: glitches in daily series are dropped, out-of-range values flagged; all reported per rule.
+  const currencies = dropSpikes(raw.currencies as unknown as Row[], 'wh_currency_rates', (r) => String(r.currency), (r) => String(r.rate_date), 'sell_amt');
+  const indexSeries = dropSpikes(indexes, 'wh_index_history', (r) => String(r.index_name), (r) => String(r.index_date), 'points');
+  const flags = [...currencies.flags, ...indexSeries.flags, ...checkSnapshots(snapshots, dividendsYields)];
+  notes.push(...summariseFlags(flags));
+
   return {
     disagreements,
     notes,
@@ -461,8 +468,9 @@ export function reconcile(raw: RawData): Reconciled {
       wh_news: raw.news,
       wh_legal: raw.legal,
       wh_rankings: rankings,
-      wh_index_history: indexes,
-      wh_currency_rates: raw.currencies,
+      wh_index_history: indexSeries.kept,
+      wh_currency_rates: currencies.kept,
+      wh_quality_flags: flags as unknown as Row[],
       wh_market_indicators: indicators,
       wh_macro_consolidated: raw.macro,
       wh_clients: clients,

@@ -50,5 +50,17 @@ class WarehouseCorporateActions implements Migration {
   }
 }
 
+/** What the plausibility checks flagged at ingest. */
+class WarehouseQualityFlags implements Migration {
+  readonly id = '202611230102-warehouse-quality-flags';
+  readonly name = 'WarehouseQualityFlags202611230102';
+  async up(q: QueryRunner): Promise<void> {
+    for (const sql of createTableSql(tableSpec('wh_quality_flags'))) await q.query(sql);
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE IF EXISTS "wh_quality_flags"');
+  }
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
-export const warehouseMigrations: Migration[] = [new WarehouseTables(), new WarehouseViews(), new WarehouseViewsNewsMentions(), new WarehouseViewsDividendsReceived(), new WarehouseCorporateActions()];
+export const warehouseMigrations: Migration[] = [new WarehouseTables(), new WarehouseViews(), new WarehouseViewsNewsMentions(), new WarehouseViewsDividendsReceived(), new WarehouseCorporateActions(), new WarehouseQualityFlags()];

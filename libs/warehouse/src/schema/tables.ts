@@ -294,6 +294,18 @@ export const WAREHOUSE_TABLES: TableSpec[] = [
     pk: ['ticker', 'event_date'],
   },
   {
+    // What the ingest's plausibility checks flagged or dropped (derived/plausibility.ts), per rule.
+    name: 'wh_quality_flags',
+    columns: [
+      ['table_name', 'text NOT NULL'],
+      ['row_key', 'text NOT NULL'],
+      ['column_name', 'text NOT NULL'],
+      ['value', 'numeric'],
+      ['rule', 'text NOT NULL'],
+    ],
+    pk: ['table_name', 'row_key', 'column_name', 'rule'],
+  },
+  {
     name: 'wh_index_history',
     columns: [
       ['index_name', 'text NOT NULL'],
