@@ -38,29 +38,28 @@ class WarehouseViewsDividendsReceived extends WarehouseViews {
   override readonly name = 'WarehouseViewsDividendsReceived202611230100';
 }
 
-/** Splits and inplits detected at ingest. */
-class WarehouseCorporateActions implements Migration {
-  readonly id = '202611230101-warehouse-corporate-actions';
-  readonly name = 'WarehouseCorporateActions202611230101';
+/** A table added to the warehouse after its first schema (the id names it). */
+class CreateWarehouseTable implements Migration {
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    private readonly table: string,
+  ) {}
   async up(q: QueryRunner): Promise<void> {
-    for (const sql of createTableSql(tableSpec('wh_corporate_actions'))) await q.query(sql);
+    for (const sql of createTableSql(tableSpec(this.table))) await q.query(sql);
   }
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE IF EXISTS "wh_corporate_actions"');
-  }
-}
-
-/** What the plausibility checks flagged at ingest. */
-class WarehouseQualityFlags implements Migration {
-  readonly id = '202611230102-warehouse-quality-flags';
-  readonly name = 'WarehouseQualityFlags202611230102';
-  async up(q: QueryRunner): Promise<void> {
-    for (const sql of createTableSql(tableSpec('wh_quality_flags'))) await q.query(sql);
-  }
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE IF EXISTS "wh_quality_flags"');
+    await q.query(`DROP TABLE IF EXISTS "${this.table}"`);
   }
 }
 
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
-export const warehouseMigrations: Migration[] = [new WarehouseTables(), new WarehouseViews(), new WarehouseViewsNewsMentions(), new WarehouseViewsDividendsReceived(), new WarehouseCorporateActions(), new WarehouseQualityFlags()];
+export const warehouseMigrations: Migration[] = [
+  new WarehouseTables(),
+  new WarehouseViews(),
+  new WarehouseViewsNewsMentions(),
+  new WarehouseViewsDividendsReceived(),
+  // Splits and inplits detected at ingest; what the plausibility checks flagged.
+  new CreateWarehouseTable('202611230101-warehouse-corporate-actions', 'WarehouseCorporateActions202611230101', 'wh_corporate_actions'),
+  new CreateWarehouseTable('202611230102-warehouse-quality-flags', 'WarehouseQualityFlags202611230102', 'wh_quality_flags'),
+];
