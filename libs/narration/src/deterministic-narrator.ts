@@ -71,7 +71,7 @@ export class DeterministicNarrator {
           const src = measureSources(req.measure);
           const labels = [...new Set(src.sources.map((s) => this.policy.sources[s] ?? s))];
           sourceLine = src.asOf
-            ? fillMessage(m.source_line, { sources: labels.length ? joinPt(labels) : null, as_of: formatDate(src.asOf) })
+            ? fillMessage(m.source_line, { sources: labels.length ? joinPt(labels) : null, as_of: src.monthly ? formatMonth(src.asOf) : formatDate(src.asOf) })
             : fillMessage(m.source_line_no_date, { sources: labels.length ? joinPt(labels) : null });
           if (req.context_used && req.params?.ticker) body = `${fillMessage(m.context_prefix, { ticker: req.params.ticker })} ${lowerFirstWord(body)}`;
           break;

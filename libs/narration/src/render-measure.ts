@@ -105,6 +105,13 @@ export function periodPhrase(spec: PeriodSpec | null, v: MeasureValue, grain: 'd
   }
 }
 
+/** Whole months a monthly series has between two dates (a month counts when its first day is inside). */
+const monthsBetween = (from: string, to: string) => {
+  const [y1, m1] = (from.endsWith('-01') ? from : addMonthIso(from)).split('-').map(Number);
+  const [y2, m2] = to.split('-').map(Number);
+  return (y2 - y1) * 12 + (m2 - m1) + 1;
+};
+
 /** The first day of the month after `d`. */
 const addMonthIso = (d: string) => {
   const [y, m] = d.split('-').map(Number);
@@ -214,7 +221,10 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       const daily = r.grain !== 'month';
       const span = v.start && v.end ? (daily ? `, de ${brDate(v.start.date)} a ${brDate(v.end.date)}` : `, de ${monthOf(v.start.date)} a ${monthOf(v.end.date)}`) : '';
       const n = daily ? `${v.count} ${v.count === 1 ? 'dia útil' : 'dias úteis'}` : `${v.count} ${v.count === 1 ? 'mês' : 'meses'}`;
-      return `${cap(bare(v.subject))} acumulou ${formatPercent(v.value)}${when} (juros compostos, ${n}${span}).`;
+      // A month missing from the base makes the accumulation partial: say so rather than pass it as the period's.
+      const expected = !daily && v.period ? monthsBetween(v.period.from, v.coverage && v.coverage.to < v.period.to ? v.coverage.to : v.period.to) : v.count;
+      const gap = !daily && expected > v.count ? ` Atenção: a base não tem ${expected - v.count} dos ${expected} meses do período, então o acumulado é parcial.` : '';
+      return `${cap(bare(v.subject))} acumulou ${formatPercent(v.value)}${when} (juros compostos, ${n}${span}).${gap}`;
     }
     case 'max':
     case 'min':
@@ -290,11 +300,11 @@ function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
   return [`| ${head} | Valor |`, '|---|---|', ...lines].join('\n');
 }
 
-/** "Fonte: B3 (via opbrreit), dados até 23/12/2025." for a measure answer. */
-export function measureSources(result: MeasureResult): { sources: string[]; asOf: string | null } {
+/** "Fonte: B3 (via opbrreit), dados até 23/12/2025." for a measure answer (a month for monthly series). */
+export function measureSources(result: MeasureResult): { sources: string[]; asOf: string | null; monthly: boolean } {
   const sources = [...new Set(result.values.flatMap((v) => v.sources))].sort();
   const dates = result.values.map((v) => v.date).filter((d): d is string => !!d).sort();
-  return { sources, asOf: dates.length ? dates[dates.length - 1] : null };
+  return { sources, asOf: dates.length ? dates[dates.length - 1] : null, monthly: result.grain === 'month' && result.measure !== 'panel' };
 }
 
 export { joinPt };
