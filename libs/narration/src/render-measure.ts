@@ -1,6 +1,6 @@
 import type { MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { brDate, describePeriod } from '@cota/periods';
-import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, groupPtBr, joinPt, toDecimal } from './format';
+import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, groupPtBr, toDecimal } from './format';
 
 type Unit = MeasureResult['unit'];
 
@@ -307,4 +307,3 @@ export function measureSources(result: MeasureResult): { sources: string[]; asOf
   return { sources, asOf: dates.length ? dates[dates.length - 1] : null, monthly: result.grain === 'month' && result.measure !== 'panel' };
 }
 
-export { joinPt };
