@@ -70,6 +70,8 @@ export const QueryResult = z.object({
   /** Where the facts came from (source folders / publishers). */
   sources: z.array(z.string()),
   params: QueryParams,
+  /** A ranking's funds left out because their value of the ranked column is implausible. */
+  left_out: z.object({ count: z.number().int(), column: z.string() }).nullable().optional(),
 });
 export type QueryResult = z.infer<typeof QueryResult>;
 

@@ -106,6 +106,9 @@ export class DeterministicNarrator {
       const prefix = fillMessage(this.policy.messages.context_prefix, { ticker: tickers[0] });
       body = startsWithStructure(body) ? `${prefix}\n\n${body}` : `${prefix} ${lowerFirstWord(body)}`;
     }
+    if (data.left_out && data.left_out.count > 0) {
+      body += `\n\n${fillMessage(this.policy.messages.left_out_note, { count: String(data.left_out.count), column: data.left_out.column })}`;
+    }
     const unknown = unknownTickersPhrase(req.unknown_tickers);
     if (unknown) body += `\n\n${fillMessage(this.policy.messages.unknown_tickers_note, { tickers: unknown })}`;
     return body;

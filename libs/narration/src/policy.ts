@@ -65,6 +65,8 @@ export const NarratorPolicySchema = z
         /** The query hit its row limit inside the asked period (`{count}`, `{window}`). */
         truncated_rows: Text,
         unknown_tickers_note: Text,
+        /** A ranking left funds out as implausible (`{count}`, `{column}`). */
+        left_out_note: Text,
         smalltalk: z
           .object({ greeting: Text, thanks: Text, capabilities: Text, goodbye: Text, identity: Text, advice: Text })
           .strict(),

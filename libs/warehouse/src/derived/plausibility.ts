@@ -17,7 +17,7 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 
 /** The documented bounds (docs/METRICS.md, "Plausibility"). */
 export const PLAUSIBLE = {
-  pvp: { above: 0, below: 10 },
+  pvp: { above: 0.1, below: 10 },
   dy12m: { above: 0, below: 40 },
   /** A daily level more than this far from the median of its neighbours is a data glitch (USD 0,16 among 6,18s). */
   spike: 0.5,

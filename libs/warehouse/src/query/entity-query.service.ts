@@ -67,8 +67,14 @@ export class EntityQueryService {
     if (!def) throw new CotaError('BAD_REQUEST', `Não conheço a consulta '${req.entity.slice(0, 64)}'.`);
     const built = buildEntityQuery(def, req.params, req.client_id);
     let raw: Array<Record<string, unknown>>;
+    let leftOut: number | null = null;
     try {
-      raw = await this.runner.run(built.sql, built.values, this.opts.statementTimeoutMs);
+      const [rows, out] = await Promise.all([
+        this.runner.run(built.sql, built.values, this.opts.statementTimeoutMs),
+        built.leftOut ? this.runner.run(built.leftOut.sql, built.leftOut.values, this.opts.statementTimeoutMs) : Promise.resolve([]),
+      ]);
+      raw = rows;
+      if (built.leftOut) leftOut = Number(out[0]?.n ?? 0);
     } catch (e) {
       const err = e as Error & { code?: string; driverError?: { code?: string } };
       const code = err.code ?? err.driverError?.code;
@@ -103,6 +109,7 @@ export class EntityQueryService {
       as_of: asOf,
       sources: found.size ? [...found].sort() : def.sources,
       params: built.params,
+      left_out: leftOut === null || !built.leftOut ? null : { count: leftOut, column: built.leftOut.column },
     };
   }
 

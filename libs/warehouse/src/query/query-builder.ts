@@ -11,6 +11,8 @@ export interface BuiltQuery {
   params: QueryParams;
   /** Rows requested before the cap; the builder asks for one more row to detect truncation. */
   cap: number;
+  /** Counts what a ranking left out as implausible (same filters, values outside the catalog's range). */
+  leftOut?: { sql: string; values: unknown[]; column: string };
 }
 
 const q = (ident: string) => `"${ident}"`;
@@ -158,9 +160,20 @@ export function buildEntityQuery(def: EntityDef, input: QueryParams, clientId: s
   const orderBy = params.order_by ?? def.default_order.by;
   // A ranking never lists an implausible value of the column it ranks by (the catalog says which).
   const rankCol = params.order_by ? def.columns.find((c) => c.name === params.order_by) : undefined;
+  let leftOut: BuiltQuery['leftOut'];
   if (rankCol?.plausible && !tickers.length) {
-    if (rankCol.plausible.above !== undefined) where.push(`${q(rankCol.name)} > ${param(rankCol.plausible.above, '::numeric')}`);
-    if (rankCol.plausible.below !== undefined) where.push(`${q(rankCol.name)} < ${param(rankCol.plausible.below, '::numeric')}`);
+    const scope = [...where];
+    const bounds: string[] = [];
+    if (rankCol.plausible.above !== undefined) bounds.push(`${q(rankCol.name)} > ${param(rankCol.plausible.above, '::numeric')}`);
+    if (rankCol.plausible.below !== undefined) bounds.push(`${q(rankCol.name)} < ${param(rankCol.plausible.below, '::numeric')}`);
+    where.push(...bounds);
+    // The same scope and parameters, the values outside the bounds: said with the answer.
+    const n = values.length;
+    leftOut = {
+      sql: `SELECT count(*)::int AS n FROM ${q(def.view)} WHERE ${[...scope, `${q(rankCol.name)} IS NOT NULL`, `NOT (${bounds.join(' AND ')})`].join(' AND ')}`,
+      values: values.slice(0, n),
+      column: rankCol.label,
+    };
   }
   const dir = (params.order ?? naturalDirection(def, orderBy)) === 'asc' ? 'ASC' : 'DESC';
   params.order_by = orderBy;
@@ -215,7 +228,7 @@ export function buildEntityQuery(def: EntityDef, input: QueryParams, clientId: s
     `SELECT ${cols.map((c) => selectExpr(c, 'b.')).join(', ')} FROM (${base}) b${outerWhere}` +
     ` ORDER BY b.${orderSql}${tie ? `, b.${q('ticker')} ASC` : ''}${dateTie ? `, b.${q(dateCol!)} DESC` : ''}` +
     ` LIMIT ${param(limit + 1, '::int')}`;
-  return { sql, values, columns: cols, params, cap: limit };
+  return { sql, values, columns: cols, params, cap: limit, ...(leftOut ? { leftOut } : {}) };
 }
 
 const AGG_LABEL: Record<'avg' | 'sum', string> = { avg: 'Média de', sum: 'Soma de' };
