@@ -142,8 +142,7 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
   const parts = [lines.join('\n')];
   // "O DY médio da minha carteira": the funds' values weighted by what each is worth in it.
   if (result.portfolio && question?.agg === 'avg' && result.portfolio.value !== null) {
-    const lead = `${cap(name.replace(/^o /, 'o ').replace(/^a /, 'a '))} médio da sua carteira, ponderado pelo valor de mercado de cada fundo, é ${formatIn(result.value_unit, result.portfolio.value)}.`
-      .replace(/^(.)/, (c) => c.toUpperCase());
+    const lead = `${cap(name)} médio da sua carteira, ponderado pelo valor de mercado de cada fundo, é ${formatIn(result.value_unit, result.portfolio.value)}.`;
     const weights = result.portfolio.weights.map((w) => `${w.ticker} ${formatPercent(w.weight)}`).join(', ');
     parts.unshift(`${lead} Pesos: ${weights}.`);
   }

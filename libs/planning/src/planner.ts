@@ -8,7 +8,7 @@ import { PlanningPolicies } from './policies';
 import { detectAdvice, detectConcept, detectConfirmation, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
 import { applyFollowUp } from './question/follow-up';
-import { isMeasurable, measurePlan, MEASURE_FAMILY } from './question/measure-plan';
+import { isMeasurable, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader } from './question/structure';
 
 export interface PlannerOptions {
@@ -47,7 +47,7 @@ export class Planner {
   constructor(private readonly opts: PlannerOptions) {
     this.ontology = opts.policies.ontology;
     this.reader = new QuestionReader(opts.policies.measures);
-    this.measureFamily = MEASURE_FAMILY(opts.policies.measures);
+    this.measureFamily = measureFamily(opts.policies.measures);
     this.tickers = new TickerIndex(opts.funds, this.ontology.tickerPrefixStopwords);
     this.llm = opts.llm ?? null;
   }

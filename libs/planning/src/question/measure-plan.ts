@@ -4,7 +4,7 @@ import { MeasureCatalog } from '@cota/catalog';
 import { QuestionReading } from './structure';
 
 /** Entities whose questions a measure can answer better (the rows they list are a measure's series). */
-export function MEASURE_FAMILY(catalog: MeasureCatalog): Set<string> {
+export function measureFamily(catalog: MeasureCatalog): Set<string> {
   return new Set([
     ...Object.values(catalog.measures).map((m) => m.entity),
     'fiis_yield_history',
