@@ -14,6 +14,8 @@ COPY tsconfig.base.json tsconfig.json tsconfig.build.json nx.json ./
 COPY libs ./libs
 COPY apps ./apps
 COPY cli ./cli
+# The chat page (apps/web) builds the measure catalog's units and labels in.
+COPY policies/measures.yaml ./policies/measures.yaml
 RUN npm run build
 
 # 2. Production dependencies only.

@@ -49,7 +49,8 @@ const SHORT = MONTHS.map((m) => m.slice(0, 3));
 /** Every number written in the text, pt-BR style ("-5,89", "3.116,28", "1.234"), with its sign. */
 export function numbersIn(text: string): number[] {
   const out: number[] = [];
-  const re = /([-−–+]?)\s?(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?)/g;
+  // "-R$ 21,04" is how a negative amount is written in Brazil: the sign may come before the currency.
+  const re = /([-−–+]?)\s?(?:R\$\s*)?(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?)/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const body = m[2].replace(/\./g, '').replace(',', '.');
     const n = Number(body);

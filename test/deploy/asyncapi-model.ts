@@ -28,6 +28,20 @@ const WIRE_ERROR: JsonSchema = {
   required: ['code', 'message'],
 };
 
+/** What every request carries besides its payload (libs/messaging/src/call-scope.ts). */
+const REQUEST_HEADERS: JsonSchema = {
+  type: 'object',
+  properties: {
+    'Cota-Deadline': {
+      type: 'string',
+      pattern: '^[0-9]+$',
+      description:
+        "Absolute deadline of the question, epoch milliseconds (set by the gateway). The caller waits the time left or the subject's timeout, whichever is smaller; a handler answers TIMEOUT without running when it has passed.",
+    },
+    'Cota-Request-Id': { type: 'string', description: 'The request id, for logs and correlation.' },
+  },
+};
+
 /** The bus wraps every reply: `{ok: true, data}` or `{ok: false, error}` (libs/messaging/src/bus.ts). */
 function replyEnvelope(ref: string): JsonSchema {
   return {
@@ -42,7 +56,7 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
   const channels: Record<string, unknown> = {};
   const operations: Record<string, unknown> = {};
   const messages: Record<string, unknown> = {};
-  const schemas: Record<string, unknown> = { WireError: WIRE_ERROR };
+  const schemas: Record<string, unknown> = { WireError: WIRE_ERROR, RequestHeaders: REQUEST_HEADERS };
 
   const rpcs = [...ALL_RPCS].sort((a, b) => a.subject.localeCompare(b.subject));
   for (const rpc of rpcs as RpcDef[]) {
@@ -54,6 +68,7 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
       name: `${name}Request`,
       title: `${rpc.subject} request`,
       contentType: 'application/json',
+      headers: { $ref: '#/components/schemas/RequestHeaders' },
       payload: { $ref: `#/components/schemas/${name}Request` },
     };
     messages[`${name}Reply`] = {
@@ -65,7 +80,10 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
     channels[id] = {
       address: rpc.subject,
       title: rpc.subject,
-      description: `Request-reply served by the ${rpc.service} service (NATS queue group '${rpc.service}'). Callers wait ${rpc.timeoutMs} ms by default.`,
+      description:
+        `Request-reply served by the ${rpc.service} service (NATS queue group '${rpc.service}'). Callers wait ${rpc.timeoutMs} ms by default` +
+        ` (less when the question's deadline is nearer). ${rpc.idempotent ? 'Idempotent: a caller may retry it.' : 'Not idempotent: never retried.'}` +
+        " A full bulkhead answers UNAVAILABLE at once (details.overloaded, details.retry_after_s).",
       messages: { request: { $ref: `#/components/messages/${name}Request` } },
     };
     channels[`${id}_reply`] = {

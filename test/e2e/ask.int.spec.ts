@@ -118,8 +118,9 @@ describe('health and metrics', () => {
     expect(body.services.planner.ok).toBe(true);
   });
 
-  it('exposes Prometheus metrics', async () => {
-    const text = await (await fetch(`${cluster.baseUrl}/metrics`)).text();
+  it('exposes Prometheus metrics to the ops token (COTA_OPS_TOKEN is set here)', async () => {
+    expect((await fetch(`${cluster.baseUrl}/metrics`)).status).toBe(401);
+    const text = await (await fetch(`${cluster.baseUrl}/metrics`, { headers: { authorization: `Bearer ${cluster.env.COTA_OPS_TOKEN}` } })).text();
     expect(text).toContain('cota_ask_duration_seconds');
     expect(text).toContain('cota_http_requests_total');
   });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceName } from '@cota/contracts';
 import { loadEnv, repoRoot } from '@cota/config';
-import { openDatabase, RunningService, startService } from '@cota/service-kit';
+import { openDatabase, RunningService, ServiceDefinition, startService } from '@cota/service-kit';
 import { ensureWarehouse } from '@cota/warehouse';
 import { createTestDatabase, freePort, REDIS_TEST_URL, startTestNats, TestDatabase, TestNats, testRedisPrefix } from '@cota/test-support';
 import { SERVICE_DEFINITIONS } from '../../cli/services';
@@ -37,7 +37,12 @@ export interface Cluster {
  * separate Node processes from the compiled tree (`npm run build` first).
  */
 export async function startCluster(
-  opts: { asProcesses?: ServiceName[]; serviceEnv?: Partial<Record<ServiceName, NodeJS.ProcessEnv>> } = {},
+  opts: {
+    asProcesses?: ServiceName[];
+    serviceEnv?: Partial<Record<ServiceName, NodeJS.ProcessEnv>>;
+    /** Fakes started (in-process, through startService) in place of the real service. */
+    replace?: Partial<Record<ServiceName, ServiceDefinition>>;
+  } = {},
 ): Promise<Cluster> {
   const nats = await startTestNats();
   const db = await createTestDatabase('e2e');
@@ -91,7 +96,8 @@ export async function startCluster(
     }
   };
 
-  for (const [name, def] of Object.entries(SERVICE_DEFINITIONS) as Array<[ServiceName, (typeof SERVICE_DEFINITIONS)[ServiceName]]>) {
+  for (const [name, real] of Object.entries(SERVICE_DEFINITIONS) as Array<[ServiceName, (typeof SERVICE_DEFINITIONS)[ServiceName]]>) {
+    const def = opts.replace?.[name] ?? real;
     if (opts.asProcesses?.includes(name)) await spawnService(name);
     else services.set(name, await startService(def, opts.serviceEnv?.[name] ? loadEnv({ ...envVars, ...opts.serviceEnv[name] }) : env));
   }

@@ -9,7 +9,7 @@ export interface FakeChatRequest {
 
 /** What the fake model does for one request. */
 export type FakeBehaviour =
-  | { reply: string; delayMs?: number }
+  | { reply: string; delayMs?: number; pieceDelayMs?: number } // pieceDelayMs: a pause between streamed pieces
   | { garbage: string } // a non-JSON body with status 200
   | { status: number } // an HTTP error
   | { hang: true }; // never answers (timeout tests)
@@ -56,10 +56,24 @@ export async function startFakeOpenAi(initial: (req: FakeChatRequest) => FakeBeh
       const send = () => {
         if (parsed.stream) {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
-          for (const piece of b.reply.match(/.{1,12}/gs) ?? []) {
+          const pieces = b.reply.match(/.{1,12}/gs) ?? [];
+          const write = (piece: string) =>
             res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: parsed.model, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`);
+          if (!b.pieceDelayMs) {
+            for (const piece of pieces) write(piece);
+            res.end('data: [DONE]\n\n');
+            return;
           }
-          res.end('data: [DONE]\n\n');
+          // Pieces spaced in time, the way a model writes (the chat page shows them as they come).
+          let i = 0;
+          const next = () => {
+            if (res.destroyed) return;
+            if (i < pieces.length) {
+              write(pieces[i++]);
+              setTimeout(next, b.pieceDelayMs);
+            } else res.end('data: [DONE]\n\n');
+          };
+          next();
         } else {
           res.writeHead(200, { 'content-type': 'application/json' }).end(
             JSON.stringify({

@@ -2,3 +2,4 @@ export * from './nats-server';
 export * from './postgres';
 export * from './redis';
 export * from './fake-openai';
+export * from './smtp';

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ContextSubjects, CotaError, Events, TelemetryEvent } from '@cota/contracts';
-import { asContextError, ContextManager, ContextStore, RedisContextStore } from '@cota/conversation';
+import { ContextSubjects, CotaError, Events, PrivacySubjects, TelemetryEvent } from '@cota/contracts';
+import { asContextError, ContextManager, ContextStore, eraseConversationData, HistoryStore, RedisContextStore } from '@cota/conversation';
 import { emitStep, since, TransportSubscription } from '@cota/messaging';
 import { BusHandlers, INFRA, Infra } from '@cota/service-kit';
 
 export const CONTEXT_STORE = Symbol('CONTEXT_STORE');
+export const HISTORY_STORE = Symbol('HISTORY_STORE');
 
 /** Store outages reach callers as UNAVAILABLE rather than INTERNAL. */
 const mapped = <T>(p: Promise<T>): Promise<T> =>
@@ -18,6 +19,7 @@ export class ContextHandlers extends BusHandlers {
     @Inject(INFRA) infra: Infra,
     private readonly manager: ContextManager,
     @Inject(CONTEXT_STORE) private readonly store: ContextStore,
+    @Inject(HISTORY_STORE) private readonly historyStore: HistoryStore,
   ) {
     super(infra);
   }
@@ -54,6 +56,15 @@ export class ContextHandlers extends BusHandlers {
       bus.serve(ContextSubjects.clear, (req) => mapped(this.manager.clear(req))),
       bus.serve(ContextSubjects.sessionGet, (req) => mapped(this.manager.sessionGet(req))),
       bus.serve(ContextSubjects.sessionSet, (req) => mapped(this.manager.sessionSet(req))),
+      // Erasure of one client: every conversation's hot state and durable turns (orchestrated by @cota/orchestration).
+      bus.serve(PrivacySubjects.eraseContext, async (req) => ({
+        erased: await mapped(
+          eraseConversationData(
+            { store: this.store, history: this.historyStore, hotBackend: this.store instanceof RedisContextStore ? 'redis' : 'memory' },
+            req.client_id,
+          ),
+        ),
+      })),
     ];
   }
 

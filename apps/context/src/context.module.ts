@@ -3,21 +3,25 @@ import {
   ContextManager,
   ContextStore,
   ExtractiveSummarizer,
+  HistoryStore,
   InMemoryContextStore,
   LlmSummarizer,
   loadContextPolicy,
+  loadRetentionPolicy,
   PostgresHistoryStore,
   RedisContextStore,
   Summarizer,
+  TurnRetentionSweeper,
 } from '@cota/conversation';
 import { createLlmClient } from '@cota/llm';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
-import { ContextHandlers, CONTEXT_STORE } from './context.handlers';
+import { ContextHandlers, CONTEXT_STORE, HISTORY_STORE } from './context.handlers';
+import { RetentionJob } from './retention.job';
 
 export interface ContextServiceOptions {
   /** Redis key prefix for the context's hot state; default `${COTA_REDIS_PREFIX ?? 'cota:'}ctx:`. */
   redisPrefix?: string;
-  /** Folder holding context.yaml (default: the repo's policies/). */
+  /** Folder holding context.yaml and retention.yaml (default: the repo's policies/). */
   policiesDir?: string;
 }
 
@@ -26,7 +30,8 @@ const log = new Logger('context');
 /** Hot state on Redis when the service has one; the in-memory store only in embedded mode. */
 function hotStore(infra: Infra, options: ContextServiceOptions): ContextStore {
   if (infra.redis) {
-    const prefix = options.redisPrefix ?? `${process.env.COTA_REDIS_PREFIX?.trim() || 'cota:'}ctx:`;
+    // The environment the service was started with (not this process's variables): test clusters set their own.
+    const prefix = options.redisPrefix ?? `${infra.env.redisPrefix}ctx:`;
     return new RedisContextStore(infra.redis, { prefix });
   }
   if (!infra.embedded) throw new Error('context needs Redis: set REDIS_URL (the in-memory store is for embedded mode only)');
@@ -41,10 +46,25 @@ export class ContextModule {
       providers: [
         { provide: INFRA, useValue: infra },
         { provide: CONTEXT_STORE, useFactory: () => hotStore(infra, options) },
+        { provide: HISTORY_STORE, useFactory: () => new PostgresHistoryStore(requireDatabase(infra)) },
+        {
+          // policies/retention.yaml loaded once, here: a bad file stops the service naming file and field.
+          provide: TurnRetentionSweeper,
+          inject: [HISTORY_STORE],
+          useFactory: (history: HistoryStore) =>
+            new TurnRetentionSweeper({
+              policy: loadRetentionPolicy(options.policiesDir),
+              history,
+              onSwept: (r) => {
+                if (r.deleted || r.truncated) log.info('retention sweep deleted old conversation turns', { ...r });
+              },
+              onError: (e) => log.warn('retention sweep failed', { error: (e as Error)?.message }),
+            }),
+        },
         {
           provide: ContextManager,
-          inject: [CONTEXT_STORE],
-          useFactory: (store: ContextStore) => {
+          inject: [CONTEXT_STORE, HISTORY_STORE],
+          useFactory: (store: ContextStore, history: HistoryStore) => {
             // Policy loaded once, here: a bad context.yaml stops the service naming file and field.
             const policy = loadContextPolicy(options.policiesDir);
             const extractive = new ExtractiveSummarizer();
@@ -57,13 +77,14 @@ export class ContextModule {
             return new ContextManager({
               policy,
               store,
-              history: new PostgresHistoryStore(requireDatabase(infra)),
+              history,
               summarizer,
               onError: (what, e) => log.warn(`${what} failed`, { error: (e as Error)?.message }),
             });
           },
         },
         ContextHandlers,
+        RetentionJob,
       ],
     };
   }

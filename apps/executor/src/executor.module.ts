@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 import { EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, PgSqlRunner } from '@cota/warehouse';
 import { ExecutorHandlers } from './executor.handlers';
+import { OutboxDelivery } from './outbox-delivery';
+import { PrivacyHandlers } from './privacy.handlers';
 import { ToolsHandlers } from './tools.handlers';
 
 const log = new Logger('executor');
@@ -39,7 +41,9 @@ export class ExecutorModule {
           }),
         },
         ExecutorHandlers,
+        OutboxDelivery,
         ToolsHandlers,
+        PrivacyHandlers,
       ],
     };
   }

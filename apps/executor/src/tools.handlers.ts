@@ -3,12 +3,24 @@ import { CotaError, Events, ExecutorSubjects } from '@cota/contracts';
 import { emitStep, since, TransportSubscription } from '@cota/messaging';
 import { BusHandlers, INFRA, Infra, requireDatabase, runMigrations } from '@cota/service-kit';
 import { loadToolGatePolicy } from '@cota/tool-gating';
-import { OutboxMailer, PgClientDirectory, PgReportRepository, queryParams, ToolExecutor, toolsMigrations, WarehouseQuery } from '@cota/tools';
+import {
+  OutboxMailer,
+  PgClientDirectory,
+  PgReportRepository,
+  PgTransactionRepository,
+  queryParams,
+  ToolExecutor,
+  toolsMigrations,
+  transactionsMigrations,
+  WarehouseQuery,
+} from '@cota/tools';
 import { EntityQueryService } from '@cota/warehouse';
+import { OutboxDelivery } from './outbox-delivery';
 
 /**
  * Serves `cota.executor.run-tool`: the tools the gate approved (daily briefing, report filter,
- * e-mail outbox, finance calculations). Listed as a provider by the executor's module.
+ * e-mail outbox, finance calculations). Listed as a provider by the executor's module, with
+ * OutboxDelivery (SMTP delivery of the outbox).
  */
 @Injectable()
 export class ToolsHandlers extends BusHandlers {
@@ -17,6 +29,7 @@ export class ToolsHandlers extends BusHandlers {
   constructor(
     @Inject(INFRA) infra: Infra,
     queries: EntityQueryService,
+    delivery: OutboxDelivery,
   ) {
     super(infra);
     const db = requireDatabase(infra);
@@ -24,8 +37,10 @@ export class ToolsHandlers extends BusHandlers {
     const policy = loadToolGatePolicy();
     this.tools = new ToolExecutor({
       reports: new PgReportRepository(db),
-      mailer: new OutboxMailer(db),
+      // Queued e-mail is delivered by OutboxDelivery when SMTP_URL is set; each insert wakes it.
+      mailer: new OutboxMailer(db, { delivers: delivery.enabled, onQueued: () => delivery.wake() }),
       clients: new PgClientDirectory(db),
+      transactions: new PgTransactionRepository(db),
       // Reports read the warehouse through the executor's entity query service, in process: the same
       // catalog, SQL building and client scoping as every answer, without a bus round trip.
       warehouse: {
@@ -37,7 +52,7 @@ export class ToolsHandlers extends BusHandlers {
 
   protected async subscribe(): Promise<TransportSubscription[]> {
     // Idempotent (recorded in cota_migrations): safe even when the executor definition also lists them.
-    await runMigrations(requireDatabase(this.infra), toolsMigrations);
+    await runMigrations(requireDatabase(this.infra), [...toolsMigrations, ...transactionsMigrations]);
     return [
       this.infra.bus.serve(ExecutorSubjects.runTool, async (req) => {
         const start = performance.now();

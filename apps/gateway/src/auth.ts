@@ -3,6 +3,11 @@ import { ApiKeyAuthenticator, safeEqual } from '@cota/access';
 import { HttpError } from './http/http-error';
 
 function bearer(req: Request): string | null {
+  // Node keeps only the first of repeated Authorization headers; which one counts is ambiguous
+  // (a proxy may read the other), so a request carrying several is refused instead.
+  let count = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === 'authorization') count++;
+  if (count > 1) throw new HttpError(401, 'unauthorized', "Envie um único cabeçalho 'Authorization: Bearer <chave>'.");
   const h = req.headers.authorization;
   if (!h) return null;
   const m = /^Bearer\s+(\S+)$/i.exec(h);
@@ -21,6 +26,11 @@ export async function authenticateClient(req: Request, auth: ApiKeyAuthenticator
   }
   if (!clientId) throw new HttpError(401, 'unauthorized', 'Chave de API desconhecida ou revogada.');
   return clientId;
+}
+
+/** `GET /metrics`: open when COTA_OPS_TOKEN is unset (local runs), else it needs the ops token as bearer. */
+export function requireOpsWhenSet(req: Request, opsToken: string | null): void {
+  if (opsToken) requireOps(req, opsToken);
 }
 
 /** `/ops/*` is closed unless COTA_OPS_TOKEN is set, and then needs it as bearer. */

@@ -15,4 +15,14 @@ describe('chat page', () => {
     expect(js).toContain("fetch('/ask/stream'");
     expect(js).toContain('function esc(');
   });
+
+  it('carries a CSP nonce on its only inline script and style when given one', () => {
+    const page = renderChatPage('bm9uY2UtZGUtdGVzdGU=');
+    expect(page.match(/<script[\s>]/g)).toHaveLength(1);
+    expect(page.match(/<style[\s>]/g)).toHaveLength(1);
+    expect(page).toContain('<script nonce="bm9uY2UtZGUtdGVzdGU=">');
+    expect(page).toContain('<style nonce="bm9uY2UtZGUtdGVzdGU=">');
+    expect(page).not.toMatch(/ on[a-z]+=|style=/); // no inline handlers or style attributes the CSP would block
+    expect(() => renderChatPage('"><script>')).toThrow();
+  });
 });

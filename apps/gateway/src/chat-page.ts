@@ -1,6 +1,12 @@
-/** The chat page served at `/`: a single self-contained HTML file (no build step, no CDN). */
-export function renderChatPage(): string {
-  return PAGE;
+/**
+ * The fallback chat page: `/` serves the app built by apps/web (web/web.controller.ts); only when
+ * that build is missing (a bare `tsc`) is this single self-contained HTML file served instead. With
+ * a nonce, its inline `<script>` and `<style>` carry it, so the response's CSP can allow exactly them.
+ */
+export function renderChatPage(nonce?: string): string {
+  if (!nonce) return PAGE;
+  if (!/^[A-Za-z0-9+/=]+$/.test(nonce)) throw new Error('invalid CSP nonce');
+  return PAGE.replace('<style>', `<style nonce="${nonce}">`).replace('<script>', `<script nonce="${nonce}">`);
 }
 
 const PAGE = `<!doctype html>

@@ -1,7 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Logger } from '@cota/service-kit';
+import { CotaError } from '@cota/contracts';
 import { HttpError, toHttpError } from './http/http-error';
+import { requestIdOf } from './http/request-id';
+import { applySecurityHeaders } from './http/security-headers';
 import { GatewayMetrics } from './metrics';
 
 const log = new Logger('gateway');
@@ -23,9 +26,25 @@ export class ErrorFilter implements ExceptionFilter {
     } else {
       err = toHttpError(exception);
     }
-    if (err.status >= 500) log.warn('request failed', { path: req.path, status: err.status, error: (exception as Error)?.message });
+    const requestId = requestIdOf(req);
+    if (err.status >= 500) {
+      // What failed behind the HTTP answer (the bus error, or the unexpected exception).
+      const cause: unknown = exception instanceof HttpError && exception.cause !== undefined ? exception.cause : exception;
+      // The route, never the path (it may hold a conversation id); the stack only for unexpected failures.
+      log.warn('request failed', {
+        request_id: requestId,
+        route: routeLabel(req),
+        status: err.status,
+        code: CotaError.is(cause) ? cause.code : err.code,
+        service: CotaError.is(cause) ? (cause.service ?? null) : null,
+        error: (cause as Error)?.message ?? String(cause),
+        ...(err.status === 500 && cause instanceof Error ? { stack: cause.stack } : {}),
+      });
+    }
     this.metrics.http.inc({ route: routeLabel(req), status: String(err.status) });
     if (res.headersSent) return;
+    applySecurityHeaders(res);
+    res.setHeader('X-Request-Id', requestId);
     for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
     res.status(err.status).json({ error: { code: err.code, message: err.message } });
   }
@@ -34,5 +53,6 @@ export class ErrorFilter implements ExceptionFilter {
 export function routeLabel(req: Request): string {
   if (req.path.startsWith('/conversations/')) return '/conversations/:id/history';
   if (req.path.startsWith('/ops/')) return '/ops';
-  return ['/', '/ask', '/ask/stream', '/metrics', '/health/live', '/health/ready'].includes(req.path) ? req.path : 'other';
+  if (req.path.startsWith('/assets/')) return '/assets';
+  return ['/', '/ask', '/ask/stream', '/me/data', '/metrics', '/health/live', '/health/ready', '/demo/session'].includes(req.path) ? req.path : 'other';
 }

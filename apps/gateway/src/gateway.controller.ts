@@ -1,19 +1,22 @@
-import { randomUUID } from 'node:crypto';
-import { Controller, Get, Header, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiKeyAuthenticator, QuotaPolicy, RateLimiter } from '@cota/access';
 import { ContextSubjects, CotaError, Events, NarratorStream } from '@cota/contracts';
-import { emitStep } from '@cota/messaging';
+import { emitStep, withCallScope } from '@cota/messaging';
 import { AskOutput, AskPipeline } from '@cota/orchestration';
 import { INFRA, Infra } from '@cota/service-kit';
-import { authenticateClient } from './auth';
-import { renderChatPage } from './chat-page';
-import { AskBody, parseAskBody } from './http/ask-body';
+import { authenticateClient, requireOpsWhenSet } from './auth';
+import { AskBody, parseAskBody, unsafeTextReason } from './http/ask-body';
 import { HttpError, toHttpError } from './http/http-error';
+import { requestIdOf } from './http/request-id';
 import { GatewayMetrics } from './metrics';
 import { QUOTA_POLICY, RATE_LIMITER } from './tokens';
 
-const REQUEST_ID_RE = /^[A-Za-z0-9_.:-]{8,64}$/;
+/**
+ * Past the deadline every hop has already given up (each waits at most the time left); this margin
+ * only lets a commit that started in time report back, so a 504 never hides a committed turn.
+ */
+const DEADLINE_GRACE_MS = 1000;
 
 interface Admitted {
   started: number;
@@ -67,11 +70,13 @@ export class AskController {
     }
   }
 
-  /** Authentication, body validation, client check and quota: everything before the question runs. */
+  /**
+   * Authentication, body validation, client check and quota: everything before the question runs.
+   * Nothing reaches the pipeline (so no turn index is consumed) unless all of it passed.
+   */
   private async admit(req: Request): Promise<Admitted> {
     const started = performance.now();
-    const header = req.headers['x-request-id'];
-    const requestId = typeof header === 'string' && REQUEST_ID_RE.test(header) ? header : randomUUID();
+    const requestId = requestIdOf(req);
     const clientId = await authenticateClient(req, this.auth);
     const body = parseAskBody((req as Request & { body: unknown }).body, this.quotas.http.max_question_chars);
     if (body.client_id !== clientId) {
@@ -82,20 +87,26 @@ export class AskController {
   }
 
   private async answer(a: Admitted, stream: boolean): Promise<AskOutput> {
+    // The question's absolute deadline (quotas.yaml http.ask_deadline_ms from admission), carried by
+    // every hop in the message headers: each waits the time left or its own timeout, whichever is smaller.
+    const left = this.quotas.http.ask_deadline_ms - (performance.now() - a.started);
+    const scope = { deadline: Date.now() + left, requestId: a.requestId };
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new CotaError('TIMEOUT', 'ask deadline exceeded')), this.quotas.http.ask_deadline_ms);
+      timer = setTimeout(() => reject(new CotaError('TIMEOUT', 'ask deadline exceeded')), Math.max(0, left) + DEADLINE_GRACE_MS);
     });
     try {
       const out = await Promise.race([
-        this.pipeline.ask({
-          request_id: a.requestId,
-          client_id: a.clientId,
-          conversation_id: a.body.conversation_id,
-          nickname: a.body.nickname,
-          question: a.body.question,
-          stream,
-        }),
+        withCallScope(scope, () =>
+          this.pipeline.ask({
+            request_id: a.requestId,
+            client_id: a.clientId,
+            conversation_id: a.body.conversation_id,
+            nickname: a.body.nickname,
+            question: a.body.question,
+            stream,
+          }),
+        ),
         deadline,
       ]);
       this.metrics.ask.observe({ status: out.status }, (performance.now() - a.started) / 1000);
@@ -121,21 +132,23 @@ export class AskController {
   @Get('conversations/:conversation_id/history')
   async history(@Req() req: Request, @Param('conversation_id') conversationId: string): Promise<unknown> {
     const clientId = await authenticateClient(req, this.auth);
+    const unsafe = unsafeTextReason(conversationId);
+    if (unsafe) throw new HttpError(400, 'invalid_param', `Parâmetro 'conversation_id' ${unsafe}.`);
     if (!/^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/.test(conversationId)) {
-      throw new HttpError(400, 'invalid_param', "Parâmetro 'conversation_id' inválido.");
+      throw new HttpError(400, 'invalid_param', "Parâmetro 'conversation_id' inválido: use de 1 a 128 caracteres (letras, números, _ . : @ -).");
     }
+    // The same per-client limiter (and budget) as /ask.
+    await this.checkQuota(clientId, requestIdOf(req));
     // Only the caller's own turns: the key's client scopes the lookup, never a parameter.
     return this.infra.bus.call(ContextSubjects.history, { client_id: clientId, conversation_id: conversationId, limit: 500 });
   }
 
-  @Get()
-  @Header('content-type', 'text/html; charset=utf-8')
-  chat(): string {
-    return renderChatPage();
-  }
+  // The chat page at `/` is served by web/web.controller.ts (the app built by apps/web).
 
+  /** Prometheus metrics: behind the ops token when COTA_OPS_TOKEN is set. */
   @Get('metrics')
-  async prometheus(@Res() res: Response): Promise<void> {
+  async prometheus(@Req() req: Request, @Res() res: Response): Promise<void> {
+    requireOpsWhenSet(req, this.infra.env.opsToken);
     res.setHeader('content-type', this.metrics.registry.contentType);
     res.send(await this.metrics.registry.metrics());
   }

@@ -1,8 +1,9 @@
-import { DynamicModule, Inject, Injectable, MiddlewareConsumer, Module, NestModule, OnModuleInit } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { DynamicModule, Inject, Injectable, MiddlewareConsumer, Module, NestModule, OnModuleInit, Optional } from '@nestjs/common';
+import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import {
   ApiKeyAuthenticator,
+  demoKeySeeding,
   InMemoryRateLimiter,
   loadQuotaPolicy,
   PostgresApiKeyRepository,
@@ -10,26 +11,50 @@ import {
   RedisRateLimiter,
   seedDemoKeys,
 } from '@cota/access';
-import { AskPipeline } from '@cota/orchestration';
+import { AskPipeline, ClientErasure } from '@cota/orchestration';
 import { INFRA, Infra, Logger, requireDatabase, serveHealth } from '@cota/service-kit';
 import { ErrorFilter, routeLabel } from './error.filter';
 import { AskController } from './gateway.controller';
 import { HealthController } from './health.controller';
 import { jsonBody } from './http/body';
+import { answerClientErrorsAsJson } from './http/client-error';
+import { securityHeaders } from './http/security-headers';
 import { GatewayMetrics } from './metrics';
 import { OpsController } from './ops.controller';
+import { GatewayErasureHandler, PrivacyController } from './privacy';
 import { QUOTA_POLICY, RATE_LIMITER } from './tokens';
+import { DemoSession } from './web/demo-session';
+import { loadWebAssets } from './web/web-assets';
+import { WEB_ASSETS, WebController } from './web/web.controller';
 
 const log = new Logger('gateway');
 
-/** Demo keys (COTA_DEMO_KEYS, or generated and printed once) and the gateway's own health subject. */
+/**
+ * Demo keys (COTA_DEMO_KEYS; or generated and printed once, only embedded or with COTA_DEMO=1)
+ * and the gateway's own health subject.
+ */
 @Injectable()
 class GatewayStartup implements OnModuleInit {
-  constructor(@Inject(INFRA) private readonly infra: Infra) {}
+  constructor(
+    @Inject(INFRA) private readonly infra: Infra,
+    @Optional() private readonly adapterHost?: HttpAdapterHost,
+  ) {}
 
   async onModuleInit(): Promise<void> {
+    // No X-Powered-By on any response, even those that never reach the middleware below.
+    const app = this.adapterHost?.httpAdapter?.getInstance?.() as { disable?: (setting: string) => void } | undefined;
+    app?.disable?.('x-powered-by');
+    const server = this.adapterHost?.httpAdapter?.getHttpServer?.();
+    if (server) answerClientErrorsAsJson(server);
+    const seeding = demoKeySeeding({ embedded: this.infra.embedded, demo: this.infra.env.demo, demoKeys: this.infra.env.demoKeys });
+    if (seeding === 'none') log.info('no demo API keys seeded (distributed mode): set COTA_DEMO=1 or COTA_DEMO_KEYS for a demo');
+    else await this.seedDemoKeys(seeding);
+    serveHealth(this.infra);
+  }
+
+  private async seedDemoKeys(seeding: 'listed' | 'generate'): Promise<void> {
     const repo = new PostgresApiKeyRepository(requireDatabase(this.infra));
-    const { created, seeded } = await seedDemoKeys(repo, this.infra.env.demoKeys);
+    const { created, seeded } = await seedDemoKeys(repo, seeding === 'listed' ? this.infra.env.demoKeys : null);
     if (seeded && !created.length) log.info('demo API keys seeded from COTA_DEMO_KEYS', { count: seeded });
     if (created.length) {
       process.stdout.write(
@@ -38,7 +63,6 @@ class GatewayStartup implements OnModuleInit {
           '\n\n',
       );
     }
-    serveHealth(this.infra);
   }
 }
 
@@ -51,19 +75,24 @@ export class GatewayModule implements NestModule {
     const db = requireDatabase(infra);
     return {
       module: GatewayModule,
-      controllers: [AskController, HealthController, OpsController],
+      controllers: [AskController, HealthController, OpsController, PrivacyController, WebController],
       providers: [
         { provide: INFRA, useValue: infra },
         { provide: QUOTA_POLICY, useValue: quotas },
         { provide: AskPipeline, useValue: new AskPipeline(infra.bus) },
+        { provide: ClientErasure, useValue: new ClientErasure(infra.bus) },
         { provide: ApiKeyAuthenticator, useValue: new ApiKeyAuthenticator(new PostgresApiKeyRepository(db)) },
         {
           provide: RATE_LIMITER,
           useValue: infra.redis ? new RedisRateLimiter(infra.redis, quotas.per_client, `${infra.env.redisPrefix}rl:`) : new InMemoryRateLimiter(quotas.per_client),
         },
         GatewayMetrics,
+        // The chat page (apps/web, built into dist/apps/web) and its demo login, embedded mode only.
+        { provide: WEB_ASSETS, useValue: loadWebAssets() },
+        { provide: DemoSession, useValue: new DemoSession(new PostgresApiKeyRepository(db), infra.embedded) },
         { provide: APP_FILTER, useClass: ErrorFilter },
         GatewayStartup,
+        GatewayErasureHandler,
       ],
     };
   }
@@ -72,6 +101,7 @@ export class GatewayModule implements NestModule {
     const metrics = this.metrics;
     consumer
       .apply(
+        securityHeaders(),
         (req: Request, res: Response, next: NextFunction) => {
           res.on('finish', () => {
             if (res.statusCode < 400) metrics.http.inc({ route: routeLabel(req), status: String(res.statusCode) });

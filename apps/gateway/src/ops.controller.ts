@@ -1,19 +1,27 @@
 import { Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { ContextSubjects, RagSubjects } from '@cota/contracts';
+import { ClientErasure } from '@cota/orchestration';
 import { INFRA, Infra } from '@cota/service-kit';
 import { requireOps } from './auth';
+import { unsafeTextReason } from './http/ask-body';
 import { HttpError } from './http/http-error';
+import { logReceipt } from './privacy';
 
 function required(value: unknown, name: string): string {
   if (typeof value !== 'string' || !value.trim()) throw new HttpError(400, 'invalid_param', `Parâmetro '${name}' é obrigatório.`);
+  const unsafe = unsafeTextReason(value);
+  if (unsafe) throw new HttpError(400, 'invalid_param', `Parâmetro '${name}' ${unsafe}.`);
   return value.trim();
 }
 
 /** Operator endpoints, behind COTA_OPS_TOKEN. */
 @Controller('ops')
 export class OpsController {
-  constructor(@Inject(INFRA) private readonly infra: Infra) {}
+  constructor(
+    @Inject(INFRA) private readonly infra: Infra,
+    private readonly erasure: ClientErasure,
+  ) {}
 
   @Get('context_debug')
   async contextDebug(@Req() req: Request, @Query('client_id') clientId: unknown, @Query('conversation_id') conversationId: unknown) {
@@ -42,6 +50,19 @@ export class OpsController {
       entity: typeof entity === 'string' && entity ? entity : null,
       tickers: [],
     });
+  }
+
+  /** Erases everything Cota holds about `client_id` (body), like the client's own DELETE /me/data; answers the receipt. */
+  @Post('erase')
+  @HttpCode(200)
+  async erase(@Req() req: Request) {
+    requireOps(req, this.infra.env.opsToken);
+    const body = ((req as Request & { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>;
+    const clientId = required(body.client_id, 'client_id');
+    if (clientId.length > 256) throw new HttpError(400, 'invalid_param', "Parâmetro 'client_id' inválido: use no máximo 256 caracteres.");
+    const receipt = await this.erasure.erase(clientId, 'ops');
+    logReceipt(receipt);
+    return receipt;
   }
 
   @Post('reindex')

@@ -1,4 +1,4 @@
-import { ApiKeyAuthenticator, hashApiKey, InMemoryApiKeyRepository, seedDemoKeys } from './api-keys';
+import { ApiKeyAuthenticator, demoKeySeeding, hashApiKey, InMemoryApiKeyRepository, seedDemoKeys } from './api-keys';
 import { InMemoryRateLimiter } from './rate-limiter';
 
 describe('API keys', () => {
@@ -28,6 +28,61 @@ describe('API keys', () => {
     const auth = new ApiKeyAuthenticator(repo);
     await expect(auth.authenticate(first.created[1].key)).resolves.toBe('cliente-demo-2');
     expect((await seedDemoKeys(repo, null)).created).toEqual([]);
+  });
+});
+
+describe('demo keys only where asked for', () => {
+  const listed = [{ clientId: 'ana', key: 'chave-da-ana-123' }];
+  it('seeds COTA_DEMO_KEYS in any mode', () => {
+    expect(demoKeySeeding({ embedded: false, demo: false, demoKeys: listed })).toBe('listed');
+    expect(demoKeySeeding({ embedded: true, demo: false, demoKeys: listed })).toBe('listed');
+  });
+  it('generates and prints keys embedded (first run) or with COTA_DEMO=1, never silently in distributed mode', () => {
+    expect(demoKeySeeding({ embedded: true, demo: false, demoKeys: null })).toBe('generate');
+    expect(demoKeySeeding({ embedded: false, demo: true, demoKeys: null })).toBe('generate');
+    expect(demoKeySeeding({ embedded: false, demo: false, demoKeys: null })).toBe('none');
+  });
+});
+
+describe('erasure of a client', () => {
+  it('deletes every key of the client, active or revoked, and no other client\'s', async () => {
+    const repo = new InMemoryApiKeyRepository();
+    await seedDemoKeys(repo, [{ clientId: 'ana', key: 'chave-antiga-000' }]);
+    await seedDemoKeys(repo, [
+      { clientId: 'ana', key: 'chave-nova-11111' },
+      { clientId: 'bia', key: 'chave-da-bia-222' },
+    ]);
+    expect(await repo.deleteClient('ana')).toBe(2);
+    expect(await repo.deleteClient('ana')).toBe(0);
+    expect([...repo.records.values()].map((r) => r.client_id)).toEqual(['bia']);
+  });
+
+  it('forgets the cached keys of the client at once', async () => {
+    const repo = new InMemoryApiKeyRepository();
+    await seedDemoKeys(repo, [
+      { clientId: 'ana', key: 'chave-da-ana-123' },
+      { clientId: 'bia', key: 'chave-da-bia-456' },
+    ]);
+    const auth = new ApiKeyAuthenticator(repo, 60_000);
+    await expect(auth.authenticate('chave-da-ana-123')).resolves.toBe('ana');
+    await expect(auth.authenticate('chave-da-bia-456')).resolves.toBe('bia');
+    await repo.deleteClient('ana');
+    await expect(auth.authenticate('chave-da-ana-123')).resolves.toBe('ana'); // still cached
+    auth.forgetClient('ana');
+    await expect(auth.authenticate('chave-da-ana-123')).resolves.toBeNull();
+    await expect(auth.authenticate('chave-da-bia-456')).resolves.toBe('bia');
+  });
+
+  it("drops the client's rate-limit counters only (an id that extends it is another client)", async () => {
+    const rl = new InMemoryRateLimiter({ requests_per_minute: 1, requests_per_day: 100 });
+    const t = Date.UTC(2026, 0, 1, 12, 0, 0);
+    await rl.hit('ana', t);
+    await rl.hit('ana:x', t);
+    expect((await rl.hit('ana', t)).allowed).toBe(false);
+    expect(await rl.eraseClient('ana')).toBe(2);
+    expect(await rl.eraseClient('ana')).toBe(0);
+    expect((await rl.hit('ana', t)).allowed).toBe(true);
+    expect((await rl.hit('ana:x', t)).allowed).toBe(false);
   });
 });
 

@@ -24,6 +24,8 @@ export interface ApiKeyRepository {
   /** Revokes demo keys not in `keep` (COTA_DEMO_KEYS seeds exactly its keys). */
   revokeDemoKeysExcept(keepHashes: string[]): Promise<number>;
   countActive(): Promise<number>;
+  /** Erasure: deletes every key of the client (active or revoked); returns how many. */
+  deleteClient(clientId: string): Promise<number>;
 }
 
 export const accessMigrations: Migration[] = [
@@ -77,6 +79,14 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
     const rows: Array<{ n: string }> = await this.ds.query('SELECT count(*)::text AS n FROM api_keys WHERE revoked_at IS NULL');
     return Number(rows[0].n);
   }
+
+  async deleteClient(clientId: string): Promise<number> {
+    const rows: Array<{ n: number }> = await this.ds.query(
+      'WITH gone AS (DELETE FROM api_keys WHERE client_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone',
+      [clientId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
 }
 
 /** For unit tests of the authenticator. */
@@ -102,6 +112,15 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
   async countActive() {
     return [...this.records.values()].filter((r) => !r.revoked).length;
   }
+  async deleteClient(clientId: string) {
+    let n = 0;
+    for (const [h, r] of [...this.records.entries()]) {
+      if (r.client_id !== clientId) continue;
+      this.records.delete(h);
+      n++;
+    }
+    return n;
+  }
 }
 
 /**
@@ -125,6 +144,14 @@ export class ApiKeyAuthenticator {
     this.cache.set(h, { clientId, until: Date.now() + (clientId ? this.cacheMs : 2_000) });
     return clientId;
   }
+
+  /**
+   * Drops this process's cached keys of one client (after its erasure), so they stop working here
+   * at once; other gateway replicas drop theirs within `cacheMs`.
+   */
+  forgetClient(clientId: string): void {
+    for (const [h, entry] of [...this.cache.entries()]) if (entry.clientId === clientId) this.cache.delete(h);
+  }
 }
 
 /** Constant-time comparison for the ops token. */
@@ -135,6 +162,17 @@ export function safeEqual(a: string, b: string): boolean {
 }
 
 export const DEMO_CLIENTS = ['cliente-demo-1', 'cliente-demo-2', 'cliente-demo-3'];
+
+/**
+ * Which demo seeding a gateway start does: `listed` with COTA_DEMO_KEYS (exactly those keys, any
+ * mode); `generate` (one key per demo client, printed once, when there is no key at all) only in
+ * embedded mode or with COTA_DEMO=1; otherwise `none`: a distributed deployment never gets demo
+ * keys it did not ask for.
+ */
+export function demoKeySeeding(env: { embedded: boolean; demo: boolean; demoKeys: Array<{ clientId: string; key: string }> | null }): 'listed' | 'generate' | 'none' {
+  if (env.demoKeys) return 'listed';
+  return env.embedded || env.demo ? 'generate' : 'none';
+}
 
 /**
  * Demo seeding. With COTA_DEMO_KEYS: exactly those keys are active demo keys. Without it and no

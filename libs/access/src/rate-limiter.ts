@@ -30,7 +30,16 @@ export interface RateDecision {
 /** Fixed-window counters per client; Redis-backed so every gateway replica shares them. */
 export interface RateLimiter {
   hit(clientId: string, now?: number): Promise<RateDecision>;
+  /** Erasure: drops the client's counters (they name the client); returns how many. */
+  eraseClient(clientId: string): Promise<number>;
 }
+
+/** A counter key `<kind>:<client id>:<window number>` of exactly this client (the id may itself hold ':'). */
+const isCounterOf = (rest: string, clientId: string): boolean =>
+  (rest.startsWith(`m:${clientId}:`) || rest.startsWith(`d:${clientId}:`)) && /^\d+$/.test(rest.slice(clientId.length + 3));
+
+/** A literal for a Redis MATCH pattern (glob). */
+const globEscape = (text: string): string => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 
 const windows = (now: number) => {
   const minute = Math.floor(now / 60_000);
@@ -64,6 +73,20 @@ export class RedisRateLimiter implements RateLimiter {
     if (!res) throw new Error('rate limiter transaction aborted');
     return decide(this.policy.requests_per_minute, this.policy.requests_per_day, Number(res[0][1]), Number(res[2][1]), w);
   }
+
+  async eraseClient(clientId: string): Promise<number> {
+    let erased = 0;
+    for (const kind of ['m', 'd']) {
+      let cursor = '0';
+      do {
+        const [next, found] = await this.redis.scan(cursor, 'MATCH', `${globEscape(this.prefix)}${kind}:${globEscape(clientId)}:*`, 'COUNT', 500);
+        cursor = next;
+        const mine = found.filter((k) => isCounterOf(k.slice(this.prefix.length), clientId));
+        if (mine.length) erased += await this.redis.del(...mine);
+      } while (cursor !== '0');
+    }
+    return erased;
+  }
 }
 
 /** Embedded mode (one process): the same windows in memory. */
@@ -81,5 +104,15 @@ export class InMemoryRateLimiter implements RateLimiter {
     this.counts.set(dk, d);
     if (this.counts.size > 50_000) this.counts.clear();
     return decide(this.policy.requests_per_minute, this.policy.requests_per_day, m, d, w);
+  }
+
+  async eraseClient(clientId: string): Promise<number> {
+    let erased = 0;
+    for (const k of [...this.counts.keys()]) {
+      if (!isCounterOf(k, clientId)) continue;
+      this.counts.delete(k);
+      erased++;
+    }
+    return erased;
   }
 }

@@ -19,11 +19,42 @@ describe('loadEnv', () => {
     ]);
   });
 
+  it('reads COTA_DEMO as an explicit yes/no flag, off by default', () => {
+    expect(loadEnv({}).demo).toBe(false);
+    for (const v of ['1', 'true', 'YES']) expect(loadEnv({ COTA_DEMO: v }).demo).toBe(true);
+    for (const v of ['0', 'false', 'no', '']) expect(loadEnv({ COTA_DEMO: v }).demo).toBe(false);
+  });
+
+  it('has no mail delivery without SMTP_URL, and defaults the rest when it is set', () => {
+    expect(loadEnv({}).mail).toBeNull();
+    expect(loadEnv({ SMTP_FROM: 'X <x@y.z>' }).mail).toBeNull();
+    expect(loadEnv({ SMTP_URL: 'smtp://u:p@mail.local:2525' }).mail).toEqual({
+      smtpUrl: 'smtp://u:p@mail.local:2525',
+      from: 'Cota <nao-responda@cota.local>',
+      maxAttempts: 8,
+      retryBaseMs: 30_000,
+      retryMaxMs: 1_800_000,
+      pollMs: 30_000,
+    });
+    expect(
+      loadEnv({ SMTP_URL: 'smtps://mail.local', SMTP_FROM: 'Cota <cota@exemplo.com.br>', COTA_MAIL_MAX_ATTEMPTS: '3', COTA_MAIL_RETRY_BASE_MS: '100', COTA_MAIL_RETRY_MAX_MS: '400', COTA_MAIL_POLL_MS: '50' }).mail,
+    ).toEqual({ smtpUrl: 'smtps://mail.local', from: 'Cota <cota@exemplo.com.br>', maxAttempts: 3, retryBaseMs: 100, retryMaxMs: 400, pollMs: 50 });
+  });
+
+  it('never repeats the SMTP_URL value (it holds credentials) in its error', () => {
+    expect(() => loadEnv({ SMTP_URL: 'http://user:segredo@mail.local' })).toThrow(/SMTP_URL/);
+    expect(() => loadEnv({ SMTP_URL: 'http://user:segredo@mail.local' })).not.toThrow(/segredo/);
+  });
+
   it.each([
+    [{ SMTP_URL: 'mail.local:25' }, /SMTP_URL/],
+    [{ SMTP_URL: 'smtp://m', COTA_MAIL_MAX_ATTEMPTS: '0' }, /COTA_MAIL_MAX_ATTEMPTS/],
+    [{ SMTP_URL: 'smtp://m', COTA_MAIL_RETRY_BASE_MS: '1000', COTA_MAIL_RETRY_MAX_MS: '10' }, /COTA_MAIL_RETRY_MAX_MS/],
     [{ PORT: 'abc' }, /PORT/],
     [{ NATS_URL: 'localhost' }, /NATS_URL/],
     [{ COTA_DEMO_KEYS: 'semchave' }, /COTA_DEMO_KEYS/],
     [{ COTA_DEMO_KEYS: 'ana:curta' }, /COTA_DEMO_KEYS/],
+    [{ COTA_DEMO: 'talvez' }, /COTA_DEMO/],
   ])('rejects %j naming the variable', (source, re) => {
     expect(() => loadEnv(source as NodeJS.ProcessEnv)).toThrow(EnvError);
     expect(() => loadEnv(source as NodeJS.ProcessEnv)).toThrow(re);

@@ -9,13 +9,43 @@ export interface CotaEnv {
   port: number;
   /** `client_id:key,...` from COTA_DEMO_KEYS, or null. */
   demoKeys: Array<{ clientId: string; key: string }> | null;
+  /**
+   * COTA_DEMO=1: demo API keys are generated and printed on first start in distributed mode too.
+   * Without it (and without COTA_DEMO_KEYS) the distributed gateway seeds no key; embedded mode always does.
+   */
+  demo: boolean;
   opsToken: string | null;
   dataDir: string;
   /** Namespace of every Redis key (COTA_REDIS_PREFIX, default `cota:`): lets environments share one Redis. */
   redisPrefix: string;
   /** True when none of NATS_URL, DATABASE_URL, REDIS_URL is set: one process, embedded stores. */
   embedded: boolean;
+  /** Outbound e-mail (SMTP_URL); null when unset: confirmed e-mails stay `queued` in the outbox, nothing is delivered. */
+  mail: MailEnv | null;
 }
+
+/** SMTP delivery of the e-mail outbox (the executor's worker). */
+export interface MailEnv {
+  /** `smtp://user:pass@host:port` or `smtps://...`; holds credentials: never log it. */
+  smtpUrl: string;
+  /** From header (SMTP_FROM). */
+  from: string;
+  /** Deliveries tried per message before it ends `failed` (COTA_MAIL_MAX_ATTEMPTS). */
+  maxAttempts: number;
+  /** First retry delay; doubles per attempt up to retryMaxMs (COTA_MAIL_RETRY_BASE_MS, COTA_MAIL_RETRY_MAX_MS). */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Slow poll of the outbox besides the wake-up after each insert (COTA_MAIL_POLL_MS). */
+  pollMs: number;
+}
+
+export const MAIL_DEFAULTS: Omit<MailEnv, 'smtpUrl'> = {
+  from: 'Cota <nao-responda@cota.local>',
+  maxAttempts: 8,
+  retryBaseMs: 30_000,
+  retryMaxMs: 30 * 60_000,
+  pollMs: 30_000,
+};
 
 export class EnvError extends Error {
   constructor(variable: string, detail: string) {
@@ -50,6 +80,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): CotaEnv {
     });
   }
 
+  const demoFlag = blank(source.COTA_DEMO)?.toLowerCase() ?? null;
+  if (demoFlag !== null && !['1', 'true', 'yes', '0', 'false', 'no'].includes(demoFlag)) {
+    throw new EnvError('COTA_DEMO', `must be 1/true/yes or 0/false/no, got '${source.COTA_DEMO}'`);
+  }
+
   for (const [name, value] of [
     ['NATS_URL', natsUrl],
     ['DATABASE_URL', databaseUrl],
@@ -66,9 +101,37 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): CotaEnv {
     openai: { apiKey: blank(source.OPENAI_API_KEY), baseUrl: blank(source.OPENAI_BASE_URL), model: blank(source.OPENAI_MODEL) },
     port,
     demoKeys,
+    demo: demoFlag !== null && ['1', 'true', 'yes'].includes(demoFlag),
     opsToken: blank(source.COTA_OPS_TOKEN),
     dataDir: blank(source.COTA_DATA_DIR) ? resolve(blank(source.COTA_DATA_DIR)!) : dataDir(),
     redisPrefix: blank(source.COTA_REDIS_PREFIX) ?? 'cota:',
     embedded: !natsUrl && !databaseUrl && !redisUrl,
+    mail: loadMailEnv(source),
+  };
+}
+
+function positiveInt(source: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = blank(source[name]);
+  if (raw === null) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new EnvError(name, `must be a positive integer, got '${raw}'`);
+  return n;
+}
+
+function loadMailEnv(source: NodeJS.ProcessEnv): MailEnv | null {
+  const smtpUrl = blank(source.SMTP_URL);
+  if (!smtpUrl) return null;
+  // The value carries credentials: the error names the variable, never the value.
+  if (!/^smtps?:\/\/[^/\s]+/i.test(smtpUrl)) throw new EnvError('SMTP_URL', 'must be smtp://[user:pass@]host[:port] or smtps://...');
+  const retryBaseMs = positiveInt(source, 'COTA_MAIL_RETRY_BASE_MS', MAIL_DEFAULTS.retryBaseMs);
+  const retryMaxMs = positiveInt(source, 'COTA_MAIL_RETRY_MAX_MS', Math.max(MAIL_DEFAULTS.retryMaxMs, retryBaseMs));
+  if (retryMaxMs < retryBaseMs) throw new EnvError('COTA_MAIL_RETRY_MAX_MS', `must be at least COTA_MAIL_RETRY_BASE_MS (${retryBaseMs})`);
+  return {
+    smtpUrl,
+    from: blank(source.SMTP_FROM) ?? MAIL_DEFAULTS.from,
+    maxAttempts: positiveInt(source, 'COTA_MAIL_MAX_ATTEMPTS', MAIL_DEFAULTS.maxAttempts),
+    retryBaseMs,
+    retryMaxMs,
+    pollMs: positiveInt(source, 'COTA_MAIL_POLL_MS', MAIL_DEFAULTS.pollMs),
   };
 }

@@ -12,8 +12,13 @@ export interface RpcDef<Req extends ZodTypeAny = ZodTypeAny, Res extends ZodType
   readonly service: ServiceName;
   readonly request: Req;
   readonly response: Res;
-  /** Default timeout for callers; overridable per call. */
+  /** Default timeout for callers; overridable per call. A question's deadline shortens it (libs/messaging). */
   readonly timeoutMs: number;
+  /**
+   * A read with no side effect: a caller may retry it (the gateway does, once, when its target is
+   * unavailable). Never set on subjects that write (commit, tool runs, session writes).
+   */
+  readonly idempotent: boolean;
 }
 
 /** A fire-and-forget event subject (telemetry). */
@@ -36,8 +41,9 @@ export function defineRpc<Req extends ZodTypeAny, Res extends ZodTypeAny>(def: {
   request: Req;
   response: Res;
   timeoutMs?: number;
+  idempotent?: boolean;
 }): RpcDef<Req, Res> {
-  return { kind: 'rpc', timeoutMs: 5000, ...def };
+  return { kind: 'rpc', timeoutMs: 5000, idempotent: false, ...def };
 }
 
 export function defineEvent<P extends ZodTypeAny>(def: { service: ServiceName; event: string; payload: P }): EventDef<P> {

@@ -6,6 +6,7 @@ import { ToolGateSubjects } from './subjects/tool-gate';
 import { RagSubjects } from './subjects/rag';
 import { NarratorSubjects } from './subjects/narrator';
 import { HealthSubjects } from './subjects/health';
+import { PrivacySubjects } from './subjects/privacy';
 
 /** Every request-reply subject, for contract tests and the AsyncAPI document. */
 export const ALL_RPCS: RpcDef[] = [
@@ -16,4 +17,5 @@ export const ALL_RPCS: RpcDef[] = [
   ...Object.values(RagSubjects),
   ...Object.values(NarratorSubjects),
   ...Object.values(HealthSubjects),
+  ...Object.values(PrivacySubjects),
 ];

@@ -8,6 +8,7 @@ import { ToolGateSubjects } from './subjects/tool-gate';
 import { RagSubjects } from './subjects/rag';
 import { NarratorSubjects } from './subjects/narrator';
 import { HealthSubjects } from './subjects/health';
+import { PrivacySubjects } from './subjects/privacy';
 
 /**
  * One valid request and reply per subject: contract tests round-trip them on both transports,
@@ -139,5 +140,10 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
     def,
     request: {},
     response: { service: def.service, instance: 'abc', ok: true, checks: { nats: { ok: true } } },
+  })),
+  ...Object.values(PrivacySubjects).map((def) => ({
+    def,
+    request: { erasure_id: 'erasure_1', client_id: 'cliente-demo-1' },
+    response: { erased: [{ service: def.service, store: 'api_keys', backend: 'postgres' as const, count: 1 }] },
   })),
 ];

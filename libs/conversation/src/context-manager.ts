@@ -122,6 +122,7 @@ export class ContextManager {
         ...(req.listed_tickers?.length ? { listed: req.listed_tickers } : {}),
         ...(req.params ? { params: req.params } : {}),
         ...(typeof req.meta?.problem === 'string' ? { problem: req.meta.problem } : {}),
+        ...(typeof req.meta?.kind === 'string' ? { kind: req.meta.kind } : {}),
       },
     };
     const reference = referenceFromCommit(
@@ -179,7 +180,9 @@ export class ContextManager {
    * successful assistant turn) and the last reference, without opening a turn.
    */
   async peek(k: WireConversationKey): Promise<PeekResponse> {
-    const snap = await this.store.snapshot(keyOf(k));
+    const key = keyOf(k);
+    const [snap, session] = await Promise.all([this.store.snapshot(key), this.store.sessionGet(key, ['pending_call', 'last_call'], this.clock())]);
+    const toolOf = (v: unknown) => (v && typeof v === 'object' && typeof (v as { tool?: unknown }).tool === 'string' ? ((v as { tool: string }).tool) : null);
     const recent = loadRecent(snap.turns, this.policy, this.policy.max_turns, this.clock());
     // The newest answer, or the question still waiting for its fund when Cota just asked which one.
     const newest = [...recent].reverse().find((t) => t.role === 'assistant');
@@ -196,6 +199,9 @@ export class ContextManager {
       last_question: question,
       last_listed_tickers: listed,
       last_params: last?.meta.params && typeof last.meta.params === 'object' ? (last.meta.params as QueryParams) : null,
+      pending_call: toolOf(session.pending_call),
+      last_call: toolOf(session.last_call),
+      last_kind: typeof newest?.meta.kind === 'string' ? newest.meta.kind : null,
       last_reference: snap.reference,
     };
   }

@@ -108,6 +108,18 @@ export class InMemoryContextStore implements ContextStore {
     return out;
   }
 
+  async eraseClient(clientId: string): Promise<number> {
+    let erased = 0;
+    for (const map of [this.conversations, this.sessions] as Array<Map<string, unknown>>) {
+      for (const k of [...map.keys()]) {
+        if ((JSON.parse(k) as [string, string])[0] !== clientId) continue;
+        map.delete(k);
+        erased++;
+      }
+    }
+    return erased;
+  }
+
   async sessionSet(key: ConversationKey, name: string, value: unknown, ttlSeconds: number, nowMs: number): Promise<void> {
     const k = keyOf(key);
     if (value === null || value === undefined) {
@@ -137,5 +149,28 @@ export class InMemoryHistoryStore implements HistoryStore {
 
   async lastTurnIndex(key: ConversationKey): Promise<number> {
     return Math.max(0, ...(this.rows.get(keyOf(key)) ?? []).map((r) => r.turnIndex));
+  }
+
+  async eraseClient(clientId: string): Promise<number> {
+    let erased = 0;
+    for (const [k, rows] of [...this.rows.entries()]) {
+      if ((JSON.parse(k) as [string, string])[0] !== clientId) continue;
+      erased += rows.length;
+      this.rows.delete(k);
+    }
+    return erased;
+  }
+
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    let erased = 0;
+    for (const [k, rows] of this.rows.entries()) {
+      const kept: IndexedTurn[] = [];
+      for (const r of rows) {
+        if (erased < limit && Date.parse(r.turn.created_at) < cutoff.getTime()) erased++;
+        else kept.push(r);
+      }
+      this.rows.set(k, kept);
+    }
+    return erased;
   }
 }

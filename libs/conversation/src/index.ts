@@ -9,4 +9,6 @@ export * from './redis-store';
 export * from './postgres-history';
 export * from './context-manager';
 export * from './errors';
+export * from './retention';
+export * from './erasure';
 export { conversationBenchmarks } from './bench';

@@ -28,6 +28,18 @@ export const conversationMigrations: Migration[] = [
       await q.query('DROP TABLE IF EXISTS conversation_turns');
     },
   },
+  {
+    // Retention (policies/retention.yaml) deletes turns by age; erasure deletes them by client
+    // (the conversation index already leads with client_id).
+    id: '202611240100-conversation-turns-created-idx',
+    name: 'ConversationTurnsCreatedIdx202611240100',
+    async up(q: QueryRunner): Promise<void> {
+      await q.query('CREATE INDEX IF NOT EXISTS conversation_turns_created_idx ON conversation_turns (created_at)');
+    },
+    async down(q: QueryRunner): Promise<void> {
+      await q.query('DROP INDEX IF EXISTS conversation_turns_created_idx');
+    },
+  },
 ];
 
 interface TurnRow {
@@ -37,7 +49,7 @@ interface TurnRow {
   created_at: Date | string;
 }
 
-/** Full conversation history in Postgres: one INSERT per turn, never trimmed or summarised. */
+/** Full conversation history in Postgres: one INSERT per turn, never summarised; deleted only by retention and erasure. */
 export class PostgresHistoryStore implements HistoryStore {
   constructor(private readonly ds: DataSource) {}
 
@@ -64,6 +76,30 @@ export class PostgresHistoryStore implements HistoryStore {
       meta: typeof r.meta === 'string' ? (JSON.parse(r.meta) as Record<string, unknown>) : r.meta,
       created_at: new Date(r.created_at).toISOString(),
     }));
+  }
+
+  async eraseClient(clientId: string): Promise<number> {
+    const [row] = (await this.ds.query(
+      'WITH gone AS (DELETE FROM conversation_turns WHERE client_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone',
+      [clientId],
+    )) as Array<{ n: number }>;
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * One batch of the retention sweep. Rows another replica is deleting at the same moment are
+   * skipped (SKIP LOCKED), so replicas sweeping together neither block nor double count.
+   */
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const [row] = (await this.ds.query(
+      `WITH gone AS (
+         DELETE FROM conversation_turns WHERE id IN (
+           SELECT id FROM conversation_turns WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+         ) RETURNING 1
+       ) SELECT count(*)::int AS n FROM gone`,
+      [cutoff.toISOString(), limit],
+    )) as Array<{ n: number }>;
+    return Number(row?.n ?? 0);
   }
 
   async lastTurnIndex(key: ConversationKey): Promise<number> {

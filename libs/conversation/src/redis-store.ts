@@ -108,6 +108,9 @@ function decodeTurns(raw: string[]): IndexedTurn[] {
   });
 }
 
+/** A literal for a Redis MATCH pattern (glob): escapes *, ?, [, ] and backslash. */
+export const globEscape = (text: string): string => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+
 const decodeRef = (raw: string | null | undefined): LastReference | null => (raw ? (JSON.parse(raw) as LastReference) : null);
 const decodeSummary = (text: string | null | undefined, through: string | null | undefined): MemorySummary | null =>
   text ? { text, through: Number(through ?? 0) } : null;
@@ -197,6 +200,23 @@ export class RedisContextStore implements ContextStore {
   async clear(key: ConversationKey): Promise<boolean> {
     const k = this.keys(key);
     return (await this.redis.del(k.meta, k.turns, k.session)) > 0;
+  }
+
+  /**
+   * Every key of every conversation of one client: they all start with `<prefix>{<client>:`, the
+   * client id being URI-encoded (so it holds no ':' and no other client's id can extend it). SCAN,
+   * never KEYS, so a large Redis is not blocked; deleted in batches.
+   */
+  async eraseClient(clientId: string): Promise<number> {
+    const pattern = `${globEscape(this.prefix)}{${globEscape(encodeURIComponent(clientId))}:*`;
+    let cursor = '0';
+    let erased = 0;
+    do {
+      const [next, found] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      if (found.length) erased += await this.redis.del(...found);
+    } while (cursor !== '0');
+    return erased;
   }
 
   async sessionGet(key: ConversationKey, names: string[] | undefined, nowMs: number): Promise<Record<string, unknown>> {

@@ -71,15 +71,25 @@ export interface ContextStore {
   sessionGet(key: ConversationKey, names: string[] | undefined, nowMs: number): Promise<Record<string, unknown>>;
   /** Sets (or, with value null, deletes) one session value expiring at nowMs + ttlSeconds. */
   sessionSet(key: ConversationKey, name: string, value: unknown, ttlSeconds: number, nowMs: number): Promise<void>;
+  /**
+   * Erasure: drops the hot state and session values of every conversation of one client (and of no
+   * other client). Returns how many stored items went (Redis keys, or in-memory conversations and
+   * sessions); 0 when there was nothing, so repeating it is harmless.
+   */
+  eraseClient(clientId: string): Promise<number>;
 }
 
-/** Durable full history (Postgres; never summarised, never trimmed). */
+/** Durable full history (Postgres; never summarised; trimmed only by policies/retention.yaml and by erasure). */
 export interface HistoryStore {
   append(key: ConversationKey, turnIndex: number, turn: Turn): Promise<void>;
   /** The last `limit` turns, oldest first. */
   list(key: ConversationKey, limit: number): Promise<Turn[]>;
   /** Highest turn index recorded, 0 for a new conversation. */
   lastTurnIndex(key: ConversationKey): Promise<number>;
+  /** Erasure: deletes every turn of one client, in every conversation; returns how many. */
+  eraseClient(clientId: string): Promise<number>;
+  /** Retention: deletes at most `limit` turns created before `cutoff` (any client); returns how many. */
+  deleteOlderThan(cutoff: Date, limit: number): Promise<number>;
 }
 
 /** Raised by stores when a commit names a turn that was never opened. */

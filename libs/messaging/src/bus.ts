@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { BulkheadRejectedError } from 'cockatiel';
 import type { z } from 'zod';
 import {
   CallRequestOf,
@@ -13,12 +14,66 @@ import {
   validate,
   WireError,
 } from '@cota/contracts';
+import { CallScope, currentCallScope, isRequestId, MessageHeaders, scopeFromHeaders, scopeToHeaders, withCallScope } from './call-scope';
+import { bulkheadLimits, ClientPolicy, DEFAULT_FABRIC, FabricPolicy } from './fabric-policy';
+import { BusLog, CallGuard, subscriptionBulkhead } from './resilience';
 import { Transport, TransportSubscription } from './transport';
 
 type Reply = { ok: true; data: unknown } | { ok: false; error: WireError };
 
 export interface CallOptions {
+  /** Overrides the subject's timeout; the deadline in scope still shortens it. */
   timeoutMs?: number;
+  /** Absolute deadline (epoch ms) for this call, instead of the one in scope. */
+  deadline?: number;
+}
+
+export interface BusOptions {
+  /** Bulkheads of the subjects this bus serves (policies/fabric.yaml); the shipped defaults when absent. */
+  fabric?: FabricPolicy;
+  /** Circuit breakers per target and retries of idempotent reads for the calls this bus makes; none when absent. */
+  calls?: ClientPolicy;
+  /** Where failed handlers, shed load and circuit changes are logged (service-kit's Logger). */
+  log?: BusLog;
+}
+
+/** Client errors are answers, not incidents: logged at info; the rest at warn (timeouts, outages) or error. */
+const LOG_LEVEL_OF: Record<string, 'info' | 'warn' | 'error'> = {
+  INVALID_MESSAGE: 'info',
+  BAD_REQUEST: 'info',
+  NOT_FOUND: 'info',
+  FORBIDDEN: 'info',
+  RATE_LIMITED: 'info',
+  UNAVAILABLE: 'warn',
+  TIMEOUT: 'warn',
+  INTERNAL: 'error',
+};
+
+/** Identifiers and text of the client: redacted even when short. */
+const CLIENT_KEYS = new Set(['client_id', 'conversation_id', 'question', 'nickname', 'answer']);
+
+/** Every string the request carried (question, client id, tool arguments...), to keep them out of logs. */
+function clientStrings(body: unknown): string[] {
+  const out = new Set<string>();
+  const walk = (v: unknown, depth: number, key: string): void => {
+    if (out.size >= 200 || depth > 6) return;
+    if (typeof v === 'string') {
+      if (v.length >= (CLIENT_KEYS.has(key) ? 2 : 4)) out.add(v);
+    } else if (Array.isArray(v)) {
+      for (const x of v) walk(x, depth + 1, key);
+    } else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) if (k !== 'request_id') walk(x, depth + 1, k);
+    }
+  };
+  walk(body, 0, '');
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+function redact(text: string | undefined, secrets: string[]): string | undefined {
+  if (text === undefined) return undefined;
+  let out = text;
+  for (const s of secrets) out = out.split(s).join('[redacted]');
+  return out;
 }
 
 /**
@@ -28,18 +83,50 @@ export interface CallOptions {
  */
 export class Bus {
   readonly instance = randomUUID().slice(0, 8);
+  private readonly fabric: FabricPolicy;
+  private readonly log?: BusLog;
+  /** Breakers and retries of this bus's calls (the gateway's); null for the other services. */
+  readonly guard: CallGuard | null;
 
   constructor(
     readonly transport: Transport,
     /** Who this bus belongs to (for error attribution). */
     readonly owner: string,
-  ) {}
+    opts: BusOptions = {},
+  ) {
+    this.fabric = opts.fabric ?? DEFAULT_FABRIC;
+    this.log = opts.log;
+    this.guard = opts.calls ? new CallGuard(opts.calls, opts.log) : null;
+  }
 
+  /**
+   * Calls a subject. Inside a call scope (a question's, or a handler's) the request carries the
+   * scope's deadline and request id, and waits at most the time left or the subject's timeout,
+   * whichever is smaller; past the deadline it is not sent at all (TIMEOUT).
+   */
   async call<D extends RpcDef>(def: D, request: CallRequestOf<D>, opts: CallOptions = {}): Promise<ResponseOf<D>> {
     const payload = validate(def.request, request, `request to ${def.subject}`);
+    const data = JSON.stringify(payload);
+    const scope = currentCallScope();
+    const ownId = (payload as { request_id?: unknown })?.request_id;
+    const sent: CallScope = { deadline: opts.deadline ?? scope.deadline, requestId: scope.requestId ?? (isRequestId(ownId) ? ownId : undefined) };
+    const attempt = () => this.send(def, data, opts.timeoutMs ?? def.timeoutMs, sent);
+    const replyData = this.guard ? await this.guard.run(def, attempt) : await attempt();
+    return validate(def.response, replyData, `reply from ${def.subject}`);
+  }
+
+  private async send(def: RpcDef, data: string, subjectTimeoutMs: number, scope: CallScope): Promise<unknown> {
+    let timeoutMs = subjectTimeoutMs;
+    if (scope.deadline !== undefined) {
+      const left = scope.deadline - Date.now();
+      if (left <= 0) {
+        throw new CotaError('TIMEOUT', `the request's deadline passed before ${def.subject} was called`, { subject: def.subject, deadline: 'passed' }, def.service);
+      }
+      timeoutMs = Math.min(timeoutMs, Math.ceil(left));
+    }
     let raw: string;
     try {
-      raw = await this.transport.request(def.subject, JSON.stringify(payload), opts.timeoutMs ?? def.timeoutMs);
+      raw = await this.transport.request(def.subject, data, timeoutMs, scopeToHeaders(scope));
     } catch (e) {
       // Attribute outages and timeouts to the service that owns the subject.
       if (CotaError.is(e) && !e.service && !e.details?.bus) throw new CotaError(e.code, e.message, e.details, def.service);
@@ -52,37 +139,91 @@ export class Bus {
       throw new CotaError('INVALID_MESSAGE', `reply from ${def.subject} is not JSON`, undefined, def.service);
     }
     if (!reply.ok) throw CotaError.fromWire({ ...reply.error, service: reply.error.service ?? def.service });
-    return validate(def.response, reply.data, `reply from ${def.subject}`);
+    return reply.data;
   }
 
   /**
    * Serves a subject in the service's queue group. A malformed message or a failing handler
-   * becomes a typed error reply; the handler never crashes the process.
+   * becomes a typed error reply (and one log line); the handler never crashes the process.
+   * The subscription runs at most `max_concurrent` handlers with `max_queue` more waiting
+   * (policies/fabric.yaml); past that it answers UNAVAILABLE at once. Work whose deadline has
+   * passed (on arrival, or after waiting its turn) is answered TIMEOUT without running.
+   * The handler runs in the request's call scope, so the calls it makes inherit its deadline.
    */
   serve<D extends RpcDef>(
     def: D,
     handler: (request: RequestOf<D>) => Promise<ResponseOf<D>> | ResponseOf<D>,
   ): TransportSubscription {
-    return this.transport.serve(def.subject, def.service, async (raw) => {
+    const limits = bulkheadLimits(this.fabric, def.subject);
+    const bulkhead = subscriptionBulkhead(limits);
+    const shed = { count: 0, loggedAt: 0 };
+    return this.transport.serve(def.subject, def.service, async (raw, headers: MessageHeaders) => {
+      const scope = scopeFromHeaders(headers);
+      let body: unknown;
+      const expired = () => scope.deadline !== undefined && Date.now() >= scope.deadline;
+      const dropped = () => new CotaError('TIMEOUT', `deadline passed before ${def.subject} ran; dropped`, { subject: def.subject, deadline: 'passed' });
       try {
-        let body: unknown;
-        try {
-          body = JSON.parse(raw);
-        } catch {
-          throw new CotaError('INVALID_MESSAGE', `message on ${def.subject} is not JSON`);
-        }
-        const request = validate(def.request, body, `request to ${def.subject}`);
-        const response = await handler(request);
-        const data = validate(def.response, response, `reply from ${def.subject}`);
-        return JSON.stringify({ ok: true, data } satisfies Reply);
+        if (expired()) throw dropped();
+        return await bulkhead.execute(() =>
+          withCallScope(scope, async () => {
+            if (expired()) throw dropped(); // waited in the queue past its deadline
+            try {
+              body = JSON.parse(raw);
+            } catch {
+              throw new CotaError('INVALID_MESSAGE', `message on ${def.subject} is not JSON`);
+            }
+            const request = validate(def.request, body, `request to ${def.subject}`);
+            const response = await handler(request);
+            const data = validate(def.response, response, `reply from ${def.subject}`);
+            return JSON.stringify({ ok: true, data } satisfies Reply);
+          }),
+        );
       } catch (err) {
+        if (err instanceof BulkheadRejectedError) {
+          this.logShed(def, limits, shed);
+          const error: WireError = {
+            code: 'UNAVAILABLE',
+            message: `${def.service} is at capacity on ${def.subject}; try again shortly`,
+            service: def.service,
+            details: { subject: def.subject, overloaded: true, retry_after_s: this.fabric.bulkhead.retry_after_s },
+          };
+          return JSON.stringify({ ok: false, error } satisfies Reply);
+        }
         const error = CotaError.is(err)
           ? err.toWire()
           : ({ code: 'INTERNAL', message: `${def.service} failed: ${(err as Error)?.message ?? String(err)}` } as WireError);
         error.service = error.service ?? def.service;
+        this.logFailure(def, scope, body, error, err);
         return JSON.stringify({ ok: false, error } satisfies Reply);
       }
     });
+  }
+
+  /**
+   * One structured line per failed handler: request id, subject, code, message and stack, with
+   * every string of the request (question, client id, ...) redacted; never the payload itself.
+   */
+  private logFailure(def: RpcDef, scope: CallScope, body: unknown, error: WireError, err: unknown): void {
+    if (!this.log) return;
+    const secrets = clientStrings(body);
+    const ownId = (body as { request_id?: unknown } | undefined)?.request_id;
+    this.log[LOG_LEVEL_OF[error.code] ?? 'error']('handler failed', {
+      request_id: scope.requestId ?? (isRequestId(ownId) ? ownId : null),
+      subject: def.subject,
+      code: error.code,
+      message: redact(error.message, secrets),
+      stack: redact(err instanceof Error ? err.stack : undefined, secrets) ?? null,
+    });
+  }
+
+  /** Shed load is logged at most once a second per subscription, with how many messages were turned away. */
+  private logShed(def: RpcDef, limits: { max_concurrent: number; max_queue: number }, shed: { count: number; loggedAt: number }): void {
+    shed.count++;
+    const now = Date.now();
+    if (!this.log || now - shed.loggedAt < 1000) return;
+    this.log.warn('load shed: subscription at capacity', { subject: def.subject, code: 'UNAVAILABLE', rejected: shed.count, ...limits });
+    shed.loggedAt = now;
+    shed.count = 0;
   }
 
   /** Publishes an event without waiting; invalid telemetry is dropped, never thrown. */

@@ -1,4 +1,5 @@
 import { CotaError } from '@cota/contracts';
+import type { MessageHeaders } from './call-scope';
 import { EventHandler, RequestHandler, subjectMatches, Transport, TransportSubscription } from './transport';
 
 interface Server {
@@ -19,7 +20,7 @@ export class InProcessTransport implements Transport {
   private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
 
-  async request(subject: string, data: string, timeoutMs: number): Promise<string> {
+  async request(subject: string, data: string, timeoutMs: number, headers: MessageHeaders = {}): Promise<string> {
     if (this.closed) throw new CotaError('UNAVAILABLE', 'transport is closed');
     const servers = this.servers.get(subject);
     if (!servers || servers.length === 0) {
@@ -34,7 +35,8 @@ export class InProcessTransport implements Transport {
     const server = members[n % members.length];
 
     let timer: NodeJS.Timeout | undefined;
-    const work = Promise.resolve().then(() => server.handler(data));
+    const meta = { ...headers }; // a copy, as a broker would deliver
+    const work = Promise.resolve().then(() => server.handler(data, meta));
     this.track(work);
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new CotaError('TIMEOUT', `${subject} did not answer in ${timeoutMs} ms`, { subject })), timeoutMs);

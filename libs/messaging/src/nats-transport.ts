@@ -1,8 +1,23 @@
-import { connect, ErrorCode, NatsConnection, NatsError, StringCodec, Subscription } from 'nats';
+import { connect, ErrorCode, headers as natsHeaders, MsgHdrs, NatsConnection, NatsError, StringCodec, Subscription } from 'nats';
 import { CotaError } from '@cota/contracts';
+import type { MessageHeaders } from './call-scope';
 import { EventHandler, RequestHandler, Transport, TransportSubscription } from './transport';
 
 const sc = StringCodec();
+
+function toNatsHeaders(h: MessageHeaders | undefined): MsgHdrs | undefined {
+  const entries = Object.entries(h ?? {});
+  if (!entries.length) return undefined;
+  const out = natsHeaders();
+  for (const [k, v] of entries) out.set(k, v);
+  return out;
+}
+
+function fromNatsHeaders(h: MsgHdrs | undefined): MessageHeaders {
+  const out: Record<string, string> = {};
+  if (h) for (const k of h.keys()) out[k] = h.get(k);
+  return out;
+}
 
 export interface NatsTransportOptions {
   url: string;
@@ -57,11 +72,11 @@ export class NatsTransport implements Transport {
     return transport;
   }
 
-  async request(subject: string, data: string, timeoutMs: number): Promise<string> {
+  async request(subject: string, data: string, timeoutMs: number, headers?: MessageHeaders): Promise<string> {
     if (this.nc.isClosed()) throw new CotaError('UNAVAILABLE', 'the message bus (NATS) connection is closed', { subject, bus: true });
     if (!this.linkUp) throw new CotaError('UNAVAILABLE', 'the message bus (NATS) is not reachable; reconnecting', { subject, bus: true });
     try {
-      const msg = await this.nc.request(subject, sc.encode(data), { timeout: timeoutMs, noMux: false });
+      const msg = await this.nc.request(subject, sc.encode(data), { timeout: timeoutMs, noMux: false, headers: toNatsHeaders(headers) });
       return sc.decode(msg.data);
     } catch (err) {
       throw toCotaError(err, subject, timeoutMs);
@@ -73,7 +88,7 @@ export class NatsTransport implements Transport {
       queue,
       callback: (err, msg) => {
         if (err) return;
-        const work = handler(sc.decode(msg.data)).then(
+        const work = handler(sc.decode(msg.data), fromNatsHeaders(msg.headers)).then(
           (reply) => {
             if (msg.reply) msg.respond(sc.encode(reply));
           },

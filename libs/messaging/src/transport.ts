@@ -1,3 +1,5 @@
+import type { MessageHeaders } from './call-scope';
+
 /**
  * The wire underneath the bus. Two implementations pass the same contract tests:
  * NATS (production, one process per service) and in-process (embedded mode).
@@ -7,13 +9,16 @@ export interface TransportSubscription {
   unsubscribe(): void;
 }
 
-export type RequestHandler = (data: string) => Promise<string>;
+export type RequestHandler = (data: string, headers: MessageHeaders) => Promise<string>;
 export type EventHandler = (subject: string, data: string) => void;
 
 export interface Transport {
   readonly name: 'nats' | 'in-process';
-  /** Request-reply. Rejects with CotaError UNAVAILABLE when nobody serves the subject, TIMEOUT after timeoutMs. */
-  request(subject: string, data: string, timeoutMs: number): Promise<string>;
+  /**
+   * Request-reply. Rejects with CotaError UNAVAILABLE when nobody serves the subject, TIMEOUT after timeoutMs.
+   * `headers` reach the handler as they were sent (NATS message headers; the same map in-process).
+   */
+  request(subject: string, data: string, timeoutMs: number, headers?: MessageHeaders): Promise<string>;
   /** Serves a subject inside a queue group: replicas with the same queue share the load. */
   serve(subject: string, queue: string, handler: RequestHandler): TransportSubscription;
   /** Fire-and-forget; never throws. */

@@ -1,5 +1,6 @@
 import type { NarrateRequest, QueryResult } from '@cota/contracts';
 import { formatDate, formatMonth } from './format';
+import { renderPlan } from './render-plan';
 import { addressByNickname, lowerFirstWord, shouldUseNickname, startsWithStructure } from './phrases';
 import type { NarratorPolicy } from './policy';
 import { EntityRenderer, requestedTickers } from './render-entity';
@@ -56,6 +57,10 @@ export class DeterministicNarrator {
         case 'confirmation':
           body = toolAnswer(req, this.policy);
           break;
+        case 'plan':
+          // The plan's own note says it is not advice: no second note below.
+          body = req.plan ? renderPlan(req.plan, m.advice_note) : fillMessage(m.problems.not_understood, { nickname: req.nickname.trim() });
+          break;
         case 'clarification':
           body = clarificationAnswer(req, m, this.templates);
           break;
@@ -91,7 +96,7 @@ export class DeterministicNarrator {
         }
       }
     }
-    if (req.advice && req.kind !== 'smalltalk' && req.status === 'ok') body = `${body}\n\n${m.advice_note}`;
+    if (req.advice && req.kind !== 'smalltalk' && req.kind !== 'plan' && req.status === 'ok') body = `${body}\n\n${m.advice_note}`;
     const nicknameUsed = shouldUseNickname(req.nickname, req.memory.recent, this.policy.nickname) && !body.includes(req.nickname.trim());
     if (nicknameUsed) body = addressByNickname(req.nickname, body);
     const answer = sourceLine ? `${body}\n\n${sourceLine}` : body;

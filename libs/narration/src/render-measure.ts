@@ -130,6 +130,25 @@ const dateOf = (r: MeasureResult, d: string) => (r.grain === 'month' ? `${MONTH_
  * The answer to a structured question, number first: one sentence with the value, its period,
  * unit and date, then the figures it rests on, then a small table when listing helps.
  */
+/** Weekdays from `from` to `to`, both included (holidays are not known here). */
+function weekdaysBetween(from: string, to: string): number {
+  let n = 0;
+  for (let d = new Date(`${from}T12:00:00Z`); d <= new Date(`${to}T12:00:00Z`); d.setUTCDate(d.getUTCDate() + 1)) if (d.getUTCDay() % 6 !== 0) n++;
+  return n;
+}
+
+/**
+ * A daily rate compounded over fewer business days than the period has (a gap in the base): the
+ * accumulation is partial, and the answer says so. Holidays take about 4% of weekdays, so a
+ * shortfall beyond 8% is a gap, not the calendar.
+ */
+export function dailyGapNote(v: MeasureValue): string {
+  if (!v.start || !v.end || v.count <= 1) return '';
+  const weekdays = weekdaysBetween(v.start.date, v.end.date);
+  if (v.count >= weekdays * 0.92) return '';
+  return ` Atenção: a base tem ${v.count} dias com taxa entre ${brDate(v.start.date)} e ${brDate(v.end.date)}, de cerca de ${Math.round(weekdays * 0.96)} dias úteis, então o acumulado é parcial (menor que o real).`;
+}
+
 export function renderMeasure(result: MeasureResult, question: StructuredQuestion | null): string {
   if (result.measure === 'panel') return renderPanel(result, question);
   const name = NAMES[result.measure] ?? result.measure;
@@ -222,7 +241,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       const n = daily ? `${v.count} ${v.count === 1 ? 'dia útil' : 'dias úteis'}` : `${v.count} ${v.count === 1 ? 'mês' : 'meses'}`;
       // A month missing from the base makes the accumulation partial: say so rather than pass it as the period's.
       const expected = !daily && v.period ? monthsBetween(v.period.from, v.coverage && v.coverage.to < v.period.to ? v.coverage.to : v.period.to) : v.count;
-      const gap = !daily && expected > v.count ? ` Atenção: a base não tem ${expected - v.count} dos ${expected} meses do período, então o acumulado é parcial.` : '';
+      const gap = !daily && expected > v.count ? ` Atenção: a base não tem ${expected - v.count} dos ${expected} meses do período, então o acumulado é parcial.` : daily ? dailyGapNote(v) : '';
       return `${cap(bare(v.subject))} acumulou ${formatPercent(v.value)}${when} (juros compostos, ${n}${span}).${gap}`;
     }
     case 'max':

@@ -21,7 +21,7 @@ const plannerMeta = { normalized: '', score: 2, gap: 1, accepted: true, threshol
 function plan(over: Partial<PlanResponse>): PlanResponse {
   return {
     kind: 'entity', intent: 'fiis_financials_risk', entity: 'fiis_financials_risk', tickers_in_text: [], unknown_tickers: [],
-    params, ticker_sources: ['text', 'context'], ticker_required: true, tool: null, smalltalk: null, confirmation: null, advice: false, elliptic: false, follow_up_candidate: false, question: null, follow_up: null, planner: plannerMeta, ...over,
+    params, ticker_sources: ['text', 'context'], ticker_required: true, tool: null, smalltalk: null, confirmation: null, advice: false, elliptic: false, follow_up_candidate: false, question: null, follow_up: null, plan: null, planner: plannerMeta, ...over,
   };
 }
 
@@ -142,7 +142,7 @@ describe('AskPipeline', () => {
         ? plan({ entity: req.previous_entity, intent: req.previous_entity, tickers_in_text: ['XPML11'], params: { ...params, ticker: 'XPML11', tickers: ['XPML11'] } })
         : plan({ kind: 'clarification', entity: 'fii_overview', elliptic: true, tickers_in_text: ['XPML11'], planner: { ...plannerMeta, accepted: false } });
     });
-    bus.serve(ContextSubjects.peek, () => ({ last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_filters: { sector: 'Shoppings' }, last_question: null, last_listed_tickers: [], last_params: null, last_reference: null }));
+    bus.serve(ContextSubjects.peek, () => ({ last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_filters: { sector: 'Shoppings' }, last_question: null, last_listed_tickers: [], last_params: null, pending_call: null, last_call: null, last_kind: 'entity', last_reference: null }));
     bus.serve(ContextSubjects.resolve, (req) => ({ turn_index: 2, ticker: req.tickers_in_text[0] ?? null, tickers: req.tickers_in_text, context: { last_reference_used: false, reason: 'explicit_ticker_in_text' }, memory: { recent: [], summary: null } }));
     bus.serve(ContextSubjects.commit, () => ({ reference_updated: true }));
     bus.serve(ExecutorSubjects.query, (req) => ({ entity: req.entity, columns: [], rows: [{ ticker: 'XPML11' }], row_count: 1, truncated: false, as_of: null, sources: [], params: req.params }));

@@ -15,9 +15,31 @@ import {
   InvokeResponse,
   MeasureResult,
   StructuredQuestion,
+  ExecutionPlan,
+  PlanRun,
 } from '@cota/contracts';
-import { Bus, emitStep, since } from '@cota/messaging';
+import { Bus, deadlinePassed, emitStep, since } from '@cota/messaging';
 import { AskInput, AskOutput, AskStatus } from './ask-types';
+import { toolContinuation } from './tool-continuation';
+import { runPlan } from './plan-runner';
+
+/** `meta.plan`: the steps, where they came from, and what happened to each (no data rows). */
+function planMeta(run: PlanRun) {
+  return {
+    goal: run.plan.goal,
+    source: run.plan.source,
+    shape: run.plan.synthesis.shape,
+    steps: run.outcomes.map((o) => ({
+      id: o.id,
+      kind: o.kind,
+      label: o.label,
+      depends_on: run.plan.steps.find((s) => s.id === o.id)?.depends_on ?? [],
+      status: o.status,
+      reason: o.reason,
+      ms: o.ms,
+    })),
+  };
+}
 
 
 /**
@@ -70,7 +92,22 @@ export class AskPipeline {
       step('context_peek', () => this.bus.call(ContextSubjects.peek, { client_id: input.client_id, conversation_id: input.conversation_id }).catch(() => null)),
     ]);
     let plan = first;
-    if ((first.elliptic || first.follow_up_candidate) && previous && (previous.last_entity || previous.last_question)) {
+    // A tool call waiting for an argument, or the tool that just ran, may be what this message continues.
+    let continued: InvokeResponse | null = null;
+    const continuation = toolContinuation(first, previous, input.question);
+    if (continuation) {
+      // The tool is named only when the planner itself read this message as that tool: then it may be a
+      // whole new request rather than a change of the last one.
+      const own = first.kind === 'tool' && first.tool?.name === continuation.tool ? first.tool : null;
+      const res = await step('tool_gate', () => this.invokeTool(input, caller, own, null, continuation.mode, previous));
+      if (!res.declined) {
+        continued = res;
+        plan = { ...first, kind: 'tool', intent: continuation.tool, entity: null, tool: { name: continuation.tool, args: {} }, confirmation: null };
+      }
+    }
+    if (continued) {
+      // The message continued a tool call: nothing else to plan.
+    } else if ((first.elliptic || first.follow_up_candidate) && previous && (previous.last_entity || previous.last_question)) {
       plan = await step('planner_followup', () =>
         this.bus.call(PlannerSubjects.plan, {
           ...caller,
@@ -105,6 +142,7 @@ export class AskPipeline {
     let rag: RagMeta | null = null;
     let ragSkip = 'not_needed';
     let tool: InvokeResponse | null = null;
+    let planRun: PlanRun | null = null;
     let params: QueryParams = { ...plan.params, ticker: ctx.ticker, tickers: ctx.tickers };
     let results: Record<string, unknown> = {};
 
@@ -177,16 +215,24 @@ export class AskPipeline {
       }
       case 'tool':
       case 'confirmation': {
-        tool = await step('tool_gate', () =>
-          this.bus.call(ToolGateSubjects.invoke, {
-            ...caller,
-            question: input.question,
-            tool: plan.tool,
-            confirmation: plan.confirmation,
+        tool = continued ?? (await step('tool_gate', () => this.invokeTool(input, caller, plan.tool, plan.confirmation, 'none', previous)));
+        status = tool.status;
+        if (tool.tool?.status === 'needs_argument') problem = null;
+        results = tool.result === undefined || tool.result === null ? {} : { tool: tool.result };
+        break;
+      }
+      case 'plan': {
+        // Several steps in waves (facts through the executor, tools through the gate), then one answer.
+        const execution = plan.plan as ExecutionPlan;
+        const outcomes = await step('plan', () =>
+          runPlan(execution, {
+            measure: (q) => this.bus.call(ExecutorSubjects.measure, { request_id: input.request_id, client_id: input.client_id, question: q }),
+            tool: (name, args) => this.bus.call(ToolGateSubjects.invoke, { ...caller, question: '', tool: { name, args }, confirmation: null }),
           }),
         );
-        status = tool.status;
-        results = tool.result === undefined || tool.result === null ? {} : { tool: tool.result };
+        planRun = { plan: execution, outcomes };
+        results = Object.fromEntries(outcomes.map((o) => [o.id, o.measure?.values ?? o.tool?.result ?? null]));
+        if (outcomes.every((o) => o.status !== 'ok')) problem = 'no_data';
         break;
       }
       case 'clarification':
@@ -219,6 +265,7 @@ export class AskPipeline {
       question_spec: question,
       advice: plan.advice,
       tool: tool ? { meta: tool.tool, result: tool.result ?? null, message: tool.message } : null,
+      plan: planRun,
       rag: rag?.enabled ? rag.chunks : [],
       memory: ctx.memory,
       context_used: ctx.context.last_reference_used,
@@ -236,6 +283,8 @@ export class AskPipeline {
       ? (question?.subjects ?? []).filter((s) => s.kind === 'fund').map((s) => s.id)
       : [...new Set((data?.rows ?? []).map((r) => r.ticker).filter((t): t is string => typeof t === 'string' && /^[A-Z]{4}1[1-9]$/.test(t)))].slice(0, 50);
     const answeredTickers = plan.kind === 'measure' ? (question?.subjects ?? []).filter((s) => s.kind === 'fund').map((s) => s.id) : params.tickers.length ? params.tickers : params.ticker ? [params.ticker] : [];
+    // Past the question's deadline the gateway answers 504: such a question must leave no committed turn.
+    if (deadlinePassed()) throw new CotaError('TIMEOUT', 'the question passed its deadline before its turn was committed', { deadline: 'passed', step: 'context_commit' });
     let committed = true;
     try {
       await step('context_commit', () =>
@@ -284,11 +333,31 @@ export class AskPipeline {
         context: { ...ctx.context, turn_index: ctx.turn_index, committed },
         planner: { ...plan.planner, kind: plan.kind, question, follow_up: plan.follow_up },
         ...(tool?.tool ? { tool: tool.tool } : {}),
+        ...(planRun ? { plan: planMeta(planRun) } : {}),
         rag: rag ?? { enabled: false, reason: ragSkip, chunks: [], total_chunks: 0 },
         narrator: narrated.narrator,
         timings_ms: timings,
       },
     };
+  }
+
+  private invokeTool(
+    input: AskInput,
+    caller: { request_id: string; client_id: string; conversation_id: string },
+    tool: PlanResponse['tool'],
+    confirmation: PlanResponse['confirmation'],
+    continuation: 'none' | 'complete' | 'try_complete' | 'edit',
+    previous: { last_tickers: string[] } | null,
+  ): Promise<InvokeResponse> {
+    return this.bus.call(ToolGateSubjects.invoke, {
+      ...caller,
+      question: input.question,
+      tool,
+      confirmation,
+      continuation,
+      // The conversation's one fund, for tools that take a ticker ("e o número mágico dele?").
+      context_ticker: previous?.last_tickers.length === 1 ? previous.last_tickers[0] : null,
+    });
   }
 
   /** RAG is optional for entity answers: when it fails the answer still goes out, and meta says why. */

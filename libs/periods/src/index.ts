@@ -1,3 +1,4 @@
 export * from './parse';
 export * from './resolve';
 export * from './label';
+export * from './today';

@@ -13,3 +13,4 @@ export * from './planner';
 export * from './evaluation';
 export { planningBenchmarks } from './bench';
 export * from './elliptic';
+export * from './multi-step';

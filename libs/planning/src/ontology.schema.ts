@@ -94,7 +94,18 @@ export const OntologySchema = z
     /** Words that look like a 4-letter ticker prefix but are Portuguese ("QUAL", "COMO"). */
     ticker_prefix_stopwords: z.array(z.string().regex(/^[a-z]{4}$/, 'must be 4 lowercase letters')),
     features: z.record(z.string().regex(/^[a-z_]+$/), Feature),
-    confirmation: z.object({ yes: z.array(z.string().min(1)).min(1), no: z.array(z.string().min(1)).min(1) }).strict(),
+    confirmation: z
+      .object({
+        yes: z.array(z.string().min(1)).min(1),
+        no: z.array(z.string().min(1)).min(1),
+        /** How a longer reply must open to be a yes or no. */
+        openers: z.array(z.string().min(1)).default([]),
+        /** Interjections that may come before the opener ("pera, cancela"). */
+        lead: z.array(z.string().min(1)).default([]),
+        /** Words that may come with a yes or no ("sim, confirmo o envio do relatório"). */
+        filler: z.array(z.string().min(1)).default([]),
+      })
+      .strict(),
     smalltalk: z
       .object({
         greeting: z.array(z.string().min(1)).min(1),

@@ -59,7 +59,7 @@ export class Ontology {
   readonly tools: ReadonlyArray<{ name: string; rules: CompiledRule[] }>;
   readonly concept: CompiledRule[];
   readonly advice: CompiledRule[];
-  readonly confirmation: { yes: CompiledPhrase[]; no: CompiledPhrase[] };
+  readonly confirmation: { yes: CompiledPhrase[]; no: CompiledPhrase[]; openers: CompiledPhrase[]; lead: ReadonlySet<string>; filler: ReadonlySet<string> };
   readonly smalltalk: ReadonlyArray<{ kind: 'greeting' | 'thanks' | 'capabilities' | 'goodbye' | 'identity'; phrases: CompiledPhrase[] }>;
   readonly smalltalkFiller: ReadonlySet<string>;
   readonly tickerPrefixStopwords: ReadonlySet<string>;
@@ -143,7 +143,13 @@ export class Ontology {
     this.tools = Object.entries(spec.tools).map(([name, rules]) => ({ name, rules: rules.map(rule) }));
     this.concept = spec.concept.map(rule);
     this.advice = spec.advice.map(rule);
-    this.confirmation = { yes: spec.confirmation.yes.map(collect), no: spec.confirmation.no.map(collect) };
+    this.confirmation = {
+      yes: spec.confirmation.yes.map(collect),
+      no: spec.confirmation.no.map(collect),
+      openers: spec.confirmation.openers.map(collect),
+      lead: new Set(spec.confirmation.lead.map((w) => stem(normalize(w)))),
+      filler: new Set(spec.confirmation.filler.map((w) => stem(normalize(w)))),
+    };
     this.smalltalk = (['greeting', 'thanks', 'capabilities', 'goodbye', 'identity'] as const).map((kind) => ({
       kind,
       phrases: spec.smalltalk[kind].map(collect),
@@ -280,6 +286,21 @@ export class Ontology {
       hits.push(hit.text);
     }
     return hits.join(' + ');
+  }
+
+  /** Where each phrase of a list occurs in the message (start and length, in stems). */
+  occurrences(q: AnalysedQuestion, phrases: CompiledPhrase[]): Array<{ phrase: CompiledPhrase; start: number; length: number }> {
+    const out: Array<{ phrase: CompiledPhrase; start: number; length: number }> = [];
+    for (const p of phrases) {
+      const n = p.stems.length;
+      if (n === 0) continue;
+      for (let i = 0; i + n <= q.stems.length; i++) {
+        let ok = true;
+        for (let j = 0; j < n && ok; j++) ok = q.stems[i + j] === p.stems[j];
+        if (ok) out.push({ phrase: p, start: i, length: n });
+      }
+    }
+    return out;
   }
 
   /** Exact match of the whole message against a phrase list (confirmations). */

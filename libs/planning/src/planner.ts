@@ -5,6 +5,9 @@ import { Ellipsis, detectEllipsis } from './elliptic';
 import { chooseEntityWithLlm } from './llm-fallback';
 import { Ontology } from './ontology';
 import { PlanningPolicies } from './policies';
+import { toolByArguments } from './tool-arguments';
+import { MultiStepShapes, writePlanWithLlm } from './multi-step';
+import { validatePlan } from '@cota/contracts';
 import { detectAdvice, detectConcept, detectConfirmation, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
 import { applyFollowUp } from './question/follow-up';
@@ -41,6 +44,8 @@ export class Planner {
   private tickers: TickerIndex;
   private readonly ontology: Ontology;
   private readonly llm: LlmClient | null;
+  private readonly shapes: MultiStepShapes | null;
+  private readonly known: { tools: ReadonlySet<string>; measures: ReadonlySet<string> };
   private readonly reader: QuestionReader;
   private readonly measureFamily: Set<string>;
 
@@ -50,6 +55,11 @@ export class Planner {
     this.measureFamily = measureFamily(opts.policies.measures);
     this.tickers = new TickerIndex(opts.funds, this.ontology.tickerPrefixStopwords);
     this.llm = opts.llm ?? null;
+    this.shapes = opts.policies.plans ? new MultiStepShapes(opts.policies.plans) : null;
+    this.known = {
+      tools: new Set(Object.keys(opts.policies.tools?.tools ?? {})),
+      measures: new Set(Object.keys(opts.policies.measures.measures)),
+    };
   }
 
   /** Replaces the fund list (the service refreshes it from the warehouse). */
@@ -87,6 +97,16 @@ export class Planner {
     if (smalltalk) {
       return this.special(q, 'smalltalk', `smalltalk_${smalltalk.kind}`, { smalltalk: smalltalk.kind }, `small talk (${smalltalk.kind}): ${smalltalk.phrases.join(', ')}${suffix}`);
     }
+    // Several steps: a comparison on several dimensions, a projection at a fund's yield, a screen
+    // with several conditions, a fund against a benchmark rate.
+    const multi = this.shapes?.plan(question, q.tickers.tickers) ?? null;
+    if (multi) {
+      const problems = validatePlan(multi, this.known);
+      if (problems.length === 0) {
+        const res = this.special(q, 'plan', 'plan', { plan: multi }, `multi-step ${multi.synthesis.shape}: ${multi.goal} (${multi.steps.length} steps)${suffix}`);
+        return { ...res, advice: detectAdvice(q, this.ontology) !== null };
+      }
+    }
     // "Devo comprar o XPML11?": the fund's facts and a plain note that Cota does not recommend.
     const advice = detectAdvice(q, this.ontology);
     if (advice) return this.advicePlan(q, advice, suffix);
@@ -95,9 +115,14 @@ export class Planner {
     if (concept) {
       return this.special(q, 'concept', 'concept', {}, `conceptual question (knowledge base): matched ${concept}${suffix}`);
     }
-    const tool = detectTool(q, this.ontology);
+    const byWords = detectTool(q, this.ontology);
+    const byArgs = this.opts.policies.tools ? toolByArguments(question, this.opts.policies.tools, q.tickers.tickers.length > 0) : null;
+    const tool = byWords ?? byArgs;
     // "ifix no ano, quanto acumula?" names a series and a measure: it asks for data, not a calculator.
-    const asksData = tool && this.reader.read(question, q.tickers.tickers).question;
+    // A calculation whose arguments are all written out ("CDI de 10,65% ao ano, quanto é isso por mês?")
+    // and the tools named for what they do (número mágico, IR de uma venda) stay tools.
+    const certain = tool && (tool.name !== 'calcular_financas' || byArgs?.name === tool.name);
+    const asksData = tool && !certain && this.reader.read(question, q.tickers.tickers).question;
     if (tool && !(asksData && asksData.measure && asksData.subjects.length > 0 && asksData.subjects.every((s) => s.kind !== 'portfolio'))) {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
     }
@@ -208,6 +233,13 @@ export class Planner {
   /** Full decision: deterministic, then the model when configured and the decision was not accepted. */
   async plan(question: string, opts: PlanOptions = {}): Promise<PlanResponse> {
     const plan = this.planDeterministic(question, opts);
+    if (plan.kind === 'plan' && plan.plan && this.llm) {
+      // With a model configured, the model writes the plan; an invalid one leaves the deterministic plan.
+      const written = await writePlanWithLlm(this.llm, question, plan.plan, this.known, { timeoutMs: this.ontology.spec.llm_fallback.timeout_ms });
+      return written.plan
+        ? { ...plan, plan: written.plan, planner: { ...plan.planner, llm_used: true, reason: `${plan.planner.reason}; plan written by the model` } }
+        : { ...plan, planner: { ...plan.planner, llm_used: true, reason: `${plan.planner.reason}; model plan not used: ${written.failure}` } };
+    }
     const undecided = (plan.kind === 'clarification' || plan.kind === 'unknown') && !plan.planner.accepted;
     const fallback = this.ontology.spec.llm_fallback;
     if (!undecided || !this.llm || !fallback.enabled) return plan;
@@ -358,9 +390,9 @@ export class Planner {
 
   private special(
     q: AnalysedQuestion,
-    kind: 'confirmation' | 'smalltalk' | 'tool' | 'concept',
+    kind: 'confirmation' | 'smalltalk' | 'tool' | 'concept' | 'plan',
     intent: string,
-    extra: Partial<Pick<PlanResponse, 'tool' | 'smalltalk' | 'confirmation'>>,
+    extra: Partial<Pick<PlanResponse, 'tool' | 'smalltalk' | 'confirmation' | 'plan'>>,
     reason: string,
   ): PlanResponse {
     const res = this.respond(q, kind, intent, null, null, {
@@ -390,6 +422,7 @@ export class Planner {
       kind,
       intent,
       entity,
+      plan: null,
       tickers_in_text: tickers.slice(0, 20),
       unknown_tickers: q.tickers.unknown,
       params,

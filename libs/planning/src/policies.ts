@@ -1,6 +1,8 @@
 import { loadPolicy, policiesDir } from '@cota/config';
 import { loadEntityCatalog, loadMeasureCatalog, MeasureCatalog } from '@cota/catalog';
+import { loadToolGatePolicy, ToolGatePolicy } from '@cota/tool-gating';
 import { Ontology } from './ontology';
+import { PlansPolicy, PlansPolicySchema } from './multi-step/policy';
 import { OntologySchema } from './ontology.schema';
 import { ParamInference } from './params';
 import { ParamPolicySchema } from './param-policy.schema';
@@ -10,6 +12,10 @@ export interface PlanningPolicies {
   params: ParamInference;
   /** The measure catalog (policies/measures.yaml): structured questions are read with its words. */
   measures: MeasureCatalog;
+  /** The tool contracts (policies/tool_gate.yaml): tools are also recognised by their arguments. */
+  tools?: ToolGatePolicy;
+  /** The shapes of multi-step answers (policies/plans.yaml). */
+  plans?: PlansPolicy;
 }
 
 /**
@@ -22,7 +28,7 @@ export function loadPlanningPolicies(dir = policiesDir()): PlanningPolicies {
   const params = new ParamInference(loadPolicy('param_inference', ParamPolicySchema, dir));
   checkConsistency(ontology, params);
   checkRankingRedirects(params, dir);
-  return { ontology, params, measures: loadMeasureCatalog(dir) };
+  return { ontology, params, measures: loadMeasureCatalog(dir), tools: loadToolGatePolicy(dir), plans: loadPolicy('plans', PlansPolicySchema, dir) };
 }
 
 /**

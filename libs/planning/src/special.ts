@@ -8,14 +8,32 @@ export type SmalltalkKind = 'greeting' | 'thanks' | 'capabilities' | 'goodbye' |
 const SMALLTALK_PRIORITY: SmalltalkKind[] = ['capabilities', 'identity', 'thanks', 'goodbye', 'greeting'];
 const STOP_STEMS = new Set([...STOPWORDS].map(stem));
 
-/** "sim", "pode mandar", "cancela": only when the whole message is the answer. */
+/**
+ * "sim", "pode mandar", "cancela", "sim, confirmo o envio do relatório": a yes or a no, with nothing
+ * else than words about the pending action ("envio", "relatório", "registrar") and function words.
+ * A no anywhere wins over a yes ("sim, pode cancelar" cancels).
+ */
 export function detectConfirmation(q: AnalysedQuestion, o: Ontology): { value: 'yes' | 'no'; phrase: string } | null {
-  if (q.stems.length > 6) return null; // a yes/no is short; skip the comparison for real questions
+  if (q.stems.length > 10 || q.tickers.tickers.length > 0) return null; // a yes/no is short
   const no = o.wholeMessageIs(q, o.confirmation.no);
   if (no) return { value: 'no', phrase: no.text };
   const yes = o.wholeMessageIs(q, o.confirmation.yes);
   if (yes) return { value: 'yes', phrase: yes.text };
-  return null;
+  const covered = new Array<boolean>(q.stems.length).fill(false);
+  const found = { yes: [] as string[], no: [] as string[] };
+  for (const [value, phrases] of [['no', o.confirmation.no], ['yes', o.confirmation.yes]] as const) {
+    for (const hit of o.occurrences(q, phrases)) {
+      for (let j = 0; j < hit.length; j++) covered[hit.start + j] = true;
+      found[value].push(hit.phrase.text);
+    }
+  }
+  // Interjections may come first ("pera, cancela"); then the reply must open with a yes or a no.
+  let first = 0;
+  while (first < q.stems.length && o.confirmation.lead.has(q.stems[first])) first++;
+  if (found.yes.length + found.no.length === 0 || !o.occurrences(q, o.confirmation.openers).some((h) => h.start === first)) return null;
+  const residual = q.stems.filter((s, i) => i >= first && !covered[i] && !STOP_STEMS.has(s) && !o.confirmation.filler.has(s));
+  if (residual.length > 0) return null;
+  return found.no.length ? { value: 'no', phrase: found.no[0] } : { value: 'yes', phrase: found.yes[0] };
 }
 
 /**

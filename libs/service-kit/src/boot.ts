@@ -4,8 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { ServiceName } from '@cota/contracts';
-import { CotaEnv } from '@cota/config';
-import { Bus, NatsTransport, Transport } from '@cota/messaging';
+import { CotaEnv, loadPolicy } from '@cota/config';
+import { Bus, FabricPolicy, NatsTransport, Transport } from '@cota/messaging';
 import { Migration, openDatabase, runMigrations } from './database';
 import { Infra } from './infra';
 import { Logger } from './logger';
@@ -41,6 +41,8 @@ export interface SharedInfra {
 export async function startService(def: ServiceDefinition, env: CotaEnv, shared?: SharedInfra): Promise<RunningService> {
   const log = new Logger(def.name);
   const owned: Array<() => Promise<void>> = [];
+  // Bulkheads, breakers and retries (policies/fabric.yaml): a bad value stops the start naming file and field.
+  const fabric = loadPolicy('fabric', FabricPolicy);
 
   let transport = shared?.transport;
   if (!transport) {
@@ -74,7 +76,7 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   const infra: Infra = {
     service: def.name,
     env,
-    bus: new Bus(transport, def.name),
+    bus: new Bus(transport, def.name, { fabric, calls: fabric.client.callers.includes(def.name) ? fabric.client : undefined, log }),
     database: def.needsDatabase ? database : null,
     redis: def.needsRedis ? redis : null,
     embedded: env.embedded,

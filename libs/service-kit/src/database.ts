@@ -43,7 +43,17 @@ const LOCK_KEY = 0x636f7461; // "cota": one advisory lock serialises replicas mi
  * advisory lock so that replicas starting together do not race. Services pass only the
  * migrations they own; the shared `cota_migrations` table records what ran.
  */
+/** Migration runs of one process, per database: serialised here too, because on one shared connection (embedded) the advisory lock is re-entrant. */
+const running = new WeakMap<DataSource, Promise<unknown>>();
+
 export async function runMigrations(ds: DataSource, migrations: Migration[]): Promise<string[]> {
+  const before = running.get(ds) ?? Promise.resolve();
+  const run = before.catch(() => undefined).then(() => applyMigrations(ds, migrations));
+  running.set(ds, run);
+  return run;
+}
+
+async function applyMigrations(ds: DataSource, migrations: Migration[]): Promise<string[]> {
   const runner: QueryRunner = ds.createQueryRunner();
   const applied: string[] = [];
   await runner.connect();

@@ -13,9 +13,19 @@ function loadVariant(text: string) {
 }
 
 describe('tool_gate.yaml', () => {
-  it('the shipped policy loads and declares the four tools', () => {
+  it('the shipped policy loads and declares every tool', () => {
     const p = loadToolGatePolicy();
-    expect(Object.keys(p.tools).sort()).toEqual(['calcular_financas', 'enviar_relatorio_email', 'filtrar_relatorio', 'gerar_relatorio_diario']);
+    expect(Object.keys(p.tools).sort()).toEqual([
+      'calcular_financas',
+      'calendario_proventos',
+      'consultar_transacoes',
+      'enviar_relatorio_email',
+      'filtrar_relatorio',
+      'gerar_relatorio_diario',
+      'numero_magico',
+      'registrar_transacao',
+      'simular_ir_venda',
+    ]);
     expect(p.tools.enviar_relatorio_email.sensitive).toBe(true);
     expect(p.session.keys.pending_action.ttl_seconds).toBe(600);
   });

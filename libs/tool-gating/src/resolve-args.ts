@@ -1,7 +1,17 @@
-import { ArgSpec, ToolContract } from './policy';
+import { ArgSpec, CONTEXT_SOURCES, ToolContract } from './policy';
+
+const CONTEXT_SOURCE_SET: Record<string, true> = Object.fromEntries(CONTEXT_SOURCES.map((k) => [k, true]));
 
 const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+const TICKER_RE = /^[A-Z]{4}\d{1,2}$/;
+
+/** A real calendar date written YYYY-MM-DD. */
+function isIsoDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
 
 export type Coerced = { ok: true; value: unknown } | { ok: false; detail: string };
 
@@ -44,6 +54,12 @@ export function coerceArg(spec: ArgSpec, v: unknown): Coerced {
         ? { ok: true, value: list }
         : { ok: false, detail: 'deveria ser uma lista de números' };
     }
+    case 'date':
+      return typeof v === 'string' && isIsoDate(v.trim()) ? { ok: true, value: v.trim() } : { ok: false, detail: 'deveria ser uma data válida' };
+    case 'ticker': {
+      const t = typeof v === 'string' ? v.trim().toUpperCase() : '';
+      return TICKER_RE.test(t) ? { ok: true, value: t } : { ok: false, detail: 'deveria ser o código de um fundo (ex.: HGLG11)' };
+    }
     case 'string_list': {
       const list = typeof v === 'string' ? [v] : v;
       return Array.isArray(list) && list.every((x) => typeof x === 'string' && x.trim() !== '')
@@ -56,7 +72,7 @@ export function coerceArg(spec: ArgSpec, v: unknown): Coerced {
 export interface Injection {
   arg: string;
   value: unknown;
-  /** `session:<key>` or `default`. */
+  /** `session:<key>`, `context:<source>` or `default`. */
   source: string;
 }
 
@@ -94,7 +110,7 @@ export function resolveArgs(contract: ToolContract, explicit: Record<string, unk
       const c = coerceArg(spec, session[key]);
       if (!c.ok) continue;
       res.args[arg] = c.value;
-      res.injected.push({ arg, value: c.value, source: `session:${key}` });
+      res.injected.push({ arg, value: c.value, source: key in CONTEXT_SOURCE_SET ? `context:${key}` : `session:${key}` });
       filled = true;
       break;
     }
@@ -106,5 +122,21 @@ export function resolveArgs(contract: ToolContract, explicit: Record<string, unk
     }
     if (spec.required) res.missing.push({ arg, message: spec.missing_message ?? `Falta o argumento ${arg}.` });
   }
+  // Arguments needed only in some cases ("vpl" needs fluxos and taxa), once the case is known.
+  for (const rule of contract.required_when) {
+    if (!matches(rule.when, res.args)) continue;
+    for (const arg of rule.args) {
+      if (isAbsent(res.args[arg]) && !res.missing.some((m) => m.arg === arg) && !res.invalid.some((i) => i.arg === arg)) {
+        res.missing.push({ arg, message: contract.args[arg].missing_message ?? `Falta o argumento ${arg}.` });
+      }
+    }
+  }
+  for (const rule of contract.require_any_when) {
+    if (matches(rule.when, res.args) && rule.args.every((a) => isAbsent(res.args[a]))) res.missing.push({ arg: rule.args.join('|'), message: rule.message });
+  }
   return res;
+}
+
+function matches(when: Record<string, string[]>, args: Record<string, unknown>): boolean {
+  return Object.entries(when).every(([arg, values]) => typeof args[arg] === 'string' && values.includes(args[arg] as string));
 }

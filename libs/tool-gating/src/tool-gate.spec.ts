@@ -49,7 +49,7 @@ class FakeRunner implements ToolRunner {
       case 'filtrar_relatorio':
         return { name: req.name, ok: true, result: { report_id: 'rel_20260114_095900_bbbbbb' }, session_updates: [{ key: 'last_report_id', value: 'rel_20260114_095900_bbbbbb', ttl_seconds: null }] };
       case 'enviar_relatorio_email':
-        if (req.args.previa) return { name: req.name, ok: true, result: { titulo: 'Briefing diário', destinatario: req.args.destinatario ?? 'cli1@exemplo.com.br', report_id: req.args.report_id }, session_updates: [] };
+        if (req.args.previa) return { name: req.name, ok: true, result: { titulo: 'Briefing diário', destinatario: req.args.destinatario ?? 'cli1@exemplo.com.br', report_id: req.args.report_id, entrega_prevista: 'O e-mail sai em instantes.' }, session_updates: [] };
         return { name: req.name, ok: true, result: { status: 'queued', text: 'Relatório colocado na fila de envio' }, session_updates: [] };
       default:
         return { name: req.name, ok: true, result: { args: req.args }, session_updates: [] };
@@ -75,6 +75,8 @@ describe('ToolGate: injection', () => {
     expect(session.writes).toEqual([
       { key: 'active_report_id', value: 'rel_20260114_095826_aaaaaa', ttl: 3600 },
       { key: 'last_report_id', value: 'rel_20260114_095826_aaaaaa', ttl: 3600 },
+      // A follow-up of the briefing ("só logística") edits its filter.
+      { key: 'last_call', value: { tool: 'filtrar_relatorio', args: {}, missing: [] }, ttl: 1800 },
     ]);
   });
 
@@ -120,7 +122,7 @@ describe('ToolGate: injection', () => {
     const { ask } = setup();
     await ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
     const res = await ask('filtre o relatório', { name: 'filtrar_relatorio', args: {} });
-    expect(res).toMatchObject({ status: 'error', tool: { status: 'rejected' } });
+    expect(res).toMatchObject({ status: 'needs_clarification', tool: { status: 'needs_argument' } });
     expect(res.message).toMatch(/Diga como quer filtrar/);
   });
 
@@ -142,7 +144,7 @@ describe('ToolGate: injection', () => {
     expect(runner.calls[0].args).toEqual({
       operacao: 'juros_compostos',
       valor_inicial: '10000',
-      taxa: '0.01',
+      taxa: '1',
       taxa_periodo: 'mes',
       taxa_periodo_informado: true,
       prazo_meses: 24,
@@ -155,7 +157,7 @@ describe('ToolGate: cash flows', () => {
   it('reads the flows of an NPV question as a decimal list, and rejects a malformed explicit list', async () => {
     const { ask, runner } = setup();
     expect((await ask('qual o VPL dos fluxos -1000, 500 e 700 a 10% ao ano?', { name: 'calcular_financas', args: {} })).status).toBe('ok');
-    expect(runner.calls[0].args).toMatchObject({ operacao: 'vpl', fluxos: ['-1000', '500', '700'], taxa: '0.1' });
+    expect(runner.calls[0].args).toMatchObject({ operacao: 'vpl', fluxos: ['-1000', '500', '700'], taxa: '10' });
     const bad = await ask('tir', { name: 'calcular_financas', args: { operacao: 'tir', fluxos: ['-1000', 'muito'] } });
     expect(bad).toMatchObject({ status: 'error', tool: { status: 'rejected' } });
     expect(bad.message).toMatch(/fluxos.*lista de números/);
@@ -173,7 +175,7 @@ describe('ToolGate: confirmation of sensitive actions', () => {
   it('asks for confirmation with a preview, running only the preview', async () => {
     const { res, runner, session } = await askToSend();
     expect(res.status).toBe('confirmation_required');
-    expect(res.message).toBe('Posso enviar o relatório "Briefing diário" (rel_20260114_095826_aaaaaa) para cli1@exemplo.com.br? Responda sim ou não.');
+    expect(res.message).toBe('Posso enviar o relatório "Briefing diário" (rel_20260114_095826_aaaaaa) para cli1@exemplo.com.br? O e-mail sai em instantes. Responda sim ou não.');
     expect(res.tool).toMatchObject({
       status: 'confirmation_required',
       args: { report_id: 'rel_20260114_095826_aaaaaa', destinatario: 'cli1@exemplo.com.br' },
@@ -226,5 +228,46 @@ describe('ToolGate: confirmation of sensitive actions', () => {
     expect(res).toMatchObject({ status: 'error', message: 'Relatório não encontrado.', tool: { status: 'failed' } });
     s.runner.failWith = new CotaError('UNAVAILABLE', 'no service is answering');
     await expect(s.ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+});
+
+describe('ToolGate: missing arguments and follow-ups', () => {
+  it('asks for exactly the missing argument, keeps the call, and the next message completes it', async () => {
+    const { gate, runner } = setup();
+    const call = (question: string, continuation: GateRequest['continuation'] = 'none', tool: GateRequest['tool'] = { name: 'calcular_financas', args: {} }) =>
+      gate.invoke({ request_id: 'r1', client_id: 'cli1', conversation_id: 'c-missing', question, tool, confirmation: null, continuation });
+    const first = await call('qual a TIR?');
+    expect(first).toMatchObject({ status: 'needs_clarification', tool: { name: 'calcular_financas', status: 'needs_argument', args: { operacao: 'tir' } } });
+    expect(first.message).toMatch(/fluxos de caixa/);
+    expect(runner.calls).toHaveLength(0);
+
+    const nothing = await call('hmm, não sei', 'complete', null);
+    expect(nothing.message).toMatch(/^Ainda preciso de uma informação para continuar\. Quais são os fluxos/);
+
+    const done = await call('-1000, 300, 400 e 500', 'complete', null);
+    expect(done).toMatchObject({ status: 'ok', tool: { status: 'executed', args: { operacao: 'tir', fluxos: ['-1000', '300', '400', '500'] } } });
+    expect(runner.calls).toHaveLength(1);
+    // Completed: a later bare list is not applied to it again.
+    expect((await call('1, 2, 3', 'complete', null)).message).toBe(policy.messages.no_tool);
+  });
+
+  it('an edit changes what the message says and keeps the rest of the last call', async () => {
+    const { gate, runner } = setup();
+    const call = (question: string, continuation: GateRequest['continuation']) =>
+      gate.invoke({ request_id: 'r1', client_id: 'cli1', conversation_id: 'c-edit', question, tool: { name: 'calcular_financas', args: {} }, confirmation: null, continuation });
+    await call('quanto rende R$ 10.000 a 1% ao mês por 24 meses?', 'none');
+    const edited = await call('e em 36 meses?', 'edit');
+    expect(edited.tool).toMatchObject({ status: 'executed', args: { operacao: 'juros_compostos', valor_inicial: '10000', taxa: '1', prazo_meses: 36 } });
+    // A whole new request is taken as such, not merged into the last call.
+    const fresh = await call('qual a TIR dos fluxos -500, 200, 200 e 200?', 'edit');
+    expect(fresh.tool).toMatchObject({ args: { operacao: 'tir', fluxos: ['-500', '200', '200', '200'] } });
+    expect(fresh.tool?.args).not.toHaveProperty('valor_inicial');
+    expect(runner.calls).toHaveLength(3);
+  });
+
+  it('a fund tool takes the fund of the conversation when the message names none', async () => {
+    const { gate } = setup();
+    const res = await gate.invoke({ request_id: 'r1', client_id: 'cli1', conversation_id: 'c-fund', question: 'qual o número mágico dele?', tool: { name: 'numero_magico', args: {} }, confirmation: null, context_ticker: 'MXRF11' });
+    expect(res.tool).toMatchObject({ status: 'executed', args: { ticker: 'MXRF11' }, injected: [{ arg: 'ticker', value: 'MXRF11', source: 'context:last_ticker' }] });
   });
 });

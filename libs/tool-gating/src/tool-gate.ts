@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { CotaError, InjectedArg, InvokeRequest, InvokeResponse, ToolMeta } from '@cota/contracts';
-import { extractArgs } from './extract';
+import { extractArgs, todayInBrazil } from './extract';
 import { sessionTtl, ToolContract, ToolGatePolicy } from './policy';
 import { ConversationRef, SessionStore, ToolRunner, ToolRunResult } from './ports';
 import { Injection, isAbsent, resolveArgs } from './resolve-args';
 
-export type GateRequest = z.infer<typeof InvokeRequest>;
+export type GateRequest = z.input<typeof InvokeRequest>;
 
 /** A sensitive call waiting for "sim": exactly what will run, as the person saw it in the preview. */
 export const PendingAction = z.object({
@@ -20,6 +20,16 @@ export const PendingAction = z.object({
 export type PendingAction = z.infer<typeof PendingAction>;
 
 const PENDING = 'pending_action';
+const PENDING_CALL = 'pending_call';
+const LAST_CALL = 'last_call';
+
+/** A call waiting for an argument the person was asked for; the next message may complete it. */
+export const PendingCall = z.object({
+  tool: z.string(),
+  args: z.record(z.unknown()),
+  missing: z.array(z.string()),
+});
+export type PendingCall = z.infer<typeof PendingCall>;
 /** Domain failures a tool reports with a message for the person; anything else is an outage. */
 const USER_FACING_CODES = new Set(['BAD_REQUEST', 'NOT_FOUND', 'FORBIDDEN']);
 
@@ -49,43 +59,91 @@ export class ToolGate {
   async invoke(req: GateRequest): Promise<InvokeResponse> {
     const conv: ConversationRef = { client_id: req.client_id, conversation_id: req.conversation_id };
     if (req.confirmation) return this.answerConfirmation(req, conv, req.confirmation);
-    if (!req.tool) return this.error(null, this.policy.messages.no_tool);
+    const mode = req.continuation ?? 'none';
+    const pending = mode === 'complete' || mode === 'try_complete' ? await this.storedCall(conv, PENDING_CALL) : null;
+    const last = mode === 'edit' ? await this.storedCall(conv, LAST_CALL) : null;
+    const name = pending?.tool ?? last?.tool ?? req.tool?.name;
+    if (!name) return this.error(null, this.policy.messages.no_tool);
 
-    const contract = this.policy.tools[req.tool.name];
-    if (!contract) return this.error(null, fillTemplate(this.policy.messages.unknown_tool, { tool: req.tool.name }));
+    const contract = this.policy.tools[name];
+    if (!contract) return this.error(null, fillTemplate(this.policy.messages.unknown_tool, { tool: name }));
 
-    // Explicit values: the tool call first, then what the question itself states.
-    const fromText = extractArgs(req.question, contract.extractors, this.policy);
+    // Explicit values: the tool call first, then what the question itself states; in a continuation
+    // what was said before stands and the new message fills what was asked for.
+    const expecting = pending?.missing ?? [];
+    const fromText = extractArgs(req.question, contract.extractors, this.policy, { today: todayInBrazil(this.now()), expecting, editing: last ? Object.keys(last.args) : [] });
     const explicit: Record<string, unknown> = { ...fromText };
-    for (const [k, v] of Object.entries(req.tool.args)) if (!isAbsent(v)) explicit[k] = v;
+    if (req.tool?.name === name) for (const [k, v] of Object.entries(req.tool.args)) if (!isAbsent(v)) explicit[k] = v;
+    const added = Object.keys(explicit).filter((k) => !isAbsent(explicit[k]) && isAbsent(pending?.args[k]));
+    if (pending) for (const [k, v] of Object.entries(pending.args)) if (!isAbsent(v)) explicit[k] = v;
+    // A continuation that brings nothing the call can use is not one: the message is planned anew.
+    if (last && added.length === 0) return { status: 'ok', tool: null, result: null, message: null, declined: true };
+    if (pending && mode === 'try_complete' && !req.tool && !added.some((k) => pending.missing.includes(k))) return { status: 'ok', tool: null, result: null, message: null, declined: true };
+    if (last) {
+      // An edit keeps the last call and changes what the message says. Unless the planner read the
+      // message as this tool itself ("e o VPL desses fluxos?"), the kind of calculation stays: a bare
+      // "e a 2%?" would otherwise read as a rate conversion.
+      for (const [k, v] of Object.entries(last.args)) if (isAbsent(explicit[k]) || (k === 'operacao' && !req.tool)) explicit[k] = v;
+    }
 
-    const needsSession = Object.values(contract.args).some((a) => a.inject_from.length > 0);
-    const session = needsSession ? await this.session.get(conv, this.sessionKeys) : {};
-    const resolved = resolveArgs(contract, explicit, session);
-    const meta = (status: ToolMeta['status']): ToolMeta => ({ name: req.tool!.name, args: resolved.args, injected: resolved.injected, status });
+    const needsSession = Object.values(contract.args).some((a) => a.inject_from.some((k) => this.sessionKeys.includes(k)));
+    const session: Record<string, unknown> = needsSession ? await this.session.get(conv, this.sessionKeys) : {};
+    if (req.context_ticker) session.last_ticker = req.context_ticker;
+    // A message that is a whole request on its own is taken as such, not merged into an earlier call.
+    const alone = (pending || last) && req.tool?.name === name ? resolveArgs(contract, { ...fromText, ...req.tool.args }, session) : null;
+    const resolved = alone && alone.missing.length === 0 && alone.invalid.length === 0 ? alone : resolveArgs(contract, explicit, session);
+    const meta = (status: ToolMeta['status']): ToolMeta => ({ name, args: resolved.args, injected: resolved.injected, status });
 
     if (resolved.invalid.length) {
+      if (pending) await this.session.set(conv, PENDING_CALL, null, null);
       const first = resolved.invalid[0];
       return this.error(meta('rejected'), fillTemplate(this.policy.messages.invalid_arg, { arg: first.arg, detalhe: first.detail }));
     }
-    if (resolved.missing.length) return this.error(meta('rejected'), resolved.missing[0].message);
-    if (contract.require_any && contract.require_any.args.every((a) => isAbsent(resolved.args[a]))) {
-      return this.error(meta('rejected'), contract.require_any.message);
+    // A value only the conversation can hold (the active report) cannot be asked for: say what to do instead.
+    const unaskable = resolved.missing.find((m) => this.onlyFromSession(contract, m.arg));
+    if (unaskable) {
+      if (pending) await this.session.set(conv, PENDING_CALL, null, null);
+      return this.error(meta('rejected'), unaskable.message);
     }
+    const missing = [...resolved.missing];
+    if (contract.require_any && contract.require_any.args.every((a) => isAbsent(resolved.args[a]))) {
+      missing.push({ arg: contract.require_any.args.join('|'), message: contract.require_any.message });
+    }
+    if (missing.length) {
+      // Ask for exactly the first missing argument; the next message completes this same call.
+      const kept = Object.fromEntries(Object.entries(explicit).filter(([, v]) => !isAbsent(v)));
+      const call: PendingCall = { tool: name, args: kept, missing: missing.flatMap((m) => m.arg.split('|')) };
+      await this.session.set(conv, PENDING_CALL, call, sessionTtl(this.policy, PENDING_CALL));
+      const ask = missing[0].message;
+      const message = pending && added.length === 0 ? `${this.policy.messages.still_missing} ${ask}` : ask;
+      return { status: 'needs_clarification', tool: meta('needs_argument'), result: null, message };
+    }
+    if (pending) await this.session.set(conv, PENDING_CALL, null, null);
 
-    if (contract.sensitive) return this.askConfirmation(req, conv, contract, resolved.args, resolved.injected);
-    return this.run(req, conv, req.tool.name, resolved.args, resolved.injected);
+    if (contract.sensitive) return this.askConfirmation(req, conv, name, contract, resolved.args, resolved.injected);
+    return this.run(req, conv, name, resolved.args, resolved.injected);
+  }
+
+  private onlyFromSession(contract: ToolContract, arg: string): boolean {
+    const spec = contract.args[arg];
+    return !!spec && spec.inject_from.length > 0 && spec.inject_from.every((k) => this.sessionKeys.includes(k));
+  }
+
+  private async storedCall(conv: ConversationRef, key: string): Promise<PendingCall | null> {
+    const stored = (await this.session.get(conv, [key]))[key];
+    const parsed = PendingCall.safeParse(stored);
+    return parsed.success && this.policy.tools[parsed.data.tool] ? parsed.data : null;
   }
 
   /** Sensitive tools: ask the executor for a preview (nothing happens), store it, ask "sim ou não". */
   private async askConfirmation(
     req: GateRequest,
     conv: ConversationRef,
+    name: string,
     contract: ToolContract,
     args: Record<string, unknown>,
     injected: Injection[],
   ): Promise<InvokeResponse> {
-    const name = req.tool!.name;
     const confirmation = contract.confirmation!;
     let preview: ToolRunResult;
     try {
@@ -160,9 +218,17 @@ export class ToolGate {
       const msg = (out.result as { message?: unknown } | null)?.message;
       return this.error({ name, args, injected, status: 'failed' }, typeof msg === 'string' && msg ? msg : this.policy.messages.tool_failed);
     }
-    for (const u of out.session_updates) {
-      await this.session.set(conv, u.key, u.value, u.ttl_seconds ?? (this.policy.session.keys[u.key]?.ttl_seconds ?? null));
-    }
+    const updates = out.session_updates.map((u) => this.session.set(conv, u.key, u.value, u.ttl_seconds ?? this.policy.session.keys[u.key]?.ttl_seconds ?? null));
+    // What ran, so that "e a 1% ao mês?" can change one argument of it (only tools declared editable).
+    const contract = this.policy.tools[name];
+    if (contract?.editable) {
+      const kept = Object.fromEntries(Object.entries(args).filter(([k]) => !injected.some((i) => i.arg === k)));
+      updates.push(this.session.set(conv, LAST_CALL, { tool: name, args: kept, missing: [] }, sessionTtl(this.policy, LAST_CALL)));
+    } else if (contract?.followed_by) {
+      // After the briefing, "só logística" is a filter of it.
+      updates.push(this.session.set(conv, LAST_CALL, { tool: contract.followed_by, args: {}, missing: [] }, sessionTtl(this.policy, LAST_CALL)));
+    } else updates.push(this.session.set(conv, LAST_CALL, null, null));
+    await Promise.all(updates);
     return { status: 'ok', tool: { name, args, injected, status: 'executed' }, result: out.result, message: null };
   }
 
@@ -172,7 +238,8 @@ export class ToolGate {
 
   /** Tool-reported domain failures become an answer; outages propagate (the gateway maps them to 503/504). */
   private toolError(e: unknown, meta: ToolMeta): InvokeResponse {
-    if (CotaError.is(e) && USER_FACING_CODES.has(e.code)) return this.error(meta, e.message);
+    // An argument the tool refuses (a confidence of 150%) is rejected; a missing fact (no such position) failed.
+    if (CotaError.is(e) && USER_FACING_CODES.has(e.code)) return this.error({ ...meta, status: e.code === 'BAD_REQUEST' ? 'rejected' : 'failed' }, e.message);
     throw e;
   }
 

@@ -1,3 +1,4 @@
+import { todayInBrazil } from '@cota/periods';
 import { CotaError, QueryResult } from '@cota/contracts';
 import { buildDividendsSection, buildNewsSection, buildPortfolioSection } from './briefing/funds';
 import { buildMarketSection, MARKET_ENTITIES } from './briefing/market';
@@ -36,9 +37,7 @@ function batches<T>(items: T[], size: number): T[][] {
 }
 
 /** São Paulo calendar date (YYYY-MM-DD) for "today". */
-export function saoPauloDay(d: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
-}
+export const saoPauloDay = (d: Date): string => todayInBrazil(d);
 
 /**
  * Builds the daily briefing from the warehouse: market (IFIX, SELIC, CDI, IPCA, dollar), the

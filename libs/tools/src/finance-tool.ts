@@ -5,6 +5,10 @@ import {
   futureValue,
   futureValueWithContributions,
   growthFactor,
+  historicalVaR,
+  inverseNormal,
+  mean,
+  sampleStdDev,
   internalRateOfReturn,
   monthlyToYearly,
   netPresentValue,
@@ -14,7 +18,7 @@ import {
   toCents,
   yearlyToMonthly,
 } from '@cota/finance';
-import { formatBrDecimal, formatMoney, formatRate } from './format';
+import { formatBrDecimal, formatMoney, formatPercent, formatRate } from './format';
 
 /** Arguments of `calcular_financas` (resolved by the tool gate; amounts and rates as decimal strings). */
 export interface FinanceToolArgs {
@@ -29,6 +33,16 @@ export interface FinanceToolArgs {
   prazo_unidade?: 'meses' | 'anos';
   /** Cash flows (decimal strings), the first at t = 0, for vpl/tir. */
   fluxos?: string[];
+  /** Percent per period (VaR, Sharpe): "-2" is −2%. */
+  retornos?: string[];
+  /** Percent per period (Sharpe). */
+  retorno?: string;
+  /** Percent per period (VaR parametric, Sharpe). */
+  volatilidade?: string;
+  /** Percent, VaR confidence (default 95). */
+  confianca?: string;
+  /** Percent per period (Sharpe), default 0. */
+  taxa_livre_risco?: string;
 }
 
 export interface FinanceResult {
@@ -55,6 +69,8 @@ const EXAMPLES: Record<string, string> = {
   conversao_taxa: '"quanto é 1% ao mês ao ano?"',
   vpl: '"qual o VPL dos fluxos -1000, 500 e 700 a 10% ao ano?"',
   tir: '"qual a TIR dos fluxos -1000, 500 e 700?"',
+  var: '"VaR de 95% dos retornos -2%, 1%, 0,5%, -3% e 2%"',
+  sharpe: '"Sharpe com retorno de 14% ao ano, CDI de 10,5% e volatilidade de 6%"',
 };
 
 /** What is missing, as "preciso ..." continues it. */
@@ -76,6 +92,8 @@ function need(args: FinanceToolArgs, op: string, fields: Array<keyof FinanceTool
     throw new CotaError('BAD_REQUEST', `Para esse cálculo preciso ${joined}. Exemplo: ${EXAMPLES[op]}.`, { missing });
   }
 }
+
+const amount_ = (name: string, v: string) => amount(name, v, false);
 
 function amount(name: string, v: string | undefined, allowZero = true): Dec {
   const d = dec(v ?? '0');
@@ -336,7 +354,7 @@ function irr(args: FinanceToolArgs): FinanceResult {
   }
   const yearly = r.gt(-1) ? monthlyToYearly(r) : null;
   const text = [
-    `**A TIR dos fluxos (${flowList(flows)}) é ${formatRate(r)} por período.**`,
+    `**A TIR dos fluxos (${flowList(flows)}) é ${formatPercent(r.times(100), 2)} por período** (${formatRate(r, 6)} com mais casas).`,
     'A TIR é a taxa i que zera o valor presente líquido: Σ FC_t / (1 + i)^t = 0 (calculada por Newton-Raphson, com bissecção de reserva).',
     ...(yearly ? [`Se os fluxos forem mensais, equivale a ${formatRate(yearly)} ao ano; se forem anuais, a TIR já é anual.`] : []),
     'Cálculo exato com decimal.js.',
@@ -353,9 +371,105 @@ function irr(args: FinanceToolArgs): FinanceResult {
   };
 }
 
+const pct = (v: string) => dec(v).div(100);
+
+/** Value at Risk: historical over the returns given, or parametric from a volatility (normal). */
+function valueAtRisk(args: FinanceToolArgs): FinanceResult {
+  const confidence = pct(args.confianca ?? '95');
+  if (confidence.lte(0.5) || confidence.gte(1)) throw new CotaError('BAD_REQUEST', 'O nível de confiança do VaR precisa estar entre 50% e 100% (ex.: 95% ou 99%).');
+  const amount = args.valor_inicial ? amount_('valor_inicial', args.valor_inicial) : null;
+  const level = formatRate(confidence, 2);
+  const money = (v: Dec) => (amount ? ` (${formatMoney(v.times(amount))} sobre ${formatMoney(amount)})` : '');
+  if (args.retornos && args.retornos.length > 0) {
+    const returns = args.retornos.map(pct);
+    if (returns.length < 2) throw new CotaError('BAD_REQUEST', 'Para o VaR histórico preciso de pelo menos dois retornos.');
+    const v = historicalVaR(returns, confidence);
+    const text = [
+      `**VaR histórico de ${level}: ${formatRate(v, 2)} por período${money(v)}.**`,
+      `Ordenei os ${returns.length} retornos do pior para o melhor e tomei o k-ésimo pior, k = ⌈(1 − ${level}) × ${returns.length}⌉: a perda que não foi superada em ${level} dos períodos observados.`,
+      returns.length < 20 ? 'Com poucos retornos o VaR histórico é só indicativo: ele não enxerga perdas piores que as já vistas.' : null,
+      'Cálculo exato com decimal.js. O VaR não é a perda máxima possível.',
+    ].filter((x): x is string => x !== null);
+    return {
+      title: 'Valor em risco (VaR histórico)',
+      operacao: 'var',
+      entradas: { retornos: args.retornos.join(';'), confianca: confidence.times(100).toFixed(), ...(amount ? { valor_inicial: amount.toFixed() } : {}) },
+      resultado: { var_pct: toCents(v.times(100)).toFixed(2), ...(amount ? { var_valor: cents(v.times(amount)) } : {}) },
+      valores_exatos: { var: exact(v) },
+      formula: 'VaR = −R_(k), k = ⌈(1 − c) · n⌉',
+      premissas: ['Os retornos passados representam os próximos.'],
+      text: text.join('\n\n'),
+    };
+  }
+  if (!args.volatilidade) throw new CotaError('BAD_REQUEST', `Para calcular o VaR preciso dos retornos ou da volatilidade. Exemplo: ${EXAMPLES.var}.`, { missing: ['retornos'] });
+  const sigma = pct(args.volatilidade);
+  const z = inverseNormal(confidence);
+  const mu = args.retorno ? pct(args.retorno) : new Dec(0);
+  const v = Dec.max(0, z.times(sigma).minus(mu));
+  const text = [
+    `**VaR paramétrico de ${level}: ${formatRate(v, 2)} por período${money(v)}.**`,
+    `VaR = z × σ${mu.isZero() ? '' : ' − μ'} = ${formatBrDecimal(z, 4)} × ${formatRate(sigma)}${mu.isZero() ? '' : ` − ${formatRate(mu)}`}, com z o quantil da distribuição normal para ${level}.`,
+    'Supõe retornos com distribuição normal, o que subestima perdas extremas.',
+  ];
+  return {
+    title: 'Valor em risco (VaR paramétrico)',
+    operacao: 'var',
+    entradas: { volatilidade: args.volatilidade, confianca: confidence.times(100).toFixed(), ...(amount ? { valor_inicial: amount.toFixed() } : {}) },
+    resultado: { var_pct: toCents(v.times(100)).toFixed(2), z: z.toDecimalPlaces(4).toFixed(), ...(amount ? { var_valor: cents(v.times(amount)) } : {}) },
+    valores_exatos: { var: exact(v) },
+    formula: 'VaR = z_c × σ − μ',
+    premissas: ['Retornos com distribuição normal.'],
+    text: text.join('\n\n'),
+  };
+}
+
+/** Sharpe ratio from a return and a volatility, or from a series of returns (sample σ). */
+function sharpe(args: FinanceToolArgs): FinanceResult {
+  const rf = pct(args.taxa_livre_risco ?? '0');
+  let ret: Dec;
+  let sigma: Dec;
+  let how: string;
+  if (args.retornos && args.retornos.length >= 2) {
+    const returns = args.retornos.map(pct);
+    ret = mean(returns);
+    sigma = sampleStdDev(returns);
+    how = `Média dos ${returns.length} retornos: ${formatRate(ret)}; desvio padrão amostral: ${formatRate(sigma)}.`;
+  } else if (args.retorno && args.volatilidade) {
+    ret = pct(args.retorno);
+    sigma = pct(args.volatilidade);
+    how = `Retorno de ${formatRate(ret)} e volatilidade de ${formatRate(sigma)}.`;
+  } else {
+    throw new CotaError('BAD_REQUEST', `Para o índice de Sharpe preciso dos retornos, ou do retorno e da volatilidade. Exemplo: ${EXAMPLES.sharpe}.`, { missing: ['retornos'] });
+  }
+  if (sigma.isZero()) throw new CotaError('BAD_REQUEST', 'Com volatilidade zero o índice de Sharpe não é definido.');
+  const s = ret.minus(rf).div(sigma);
+  const text = [
+    `**Índice de Sharpe: ${formatBrDecimal(s, 2)}.**`,
+    `Sharpe = (retorno − taxa livre de risco) / volatilidade = (${formatRate(ret)} − ${formatRate(rf)}) / ${formatRate(sigma)} = ${formatBrDecimal(s, 4)}.`,
+    how,
+    args.taxa_livre_risco ? 'Retorno, taxa livre de risco e volatilidade precisam estar no mesmo período.' : 'Sem taxa livre de risco informada, considerei 0%.',
+    s.gte(1) ? 'Acima de 1: bom retorno pelo risco assumido.' : s.gt(0) ? 'Entre 0 e 1: o retorno acima da taxa livre de risco é pequeno para o risco assumido.' : 'Negativo ou zero: não superou a taxa livre de risco.',
+  ];
+  return {
+    title: 'Índice de Sharpe',
+    operacao: 'sharpe',
+    entradas: {
+      ...(args.retornos ? { retornos: args.retornos.join(';') } : { retorno: args.retorno!, volatilidade: args.volatilidade! }),
+      taxa_livre_risco: rf.times(100).toFixed(),
+    },
+    resultado: { sharpe: s.toDecimalPlaces(4).toFixed() },
+    valores_exatos: { sharpe: exact(s) },
+    formula: 'S = (R − r_f) / σ',
+    premissas: ['Mesmo período para retorno, taxa livre de risco e volatilidade.'],
+    text: text.join('\n\n'),
+  };
+}
+
 const OPERATIONS: Record<string, (a: FinanceToolArgs) => FinanceResult> = {
   vpl: npv,
   tir: irr,
+  var: valueAtRisk,
+  sharpe,
   juros_compostos: compound,
   projecao_aportes: projection,
   aporte_necessario: goal,
@@ -366,6 +480,9 @@ const OPERATIONS: Record<string, (a: FinanceToolArgs) => FinanceResult> = {
 /** `calcular_financas`: exact decimal.js calculations with the formula explained in pt-BR. */
 export function calculateFinance(args: FinanceToolArgs): FinanceResult {
   const op = OPERATIONS[args.operacao ?? ''];
-  if (!op) throw new CotaError('BAD_REQUEST', `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL e TIR.`);
-  return op(args);
+  if (!op) throw new CotaError('BAD_REQUEST', `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL, TIR, VaR e índice de Sharpe.`);
+  // Rates arrive in percent ("0.8" is 0,8%), as people say them; the formulas use fractions.
+  if (args.taxa === undefined || args.taxa === null || args.taxa === '') return op(args);
+  const result = op({ ...args, taxa: pct(args.taxa).toFixed() });
+  return result.entradas.taxa === undefined ? result : { ...result, entradas: { ...result.entradas, taxa: args.taxa } };
 }

@@ -11,3 +11,7 @@ export * from './daily-briefing';
 export * from './report-filter';
 export * from './finance-tool';
 export * from './tool-executor';
+export * from './fund-income';
+export * from './tax';
+export * from './transactions';
+export * from './erasure';

@@ -3,7 +3,8 @@ import type { Migration } from '@cota/service-kit';
 
 /**
  * Durable tool state: reports (owned by one client; every read filters by client_id) and the
- * e-mail outbox. There is no mail server here, so a "sent" report is a `queued` outbox row.
+ * e-mail outbox. A confirmed e-mail is a `queued` outbox row; @cota/mail's OutboxWorker delivers it
+ * over SMTP (`sent` or, after its retries, `failed`) when SMTP_URL is set, otherwise it stays queued.
  */
 export const toolsMigrations: Migration[] = [
   {
@@ -51,6 +52,23 @@ export const toolsMigrations: Migration[] = [
     async down(q: QueryRunner): Promise<void> {
       await q.query('DROP INDEX IF EXISTS email_outbox_idempotency_idx');
       await q.query('ALTER TABLE email_outbox DROP COLUMN IF EXISTS idempotency_key');
+    },
+  },
+  {
+    // SMTP delivery (@cota/mail's OutboxWorker): attempts so far, when the next one is due (also the
+    // lease of a claimed message), and why the last one failed. Rows already queued become due now.
+    id: '202611220120-outbox-delivery',
+    name: 'ToolsOutboxDelivery202611220120',
+    async up(q: QueryRunner): Promise<void> {
+      await q.query('ALTER TABLE email_outbox ADD COLUMN IF NOT EXISTS attempts integer NOT NULL DEFAULT 0');
+      await q.query('ALTER TABLE email_outbox ADD COLUMN IF NOT EXISTS next_attempt_at timestamptz NOT NULL DEFAULT now()');
+      await q.query('ALTER TABLE email_outbox ADD COLUMN IF NOT EXISTS last_error text NULL');
+      await q.query('ALTER TABLE email_outbox ADD COLUMN IF NOT EXISTS failed_at timestamptz NULL');
+      await q.query("CREATE INDEX IF NOT EXISTS email_outbox_due_idx ON email_outbox (next_attempt_at) WHERE status = 'queued'");
+    },
+    async down(q: QueryRunner): Promise<void> {
+      await q.query('DROP INDEX IF EXISTS email_outbox_due_idx');
+      for (const c of ['failed_at', 'last_error', 'next_attempt_at', 'attempts']) await q.query(`ALTER TABLE email_outbox DROP COLUMN IF EXISTS ${c}`);
     },
   },
 ];

@@ -31,8 +31,10 @@ export interface QueuedMessage extends OutboxMessage {
   created_at: string;
 }
 
-/** Sends mail. The only implementation here queues (no SMTP server in this environment). */
+/** Queues mail in the outbox; a worker (@cota/mail) delivers it when SMTP is configured. */
 export interface Mailer {
+  /** True when queued messages are delivered (SMTP_URL set); false: they are only stored. */
+  readonly delivers: boolean;
   queue(message: OutboxMessage): Promise<QueuedMessage>;
 }
 
@@ -63,9 +65,23 @@ export class PgReportRepository implements ReportRepository {
   }
 }
 
-/** Records the message in `email_outbox` with status `queued`; nothing is delivered by this class. */
+export interface OutboxMailerOptions {
+  /** A delivery worker runs (SMTP_URL set). Default false: messages stay `queued`. */
+  delivers?: boolean;
+  /** Called after a new message is inserted (wakes the delivery worker); not on a repeated confirmation. */
+  onQueued?: () => void;
+}
+
+/** Records the message in `email_outbox` with status `queued`; delivery is the worker's (@cota/mail). */
 export class OutboxMailer implements Mailer {
-  constructor(private readonly db: DataSource) {}
+  readonly delivers: boolean;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly options: OutboxMailerOptions = {},
+  ) {
+    this.delivers = options.delivers ?? false;
+  }
 
   async queue(m: OutboxMessage): Promise<QueuedMessage> {
     const rows: Array<{ message_id: string; created_at: Date | string }> = await this.db.query(
@@ -83,6 +99,7 @@ export class OutboxMailer implements Mailer {
         ])
       )[0];
     if (!row) throw new Error('outbox insert conflicted with another client');
+    if (rows[0]) this.options.onQueued?.();
     return { ...m, message_id: row.message_id, status: 'queued', created_at: new Date(row.created_at).toISOString() };
   }
 }
@@ -118,6 +135,7 @@ export class InMemoryReportRepository implements ReportRepository {
 
 export class InMemoryOutbox implements Mailer {
   readonly messages: QueuedMessage[] = [];
+  constructor(readonly delivers = false) {}
   async queue(m: OutboxMessage): Promise<QueuedMessage> {
     const existing = m.idempotency_key ? this.messages.find((x) => x.idempotency_key === m.idempotency_key) : undefined;
     if (existing) return existing;

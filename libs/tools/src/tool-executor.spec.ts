@@ -1,3 +1,4 @@
+import { InMemoryTransactionRepository } from './transactions';
 import { Column, CotaError, QueryParams, QueryResult, Row } from '@cota/contracts';
 import { loadToolGatePolicy } from '@cota/tool-gating';
 import { InMemoryClientDirectory, InMemoryOutbox, InMemoryReportRepository } from './repositories';
@@ -67,17 +68,17 @@ class FakeWarehouse implements WarehouseQuery {
   }
 }
 
-function setup() {
+function setup(outbox = new InMemoryOutbox()) {
   const policy = loadToolGatePolicy();
   const warehouse = new FakeWarehouse();
   const reports = new InMemoryReportRepository();
-  const outbox = new InMemoryOutbox();
   let n = 0;
   const tools = new ToolExecutor({
     reports,
     mailer: outbox,
     clients: new InMemoryClientDirectory({ cli1: 'cli1@exemplo.com.br' }),
     warehouse,
+    transactions: new InMemoryTransactionRepository(),
     vocabulary: policy.filters,
     now: () => new Date('2030-01-15T12:00:00Z'),
     randomId: () => String(++n).padStart(6, '0'),
@@ -190,14 +191,26 @@ describe('enviar_relatorio_email', () => {
     const { run, outbox } = setup();
     const base = (await run('gerar_relatorio_diario')).result as Report;
     const preview = await run('enviar_relatorio_email', { report_id: base.report_id, previa: true });
-    expect(preview.result).toEqual({ report_id: base.report_id, titulo: base.title, destinatario: 'cli1@exemplo.com.br', destinatario_origem: 'cadastro' });
+    expect(preview.result).toEqual({ report_id: base.report_id, titulo: base.title, destinatario: 'cli1@exemplo.com.br', destinatario_origem: 'cadastro', entrega_prevista: expect.stringMatching(/não é enviado/) });
     expect(outbox.messages).toHaveLength(0);
 
     const sent = await run('enviar_relatorio_email', { report_id: base.report_id, destinatario: 'cli1@exemplo.com.br' });
     expect(sent.result).toMatchObject({ status: 'queued', destinatario: 'cli1@exemplo.com.br' });
-    expect((sent.result as { text: string }).text).toMatch(/^Relatório "Briefing diário de 15\/01\/2030" colocado na fila de envio para cli1@exemplo\.com\.br/);
-    expect((sent.result as { text: string }).text).toMatch(/ainda não foi entregue/);
+    // No SMTP server here (InMemoryOutbox delivers nothing): stored, and the answer says it was not sent.
+    expect(sent.result).toMatchObject({ entrega: 'desativada' });
+    expect((sent.result as { text: string }).text).toMatch(/^O relatório "Briefing diário de 15\/01\/2030" foi guardado na caixa de saída \(mensagem msg_1\), mas não foi enviado para cli1@exemplo\.com\.br: não há servidor de e-mail configurado/);
+    expect((sent.result as { text: string }).text).not.toMatch(/fila de envio/);
     expect(outbox.messages).toEqual([expect.objectContaining({ client_id: 'cli1', report_id: base.report_id, recipient: 'cli1@exemplo.com.br', body: base.text, status: 'queued' })]);
+  });
+
+  it('with a delivering mailer (SMTP configured) says the report is in the send queue for the address', async () => {
+    const { run } = setup(new InMemoryOutbox(true));
+    const base = (await run('gerar_relatorio_diario')).result as Report;
+    const sent = await run('enviar_relatorio_email', { report_id: base.report_id });
+    expect(sent.result).toMatchObject({ status: 'queued', entrega: 'smtp', destinatario: 'cli1@exemplo.com.br' });
+    expect((sent.result as { text: string }).text).toBe(
+      'O relatório "Briefing diário de 15/01/2030" foi colocado na fila de envio para cli1@exemplo.com.br e será entregue em instantes (mensagem msg_1).',
+    );
   });
 
   it('a repeated confirmation queues the message once', async () => {

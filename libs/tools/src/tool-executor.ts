@@ -6,6 +6,10 @@ import { filterReport, SectionVocabulary, SegmentVocabulary } from './report-fil
 import { ClientDirectory, Mailer, ReportRepository } from './repositories';
 import { Report, ReportFilters } from './report';
 import { WarehouseQuery } from './warehouse-query';
+import { incomeCalendar, magicNumber } from './fund-income';
+import { simulateSaleTax } from './tax';
+import { todayInBrazil } from '@cota/periods';
+import { CategoryVocabulary, queryTransactions, registerTransaction, TransactionRepository } from './transactions';
 
 export type ToolRun = z.infer<typeof ToolRunRequest>;
 export type ToolRunOutput = z.infer<typeof ToolRunResponse>;
@@ -15,14 +19,26 @@ export interface ToolExecutorDeps {
   mailer: Mailer;
   clients: ClientDirectory;
   warehouse: WarehouseQuery;
+  /** The client's own expenses and income. */
+  transactions: TransactionRepository;
   /** Filter vocabulary from policies/tool_gate.yaml (`filters`). */
-  vocabulary: { sections: SectionVocabulary; segments: SegmentVocabulary };
+  vocabulary: { sections: SectionVocabulary; segments: SegmentVocabulary; categories: CategoryVocabulary };
   now?: () => Date;
   randomId?: () => string;
 }
 
 /** The tool names the executor runs (the gate's policy declares their contracts). */
-export const TOOL_NAMES = ['gerar_relatorio_diario', 'filtrar_relatorio', 'enviar_relatorio_email', 'calcular_financas'] as const;
+export const TOOL_NAMES = [
+  'gerar_relatorio_diario',
+  'filtrar_relatorio',
+  'enviar_relatorio_email',
+  'calcular_financas',
+  'numero_magico',
+  'registrar_transacao',
+  'consultar_transacoes',
+  'simular_ir_venda',
+  'calendario_proventos',
+] as const;
 
 const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
 
@@ -49,10 +65,29 @@ export class ToolExecutor {
       case 'enviar_relatorio_email':
         return this.email(req);
       case 'calcular_financas':
-        return { name: req.name, ok: true, result: calculateFinance(req.args as FinanceToolArgs), session_updates: [] };
+        return this.done(req, calculateFinance(req.args as FinanceToolArgs));
+      case 'numero_magico':
+        return this.done(req, await magicNumber(this.deps.warehouse, req.args, req));
+      case 'calendario_proventos':
+        return this.done(req, await incomeCalendar(this.deps.warehouse, req));
+      case 'simular_ir_venda':
+        return this.done(req, await simulateSaleTax(this.deps.warehouse, req.args, { ...req, today: this.today() }));
+      case 'registrar_transacao':
+        return this.done(req, await registerTransaction(this.deps.transactions, this.deps.vocabulary.categories, req.args, { ...req, today: this.today() }));
+      case 'consultar_transacoes':
+        return this.done(req, await queryTransactions(this.deps.transactions, this.deps.vocabulary.categories, req.args, { ...req, today: this.today() }));
       default:
         throw new CotaError('BAD_REQUEST', `A ferramenta "${req.name}" não existe.`);
     }
+  }
+
+  private done(req: ToolRun, result: unknown): ToolRunOutput {
+    return { name: req.name, ok: true, result, session_updates: [] };
+  }
+
+  /** Today in Brazil, the client's calendar (transactions are dated by it). */
+  private today(): string {
+    return todayInBrazil(this.now());
   }
 
   private async dailyReport(req: ToolRun): Promise<ToolRunOutput> {
@@ -119,6 +154,10 @@ export class ToolExecutor {
       titulo: report.title,
       destinatario: recipient,
       destinatario_origem: written ? 'pergunta' : 'cadastro',
+      // The question the person confirms already says whether the e-mail will really leave.
+      entrega_prevista: this.deps.mailer.delivers
+        ? 'O e-mail sai em instantes.'
+        : 'Aviso: neste ambiente não há servidor de e-mail configurado, então o relatório fica guardado na caixa de saída e não é enviado.',
     };
     if (req.args.previa === true) return { name: req.name, ok: true, result: preview, session_updates: [] };
 
@@ -132,13 +171,23 @@ export class ToolExecutor {
       // Scoped by client: one client's confirmation id can never collide with another's message.
       idempotency_key: str(req.args.confirmacao_id) ? `${req.client_id}:${str(req.args.confirmacao_id)}` : null,
     });
-    const text =
-      `Relatório "${report.title}" colocado na fila de envio para ${recipient} (mensagem ${queued.message_id}). ` +
-      'Neste ambiente não há servidor de e-mail configurado: a mensagem fica registrada na caixa de saída com status "na fila" e ainda não foi entregue.';
+    // Says what really happens: with SMTP configured a worker delivers it; without, it is only stored.
+    const delivers = this.deps.mailer.delivers;
+    const text = delivers
+      ? `O relatório "${report.title}" foi colocado na fila de envio para ${recipient} e será entregue em instantes (mensagem ${queued.message_id}).`
+      : `O relatório "${report.title}" foi guardado na caixa de saída (mensagem ${queued.message_id}), mas não foi enviado para ${recipient}: ` +
+        'não há servidor de e-mail configurado neste ambiente.';
     return {
       name: req.name,
       ok: true,
-      result: { ...preview, status: 'queued', message_id: queued.message_id, queued_at: queued.created_at, text },
+      result: {
+        ...preview,
+        status: 'queued',
+        entrega: delivers ? 'smtp' : 'desativada',
+        message_id: queued.message_id,
+        queued_at: queued.created_at,
+        text,
+      },
       session_updates: [],
     };
   }

@@ -6,6 +6,7 @@ export * from './query/measure-query';
 export * from './schema/tables';
 export * from './schema/views';
 export * from './schema/migrations';
+export * from './schema/client-erasure';
 export { IngestError } from './ingest/csv';
 export * from './ingest/run-ingest';
 export type { Disagreement } from './ingest/reconcile';

@@ -29,6 +29,35 @@ describe('parseAskBody (CONTRACT: exactly question, conversation_id, nickname, c
     }
   });
 
+  it.each([
+    ['question', 'CNPJ do HGLG11?\u0000'],
+    ['question', 'a\u001bb'],
+    ['nickname', 'A\u0000na'],
+    ['nickname', '\u0007'],
+    ['conversation_id', 'c\u0000'],
+    ['client_id', 'ana\u0000'],
+    ['question', 'lone \ud800 surrogate'],
+    ['nickname', '\udc00'],
+  ])('rejects control characters and lone surrogates in %s with 400 naming it', (field, value) => {
+    expect(() => parseAskBody({ ...ok, [field]: value }, 2000)).toThrow(expect.objectContaining({ status: 400, message: expect.stringContaining(`'${field}'`) }));
+  });
+
+  it('keeps tab, line breaks, emoji, RTL and combining marks', () => {
+    const question = 'Qual\to CNPJ\r\ndo HGLG11? 🏢👍🏽 مرحبا e\u0301';
+    expect(parseAskBody({ ...ok, question, nickname: 'Zoë 👩‍💻' }, 2000)).toMatchObject({ question, nickname: 'Zoë 👩‍💻' });
+  });
+
+  it('names an unexpected key without echoing control characters or its whole length', () => {
+    try {
+      parseAskBody({ ...ok, ['k\u0000'.repeat(100)]: 1 }, 2000);
+      throw new Error('accepted');
+    } catch (e) {
+      expect((e as HttpError).status).toBe(400);
+      expect((e as HttpError).message).not.toContain('\u0000');
+      expect((e as HttpError).message.length).toBeLessThan(200);
+    }
+  });
+
   it.each([undefined, [], 'texto', null])('rejects a non-object body %j', (body) => {
     expect(() => parseAskBody(body, 2000)).toThrow(HttpError);
   });

@@ -83,6 +83,12 @@ export const PeekResponse = z.object({
   last_params: QueryParams.nullable().default(null),
   /** The funds the previous answer listed. */
   last_listed_tickers: z.array(Ticker).default([]),
+  /** The tool whose call waits for a missing argument in this conversation, if any. */
+  pending_call: z.string().nullable().default(null),
+  /** The last tool that ran in this conversation, so a follow-up can change one of its arguments. */
+  last_call: z.string().nullable().default(null),
+  /** How the newest answer was made (entity, measure, tool, ...), so follow-ups edit the right thing. */
+  last_kind: z.string().nullable().default(null),
   last_reference: LastReference.nullable(),
 });
 
@@ -100,10 +106,10 @@ export const SessionSetResponse = z.object({ ok: z.boolean() });
 export const ContextSubjects = {
   resolve: defineRpc({ subject: 'cota.context.resolve.v1', service: 'context', request: ResolveRequest, response: ResolveResponse }),
   commit: defineRpc({ subject: 'cota.context.commit.v1', service: 'context', request: CommitRequest, response: CommitResponse }),
-  history: defineRpc({ subject: 'cota.context.history.v1', service: 'context', request: HistoryRequest, response: HistoryResponse }),
-  debug: defineRpc({ subject: 'cota.context.debug.v1', service: 'context', request: ConversationKey, response: DebugResponse }),
-  peek: defineRpc({ subject: 'cota.context.peek.v1', service: 'context', request: ConversationKey, response: PeekResponse }),
+  history: defineRpc({ subject: 'cota.context.history.v1', service: 'context', request: HistoryRequest, response: HistoryResponse, idempotent: true }),
+  debug: defineRpc({ subject: 'cota.context.debug.v1', service: 'context', request: ConversationKey, response: DebugResponse, idempotent: true }),
+  peek: defineRpc({ subject: 'cota.context.peek.v1', service: 'context', request: ConversationKey, response: PeekResponse, idempotent: true }),
   clear: defineRpc({ subject: 'cota.context.clear.v1', service: 'context', request: ConversationKey, response: ClearResponse }),
-  sessionGet: defineRpc({ subject: 'cota.context.session-get.v1', service: 'context', request: SessionGetRequest, response: SessionGetResponse }),
+  sessionGet: defineRpc({ subject: 'cota.context.session-get.v1', service: 'context', request: SessionGetRequest, response: SessionGetResponse, idempotent: true }),
   sessionSet: defineRpc({ subject: 'cota.context.session-set.v1', service: 'context', request: SessionSetRequest, response: SessionSetResponse }),
 };

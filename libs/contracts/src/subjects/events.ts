@@ -24,6 +24,8 @@ const ev = (service: ServiceName, event: string) => defineEvent({ service, event
 export const Events = {
   gatewayAsked: ev('gateway', 'asked'),
   gatewayRejected: ev('gateway', 'rejected'),
+  /** A client's data was erased (DELETE /me/data, /ops/erase, npm run erase): receipt id and totals only. */
+  gatewayClientErased: ev('gateway', 'client-erased'),
   plannerPlanned: ev('planner', 'planned'),
   contextResolved: ev('context', 'resolved'),
   contextCommitted: ev('context', 'committed'),

@@ -39,8 +39,8 @@ export const ToolRunResponse = z.object({
 });
 
 export const ExecutorSubjects = {
-  query: defineRpc({ subject: 'cota.executor.query.v1', service: 'executor', request: QueryRequest, response: QueryResult, timeoutMs: 10000 }),
-  measure: defineRpc({ subject: 'cota.executor.measure.v1', service: 'executor', request: MeasureRequest, response: MeasureResult, timeoutMs: 10000 }),
-  funds: defineRpc({ subject: 'cota.executor.funds.v1', service: 'executor', request: FundsRequest, response: FundsResponse }),
+  query: defineRpc({ subject: 'cota.executor.query.v1', service: 'executor', request: QueryRequest, response: QueryResult, timeoutMs: 10000, idempotent: true }),
+  measure: defineRpc({ subject: 'cota.executor.measure.v1', service: 'executor', request: MeasureRequest, response: MeasureResult, timeoutMs: 10000, idempotent: true }),
+  funds: defineRpc({ subject: 'cota.executor.funds.v1', service: 'executor', request: FundsRequest, response: FundsResponse, idempotent: true }),
   runTool: defineRpc({ subject: 'cota.executor.run-tool.v1', service: 'executor', request: ToolRunRequest, response: ToolRunResponse, timeoutMs: 15000 }),
 };

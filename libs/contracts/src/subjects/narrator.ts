@@ -5,6 +5,7 @@ import { NarratorMemory } from './context';
 import { MeasureResult, StructuredQuestion } from '../question';
 import { PlanKind } from './planner';
 import { ToolMeta } from './tool-gate';
+import { PlanRun } from '../plan';
 
 export const NarratorMeta = z.object({
   llm_used: z.boolean(),
@@ -37,6 +38,8 @@ export const NarrateRequest = z.object({
   measure: MeasureResult.nullable().default(null),
   question_spec: StructuredQuestion.nullable().default(null),
   tool: z.object({ meta: ToolMeta.nullable(), result: z.unknown(), message: z.string().nullable() }).nullable(),
+  /** kind 'plan': the plan and what each step gave. */
+  plan: PlanRun.nullable().default(null),
   rag: z.array(RagChunk),
   memory: NarratorMemory,
   context_used: z.boolean(),

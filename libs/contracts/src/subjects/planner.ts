@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRpc } from '../define';
 import { Caller, QueryParams, Ticker } from '../common';
 import { FollowUpMeta, StructuredQuestion } from '../question';
+import { ExecutionPlan } from '../plan';
 
 export const PlanRequest = Caller.extend({
   question: z.string().min(1).max(2000),
@@ -23,6 +24,7 @@ export const PlanKind = z.enum([
   'smalltalk', // greeting, thanks, "o que você sabe fazer?"
   'concept', // conceptual question ("o que é P/VP?"), answered from the knowledge base
   'tool', // a tool runs (report, filter, e-mail, calculation)
+  'plan', // several steps (facts and tools) run in waves and are synthesised (comparison, projection, screen, benchmark)
   'confirmation', // "sim"/"não" answering a pending action
   'clarification', // two readings too close or too weak: ask back
   'unknown', // nothing matched
@@ -76,6 +78,8 @@ export const PlanResponse = z.object({
   follow_up_candidate: z.boolean().default(false),
   /** The structured question (subjects, measure, period, aggregation), when the planner could build one. */
   question: StructuredQuestion.nullable().default(null),
+  /** kind 'plan': the validated execution plan (from the deterministic shapes or an LLM). */
+  plan: ExecutionPlan.nullable().default(null),
   /** What a follow-up inherited from the previous question and what it changed. */
   follow_up: FollowUpMeta.nullable().default(null),
   planner: PlannerMeta,
@@ -84,5 +88,5 @@ export type PlanRequest = z.infer<typeof PlanRequest>;
 export type PlanResponse = z.infer<typeof PlanResponse>;
 
 export const PlannerSubjects = {
-  plan: defineRpc({ subject: 'cota.planner.plan.v1', service: 'planner', request: PlanRequest, response: PlanResponse }),
+  plan: defineRpc({ subject: 'cota.planner.plan.v1', service: 'planner', request: PlanRequest, response: PlanResponse, idempotent: true }),
 };

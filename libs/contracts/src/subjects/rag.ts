@@ -24,6 +24,6 @@ export const ReindexRequest = z.object({ collections: z.array(z.string()).option
 export const ReindexResponse = z.object({ indexed: z.record(z.number().int()), embedder: z.string(), vector_backend: z.string() });
 
 export const RagSubjects = {
-  retrieve: defineRpc({ subject: 'cota.rag.retrieve.v1', service: 'rag', request: RetrieveRequest, response: RagMeta }),
+  retrieve: defineRpc({ subject: 'cota.rag.retrieve.v1', service: 'rag', request: RetrieveRequest, response: RagMeta, idempotent: true }),
   reindex: defineRpc({ subject: 'cota.rag.reindex.v1', service: 'rag', request: ReindexRequest, response: ReindexResponse, timeoutMs: 120000 }),
 };

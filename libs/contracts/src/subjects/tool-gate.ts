@@ -8,7 +8,8 @@ export const ToolMeta = z.object({
   name: z.string(),
   args: z.record(z.unknown()),
   injected: z.array(InjectedArg),
-  status: z.enum(['executed', 'confirmation_required', 'cancelled', 'rejected', 'failed']),
+  /** `needs_argument`: a required argument is missing; the next message may complete the same call. */
+  status: z.enum(['executed', 'confirmation_required', 'cancelled', 'needs_argument', 'rejected', 'failed']),
 });
 export type ToolMeta = z.infer<typeof ToolMeta>;
 
@@ -17,13 +18,23 @@ export const InvokeRequest = Caller.extend({
   question: z.string(),
   tool: z.object({ name: z.string(), args: z.record(z.unknown()) }).nullable(),
   confirmation: z.enum(['yes', 'no']).nullable(),
+  /**
+   * `complete`: the message answers the call waiting for an argument ("qual a taxa?" → "1% ao mês");
+   * `try_complete`: it may answer it, but it also reads as a question of its own (declined when it holds
+   * none of the missing arguments); `edit`: it changes an argument of the last call ("e a 1% ao mês?").
+   */
+  continuation: z.enum(['none', 'complete', 'try_complete', 'edit']).default('none'),
+  /** The conversation's one fund of the last answer, for tools that take a ticker ("número mágico dele"). */
+  context_ticker: z.string().nullable().default(null),
 });
 export const InvokeResponse = z.object({
-  status: z.enum(['ok', 'confirmation_required', 'error']),
+  status: z.enum(['ok', 'needs_clarification', 'confirmation_required', 'error']),
   tool: ToolMeta.nullable(),
   result: z.unknown(),
   /** Plain pt-BR message when there is no result to present (error, confirmation prompt). */
   message: z.string().nullable(),
+  /** An edit that changed nothing of the last call: the message is not a follow-up of it; plan it anew. */
+  declined: z.boolean().optional(),
 });
 export type InvokeResponse = z.infer<typeof InvokeResponse>;
 

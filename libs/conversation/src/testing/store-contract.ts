@@ -82,6 +82,37 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
       expect(await store.clear(k)).toBe(false);
     });
 
+    it('erases every conversation of one client, and nothing of a client whose id merely extends it', async () => {
+      const mine = [
+        { clientId: 'erase-me', conversationId: 'c1' },
+        { clientId: 'erase-me', conversationId: 'c2:x' },
+        { clientId: 'erase-me', conversationId: '*' },
+      ];
+      const others = [
+        { clientId: 'erase-me:2', conversationId: 'c1' },
+        { clientId: 'erase-mex', conversationId: 'c1' },
+        { clientId: 'erase*', conversationId: 'c1' },
+      ];
+      for (const k of [...mine, ...others]) {
+        await store.openTurn(k, turn('user', 'q1'), 0, limits);
+        await store.sessionSet(k, 'active_report_id', 'rel_1', 60, Date.now());
+      }
+      const erased = await store.eraseClient('erase-me');
+      expect(erased).toBeGreaterThanOrEqual(mine.length);
+      for (const k of mine) {
+        expect(await store.snapshot(k)).toEqual({ turnCount: 0, reference: null, turns: [], summary: null });
+        expect(await store.sessionGet(k, undefined, Date.now())).toEqual({});
+      }
+      for (const k of others) {
+        expect((await store.snapshot(k)).turnCount).toBe(1);
+        expect(await store.sessionGet(k, undefined, Date.now())).toEqual({ active_report_id: 'rel_1' });
+      }
+      expect(await store.eraseClient('erase-me')).toBe(0);
+      expect(await store.eraseClient('erase*')).toBeGreaterThan(0);
+      expect((await store.snapshot(others[0])).turnCount).toBe(1);
+      for (const k of others) await store.clear(k);
+    });
+
     it('session values expire on their own TTL and can be filtered and deleted', async () => {
       const k = key();
       const now = Date.now();

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ALL_RPCS, CONTRACT_SAMPLES, CotaError, defineEvent, defineRpc } from '@cota/contracts';
 import { Bus } from '../bus';
+import { currentCallScope, DEADLINE_HEADER, REQUEST_ID_HEADER, withCallScope } from '../call-scope';
+import { DEFAULT_FABRIC, FabricPolicy } from '../fabric-policy';
 import { Transport } from '../transport';
 
 /**
@@ -106,6 +108,112 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
       await new Promise((r) => setTimeout(r, 50));
       await transport.drain();
       await expect(pending).resolves.toMatchObject({ text: 'slow' });
+    });
+
+    describe('deadlines', () => {
+      const probe = defineRpc({
+        subject: 'cota.test.probe.v1',
+        service: 'rag',
+        request: z.object({ delayMs: z.number().default(0), nested: z.boolean().default(false) }),
+        response: z.object({ deadline: z.number().nullable(), request_id: z.string().nullable(), nested: z.unknown() }),
+        timeoutMs: 2000,
+      });
+      const serveProbe = (bus: Bus, runs: { n: number } = { n: 0 }) =>
+        bus.serve(probe, async (req) => {
+          runs.n++;
+          if (req.delayMs) await new Promise((r) => setTimeout(r, req.delayMs));
+          const scope = currentCallScope();
+          // A call made by the handler inherits the deadline and request id it was given.
+          const nested = req.nested ? await bus.call(probe, { delayMs: 0, nested: false }) : null;
+          return { deadline: scope.deadline ?? null, request_id: scope.requestId ?? null, nested };
+        });
+
+      it('carries the deadline and request id in the message headers, to the handler and the calls it makes', async () => {
+        const bus = new Bus(transport, 'test');
+        serveProbe(bus);
+        const deadline = Date.now() + 5000;
+        const reply = await withCallScope({ deadline, requestId: 'req-deadline-1' }, () => bus.call(probe, { delayMs: 0, nested: true }));
+        expect(reply).toEqual({ deadline, request_id: 'req-deadline-1', nested: { deadline, request_id: 'req-deadline-1', nested: null } });
+        // Outside any scope nothing is invented.
+        await expect(bus.call(probe, { delayMs: 0, nested: false })).resolves.toEqual({ deadline: null, request_id: null, nested: null });
+      });
+
+      it('waits the time left when it is shorter than the subject timeout', async () => {
+        const bus = new Bus(transport, 'test');
+        serveProbe(bus);
+        const t = Date.now();
+        await expect(withCallScope({ deadline: Date.now() + 150 }, () => bus.call(probe, { delayMs: 700, nested: false }))).rejects.toMatchObject({ code: 'TIMEOUT' });
+        expect(Date.now() - t).toBeLessThan(600); // the time left, not the subject's 2000 ms
+      });
+
+      it('does not send a request whose deadline has passed', async () => {
+        const bus = new Bus(transport, 'test');
+        const runs = { n: 0 };
+        serveProbe(bus, runs);
+        await expect(withCallScope({ deadline: Date.now() - 1 }, () => bus.call(probe, { delayMs: 0, nested: false }))).rejects.toMatchObject({
+          code: 'TIMEOUT',
+          details: { deadline: 'passed' },
+        });
+        expect(runs.n).toBe(0);
+      });
+
+      it('drops work that arrives past its deadline: TIMEOUT without running the handler', async () => {
+        const bus = new Bus(transport, 'test');
+        const runs = { n: 0 };
+        serveProbe(bus, runs);
+        const raw = await transport.request(probe.subject, JSON.stringify({}), 1000, { [DEADLINE_HEADER]: String(Date.now() - 10), [REQUEST_ID_HEADER]: 'req-late-1' });
+        expect(JSON.parse(raw)).toMatchObject({ ok: false, error: { code: 'TIMEOUT', details: { deadline: 'passed' } } });
+        expect(runs.n).toBe(0);
+      });
+    });
+
+    describe('bulkheads', () => {
+      const tight: FabricPolicy = { ...DEFAULT_FABRIC, bulkhead: { ...DEFAULT_FABRIC.bulkhead, default: { max_concurrent: 1, max_queue: 1 }, retry_after_s: 2 } };
+
+      it('answers UNAVAILABLE at once when the queue is full, and serves what it admitted', async () => {
+        const server = new Bus(transport, 'test', { fabric: tight });
+        const runs = { n: 0 };
+        server.serve(echo, async (req) => {
+          runs.n++;
+          await new Promise((r) => setTimeout(r, req.delayMs));
+          return { text: req.text, served_by: 'a' };
+        });
+        const client = new Bus(transport, 'test');
+        const t = Date.now();
+        const results = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            client.call(echo, { text: String(i), delayMs: 300 }).then(
+              () => ({ ok: true, ms: Date.now() - t }),
+              (e: CotaError) => ({ ok: false, ms: Date.now() - t, code: e.code, details: e.details, service: e.service }),
+            ),
+          ),
+        );
+        const rejected = results.filter((r) => !r.ok);
+        expect(results.filter((r) => r.ok)).toHaveLength(2); // one running, one queued
+        expect(rejected).toHaveLength(4);
+        for (const r of rejected) {
+          expect(r).toMatchObject({ code: 'UNAVAILABLE', service: 'planner', details: { overloaded: true, retry_after_s: 2 } });
+          expect(r.ms).toBeLessThan(250); // at once, not after the running work
+        }
+        expect(runs.n).toBe(2);
+      });
+
+      it('drops queued work whose deadline passed while it waited', async () => {
+        const server = new Bus(transport, 'test', { fabric: tight });
+        const ran: string[] = [];
+        server.serve(echo, async (req) => {
+          ran.push(req.text);
+          await new Promise((r) => setTimeout(r, req.delayMs));
+          return { text: req.text, served_by: 'a' };
+        });
+        const client = new Bus(transport, 'test');
+        const first = client.call(echo, { text: 'first', delayMs: 400 });
+        await new Promise((r) => setTimeout(r, 30));
+        await expect(withCallScope({ deadline: Date.now() + 100 }, () => client.call(echo, { text: 'late', delayMs: 0 }))).rejects.toMatchObject({ code: 'TIMEOUT' });
+        await expect(first).resolves.toMatchObject({ text: 'first' });
+        await new Promise((r) => setTimeout(r, 50));
+        expect(ran).toEqual(['first']);
+      });
     });
 
     it('round-trips the sample of every contract subject', async () => {

@@ -6,6 +6,7 @@ export function narrateRequest(over: Partial<NarrateRequest> & { question: strin
   return {
     request_id: 'req-test',
     nickname: '',
+    plan: null,
     status: 'ok',
     kind: 'entity',
     intent: data?.entity ?? over.entity ?? 'unknown',

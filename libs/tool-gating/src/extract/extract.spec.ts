@@ -39,7 +39,7 @@ describe('finance arguments', () => {
     expect(extractFinanceArgs('quanto rende R$ 10.000 a 1% ao mês por 24 meses?')).toEqual({
       operacao: 'juros_compostos',
       valor_inicial: '10000',
-      taxa: '0.01',
+      taxa: '1',
       taxa_periodo: 'mes',
       taxa_periodo_informado: true,
       prazo_meses: 24,
@@ -52,7 +52,7 @@ describe('finance arguments', () => {
       operacao: 'projecao_aportes',
       valor_inicial: '5000',
       aporte_mensal: '500',
-      taxa: '0.008',
+      taxa: '0.8',
       prazo_meses: 120,
       prazo_unidade: 'anos',
     });
@@ -62,7 +62,7 @@ describe('finance arguments', () => {
     expect(extractFinanceArgs('Quanto preciso investir por mês para ter R$ 1 milhão em 20 anos a 12% ao ano?')).toMatchObject({
       operacao: 'aporte_necessario',
       meta: '1000000',
-      taxa: '0.12',
+      taxa: '12',
       taxa_periodo: 'ano',
       prazo_meses: 240,
     });
@@ -72,14 +72,14 @@ describe('finance arguments', () => {
     expect(extractFinanceArgs('quanto vale hoje R$ 20 mil daqui a 3 anos com juros de 10% ao ano?')).toMatchObject({
       operacao: 'valor_presente',
       valor_inicial: '20000',
-      taxa: '0.1',
+      taxa: '10',
       prazo_meses: 36,
     });
   });
 
   it('rate conversion, and a rate without period defaults to monthly but says so', () => {
-    expect(extractFinanceArgs('quanto é 1% ao mês ao ano?')).toMatchObject({ operacao: 'conversao_taxa', taxa: '0.01', taxa_periodo: 'mes' });
-    expect(extractFinanceArgs('converter 12% a.a. para taxa mensal')).toMatchObject({ operacao: 'conversao_taxa', taxa: '0.12', taxa_periodo: 'ano' });
+    expect(extractFinanceArgs('quanto é 1% ao mês ao ano?')).toMatchObject({ operacao: 'conversao_taxa', taxa: '1', taxa_periodo: 'mes' });
+    expect(extractFinanceArgs('converter 12% a.a. para taxa mensal')).toMatchObject({ operacao: 'conversao_taxa', taxa: '12', taxa_periodo: 'ano' });
     expect(extractFinanceArgs('R$ 1000 a 2% por 5 meses')).toMatchObject({ taxa_periodo: 'mes', taxa_periodo_informado: false });
   });
 
@@ -92,13 +92,13 @@ describe('finance arguments', () => {
     expect(extractFinanceArgs('quanto preciso guardar por mês para juntar 100 mil em 5 anos com juros de 1% ao mês')).toMatchObject({
       operacao: 'aporte_necessario',
       meta: '100000',
-      taxa: '0.01',
+      taxa: '1',
       prazo_meses: 60,
     });
     expect(extractFinanceArgs('Se eu aplicar R$ 20.000,00 hoje rendendo 0,9% a.m., quanto terei em 3 anos?')).toMatchObject({
       operacao: 'juros_compostos',
       valor_inicial: '20000',
-      taxa: '0.009',
+      taxa: '0.9',
       prazo_meses: 36,
     });
   });
@@ -107,7 +107,7 @@ describe('finance arguments', () => {
     expect(extractFinanceArgs('qual o VPL dos fluxos -1000, 500 e 700 a 10% ao ano?')).toEqual({
       operacao: 'vpl',
       fluxos: ['-1000', '500', '700'],
-      taxa: '0.1',
+      taxa: '10',
       taxa_periodo: 'ano',
       taxa_periodo_informado: true,
     });

@@ -1,9 +1,9 @@
-import { DurationMention, findMentions, MoneyMention, parseBrNumber, RateMention } from './numbers';
+import { DurationMention, findMentions, Mention, MoneyMention, parseBrNumber, RateMention } from './numbers';
 import { normalizeText } from '../normalize';
 import type { FinanceToolArgs } from '@cota/tools';
 
 /** The calculations `calcular_financas` knows (values of its `operacao` argument). */
-export const FINANCE_OPERATIONS = ['juros_compostos', 'projecao_aportes', 'aporte_necessario', 'valor_presente', 'conversao_taxa', 'vpl', 'tir'] as const;
+export const FINANCE_OPERATIONS = ['juros_compostos', 'projecao_aportes', 'aporte_necessario', 'valor_presente', 'conversao_taxa', 'vpl', 'tir', 'var', 'sharpe'] as const;
 export type FinanceOperation = (typeof FINANCE_OPERATIONS)[number];
 
 /**
@@ -14,11 +14,17 @@ export interface FinanceArgs extends Omit<FinanceToolArgs, 'operacao'> {
   operacao?: FinanceOperation;
 }
 
-const CONTRIBUTION_BEFORE = /(aport\w*|deposit\w*|guard\w*|poup\w*|contribu\w*|invest\w* mensalmente|todo mes|mensalmente|parcela\w*)\s*(de\s*)?$/;
+const CONTRIBUTION_BEFORE = /(aport\w*|deposit\w*|guard\w*|poup\w*|contribu\w*|invest\w* mensalmente|todo mes|mensalmente|parcela\w*)(\s+mensa\w*)?\s*(de\s*)?$/;
 const MONTHLY_AFTER = /^\s*(reais\s*)?(por mes|ao mes|\/mes|mensais|mensal|mensalmente|todo mes|todos os meses|a cada mes)/;
 const GOAL_BEFORE = /(meta|objetivo|juntar|acumular|chegar a|chegar em|atingir|alcancar|ter|formar|conseguir)\s*(de\s*|um\s*|uns\s*)?$/;
-const PRESENT_VALUE = /(valor presente|vale hoje|valeria hoje|valor atual|trazer a valor|descontad|quanto vale (hoje|agora))/;
-const CONVERSION = /(convert|equival|taxa equivalente|corresponde|em taxa (anual|mensal)|quanto (e|da|fica) .*(ao ano|ao mes|anual|mensal))/;
+const PRESENT_VALUE = /(valor presente|valem? hoje|valeriam? hoje|valor atual|trazer a valor|descontad|quanto valem? (hoje|agora)|valem? quanto (hoje|agora)|isso vale hoje)/;
+const CONVERSION =
+  /(convert|equival|taxa equivalente|corresponde|em taxa (anual|mensal)|quanto (e|da|fica|seria|daria) .*(ao ano|ao mes|por ano|por mes|anual|mensal)|(da|e|fica|seria|daria) (quanto|quantos)( por cento)? (ao|por|no|em|de) (ano|mes))/;
+
+/** "1% ao mês dá quanto ao ano?": the text asks to convert a rate between periods. */
+export function asksRateConversion(text: string): boolean {
+  return CONVERSION.test(normalizeText(text));
+}
 
 function moneyRole(text: string, m: MoneyMention): 'contribution' | 'goal' | 'principal' {
   const before = text.slice(Math.max(0, m.start - 40), m.start).trimEnd();
@@ -29,13 +35,20 @@ function moneyRole(text: string, m: MoneyMention): 'contribution' | 'goal' | 'pr
 }
 
 const decimalString = (d: { toFixed(): string }) => d.toFixed();
+/** Rates travel in percent ("0.8" for 0,8%), as people say them. */
+const percentString = (fraction: { times(n: number): { toFixed(): string } }) => fraction.times(100).toFixed();
 
 const NPV = /\b(vpl|npv|valor presente liquido)\b/;
 const IRR = /\b(tir|irr|taxa interna de retorno)\b/;
+const VAR = /\b(var|value at risk|valor em risco|perda maxima( esperada)?|quanto posso perder)\b/;
+const SHARPE = /\b(sharpe|indice de sharpe)\b/;
 const FLOWS_START = /\bfluxos?(?: de caixa)?\s*(?::|=|de|sao)?\s*/;
-const INVESTMENT = /\b(?:investimento|aporte|custo|desembolso)(?: inicial)?\s*(?:de|:)?\s*/;
-const RETURNS = /\b(?:retornos?|recebimentos?|entradas?|receitas?|fluxos? seguintes|depois)\s*(?:de|:)?\s*/;
-const SIGNED = /(-|\u2212|menos\s+)?\s*(?:r\$\s*)?(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)(?:\s*(mil|k)\b)?/g;
+const INVESTMENT = /\b(?:investimento|investi|invisto|investir|aporte|custo|desembolso|saida|paguei|pago|apliquei|aplico|aplicar|coloco|coloquei)(?: inicial)?\s*(?:de|:)?\s*/;
+const RETURNS = /\b(?:retornos?|retorna|recebimentos?|entradas?|receitas?|fluxos? seguintes|depois|vou receber|recebi|recebo|rende|gera|paga|devolve)\s*(?:de|:)?\s*/;
+/** "12000 por ano durante 10 anos", "300 em cada um dos 5 meses seguintes": one amount, repeated. */
+const REPEATED = /\b(?:(?:por|ao|a cada) (?:ano|mes)|mensais|anuais)\s+(?:durante|por)\s+(\d+)|\bem cada um dos\s+(\d+)|\bnos (?:proximos )?(\d+) (?:anos|meses)(?: seguintes)?/;
+const NUMBER_RE = String.raw`\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?`;
+const SIGNED = /(-|\u2212|menos\s+)?\s*(?:r\$\s*)?(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)(?:\s*(mil|k|milhao|milhoes|mi)\b)?/g;
 
 /** Signed amounts in a list ("-1000, 300; 400 e 500"), stopping at the first rate ("a 10%"). */
 function readList(segment: string): string[] {
@@ -45,7 +58,7 @@ function readList(segment: string): string[] {
   for (const m of part.matchAll(SIGNED)) {
     let n = parseBrNumber(m[2]);
     if (!n) continue;
-    if (m[3]) n = n.times(1000);
+    if (m[3]) n = n.times(m[3] === 'mil' || m[3] === 'k' ? 1000 : 1000000);
     out.push((m[1] ? n.neg() : n).toFixed());
   }
   return out;
@@ -55,31 +68,141 @@ function readList(segment: string): string[] {
  * Cash flows for NPV/IRR: an explicit list after "fluxos" ("fluxos -1000, 300, 400"), or an
  * investment followed by returns ("investimento de 1000 e retornos de 300, 400 e 500").
  */
-export function extractCashFlows(text: string): string[] | undefined {
+export function extractCashFlows(text: string, bare = false, named = false): string[] | undefined {
+  if (bare) {
+    // The call asked for the flows: the whole message is the list ("-1000, 300, 400 e 500").
+    const flows = readList(text);
+    if (flows.length >= 2) return flows;
+  }
+  // An investment followed by its returns first: "um fluxo com saída de 100 mil e entradas de 30 mil, ...".
+  const inv = text.match(INVESTMENT);
+  // The returns after the investment ("taxa interna de retorno de um fluxo com saída ... e entradas de ...").
+  const after = inv?.index !== undefined ? text.slice(inv.index + inv[0].length).match(RETURNS) : null;
+  const ret = inv?.index !== undefined && after?.index !== undefined ? { index: inv.index + inv[0].length + after.index, 0: after[0] } : null;
+  if (inv?.index !== undefined && ret) {
+    const first = readList(text.slice(inv.index + inv[0].length, ret.index))[0];
+    const tail = text.slice(ret.index + ret[0].length);
+    let rest = readList(tail.replace(REPEATED, ' '));
+    const times = tail.match(REPEATED);
+    const n = times ? Number(times[1] ?? times[2] ?? times[3]) : 0;
+    if (rest.length >= 1 && n > 1 && n <= 600) rest = Array.from({ length: n }, () => rest[0]);
+    if (first && rest.length) return [first.startsWith('-') ? first : `-${first}`, ...rest];
+  }
   const start = text.match(FLOWS_START);
   if (start && start.index !== undefined) {
     const flows = readList(text.slice(start.index + start[0].length));
     if (flows.length >= 2) return flows;
   }
-  const inv = text.match(INVESTMENT);
-  const ret = text.match(RETURNS);
-  if (inv?.index !== undefined && ret?.index !== undefined && ret.index > inv.index) {
-    const first = readList(text.slice(inv.index + inv[0].length, ret.index))[0];
-    const rest = readList(text.slice(ret.index + ret[0].length));
-    if (first && rest.length) return [first.startsWith('-') ? first : `-${first}`, ...rest];
+  if (named) {
+    // "qual o VPL de -3000, 1200, 1300?", "-1000, 300, 400 e 500: qual o VPL disso?", "a 0,5% am: -1200 / 300":
+    // the list itself, once the rate and the term are taken out.
+    const rest = text
+      .replace(new RegExp(String.raw`(${NUMBER_RE})\s*%\S*(\s*(a\.?\s?m\.?|a\.?\s?a\.?|ao mes|ao ano|por mes|por ano|mensal|anual))?`, 'g'), ' ')
+      .replace(new RegExp(String.raw`(${NUMBER_RE})\s*(anos?|mes(es)?)\b`, 'g'), ' ')
+      .replace(/\b(vpl|tir|npv|irr)\b/g, ' ');
+    const flows = readList(rest);
+    if (flows.length >= 2) return flows;
   }
   return undefined;
 }
 
+/** Amounts said in words that people use for round goals: "meio milhão", "um milhão", "dez mil". */
+function spelledAmounts(text: string): string {
+  return text
+    .replace(/\bmeio milhao\b/g, '500 mil')
+    .replace(/\bum milhao\b/g, '1 milhao')
+    .replace(/\b(dois|tres|cinco|dez) milhoes\b/g, (_w, n: string) => `${{ dois: 2, tres: 3, cinco: 5, dez: 10 }[n]} milhoes`)
+    .replace(/\b(dez|cem|vinte|cinquenta) mil\b/g, (_w, n: string) => `${{ dez: 10, cem: 100, vinte: 20, cinquenta: 50 }[n]} mil`);
+}
+
+type PercentRole = 'confidence' | 'volatility' | 'risk_free' | 'return' | 'other';
+
+const CONFIDENCE_BEFORE = /(confianca|\bvar|value at risk|valor em risco|nivel)\s*(de|a|com|em)?\s*$/;
+const CONFIDENCE_AFTER = /^\s*(de )?(confianca|nivel de confianca)/;
+const VOLATILITY_BEFORE = /(volatilidade|desvio padrao|desvio|\bvol)\b[^%\d]{0,25}$/;
+const RISK_FREE_BEFORE = /(\bcdi|\bselic|livre de risco|risk free|poupanca|tesouro)\b[^%\d]{0,20}$/;
+const RISK_FREE_AFTER = /^\s*(do |de )?(cdi|selic)\b/;
+const RETURN_BEFORE = /(retornos?|rentabilidades?|rendimentos?|rendeu|rende|ganhos?|variac\w*|resultados?)\b[^%\d]{0,40}$/;
+
+/** Signed percents with the role their neighbouring words give them (VaR and Sharpe inputs). */
+function percents(text: string, mentions: Mention[]): Array<{ value: string; role: PercentRole }> {
+  return mentions
+    .filter((m): m is RateMention => m.kind === 'rate')
+    .map((m) => {
+      const before = text.slice(Math.max(0, m.start - 45), m.start);
+      const negative = /(-|\u2212|menos\s+)\s*$/.test(before);
+      const after = text.slice(m.end, m.end + 25);
+      const value = (negative ? m.value.neg() : m.value).times(100).toFixed();
+      const role: PercentRole =
+        CONFIDENCE_AFTER.test(after) || CONFIDENCE_BEFORE.test(before)
+          ? 'confidence'
+          : RISK_FREE_AFTER.test(after) || RISK_FREE_BEFORE.test(before.slice(-25))
+            ? 'risk_free'
+            : VOLATILITY_BEFORE.test(before)
+              ? 'volatility'
+              : RETURN_BEFORE.test(before)
+                ? 'return'
+                : 'other';
+      return { value, role };
+    });
+}
+
+/** Arguments of the risk calculations (VaR, Sharpe): returns, volatility, confidence, risk-free rate. */
+function riskArgs(text: string, mentions: Mention[], out: FinanceArgs, valueAtRisk: boolean): void {
+  const unlabelled = percents(text, mentions);
+  // In a VaR, a lone percent of 50 or more with no word of its own is the confidence ("e a 99%?").
+  const ps =
+    valueAtRisk && unlabelled.filter((p) => p.role === 'other').length === 1
+      ? unlabelled.map((p) => (p.role === 'other' && Number(p.value) >= 50 ? { ...p, role: 'confidence' as const } : p))
+      : unlabelled;
+  const confidence = ps.find((p) => p.role === 'confidence');
+  if (confidence) out.confianca = confidence.value;
+  else {
+    // "VaR 99" / "VaR de 95" without the percent sign.
+    const bare = text.match(/\bvar\s*(?:de\s*)?(9\d(?:[.,]\d+)?)\b(?!\s*%)/);
+    if (bare) out.confianca = bare[1].replace(',', '.');
+  }
+  const vol = ps.find((p) => p.role === 'volatility');
+  if (vol) out.volatilidade = vol.value.replace(/^-/, '');
+  const rf = ps.find((p) => p.role === 'risk_free');
+  if (rf) out.taxa_livre_risco = rf.value;
+  const series = ps.filter((p) => p.role === 'return' || p.role === 'other');
+  if (series.length >= 2) out.retornos = series.map((p) => p.value);
+  else if (series.length === 1 && !vol && /\bretornos\b|\bserie\b/.test(text)) out.retornos = [series[0].value];
+  else if (series.length === 1) out.retorno = series[0].value;
+  if (!out.retornos) {
+    // A list written without percent signs after "retornos" ("retornos: -2, 1, 0,5 e -3").
+    const start = text.match(/\b(retornos|rentabilidades|variacoes)\b[^\d-]*/);
+    if (start?.index !== undefined) {
+      // The list ends where the amount at risk is named ("..., sobre 40 mil").
+      const segment = text.slice(start.index + start[0].length);
+      const end = segment.search(/\b(sobre|carteira|patrimonio|investidos?|aplicados?|posicao|valor)\b|r\$/);
+      const list = readList(end >= 0 ? segment.slice(0, end) : segment);
+      if (list.length >= 2) out.retornos = list;
+    }
+  }
+  // The money at risk (VaR): a money amount that is not one of the percents' numbers.
+  const money = mentions.find((m): m is MoneyMention => m.kind === 'money' && (/r\$/.test(text.slice(Math.max(0, m.start - 3), m.end)) || m.value.gte(1000)));
+  if (money) out.valor_inicial = decimalString(money.value);
+}
+
 /** Reads amounts, rate, term and the kind of calculation from a pt-BR question. */
-export function extractFinanceArgs(question: string): FinanceArgs {
-  const text = normalizeText(question);
+export function extractFinanceArgs(question: string, expecting: readonly string[] = [], editing: readonly string[] = []): FinanceArgs {
+  const text = spelledAmounts(normalizeText(question));
   const mentions = findMentions(text);
   const out: FinanceArgs = {};
 
+  const risk = [...expecting, ...editing].some((a) => ['retornos', 'retorno', 'volatilidade', 'confianca', 'taxa_livre_risco'].includes(a));
+  if (VAR.test(text) || SHARPE.test(text) || risk) {
+    riskArgs(text, mentions, out, editing.includes('confianca') || VAR.test(text));
+    if (VAR.test(text)) out.operacao = 'var';
+    else if (SHARPE.test(text)) out.operacao = 'sharpe';
+    return out;
+  }
+
   const rate = mentions.find((m): m is RateMention => m.kind === 'rate');
   if (rate) {
-    out.taxa = decimalString(rate.value);
+    out.taxa = percentString(rate.value);
     out.taxa_periodo = rate.period ?? 'mes';
     out.taxa_periodo_informado = rate.period !== null;
   }
@@ -94,20 +217,45 @@ export function extractFinanceArgs(question: string): FinanceArgs {
     else if (role === 'goal' && out.meta === undefined) out.meta = decimalString(m.value);
     else if (role === 'principal' && out.valor_inicial === undefined) out.valor_inicial = decimalString(m.value);
   }
+  // Answering "de quanto seria o aporte mensal?" with "500": the one amount is what was asked for.
+  const moneyArgs = (['valor_inicial', 'aporte_mensal', 'meta'] as const).filter((k) => out[k] !== undefined);
+  const asked = (['valor_inicial', 'aporte_mensal', 'meta'] as const).filter((k) => expecting.includes(k));
+  if (moneyArgs.length === 1 && asked.length >= 1 && !asked.includes(moneyArgs[0])) {
+    out[asked[0]] = out[moneyArgs[0]];
+    delete out[moneyArgs[0]];
+  }
 
-  if (NPV.test(text) || IRR.test(text)) {
-    const flows = extractCashFlows(text);
+  const bareFlows = expecting.includes('fluxos');
+  if (NPV.test(text) || IRR.test(text) || bareFlows) {
+    const flows = extractCashFlows(text, bareFlows, NPV.test(text) || IRR.test(text));
     if (flows) {
       // The amounts are the flows themselves, not a principal or a contribution.
       delete out.valor_inicial;
       delete out.aporte_mensal;
       delete out.meta;
       out.fluxos = flows;
+      if (NPV.test(text)) out.operacao = 'vpl';
+      else if (IRR.test(text)) out.operacao = 'tir';
+      return out;
+    }
+    if (NPV.test(text) || IRR.test(text)) {
+      // "qual a TIR?" names the calculation; its flows are asked for next.
+      delete out.valor_inicial;
+      delete out.aporte_mensal;
+      delete out.meta;
       out.operacao = NPV.test(text) ? 'vpl' : 'tir';
       return out;
     }
   }
   const hasMoney = out.valor_inicial !== undefined || out.aporte_mensal !== undefined || out.meta !== undefined;
+  if (!rate && !hasMoney && /\b(convert\w*|equival\w*)\b/.test(text)) {
+    // "me converte uma taxa mensal pra anual": the calculation and the period it starts from; the rate is asked next.
+    out.operacao = 'conversao_taxa';
+    const monthly = text.search(/\b(mensal|mensais|ao mes|a\.?m\.?)\b/);
+    const yearly = text.search(/\b(anual|anuais|ao ano|a\.?a\.?)\b/);
+    if (monthly >= 0 || yearly >= 0) out.taxa_periodo = yearly < 0 || (monthly >= 0 && monthly < yearly) ? 'mes' : 'ano';
+    return out;
+  }
   if (out.meta !== undefined && out.aporte_mensal === undefined) out.operacao = 'aporte_necessario';
   else if (PRESENT_VALUE.test(text) && (out.valor_inicial !== undefined || out.meta !== undefined)) {
     // "quanto vale hoje R$ 20 mil daqui a 3 anos": the amount named is the future one.

@@ -1,12 +1,23 @@
 import { ToolGatePolicy } from '../policy';
 import { extractFinanceArgs } from './finance-args';
+import { extractFund, extractMagic, extractTaxSale, extractTransaction, extractTransactionQuery } from './personal-args';
 import { extractEmail, extractReportFilters, extractReportId } from './text-args';
 
 export * from './numbers';
 export * from './finance-args';
+export * from './personal-args';
 export * from './text-args';
 
-type Extractor = (question: string, policy: ToolGatePolicy) => Record<string, unknown>;
+/** What an extractor knows besides the text: today's date in Brazil and the arguments the call waits for. */
+export interface ExtractContext {
+  today: string;
+  /** Arguments a pending call asked for: a bare "-1000, 300, 400" then reads as the cash flows. */
+  expecting: readonly string[];
+  /** Arguments of the call being edited ("e a 99%?" after a VaR is its confidence). */
+  editing?: readonly string[];
+}
+
+type Extractor = (question: string, policy: ToolGatePolicy, ctx: ExtractContext) => Record<string, unknown>;
 
 /**
  * The planner does not read tool arguments: the gate does, with the extractors a tool's contract
@@ -22,14 +33,24 @@ export const EXTRACTORS: Record<ToolGatePolicy['tools'][string]['extractors'][nu
     const e = extractEmail(q);
     return e ? { destinatario: e } : {};
   },
-  finance: (q) => ({ ...extractFinanceArgs(q) }),
+  finance: (q, _p, c) => ({ ...extractFinanceArgs(q, c.expecting, c.editing ?? []) }),
+  fund: (q) => ({ ...extractFund(q) }),
+  magic: (q) => ({ ...extractMagic(q) }),
+  transaction: (q, p, c) => ({ ...extractTransaction(q, p.filters.categories, c.today) }),
+  transaction_query: (q, p, c) => ({ ...extractTransactionQuery(q, p.filters.categories, c.today) }),
+  tax_sale: (q) => ({ ...extractTaxSale(q) }),
 };
 
 /** Runs a contract's extractors; an earlier extractor wins on the same argument. */
-export function extractArgs(question: string, extractors: readonly (keyof typeof EXTRACTORS)[], policy: ToolGatePolicy): Record<string, unknown> {
+export function extractArgs(
+  question: string,
+  extractors: readonly (keyof typeof EXTRACTORS)[],
+  policy: ToolGatePolicy,
+  ctx: ExtractContext = { today: new Date().toISOString().slice(0, 10), expecting: [] },
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of extractors) {
-    for (const [k, v] of Object.entries(EXTRACTORS[name](question, policy))) if (out[k] === undefined) out[k] = v;
+    for (const [k, v] of Object.entries(EXTRACTORS[name](question, policy, ctx))) if (out[k] === undefined) out[k] = v;
   }
   return out;
 }

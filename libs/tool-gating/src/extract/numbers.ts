@@ -77,7 +77,7 @@ export function findMentions(text: string): Mention[] {
   }
 
   // "1 ano e 6 meses" counts as one duration of 18 months.
-  const durRe = new RegExp(String.raw`(${NUMBER})\s*(anos?|mes(?:es)?)(?:\s+e\s+(${NUMBER})\s*(mes(?:es)?))?\b`, 'g');
+  const durRe = new RegExp(String.raw`(${NUMBER})\s*(anos?|mes(?:es)?)(?:\s+e\s+(?:(${NUMBER})\s*(mes(?:es)?)|(meio)))?\b`, 'g');
   for (const m of text.matchAll(durRe)) {
     const start = m.index!;
     const end = start + m[0].length;
@@ -91,7 +91,10 @@ export function findMentions(text: string): Mention[] {
       const extra = parseBrNumber(m[3]);
       if (extra?.isInteger()) months += extra.toNumber();
     }
-    out.push({ kind: 'duration', months, unit: years && !m[3] ? 'anos' : 'meses', amount: years && !m[3] ? n.toNumber() : months, start, end });
+    // "1 ano e meio": half of the unit said.
+    if (m[5]) months += years ? 6 : 0;
+    const whole = !m[3] && !m[5];
+    out.push({ kind: 'duration', months, unit: years && whole ? 'anos' : 'meses', amount: years && whole ? n.toNumber() : months, start, end });
     taken.push({ start, end });
   }
 

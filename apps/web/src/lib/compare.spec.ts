@@ -1,0 +1,58 @@
+import { buildComparison, pick } from './compare';
+import { CATALOG, dividends12m, dividendsCompare, dyCompare, overviewCompare, portfolio, reply, mv } from './testing-answers';
+
+describe('buildComparison', () => {
+  it('puts two funds side by side and marks the higher DY', () => {
+    const c = buildComparison(dyCompare, CATALOG)!;
+    expect(c.cards.map((x) => x.id)).toEqual(['HGLG11', 'KNRI11']);
+    expect(c.cards[0].lines).toEqual([{ key: 'dy', label: 'Dividend yield', text: '8,30%', winner: true, mark: 'maior' }]);
+    expect(c.cards[1].lines[0].winner).toBe(false);
+    expect(c.criteria).toEqual([{ key: 'dy', text: 'maior dividend yield', winner: 'HGLG11' }]);
+  });
+
+  it('follows the comparison the question asked for (qual é menor)', () => {
+    const asked = { ...dyCompare, meta: { ...dyCompare.meta, planner: { ...dyCompare.meta.planner, question: { ...dyCompare.meta.planner!.question!, compare: 'min' as const } } } };
+    const c = buildComparison(asked, CATALOG)!;
+    expect(c.cards[1].lines[0]).toMatchObject({ winner: true, mark: 'menor' });
+    expect(c.criteria[0].text).toBe('menor dividend yield');
+  });
+
+  it('compares totals over a period (dividends of three funds), with the period on each card', () => {
+    const c = buildComparison(dividendsCompare, CATALOG)!;
+    expect(c.cards.map((x) => x.lines[0].text)).toEqual(['R$ 3,30', 'R$ 3,00', 'R$ 2,70']);
+    expect(c.cards[0].subtitle).toBe('de 31/01/2024 a 28/03/2024');
+    expect(c.cards[0].wins).toBe(1);
+    expect(c.cards[0].lines[0].label).toBe('Dividendos por cota (soma)');
+  });
+
+  it('marks no winner on a tie or for a measure without a better side (price)', () => {
+    const tie = reply('fiis_dividends_yields', [mv('HGLG11', 8), mv('KNRI11', 8)], { measure: 'dy', agg: 'value', subjects: [] });
+    expect(buildComparison(tie, CATALOG)!.cards.every((c) => !c.lines[0].winner)).toBe(true);
+    const price = reply('fiis_precos', [mv('HGLG11', 157), mv('KNRI11', 143)], { measure: 'price', agg: 'value', subjects: [] });
+    expect(buildComparison(price, CATALOG)!.criteria[0].winner).toBeNull();
+  });
+
+  it('builds fund cards from overviews: each measure its own winner', () => {
+    const c = buildComparison(overviewCompare, CATALOG)!;
+    expect(c.cards.map((x) => x.id)).toEqual(['HGLG11', 'KNRI11', 'XPML11']);
+    const winnerOf = (key: string) => c.cards.find((card) => card.lines.some((l) => l.key === key && l.winner))?.id;
+    expect(winnerOf('dy_12m_pct')).toBe('XPML11');
+    expect(winnerOf('price_book_ratio')).toBe('KNRI11');
+    expect(winnerOf('sharpe_ratio')).toBe('HGLG11');
+    expect(winnerOf('last_price')).toBeUndefined();
+    expect(c.cards[2].lines.find((l) => l.key === 'market_cap_value')?.text).toBe('R$ 6,1 bi');
+    expect(c.criteria.map((x) => x.text)).toEqual(['menor P/VP', 'maior DY 12 meses', 'maior índice de Sharpe']);
+  });
+
+  it('does not treat a single fund or the portfolio as a comparison', () => {
+    expect(buildComparison(dividends12m, CATALOG)).toBeNull();
+    expect(buildComparison(portfolio, CATALOG)).toBeNull();
+  });
+
+  it('picks the single best value', () => {
+    expect(pick([1, 3, 2], 'max')).toBe(1);
+    expect(pick([1, 3, 2], 'min')).toBe(0);
+    expect(pick([3, 3], 'max')).toBeNull();
+    expect(pick([3, null], 'max')).toBeNull();
+  });
+});

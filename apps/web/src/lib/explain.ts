@@ -1,0 +1,229 @@
+/**
+ * The "detalhes" panel of an answer, as data: what the planner understood, what a follow-up took
+ * from the conversation, the candidates it weighed, the entity and parameters used (never SQL),
+ * what the knowledge base returned and how long each step took. Pure; ui/explain-view.ts draws it.
+ */
+import { formatDate, formatMs, formatNumber } from './format';
+import { AskMeta, PeriodSpec, StructuredQuestion } from './types';
+
+export type Pair = [label: string, value: string];
+
+export interface ExplainModel {
+  question: Pair[] | null;
+  followUp: Pair[];
+  planner: Pair[];
+  candidates: Array<{ entity: string; label: string; score: string; signals: string; chosen: boolean }>;
+  query: Pair[];
+  tool: Pair[] | null;
+  rag: { summary: Pair[]; chunks: Array<{ title: string; source: string; score: string; excerpt: string }> };
+  narrator: Pair[];
+  timings: { total: number | null; steps: Array<{ step: string; label: string; ms: number; text: string; share: number }> };
+}
+
+const AGG: Record<string, string> = {
+  value: 'valor no fim do período',
+  list: 'lista de valores',
+  total: 'soma',
+  avg: 'média',
+  min: 'mínimo',
+  max: 'máximo',
+  first: 'primeiro valor',
+  last: 'último valor',
+  variation: 'variação',
+  accumulated: 'acumulado (composto)',
+  count: 'contagem',
+  latest: 'mais recente',
+};
+
+const STEP_LABELS: Record<string, string> = {
+  planner: 'planejamento',
+  planner_followup: 'planejamento (continuação)',
+  context_peek: 'contexto (leitura)',
+  context_resolve: 'contexto (herança)',
+  context_commit: 'contexto (registro)',
+  executor: 'consulta aos dados',
+  rag: 'base de conhecimento',
+  narrator: 'redação da resposta',
+  tool_gate: 'ferramentas',
+  tool: 'ferramenta',
+};
+
+const UNIT_WORDS: Record<string, [string, string]> = { day: ['dia', 'dias'], month: ['mês', 'meses'], year: ['ano', 'anos'] };
+const MONTHS = ['janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'];
+
+/** A period spec in words: "últimos 12 meses", "de 01/01/2024 a 31/12/2024", "o dado mais recente". */
+export function describePeriod(p: PeriodSpec | null | undefined): string {
+  if (!p) return 'sem período (o dado mais recente)';
+  const units = (n: number, u: string | undefined) => {
+    const w = UNIT_WORDS[u ?? ''] ?? [u ?? '', u ?? ''];
+    return `${n} ${n === 1 ? w[0] : w[1]}`;
+  };
+  switch (p.kind) {
+    case 'latest':
+      return 'o dado mais recente';
+    case 'previous_session':
+      return 'a sessão anterior à mais recente';
+    case 'range':
+      return p.from === p.to ? `${formatDate(p.from ?? '')}` : `de ${formatDate(p.from ?? '')} a ${formatDate(p.to ?? '')}`;
+    case 'trailing':
+      return p.n === 1 ? `último ${UNIT_WORDS[p.unit ?? '']?.[0] ?? p.unit}` : `últimos ${units(p.n ?? 0, p.unit)}`;
+    case 'ago':
+      return `há ${units(p.n ?? 0, p.unit)}`;
+    case 'since':
+      return `desde ${formatDate(p.from ?? '')}`;
+    case 'relative_year':
+      return p.offset === 0 ? 'este ano' : p.offset === -1 ? 'ano passado' : `há ${Math.abs(p.offset ?? 0)} anos`;
+    case 'relative_month':
+      return p.offset === 0 ? 'este mês' : p.offset === -1 ? 'mês passado' : `há ${Math.abs(p.offset ?? 0)} meses`;
+    case 'months_of_year': {
+      const a = MONTHS[(p.from_month ?? 1) - 1];
+      const b = MONTHS[(p.to_month ?? 1) - 1];
+      return a === b ? `${a} (ano da conversa)` : `de ${a} a ${b} (ano da conversa)`;
+    }
+    default:
+      return p.kind;
+  }
+}
+
+export function describeQuestion(q: StructuredQuestion | null | undefined): Pair[] | null {
+  if (!q) return null;
+  const out: Pair[] = [];
+  const subjects = (q.subjects ?? []).map((s) => (s.id === 'PORTFOLIO' ? 'sua carteira' : s.id));
+  out.push(['Sobre', subjects.length ? subjects.join(', ') : '—']);
+  out.push(['Medida', q.measure ?? 'nenhuma (a entidade inteira)']);
+  if (q.agg) out.push(['Agregação', [q.agg, ...(q.also ?? [])].map((a) => AGG[a] ?? a).join(' + ')]);
+  out.push(['Período', describePeriod(q.period)]);
+  if (q.group_by) out.push(['Agrupado por', q.group_by === 'month' ? 'mês' : 'ano']);
+  if (q.compare) out.push(['Comparação', q.compare === 'max' ? 'qual é maior' : 'qual é menor']);
+  if (q.condition) out.push(['Condição', `${q.condition.op === 'gt' ? 'acima de' : 'abaixo de'} ${formatNumber(q.condition.value, 2, true)}`]);
+  return out;
+}
+
+const CONTEXT_REASONS: Record<string, string> = {
+  inherited_last_reference: 'o fundo veio da conversa (pergunta anterior)',
+  explicit_ticker_in_text: 'o fundo está escrito na pergunta',
+};
+
+/** Keys of params never shown (nothing that could carry SQL text). */
+const HIDDEN_PARAM = /sql|query|statement|where|clause/i;
+const SQL_TEXT = /\b(select|insert|update|delete|with)\b[\s\S]*\b(from|into|set|as)\b/i;
+
+/** The params as shown: scalars and lists in plain words, nothing that looks like SQL. */
+export function safeParams(params: Record<string, unknown> | undefined): Pair[] {
+  if (!params) return [];
+  const out: Pair[] = [];
+  for (const [k, v] of Object.entries(params)) {
+    if (HIDDEN_PARAM.test(k)) continue;
+    const text = showValue(v);
+    if (text === null) continue;
+    out.push([k, SQL_TEXT.test(text) ? '[omitido]' : text]);
+  }
+  return out;
+}
+
+function showValue(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (Array.isArray(v)) return v.length ? v.map((x) => showValue(x) ?? '—').join(', ') : null;
+  if (typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>).filter(([k]) => !HIDDEN_PARAM.test(k));
+    if (!entries.length) return null;
+    return entries.map(([k, x]) => `${k}: ${showValue(x) ?? '—'}`).join('; ');
+  }
+  if (typeof v === 'number') return formatNumber(v, 4, true);
+  if (typeof v === 'boolean') return v ? 'sim' : 'não';
+  return String(v);
+}
+
+export function buildExplain(meta: AskMeta | undefined): ExplainModel {
+  const m = meta ?? {};
+  const planner = m.planner ?? {};
+  const followUp: Pair[] = [];
+  const fu = planner.follow_up;
+  if (fu) {
+    followUp.push(['Continuação', fu.applied ? 'sim: editou a pergunta anterior' : 'não']);
+    if (fu.inherited?.length) followUp.push(['Herdou', fu.inherited.join(', ')]);
+    if (fu.changed?.length) followUp.push(['Mudou', fu.changed.join(', ')]);
+    if (fu.reason) followUp.push(['Motivo', fu.reason]);
+  }
+  if (m.context) {
+    followUp.push(['Fundo herdado da conversa', m.context.last_reference_used ? 'sim' : 'não']);
+    if (m.context.reason) followUp.push(['Contexto', CONTEXT_REASONS[m.context.reason] ?? m.context.reason]);
+    if (typeof m.context.turn_index === 'number') followUp.push(['Turno', String(m.context.turn_index)]);
+  }
+
+  const plannerPairs: Pair[] = [];
+  if (planner.kind) plannerPairs.push(['Tipo de resposta', planner.kind]);
+  if (planner.normalized) plannerPairs.push(['Pergunta normalizada', planner.normalized]);
+  if (typeof planner.score === 'number') plannerPairs.push(['Pontuação', formatNumber(planner.score, 2, true)]);
+  if (typeof planner.gap === 'number') plannerPairs.push(['Vantagem sobre o 2º', formatNumber(planner.gap, 2, true)]);
+  if (planner.thresholds) plannerPairs.push(['Mínimos', `pontuação ${formatNumber(planner.thresholds.min_score ?? 0, 2, true)}, vantagem ${formatNumber(planner.thresholds.min_gap ?? 0, 2, true)}`]);
+  if (typeof planner.accepted === 'boolean') plannerPairs.push(['Aceito', planner.accepted ? 'sim' : 'não (pediu esclarecimento)']);
+  if (typeof planner.llm_used === 'boolean') plannerPairs.push(['Modelo de linguagem', planner.llm_used ? 'usado' : 'não usado']);
+  if (planner.reason) plannerPairs.push(['Razão', planner.reason]);
+  const chosen = m.entity ?? null;
+  const candidates = (planner.candidates ?? []).slice(0, 6).map((c) => ({
+    entity: c.entity,
+    label: c.label ?? '',
+    score: formatNumber(c.score, 2, true),
+    signals: (c.signals ?? []).join(' '),
+    chosen: c.entity === chosen,
+  }));
+
+  const query: Pair[] = [];
+  query.push(['Entidade', m.entity ?? '—']);
+  if (m.intent && m.intent !== m.entity) query.push(['Intenção', m.intent]);
+  for (const [k, v] of safeParams(m.params)) query.push([`params.${k}`, v]);
+
+  const tool = m.tool
+    ? ([
+        ['Ferramenta', m.tool.name],
+        ['Situação', m.tool.status],
+        ...safeParams(m.tool.args).map(([k, v]) => [`args.${k}`, v] as Pair),
+        ...(m.tool.injected ?? []).map((i) => [`injetado ${i.arg}`, `${showValue(i.value) ?? '—'} (de ${i.source})`] as Pair),
+      ] as Pair[])
+    : null;
+
+  const rag = m.rag ?? {};
+  const ragSummary: Pair[] = [['Usada', rag.enabled ? 'sim' : 'não'], ['Motivo', rag.reason ?? '—']];
+  if (rag.used_collections?.length) ragSummary.push(['Coleções', rag.used_collections.join(', ')]);
+  if (rag.error) ragSummary.push(['Erro', rag.error]);
+  const chunks = (rag.chunks ?? []).slice(0, 8).map((c) => {
+    const lines = c.text.split('\n');
+    return {
+      title: lines[0] ?? c.doc_id ?? '',
+      source: c.source_id ?? c.doc_id ?? c.collection ?? '',
+      score: formatNumber(c.score, 3),
+      excerpt: lines.slice(1).join(' ').replace(/\*\*/g, '').slice(0, 280),
+    };
+  });
+
+  const narrator: Pair[] = [];
+  if (m.narrator) {
+    narrator.push(['Texto revisado por modelo', m.narrator.llm_used ? 'sim' : 'não']);
+    if (m.narrator.reason) narrator.push(['Motivo', m.narrator.reason]);
+    if (m.narrator.model) narrator.push(['Modelo', m.narrator.model]);
+  }
+
+  return {
+    question: describeQuestion(planner.question),
+    followUp,
+    planner: plannerPairs,
+    candidates,
+    query,
+    tool,
+    rag: { summary: ragSummary, chunks },
+    narrator,
+    timings: timingBars(m.timings_ms),
+  };
+}
+
+/** Step timings as bars: each step's share of the longest one (the total listed apart). */
+export function timingBars(t: Record<string, number> | undefined): ExplainModel['timings'] {
+  if (!t) return { total: null, steps: [] };
+  const entries = Object.entries(t).filter(([k, v]) => k !== 'total' && typeof v === 'number' && Number.isFinite(v) && v >= 0);
+  const max = Math.max(1e-9, ...entries.map(([, v]) => v));
+  return {
+    total: typeof t.total === 'number' ? t.total : null,
+    steps: entries.map(([step, ms]) => ({ step, label: STEP_LABELS[step] ?? step.replace(/_/g, ' '), ms, text: formatMs(ms), share: Math.round((ms / max) * 1000) / 10 })),
+  };
+}

@@ -1,0 +1,92 @@
+/** The gateway's HTTP API as the page uses it (same origin; CSP connect-src 'self'). */
+import { SseParser } from '../lib/sse';
+import { Session } from '../lib/session';
+import { AskReply } from '../lib/types';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code = 'error',
+  ) {
+    super(message);
+  }
+}
+
+async function errorOf(res: Response): Promise<ApiError> {
+  try {
+    const body = (await res.json()) as { error?: { code?: string; message?: string } };
+    return new ApiError(res.status, body.error?.message ?? `Erro ${res.status}.`, body.error?.code);
+  } catch {
+    return new ApiError(res.status, `Erro ${res.status}.`);
+  }
+}
+
+/** Embedded mode offers a demo login; elsewhere this answers 404. */
+export async function demoAvailable(): Promise<{ available: boolean; clientId: string | null }> {
+  try {
+    const res = await fetch('/demo/session', { headers: { accept: 'application/json' } });
+    if (!res.ok) return { available: false, clientId: null };
+    const body = (await res.json()) as { available?: boolean; client_id?: string };
+    return { available: body.available === true, clientId: body.client_id ?? null };
+  } catch {
+    return { available: false, clientId: null };
+  }
+}
+
+export async function startDemo(): Promise<{ clientId: string; key: string }> {
+  const res = await fetch('/demo/session', { method: 'POST', headers: { accept: 'application/json' } });
+  if (!res.ok) throw await errorOf(res);
+  const body = (await res.json()) as { client_id: string; key: string };
+  return { clientId: body.client_id, key: body.key };
+}
+
+/** Checks a typed key: the history endpoint authenticates it (its client is checked on /ask). */
+export async function checkKey(key: string, conversationId: string): Promise<void> {
+  const res = await fetch(`/conversations/${encodeURIComponent(conversationId)}/history`, { headers: { authorization: `Bearer ${key}` } });
+  if (!res.ok) throw await errorOf(res);
+}
+
+export interface StreamHandlers {
+  onDelta(text: string): void;
+  onAnswer(reply: AskReply): void;
+}
+
+/** POST /ask/stream: deltas as they arrive, then the whole answer. Throws ApiError on failure. */
+export async function askStream(s: Session, question: string, on: StreamHandlers): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch('/ask/stream', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${s.key}` },
+      body: JSON.stringify({ question, conversation_id: s.conversationId, nickname: s.nickname, client_id: s.clientId }),
+    });
+  } catch {
+    throw new ApiError(0, 'Não foi possível falar com o servidor. Ele está rodando?');
+  }
+  if (!res.ok || !res.body) throw await errorOf(res);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  const parser = new SseParser();
+  let answered = false;
+  const handle = (events: ReturnType<SseParser['push']>) => {
+    for (const ev of events) {
+      const data = JSON.parse(ev.data) as Record<string, unknown>;
+      if (ev.event === 'delta') on.onDelta(String(data.text ?? ''));
+      else if (ev.event === 'answer') {
+        answered = true;
+        on.onAnswer(data as unknown as AskReply);
+      } else if (ev.event === 'error') {
+        const err = data.error as { code?: string; message?: string } | undefined;
+        throw new ApiError(Number(data.status ?? 500), err?.message ?? 'Erro ao responder.', err?.code);
+      }
+    }
+  };
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    handle(parser.push(decoder.decode(value, { stream: true })));
+  }
+  handle(parser.end());
+  if (!answered) throw new ApiError(0, 'A resposta foi interrompida. Tente de novo.');
+}

@@ -1,0 +1,144 @@
+/** Draws a ChartSpec with Chart.js (bundled locally; no CDN), pt-BR axes and tooltips. */
+import {
+  ArcElement,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  ChartConfiguration,
+  DoughnutController,
+  Filler,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+} from 'chart.js';
+import { ChartSpec } from '../lib/charts';
+import { formatAxisLabel, formatDate, formatMonthLong, formatTick, formatValue } from '../lib/format';
+import { h } from './dom';
+
+Chart.register(LineController, BarController, DoughnutController, LineElement, PointElement, BarElement, ArcElement, CategoryScale, LinearScale, Tooltip, Legend, Filler);
+Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+Chart.defaults.color = '#475467';
+
+const PALETTE = ['#0f766e', '#d97706', '#4f46e5', '#e11d48', '#0284c7', '#65a30d', '#9333ea', '#64748b'];
+
+function alpha(hex: string, a: number): string {
+  const n = parseInt(hex.slice(1), 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
+}
+
+function reducedMotion(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/** The figure (caption + canvas with an aria-label) and the chart drawn in it. */
+export function chartFigure(spec: ChartSpec): HTMLElement {
+  const canvas = h('canvas', { role: 'img', 'aria-label': spec.ariaLabel });
+  canvas.textContent = spec.ariaLabel;
+  const box = h('div', { class: `chart-box ${spec.type}` }, canvas);
+  const fig = h('figure', { class: 'chart', 'data-chart-type': spec.type, 'data-points': String(spec.points), 'data-unit': spec.unit }, h('figcaption', {}, spec.title), box);
+  // Drawn once the figure is in the page (Chart.js measures its box).
+  requestAnimationFrame(() => draw(canvas, spec));
+  return fig;
+}
+
+function fullLabel(spec: ChartSpec, key: string): string {
+  return spec.x === 'date' ? formatDate(key) : spec.x === 'month' ? formatMonthLong(key) : key;
+}
+
+function draw(canvas: HTMLCanvasElement, spec: ChartSpec): void {
+  const many = spec.labels.length > 40;
+  const animation = reducedMotion() ? false : { duration: 250 };
+  if (spec.type === 'doughnut') {
+    const colors = spec.labels.map((_, i) => PALETTE[i % PALETTE.length]);
+    const config: ChartConfiguration<'doughnut'> = {
+      type: 'doughnut',
+      data: { labels: spec.labels, datasets: [{ label: spec.series[0].label, data: spec.series[0].values as number[], backgroundColor: colors, borderColor: '#fff', borderWidth: 2 }] },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation,
+        cutout: '58%',
+        plugins: {
+          legend: {
+            position: 'right',
+            labels: {
+              generateLabels: (chart) =>
+                (chart.data.labels as string[]).map((l, i) => ({
+                  text: `${l}  ${formatValue(spec.unit, spec.series[0].values[i])}`,
+                  fillStyle: colors[i],
+                  strokeStyle: colors[i],
+                  lineWidth: 0,
+                  hidden: false,
+                  index: i,
+                })),
+            },
+          },
+          tooltip: { callbacks: { label: (ctx) => `${ctx.label}: ${formatValue(spec.unit, ctx.parsed as number)}` } },
+        },
+      },
+    };
+    new Chart(canvas, config);
+    return;
+  }
+  const datasets = spec.series.map((s, i) => {
+    const color = PALETTE[i % PALETTE.length];
+    return {
+      label: s.label,
+      data: s.values,
+      borderColor: color,
+      backgroundColor: spec.type === 'bar' ? alpha(color, 0.8) : alpha(color, 0.12),
+      fill: spec.type === 'line' && spec.series.length === 1,
+      tension: 0.2,
+      pointRadius: many ? 0 : 3,
+      pointHoverRadius: 4,
+      borderWidth: 2,
+      borderRadius: 4,
+      spanGaps: true,
+      maxBarThickness: 42,
+    };
+  });
+  const config = {
+    type: spec.type,
+    data: { labels: spec.labels, datasets },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation,
+      interaction: { mode: 'index' as const, intersect: false },
+      scales: {
+        x: {
+          grid: { display: false },
+          ticks: {
+            autoSkip: true,
+            maxTicksLimit: spec.x === 'category' ? 12 : 7,
+            maxRotation: 0,
+            callback: (_v: unknown, i: number) => formatAxisLabel(spec.x, spec.labels[i] ?? ''),
+          },
+        },
+        y: {
+          beginAtZero: spec.type === 'bar',
+          grid: { color: '#eef2f6' },
+          ticks: {
+            maxTicksLimit: 6,
+            callback: (v: unknown, _i: number, ticks: Array<{ value: number }>) =>
+              formatTick(spec.unit, Number(v), ticks.some((t) => Math.abs(t.value - Math.round(t.value)) > 1e-9)),
+          },
+        },
+      },
+      plugins: {
+        legend: { display: spec.series.length > 1, position: 'bottom' as const },
+        tooltip: {
+          callbacks: {
+            title: (items: Array<{ dataIndex: number }>) => (items[0] ? fullLabel(spec, spec.labels[items[0].dataIndex]) : ''),
+            label: (ctx: { dataset: { label?: string }; parsed: { y: number } }) => `${ctx.dataset.label ?? ''}: ${formatValue(spec.unit, ctx.parsed.y)}`,
+          },
+        },
+      },
+    },
+  };
+  new Chart(canvas, config as unknown as ChartConfiguration);
+}

@@ -1,0 +1,4 @@
+export * from './render';
+export * from './retry';
+export * from './smtp-sender';
+export * from './outbox-worker';

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { CotaError, defineRpc } from '@cota/contracts';
+import { Bus } from './bus';
+import { ClientPolicy, DEFAULT_FABRIC } from './fabric-policy';
+import { InProcessTransport } from './in-process-transport';
+import { countsAgainstTarget, retryable } from './resilience';
+
+const read = defineRpc({ subject: 'cota.test.read.v1', service: 'executor', request: z.object({}), response: z.object({ n: z.number() }), idempotent: true, timeoutMs: 300 });
+const write = defineRpc({ subject: 'cota.test.write.v1', service: 'executor', request: z.object({}), response: z.object({ n: z.number() }), timeoutMs: 300 });
+const other = defineRpc({ subject: 'cota.test.other.v1', service: 'rag', request: z.object({}), response: z.object({ n: z.number() }) });
+
+const policy: ClientPolicy = { ...DEFAULT_FABRIC.client, breaker: { consecutive_failures: 3, half_open_after_ms: 200 }, retry: { max_retries: 1, initial_delay_ms: 5, max_delay_ms: 10 } };
+
+function setup() {
+  const transport = new InProcessTransport();
+  const server = new Bus(transport, 'executor');
+  const client = new Bus(transport, 'gateway', { calls: policy });
+  return { transport, server, client };
+}
+
+describe('the gateway bus client (breakers per target, retries of idempotent reads)', () => {
+  it('retries an idempotent read once when its target could not take it; never a write', async () => {
+    const { server, client } = setup();
+    const calls = { read: 0, write: 0 };
+    const flaky = (key: 'read' | 'write') => () => {
+      if (++calls[key] === 1) throw new CotaError('UNAVAILABLE', 'busy replica', { overloaded: true });
+      return { n: calls[key] };
+    };
+    server.serve(read, flaky('read'));
+    server.serve(write, flaky('write'));
+    await expect(client.call(read, {})).resolves.toEqual({ n: 2 });
+    await expect(client.call(write, {})).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(calls).toEqual({ read: 2, write: 1 });
+  });
+
+  it('opens the circuit of a target after consecutive failures: then UNAVAILABLE at once, other targets untouched; closes after a good trial', async () => {
+    const { server, client } = setup();
+    server.serve(other, () => ({ n: 1 }));
+    // Nobody serves `write` yet: three "no responder" failures in a row open the executor's circuit.
+    for (let i = 0; i < 3; i++) await expect(client.call(write, {})).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(client.guard?.states()).toMatchObject({ executor: 'open' });
+    let served = 0;
+    server.serve(write, () => ({ n: ++served }));
+    await expect(client.call(write, {})).rejects.toMatchObject({ code: 'UNAVAILABLE', service: 'executor', details: { circuit: 'open', retry_after_s: 1 } });
+    expect(served).toBe(0); // refused without a message sent
+    await expect(client.call(other, {})).resolves.toEqual({ n: 1 }); // the rag target is another circuit
+    await new Promise((r) => setTimeout(r, 250));
+    await expect(client.call(write, {})).resolves.toEqual({ n: 1 }); // half-open trial succeeds
+    expect(client.guard?.states()).toMatchObject({ executor: 'closed' });
+  });
+
+  it('counts timeouts and missing responders against the target, not answers, shed load, bus outages or a spent deadline', () => {
+    expect(countsAgainstTarget(new CotaError('TIMEOUT', 't'))).toBe(true);
+    expect(countsAgainstTarget(new CotaError('UNAVAILABLE', 'no responders'))).toBe(true);
+    expect(countsAgainstTarget(new CotaError('TIMEOUT', 't', { deadline: 'passed' }))).toBe(false);
+    expect(countsAgainstTarget(new CotaError('UNAVAILABLE', 'busy', { overloaded: true }))).toBe(false);
+    expect(countsAgainstTarget(new CotaError('UNAVAILABLE', 'nats down', { bus: true }))).toBe(false);
+    expect(countsAgainstTarget(new CotaError('BAD_REQUEST', 'bad'))).toBe(false);
+    expect(countsAgainstTarget(new Error('x'))).toBe(false);
+    expect(retryable(new CotaError('UNAVAILABLE', 'busy', { overloaded: true }))).toBe(true);
+    expect(retryable(new CotaError('TIMEOUT', 't'))).toBe(false);
+    expect(retryable(new CotaError('UNAVAILABLE', 'open', { circuit: 'open' }))).toBe(false);
+  });
+
+  it('does not guard buses built without a client policy (every service but the gateway)', () => {
+    expect(new Bus(new InProcessTransport(), 'executor').guard).toBeNull();
+  });
+});

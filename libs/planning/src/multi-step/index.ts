@@ -1,0 +1,3 @@
+export * from './policy';
+export * from './shapes';
+export * from './llm-plan';

@@ -1,0 +1,89 @@
+import { parsePeriod } from '@cota/periods';
+import {
+  asksRateConversion,
+  extractEmail,
+  extractFinanceArgs,
+  extractTransaction,
+  findMentions,
+  matchVocabulary,
+  normalizeText,
+  todayInBrazil,
+  ToolGatePolicy,
+  transactionKindSaid,
+} from '@cota/tool-gating';
+
+/** Words of a question (not a statement): "quanto gastei?" asks, "gastei 85" tells. */
+const QUESTION = /\?|\b(quanto|quantos|quantas|qual|quais|quando|onde|porque|por que)\b/;
+/** A transaction told in the past tense ("gastei", "recebi"): nouns such as "compra e venda" do not count. */
+const STATED = /\b(gastei|paguei|comprei|recebi|ganhei|torrei|desembolsei|coloquei|gastamos|pagamos|recebemos|ganhamos)\b/;
+/** One's own money asked about ("quanto gastei", "minhas despesas"); "caiu", "compra e venda" are market words too. */
+const OWN_MONEY = /\b(gastei|gastamos|gastos|despesas|paguei|pagamos|torrei|recebi|recebemos|ganhei|receitas|transacoes|lancamentos)\b/;
+/** Words of one's own money in a question about a category ("quanto foi de supermercado?", "gastos com farmácia"). */
+const SPENDING = /\b(quanto|gastei|gastos?|gastamos|despesas?|paguei|pagamentos?|recebi|receitas?|compras?|comprei)\b/;
+const SEND = /\b(manda|mande|mandar|envia|envie|enviar|encaminha|encaminhe|encaminhar|dispara|dispare|compartilha|compartilhe)\b/;
+const PRESENT_VALUE = /\b(valor presente|vale(m)? hoje|valeria(m)? hoje|trazer a valor presente|quanto vale(m)? (hoje|agora))\b/;
+/** "aluguel", "hotel", "escola" are also fund segments: with fund words the question is about funds. */
+const FUND_WORDS = /\b(fii|fiis|fundo|fundos|ifix|cota|cotas|segmento|segmentos|imobiliarios?|dele|dela|posicoes|posicao|carteira)\b/;
+/** FII income is portfolio data ("quanto recebi de dividendos?"): never a question about personal transactions. */
+const INCOME_FROM_FUNDS = /\b(dividendos?|proventos?|rendimentos?|amortiza\w*|jcp)\b/;
+/** FII income is portfolio data ("quanto recebi de dividendos"), not a personal-finance category to query. */
+const NOT_QUERIED_BY_CATEGORY = new Set(['investimentos']);
+
+/** "2024" in "dividendos de 2024" is a year, not an amount (unless money is said around it). */
+function looksLikeYear(valor: string, text: string): boolean {
+  const n = Number(valor);
+  return Number.isInteger(n) && n >= 1990 && n <= 2100 && new RegExp(String.raw`\b${n}\b`).test(text) && !new RegExp(String.raw`(r\$\s*${n}|${n}\s*(reais|conto|pila))`).test(text);
+}
+
+export interface ToolByArguments {
+  name: string;
+  matched: string;
+}
+
+/**
+ * A tool recognised by what the message holds rather than by its words: a calculation whose
+ * arguments are all there ("50 mil a 0,9% ao mês por 10 anos"), or an expense or income told as
+ * a fact ("supermercado 523,17 hoje"). Used when no tool rule matched and before entity routing.
+ */
+export function toolByArguments(question: string, policy: ToolGatePolicy, hasTicker: boolean): ToolByArguments | null {
+  const text = normalizeText(question);
+  const mentions = findMentions(text);
+  const has = (kind: string) => mentions.some((m) => m.kind === kind);
+  if (!hasTicker) {
+    const f = extractFinanceArgs(question);
+    const complete =
+      ((f.operacao === 'vpl' || f.operacao === 'tir') && f.fluxos !== undefined) ||
+      (f.operacao === 'var' && (f.retornos !== undefined || f.volatilidade !== undefined)) ||
+      (f.operacao === 'sharpe' && (f.retornos !== undefined || (f.retorno !== undefined && f.volatilidade !== undefined))) ||
+      (f.operacao === 'conversao_taxa' && asksRateConversion(text)) ||
+      ((f.operacao === 'juros_compostos' || f.operacao === 'valor_presente' || f.operacao === 'projecao_aportes' || f.operacao === 'aporte_necessario') &&
+        (f.valor_inicial !== undefined || f.aporte_mensal !== undefined || f.meta !== undefined) &&
+        f.taxa !== undefined &&
+        f.prazo_meses !== undefined);
+    // A named present value with the amount and term: the rate is asked for next.
+    const presentValue = f.operacao === 'valor_presente' && PRESENT_VALUE.test(text) && has('money') && has('duration');
+    if (complete || presentValue) return { name: 'calcular_financas', matched: `arguments of ${f.operacao}` };
+  }
+  // An address to send to with a verb that sends: the report by e-mail ("envie para ana@x.com").
+  if (extractEmail(question) && SEND.test(text)) return { name: 'enviar_relatorio_email', matched: 'an e-mail address to send to' };
+  // A question about one's own spending in a category and a period: "quanto foi de supermercado em outubro?".
+  const category = matchVocabulary(question, policy.filters.categories)[0];
+  if (!hasTicker && category && !NOT_QUERIED_BY_CATEGORY.has(category) && SPENDING.test(text) && !FUND_WORDS.test(text) && !has('money') && !has('rate') && parsePeriod(text)) {
+    return { name: 'consultar_transacoes', matched: `${category} over a period` };
+  }
+  // A question about one's own spending or income ("quanto já torrei esse mês?"), not about funds.
+  const kindAsked = OWN_MONEY.test(text) ? transactionKindSaid(question) : null;
+  if (!hasTicker && kindAsked && QUESTION.test(text) && !has('money') && !has('rate') && !FUND_WORDS.test(text) && category !== 'investimentos' && !INCOME_FROM_FUNDS.test(text)) {
+    return { name: 'consultar_transacoes', matched: `a question about ${kindAsked === 'despesa' ? 'spending' : 'income'}` };
+  }
+  // A fact told, not a question: an amount with a category or a kind, and no rate or term.
+  if (QUESTION.test(text) || has('rate') || has('duration')) return null;
+  // "dividendos de outubro de 2024" asks about a period; the day of an entry ("em 03/11/2026", "dia 15") does not.
+  const withoutDay = text.replace(/\b(hoje|ontem|anteontem|hj)\b|\b\d{1,2}\/\d{1,2}(\/\d{2,4})?\b|\bdia \d{1,2}\b/g, ' ');
+  if (parsePeriod(withoutDay)) return null;
+  const t = extractTransaction(question, policy.filters.categories, todayInBrazil());
+  const kindSaid = STATED.test(text) ? transactionKindSaid(question) : null;
+  const everyday = t.categoria !== undefined && !NOT_QUERIED_BY_CATEGORY.has(t.categoria) && !hasTicker && !FUND_WORDS.test(text);
+  if (t.valor && !looksLikeYear(t.valor, text) && (kindSaid || everyday)) return { name: 'registrar_transacao', matched: `a ${t.tipo ?? 'transaction'} of ${t.valor}${t.categoria ? ` in ${t.categoria}` : ''}` };
+  return null;
+}

@@ -1,0 +1,81 @@
+import { CotaError } from '@cota/contracts';
+import { Dec } from '@cota/finance';
+import { formatDate, formatMoney } from './format';
+import { FundToolContext, lastPriceAndDividend } from './fund-income';
+import { WarehouseQuery } from './warehouse-query';
+
+/** Capital gains on FII shares sold by individuals: 20% (Lei 8.668/1993, art. 18). */
+const RATE = new Dec('0.20');
+
+const num = (v: unknown): Dec | null => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : new Dec(String(v)));
+
+/** Last business day (Monday to Friday) of the month after `isoDate`'s: the DARF due date (national holidays not counted). */
+export function darfDueDate(isoDate: string): string {
+  const [y, m] = isoDate.split('-').map(Number);
+  const d = new Date(Date.UTC(y, m + 1, 0)); // day 0 of the month after next = last day of next month
+  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * `simular_ir_venda`: the capital gain of selling the client's own shares at their average price,
+ * 20% of a gain, and the DARF due date; a loss is said to offset future FII gains.
+ */
+export async function simulateSaleTax(
+  wh: WarehouseQuery,
+  args: { ticker?: unknown; quantidade?: unknown; preco_venda?: unknown },
+  ctx: FundToolContext & { today: string },
+) {
+  const ticker = typeof args.ticker === 'string' ? args.ticker.toUpperCase() : '';
+  if (!ticker) throw new CotaError('BAD_REQUEST', 'De qual fundo seria a venda? (ex.: HGLG11)');
+  const positions = await wh.query('client_fiis_positions', { ticker, tickers: [ticker], limit: 5 }, ctx);
+  const pos = positions.rows.find((r) => r.ticker === ticker);
+  const held = num(pos?.quantity);
+  const avg = num(pos?.avg_price);
+  if (!pos || !held || held.lte(0) || !avg) throw new CotaError('NOT_FOUND', `Você não tem cotas do ${ticker} na carteira, então não há venda a simular.`);
+  const qty = typeof args.quantidade === 'number' ? new Dec(args.quantidade) : held;
+  if (qty.lte(0) || !qty.isInteger()) throw new CotaError('BAD_REQUEST', 'A quantidade de cotas precisa ser um número inteiro positivo.');
+  if (qty.gt(held)) throw new CotaError('BAD_REQUEST', `Você tem ${held.toFixed()} cotas do ${ticker}; não dá para simular a venda de ${qty.toFixed()}.`);
+  let price: Dec;
+  let priceNote: string;
+  if (typeof args.preco_venda === 'string' && args.preco_venda) {
+    price = new Dec(args.preco_venda);
+    if (price.lte(0)) throw new CotaError('BAD_REQUEST', 'O preço de venda precisa ser positivo.');
+    priceNote = `ao preço informado de ${formatMoney(price)}`;
+  } else {
+    const last = await lastPriceAndDividend(wh, ticker, ctx).catch(() => null);
+    const p = last?.price ?? num(pos.last_price);
+    if (!p) throw new CotaError('NOT_FOUND', `Não encontrei a última cotação do ${ticker}; diga o preço de venda (ex.: "a R$ 160").`);
+    price = p;
+    priceNote = `ao último preço, ${formatMoney(price)}${last?.priceDate ? ` (${formatDate(last.priceDate)})` : ''}`;
+  }
+  const proceeds = qty.times(price);
+  const cost = qty.times(avg);
+  const gain = proceeds.minus(cost);
+  const tax = gain.gt(0) ? gain.times(RATE).toDecimalPlaces(2) : new Dec(0);
+  const due = darfDueDate(ctx.today);
+  const head = gain.gt(0)
+    ? `**Vendendo ${qty.toFixed()} cotas do ${ticker} ${priceNote}, o lucro seria de ${formatMoney(gain)} e o imposto de renda, ${formatMoney(tax)} (20%).**`
+    : `**Vendendo ${qty.toFixed()} cotas do ${ticker} ${priceNote}, haveria ${gain.isZero() ? 'lucro zero' : `prejuízo de ${formatMoney(gain.abs())}`}: não há imposto a pagar.**`;
+  const lines = [
+    head,
+    `Conta: venda de ${formatMoney(proceeds)} (${qty.toFixed()} × ${formatMoney(price)}) − custo de ${formatMoney(cost)} (${qty.toFixed()} × preço médio de ${formatMoney(avg)}).`,
+    gain.gt(0)
+      ? `O imposto é pago por DARF (código 6015) até o último dia útil do mês seguinte à venda: para uma venda hoje, até ${formatDate(due)}. Não há isenção para vendas de até R$ 20 mil em FIIs.`
+      : 'O prejuízo pode ser compensado com lucros futuros em vendas de FIIs (guarde o registro).',
+    'Simulação com o seu preço médio registrado; não considera corretagem, emolumentos nem o IR retido na fonte (0,005%, que é descontado do imposto devido). Não é orientação tributária.',
+  ];
+  return {
+    ticker,
+    quantidade: qty.toFixed(),
+    preco_venda: price.toFixed(),
+    preco_medio: avg.toFixed(),
+    valor_venda: proceeds.toFixed(2),
+    custo: cost.toFixed(2),
+    lucro: gain.toFixed(2),
+    imposto: tax.toFixed(2),
+    aliquota_pct: '20',
+    vencimento_darf: gain.gt(0) ? due : null,
+    text: lines.join('\n\n'),
+  };
+}

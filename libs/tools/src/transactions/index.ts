@@ -1,0 +1,4 @@
+export * from './migrations';
+export * from './query';
+export * from './repository';
+export * from './tools';
