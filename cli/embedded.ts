@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { CotaEnv, repoRoot } from '@cota/config';
-import { InProcessTransport } from '@cota/messaging';
+import { BusMetrics, InProcessTransport } from '@cota/messaging';
 import { Logger, openDatabase, RunningService, startEmbeddedPostgres, startService } from '@cota/service-kit';
 import { ensureWarehouse, missingDataMessage } from '@cota/warehouse';
 import { SERVICE_DEFINITIONS } from './services';
@@ -26,6 +26,8 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
   const pg = await startEmbeddedPostgres(persistDir);
   const database = await openDatabase({ url: pg.url, poolSize: 8, applicationName: 'cota-embedded' });
   const transport = new InProcessTransport();
+  // One registry for the seven services: the gateway's /metrics serves it (no metrics port when embedded).
+  const metrics = new BusMetrics();
   const services: RunningService[] = [];
   const stop = async () => {
     for (const s of [...services].reverse()) await s.stop().catch(() => undefined);
@@ -36,7 +38,7 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
   try {
     await ensureWarehouse(database, { dataDir: env.dataDir, log: (m: string) => log.info(m) });
     for (const def of Object.values(SERVICE_DEFINITIONS)) {
-      services.push(await startService(def, env, { transport, database, redis: null }));
+      services.push(await startService(def, env, { transport, database, redis: null, metrics }));
     }
   } catch (e) {
     await stop();

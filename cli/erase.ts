@@ -42,7 +42,7 @@ export async function runErase(argv: string[], env: CotaEnv, out: (line: string)
     );
     return 2;
   }
-  const transport = await NatsTransport.connect({ url: env.natsUrl, name: 'cota-erase' });
+  const transport = await NatsTransport.connect({ url: env.natsUrl, user: env.natsUser, pass: env.natsPassword, name: 'cota-erase' });
   try {
     const erasure = new ClientErasure(new Bus(transport, 'gateway'));
     let code = 0;

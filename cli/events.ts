@@ -1,15 +1,15 @@
 import './register-paths';
 import { loadEnv } from '@cota/config';
-import { Bus, NatsTransport } from '@cota/messaging';
+import { Bus, natsServerAndCredentials, NatsTransport } from '@cota/messaging';
 
 /** `npm run events`: prints the live telemetry stream (`cota.events.>`) of a running system. */
 async function main(): Promise<void> {
   const env = loadEnv();
   const url = env.natsUrl ?? 'nats://127.0.0.1:4222';
   const pattern = process.argv[2] ?? 'cota.events.>';
-  const transport = await NatsTransport.connect({ url, name: 'cota-events-tail' });
+  const transport = await NatsTransport.connect({ url, user: env.natsUser, pass: env.natsPassword, name: 'cota-events-tail' });
   const bus = new Bus(transport, 'events-cli');
-  process.stderr.write(`Ouvindo ${pattern} em ${url} (Ctrl+C para sair)\n`);
+  process.stderr.write(`Ouvindo ${pattern} em ${natsServerAndCredentials(url).server} (Ctrl+C para sair)\n`);
   bus.listen(pattern, (subject, payload) => {
     process.stdout.write(JSON.stringify({ subject, ...(payload as object) }) + '\n');
   });

@@ -15,7 +15,7 @@ async function main(): Promise<number> {
     process.stderr.write('NATS_URL is not set\n');
     return 1;
   }
-  const transport = await NatsTransport.connect({ url: env.natsUrl, name: `cota-health-${service}` });
+  const transport = await NatsTransport.connect({ url: env.natsUrl, user: env.natsUser, pass: env.natsPassword, name: `cota-health-${service}` });
   try {
     const h = await new Bus(transport, 'health-cli').call(HealthSubjects[service], {}, { timeoutMs: 2000 });
     process.stdout.write(JSON.stringify(h) + '\n');

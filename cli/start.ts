@@ -2,7 +2,7 @@ import './register-paths';
 import 'reflect-metadata';
 import { SERVICES, ServiceName } from '@cota/contracts';
 import { loadEnv } from '@cota/config';
-import { Logger, runFromEnv, RunningService, startService, stopOnSignals } from '@cota/service-kit';
+import { Logger, runFromEnv, RunningService, startService, stopOnSignals, withDefaultMetricsPort } from '@cota/service-kit';
 import { startEmbedded } from './embedded';
 import { SERVICE_DEFINITIONS } from './services';
 
@@ -27,7 +27,8 @@ async function main(): Promise<void> {
     ? await startEmbedded(env)
     : await (async () => {
         const services: RunningService[] = [];
-        for (const def of Object.values(SERVICE_DEFINITIONS)) services.push(await startService(def, env));
+        // Each service on its own default metrics port (COTA_METRICS_PORT would give all seven the same one).
+        for (const def of Object.values(SERVICE_DEFINITIONS)) services.push(await startService(def, withDefaultMetricsPort({ ...env, metricsPort: null }, def.name)));
         return { url: `http://localhost:${env.port}`, services, stop: async () => { for (const s of services.reverse()) await s.stop(); } };
       })();
   process.stdout.write(

@@ -39,6 +39,11 @@ const REQUEST_HEADERS: JsonSchema = {
         "Absolute deadline of the question, epoch milliseconds (set by the gateway). The caller waits the time left or the subject's timeout, whichever is smaller; a handler answers TIMEOUT without running when it has passed.",
     },
     'Cota-Request-Id': { type: 'string', description: 'The request id, for logs and correlation.' },
+    traceparent: {
+      type: 'string',
+      pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$',
+      description: 'W3C trace context of the calling span (OpenTelemetry, when tracing is on); the handled message becomes its child.',
+    },
   },
 };
 

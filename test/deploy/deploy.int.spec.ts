@@ -4,11 +4,13 @@ import { Parser } from '@asyncapi/parser';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
 import { parse, stringify } from 'yaml';
-import { ALL_RPCS, Events, SERVICES } from '@cota/contracts';
+import { ALL_RPCS, Events, NATS_USERS, natsPasswordVariable, renderNatsConfig, SERVICES } from '@cota/contracts';
 import { repoRoot } from '@cota/config';
+import { DEFAULT_METRICS_PORTS } from '@cota/service-kit';
 import { buildAsyncApiDocument, channelId } from './asyncapi-model';
 import { buildKustomization, K8sObject, readYamlDocs } from './kustomize';
 
@@ -57,12 +59,42 @@ describe('docs/asyncapi.yaml', () => {
   });
 });
 
+const NATS_CONF = join(ROOT, 'deploy', 'nats', 'nats.conf');
+const NATS_CONFIGMAP = join(ROOT, 'deploy', 'base', 'nats-config.yaml');
+
+/** The ConfigMap that carries the generated NATS config (mounted by the NATS server, deploy/overlays/dev/infra.yaml). */
+function natsConfigMapYaml(): string {
+  return (
+    '# NATS users and per-service subject permissions, generated from libs/contracts (bus-access.ts); do not edit by hand.\n' +
+    '# Regenerate: UPDATE_NATS_AUTH=1 npx jest --config jest.config.cjs test/deploy\n' +
+    '# Mount it as the server config (`nats-server -c /etc/nats/nats.conf`) and give the server every\n' +
+    '# COTA_NATS_PASSWORD_<USER> from the Secrets cota-nats-<user> (deploy/README.md).\n' +
+    stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cota-nats-config' }, data: { 'nats.conf': renderNatsConfig() } }, { lineWidth: 0 })
+  );
+}
+
+describe('NATS users and permissions (generated from libs/contracts)', () => {
+  if (process.env.UPDATE_NATS_AUTH === '1') {
+    writeFileSync(NATS_CONF, renderNatsConfig());
+    writeFileSync(NATS_CONFIGMAP, natsConfigMapYaml());
+  }
+
+  it('deploy/nats/nats.conf is the generated config (regenerate when contracts or callers change)', () => {
+    expect(readFileSync(NATS_CONF, 'utf8')).toBe(renderNatsConfig());
+  });
+
+  it('deploy/base/nats-config.yaml carries the same config', () => {
+    expect(readFileSync(NATS_CONFIGMAP, 'utf8')).toBe(natsConfigMapYaml());
+  });
+});
+
 type Validatable = { validate(): void };
 const MODELS: Record<string, new (data: never) => Validatable> = {
   'apps/v1/Deployment': Deployment as never,
   'apps/v1/StatefulSet': StatefulSet as never,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler as never,
   'batch/v1/Job': Job as never,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy as never,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget as never,
   'v1/ConfigMap': ConfigMap as never,
   'v1/Secret': Secret as never,
@@ -93,12 +125,55 @@ type Container = {
   name: string;
   image: string;
   args?: string[];
+  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>;
   envFrom?: Array<{ configMapRef?: { name: string }; secretRef?: { name: string } }>;
-  readinessProbe?: { httpGet?: { path: string }; exec?: { command: string[] } };
-  livenessProbe?: { httpGet?: { path: string }; exec?: { command: string[] } };
-  startupProbe?: { httpGet?: { path: string }; exec?: { command: string[] } };
+  readinessProbe?: { httpGet?: { path: string; port: string | number }; exec?: { command: string[] } };
+  livenessProbe?: { httpGet?: { path: string; port: string | number }; exec?: { command: string[] } };
+  startupProbe?: { httpGet?: { path: string; port: string | number }; exec?: { command: string[] } };
+  ports?: Array<{ name: string; containerPort: number }>;
 };
 const containersOf = (o: K8sObject) => ((o.spec as { template: { spec: { containers: Container[] } } }).template.spec.containers);
+
+type Policy = {
+  podSelector: { matchLabels?: Record<string, string> };
+  policyTypes: string[];
+  ingress?: Array<{ ports?: Array<{ port: number }> }>;
+  egress?: Array<{ to?: unknown[]; ports?: Array<{ port: number }> }>;
+};
+
+/** Default deny, then per service: NATS, and only the stores and endpoints it uses; ingress to the gateway only. */
+function checkNetworkPolicies(objs: K8sObject[]): void {
+  const policies = objs.filter((o) => o.kind === 'NetworkPolicy');
+  const deny = find(policies, 'NetworkPolicy', 'cota-default-deny')!.spec as Policy;
+  expect(deny).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+  const needs: Record<string, number[]> = {
+    gateway: [4222, 5432, 6379],
+    planner: [4222, 443],
+    context: [4222, 5432, 6379],
+    'tool-gate': [4222],
+    executor: [4222, 5432, 25, 465, 587],
+    rag: [4222, 5432, 443],
+    narrator: [4222, 443],
+  };
+  for (const svc of SERVICES) {
+    const p = find(policies, 'NetworkPolicy', `cota-${svc}`)!.spec as Policy;
+    expect(p.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/name': `cota-${svc}` });
+    const egressPorts = (p.egress ?? []).flatMap((r) => (r.ports ?? []).map((x) => x.port));
+    expect({ svc, ports: egressPorts.sort() }).toEqual({ svc, ports: [...needs[svc]].sort() });
+    expect((p.egress ?? []).every((r) => (r.ports ?? []).length > 0)).toBe(true); // never "any port"
+    if (svc === 'gateway') {
+      expect(p.policyTypes).toEqual(['Ingress', 'Egress']);
+      expect(p.ingress!.flatMap((r) => r.ports!.map((x) => x.port))).toEqual([3000]);
+    } else {
+      expect(p.policyTypes).toEqual(['Egress']);
+      expect(p.ingress).toBeUndefined();
+    }
+  }
+  const dns = find(policies, 'NetworkPolicy', 'cota-allow-dns')!.spec as Policy;
+  expect(dns.egress!.flatMap((r) => r.ports!.map((x) => x.port))).toEqual([53, 53]);
+  const ingress = policies.filter((o) => ((o.spec as Policy).policyTypes ?? []).includes('Ingress') && o.metadata.name.startsWith('cota-'));
+  expect(ingress.map((o) => o.metadata.name).sort()).toEqual(['cota-default-deny', 'cota-gateway']);
+}
 
 function checkServices(objs: K8sObject[], expectTag: string): void {
   for (const svc of SERVICES) {
@@ -119,14 +194,29 @@ function checkServices(objs: K8sObject[], expectTag: string): void {
     expect(c.args).toEqual([svc]);
     expect(c.image).toBe(`cota:${expectTag}`);
     expect(c.envFrom).toEqual([{ configMapRef: { name: 'cota-config' } }, { secretRef: { name: 'cota-secrets' } }]);
+    // Its own NATS user, from its own Secret (issue 11).
+    expect(c.env).toEqual([
+      { name: 'NATS_USER', valueFrom: { secretKeyRef: { name: `cota-nats-${svc}`, key: 'NATS_USER' } } },
+      { name: 'NATS_PASSWORD', valueFrom: { secretKeyRef: { name: `cota-nats-${svc}`, key: 'NATS_PASSWORD' } } },
+    ]);
     for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe]) {
       expect(probe).toBeDefined();
       if (svc === 'gateway') expect(probe!.httpGet?.path).toMatch(/^\/health\/(live|ready)$/);
-      else expect(probe!.exec?.command).toEqual(['node', 'dist/cli/health.js', svc]);
+      // The others: HTTP probes on their metrics port (issue 11), no exec of a Node process.
+      else expect(probe!.httpGet).toEqual({ path: expect.stringMatching(/^\/health\/(live|ready)$/), port: 'metrics' });
     }
-    if (svc === 'gateway') expect(c.readinessProbe!.httpGet!.path).toBe('/health/ready');
+    expect(c.readinessProbe!.httpGet!.path).toBe('/health/ready');
+    // Metrics on the service's default port, scraped by annotation (deploy/observability/prometheus-scrape.yaml).
+    expect(c.ports).toEqual(expect.arrayContaining([{ name: 'metrics', containerPort: DEFAULT_METRICS_PORTS[svc] }]));
+    expect((spec.template.metadata as { annotations?: Record<string, string> }).annotations).toEqual({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': String(DEFAULT_METRICS_PORTS[svc]),
+      'prometheus.io/path': '/metrics',
+    });
   }
   expect(find(objs, 'ConfigMap', 'cota-config')).toBeDefined();
+  expect((find(objs, 'ConfigMap', 'cota-nats-config')!.data as Record<string, string>)['nats.conf']).toBe(renderNatsConfig());
+  checkNetworkPolicies(objs);
   const job = find(objs, 'Job', 'cota-ingest');
   expect(job).toBeDefined();
   expect(containersOf(job!)[0]).toMatchObject({ image: `cota:${expectTag}` });
@@ -163,8 +253,17 @@ describe('Kubernetes manifests (deploy/)', () => {
     expect(objs.every((o) => o.metadata.namespace === 'cota-dev')).toBe(true);
     for (const o of objs.filter((x) => x.kind === 'HorizontalPodAutoscaler')) expect((o.spec as { minReplicas: number }).minReplicas).toBe(1);
     for (const name of ['nats', 'postgres', 'redis']) expect(find(objs, 'Service', name)).toBeDefined();
-    expect(JSON.stringify(find(objs, 'Deployment', 'nats'))).toContain('"-js"');
+    expect(JSON.stringify(find(objs, 'Deployment', 'nats'))).not.toContain('"-js"'); // nothing uses JetStream (issue 11)
     expect(find(objs, 'Secret', 'cota-secrets')).toBeDefined();
+    // One NATS Secret per user; the dev NATS server runs the generated config with every password.
+    for (const u of NATS_USERS) expect((find(objs, 'Secret', `cota-nats-${u}`)!.stringData as Record<string, string>).NATS_USER).toBe(u);
+    const natsContainer = containersOf(find(objs, 'Deployment', 'nats')!)[0] as Container & { volumeMounts: Array<{ mountPath: string }> };
+    expect(natsContainer.args!.slice(0, 2)).toEqual(['-c', '/etc/nats/nats.conf']);
+    expect(natsContainer.volumeMounts.map((m) => m.mountPath)).toContain('/etc/nats');
+    expect(natsContainer.env).toEqual(
+      NATS_USERS.map((u) => ({ name: natsPasswordVariable(u), valueFrom: { secretKeyRef: { name: `cota-nats-${u}`, key: 'NATS_PASSWORD' } } })),
+    );
+    for (const name of ['nats-ingress', 'postgres-ingress', 'redis-ingress']) expect(find(objs, 'NetworkPolicy', name)).toBeDefined();
     expect((find(objs, 'ConfigMap', 'cota-config')!.data as Record<string, string>).COTA_LOG_LEVEL).toBe('debug');
   });
 
@@ -178,6 +277,7 @@ describe('Kubernetes manifests (deploy/)', () => {
     expect(executor.resources).toEqual({ requests: { cpu: '500m', memory: '512Mi' }, limits: { cpu: '2', memory: '1Gi' } });
     expect(executor.readinessProbe).toBeDefined(); // the merge kept what the patch did not touch
     expect(find(objs, 'Secret', 'cota-secrets')).toBeUndefined();
+    expect(objs.filter((o) => o.kind === 'Secret')).toEqual([]); // NATS passwords too: created by the operator
     expect(objs.filter((o) => o.kind === 'PodDisruptionBudget')).toHaveLength(SERVICES.length);
   });
 
@@ -192,22 +292,30 @@ describe('Kubernetes manifests (deploy/)', () => {
 describe('docker-compose.yml and Dockerfile', () => {
   const compose = readYamlDocs(join(ROOT, 'docker-compose.yml'))[0] as { services: Record<string, Record<string, unknown>> };
 
-  it('has NATS with JetStream, Postgres, Redis and the seven services from one image', () => {
+  it('has NATS, Postgres, Redis and the seven services from one image', () => {
     for (const name of ['nats', 'postgres', 'redis', ...SERVICES]) expect(compose.services[name]).toBeDefined();
-    expect(compose.services.nats.command).toEqual(expect.arrayContaining(['-js']));
+    expect(compose.services.nats.command).not.toEqual(expect.arrayContaining(['-js'])); // core NATS only
     for (const svc of SERVICES) {
       const s = compose.services[svc];
       expect(s.image).toBe('cota:local');
       expect(s.build).toMatchObject({ context: '.', dockerfile: 'Dockerfile' });
       expect(s.command).toEqual([svc]);
       const env = s.environment as Record<string, string>;
-      expect(env).toMatchObject({ NATS_URL: 'nats://nats:4222', COTA_DATA_DIR: '/data/fii' });
+      expect(env).toMatchObject({ NATS_URL: 'nats://nats:4222', COTA_DATA_DIR: '/data/fii', NATS_USER: svc });
+      expect(env.NATS_PASSWORD).toBe((compose.services.nats.environment as Record<string, string>)[natsPasswordVariable(svc)]);
       expect(env.DATABASE_URL).toMatch(/^postgres:\/\/.+@postgres:5432\//);
       expect(env.REDIS_URL).toBe('redis://redis:6379');
       expect((s.volumes as string[]).every((v) => v.endsWith(':/data/fii:ro'))).toBe(true);
       expect(JSON.stringify((s.healthcheck as { test: string[] }).test)).toMatch(svc === 'gateway' ? /health\/ready/ : new RegExp(`health.js","${svc}"`));
     }
     expect(compose.services.gateway.ports).toEqual(['3000:3000']);
+  });
+
+  it('runs NATS with the generated users, every password from its environment', () => {
+    const nats = compose.services.nats;
+    expect((nats.command as string[]).slice(0, 2)).toEqual(['-c', '/etc/nats/nats.conf']);
+    expect(nats.volumes).toContain('./deploy/nats/nats.conf:/etc/nats/nats.conf:ro');
+    expect(Object.keys(nats.environment as object).sort()).toEqual(NATS_USERS.map(natsPasswordVariable).sort());
   });
 
   it('the Dockerfile is multi-stage, builds with npm ci, runs as non-root and never copies data', () => {

@@ -60,6 +60,8 @@ export async function startCluster(
     COTA_OPS_TOKEN: 'ops-token-de-teste',
     PORT: String(port),
     COTA_LOG_LEVEL: 'warn',
+    // Each service's metrics/probe port on a free port (a fixed default would collide between suites).
+    COTA_METRICS_PORT: '0',
   };
   const env = loadEnv(envVars);
   const services = new Map<ServiceName, RunningService>();

@@ -1,8 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 export interface TestNats {
   url: string;
@@ -40,7 +38,7 @@ async function waitForPort(port: number, timeoutMs = 10000): Promise<void> {
 const BINARY = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
 
 /**
- * A real NATS server (JetStream on) private to one test file, so that suites running at the same
+ * A real NATS server (core NATS) private to one test file, so that suites running at the same
  * time never answer each other's requests. Falls back to the shared one at 127.0.0.1:4222
  * (COTA_TEST_NATS_URL) when no nats-server binary is installed.
  */
@@ -50,10 +48,10 @@ export async function startTestNats(): Promise<TestNats> {
     return { url, stop: async () => undefined, start: async () => undefined };
   }
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'cota-nats-'));
   let proc: ChildProcess | null = null;
   const start = async () => {
-    proc = spawn(BINARY, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], { stdio: 'ignore' });
+    // Core NATS, like deploy/ and docker-compose: nothing uses JetStream, so no store directory.
+    proc = spawn(BINARY, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
     await waitForPort(port);
   };
   const stop = async () => {

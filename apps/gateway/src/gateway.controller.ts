@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestj
 import type { Request, Response } from 'express';
 import { ApiKeyAuthenticator, QuotaPolicy, RateLimiter } from '@cota/access';
 import { ContextSubjects, CotaError, Events, NarratorStream } from '@cota/contracts';
-import { emitStep, withCallScope } from '@cota/messaging';
+import { emitStep, endSpan, parseTraceparent, SpanKind, startSpan, traceparentOf, withCallScope } from '@cota/messaging';
 import { AskOutput, AskPipeline } from '@cota/orchestration';
 import { INFRA, Infra } from '@cota/service-kit';
 import { authenticateClient, requireOpsWhenSet } from './auth';
@@ -23,6 +23,8 @@ interface Admitted {
   requestId: string;
   clientId: string;
   body: AskBody;
+  /** The caller's W3C trace context (`traceparent` request header), when it sent a valid one. */
+  traceparent?: string;
 }
 
 @Controller()
@@ -83,14 +85,23 @@ export class AskController {
       throw new HttpError(403, 'forbidden', "O 'client_id' enviado não corresponde ao cliente da chave de API.");
     }
     await this.checkQuota(clientId, requestId);
-    return { started, requestId, clientId, body };
+    return { started, requestId, clientId, body, traceparent: parseTraceparent(req.headers.traceparent) };
   }
 
   private async answer(a: Admitted, stream: boolean): Promise<AskOutput> {
     // The question's absolute deadline (quotas.yaml http.ask_deadline_ms from admission), carried by
     // every hop in the message headers: each waits the time left or its own timeout, whichever is smaller.
     const left = this.quotas.http.ask_deadline_ms - (performance.now() - a.started);
-    const scope = { deadline: Date.now() + left, requestId: a.requestId };
+    // The question's root span (tracing on): every bus call of the pipeline becomes its descendant.
+    const span = startSpan(stream ? 'POST /ask/stream' : 'POST /ask', SpanKind.SERVER, a.traceparent, {
+      'http.request.method': 'POST',
+      'http.route': stream ? '/ask/stream' : '/ask',
+      'cota.service': 'gateway',
+      'cota.request_id': a.requestId,
+    });
+    const traceparent = span ? traceparentOf(span) : a.traceparent;
+    const scope = { deadline: Date.now() + left, requestId: a.requestId, ...(traceparent ? { traceparent } : {}) };
+    let outcome = 'ok';
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new CotaError('TIMEOUT', 'ask deadline exceeded')), Math.max(0, left) + DEADLINE_GRACE_MS);
@@ -114,6 +125,8 @@ export class AskController {
       return out;
     } catch (e) {
       const err = toHttpError(e);
+      outcome = `http_${err.status}`;
+      span?.setAttribute('http.response.status_code', err.status);
       this.metrics.ask.observe({ status: `http_${err.status}` }, (performance.now() - a.started) / 1000);
       emitStep(this.infra.bus, Events.gatewayRejected, {
         request_id: a.requestId,
@@ -126,6 +139,7 @@ export class AskController {
       throw err;
     } finally {
       clearTimeout(timer);
+      endSpan(span, outcome);
     }
   }
 

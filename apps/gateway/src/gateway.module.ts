@@ -86,7 +86,8 @@ export class GatewayModule implements NestModule {
           provide: RATE_LIMITER,
           useValue: infra.redis ? new RedisRateLimiter(infra.redis, quotas.per_client, `${infra.env.redisPrefix}rl:`) : new InMemoryRateLimiter(quotas.per_client),
         },
-        GatewayMetrics,
+        // In the service's registry (with the bus metrics), so /metrics and the metrics port serve both.
+        { provide: GatewayMetrics, useValue: new GatewayMetrics(infra.metrics?.registry) },
         // The chat page (apps/web, built into dist/apps/web) and its demo login, embedded mode only.
         { provide: WEB_ASSETS, useValue: loadWebAssets() },
         { provide: DemoSession, useValue: new DemoSession(new PostgresApiKeyRepository(db), infra.embedded) },

@@ -1,30 +1,35 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** Prometheus metrics of one gateway instance (its own registry, so tests can run several). */
+/**
+ * Prometheus metrics of one gateway instance, in the registry of its service (infra.metrics: the bus
+ * metrics too; embedded, every service's), or a registry of its own, so tests can run several.
+ */
 export class GatewayMetrics {
-  readonly registry = new Registry();
-  readonly http = new Counter({
-    name: 'cota_http_requests_total',
-    help: 'HTTP requests by route and status',
-    labelNames: ['route', 'status'],
-    registers: [this.registry],
-  });
-  readonly ask = new Histogram({
-    name: 'cota_ask_duration_seconds',
-    help: 'End-to-end /ask latency by outcome status',
-    labelNames: ['status'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25],
-    registers: [this.registry],
-  });
-  readonly step = new Histogram({
-    name: 'cota_ask_step_duration_seconds',
-    help: 'Latency of each step of /ask (planner, context, executor, rag, narrator...)',
-    labelNames: ['step'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5],
-    registers: [this.registry],
-  });
+  readonly http: Counter<'route' | 'status'>;
+  readonly ask: Histogram<'status'>;
+  readonly step: Histogram<'step'>;
 
-  constructor() {
+  constructor(readonly registry: Registry = new Registry()) {
+    this.http = new Counter({
+      name: 'cota_http_requests_total',
+      help: 'HTTP requests by route and status',
+      labelNames: ['route', 'status'],
+      registers: [this.registry],
+    });
+    this.ask = new Histogram({
+      name: 'cota_ask_duration_seconds',
+      help: 'End-to-end /ask latency by outcome status',
+      labelNames: ['status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25],
+      registers: [this.registry],
+    });
+    this.step = new Histogram({
+      name: 'cota_ask_step_duration_seconds',
+      help: 'Latency of each step of /ask (planner, context, executor, rag, narrator...)',
+      labelNames: ['step'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5],
+      registers: [this.registry],
+    });
     collectDefaultMetrics({ register: this.registry, prefix: 'cota_gateway_' });
   }
 }

@@ -12,6 +12,13 @@ describe('loadEnv', () => {
     expect(loadEnv({ NATS_URL: 'nats://127.0.0.1:4222' }).embedded).toBe(false);
   });
 
+  it('reads the NATS credentials of the service, and refuses a password without a user', () => {
+    expect(loadEnv({}).natsUser).toBeNull();
+    const env = loadEnv({ NATS_URL: 'nats://nats:4222', NATS_USER: 'planner', NATS_PASSWORD: 's3cret' });
+    expect({ user: env.natsUser, password: env.natsPassword }).toEqual({ user: 'planner', password: 's3cret' });
+    expect(() => loadEnv({ NATS_PASSWORD: 's3cret' })).toThrow(/NATS_PASSWORD needs NATS_USER/);
+  });
+
   it('parses COTA_DEMO_KEYS into client/key pairs', () => {
     expect(loadEnv({ COTA_DEMO_KEYS: 'ana:chave-da-ana-123, bia:chave-da-bia-456' }).demoKeys).toEqual([
       { clientId: 'ana', key: 'chave-da-ana-123' },

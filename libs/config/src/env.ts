@@ -3,6 +3,14 @@ import { dataDir } from './paths';
 
 export interface CotaEnv {
   natsUrl: string | null;
+  /**
+   * NATS credentials of this service (NATS_USER/NATS_PASSWORD; `nats://user:pass@host` in NATS_URL also
+   * works). Each service has its own user whose subject permissions are generated from libs/contracts.
+   * Optional so hand-built test environments need not set them; loadEnv always does.
+   */
+  natsUser?: string | null;
+  /** Secret: never log it. */
+  natsPassword?: string | null;
   databaseUrl: string | null;
   redisUrl: string | null;
   openai: { apiKey: string | null; baseUrl: string | null; model: string | null };
@@ -22,6 +30,13 @@ export interface CotaEnv {
   embedded: boolean;
   /** Outbound e-mail (SMTP_URL); null when unset: confirmed e-mails stay `queued` in the outbox, nothing is delivered. */
   mail: MailEnv | null;
+  /**
+   * COTA_METRICS_PORT: the HTTP port of a service's /metrics and /health probes; null (unset) means the
+   * per-service default when run alone, none in tests that do not ask. `0` picks a free port.
+   */
+  metricsPort?: number | null;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: OTLP/HTTP collector base URL; null (default) leaves tracing off. */
+  otlpEndpoint?: string | null;
 }
 
 /** SMTP delivery of the e-mail outbox (the executor's worker). */
@@ -94,8 +109,14 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): CotaEnv {
     if (value && !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) throw new EnvError(name, `must be a URL, got '${value}'`);
   }
 
+  const natsUser = blank(source.NATS_USER);
+  const natsPassword = blank(source.NATS_PASSWORD);
+  if (natsPassword && !natsUser) throw new EnvError('NATS_PASSWORD', 'needs NATS_USER');
+
   return {
     natsUrl,
+    natsUser,
+    natsPassword,
     databaseUrl,
     redisUrl,
     openai: { apiKey: blank(source.OPENAI_API_KEY), baseUrl: blank(source.OPENAI_BASE_URL), model: blank(source.OPENAI_MODEL) },
@@ -107,7 +128,23 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): CotaEnv {
     redisPrefix: blank(source.COTA_REDIS_PREFIX) ?? 'cota:',
     embedded: !natsUrl && !databaseUrl && !redisUrl,
     mail: loadMailEnv(source),
+    metricsPort: metricsPortOf(source),
+    otlpEndpoint: otlpEndpointOf(source),
   };
+}
+
+function metricsPortOf(source: NodeJS.ProcessEnv): number | null {
+  const raw = blank(source.COTA_METRICS_PORT);
+  if (raw === null) return null;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new EnvError('COTA_METRICS_PORT', `must be a port number, got '${raw}'`);
+  return n;
+}
+
+function otlpEndpointOf(source: NodeJS.ProcessEnv): string | null {
+  const raw = blank(source.OTEL_EXPORTER_OTLP_ENDPOINT);
+  if (raw !== null && !/^https?:\/\/[^\s/]+/i.test(raw)) throw new EnvError('OTEL_EXPORTER_OTLP_ENDPOINT', `must be an http(s) URL, got '${raw}'`);
+  return raw;
 }
 
 function positiveInt(source: NodeJS.ProcessEnv, name: string, fallback: number): number {

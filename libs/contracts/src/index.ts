@@ -13,6 +13,7 @@ export * from './subjects/health';
 export * from './subjects/privacy';
 export * from './subjects/events';
 export * from './registry';
+export * from './bus-access';
 export * from './samples';
 export * from './entities';
 export * from './tool-args';

@@ -16,7 +16,9 @@ import {
 } from '@cota/contracts';
 import { CallScope, currentCallScope, isRequestId, MessageHeaders, scopeFromHeaders, scopeToHeaders, withCallScope } from './call-scope';
 import { bulkheadLimits, ClientPolicy, DEFAULT_FABRIC, FabricPolicy } from './fabric-policy';
+import { BusMetrics } from './metrics';
 import { BusLog, CallGuard, subscriptionBulkhead } from './resilience';
+import { endSpan, SpanKind, startSpan, traceparentOf } from './tracing';
 import { Transport, TransportSubscription } from './transport';
 
 type Reply = { ok: true; data: unknown } | { ok: false; error: WireError };
@@ -35,6 +37,8 @@ export interface BusOptions {
   calls?: ClientPolicy;
   /** Where failed handlers, shed load and circuit changes are logged (service-kit's Logger). */
   log?: BusLog;
+  /** Prometheus metrics of handled messages, calls and breakers (metrics.ts); none when absent. */
+  metrics?: BusMetrics;
 }
 
 /** Client errors are answers, not incidents: logged at info; the rest at warn (timeouts, outages) or error. */
@@ -85,6 +89,7 @@ export class Bus {
   readonly instance = randomUUID().slice(0, 8);
   private readonly fabric: FabricPolicy;
   private readonly log?: BusLog;
+  private readonly metrics?: BusMetrics;
   /** Breakers and retries of this bus's calls (the gateway's); null for the other services. */
   readonly guard: CallGuard | null;
 
@@ -97,6 +102,8 @@ export class Bus {
     this.fabric = opts.fabric ?? DEFAULT_FABRIC;
     this.log = opts.log;
     this.guard = opts.calls ? new CallGuard(opts.calls, opts.log) : null;
+    this.metrics = opts.metrics;
+    if (this.metrics && this.guard) this.metrics.watchBreakers(owner, this.guard);
   }
 
   /**
@@ -109,10 +116,30 @@ export class Bus {
     const data = JSON.stringify(payload);
     const scope = currentCallScope();
     const ownId = (payload as { request_id?: unknown })?.request_id;
-    const sent: CallScope = { deadline: opts.deadline ?? scope.deadline, requestId: scope.requestId ?? (isRequestId(ownId) ? ownId : undefined) };
+    const requestId = scope.requestId ?? (isRequestId(ownId) ? ownId : undefined);
+    // Client span (tracing on): the next hop becomes its child; off, an upstream trace context passes through.
+    const span = startSpan(def.subject, SpanKind.CLIENT, scope.traceparent, {
+      'messaging.system': 'nats',
+      'messaging.destination.name': def.subject,
+      'cota.service': this.owner,
+      'cota.target': def.service,
+      ...(requestId ? { 'cota.request_id': requestId } : {}),
+    });
+    const traceparent = span ? traceparentOf(span) : scope.traceparent;
+    const sent: CallScope = { deadline: opts.deadline ?? scope.deadline, requestId, ...(traceparent ? { traceparent } : {}) };
     const attempt = () => this.send(def, data, opts.timeoutMs ?? def.timeoutMs, sent);
-    const replyData = this.guard ? await this.guard.run(def, attempt) : await attempt();
-    return validate(def.response, replyData, `reply from ${def.subject}`);
+    const started = performance.now();
+    let outcome = 'ok';
+    try {
+      const replyData = this.guard ? await this.guard.run(def, attempt) : await attempt();
+      return validate(def.response, replyData, `reply from ${def.subject}`);
+    } catch (e) {
+      outcome = CotaError.is(e) ? e.code : 'INTERNAL';
+      throw e;
+    } finally {
+      endSpan(span, outcome);
+      this.metrics?.calls.observe({ service: this.owner, subject: def.subject, outcome }, (performance.now() - started) / 1000);
+    }
   }
 
   private async send(def: RpcDef, data: string, subjectTimeoutMs: number, scope: CallScope): Promise<unknown> {
@@ -157,8 +184,20 @@ export class Bus {
     const limits = bulkheadLimits(this.fabric, def.subject);
     const bulkhead = subscriptionBulkhead(limits);
     const shed = { count: 0, loggedAt: 0 };
+    const labels = { service: this.owner, subject: def.subject };
     return this.transport.serve(def.subject, def.service, async (raw, headers: MessageHeaders) => {
-      const scope = scopeFromHeaders(headers);
+      const incoming = scopeFromHeaders(headers);
+      // Server span, child of the caller's (tracing on); the handler's own calls become its children.
+      const span = startSpan(def.subject, SpanKind.SERVER, incoming.traceparent, {
+        'messaging.system': 'nats',
+        'messaging.destination.name': def.subject,
+        'cota.service': this.owner,
+        ...(incoming.requestId ? { 'cota.request_id': incoming.requestId } : {}),
+      });
+      const scope: CallScope = span ? { ...incoming, traceparent: traceparentOf(span) } : incoming;
+      const started = performance.now();
+      this.metrics?.inFlight.inc(labels);
+      let outcome = 'ok';
       let body: unknown;
       const expired = () => scope.deadline !== undefined && Date.now() >= scope.deadline;
       const dropped = () => new CotaError('TIMEOUT', `deadline passed before ${def.subject} ran; dropped`, { subject: def.subject, deadline: 'passed' });
@@ -181,20 +220,28 @@ export class Bus {
       } catch (err) {
         if (err instanceof BulkheadRejectedError) {
           this.logShed(def, limits, shed);
+          this.metrics?.shed.inc(labels);
           const error: WireError = {
             code: 'UNAVAILABLE',
             message: `${def.service} is at capacity on ${def.subject}; try again shortly`,
             service: def.service,
             details: { subject: def.subject, overloaded: true, retry_after_s: this.fabric.bulkhead.retry_after_s },
           };
+          outcome = error.code;
           return JSON.stringify({ ok: false, error } satisfies Reply);
         }
         const error = CotaError.is(err)
           ? err.toWire()
           : ({ code: 'INTERNAL', message: `${def.service} failed: ${(err as Error)?.message ?? String(err)}` } as WireError);
         error.service = error.service ?? def.service;
+        outcome = error.code;
         this.logFailure(def, scope, body, error, err);
         return JSON.stringify({ ok: false, error } satisfies Reply);
+      } finally {
+        endSpan(span, outcome);
+        this.metrics?.inFlight.dec(labels);
+        this.metrics?.handled.observe({ ...labels, outcome }, (performance.now() - started) / 1000);
+        if (outcome !== 'ok') this.metrics?.handleErrors.inc({ ...labels, code: outcome });
       }
     });
   }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { parseTraceparent, TRACEPARENT_HEADER } from './tracing';
 
 /**
  * What travels with every request besides its payload: the absolute deadline of the question it
@@ -16,6 +17,8 @@ export interface CallScope {
   /** Epoch ms after which nobody waits for the answer any more. */
   readonly deadline?: number;
   readonly requestId?: string;
+  /** W3C trace context of the span the running code belongs to (tracing.ts); absent when tracing is off upstream. */
+  readonly traceparent?: string;
 }
 
 const storage = new AsyncLocalStorage<CallScope>();
@@ -47,6 +50,7 @@ export function scopeToHeaders(scope: CallScope): MessageHeaders {
   const h: Record<string, string> = {};
   if (scope.deadline !== undefined) h[DEADLINE_HEADER] = String(Math.floor(scope.deadline));
   if (scope.requestId !== undefined) h[REQUEST_ID_HEADER] = scope.requestId;
+  if (scope.traceparent !== undefined) h[TRACEPARENT_HEADER] = scope.traceparent;
   return h;
 }
 
@@ -56,7 +60,12 @@ export function scopeFromHeaders(headers: MessageHeaders | undefined): CallScope
   const deadline = rawDeadline !== undefined && /^\d{1,16}$/.test(rawDeadline) ? Number(rawDeadline) : undefined;
   const rawId = headers?.[REQUEST_ID_HEADER];
   const requestId = rawId !== undefined && REQUEST_ID_RE.test(rawId) ? rawId : undefined;
-  return { ...(deadline !== undefined ? { deadline } : {}), ...(requestId !== undefined ? { requestId } : {}) };
+  const traceparent = parseTraceparent(headers?.[TRACEPARENT_HEADER]);
+  return {
+    ...(deadline !== undefined ? { deadline } : {}),
+    ...(requestId !== undefined ? { requestId } : {}),
+    ...(traceparent !== undefined ? { traceparent } : {}),
+  };
 }
 
 export function isRequestId(value: unknown): value is string {

@@ -6,3 +6,5 @@ export * from './telemetry';
 export * from './call-scope';
 export * from './fabric-policy';
 export * from './resilience';
+export * from './tracing';
+export * from './metrics';

@@ -1,5 +1,5 @@
 import { connect, ErrorCode, headers as natsHeaders, MsgHdrs, NatsConnection, NatsError, StringCodec, Subscription } from 'nats';
-import { CotaError } from '@cota/contracts';
+import { CotaError, inboxOf } from '@cota/contracts';
 import type { MessageHeaders } from './call-scope';
 import { EventHandler, RequestHandler, Transport, TransportSubscription } from './transport';
 
@@ -25,12 +25,37 @@ export interface NatsTransportOptions {
   name: string;
   /** Called on connection state changes, for logs. */
   onStatus?: (status: string) => void;
+  /**
+   * NATS user and password (NATS_USER/NATS_PASSWORD). `nats://user:pass@host:4222` in the URL works too;
+   * these win over the URL's. The user's permissions are generated from libs/contracts (bus-access.ts); its
+   * replies arrive on `_INBOX.<user>.>` (inboxOf), the only inbox those permissions let it read.
+   */
+  user?: string | null;
+  pass?: string | null;
+}
+
+/**
+ * Splits credentials out of a NATS URL (`nats://user:pass@host:4222`), so they reach the server as
+ * CONNECT fields and never appear in logs or connection names.
+ */
+export function natsServerAndCredentials(url: string): { server: string; user: string | null; pass: string | null } {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^@/]*)@(.*)$/i.exec(url.trim());
+  if (!m) return { server: url.trim(), user: null, pass: null };
+  const [, scheme, auth, rest] = m;
+  const idx = auth.indexOf(':');
+  const user = decodeURIComponent(idx >= 0 ? auth.slice(0, idx) : auth) || null;
+  const pass = idx >= 0 ? decodeURIComponent(auth.slice(idx + 1)) || null : null;
+  return { server: scheme + rest, user, pass };
 }
 
 /** Maps a nats.js failure to the wire error a caller can act on. */
 function toCotaError(err: unknown, subject: string, timeoutMs: number): CotaError {
   const code = (err as NatsError)?.code;
   if (code === ErrorCode.NoResponders) return new CotaError('UNAVAILABLE', `no service is answering ${subject}`, { subject });
+  if (code === ErrorCode.PermissionsViolation) {
+    // The server's per-service permissions (generated from libs/contracts) do not let this user call it.
+    return new CotaError('FORBIDDEN', `this service may not call ${subject} (NATS permissions violation)`, { subject, bus: true });
+  }
   if (code === ErrorCode.Timeout) return new CotaError('TIMEOUT', `${subject} did not answer in ${timeoutMs} ms`, { subject });
   if (code === ErrorCode.ConnectionClosed || code === ErrorCode.ConnectionDraining || code === ErrorCode.Disconnect) {
     return new CotaError('UNAVAILABLE', 'the message bus (NATS) is not reachable', { subject, bus: true });
@@ -52,9 +77,13 @@ export class NatsTransport implements Transport {
   private constructor(private readonly nc: NatsConnection) {}
 
   static async connect(opts: NatsTransportOptions): Promise<NatsTransport> {
+    const parsed = natsServerAndCredentials(opts.url);
+    const user = opts.user ?? parsed.user;
+    const pass = opts.pass ?? parsed.pass;
     const nc = await connect({
-      servers: opts.url,
+      servers: parsed.server,
       name: opts.name,
+      ...(user ? { user, pass: pass ?? undefined, inboxPrefix: inboxOf(user) } : {}),
       reconnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,

@@ -210,7 +210,9 @@ export class Planner {
   }
 
   private advicePlan(q: AnalysedQuestion, phrase: string, suffix: string): PlanResponse {
-    const pointsAtFund = q.tickers.tickers.length > 0 || /(?:^| )(?:dele|dela|nele|nela|desse|deste|esse|este|meu|minhas?|meus)(?= |$)/.test(q.normalized);
+    // "esse fundo", "nele" point at a fund; "esse mês" does not.
+    const pointsAtFund =
+      q.tickers.tickers.length > 0 || /(?:^| )(?:dele|dela|nele|nela|desse|deste|esse|este|meu|minhas?|meus)(?= |$)(?! (?:mes|ano|semestre|trimestre|momento|dia|semana)(?: |$))/.test(q.normalized);
     if (!pointsAtFund) {
       const res = this.special(q, 'smalltalk', 'advice', { smalltalk: 'advice' }, `request for a recommendation ("${phrase}"), no fund named: Cota does not recommend${suffix}`);
       return { ...res, advice: true };

@@ -5,11 +5,15 @@ import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { ServiceName } from '@cota/contracts';
 import { CotaEnv, loadPolicy } from '@cota/config';
-import { Bus, FabricPolicy, NatsTransport, Transport } from '@cota/messaging';
+import { collectDefaultMetrics } from 'prom-client';
+import { Bus, BusMetrics, FabricPolicy, NatsTransport, tracingEnabled, Transport } from '@cota/messaging';
 import { Migration, openDatabase, runMigrations } from './database';
+import { readinessChecks } from './health';
 import { Infra } from './infra';
 import { Logger } from './logger';
+import { registerReadinessMetrics, startOpsServer } from './ops-server';
 import { openRedis } from './redis';
+import { startTracing, TracingHandle } from './tracing';
 
 /** How a service is assembled: what it needs and its Nest module. */
 export interface ServiceDefinition {
@@ -27,6 +31,8 @@ export interface RunningService {
   name: ServiceName;
   infra: Infra;
   app: INestApplicationContext;
+  /** Port of its /metrics and /health probes (ops-server.ts), or null when it has none (embedded, tests). */
+  opsPort: number | null;
   /** Drain in-flight messages, close Nest, release connections it owns. */
   stop(): Promise<void>;
 }
@@ -36,11 +42,18 @@ export interface SharedInfra {
   transport: Transport;
   database: DataSource | null;
   redis: Redis | null;
+  /** One registry for all the services of the process (embedded: served by the gateway's /metrics). */
+  metrics?: BusMetrics;
 }
 
 export async function startService(def: ServiceDefinition, env: CotaEnv, shared?: SharedInfra): Promise<RunningService> {
   const log = new Logger(def.name);
   const owned: Array<() => Promise<void>> = [];
+  // Traces (OTLP over HTTP) only when OTEL_EXPORTER_OTLP_ENDPOINT is set; the first service of a process installs them.
+  let tracing: TracingHandle | null = null;
+  if (env.otlpEndpoint && !tracingEnabled()) {
+    tracing = await startTracing({ serviceName: shared ? 'cota' : `cota-${def.name}`, endpoint: env.otlpEndpoint });
+  }
   // Bulkheads, breakers and retries (policies/fabric.yaml): a bad value stops the start naming file and field.
   const fabric = loadPolicy('fabric', FabricPolicy);
 
@@ -49,6 +62,8 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     if (!env.natsUrl) throw new Error(`${def.name}: NATS_URL is required to run as a separate process`);
     const nats = await NatsTransport.connect({
       url: env.natsUrl,
+      user: env.natsUser,
+      pass: env.natsPassword,
       name: `cota-${def.name}`,
       onStatus: (s) => log.info('nats status', { status: s }),
     });
@@ -73,13 +88,17 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   }
   if (def.needsRedis && !redis && !env.embedded) throw new Error(`${def.name}: REDIS_URL is required`);
 
+  const metrics = shared?.metrics ?? new BusMetrics();
+  // Process metrics (CPU, memory, event loop) once per registry; the gateway registers its own (cota_gateway_*).
+  if (!shared?.metrics && !def.http) collectDefaultMetrics({ register: metrics.registry, prefix: `cota_${def.name.replace(/-/g, '_')}_` });
   const infra: Infra = {
     service: def.name,
     env,
-    bus: new Bus(transport, def.name, { fabric, calls: fabric.client.callers.includes(def.name) ? fabric.client : undefined, log }),
+    bus: new Bus(transport, def.name, { fabric, calls: fabric.client.callers.includes(def.name) ? fabric.client : undefined, log, metrics }),
     database: def.needsDatabase ? database : null,
     redis: def.needsRedis ? redis : null,
     embedded: env.embedded,
+    metrics,
   };
 
   const module = def.module(infra);
@@ -88,19 +107,28 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     : await NestFactory.createApplicationContext(module, { logger: ['error', 'warn'] });
   if (def.http) await (app as Awaited<ReturnType<typeof NestFactory.create>>).listen(env.port, '0.0.0.0');
   else await app.init();
-  log.info('started', { transport: transport.name, embedded: env.embedded });
+  // The metrics/probe port: never in a shared (embedded) process, where the gateway's /metrics serves all.
+  if (!shared?.metrics) registerReadinessMetrics(metrics.registry, def.name, () => readinessChecks(infra));
+  const ops =
+    !shared && env.metricsPort !== undefined && env.metricsPort !== null
+      ? await startOpsServer({ port: env.metricsPort, registry: metrics.registry, checks: () => readinessChecks(infra) })
+      : null;
+  log.info('started', { transport: transport.name, embedded: env.embedded, ...(ops ? { metrics_port: ops.port } : {}) });
 
   let stopped = false;
   return {
     name: def.name,
     infra,
     app,
+    opsPort: ops?.port ?? null,
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      await ops?.close().catch(() => undefined);
       await app.close();
       // In-flight handlers finish (bus drain) before the database and Redis close.
       for (const close of owned) await close().catch(() => undefined);
+      await tracing?.stop();
       log.info('stopped');
     },
   };

@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Logger } from './logger';
 
 const log = new Logger('embedded-postgres');
@@ -11,6 +13,10 @@ export interface EmbeddedPostgres {
 /**
  * PGlite served on a local socket, so embedded mode uses the same `pg`/TypeORM code as production.
  * `dataDir` null keeps it in memory (tests of the embedded path); otherwise it persists.
+ *
+ * PGlite has no authentication: whoever reaches its socket is the superuser. So it is never on TCP
+ * (issue 11): it listens on a Unix socket inside a fresh directory only this user can open (mode
+ * 0700, removed at stop), `<dir>/.s.PGSQL.5432`, which `pg` reaches with the directory as host.
  */
 export async function startEmbeddedPostgres(dataDir: string | null): Promise<EmbeddedPostgres> {
   // Loaded lazily: production services never need the WASM build.
@@ -25,15 +31,28 @@ export async function startEmbeddedPostgres(dataDir: string | null): Promise<Emb
     log.warn('pgvector extension for PGlite not available; vector search falls back to in-process scoring');
   }
   const db = await PGlite.create(dataDir ?? 'memory://', { extensions } as Parameters<typeof PGlite.create>[1]);
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });
-  await server.start();
-  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
-  log.info('embedded Postgres (PGlite) listening', { url, persistent: Boolean(dataDir) });
+  const socketDir = mkdtempSync(join(tmpdir(), 'cota-pg-')); // created 0700: private to this user
+  const server = new PGLiteSocketServer({ db, path: join(socketDir, '.s.PGSQL.5432'), maxConnections: 16 });
+  try {
+    await server.start();
+  } catch (e) {
+    rmSync(socketDir, { recursive: true, force: true });
+    await db.close().catch(() => undefined);
+    throw e;
+  }
+  const url = embeddedPostgresUrl(socketDir);
+  log.info('embedded Postgres (PGlite) listening on a private Unix socket', { socket_dir: socketDir, persistent: Boolean(dataDir) });
   return {
     url,
     stop: async () => {
       await server.stop().catch(() => undefined);
       await db.close().catch(() => undefined);
+      rmSync(socketDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The connection URL of a Unix socket directory: the host is the directory, percent-encoded. */
+export function embeddedPostgresUrl(socketDir: string): string {
+  return `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`;
 }

@@ -35,9 +35,18 @@ export async function runChecks(checks: Record<string, HealthCheck>, timeoutMs =
   return { ok: Object.values(result).every((c) => c.ok), checks: result };
 }
 
+/** The checks each service serves on its health subject, for its HTTP readiness probe too (ops-server.ts). */
+const served = new WeakMap<Infra, Record<string, HealthCheck>>();
+
+/** The service's readiness checks: those it serves on its health subject, or the standard ones before it does. */
+export function readinessChecks(infra: Infra): Record<string, HealthCheck> {
+  return served.get(infra) ?? standardChecks(infra);
+}
+
 /** Answers `cota.<service>.health.v1` with the service's own checks. */
 export function serveHealth(infra: Infra, extra: Record<string, HealthCheck> = {}): TransportSubscription {
   const checks = { ...standardChecks(infra), ...extra };
+  served.set(infra, checks);
   return infra.bus.serve(HealthSubjects[infra.service], async () => ({
     service: infra.service,
     instance: infra.bus.instance,

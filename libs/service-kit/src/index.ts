@@ -7,3 +7,5 @@ export * from './health';
 export * from './service-module';
 export * from './boot';
 export * from './run';
+export * from './tracing';
+export * from './ops-server';

@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { ServiceName } from '@cota/contracts';
 import { CotaEnv } from '@cota/config';
-import { Bus } from '@cota/messaging';
+import { Bus, BusMetrics } from '@cota/messaging';
 
 /**
  * What a service is given to talk to the world. Repositories wrap these; handlers never
@@ -15,6 +15,8 @@ export interface Infra {
   readonly database: DataSource | null;
   readonly redis: Redis | null;
   readonly embedded: boolean;
+  /** The service's Prometheus metrics (its registry: the metrics port, or the gateway's /metrics when embedded). */
+  readonly metrics?: BusMetrics;
 }
 
 /** The database, or a clear start-up error when the service needs one and none is configured. */

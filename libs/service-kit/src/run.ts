@@ -1,4 +1,5 @@
-import { loadEnv } from '@cota/config';
+import { ServiceName } from '@cota/contracts';
+import { CotaEnv, loadEnv } from '@cota/config';
 import { Logger } from './logger';
 import { RunningService, ServiceDefinition, startService } from './boot';
 
@@ -13,13 +14,29 @@ export async function runFromEnv(def: ServiceDefinition): Promise<RunningService
     if (env.embedded) {
       throw new Error(`${def.name} runs alone only with NATS_URL (and DATABASE_URL/REDIS_URL as it needs); for one process with embedded defaults use 'npm start'`);
     }
-    const running = await startService(def, env);
+    const running = await startService(def, withDefaultMetricsPort(env, def.name));
     stopOnSignals(running.stop, log);
     return running;
   } catch (e) {
     log.error('failed to start', { error: (e as Error).message });
     process.exit(1);
   }
+}
+
+/** Default metrics/probe port of each service run as its own process (COTA_METRICS_PORT overrides; deploy/ uses these). */
+export const DEFAULT_METRICS_PORTS: Readonly<Record<ServiceName, number>> = {
+  gateway: 9460,
+  planner: 9461,
+  context: 9462,
+  'tool-gate': 9463,
+  executor: 9464,
+  rag: 9465,
+  narrator: 9466,
+};
+
+/** The environment with the service's default metrics port when COTA_METRICS_PORT is unset. */
+export function withDefaultMetricsPort(env: CotaEnv, service: ServiceName): CotaEnv {
+  return env.metricsPort === undefined || env.metricsPort === null ? { ...env, metricsPort: DEFAULT_METRICS_PORTS[service] } : env;
 }
 
 /** Drains and exits on SIGTERM (how Kubernetes stops a pod) or SIGINT (Ctrl+C). */

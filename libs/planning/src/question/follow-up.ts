@@ -36,8 +36,12 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   // "e a mínima?" after the IFIX's maximum: the word names an aggregation of the same series, not a
   // fund's intraday low.
   const prevDef = prev.measure ? catalog.measures[prev.measure] : null;
+  // Also after the highest close: "mínima" then asks for the lowest close, not the intraday low (whose
+  // measure falls back to the closes).
+  const curDef = cur.measure ? catalog.measures[cur.measure] : null;
+  const extremeOfCloses = !!curDef && curDef.fallback_measure === prev.measure && (prev.agg === 'max' || prev.agg === 'min');
   const aggOnly = reading.measureNamed && reading.aggNamed && !!cur.agg && !!prevDef && prevDef.aggregations.includes(cur.agg) && cur.subjects.length === 0 &&
-    !!cur.measure && catalog.measures[cur.measure]?.subject !== prevDef.subject;
+    !!cur.measure && (catalog.measures[cur.measure]?.subject !== prevDef.subject || extremeOfCloses);
   if (aggOnly) reading = { ...reading, measureNamed: false };
   const named = reading.measureNamed && cur.measure ? catalog.measures[cur.measure] : null;
   if (cur.subjects.length === 0 && named && prev.subjects.some((s) => s.kind !== named.subject)) {
@@ -114,7 +118,11 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     const periodless = (p: StructuredQuestion['period']) => !p || p.kind === 'latest';
     const spanNamed = periodless(prev.period) && !periodless(period);
     const keepAgg = !reading.aggNamed && !spanNamed && prev.agg && def.aggregations.includes(prev.agg) && (measure === prev.measure || prev.agg !== 'value');
-    if (keepAgg) {
+    if (!reading.aggNamed && reading.aggWanted.length && !cur.measure) {
+      // "e a acumulada de 2024?" after the Selic's mean: the words name an aggregation of the kept measure.
+      agg = chooseAgg(def, new Set(reading.aggWanted), period, (cur.group_by ?? prev.group_by) !== null, '');
+      changed.push('aggregation');
+    } else if (keepAgg) {
       agg = prev.agg;
       also = (prev.also ?? []).filter((a) => def.aggregations.includes(a));
       inherited.push('aggregation');

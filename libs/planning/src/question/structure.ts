@@ -19,6 +19,8 @@ export interface QuestionReading {
   /** Whether the measure was named (not defaulted from a subject or an aggregation). */
   measureNamed: boolean;
   aggNamed: boolean;
+  /** Aggregations the words name, whatever the measure ("e a acumulada?" names one without a measure). */
+  aggWanted: MeasureAgg[];
   /** "no mesmo período", "compara com", "qual deles": cues that the question edits the previous one. */
   cues: FollowUpCue[];
 }
@@ -153,6 +155,7 @@ export class QuestionReader {
       signals,
       measureNamed,
       aggNamed: agg !== null && aggHits.some((h) => h.agg === agg),
+      aggWanted: [...aggWanted],
       cues,
     };
   }

@@ -1,16 +1,20 @@
 import { Client } from 'pg';
+import { startTestSmtp, TestSmtp } from '@cota/test-support';
 import { Cluster, startCluster } from './cluster';
 
 /**
- * Personal finance through POST /ask over real NATS, Postgres and Redis: an expense said in words is
- * previewed, confirmed once (even when two "sim" race), queried back in totals, and never visible to
- * another client. Missing arguments are asked for and completed by the next message.
+ * Tools through POST /ask over real NATS, Postgres and Redis: an expense said in words is previewed,
+ * confirmed once (even when two "sim" race), queried back in totals, and never visible to another
+ * client; missing arguments are asked for and completed by the next message; a report e-mailed after
+ * "sim" reaches a real SMTP server (the executor has SMTP_URL).
  */
 let cluster: Cluster;
 let pg: Client;
+let smtp: TestSmtp;
 
 beforeAll(async () => {
-  cluster = await startCluster({});
+  smtp = await startTestSmtp();
+  cluster = await startCluster({ serviceEnv: { executor: { SMTP_URL: smtp.url, COTA_MAIL_POLL_MS: '500' } } });
   pg = new Client({ connectionString: cluster.db.url });
   await pg.connect();
 }, 300_000);
@@ -18,6 +22,32 @@ beforeAll(async () => {
 afterAll(async () => {
   await pg?.end();
   await cluster?.stop();
+  await smtp?.stop();
+});
+
+describe('e-mail through /ask', () => {
+  it('the briefing, "manda por e-mail", "sim, confirmo o envio": the message arrives at the SMTP server once', async () => {
+    const conversation = 'mail-1';
+    const report = await cluster.ask('o que temos pra hoje?', { conversation });
+    expect(report.body.meta.tool).toMatchObject({ name: 'gerar_relatorio_diario', status: 'executed' });
+    const ask = await cluster.ask('manda esse relatório pro meu e-mail', { conversation });
+    expect(ask.body.status).toBe('confirmation_required');
+    expect(ask.body.answer).toContain('O e-mail sai em instantes');
+    expect(smtp.received).toHaveLength(0);
+    const yes = await cluster.ask('sim, confirmo o envio', { conversation });
+    expect(yes.body.meta.tool).toMatchObject({ name: 'enviar_relatorio_email', status: 'executed' });
+    expect(yes.body.answer).toMatch(/será entregue em instantes/);
+    const [mail] = await smtp.waitFor(1, 20_000);
+    expect(mail.to).toEqual(['cliente-demo-1@exemplo.com.br']);
+    expect(mail.subject).toContain('Briefing diário');
+    expect(mail.html).toContain('Mercado');
+    expect(mail.text).toContain('Mercado');
+    // A second yes finds nothing pending: the message is not sent again.
+    const again = await cluster.ask('sim', { conversation });
+    expect(again.body.answer).toMatch(/[Nn]ão há nenhuma ação aguardando/);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(smtp.received).toHaveLength(1);
+  });
 });
 
 const rows = async (client: string) =>

@@ -1,0 +1,54 @@
+import { ALL_RPCS } from './registry';
+import { SERVICES } from './define';
+import { ContextSubjects } from './subjects/context';
+import { ExecutorSubjects } from './subjects/executor';
+import { PlannerSubjects } from './subjects/planner';
+import { EVENT_READER, eventsOutsideTheirNamespace, natsPermissions, renderNatsConfig, RPC_CALLERS } from './bus-access';
+
+describe('bus access (NATS permissions generated from the contracts)', () => {
+  const perms = natsPermissions();
+
+  it('declares the callers of every request-reply subject, once', () => {
+    const declared = RPC_CALLERS.map(([d]) => d.subject);
+    expect(new Set(declared).size).toBe(declared.length);
+    expect([...declared].sort()).toEqual(ALL_RPCS.map((r) => r.subject).sort());
+  });
+
+  it('lets each service subscribe only to its own subjects, in its own queue group', () => {
+    for (const s of SERVICES) {
+      const subs = perms[s].subscribe.allow!;
+      for (const entry of subs) {
+        const [subject, queue] = entry.split(' ');
+        if (queue !== undefined) {
+          expect(queue).toBe(s);
+          expect(ALL_RPCS.find((r) => r.subject === subject)?.service).toBe(s);
+        } else expect(subject === `_INBOX.${s}.>` || subject.startsWith('cota.narrator.delta.v1')).toBe(true);
+      }
+      expect(perms[s].allow_responses).toBe(true);
+      expect(perms[s].publish.allow).toContain(`cota.events.${s}.>`);
+      expect(perms[s].publish.allow!.filter((p) => p.startsWith('cota.events.'))).toEqual([`cota.events.${s}.>`]);
+    }
+  });
+
+  it('keeps the pipeline to the gateway and tool runs to the tool gate', () => {
+    const publishers = (subject: string) => SERVICES.filter((s) => perms[s].publish.allow!.includes(subject));
+    expect(publishers(PlannerSubjects.plan.subject)).toEqual(['gateway']);
+    expect(publishers(ExecutorSubjects.query.subject)).toEqual(['gateway']);
+    expect(publishers(ExecutorSubjects.runTool.subject)).toEqual(['tool-gate']);
+    expect(publishers(ExecutorSubjects.funds.subject)).toEqual(['planner']);
+    expect(publishers(ContextSubjects.sessionSet.subject)).toEqual(['tool-gate']);
+    expect(publishers('cota.planner.health.v1').sort()).toEqual(['gateway', 'planner']);
+  });
+
+  it('gives the event reader read-only access to events', () => {
+    expect(perms[EVENT_READER]).toEqual({ publish: { deny: ['>'] }, subscribe: { allow: ['cota.events.>'] } });
+    expect(eventsOutsideTheirNamespace()).toEqual([]);
+  });
+
+  it('renders a server config with one user per service and no password in it', () => {
+    const conf = renderNatsConfig();
+    for (const s of [...SERVICES, EVENT_READER]) expect(conf).toContain(`user: "${s}"`);
+    expect(conf).toContain('password: $COTA_NATS_PASSWORD_TOOL_GATE');
+    expect(conf).not.toMatch(/password: "/);
+  });
+});

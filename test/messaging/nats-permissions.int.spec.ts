@@ -1,0 +1,159 @@
+import { spawn, ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'nats';
+import { CotaError, Events, NATS_USERS, natsPasswordVariable, NatsUser, PlannerSubjects, renderNatsConfig } from '@cota/contracts';
+import { NatsTransport } from '@cota/messaging';
+import { freePort } from '@cota/test-support';
+
+/**
+ * The generated NATS users and permissions (libs/contracts bus-access.ts) on the machine's nats-server:
+ * the gateway may call the planner, the planner may not run tools, no service publishes another's
+ * events, and the event reader only reads.
+ */
+const BINARY = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
+const d = BINARY ? describe : describe.skip;
+
+const password = (u: NatsUser) => `test-${u}-secret`;
+
+async function waitForPort(port: number): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (Date.now() < until) {
+    const ok = await new Promise<boolean>((res) => {
+      const s = new Socket();
+      s.once('connect', () => (s.destroy(), res(true)));
+      s.once('error', () => (s.destroy(), res(false)));
+      s.connect(port, '127.0.0.1');
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nats-server did not listen on ${port}`);
+}
+
+d('NATS permissions generated from the contracts (real nats-server)', () => {
+  let proc: ChildProcess;
+  let dir: string;
+  let url: string;
+  const open: NatsTransport[] = [];
+  const as = async (user: NatsUser) => {
+    const t = await NatsTransport.connect({ url, user, pass: password(user), name: `perm-test-${user}` });
+    open.push(t);
+    return t;
+  };
+
+  beforeAll(async () => {
+    const port = await freePort();
+    dir = mkdtempSync(join(tmpdir(), 'cota-nats-auth-'));
+    const conf = join(dir, 'nats.conf');
+    writeFileSync(conf, renderNatsConfig());
+    const env = { ...process.env, ...Object.fromEntries(NATS_USERS.map((u) => [natsPasswordVariable(u), password(u)])) };
+    proc = spawn(BINARY!, ['-c', conf, '-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore', env });
+    await waitForPort(port);
+    url = `nats://127.0.0.1:${port}`;
+  });
+
+  afterAll(async () => {
+    for (const t of open) await t.drain().catch(() => undefined);
+    if (proc && proc.exitCode === null) {
+      await new Promise<void>((res) => {
+        proc.once('exit', () => res());
+        proc.kill('SIGKILL');
+      });
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a connection without credentials or with a wrong password', async () => {
+    await expect(connect({ servers: url, reconnect: false })).rejects.toThrow(/authorization/i);
+    await expect(connect({ servers: url, user: 'gateway', pass: 'wrong', reconnect: false })).rejects.toThrow(/authorization/i);
+  });
+
+  it('lets the gateway request a planner subject served by the planner', async () => {
+    const planner = await as('planner');
+    planner.serve(PlannerSubjects.plan.subject, 'planner', async (data) => JSON.stringify({ echo: JSON.parse(data) }));
+    // Credentials in the URL work too (NATS_URL=nats://user:pass@host).
+    const gateway = await NatsTransport.connect({ url: url.replace('nats://', `nats://gateway:${password('gateway')}@`), name: 'perm-test-gw-url' });
+    open.push(gateway);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(JSON.parse(await gateway.request(PlannerSubjects.plan.subject, '{"q":1}', 2000))).toEqual({ echo: { q: 1 } });
+  });
+
+  it('refuses the planner a request on cota.executor.run-tool.v1 with a permission error', async () => {
+    const executor = await as('executor');
+    executor.serve('cota.executor.run-tool.v1', 'executor', async () => '{"ran":true}');
+    const planner = await as('planner');
+    await new Promise((r) => setTimeout(r, 100));
+    const err = await planner.request('cota.executor.run-tool.v1', '{}', 2000).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(CotaError);
+    expect((err as CotaError).code).toBe('FORBIDDEN');
+    expect((err as CotaError).message).toMatch(/permissions violation/i);
+    // The tool gate, its only caller, gets through.
+    const toolGate = await as('tool-gate');
+    expect(JSON.parse(await toolGate.request('cota.executor.run-tool.v1', '{}', 2000))).toEqual({ ran: true });
+  });
+
+  it('refuses a service that serves another service’s subject', async () => {
+    const nc = await connect({ servers: url, user: 'narrator', pass: password('narrator'), reconnect: false });
+    const errors: string[] = [];
+    void (async () => {
+      for await (const s of nc.status()) if (s.type === 'error') errors.push(String(s.data));
+    })();
+    const sub = nc.subscribe(PlannerSubjects.plan.subject, { queue: 'planner' });
+    void (async () => {
+      try {
+        for await (const _m of sub) void _m;
+      } catch (e) {
+        errors.push(String(e));
+      }
+    })();
+    await nc.flush();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(errors.join(' ')).toMatch(/permissions violation for subscription/i);
+    await nc.close();
+  });
+
+  it('lets a service publish only its own events, and the event reader only read them', async () => {
+    const reader = await as('events');
+    const seen: string[] = [];
+    reader.subscribe('cota.events.>', (subject) => seen.push(subject));
+    const planner = await as('planner');
+    await new Promise((r) => setTimeout(r, 100));
+
+    planner.publish(Events.plannerPlanned.subject, '{"own":true}');
+    planner.publish(Events.executorQueried.subject, '{"forged":true}'); // another service's event
+    reader.publish(Events.gatewayAsked.subject, '{"forged":true}'); // the reader never publishes
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen).toEqual([Events.plannerPlanned.subject]);
+
+    // The reader is told why (the server reports the violation on its connection).
+    const nc = await connect({ servers: url, user: 'events', pass: password('events'), reconnect: false });
+    const errors: string[] = [];
+    void (async () => {
+      for await (const s of nc.status()) if (s.type === 'error') errors.push(String(s.data));
+    })();
+    nc.publish(Events.gatewayAsked.subject);
+    await nc.flush();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(errors.join(' ')).toMatch(/PERMISSIONS_VIOLATION|permissions violation/i);
+    await nc.close();
+  });
+
+  it('keeps a service out of another service’s reply inbox', async () => {
+    const nc = await connect({ servers: url, user: 'planner', pass: password('planner'), reconnect: false, inboxPrefix: '_INBOX.planner' });
+    const errors: string[] = [];
+    void (async () => {
+      for await (const s of nc.status()) if (s.type === 'error') errors.push(String(s.data));
+    })();
+    nc.subscribe('_INBOX.gateway.>', { callback: (err) => err && errors.push(err.message) });
+    await nc.flush();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(errors.join(' ')).toMatch(/permissions violation for subscription/i);
+    await nc.close();
+  });
+});
