@@ -206,6 +206,8 @@ function checkServices(objs: K8sObject[], expectTag: string): void {
       else expect(probe!.httpGet).toEqual({ path: expect.stringMatching(/^\/health\/(live|ready)$/), port: 'metrics' });
     }
     expect(c.readinessProbe!.httpGet!.path).toBe('/health/ready');
+    // Rolling restarts drain: a preStop pause lets the endpoints drop the pod before SIGTERM (issue 11).
+    expect((c as Container & { lifecycle?: unknown }).lifecycle).toEqual({ preStop: { exec: { command: ['sleep', expect.stringMatching(/^\d+$/)] } } });
     // Metrics on the service's default port, scraped by annotation (deploy/observability/prometheus-scrape.yaml).
     expect(c.ports).toEqual(expect.arrayContaining([{ name: 'metrics', containerPort: DEFAULT_METRICS_PORTS[svc] }]));
     expect((spec.template.metadata as { annotations?: Record<string, string> }).annotations).toEqual({

@@ -42,6 +42,8 @@ export async function startCluster(
     serviceEnv?: Partial<Record<ServiceName, NodeJS.ProcessEnv>>;
     /** Fakes started (in-process, through startService) in place of the real service. */
     replace?: Partial<Record<ServiceName, ServiceDefinition>>;
+    /** A private Redis (e.g. one the test kills and restarts) instead of the shared one. */
+    redisUrl?: string;
   } = {},
 ): Promise<Cluster> {
   const nats = await startTestNats();
@@ -54,7 +56,7 @@ export async function startCluster(
   const envVars: NodeJS.ProcessEnv = {
     NATS_URL: nats.url,
     DATABASE_URL: db.url,
-    REDIS_URL: REDIS_TEST_URL,
+    REDIS_URL: opts.redisUrl ?? REDIS_TEST_URL,
     COTA_REDIS_PREFIX: testRedisPrefix('e2e'),
     COTA_DEMO_KEYS: Object.values(DEMO).map((d) => `${d.clientId}:${d.key}`).join(','),
     COTA_OPS_TOKEN: 'ops-token-de-teste',

@@ -108,10 +108,16 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   if (def.http) await (app as Awaited<ReturnType<typeof NestFactory.create>>).listen(env.port, '0.0.0.0');
   else await app.init();
   // The metrics/probe port: never in a shared (embedded) process, where the gateway's /metrics serves all.
-  if (!shared?.metrics) registerReadinessMetrics(metrics.registry, def.name, () => readinessChecks(infra));
+  // Once stop() begins the service reports not ready (a rolling restart takes it out of rotation) while it drains.
+  let draining = false;
+  const checks = () =>
+    draining
+      ? { ...readinessChecks(infra), draining: async () => Promise.reject(new Error('shutting down: finishing in-flight messages')) }
+      : readinessChecks(infra);
+  if (!shared?.metrics) registerReadinessMetrics(metrics.registry, def.name, checks);
   const ops =
     !shared && env.metricsPort !== undefined && env.metricsPort !== null
-      ? await startOpsServer({ port: env.metricsPort, registry: metrics.registry, checks: () => readinessChecks(infra) })
+      ? await startOpsServer({ port: env.metricsPort, registry: metrics.registry, checks })
       : null;
   log.info('started', { transport: transport.name, embedded: env.embedded, ...(ops ? { metrics_port: ops.port } : {}) });
 
@@ -124,10 +130,12 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      await ops?.close().catch(() => undefined);
+      // Readiness false first; the probe port stays open (answering 503) until the drain is over.
+      draining = true;
       await app.close();
       // In-flight handlers finish (bus drain) before the database and Redis close.
       for (const close of owned) await close().catch(() => undefined);
+      await ops?.close().catch(() => undefined);
       await tracing?.stop();
       log.info('stopped');
     },

@@ -199,6 +199,30 @@ describe('ToolGate: confirmation of sensitive actions', () => {
     expect(runner.calls.filter((c) => c.name === 'enviar_relatorio_email' && !c.args.previa)).toHaveLength(1);
   });
 
+  it('an outage while "sim" runs keeps the confirmation (same idempotency key) until it expires', async () => {
+    const { ask, runner, clock } = await askToSend();
+    runner.failWith = new CotaError('UNAVAILABLE', 'no service is answering');
+    await expect(ask('sim', null, 'yes')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    runner.failWith = new CotaError('TIMEOUT', 'executor did not answer');
+    await expect(ask('sim', null, 'yes')).rejects.toMatchObject({ code: 'TIMEOUT' });
+    runner.failWith = null;
+    clock.now += 60_000;
+    const res = await ask('sim', null, 'yes');
+    expect(res).toMatchObject({ status: 'ok', tool: { name: 'enviar_relatorio_email', status: 'executed' } });
+    const sends = runner.calls.filter((c) => c.name === 'enviar_relatorio_email' && !c.args.previa);
+    expect(sends.map((c) => c.args.confirmacao_id)).toEqual(['r1', 'r1', 'r1']);
+  });
+
+  it('a restored confirmation keeps what is left of its 10 minutes, not a fresh TTL', async () => {
+    const { ask, runner, clock } = await askToSend();
+    clock.now += 500_000;
+    runner.failWith = new CotaError('UNAVAILABLE', 'no service is answering');
+    await expect(ask('sim', null, 'yes')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    runner.failWith = null;
+    clock.now += 101_000;
+    expect((await ask('sim', null, 'yes')).message).toMatch(/Não há nenhuma ação aguardando/);
+  });
+
   it('"não" cancels without sending', async () => {
     const { ask, runner } = await askToSend();
     const res = await ask('não', null, 'no');

@@ -198,7 +198,18 @@ export class ToolGate {
     const injected: Injection[] = pending.injected.map((i) => ({ arg: i.arg, value: i.value, source: i.source }));
     const idem = contract.confirmation?.idempotency_arg;
     const args = idem ? { ...pending.args, [idem]: pending.request_id } : pending.args;
-    return this.run(req, conv, pending.tool, args, injected);
+    try {
+      return await this.run(req, conv, pending.tool, args, injected);
+    } catch (e) {
+      // An outage (503/504: the executor down, a step timed out) must not lose the confirmation: the
+      // pending action comes back until it expires, so the next "sim" retries it. Only for tools with an
+      // idempotency key, where a run that did happen behind the timeout is not repeated.
+      if (idem) {
+        const leftSeconds = Math.floor((new Date(pending.expires_at).getTime() - this.now().getTime()) / 1000);
+        if (leftSeconds > 0) await this.session.set(conv, PENDING, pending, leftSeconds).catch(() => undefined);
+      }
+      throw e;
+    }
   }
 
   private async run(
