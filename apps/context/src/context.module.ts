@@ -68,7 +68,7 @@ export class ContextModule {
             // Policy loaded once, here: a bad context.yaml stops the service naming file and field.
             const policy = loadContextPolicy(options.policiesDir);
             const extractive = new ExtractiveSummarizer();
-            const llm = createLlmClient(infra.env.openai);
+            const llm = createLlmClient(infra.env.openai, infra.metrics?.llmUsage('context') ?? null);
             const summarizer: Summarizer = llm
               ? new LlmSummarizer(llm, extractive, policy.memory.summary_timeout_ms, (what, e) =>
                   log.warn('LLM summary failed, extractive fallback used', { what, error: (e as Error)?.message }),

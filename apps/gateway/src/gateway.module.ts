@@ -81,7 +81,7 @@ export class GatewayModule implements NestModule {
         { provide: QUOTA_POLICY, useValue: quotas },
         { provide: AskPipeline, useValue: new AskPipeline(infra.bus) },
         { provide: ClientErasure, useValue: new ClientErasure(infra.bus) },
-        { provide: ApiKeyAuthenticator, useValue: new ApiKeyAuthenticator(new PostgresApiKeyRepository(db)) },
+        { provide: ApiKeyAuthenticator, useValue: new ApiKeyAuthenticator(new PostgresApiKeyRepository(db), undefined, infra.metrics?.cacheLookup('gateway', 'api_keys') ?? null) },
         {
           provide: RATE_LIMITER,
           useValue: infra.redis ? new RedisRateLimiter(infra.redis, quotas.per_client, `${infra.env.redisPrefix}rl:`) : new InMemoryRateLimiter(quotas.per_client),

@@ -24,7 +24,7 @@ export class NarratorModule {
             // Loaded once, here: a bad narrator.yaml or template stops the service naming file and field.
             const catalog = loadCatalogColumns(options.policiesDir);
             if (!catalog) log.warn('entity catalog not found: templates are not checked against it');
-            const llm = createLlmClient(infra.env.openai);
+            const llm = createLlmClient(infra.env.openai, infra.metrics?.llmUsage('narrator') ?? null);
             const narrator = createNarrator({ policiesDir: options.policiesDir, llm, catalog: catalog ?? undefined });
             log.info('narrator ready', {
               templates: Object.keys(narrator.templates).length,

@@ -23,7 +23,7 @@ export class PlannerModule {
           // Policies loaded once, here: a bad ontology.yaml or param_inference.yaml stops the service
           // naming file and field. The fund list arrives later from the executor.
           useFactory: () =>
-            new Planner({ policies: loadPlanningPolicies(options.policiesDir), funds: null, llm: createLlmClient(infra.env.openai) }),
+            new Planner({ policies: loadPlanningPolicies(options.policiesDir), funds: null, llm: createLlmClient(infra.env.openai, infra.metrics?.llmUsage('planner') ?? null) }),
         },
         {
           provide: FundListLoader,

@@ -133,12 +133,16 @@ export class ApiKeyAuthenticator {
   constructor(
     private readonly repo: ApiKeyRepository,
     private readonly cacheMs = 30_000,
+    /** Told whether each lookup was answered from the cache (metrics). */
+    private readonly onLookup: ((hit: boolean) => void) | null = null,
   ) {}
 
   async authenticate(key: string): Promise<string | null> {
     const h = hashApiKey(key);
     const hit = this.cache.get(h);
-    if (hit && hit.until > Date.now()) return hit.clientId;
+    const fresh = !!hit && hit.until > Date.now();
+    this.onLookup?.(fresh);
+    if (hit && fresh) return hit.clientId;
     const clientId = await this.repo.findClientByHash(h);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(h, { clientId, until: Date.now() + (clientId ? this.cacheMs : 2_000) });

@@ -41,6 +41,8 @@ class OpenAiCompatibleClient implements LlmClient {
     apiKey: string,
     baseURL: string | null,
     readonly model: string,
+    /** Told the tokens each answer used, as the model API reports them (metrics). */
+    private readonly onUsage: UsageListener | null = null,
   ) {
     this.sdk = new OpenAI({ apiKey, baseURL: baseURL ?? undefined, maxRetries: 0 });
   }
@@ -57,6 +59,7 @@ class OpenAiCompatibleClient implements LlmClient {
         },
         { timeout: opts.timeoutMs, maxRetries: 0, signal: opts.signal },
       );
+      if (res.usage && this.onUsage) this.onUsage({ prompt: res.usage.prompt_tokens ?? 0, completion: res.usage.completion_tokens ?? 0 });
       const text = res.choices?.[0]?.message?.content;
       if (!text) throw new LlmError('empty', 'the model returned no text');
       return text;
@@ -72,6 +75,7 @@ class OpenAiCompatibleClient implements LlmClient {
         { timeout: opts.timeoutMs, maxRetries: 0, signal: opts.signal },
       );
       for await (const chunk of stream) {
+        if (chunk.usage && this.onUsage) this.onUsage({ prompt: chunk.usage.prompt_tokens ?? 0, completion: chunk.usage.completion_tokens ?? 0 });
         const delta = chunk.choices?.[0]?.delta?.content;
         if (delta) yield delta;
       }
@@ -91,7 +95,10 @@ function toLlmError(e: unknown): LlmError {
 }
 
 /** A client when OPENAI_API_KEY (or OPENAI_BASE_URL for keyless local servers) is configured, else null. */
-export function createLlmClient(openai: CotaEnv['openai']): LlmClient | null {
+export function createLlmClient(openai: CotaEnv['openai'], onUsage: UsageListener | null = null): LlmClient | null {
   if (!openai.apiKey && !openai.baseUrl) return null;
-  return new OpenAiCompatibleClient(openai.apiKey ?? 'not-needed', openai.baseUrl, openai.model ?? 'gpt-4o-mini');
+  return new OpenAiCompatibleClient(openai.apiKey ?? 'not-needed', openai.baseUrl, openai.model ?? 'gpt-4o-mini', onUsage);
 }
+
+/** Tokens of one model answer. */
+export type UsageListener = (usage: { prompt: number; completion: number }) => void;

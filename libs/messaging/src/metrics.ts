@@ -85,6 +85,19 @@ export class BusMetrics {
     });
   }
 
+  /** Counts the tokens a model answer used, for `cota_llm_tokens_total`. */
+  llmUsage(service: string): (usage: { prompt: number; completion: number }) => void {
+    return (u) => {
+      if (u.prompt) this.llmTokens.inc({ service, kind: 'prompt' }, u.prompt);
+      if (u.completion) this.llmTokens.inc({ service, kind: 'completion' }, u.completion);
+    };
+  }
+
+  /** Counts one cache lookup, for `cota_cache_requests_total`. */
+  cacheLookup(service: string, cache: string): (hit: boolean) => void {
+    return (hit) => this.cache.inc({ service, cache, result: hit ? 'hit' : 'miss' });
+  }
+
   /** Reports the breakers of a calling bus (the gateway's) on every scrape. */
   watchBreakers(service: string, guard: CallGuard): void {
     this.guards.set(service, guard);
