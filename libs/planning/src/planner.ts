@@ -116,7 +116,8 @@ export class Planner {
       return this.special(q, 'concept', 'concept', {}, `conceptual question (knowledge base): matched ${concept}${suffix}`);
     }
     const byWords = detectTool(q, this.ontology);
-    const byArgs = this.opts.policies.tools ? toolByArguments(question, this.opts.policies.tools, q.tickers.tickers.length > 0) : null;
+    // By its arguments only when no rule named a tool, or to confirm a calculator rule (see `certain`).
+    const byArgs = this.opts.policies.tools && (!byWords || byWords.name === 'calcular_financas') ? toolByArguments(question, this.opts.policies.tools, q.tickers.tickers.length > 0) : null;
     const tool = byWords ?? byArgs;
     // "ifix no ano, quanto acumula?" names a series and a measure: it asks for data, not a calculator.
     // A calculation whose arguments are all written out ("CDI de 10,65% ao ano, quanto é isso por mês?")

@@ -36,8 +36,6 @@ function batches<T>(items: T[], size: number): T[][] {
   return out;
 }
 
-/** São Paulo calendar date (YYYY-MM-DD) for "today". */
-export const saoPauloDay = (d: Date): string => todayInBrazil(d);
 
 /**
  * Builds the daily briefing from the warehouse: market (IFIX, SELIC, CDI, IPCA, dollar), the
@@ -81,7 +79,7 @@ export async function buildDailyBriefing(wh: WarehouseQuery, ctx: BriefingContex
   const sections = [
     buildMarketSection(marketOk, marketFailed),
     pf.section,
-    buildDividendsSection(okOf(dividends), pf.segments, saoPauloDay(ctx.now), noFunds ?? failNote(dividends, 'os proventos')),
+    buildDividendsSection(okOf(dividends), pf.segments, todayInBrazil(ctx.now), noFunds ?? failNote(dividends, 'os proventos')),
     buildNewsSection(okOf(news), pf.segments, MAX_NEWS, noFunds ?? failNote(news, 'as notícias')),
   ];
   const sources = [

@@ -93,8 +93,6 @@ function need(args: FinanceToolArgs, op: string, fields: Array<keyof FinanceTool
   }
 }
 
-const amount_ = (name: string, v: string) => amount(name, v, false);
-
 function amount(name: string, v: string | undefined, allowZero = true): Dec {
   const d = dec(v ?? '0');
   if (d.isNegative() || (!allowZero && d.isZero())) throw new CotaError('BAD_REQUEST', `${LABELS[name] ?? name} precisa ser positivo.`);
@@ -377,9 +375,9 @@ const pct = (v: string) => dec(v).div(100);
 function valueAtRisk(args: FinanceToolArgs): FinanceResult {
   const confidence = pct(args.confianca ?? '95');
   if (confidence.lte(0.5) || confidence.gte(1)) throw new CotaError('BAD_REQUEST', 'O nível de confiança do VaR precisa estar entre 50% e 100% (ex.: 95% ou 99%).');
-  const amount = args.valor_inicial ? amount_('valor_inicial', args.valor_inicial) : null;
+  const atRisk = args.valor_inicial ? amount('valor_inicial', args.valor_inicial, false) : null;
   const level = formatRate(confidence, 2);
-  const money = (v: Dec) => (amount ? ` (${formatMoney(v.times(amount))} sobre ${formatMoney(amount)})` : '');
+  const money = (v: Dec) => (atRisk ? ` (${formatMoney(v.times(atRisk))} sobre ${formatMoney(atRisk)})` : '');
   if (args.retornos && args.retornos.length > 0) {
     const returns = args.retornos.map(pct);
     if (returns.length < 2) throw new CotaError('BAD_REQUEST', 'Para o VaR histórico preciso de pelo menos dois retornos.');
@@ -393,8 +391,8 @@ function valueAtRisk(args: FinanceToolArgs): FinanceResult {
     return {
       title: 'Valor em risco (VaR histórico)',
       operacao: 'var',
-      entradas: { retornos: args.retornos.join(';'), confianca: confidence.times(100).toFixed(), ...(amount ? { valor_inicial: amount.toFixed() } : {}) },
-      resultado: { var_pct: toCents(v.times(100)).toFixed(2), ...(amount ? { var_valor: cents(v.times(amount)) } : {}) },
+      entradas: { retornos: args.retornos.join(';'), confianca: confidence.times(100).toFixed(), ...(atRisk ? { valor_inicial: atRisk.toFixed() } : {}) },
+      resultado: { var_pct: toCents(v.times(100)).toFixed(2), ...(atRisk ? { var_valor: cents(v.times(atRisk)) } : {}) },
       valores_exatos: { var: exact(v) },
       formula: 'VaR = −R_(k), k = ⌈(1 − c) · n⌉',
       premissas: ['Os retornos passados representam os próximos.'],
@@ -414,8 +412,8 @@ function valueAtRisk(args: FinanceToolArgs): FinanceResult {
   return {
     title: 'Valor em risco (VaR paramétrico)',
     operacao: 'var',
-    entradas: { volatilidade: args.volatilidade, confianca: confidence.times(100).toFixed(), ...(amount ? { valor_inicial: amount.toFixed() } : {}) },
-    resultado: { var_pct: toCents(v.times(100)).toFixed(2), z: z.toDecimalPlaces(4).toFixed(), ...(amount ? { var_valor: cents(v.times(amount)) } : {}) },
+    entradas: { volatilidade: args.volatilidade, confianca: confidence.times(100).toFixed(), ...(atRisk ? { valor_inicial: atRisk.toFixed() } : {}) },
+    resultado: { var_pct: toCents(v.times(100)).toFixed(2), z: z.toDecimalPlaces(4).toFixed(), ...(atRisk ? { var_valor: cents(v.times(atRisk)) } : {}) },
     valores_exatos: { var: exact(v) },
     formula: 'VaR = z_c × σ − μ',
     premissas: ['Retornos com distribuição normal.'],
