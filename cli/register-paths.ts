@@ -1,9 +1,6 @@
 /**
- * Resolves the `@cota/<lib>` aliases of tsconfig.base.json in the compiled tree (dist/libs/<lib>/src).
- * Imported first by every runtime entry point; uses no alias itself.
+ * Resolves the `@cota/<lib>` aliases in the compiled tree: imported first by every cli entry point
+ * (and by dist/cli/register-paths.js for scripts). The resolver lives in libs/service-kit, next to the
+ * service bootstrap, so that the apps' entry points use it without importing cli/.
  */
-import { join, resolve } from 'node:path';
-import { register } from 'tsconfig-paths';
-
-const distRoot = resolve(__dirname, '..');
-register({ baseUrl: distRoot, paths: { '@cota/*': [join('libs', '*', 'src', 'index.js')] } });
+import '../libs/service-kit/src/register-paths';

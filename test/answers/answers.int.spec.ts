@@ -12,7 +12,8 @@ import { narrateRequest } from '../../libs/narration/src/testing/requests';
  * One answer per catalog entity, from question to text, over the real warehouse (ingested from
  * the shared data into a fresh Postgres database): the planner reads the question, the warehouse
  * answers it, the deterministic narrator writes it. Snapshots are reviewed for correctness,
- * language and pt-BR formatting; a change in any of the three shows up here.
+ * language and pt-BR formatting; a change in any of the three shows up here. Walking every entity,
+ * it also checks that each answer carries its as-of date.
  */
 const QUESTIONS: Record<(typeof CATALOG_ENTITIES)[number], string> = {
   fiis_cadastro: 'Qual o CNPJ do HGLG11?',
@@ -70,6 +71,8 @@ describe.each(Object.entries(QUESTIONS))('%s', (entity, question) => {
     // Nothing a person reads may be a raw column name or an unformatted ISO date.
     expect(answer).not.toMatch(/\b\d{4}-\d{2}-\d{2}\b/);
     expect(answer).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
+    // Every answer with a value says the date of its values (a day, or a month for monthly series).
+    expect(answer).toMatch(/dados até (\d{2}\/\d{2}\/\d{4}|[a-zç]+ de \d{4})/);
     expect(answer).toMatchSnapshot();
   });
 });

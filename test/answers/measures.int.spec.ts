@@ -98,6 +98,45 @@ describe('one value per metric', () => {
     }
   });
 
+  it('every fund: the 12-month DY, P/VP and NAV per share are one number wherever they are shown', async () => {
+    const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+    const snaps: Array<{ ticker: string; dy: unknown; pvp: unknown; vpa: unknown; month: string }> = await ds.query(
+      `SELECT ticker, dy_pct AS dy, price_book_ratio AS pvp, equity_per_share AS vpa, date_trunc('month', ref_date)::date::text AS month FROM wh_snapshots`,
+    );
+    const truth = new Map(snaps.map((s) => [s.ticker, s]));
+    // What each entity a person reads shows (overview, snapshot, ranking, portfolio, the DY series at the snapshot's month).
+    const shown: Array<[string, string]> = [
+      ['overview', `SELECT ticker, dy_12m_pct AS dy, price_book_ratio AS pvp, equity_per_share AS vpa FROM fii_overview`],
+      ['snapshot', `SELECT ticker, dy_pct AS dy, price_book_ratio AS pvp, equity_per_share AS vpa FROM fiis_financials_snapshot`],
+      ['ranking', `SELECT ticker, dy_12m_pct AS dy FROM fiis_rankings`],
+      ['portfolio', `SELECT ticker, dy_12m_pct AS dy, price_book_ratio AS pvp FROM client_fiis_enriched_portfolio`],
+      ['dy series', `SELECT y.ticker, y.dy_12m_pct AS dy FROM fiis_dividends_yields y JOIN wh_snapshots s ON s.ticker = y.ticker AND y.ref_month = date_trunc('month', s.ref_date)::date`],
+    ];
+    const mismatches: string[] = [];
+    let compared = 0;
+    for (const [where, sql] of shown) {
+      const rows: Array<Record<string, unknown>> = await ds.query(sql);
+      expect({ where, rows: rows.length > 0 }).toEqual({ where, rows: true });
+      for (const r of rows) {
+        const t = truth.get(String(r.ticker));
+        for (const k of ['dy', 'pvp', 'vpa'] as const) {
+          if (!(k in r) || !t) continue;
+          compared++;
+          if (num(r[k]) !== num(t[k])) mismatches.push(`${where} ${r.ticker} ${k}: ${r[k]} vs ${t[k]}`);
+        }
+      }
+    }
+    // The answers: "qual o dy do X?" for every fund with a published DY says that number.
+    for (const s of snaps.filter((x) => x.dy !== null)) {
+      const plan = planner.planDeterministic(`qual o dy do ${s.ticker}?`);
+      const values = (await measures.compute(plan.question!, 'c')).values;
+      compared++;
+      if (values[0]?.value !== num(s.dy)) mismatches.push(`dy answer ${s.ticker}: ${values[0]?.value} vs ${s.dy}`);
+    }
+    expect(compared).toBeGreaterThan(1500);
+    expect(mismatches).toEqual([]);
+  }, 300_000);
+
   it('no ranking shows an implausible P/VP', async () => {
     const plan = planner.planDeterministic('top 5 fundos com menor p/vp');
     const res = await entities.query({ client_id: 'c', entity: plan.entity!, params: plan.params });

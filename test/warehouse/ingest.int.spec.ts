@@ -72,6 +72,25 @@ describe('warehouse ingest (real Postgres)', () => {
     expect(dy.dy).toBeLessThan(13);
   });
 
+  it("reads araquem's DY file by month: its repeated current 12-month figures are no month's value", async () => {
+    // araquem repeats AFHI11's current 12,65% / R$ 11,98 on every month's row, back to 2021.
+    const rows: Array<{ m: string; dy: number; sum: number; price: number }> = await ds.query(
+      `SELECT ref_month::text AS m, dy_12m_pct::float AS dy, dividends_12m_amt::float AS sum, month_price_ref::float AS price
+         FROM wh_dividends_yields WHERE ticker = 'AFHI11' ORDER BY ref_month`,
+    );
+    expect(rows.length).toBeGreaterThan(24);
+    expect(rows.filter((r) => r.dy === 12.65).length).toBeLessThan(3);
+    // One definition: the 12 months' dividends over the month's close; the snapshot's month takes the snapshot's figure.
+    for (const r of rows.filter((x) => x.m < '2025-11-01')) expect(r.dy).toBeCloseTo((r.sum / r.price) * 100, 2);
+    const [snap] = await ds.query(`SELECT dy_pct::float AS dy FROM wh_snapshots WHERE ticker = 'AFHI11'`);
+    expect(rows[rows.length - 1]).toMatchObject({ m: '2025-11-01', dy: snap.dy });
+  });
+
+  it('dates each source by its newest dated fact, for the answers that have no date of their own', async () => {
+    const rows: Array<{ source: string; d: string }> = await ds.query(`SELECT source, as_of_date::text AS d FROM wh_source_dates ORDER BY source`);
+    expect(Object.fromEntries(rows.map((r) => [r.source, r.d]))).toMatchObject({ araquem: '2025-11-22', cvm: '2023-12-01', dashbord: '2025-06-25' });
+  });
+
   it('reports what the plausibility checks flagged, per rule, and drops series glitches', async () => {
     const rules = first.notes.filter((n) => n.startsWith('plausibility ')).map((n) => n.split(':')[0].replace('plausibility ', ''));
     expect(rules).toEqual(['dy_above_ceiling', 'pvp_out_of_range', 'series_spike']);

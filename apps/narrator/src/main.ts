@@ -1,4 +1,4 @@
-import '../../../cli/register-paths';
+import '../../../libs/service-kit/src/register-paths';
 import 'reflect-metadata';
 import { runFromEnv } from '@cota/service-kit';
 import { narratorService } from './narrator.service';

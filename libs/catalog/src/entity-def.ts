@@ -32,6 +32,13 @@ export const EntityDefSchema = z
     view: Ident,
     identifiers: z.object({ ticker: z.boolean(), client: z.boolean() }),
     date_column: Ident.nullable(),
+    /**
+     * What dates an undated entity's values (a snapshot, a registry, a portfolio at its last prices):
+     * the newest value of this column is the answer's as-of date. Ignored when date_column is set.
+     */
+    as_of_column: Ident.nullable().default(null),
+    /** Values of the same row dated otherwise (an overview's last price): said next to the as-of date. */
+    other_dates: z.array(z.object({ column: Ident, label: z.string().min(1) }).strict()).default([]),
     /** Extra partition columns for "latest" and row windows (e.g. indicator_name). */
     series: z.array(Ident).default([]),
     columns: z
@@ -66,6 +73,8 @@ export const EntityDefSchema = z
       if (!names.has(name)) ctx.addIssue({ code: 'custom', path, message: `'${name}' is not a column of the entity` });
     };
     if (e.date_column) need(e.date_column, ['date_column']);
+    if (e.as_of_column) need(e.as_of_column, ['as_of_column']);
+    e.other_dates.forEach((o, i) => need(o.column, ['other_dates', i, 'column']));
     need(e.default_order.by, ['default_order', 'by']);
     e.orderings.forEach((o, i) => need(o, ['orderings', i]));
     e.series.forEach((s, i) => need(s, ['series', i]));

@@ -9,7 +9,8 @@ describe('entity catalog', () => {
     const c = loadEntityCatalog();
     expect(Object.keys(c).sort()).toEqual([...CATALOG_ENTITIES].sort());
     for (const e of Object.values(c)) {
-      if (e.scope === 'client') expect(e.identifiers).toEqual({ ticker: false, client: true });
+      // Positions may be narrowed to a fund the question names (never inherited: the planner's ticker source is the text).
+      if (e.scope === 'client') expect(e.identifiers).toEqual({ ticker: e.entity === 'client_fiis_positions', client: true });
       else expect(e.identifiers.client).toBe(false);
     }
   });

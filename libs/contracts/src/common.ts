@@ -67,6 +67,8 @@ export const QueryResult = z.object({
   truncated: z.boolean(),
   /** Newest date among the rows (ISO), when the entity is dated. */
   as_of: z.string().nullable(),
+  /** Values of the rows dated otherwise than as_of (an overview's last price): label and date (ISO). */
+  as_of_notes: z.array(z.object({ label: z.string(), date: z.string() })).optional(),
   /** Where the facts came from (source folders / publishers). */
   sources: z.array(z.string()),
   params: QueryParams,

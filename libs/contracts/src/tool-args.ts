@@ -1,6 +1,7 @@
 /**
- * Arguments of the personal-finance tools as the gate reads them and the executor takes them (the
- * tool contracts of policies/tool_gate.yaml validate their values; these are their shapes in code).
+ * Arguments of the finance tools (personal transactions, `calcular_financas`) as the gate reads them
+ * and the executor takes them (the tool contracts of policies/tool_gate.yaml validate their values;
+ * these are their shapes in code).
  */
 export type TransactionKind = 'despesa' | 'receita';
 
@@ -19,4 +20,29 @@ export interface TransactionQueryArgs extends TransactionFilters {
   agrupar_por?: 'categoria' | 'mes';
   ordem?: 'maiores' | 'recentes';
   limite?: number;
+}
+
+/** Arguments of `calcular_financas` (resolved by the tool gate; amounts and rates as decimal strings). */
+export interface FinanceToolArgs {
+  operacao?: string;
+  valor_inicial?: string;
+  aporte_mensal?: string;
+  meta?: string;
+  taxa?: string;
+  taxa_periodo?: 'mes' | 'ano';
+  taxa_periodo_informado?: boolean;
+  prazo_meses?: number;
+  prazo_unidade?: 'meses' | 'anos';
+  /** Cash flows (decimal strings), the first at t = 0, for vpl/tir. */
+  fluxos?: string[];
+  /** Percent per period (VaR, Sharpe): "-2" is −2%. */
+  retornos?: string[];
+  /** Percent per period (Sharpe). */
+  retorno?: string;
+  /** Percent per period (VaR parametric, Sharpe). */
+  volatilidade?: string;
+  /** Percent, VaR confidence (default 95). */
+  confianca?: string;
+  /** Percent per period (Sharpe), default 0. */
+  taxa_livre_risco?: string;
 }

@@ -125,7 +125,11 @@ export class DeterministicNarrator {
     const sources = labels.length ? joinPt(labels) : null;
     // A monthly series is "dados até dezembro de 2024": "01/12/2024" would claim a day it does not have.
     const monthly = this.templates[data.entity]?.monthly ?? false;
-    if (data.as_of) return fillMessage(this.policy.messages.source_line, { sources, as_of: monthly ? formatMonth(data.as_of) : formatDate(data.as_of) });
+    if (data.as_of) {
+      const notes = (data.as_of_notes ?? []).map((n) => `${n.label} de ${formatDate(n.date)}`);
+      const asOf = `${monthly ? formatMonth(data.as_of) : formatDate(data.as_of)}${notes.length ? ` (${joinPt(notes)})` : ''}`;
+      return fillMessage(this.policy.messages.source_line, { sources, as_of: asOf });
+    }
     return fillMessage(this.policy.messages.source_line_no_date, { sources });
   }
 }

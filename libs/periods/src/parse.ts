@@ -58,6 +58,19 @@ interface Rule {
 
 // Ordered from the most specific to the most general; the first rule that matches wins.
 const RULES: Rule[] = [
+  // 12 meses até outubro de 2022 · últimos 12 meses até out/22 · 2 anos encerrados em 06/2024: a window ending at a month
+  {
+    re: new RegExp(
+      `\\b(?:(?:n?[oa]s?\\s+)?ultim[oa]s\\s+)?(${NUM_WORD})\\s+(meses|anos?)\\s+(?:ate|encerrad[oa]s em|terminad[oa]s em|findos em|fechad[oa]s em)\\s+(?:(?:o\\s+mes\\s+de\\s+)?(${ANY_MONTH})\\s*(?:de|/)\\s*(${YEAR4}|\\d{2})|(\\d{1,2})/(${YEAR4}))\\b`,
+    ),
+    build: (m) => {
+      const months = count(m[1]) * (m[2].startsWith('ano') ? 12 : 1);
+      const [y2, m2] = m[3] ? [year2(m[4]), monthNum(m[3])] : [Number(m[6]), Number(m[5])];
+      if (!(months >= 1 && months <= 600) || m2 < 1 || m2 > 12) return null;
+      const start = new Date(Date.UTC(y2, m2 - months, 1));
+      return monthsRange(start.getUTCFullYear(), start.getUTCMonth() + 1, y2, m2, 'custom');
+    },
+  },
   // de 01/03/2024 a 15/04/2024
   {
     re: new RegExp(`\\b(?:de|entre|desde)\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\s+(?:a|ate|e)\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\b`),
@@ -200,8 +213,10 @@ const RULES: Rule[] = [
   // ano passado · ano retrasado · este ano · acumulado do ano · ytd
   { re: /\b(?:(?:n?o\s+)?ano\s+(?:passado|anterior)|(?:em|no)\s+ano\s+passado)\b/, build: () => ({ kind: 'relative_year', offset: -1, to_date: false }) },
   { re: /\bano\s+retrasado\b/, build: () => ({ kind: 'relative_year', offset: -2, to_date: false }) },
+  // nesse ano · naquele ano · no mesmo ano: the year the conversation is about (else the series' latest)
+  { re: /\b(?:n?ess[ea]\s+ano|naquele\s+ano|no\s+mesmo\s+ano)\b/, build: () => ({ kind: 'months_of_year', from_month: 1, to_month: 12 }) },
   {
-    re: /\b(?:n?est[ea]\s+ano|n?ess[ea]\s+ano|ano\s+atual|ano\s+corrente|(?:acumulado|rendimento|variacao)\s+(?:d?n?o\s+)?ano|no\s+ano\b(?!\s+(?:de|passado|anterior|retrasado))|ytd|year to date)\b/,
+    re: /\b(?:n?est[ea]\s+ano|ano\s+atual|ano\s+corrente|(?:acumulado|rendimento|variacao)\s+(?:d?n?o\s+)?ano|no\s+ano\b(?!\s+(?:de|passado|anterior|retrasado))|ytd|year to date)\b/,
     build: () => ({ kind: 'relative_year', offset: 0, to_date: true }),
   },
   { re: /\b(?:mes\s+passado|mes\s+anterior)\b/, build: () => ({ kind: 'relative_month', offset: -1 }) },

@@ -21,6 +21,9 @@ describe('pt-BR period grammar', () => {
     ['dividendos do HGLG11 em 2024', range('2024-01-01', '2024-12-31', 'year')],
     ['entre 2020 e 2022', range('2020-01-01', '2022-12-31', 'custom')],
     ['inflação (ipca) de 2020 no ano todo', range('2020-01-01', '2020-12-31', 'year')],
+    ['ipca acumulado em 12 meses até outubro de 2022', range('2021-11-01', '2022-10-31', 'custom')],
+    ['igp-m nos últimos 6 meses até mar/24', range('2023-10-01', '2024-03-31', 'custom')],
+    ['cdi em 2 anos encerrados em 06/2024', range('2022-07-01', '2024-06-30', 'custom')],
   ])('%s', (q, expected) => expect(spec(q)).toEqual(expected));
 
   it.each([
@@ -38,6 +41,8 @@ describe('pt-BR period grammar', () => {
     ['e em abril?', { kind: 'months_of_year', from_month: 4, to_month: 4 }],
     ['e novembro?', { kind: 'months_of_year', from_month: 11, to_month: 11 }],
     ['no fim do ano', { kind: 'months_of_year', from_month: 12, to_month: 12 }],
+    ['e qual foi o ponto mais baixo dele nesse ano?', { kind: 'months_of_year', from_month: 1, to_month: 12 }],
+    ['naquele ano', { kind: 'months_of_year', from_month: 1, to_month: 12 }],
     ['no 1º trimestre', { kind: 'months_of_year', from_month: 1, to_month: 3 }],
   ])('%s', (q, expected) => expect(spec(q)).toEqual(expected));
 

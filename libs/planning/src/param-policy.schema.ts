@@ -12,6 +12,11 @@ const TickerDecl = z
     source: z.array(z.enum(['text', 'context'])),
     context_key: z.literal('last_reference').optional(),
     required: z.boolean(),
+    /**
+     * Listable across funds only when the question asks for a list (a filter, "top N", "quais
+     * fundos", a plural): "qual o cnpj?" alone is about one fund, so Cota asks which.
+     */
+    list_needs_cue: z.boolean().default(false),
   })
   .strict();
 

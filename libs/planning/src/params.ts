@@ -269,10 +269,15 @@ export class ParamInference {
       notes.push('list across funds: no ticker from context');
     }
 
+    // "qual o cnpj?" with no fund, no filter and no list words asks about one fund: which one?
+    const listCue = crossFund || topN !== null || Object.keys(p.filters).length > 0 || /\b(?:fundos|fiis|todos|todas|lista|listar|ranking)\b/.test(n);
+    const oneFund = spec.ticker.list_needs_cue && tickers.length === 0 && !listCue;
+    if (oneFund) notes.push('no fund and no list asked: one fund, from the conversation or asked for');
+
     return {
       params: p,
       ticker_sources: sources,
-      ticker_required: spec.ticker.required,
+      ticker_required: spec.ticker.required || oneFund,
       notes,
     };
   }

@@ -109,7 +109,7 @@ export class Planner {
     }
     // "Devo comprar o XPML11?": the fund's facts and a plain note that Cota does not recommend.
     const advice = detectAdvice(q, this.ontology);
-    if (advice) return this.advicePlan(q, advice, suffix);
+    if (advice) return this.advicePlan(q, advice, suffix, opts);
     // Definitions first: "o que são juros compostos?" asks for a concept, not a calculation.
     const concept = detectConcept(q, this.ontology);
     if (concept) {
@@ -138,7 +138,8 @@ export class Planner {
    */
   private withStructuredQuestion(q: AnalysedQuestion, routed: PlanResponse, opts: PlanOptions): PlanResponse {
     const reading = this.reader.read(q.original, q.tickers.tickers);
-    const hasPrevious = !!opts.previousQuestion || (opts.previousTickers?.length ?? 0) > 1;
+    const previousFunds = opts.previousTickers?.length ?? 0;
+    const hasPrevious = !!opts.previousQuestion || previousFunds > 1 || (previousFunds === 1 && reading.cues.includes('refers_fund'));
     const cue = reading.cues.length > 0 || routed.elliptic || (reading.question.subjects.length === 0 && (reading.question.period !== null || reading.measureNamed));
     let question = reading.question;
     let followUp: FollowUpMeta | null = null;
@@ -210,13 +211,19 @@ export class Planner {
     return scope === own;
   }
 
-  private advicePlan(q: AnalysedQuestion, phrase: string, suffix: string): PlanResponse {
-    // "esse fundo", "nele" point at a fund; "esse mês" does not.
+  private advicePlan(q: AnalysedQuestion, phrase: string, suffix: string, opts: PlanOptions): PlanResponse {
+    // "esse fundo", "nele" point at a fund; "esse mês" does not. "Vale a pena comprar mais?" after
+    // talking about a fund is about that fund, unless it asks which fund ("qual fii comprar?").
+    const conversationFund = (opts.previousTickers?.length ?? 0) > 0 || !!opts.previousQuestion?.subjects.some((s) => s.kind === 'fund');
     const pointsAtFund =
-      q.tickers.tickers.length > 0 || /(?:^| )(?:dele|dela|nele|nela|desse|deste|esse|este|meu|minhas?|meus)(?= |$)(?! (?:mes|ano|semestre|trimestre|momento|dia|semana)(?: |$))/.test(q.normalized);
+      q.tickers.tickers.length > 0 ||
+      /(?:^| )(?:dele|dela|nele|nela|desse|deste|esse|este|meu|minhas?|meus)(?= |$)(?! (?:mes|ano|semestre|trimestre|momento|dia|semana)(?: |$))/.test(q.normalized) ||
+      (conversationFund && !/(?:^| )(?:qual|quais|onde|em que|em qual|algum|alguma|fii|fiis|fundos)(?= |$)/.test(q.normalized));
     if (!pointsAtFund) {
       const res = this.special(q, 'smalltalk', 'advice', { smalltalk: 'advice' }, `request for a recommendation ("${phrase}"), no fund named: Cota does not recommend${suffix}`);
-      return { ...res, advice: true };
+      // Without the conversation at hand, "vale a pena comprar mais?" may still be about its fund: ask again with it.
+      const mayPoint = !conversationFund && !/(?:^| )(?:qual|quais|onde|em que|em qual|algum|alguma|fii|fiis|fundos)(?= |$)/.test(q.normalized);
+      return { ...res, advice: true, follow_up_candidate: mayPoint };
     }
     const entity = 'fii_overview';
     const inferred = this.opts.policies.params.infer(q, entity);

@@ -21,7 +21,8 @@ const COMPOUNDS: ReadonlyArray<[RegExp, string]> = [
   // R squared of a regression (risk metric): "R²", "R^2", "r-quadrado" are one word.
   [/\br\s*(?:\u00b2|\^\s*2|-\s*quadrado|\s+quadrado)(?![a-z0-9])/g, ' r2 '],
   [/%/g, ' por cento '],
-  [/\bx\s*(?=\d)/g, ' x '],
+  // "2x3", "_x0": an "x" not inside a word (punctuation such as "_" is a word character for \b).
+  [/(?<![a-z0-9])x\s*(?=\d)/g, ' x '],
 ];
 
 /**

@@ -44,6 +44,8 @@ describe('normalize', () => {
         expect(normalize(once)).toBe(once);
         expect(once).toMatch(/^([a-z0-9.]+( [a-z0-9.]+)*)?$/);
       }),
+      // A counterexample found once: "_" is a word character for \b, so "x0" survived the first pass.
+      { examples: [['_x0']] },
     );
   });
 

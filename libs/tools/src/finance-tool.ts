@@ -1,4 +1,4 @@
-import { CotaError } from '@cota/contracts';
+import { CotaError, type FinanceToolArgs } from '@cota/contracts';
 import {
   Dec,
   dec,
@@ -19,31 +19,6 @@ import {
   yearlyToMonthly,
 } from '@cota/finance';
 import { formatBrDecimal, formatMoney, formatPercent, formatRate } from './format';
-
-/** Arguments of `calcular_financas` (resolved by the tool gate; amounts and rates as decimal strings). */
-export interface FinanceToolArgs {
-  operacao?: string;
-  valor_inicial?: string;
-  aporte_mensal?: string;
-  meta?: string;
-  taxa?: string;
-  taxa_periodo?: 'mes' | 'ano';
-  taxa_periodo_informado?: boolean;
-  prazo_meses?: number;
-  prazo_unidade?: 'meses' | 'anos';
-  /** Cash flows (decimal strings), the first at t = 0, for vpl/tir. */
-  fluxos?: string[];
-  /** Percent per period (VaR, Sharpe): "-2" is −2%. */
-  retornos?: string[];
-  /** Percent per period (Sharpe). */
-  retorno?: string;
-  /** Percent per period (VaR parametric, Sharpe). */
-  volatilidade?: string;
-  /** Percent, VaR confidence (default 95). */
-  confianca?: string;
-  /** Percent per period (Sharpe), default 0. */
-  taxa_livre_risco?: string;
-}
 
 export interface FinanceResult {
   title: string;

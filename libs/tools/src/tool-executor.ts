@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CotaError, ToolRunRequest, ToolRunResponse } from '@cota/contracts';
+import { CotaError, type FinanceToolArgs, ToolRunRequest, ToolRunResponse } from '@cota/contracts';
 import { buildDailyBriefing } from './daily-briefing';
-import { calculateFinance, FinanceToolArgs } from './finance-tool';
+import { calculateFinance } from './finance-tool';
 import { filterReport, SectionVocabulary, SegmentVocabulary } from './report-filter';
 import { ClientDirectory, Mailer, ReportRepository } from './repositories';
 import { Report, ReportFilters } from './report';

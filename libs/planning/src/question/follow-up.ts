@@ -29,6 +29,13 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
         meta: { applied: true, inherited: ['subjects'], changed: [], reason: `"qual deles": the ${previous.tickers.length} funds of the previous answer` },
       };
     }
+    if (reading.cues.includes('refers_fund') && previous.tickers.length === 1 && cur.subjects.every((s) => s.kind === 'portfolio') && cur.measure) {
+      // "e qual o meu preço médio nele?" after an answer about one fund (its rows name it).
+      return {
+        question: { ...cur, subjects: [{ kind: 'fund', id: previous.tickers[0] }] },
+        meta: { applied: true, inherited: ['subjects (the fund "nele" points at)'], changed: [], reason: `"nele": ${previous.tickers[0]}, the fund of the previous answer` },
+      };
+    }
     return { question: cur, meta: { applied: false, inherited: [], changed: [], reason: 'no previous structured question' } };
   }
 
@@ -49,6 +56,13 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     // from the conversation's last reference (the context service decides, by the contract's rules).
     subjects = [];
     changed.push(`subjects (a ${named.subject} measure: from the last reference)`);
+  } else if (
+    reading.cues.includes('refers_fund') && cur.subjects.every((s) => s.kind === 'portfolio') && prev.subjects.some((s) => s.kind === 'fund') &&
+    (!named || named.subject === 'portfolio' || named.subject === 'fund')
+  ) {
+    // "e qual o meu preço médio nele?": the client's own figure, of the fund the conversation is about.
+    subjects = prev.subjects.filter((s) => s.kind === 'fund');
+    inherited.push('subjects (the fund "nele" points at)');
   } else if (cur.subjects.length === 0) {
     if (reading.cues.includes('among_previous') && previous.tickers.length > 1) {
       subjects = previous.tickers.map((id) => ({ kind: 'fund', id }));

@@ -53,7 +53,9 @@ export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, fo
   if (q.group_by) return { ok: true, why: `grouped by ${q.group_by}` };
   if (reading.aggNamed && q.agg && q.agg !== 'value' && q.agg !== 'list') return { ok: true, why: `aggregation ${q.agg}` };
   if (kinds.has('index') || kinds.has('indicator') || kinds.has('currency')) return { ok: true, why: 'a market series' };
-  if (followUp?.applied && followUp.inherited.length) return { ok: true, why: 'a follow-up of a measure question' };
+  // Kept "no subjects" is the previous question's market-wide list (a ranking), not a fund: its entity answers the edit.
+  const keptNoSubject = q.subjects.length === 0 && !!followUp?.inherited.includes('subjects');
+  if (followUp?.applied && followUp.inherited.length && !keptNoSubject) return { ok: true, why: 'a follow-up of a measure question' };
   return { ok: false, why: 'a single current fact: the catalog entity answers it' };
 }
 

@@ -25,12 +25,14 @@ export interface QuestionReading {
   cues: FollowUpCue[];
 }
 
-export type FollowUpCue = 'same_period' | 'add_subject' | 'among_previous' | 'opener';
+export type FollowUpCue = 'same_period' | 'add_subject' | 'among_previous' | 'opener' | 'refers_fund';
 
 const CUES: Array<[FollowUpCue, RegExp]> = [
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
   ['add_subject', /(?:^| )(?:compar[ae]\w*|versus|vs|contra|frente a|em relacao a)(?= |$)/],
   ['among_previous', /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus)(?= |$)/],
+  // "nele", "desse fundo": the fund the conversation is about, even in "o meu preço médio nele".
+  ['refers_fund', /(?:^| )(?:nele|nela|dele|dela|desse fundo|deste fundo|nesse fundo|neste fundo|desse fii|deste fii|nesse fii|neste fii)(?= |$)/],
   ['opener', /^(?:e|e o|e a|e os|e as|e no|e na|e em|e do|e da|e pro|e para|e pra|e se|agora|tambem|mesmo)(?= |$)/],
   // Only a fund ("o TRXF11"): the answer to "de qual fundo?", or a change of subject.
   ['opener', /^(?:o|a|do|da|no|na|pro|pra|para o|e)\s+<fundo>(?:\s+(?:e|ou)\s+<fundo>)*$/],

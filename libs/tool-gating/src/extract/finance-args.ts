@@ -1,6 +1,6 @@
 import { DurationMention, findMentions, Mention, MoneyMention, parseBrNumber, RateMention } from './numbers';
 import { normalizeText } from '../normalize';
-import type { FinanceToolArgs } from '@cota/tools';
+import type { FinanceToolArgs } from '@cota/contracts';
 
 /** The calculations `calcular_financas` knows (values of its `operacao` argument). */
 export const FINANCE_OPERATIONS = ['juros_compostos', 'projecao_aportes', 'aporte_necessario', 'valor_presente', 'conversao_taxa', 'vpl', 'tir', 'var', 'sharpe'] as const;

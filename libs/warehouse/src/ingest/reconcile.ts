@@ -253,6 +253,43 @@ function monthEndPrices(prices: Row[], column: 'close_price' | 'adj_close_price'
   return new Map([...out].map(([t, per]) => [t, new Map([...per].map(([m, [, v]]) => [m, v]))]));
 }
 
+/** araquem's month closes (`month_price_ref`) added to the closes, winning for the months they cover. */
+function withPublishedMonthCloses(closes: Map<string, Map<string, number>>, published: Row[]): Map<string, Map<string, number>> {
+  for (const r of published) {
+    const price = r.month_price_ref as number | null;
+    if (!(price && price > 0) || !r.ref_month) continue;
+    const t = r.ticker as string;
+    const per = closes.get(t) ?? new Map<string, number>();
+    per.set(`${String(r.ref_month).slice(0, 7)}-01`, price);
+    closes.set(t, per);
+  }
+  return closes;
+}
+
+/**
+ * The month of a fund's snapshot shows the snapshot's 12-month DY and sum (araquem's published
+ * figure, dated inside that month), so "o DY do X" and the DY series agree for that month.
+ */
+function withSnapshotMonth(yields: Row[], snapshots: Row[]): Row[] {
+  const snap = new Map(snapshots.filter((s) => s.dy_pct != null && s.ref_date).map((s) => [`${s.ticker}|${String(s.ref_date).slice(0, 7)}-01`, s]));
+  return yields.map((y) => {
+    const s = snap.get(`${y.ticker}|${String(y.ref_month).slice(0, 10)}`);
+    if (!s) return y;
+    return { ...y, dy_12m_pct: s.dy_pct, dividends_12m_amt: s.sum_anual_dy_amt ?? y.dividends_12m_amt, source: `derived,${s.source}` };
+  });
+}
+
+/** Each source's newest dated fact: the date its undated facts (registry, properties) stand for. */
+type Dated = [source: unknown, date: unknown];
+function sourceDates(dated: Dated[]): Row[] {
+  const newest = new Map<string, string>();
+  for (const [source, date] of dated) {
+    if (typeof source !== 'string' || typeof date !== 'string' || source.includes(',')) continue;
+    if (date > (newest.get(source) ?? '')) newest.set(source, date.slice(0, 10));
+  }
+  return [...newest].sort(([a], [b]) => a.localeCompare(b)).map(([source, as_of_date]) => ({ source, as_of_date, basis: 'newest dated row of the source' }));
+}
+
 function dedupe(rows: Row[], key: (r: Row) => string): Row[] {
   const seen = new Map<string, Row>();
   for (const r of rows) if (!seen.has(key(r))) seen.set(key(r), r);
@@ -285,14 +322,17 @@ export function reconcile(raw: RawData): Reconciled {
   const prices = reconcilePrices(raw).filter((p) => known.has(p.ticker as string));
   const dividends = reconcileDividends(raw.dividends.filter((d) => known.has(d.ticker)));
 
-  // Yields: araquem's published rows win; the project's computed ones fill every other ticker-month.
-  const closes = monthEndPrices(prices, 'close_price');
+  // Yields: computed once, by the project's one definition (docs/METRICS.md), for every ticker-month.
+  // araquem's fiis_dividends_yields repeats its *current* 12-month figures (DY, sum, last dividend)
+  // on every month's row, so only its month close is a fact of that month: it joins the closes (and
+  // wins for its months, by precedence); its 12-month columns are never read as a month's value.
+  const closes = withPublishedMonthCloses(monthEndPrices(prices, 'close_price'), raw.dividendsYields);
   // Splits and inplits change the per-share scale: yields are computed on one scale across them.
   const actions = detectCorporateActions(dividends, closes);
   for (const a of actions) notes.push(`corporate action: ${a.ticker} ${a.kind} ×${a.factor >= 1 ? a.factor : `1/${Math.round(1 / a.factor)}`} on ${a.event_date} (${a.evidence})`);
   const { history, yields } = computeYields(adjustDividends(dividends, actions), adjustCloses(closes, actions));
   const yieldHistory = dedupe([...raw.yieldHistory, ...history.map((h) => ({ ...h, source: 'derived' }))], (r) => `${r.ticker}|${r.ref_month}`);
-  const dividendsYields = dedupe([...raw.dividendsYields, ...yields.map((y) => ({ ...y, source: 'derived' }))], (r) => `${r.ticker}|${r.ref_month}`);
+  const derivedYields: Row[] = yields.map((y) => ({ ...y, source: 'derived' }));
 
   // Indexes and indicators.
   const indexes = reconcileIndexes(raw, disagreements);
@@ -349,6 +389,9 @@ export function reconcile(raw: RawData): Reconciled {
       source: 'cvm',
     });
   }
+
+  // One 12-month DY per fund and month: the snapshot's month takes the snapshot's published figure.
+  const dividendsYields = withSnapshotMonth(derivedYields, snapshots);
 
   // Rankings over araquem's snapshot universe (one as-of date), from the metrics served next to them.
   const riskPreferred = new Map<string, Row>();
@@ -471,6 +514,7 @@ export function reconcile(raw: RawData): Reconciled {
       wh_index_history: indexSeries.kept,
       wh_currency_rates: currencies.kept,
       wh_quality_flags: flags as unknown as Row[],
+      wh_source_dates: sourceDates([...prices.map((p): Dated => [p.source, p.traded_at]), ...snapshots.map((x): Dated => [x.source, x.ref_date]), ...raw.cvmMonthly.map((m): Dated => ['cvm', m.ref_date])]),
       wh_market_indicators: indicators,
       wh_macro_consolidated: raw.macro,
       wh_clients: clients,

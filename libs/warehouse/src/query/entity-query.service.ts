@@ -85,9 +85,20 @@ export class EntityQueryService {
     const truncated = raw.length > built.cap;
     const rows = raw.slice(0, built.cap).map((r) => Object.fromEntries(built.columns.map((c) => [c.name, toJsonValue(c.type, r[c.name])])));
 
-    const dateCol = def.date_column && built.columns.some((c) => c.name === def.date_column) ? def.date_column : built.columns.some((c) => c.name === 'period_end') ? 'period_end' : null;
-    let asOf: string | null = null;
-    if (dateCol) for (const r of rows) if (typeof r[dateCol] === 'string' && (asOf === null || (r[dateCol] as string) > asOf)) asOf = r[dateCol] as string;
+    const has = (name: string | null): name is string => !!name && built.columns.some((c) => c.name === name);
+    const dated = def.date_column ?? def.as_of_column;
+    const dateCol = has(dated) ? dated : has('period_end') ? 'period_end' : null;
+    const newest = (col: string) => {
+      let d: string | null = null;
+      for (const r of rows) if (typeof r[col] === 'string' && (d === null || (r[col] as string) > d)) d = r[col] as string;
+      return d;
+    };
+    const asOf = dateCol ? newest(dateCol) : null;
+    // Values dated otherwise (an overview's last price) are said next to the as-of date.
+    const asOfNotes = def.other_dates
+      .filter((o) => has(o.column))
+      .map((o) => ({ label: o.label, date: newest(o.column) }))
+      .filter((n): n is { label: string; date: string } => n.date !== null && n.date.slice(0, 10) !== asOf?.slice(0, 10));
 
     // Sources: what the rows say (provenance columns), else the catalog's list.
     const provenance = built.columns.some((c) => c.name === 'data_source') ? 'data_source' : built.columns.some((c) => c.name === 'source') && def.entity !== 'fiis_noticias' ? 'source' : null;
@@ -107,6 +118,7 @@ export class EntityQueryService {
       row_count: rows.length,
       truncated,
       as_of: asOf,
+      ...(asOfNotes.length ? { as_of_notes: asOfNotes } : {}),
       sources: found.size ? [...found].sort() : def.sources,
       params: built.params,
       left_out: leftOut === null || !built.leftOut ? null : { count: leftOut, column: built.leftOut.column },

@@ -161,6 +161,11 @@ export class MeasureQueryService {
       const funds = [...weights.keys()].map((id) => ({ kind: 'fund' as const, id }));
       question = { ...asked, subjects: [...asked.subjects.filter((s) => s.kind === 'fund'), ...funds].slice(0, 20) };
       if (question.subjects.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
+    } else if (m.subject === 'portfolio' && asked.compare && asked.subjects.length === 1 && asked.subjects[0].kind === 'portfolio') {
+      // "Qual dos meus fundos me rendeu mais?": the client's own measure, per fund held, compared.
+      const funds = [...(await this.positions(clientId)).keys()].map((id) => ({ kind: 'fund' as const, id }));
+      if (funds.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
+      question = { ...asked, subjects: funds.slice(0, 20) };
     }
     for (const s of question.subjects) {
       // A client measure is asked of the whole portfolio or of one of its funds.

@@ -93,12 +93,16 @@ describe('buildEntityQuery', () => {
     expect(() => buildEntityQuery(catalog.fiis_cadastro, P({ agg: 'avg' }), 'c')).toThrow(/não aceita a agregação/);
   });
 
-  it('client entities are always filtered by the authenticated client and never by a ticker', () => {
-    const q = buildEntityQuery(catalog.client_fiis_positions, P({ ticker: 'HGLG11' }), 'cliente-demo-1');
+  it('client entities are always filtered by the authenticated client; only positions also by a fund the question names', () => {
+    const q = buildEntityQuery(catalog.client_fiis_enriched_portfolio, P({ ticker: 'HGLG11' }), 'cliente-demo-1');
     expect(q.sql).toContain('"client_id" = $1');
     expect(q.values[0]).toBe('cliente-demo-1');
     expect(q.sql).not.toContain('"ticker" =');
     expect(q.params.ticker).toBeNull();
+    // "quantas cotas de KNIP11 eu tenho?": that position, still of the authenticated client only.
+    const one = buildEntityQuery(catalog.client_fiis_positions, P({ ticker: 'KNIP11' }), 'cliente-demo-2');
+    expect(one.sql).toContain('"client_id" = $1 AND "ticker" = $2');
+    expect(one.values.slice(0, 2)).toEqual(['cliente-demo-2', 'KNIP11']);
     expect(() => buildEntityQuery(catalog.client_fiis_positions, P(), '')).toThrow(CotaError);
   });
 

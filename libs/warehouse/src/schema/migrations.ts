@@ -38,6 +38,12 @@ class WarehouseViewsDividendsReceived extends WarehouseViews {
   override readonly name = 'WarehouseViewsDividendsReceived202611230100';
 }
 
+/** Re-creates every view with the as-of dates of undated entities (registry, properties, overview, portfolio). */
+class WarehouseViewsAsOf extends WarehouseViews {
+  override readonly id = '202611230104-warehouse-views-as-of';
+  override readonly name = 'WarehouseViewsAsOf202611230104';
+}
+
 /** A table added to the warehouse after its first schema (the id names it). */
 class CreateWarehouseTable implements Migration {
   constructor(
@@ -62,4 +68,6 @@ export const warehouseMigrations: Migration[] = [
   // Splits and inplits detected at ingest; what the plausibility checks flagged.
   new CreateWarehouseTable('202611230101-warehouse-corporate-actions', 'WarehouseCorporateActions202611230101', 'wh_corporate_actions'),
   new CreateWarehouseTable('202611230102-warehouse-quality-flags', 'WarehouseQualityFlags202611230102', 'wh_quality_flags'),
+  new CreateWarehouseTable('202611230103-warehouse-source-dates', 'WarehouseSourceDates202611230103', 'wh_source_dates'),
+  new WarehouseViewsAsOf(),
 ];

@@ -294,6 +294,17 @@ export const WAREHOUSE_TABLES: TableSpec[] = [
     pk: ['ticker', 'event_date'],
   },
   {
+    // The date each source's snapshot-like facts stand for (registry, properties): the newest date
+    // that source's own dated rows carry. Undated answers say it as their as-of date.
+    name: 'wh_source_dates',
+    columns: [
+      ['source', 'text NOT NULL'],
+      ['as_of_date', 'date NOT NULL'],
+      ['basis', 'text NOT NULL'],
+    ],
+    pk: ['source'],
+  },
+  {
     // What the ingest's plausibility checks flagged or dropped (derived/plausibility.ts), per rule.
     name: 'wh_quality_flags',
     columns: [

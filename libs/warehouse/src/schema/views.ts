@@ -13,7 +13,8 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
     'fiis_cadastro',
     `SELECT ticker, fii_cnpj, display_name, b3_name, isin, classification, sector, sub_sector, management_type,
             target_market, is_exclusive, mandate, ipo_date, website_url, admin_name, admin_cnpj, manager_name,
-            custodian_name, ifil_weight_pct, ifix_weight_pct, shares_count, shareholders_count, sector_source, source
+            custodian_name, ifil_weight_pct, ifix_weight_pct, shares_count, shareholders_count, sector_source, source,
+            (SELECT d.as_of_date FROM wh_source_dates d WHERE d.source = wh_funds.source) AS as_of_date
        FROM wh_funds`,
   ],
   [
@@ -63,7 +64,9 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
   [
     'fiis_imoveis',
     `SELECT ticker, seq, asset_name, asset_class, asset_address, city, state, total_area, units_count, vacancy_ratio,
-            non_compliant_ratio, revenue_share_ratio, assets_status, source FROM wh_properties`,
+            non_compliant_ratio, revenue_share_ratio, assets_status, source,
+            (SELECT d.as_of_date FROM wh_source_dates d WHERE d.source = wh_properties.source) AS as_of_date
+       FROM wh_properties`,
   ],
   [
     // A headline filed under one fund often names others ("BRIM11, HGLG11: IFIX fecha em queda"):
@@ -169,7 +172,7 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
             round(c.market_value / nullif(sum(c.market_value) OVER (PARTITION BY c.client_id), 0) * 100, 2) AS weight_pct,
             s.dy_pct AS dy_12m_pct, s.price_book_ratio, s.last_dividend_amt,
             round(c.quantity * s.last_dividend_amt, 2) AS expected_monthly_income_amt,
-            r.volatility_ratio, r.sharpe_ratio, c.is_demo,
+            r.volatility_ratio, r.sharpe_ratio, s.ref_date AS snapshot_date, c.is_demo,
             (SELECT string_agg(DISTINCT x, ',' ORDER BY x) FROM regexp_split_to_table(concat_ws(',', c.source, s.source), ',') AS x) AS source
        FROM client_fiis_positions c
        LEFT JOIN wh_funds f ON f.ticker = c.ticker
