@@ -95,9 +95,12 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
     const y = sourceRows('araquem/samples/fiis_yield_history.csv').find((r) => r.ticker === 'ABCP11' && r.ref_month === '2025-10-01')!;
     const r = await ask('fiis_yield_history', { ticker: 'ABCP11', filters: { date: '2025-10-01' } });
     expect(r.rows[0]).toMatchObject({ ref_month: '2025-10-01', dividends_sum: Number(y.dividends_sum), price_ref: Number(y.price_ref) });
+    // araquem's DY file: its month closes are facts of their month; its 12-month columns repeat the
+    // current figure on every row, so the snapshot's month shows the snapshot's (one DY per fund and month).
     const dy = sourceRows('araquem/samples/fiis_dividends_yields.csv').find((x) => x.ticker === 'ABCP11')!;
+    const snap = sourceRows('araquem/samples/fiis_financials_snapshot.csv').find((x) => x.ticker === 'ABCP11')!;
     const r2 = await ask('fiis_dividends_yields', { ticker: 'ABCP11', agg: 'latest' });
-    expect(r2.rows[0]).toMatchObject({ ref_month: dy.ref_month, dy_12m_pct: Number(dy.dy_12m_pct), dividends_12m_amt: Number(dy.dividends_12m_amt) });
+    expect(r2.rows[0]).toMatchObject({ ref_month: dy.ref_month, month_price_ref: Number(dy.month_price_ref), dy_12m_pct: Number(snap.dy_pct), dividends_12m_amt: Number(snap.sum_anual_dy_amt) });
   });
 
   it('fiis_dividends_yields: the project computes 12-month yields where araquem has none', async () => {
@@ -267,8 +270,11 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
   });
 
   it("a client never sees another client's rows, and an unknown client sees none", async () => {
-    const two = await ask('client_fiis_positions', { ticker: 'HGLG11', tickers: ['HGLG11'] }, 'cliente-demo-2');
+    const two = await ask('client_fiis_positions', {}, 'cliente-demo-2');
     expect(two.rows.map((r) => r.ticker).sort()).toEqual(['HGCR11', 'KNHY11', 'KNIP11']);
+    // A fund another client holds (HGLG11 is cliente-demo-1's) is not in this client's positions.
+    const other = await ask('client_fiis_positions', { ticker: 'HGLG11', tickers: ['HGLG11'] }, 'cliente-demo-2');
+    expect(other.rows).toEqual([]);
     const nobody = await ask('client_fiis_positions', {}, 'cliente-que-nao-existe');
     expect(nobody.rows).toEqual([]);
   });

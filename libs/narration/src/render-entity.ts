@@ -207,7 +207,12 @@ export class EntityRenderer {
 
   private tableColumnNames(): string[] {
     const focus = this.matchedFocus().flatMap((f) => f.columns);
-    const fromTemplate = focus.length > 0 ? focus : (this.tpl?.many_rows.columns ?? []);
+    const base = focus.length > 0 ? focus : (this.tpl?.many_rows.columns ?? []);
+    // The values behind the list's order come with it, after the fund's name.
+    const orderBy = this.input.data.params.order_by;
+    const byOrder = orderBy ? (this.tpl?.many_rows.by_order[orderBy] ?? []) : [];
+    const lead: string[] = base.filter((n) => n === 'ticker' || n === 'display_name');
+    const fromTemplate = byOrder.length ? [...lead, ...byOrder, ...base.filter((n) => !lead.includes(n))] : base;
     const present = fromTemplate.filter((n) => this.columns.has(n));
     if (present.length > 0) return [...new Set(present)];
     return this.visibleColumns().map((c) => c.name);

@@ -76,6 +76,11 @@ export const EntityTemplateSchema = z
         /** Lead line when rows are of many funds (ranking, market data). */
         lead_all: Text,
         columns: z.array(z.string()).min(1),
+        /**
+         * Columns a list ordered by a column shows with it, whatever the words ("e só os de papel?" after
+         * "maior peso no IFIX" keeps the weights): order_by column → the values behind that order.
+         */
+        by_order: z.record(z.string(), z.array(z.string()).min(1)).default({}),
       })
       .strict(),
     aggregates: z
@@ -154,6 +159,10 @@ export function referencedColumns(tpl: EntityTemplate): Array<{ field: string; c
   addText('many_rows.lead', tpl.many_rows.lead);
   addText('many_rows.lead_all', tpl.many_rows.lead_all);
   tpl.many_rows.columns.forEach((c, i) => add(`many_rows.columns.${i}`, c));
+  for (const [by, cols] of Object.entries(tpl.many_rows.by_order)) {
+    add(`many_rows.by_order.${by}`, by);
+    cols.forEach((c, i) => add(`many_rows.by_order.${by}.${i}`, c));
+  }
   if (tpl.aggregates) {
     add('aggregates.measure', tpl.aggregates.measure);
     for (const k of ['avg', 'sum', 'count'] as const) {

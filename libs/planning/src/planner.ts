@@ -182,8 +182,17 @@ export class Planner {
         this.opts.policies.measures.measures[question.measure ?? '']?.subject === 'fund') ||
       // An edit of the previous structured question stays one ("qual deles pagou mais?").
       (followUp?.applied === true && followUp.inherited.length > 0) ||
-      (marketOnly && !fundList && routed.entity !== 'macro_consolidada' && ((question.period !== null && question.period.kind !== 'latest') || reading.aggNamed));
+      // "o que subiu mais em 2021, IPCA ou IGP-M?": one measure serves every series asked; the panorama shows levels only.
+      (marketOnly && !fundList && (routed.entity !== 'macro_consolidada' || question.measure !== null) && ((question.period !== null && question.period.kind !== 'latest') || reading.aggNamed)) ||
+      // The client's own measure named ("quanto recebi", "rendeu pra mim") while the words leaned to a
+      // fund or market entity (dividends, news): the client's figure.
+      (reading.measureNamed && this.opts.policies.measures.measures[question.measure ?? '']?.subject === 'portfolio' && !routed.entity?.startsWith('client_'));
     let measurable = isMeasurable(question, reading, followUp, this.opts.policies.measures);
+    // "peso de cada fundo pelo valor investido", "quanto % da carteira é cada fundo": a share of the
+    // portfolio, which the portfolio entity lists per fund; the measure named is what the share is of.
+    if (measurable.ok && routed.kind === 'entity' && routed.entity?.startsWith('client_') && /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/.test(q.normalized)) {
+      measurable = { ok: false, why: 'a share of the portfolio: the portfolio entity lists it per fund' };
+    }
     // No entity reads it ("market cap do mxrf11") but the measure catalog names it: the measure answers.
     if (!measurable.ok && routed.kind === 'unknown' && reading.measureNamed && question.measure && question.subjects.length > 0) {
       measurable = { ok: true, why: 'no entity reads it; the measure catalog does' };
@@ -193,6 +202,8 @@ export class Planner {
       if (!measurable.ok && followUp?.applied) out.planner = { ...out.planner, reason: `${out.planner.reason}; follow-up not answered as a measure: ${measurable.why}` };
       // An entity answer is remembered as its entity's measure ("cotação do ABCP11" → price), so
       // "e ontem?" can edit it.
+      // A ranking across funds ("top 5 fiis com maior peso no ifix") is not a question about the index it ranks by.
+      if (out.kind === 'entity' && fundList && out.question && marketOnly) out.question = null;
       if (out.kind === 'entity' && out.question && !out.question.measure && out.entity) {
         const m = this.opts.policies.measures.entity_defaults[out.entity];
         if (m) out.question = { ...out.question, measure: m, agg: chooseAgg(this.opts.policies.measures.measures[m], new Set(), out.question.period, false, '') };

@@ -1,4 +1,4 @@
-import { RagEngine } from './engine';
+import { RagEngine, titleSubject } from './engine';
 import { HashingEmbedder } from './embedder';
 import { loadKnowledge } from './knowledge';
 import { NewsItem, NewsSource } from './news';
@@ -43,6 +43,9 @@ describe('RagEngine (knowledge base + in-memory store)', () => {
     ['o que é um fundo imobiliário?', 'fii-o-que-e'],
     ['qual a diferença entre fundo de tijolo e de papel?', 'fii-tipos-tijolo-papel-hibrido-fof'],
     ['como funciona o IFIX?', 'ifix'],
+    // The IFIL page names the IFIX ten times; the IFIX page is about it (its title leads with it).
+    ['o que é o IFIX?', 'ifix'],
+    ['o que é o IFIL?', 'ifil'],
     ['o que é o índice de sharpe', 'indice-sharpe'],
     ['o que significa sortino', 'indice-sortino'],
     ['o que é drawdown máximo?', 'drawdown-maximo'],
@@ -168,4 +171,13 @@ describe('RagEngine (knowledge base + in-memory store)', () => {
     expect(meta.chunks).toEqual([]);
     expect(meta.reason).toBe('no_relevant_chunks');
   });
+});
+
+describe('titleSubject', () => {
+  it.each([
+    ['IFIX - Índice de Fundos de Investimentos Imobiliários', 'ifix'],
+    ['IGP-M - Índice Geral de Preços do Mercado', 'igpm'],
+    ['Cadastro de um FII - CNPJ, ISIN, administrador e gestor', ''],
+    ['Taxa Selic', ''],
+  ])('%s', (title, subject) => expect(titleSubject(title)).toBe(subject));
 });

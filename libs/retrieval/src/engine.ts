@@ -1,4 +1,5 @@
 import { CotaError, RagChunk, RagMeta } from '@cota/contracts';
+import { normalize } from '@cota/text';
 import { Bm25Index } from './bm25';
 import { fitToBudget, normalizeChunk } from './chunks';
 import { cosine, Embedder, EmbeddingModel } from './embedder';
@@ -202,7 +203,8 @@ export class RagEngine {
   /** Hybrid search: cosine (in process or pgvector) fused with saturated BM25. */
   async search(question: string, rule: Pick<ResolvedRule, 'collections' | 'k'>, tickers: string[]): Promise<ScoredChunk[]> {
     await this.refreshIfStale();
-    const { vector_weight, lexical_weight, lexical_scale } = this.deps.policy.hybrid;
+    const { vector_weight, lexical_weight, lexical_scale, subject_boost } = this.deps.policy.hybrid;
+    const words = new Set(normalize(question).split(' '));
     const out: ScoredChunk[] = [];
     const byOrigin = new Map<Origin, string[]>();
     for (const c of rule.collections) byOrigin.set(ORIGIN_OF_COLLECTION(c), [...(byOrigin.get(ORIGIN_OF_COLLECTION(c)) ?? []), c]);
@@ -227,7 +229,9 @@ export class RagEngine {
         const lex = lexical.coverage[i] * (1 - Math.exp(-lexical.scores[i] / lexical_scale));
         // With pgvector the database ranks by vector; chunks it did not return count on their lexical part only.
         const vec = dbSimilarity ? (dbSimilarity.get(chunk.chunk_id) ?? (lex > 0 ? cosine(q, chunk.vector) : 0)) : cosine(q, chunk.vector);
-        const score = vector_weight * (Number.isFinite(vec) ? Math.max(0, vec) : 0) + lexical_weight * lex;
+        // Its first section (the definition) gets the whole boost: "o que é o IFIX?" starts with what it is.
+        const subject = origin !== 'news' && words.has(titleSubject(chunk.title)) ? subject_boost * (chunk.chunk_id.endsWith('#0') ? 1 : 0.5) : 0;
+        const score = vector_weight * (Number.isFinite(vec) ? Math.max(0, vec) : 0) + lexical_weight * lex + subject;
         out.push({ chunk, score, vector: vec, lexical: lex, tickerMatch });
       }
     }
@@ -283,4 +287,10 @@ export class RagEngine {
 /** Function form of {@link RagEngine.buildContext} (the seed's `build_context`). */
 export function buildContext(engine: RagEngine, input: RetrieveInput): Promise<RagMeta> {
   return engine.buildContext(input);
+}
+
+/** A document's one-word subject, when its title leads with it ("IFIX - Índice de..." → "ifix"); else "". */
+export function titleSubject(title: string): string {
+  const head = normalize(title.split(' - ')[0] ?? '');
+  return title.includes(' - ') && head && !head.includes(' ') ? head : '';
 }

@@ -62,6 +62,11 @@ export const RagPolicySchema = z
         lexical_weight: z.number().min(0).max(1),
         /** BM25 score at which the lexical part reaches 0.63 (1 - 1/e); saturates instead of growing without bound. */
         lexical_scale: z.number().positive(),
+        /**
+         * Added when the question names a document's one-word subject (its title's lead, "IFIX - ..."):
+         * "o que é o IFIX?" is about the IFIX page, not the IFIL page that mentions the IFIX ten times.
+         */
+        subject_boost: z.number().min(0).max(1).default(0),
       })
       .strict()
       .refine((h) => Math.abs(h.vector_weight + h.lexical_weight - 1) < 1e-9, { message: 'vector_weight + lexical_weight must be 1' }),

@@ -98,7 +98,16 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   }
 
   let period = cur.period;
-  if (!period || reading.cues.includes('same_period')) {
+  const ordinal = reading.ordinal !== null && !period && prev.period?.kind === 'range' && (prev.period.grain === 'quarter' || prev.period.grain === 'semester') ? prev.period : null;
+  if (ordinal && reading.ordinal !== null && (ordinal.grain === 'semester' ? reading.ordinal <= 2 : true)) {
+    // "e no segundo?" after the first semester of 2024: the second semester of 2024.
+    const months = ordinal.grain === 'semester' ? 6 : 3;
+    const y = Number(ordinal.from.slice(0, 4));
+    const m1 = (reading.ordinal - 1) * months + 1;
+    const m2 = m1 + months - 1;
+    period = { kind: 'range', from: `${y}-${String(m1).padStart(2, '0')}-01`, to: `${y}-${String(m2).padStart(2, '0')}-${new Date(Date.UTC(y, m2, 0)).getUTCDate()}`, grain: ordinal.grain };
+    changed.push(`period (the ${reading.ordinal}º ${ordinal.grain === 'semester' ? 'semester' : 'quarter'} of ${y})`);
+  } else if (!period || reading.cues.includes('same_period')) {
     period = prev.period;
     if (period) inherited.push('period');
   } else if ((period.kind === 'relative_year' || period.kind === 'relative_month') && period.offset < 0 && prev.period?.kind === 'range') {

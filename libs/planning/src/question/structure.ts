@@ -23,7 +23,11 @@ export interface QuestionReading {
   aggWanted: MeasureAgg[];
   /** "no mesmo período", "compara com", "qual deles": cues that the question edits the previous one. */
   cues: FollowUpCue[];
+  /** "e no segundo?": an ordinal with no noun, the same kind of period as the previous one (1-4), else null. */
+  ordinal: number | null;
 }
+
+const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceiro: 3, quarto: 4, '1o': 1, '2o': 2, '3o': 3, '4o': 4 };
 
 export type FollowUpCue = 'same_period' | 'add_subject' | 'among_previous' | 'opener' | 'refers_fund';
 
@@ -97,8 +101,10 @@ export class QuestionReader {
     }
 
     // The most specific measure named wins ("VPA no fechamento de 2022" asks for the VPA), then the longest words.
+    // "ponderado pelo valor de mercado" says how to weigh, not what to measure.
+    const measureText = text.replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ').trim();
     const measureHit =
-      this.longestMatches(this.measureWords, text).sort((a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length)[0] ?? null;
+      this.longestMatches(this.measureWords, measureText).sort((a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length)[0] ?? null;
     let measure: MeasureDef | null = measureHit?.measure ?? null;
     if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
     const measureNamed = measure !== null;
@@ -159,6 +165,7 @@ export class QuestionReader {
       aggNamed: agg !== null && aggHits.some((h) => h.agg === agg),
       aggWanted: [...aggWanted],
       cues,
+      ordinal: period ? null : (ORDINAL_WORDS[/^(?:e )?(?:n?[oa] |e )?(primeiro|segundo|terceiro|quarto|[1-4]o)$/.exec(fullText)?.[1] ?? ''] ?? null),
     };
   }
 
@@ -212,6 +219,7 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   if (has('last') && m.kind === 'flow') return 'last';
   const span = period && period.kind !== 'latest' && period.kind !== 'previous_session' && !(period.kind === 'range' && period.grain === 'day');
   if (m.kind === 'monthly_rate' && span && !(period?.kind === 'range' && period.grain === 'month') && !(period?.kind === 'months_of_year' && period.from_month === period.to_month)) return 'accumulated';
-  if (m.kind === 'flow') return span ? 'total' : 'last';
+  // "quanto já recebi do BTAL11?", "desde que comprei": the client's own flow without a period is all of it.
+  if (m.kind === 'flow') return span || m.subject === 'portfolio' ? 'total' : 'last';
   return m.default_agg;
 }

@@ -17,6 +17,17 @@ describe('source reconciliation', () => {
     expect(kept.map((d) => `${d.traded_until_date}:${d.source}`).sort()).toEqual(['2024-10-31:dashbord', '2024-11-29:dashbord', '2024-12-31:paulo037']);
   });
 
+  it("regression: paulo037's month is the payment recorded in the next weeks (XPIN11 was counted twice)", () => {
+    const kept = reconcileDividends([
+      { ticker: 'XPIN11', traded_until_date: '2022-02-07', payment_date: null, dividend_amt: 0.63, source: 'dashbord' },
+      { ticker: 'XPIN11', traded_until_date: '2022-03-18', payment_date: null, dividend_amt: 0.61, source: 'dashbord' },
+      { ticker: 'XPIN11', traded_until_date: '2022-02-28', payment_date: null, dividend_amt: 0.61, source: 'paulo037' },
+      // A month no better source has stays.
+      { ticker: 'XPIN11', traded_until_date: '2021-06-30', payment_date: null, dividend_amt: 0.6, source: 'paulo037' },
+    ]);
+    expect(kept.map((d) => `${d.traded_until_date}:${d.source}`).sort()).toEqual(['2021-06-30:paulo037', '2022-02-07:dashbord', '2022-03-18:dashbord']);
+  });
+
   it('regression: an ex-dated December dividend stays in its record year (HGLG11 2024 had 13 payments)', () => {
     const kept = reconcileDividends([
       { ticker: 'HGLG11', traded_until_date: '2023-12-29', payment_date: null, dividend_amt: 1.1, source: 'dashbord' },

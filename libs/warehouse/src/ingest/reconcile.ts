@@ -107,14 +107,23 @@ const DIVIDEND_PRECEDENCE: Record<SourceName, number> = { ...PRECEDENCE, dashbor
 /**
  * Dividends: a lower-precedence dividend is dropped when a higher-precedence source has one for the
  * same ticker within 15 days (sources date the same payment differently: record date, ex-date, month end).
+ * A monthly source (paulo037: one amount per month, dated here at the month's end) may name the
+ * payment whose record date falls in the next weeks: XPIN11's "fevereiro de 2022" (R$ 0,61) is
+ * dashbord's record date 18/03/2022, and counting both doubled what a client received. Its window
+ * reaches 25 days forward.
  */
+const MONTHLY_DIVIDEND_SOURCES = new Set<SourceName>(['paulo037']);
 export function reconcileDividends(input: DividendFact[]): DividendFact[] {
   const dividends = recordDatesForExDates(input);
   const kept = new Map<string, DividendFact[]>();
   const rank = (s: SourceName) => DIVIDEND_PRECEDENCE[s];
   for (const d of [...dividends].sort((a, b) => rank(a.source) - rank(b.source) || a.traded_until_date.localeCompare(b.traded_until_date))) {
     const list = kept.get(d.ticker) ?? [];
-    const clash = list.some((k) => k.source !== d.source && Math.abs(daysBetween(k.traded_until_date, d.traded_until_date)) <= 15);
+    const ahead = MONTHLY_DIVIDEND_SOURCES.has(d.source) ? 25 : 15;
+    const clash = list.some((k) => {
+      const gap = daysBetween(d.traded_until_date, k.traded_until_date);
+      return k.source !== d.source && gap >= -15 && gap <= ahead;
+    });
     const sameDay = list.some((k) => k.traded_until_date === d.traded_until_date);
     if (clash || sameDay) continue;
     list.push(d);
