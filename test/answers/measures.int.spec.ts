@@ -133,6 +133,13 @@ describe('one value per metric', () => {
       compared++;
       if (values[0]?.value !== num(s.dy)) mismatches.push(`dy answer ${s.ticker}: ${values[0]?.value} vs ${s.dy}`);
     }
+    // And the NAV per share of "hoje" (a measure question) is the snapshot's, newer than the CVM reports.
+    for (const s of snaps.filter((x) => x.vpa !== null)) {
+      const q = { subjects: [{ kind: 'fund' as const, id: s.ticker }], measure: 'nav_per_share', agg: 'value' as const, also: [], period: null, group_by: null, compare: null, condition: null };
+      const values = (await measures.compute(q, 'c')).values;
+      compared++;
+      if (values[0]?.value !== num(s.vpa)) mismatches.push(`nav per share answer ${s.ticker}: ${values[0]?.value} vs ${s.vpa}`);
+    }
     expect(compared).toBeGreaterThan(1500);
     expect(mismatches).toEqual([]);
   }, 300_000);

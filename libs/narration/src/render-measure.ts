@@ -278,7 +278,11 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       const oneMonth = r.grain === 'month' && v.period && v.period.from.slice(0, 7) === v.period.to.slice(0, 7);
       const span = !oneMonth && spec && spec.kind !== 'latest' && spec.kind !== 'previous_session' && spec.kind !== 'ago' && !(spec.kind === 'range' && spec.grain === 'day');
       if (oneMonth) return `${cap(name)} ${who}${when} foi ${val}.`;
-      return span ? `${cap(name)} ${who}${when} foi ${val}, no último dado do período (${at}).` : `${cap(name)} ${who}${when} em ${at} foi ${val}.`;
+      if (span) return `${cap(name)} ${who}${when} foi ${val}, no último dado do período (${at}).`;
+      // A day without a value (a holiday, a weekend): say so, and give the last value before it.
+      const asked = spec && spec.kind === 'range' && spec.grain === 'day' ? spec.from : null;
+      if (asked && v.date && v.date.slice(0, 10) !== asked) return `Não há dado em ${brDate(asked)} (dia sem pregão ou sem publicação); ${name} ${who} no dia anterior mais próximo, ${at}, foi ${val}.`;
+      return `${cap(name)} ${who}${asked ? '' : when} em ${at} foi ${val}.`;
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { FollowUpMeta, QuestionSubject, StructuredQuestion } from '@cota/contracts';
-import { MeasureCatalog } from '@cota/catalog';
+import { defaultMeasureFor, MeasureCatalog } from '@cota/catalog';
 import { yearOf } from '@cota/periods';
 import { chooseAgg, QuestionReading } from './structure';
 
@@ -93,7 +93,8 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     measure = prev.measure;
     inherited.push('measure');
   } else {
-    measure = cur.measure;
+    // "e o XPML11 no mesmo período?" after the IFIX's variation: the new subject's own series (a fund's price).
+    measure = cur.measure ?? (prev.measure && subjects[0] ? (defaultMeasureFor(catalog, subjects[0].kind, subjects[0].id)?.name ?? null) : null);
     if (measure) changed.push('measure (the new subject\'s)');
   }
 
@@ -133,6 +134,12 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     } else changed.push('period');
   } else changed.push('period');
 
+  // A measure with only today's published value (P/VP, market cap) cannot keep "ontem" or a past period it did not ask.
+  if (measure && measure !== prev.measure && catalog.measures[measure]?.table === 'wh_snapshots' && inherited.includes('period') && !cur.period) {
+    period = null;
+    inherited.splice(inherited.indexOf('period'), 1);
+    changed.push('period (the measure has only its current value)');
+  }
   const def = measure ? catalog.measures[measure] : null;
   let agg = cur.agg;
   let also = cur.also ?? [];

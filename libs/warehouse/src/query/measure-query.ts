@@ -250,11 +250,17 @@ export class MeasureQueryService {
     const sql = this.statements(m, question.group_by);
     const sid = subject.kind === 'portfolio' ? null : subject.id;
     const client = m.client_column ? [clientId] : [];
-    const [cov] = await this.run(sql.coverage, [sid, ...client]);
+    // "Hoje" of a stock or level with a published snapshot (a fund's NAV per share): the snapshot, when
+    // newer than the series, so every answer shows one value per metric (the P/VP answer's VPA).
+    const now = agg === 'value' && m.kind !== 'flow' && m.kind !== 'yield' && !!sql.current && (!question.period || question.period.kind === 'latest') && sid !== null;
+    const [[cov], [snapshot]] = await Promise.all([this.run(sql.coverage, [sid, ...client]), now ? this.run(sql.current!, [sid]) : Promise.resolve([] as Raw[])]);
     const coverage = cov?.first_date && cov?.last_date ? { from: String(cov.first_date), to: String(cov.last_date) } : null;
     const empty: MeasureValue = {
       subject, value: null, date: null, start: null, end: null, count: 0, rows: [], coverage, period: null, adjusted: false, sources: [], extra: [], paid_on: null, fallback: null, nearest: null, grain: null, matched: null, measure: null, unit: null,
     };
+    if (snapshot && num(snapshot.v) !== null && str(snapshot.d) && (!coverage || str(snapshot.d)! > coverage.to)) {
+      return { ...empty, value: round(num(snapshot.v)!), date: str(snapshot.d), count: 1, grain: 'day', sources: [m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived'] };
+    }
     if (m.kind === 'yield') return this.yieldFor(m, subject, question, empty);
     if (!coverage) return empty;
     const period = resolvePeriod(question.period, coverage);
