@@ -86,6 +86,13 @@ describe('warehouse ingest (real Postgres)', () => {
     expect(rows[rows.length - 1]).toMatchObject({ m: '2025-11-01', dy: snap.dy });
   });
 
+  it("keeps a fund's CVM months whose report has a broken or empty ISIN (XPLG11, 2023-11 and 2023-12)", async () => {
+    const rows: Array<{ d: string; n: number }> = await ds.query(
+      `SELECT ref_date::text AS d, shareholders_count::int AS n FROM wh_cvm_monthly WHERE ticker = 'XPLG11' AND ref_date >= '2023-10-01' ORDER BY 1`,
+    );
+    expect(rows).toEqual([{ d: '2023-10-01', n: 312206 }, { d: '2023-11-01', n: 314755 }, { d: '2023-12-01', n: 320579 }]);
+  });
+
   it('dates each source by its newest dated fact, for the answers that have no date of their own', async () => {
     const rows: Array<{ source: string; d: string }> = await ds.query(`SELECT source, as_of_date::text AS d FROM wh_source_dates ORDER BY source`);
     expect(Object.fromEntries(rows.map((r) => [r.source, r.d]))).toMatchObject({ araquem: '2025-11-22', cvm: '2023-12-01', dashbord: '2025-06-25' });

@@ -75,9 +75,12 @@ export class DeterministicNarrator {
           body = renderMeasure(req.measure, req.question_spec);
           const src = measureSources(req.measure);
           const labels = [...new Set(src.sources.map((s) => this.policy.sources[s] ?? s))];
+          // Nothing found and no source to name: no "Fonte:." line.
           sourceLine = src.asOf
             ? fillMessage(m.source_line, { sources: labels.length ? joinPt(labels) : null, as_of: src.monthly ? formatMonth(src.asOf) : formatDate(src.asOf) })
-            : fillMessage(m.source_line_no_date, { sources: labels.length ? joinPt(labels) : null });
+            : labels.length
+              ? fillMessage(m.source_line_no_date, { sources: joinPt(labels) })
+              : '';
           if (req.context_used && req.params?.ticker) body = `${fillMessage(m.context_prefix, { ticker: req.params.ticker })} ${lowerFirstWord(body)}`;
           break;
         }

@@ -23,6 +23,7 @@ const NAMES: Record<string, string> = {
   shares_held: 'as cotas em carteira',
   dy_monthly: 'o dividend yield mensal',
   received: 'os dividendos recebidos',
+  realized: 'o resultado das vendas',
   shares_bought: 'as cotas compradas',
   pvp: 'o P/VP',
   market_cap: 'o valor de mercado',
@@ -194,6 +195,7 @@ function sentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodS
 const NOUNS: Record<string, [string, string]> = {
   dividend: ['pagamento', 'pagamentos'],
   received: ['pagamento', 'pagamentos'],
+  realized: ['venda', 'vendas'],
   shares_bought: ['compra', 'compras'],
   invested: ['posição', 'posições'],
   shares_held: ['posição', 'posições'],

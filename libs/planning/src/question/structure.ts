@@ -206,6 +206,8 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   // "acumulado no ano" of a level (an index, a price) is its variation.
   if ((m.kind === 'level' || m.kind === 'stock') && allowed('variation') && (wanted.has('accumulated') || (wanted.has('total') && !wanted.has('count')))) return 'variation';
   if (has('variation')) return 'variation';
+  // "ifix últimos 6 meses": a level over a trailing window, nothing else asked, is how it moved.
+  if (m.kind === 'level' && allowed('variation') && period?.kind === 'trailing' && wanted.size === 0 && !grouped) return 'variation';
   if (has('avg')) return 'avg';
   if (has('max')) return 'max';
   if (has('min')) return 'min';

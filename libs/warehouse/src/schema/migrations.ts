@@ -38,7 +38,7 @@ class WarehouseViewsDividendsReceived extends WarehouseViews {
   override readonly name = 'WarehouseViewsDividendsReceived202611230100';
 }
 
-/** Re-creates every view with the as-of dates of undated entities (registry, properties, overview, portfolio) and the portfolio weights by cost. */
+/** Re-creates every view with the as-of dates of undated entities (registry, properties, overview, portfolio), the portfolio weights by cost and each sale's result. */
 class WarehouseViewsAsOf extends WarehouseViews {
   override readonly id = '202611230104-warehouse-views-as-of';
   override readonly name = 'WarehouseViewsAsOf202611230104';

@@ -210,6 +210,19 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
           GROUP BY t.client_id) h ON h.quantity > 0`,
   ],
   [
+    // What each sale made or lost: shares sold × (sale price − the average cost of the buys before it).
+    'client_realized_gains',
+    `SELECT s.client_id, s.ticker, s.trade_date AS sold_on, s.quantity, s.price AS sell_price, round(b.avg_cost, 4) AS avg_cost,
+            round(s.quantity * (s.price - b.avg_cost), 2) AS result_amt, round((s.price / b.avg_cost - 1) * 100, 2) AS result_pct,
+            s.is_demo, concat_ws(',', CASE WHEN s.is_demo THEN 'demo' ELSE 'client' END, s.price_source) AS source
+       FROM wh_client_transactions s
+       JOIN LATERAL (
+         SELECT sum(t.quantity * t.price) / nullif(sum(t.quantity), 0) AS avg_cost
+           FROM wh_client_transactions t
+          WHERE t.client_id = s.client_id AND t.ticker = s.ticker AND t.side = 'buy' AND t.trade_date <= s.trade_date) b ON b.avg_cost IS NOT NULL
+      WHERE s.side = 'sell'`,
+  ],
+  [
     'client_fiis_performance_vs_benchmark',
     `SELECT client_id, benchmark, ref_month, portfolio_value, portfolio_return_pct, benchmark_return_pct,
             portfolio_cum_return_pct, benchmark_cum_return_pct, excess_return_pct, is_demo, source

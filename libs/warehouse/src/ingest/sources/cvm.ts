@@ -48,13 +48,22 @@ export async function readCvm(dir: string, raw: RawData, progress: (file: string
     }
   }
 
+  // A fund's ticker is the fund's, not the month's: some reports carry a broken or empty ISIN (XPLG11's
+  // "RXPLGCTF002" in 2023-11, none in 2023-12), and those months take the CNPJ's ticker from its other reports.
+  const tickerByCnpj = new Map<string, { date: string; ticker: string }>();
+  for (const [key, m] of months) {
+    const [cnpj, date] = key.split('|');
+    const t = m.geral ? tickerFromIsin(m.geral.str('Codigo_ISIN')) : null;
+    const prev = tickerByCnpj.get(cnpj);
+    if (t && (!prev || prev.date < date)) tickerByCnpj.set(cnpj, { date, ticker: t });
+  }
   const latestByCnpj = new Map<string, { date: string; g: Rec; c?: Rec }>();
   for (const [key, m] of months) {
     const [cnpj, date] = key.split('|');
     const g = m.geral;
     const c = m.complemento;
     const a = m.ativo;
-    const ticker = g ? tickerFromIsin(g.str('Codigo_ISIN')) : null;
+    const ticker = (g ? tickerFromIsin(g.str('Codigo_ISIN')) : null) ?? tickerByCnpj.get(cnpj)?.ticker ?? null;
     raw.cvmMonthly.push({
       fii_cnpj: cnpj,
       ref_date: date,
@@ -82,7 +91,7 @@ export async function readCvm(dir: string, raw: RawData, progress: (file: string
   }
 
   for (const [cnpj, { g, c }] of latestByCnpj) {
-    const ticker = cleanTicker(tickerFromIsin(g.str('Codigo_ISIN')), raw);
+    const ticker = cleanTicker(tickerFromIsin(g.str('Codigo_ISIN')) ?? tickerByCnpj.get(cnpj)?.ticker ?? null, raw);
     if (!ticker) continue;
     raw.funds.push({
       ticker,
@@ -91,7 +100,7 @@ export async function readCvm(dir: string, raw: RawData, progress: (file: string
       fields: {
         fii_cnpj: cnpj,
         display_name: g.str('Nome_Fundo'),
-        isin: g.str('Codigo_ISIN'),
+        isin: tickerFromIsin(g.str('Codigo_ISIN')) ? g.str('Codigo_ISIN') : null,
         management_type: g.str('Tipo_Gestao'),
         target_market: g.str('Publico_Alvo'),
         is_exclusive: g.bool('Fundo_Exclusivo'),
