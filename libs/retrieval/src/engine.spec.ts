@@ -46,6 +46,7 @@ describe('RagEngine (knowledge base + in-memory store)', () => {
     // The IFIL page names the IFIX ten times; the IFIX page is about it (its title leads with it).
     ['o que é o IFIX?', 'ifix'],
     ['o que é o IFIL?', 'ifil'],
+    ['o que significa dividend yield em fii?', 'dividend-yield'],
     ['o que é o índice de sharpe', 'indice-sharpe'],
     ['o que significa sortino', 'indice-sortino'],
     ['o que é drawdown máximo?', 'drawdown-maximo'],
@@ -177,7 +178,8 @@ describe('titleSubject', () => {
   it.each([
     ['IFIX - Índice de Fundos de Investimentos Imobiliários', 'ifix'],
     ['IGP-M - Índice Geral de Preços do Mercado', 'igpm'],
-    ['Cadastro de um FII - CNPJ, ISIN, administrador e gestor', ''],
-    ['Taxa Selic', ''],
+    ['Dividend yield (DY) mensal e em 12 meses', 'dividend yield'],
+    ['P/VP e valor patrimonial por cota (VP, NAV)', 'pvp'],
+    ['Taxa Selic', 'taxa selic'],
   ])('%s', (title, subject) => expect(titleSubject(title)).toBe(subject));
 });

@@ -204,7 +204,7 @@ export class RagEngine {
   async search(question: string, rule: Pick<ResolvedRule, 'collections' | 'k'>, tickers: string[]): Promise<ScoredChunk[]> {
     await this.refreshIfStale();
     const { vector_weight, lexical_weight, lexical_scale, subject_boost } = this.deps.policy.hybrid;
-    const words = new Set(normalize(question).split(' '));
+    const padded = ` ${normalize(question)} `;
     const out: ScoredChunk[] = [];
     const byOrigin = new Map<Origin, string[]>();
     for (const c of rule.collections) byOrigin.set(ORIGIN_OF_COLLECTION(c), [...(byOrigin.get(ORIGIN_OF_COLLECTION(c)) ?? []), c]);
@@ -230,7 +230,7 @@ export class RagEngine {
         // With pgvector the database ranks by vector; chunks it did not return count on their lexical part only.
         const vec = dbSimilarity ? (dbSimilarity.get(chunk.chunk_id) ?? (lex > 0 ? cosine(q, chunk.vector) : 0)) : cosine(q, chunk.vector);
         // Its first section (the definition) gets the whole boost: "o que é o IFIX?" starts with what it is.
-        const subject = origin !== 'news' && words.has(titleSubject(chunk.title)) ? subject_boost * (chunk.chunk_id.endsWith('#0') ? 1 : 0.5) : 0;
+        const subject = origin !== 'news' && asks(padded, titleSubject(chunk.title)) ? subject_boost * (chunk.chunk_id.endsWith('#0') ? 1 : 0.5) : 0;
         const score = vector_weight * (Number.isFinite(vec) ? Math.max(0, vec) : 0) + lexical_weight * lex + subject;
         out.push({ chunk, score, vector: vec, lexical: lex, tickerMatch });
       }
@@ -289,8 +289,13 @@ export function buildContext(engine: RagEngine, input: RetrieveInput): Promise<R
   return engine.buildContext(input);
 }
 
-/** A document's one-word subject, when its title leads with it ("IFIX - Índice de..." → "ifix"); else "". */
+/**
+ * What a document is about: its title's lead, up to a dash, a parenthesis, a comma or " e "
+ * ("IFIX - Índice de..." → "ifix", "Dividend yield (DY) mensal..." → "dividend yield", "P/VP e valor..." → "pvp").
+ */
 export function titleSubject(title: string): string {
-  const head = normalize(title.split(' - ')[0] ?? '');
-  return title.includes(' - ') && head && !head.includes(' ') ? head : '';
+  return normalize(title.split(/ - |\s*\(|,| e /)[0] ?? '');
 }
+
+/** Whether the (padded, normalised) question names the subject as a whole phrase. */
+const asks = (padded: string, subject: string) => subject.length > 1 && padded.includes(` ${subject} `);

@@ -63,7 +63,7 @@ export const RagPolicySchema = z
         /** BM25 score at which the lexical part reaches 0.63 (1 - 1/e); saturates instead of growing without bound. */
         lexical_scale: z.number().positive(),
         /**
-         * Added when the question names a document's one-word subject (its title's lead, "IFIX - ..."):
+         * Added when the question names what a document is about (its title's lead, "IFIX - ..."):
          * "o que é o IFIX?" is about the IFIX page, not the IFIL page that mentions the IFIX ten times.
          */
         subject_boost: z.number().min(0).max(1).default(0),
