@@ -87,6 +87,16 @@ describe('the issue\'s examples', () => {
   });
 });
 
+describe('quarterly fundamentals (market16): what the CVM monthly reports lack', () => {
+  it('a year of cash revenue sums its quarters; a quarter reads its own row', async () => {
+    const year = await answer('qual foi a receita caixa do HGLG11 em 2023?');
+    // 75.331.330,30 + 83.119.040,88 + 108.954.310,41 + 108.424.115,42 (market16/fundamentals_quarterly.csv).
+    expect(year.text).toMatch(/HGLG11 em 2023 soma R\$ 375,83 milhões \(R\$ 375\.828\.797,01\) \(4 trimestres\)/);
+    const q2 = await answer('lucro caixa do XPML11 no 2º trimestre de 2024');
+    expect(q2.text).toContain('R$ 120,69 milhões');
+  });
+});
+
 describe('one value per metric', () => {
   it('the 12-month DY is the same number in the DY answer, the overview and the ranking', async () => {
     for (const ticker of ['HGLG11', 'VISC11', 'XPML11', 'KNRI11', 'MXRF11']) {

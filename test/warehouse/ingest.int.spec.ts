@@ -93,6 +93,11 @@ describe('warehouse ingest (real Postgres)', () => {
     expect(rows).toEqual([{ d: '2023-10-01', n: 312206 }, { d: '2023-11-01', n: 314755 }, { d: '2023-12-01', n: 320579 }]);
   });
 
+  it("loads market16's quarterly fundamentals (cash revenue, cash profit, delinquency in percent)", async () => {
+    const [r] = await ds.query(`SELECT cash_revenue_amt::float AS rev, cash_profit_amt::float AS profit, delinquency_pct::float AS del FROM wh_quarterly_fundamentals WHERE ticker = 'XPML11' AND ref_date = '2024-06-30'`);
+    expect(r).toEqual({ rev: 147576720.29, profit: 120694100.01, del: 1.385 });
+  });
+
   it('dates each source by its newest dated fact, for the answers that have no date of their own', async () => {
     const rows: Array<{ source: string; d: string }> = await ds.query(`SELECT source, as_of_date::text AS d FROM wh_source_dates ORDER BY source`);
     expect(Object.fromEntries(rows.map((r) => [r.source, r.d]))).toMatchObject({ araquem: '2025-11-22', cvm: '2023-12-01', dashbord: '2025-06-25' });

@@ -91,6 +91,8 @@ export interface RawData {
   risk: Row[];
   rankingPositions: Row[];
   revenueSchedule: Row[];
+  /** market16's quarterly fundamentals: cash revenue and profit, delinquency (not in the CVM monthly reports). */
+  quarterly: Row[];
   properties: PropertyFact[];
   news: Row[];
   legal: Row[];
@@ -115,6 +117,7 @@ export function emptyRaw(): RawData {
     risk: [],
     rankingPositions: [],
     revenueSchedule: [],
+    quarterly: [],
     properties: [],
     news: [],
     legal: [],

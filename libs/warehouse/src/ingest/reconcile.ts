@@ -523,6 +523,7 @@ export function reconcile(raw: RawData): Reconciled {
       wh_index_history: indexSeries.kept,
       wh_currency_rates: currencies.kept,
       wh_quality_flags: flags as unknown as Row[],
+      wh_quarterly_fundamentals: raw.quarterly.filter((r) => known.has(r.ticker as string)),
       wh_source_dates: sourceDates([...prices.map((p): Dated => [p.source, p.traded_at]), ...snapshots.map((x): Dated => [x.source, x.ref_date]), ...raw.cvmMonthly.map((m): Dated => ['cvm', m.ref_date])]),
       wh_market_indicators: indicators,
       wh_macro_consolidated: raw.macro,

@@ -69,5 +69,6 @@ export const warehouseMigrations: Migration[] = [
   new CreateWarehouseTable('202611230101-warehouse-corporate-actions', 'WarehouseCorporateActions202611230101', 'wh_corporate_actions'),
   new CreateWarehouseTable('202611230102-warehouse-quality-flags', 'WarehouseQualityFlags202611230102', 'wh_quality_flags'),
   new CreateWarehouseTable('202611230103-warehouse-source-dates', 'WarehouseSourceDates202611230103', 'wh_source_dates'),
+  new CreateWarehouseTable('202611230105-warehouse-quarterly-fundamentals', 'WarehouseQuarterlyFundamentals202611230105', 'wh_quarterly_fundamentals'),
   new WarehouseViewsAsOf(),
 ];

@@ -294,6 +294,19 @@ export const WAREHOUSE_TABLES: TableSpec[] = [
     pk: ['ticker', 'event_date'],
   },
   {
+    // market16's quarterly fundamentals (per quarter's last session): cash revenue, cash profit, delinquency.
+    name: 'wh_quarterly_fundamentals',
+    columns: [
+      ['ticker', 'text NOT NULL'],
+      ['ref_date', 'date NOT NULL'],
+      ['cash_revenue_amt', 'numeric'],
+      ['cash_profit_amt', 'numeric'],
+      ['delinquency_pct', 'numeric'],
+      ['source', 'text NOT NULL'],
+    ],
+    pk: ['ticker', 'ref_date'],
+  },
+  {
     // The date each source's snapshot-like facts stand for (registry, properties): the newest date
     // that source's own dated rows carry. Undated answers say it as their as-of date.
     name: 'wh_source_dates',

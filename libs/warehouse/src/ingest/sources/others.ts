@@ -69,8 +69,20 @@ export function readMarket16(dir: string, raw: RawData, progress: Progress): voi
       previous[col] = v;
     }
   }
-  // fundamentals_quarterly.csv repeats CVM fundamentals (cvm/ is the primary source of those): counted, not loaded.
-  load(dir, raw, progress, 'market16/fundamentals_quarterly.csv');
+  // Quarterly fundamentals: the cash revenue, cash profit and delinquency the CVM monthly reports lack
+  // (their equity and assets repeat the CVM's, which stays the source of those).
+  for (const r of load(dir, raw, progress, 'market16/fundamentals_quarterly.csv')) {
+    const ticker = cleanTicker(r.str('ticker'), raw);
+    if (!ticker) continue;
+    raw.quarterly.push({
+      ticker,
+      ref_date: r.date('data_referencia') ?? r.fail('no reference date'),
+      cash_revenue_amt: r.num('Receita_Caixa'),
+      cash_profit_amt: r.num('Lucro_Caixa_Trimestral'),
+      delinquency_pct: r.num('Percentual_Inadimplencia') === null ? null : Math.round((r.num('Percentual_Inadimplencia') as number) * 1e6) / 1e4,
+      source: 'market16',
+    });
+  }
 }
 
 /** dashbord/: fund list with sector, dividends by record date, properties, a few recent sessions. */
