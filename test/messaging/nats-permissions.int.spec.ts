@@ -1,12 +1,11 @@
 import { spawn, ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'nats';
 import { CotaError, Events, NATS_USERS, natsPasswordVariable, NatsUser, PlannerSubjects, renderNatsConfig } from '@cota/contracts';
 import { NatsTransport } from '@cota/messaging';
-import { freePort } from '@cota/test-support';
+import { freePort, waitForPort } from '@cota/test-support';
 
 /**
  * The generated NATS users and permissions (libs/contracts bus-access.ts) on the machine's nats-server:
@@ -17,21 +16,6 @@ const BINARY = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin
 const d = BINARY ? describe : describe.skip;
 
 const password = (u: NatsUser) => `test-${u}-secret`;
-
-async function waitForPort(port: number): Promise<void> {
-  const until = Date.now() + 10_000;
-  while (Date.now() < until) {
-    const ok = await new Promise<boolean>((res) => {
-      const s = new Socket();
-      s.once('connect', () => (s.destroy(), res(true)));
-      s.once('error', () => (s.destroy(), res(false)));
-      s.connect(port, '127.0.0.1');
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nats-server did not listen on ${port}`);
-}
 
 d('NATS permissions generated from the contracts (real nats-server)', () => {
   let proc: ChildProcess;

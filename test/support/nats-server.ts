@@ -20,7 +20,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, timeoutMs = 10000): Promise<void> {
+/** Resolves once something listens on 127.0.0.1:port (a server just spawned). */
+export async function waitForPort(port: number, timeoutMs = 10000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     const ok = await new Promise<boolean>((res) => {

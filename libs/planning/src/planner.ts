@@ -226,15 +226,15 @@ export class Planner {
     // "esse fundo", "nele" point at a fund; "esse mês" does not. "Vale a pena comprar mais?" after
     // talking about a fund is about that fund, unless it asks which fund ("qual fii comprar?").
     const conversationFund = (opts.previousTickers?.length ?? 0) > 0 || !!opts.previousQuestion?.subjects.some((s) => s.kind === 'fund');
+    const asksWhich = /(?:^| )(?:qual|quais|onde|em que|em qual|algum|alguma|fii|fiis|fundos)(?= |$)/.test(q.normalized);
     const pointsAtFund =
       q.tickers.tickers.length > 0 ||
       /(?:^| )(?:dele|dela|nele|nela|desse|deste|esse|este|meu|minhas?|meus)(?= |$)(?! (?:mes|ano|semestre|trimestre|momento|dia|semana)(?: |$))/.test(q.normalized) ||
-      (conversationFund && !/(?:^| )(?:qual|quais|onde|em que|em qual|algum|alguma|fii|fiis|fundos)(?= |$)/.test(q.normalized));
+      (conversationFund && !asksWhich);
     if (!pointsAtFund) {
       const res = this.special(q, 'smalltalk', 'advice', { smalltalk: 'advice' }, `request for a recommendation ("${phrase}"), no fund named: Cota does not recommend${suffix}`);
       // Without the conversation at hand, "vale a pena comprar mais?" may still be about its fund: ask again with it.
-      const mayPoint = !conversationFund && !/(?:^| )(?:qual|quais|onde|em que|em qual|algum|alguma|fii|fiis|fundos)(?= |$)/.test(q.normalized);
-      return { ...res, advice: true, follow_up_candidate: mayPoint };
+      return { ...res, advice: true, follow_up_candidate: !conversationFund && !asksWhich };
     }
     const entity = 'fii_overview';
     const inferred = this.opts.policies.params.infer(q, entity);

@@ -230,7 +230,7 @@ export class RagEngine {
         // With pgvector the database ranks by vector; chunks it did not return count on their lexical part only.
         const vec = dbSimilarity ? (dbSimilarity.get(chunk.chunk_id) ?? (lex > 0 ? cosine(q, chunk.vector) : 0)) : cosine(q, chunk.vector);
         // Its first section (the definition) gets the whole boost: "o que é o IFIX?" starts with what it is.
-        const subject = origin !== 'news' && asks(padded, titleSubject(chunk.title)) ? subject_boost * (chunk.chunk_id.endsWith('#0') ? 1 : 0.5) : 0;
+        const subject = origin !== 'news' && asks(padded, subjectOf(chunk.title)) ? subject_boost * (chunk.chunk_id.endsWith('#0') ? 1 : 0.5) : 0;
         const score = vector_weight * (Number.isFinite(vec) ? Math.max(0, vec) : 0) + lexical_weight * lex + subject;
         out.push({ chunk, score, vector: vec, lexical: lex, tickerMatch });
       }
@@ -296,6 +296,10 @@ export function buildContext(engine: RagEngine, input: RetrieveInput): Promise<R
 export function titleSubject(title: string): string {
   return normalize(title.split(/ - |\s*\(|,| e /)[0] ?? '');
 }
+
+// A few dozen titles, read at every search: each normalised once.
+const SUBJECTS = new Map<string, string>();
+const subjectOf = (title: string) => SUBJECTS.get(title) ?? (SUBJECTS.set(title, titleSubject(title)), SUBJECTS.get(title)!);
 
 /** Whether the (padded, normalised) question names the subject as a whole phrase. */
 const asks = (padded: string, subject: string) => subject.length > 1 && padded.includes(` ${subject} `);
