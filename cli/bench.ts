@@ -10,12 +10,10 @@ import { planningBenchmarks } from '@cota/planning';
 import { retrievalBenchmarks } from '@cota/retrieval';
 import { toolGatingBenchmarks } from '@cota/tool-gating';
 import { warehouseBenchmarks } from '@cota/warehouse';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadEnv, policiesDir } from '@cota/config';
+import { loadEnv } from '@cota/config';
 import { Benchmark, BenchResult, formatResults, runBenchmark } from './bench-harness';
 import { startEmbedded } from './embedded';
+import { policiesWithRaisedQuotas } from './scratch';
 
 /**
  * `npm run bench`: latency targets live here, not in unit tests. Library benchmarks come from
@@ -52,14 +50,7 @@ async function busBenchmarks(): Promise<{ benchmarks: Benchmark[]; close: () => 
 async function endToEndBenchmarks(): Promise<{ benchmarks: Benchmark[]; close: () => Promise<void> }> {
   const key = 'chave-de-benchmark-0001';
   process.env.COTA_EMBEDDED_STORE = 'memory';
-  // The product's per-client rate limit would stop a benchmark: run it on a copy of the policies
-  // whose quotas are raised (everything else unchanged).
-  const dir = mkdtempSync(join(tmpdir(), 'cota-bench-policies-'));
-  cpSync(policiesDir(), dir, { recursive: true });
-  const quotas = readFileSync(join(dir, 'quotas.yaml'), 'utf8')
-    .replace(/requests_per_minute: \d+/, 'requests_per_minute: 1000000')
-    .replace(/requests_per_day: \d+/, 'requests_per_day: 100000000');
-  writeFileSync(join(dir, 'quotas.yaml'), quotas);
+  const dir = policiesWithRaisedQuotas();
   process.env.COTA_POLICIES_DIR = dir;
   const env = loadEnv({ PORT: '0', COTA_DEMO_KEYS: `cliente-demo-1:${key}`, COTA_DATA_DIR: process.env.COTA_DATA_DIR });
   const cota = await startEmbedded({ ...env, port: 3917 });

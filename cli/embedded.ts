@@ -24,7 +24,9 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
   const persistDir =
     opts.persistDir !== undefined ? opts.persistDir : process.env.COTA_EMBEDDED_STORE === 'memory' ? null : join(repoRoot(), '.cota', 'pgdata');
   const pg = await startEmbeddedPostgres(persistDir);
-  const database = await openDatabase({ url: pg.url, poolSize: 8, applicationName: 'cota-embedded' });
+  // One connection: PGlite runs one query at a time anyway, and its socket server mixes up the
+  // extended protocol of concurrent connections under a burst ("unnamed prepared statement does not exist").
+  const database = await openDatabase({ url: pg.url, poolSize: 1, applicationName: 'cota-embedded' });
   const transport = new InProcessTransport();
   // One registry for the seven services: the gateway's /metrics serves it (no metrics port when embedded).
   const metrics = new BusMetrics();

@@ -2,7 +2,7 @@ import './register-paths';
 import 'reflect-metadata';
 import { CotaError } from '@cota/contracts';
 import { CotaEnv, loadEnv } from '@cota/config';
-import { Bus, NatsTransport } from '@cota/messaging';
+import { Bus, BusClient, NatsTransport } from '@cota/messaging';
 import { ClientErasure } from '@cota/orchestration';
 
 const USAGE = 'Uso: npm run erase -- --client <client_id> [--client <outro>]';
@@ -44,7 +44,7 @@ export async function runErase(argv: string[], env: CotaEnv, out: (line: string)
   }
   const transport = await NatsTransport.connect({ url: env.natsUrl, user: env.natsUser, pass: env.natsPassword, name: 'cota-erase' });
   try {
-    const erasure = new ClientErasure(new Bus(transport, 'gateway'));
+    const erasure = new ClientErasure(new BusClient(new Bus(transport, 'gateway')));
     let code = 0;
     for (const clientId of args.clients) {
       try {

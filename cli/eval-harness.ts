@@ -5,11 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createServer } from 'node:net';
-import { Client } from 'pg';
 import { loadEnv, repoRoot } from '@cota/config';
 import { openDatabase, RunningService, startService } from '@cota/service-kit';
 import { ensureWarehouse } from '@cota/warehouse';
+import { createScratchDatabase, freePort } from './scratch';
 import { SERVICE_DEFINITIONS } from './services';
 
 export interface EvalOptions {
@@ -60,15 +59,6 @@ export function readJsonl<T>(file: string): T[] {
     });
 }
 
-const freePort = () =>
-  new Promise<number>((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
 
 const DEMO_CLIENTS = ['cliente-demo-1', 'cliente-demo-2', 'cliente-demo-3'];
 
@@ -78,20 +68,8 @@ const DEMO_CLIENTS = ['cliente-demo-1', 'cliente-demo-2', 'cliente-demo-3'];
  * answers are those of this checkout and never of a database an older build left behind.
  */
 export async function startSystem(): Promise<{ url: string; keys: Record<string, string>; stop: () => Promise<void> }> {
-  const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const adminUrl = base.replace(/\/[^/]*$/, '/postgres');
-  const name = `cota_eval_${randomBytes(4).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const c = new Client({ connectionString: adminUrl });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const databaseUrl = base.replace(/\/[^/]*$/, `/${name}`);
+  const db = await createScratchDatabase('cota_eval');
+  const databaseUrl = db.url;
   const keys = Object.fromEntries(DEMO_CLIENTS.map((c) => [c, `eval-${randomBytes(12).toString('hex')}`]));
   const vars: NodeJS.ProcessEnv = {
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
@@ -114,7 +92,7 @@ export async function startSystem(): Promise<{ url: string; keys: Record<string,
     for (const def of Object.values(SERVICE_DEFINITIONS)) services.push(await startService(def, env));
   } catch (e) {
     for (const s of services.reverse()) await s.stop().catch(() => undefined);
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    await db.drop();
     throw e;
   }
   return {
@@ -122,7 +100,7 @@ export async function startSystem(): Promise<{ url: string; keys: Record<string,
     keys,
     stop: async () => {
       for (const s of services.reverse()) await s.stop().catch(() => undefined);
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      await db.drop();
     },
   };
 }

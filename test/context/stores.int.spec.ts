@@ -54,4 +54,31 @@ describe('PostgresHistoryStore', () => {
     expect((await h.list(k, 1)).map((x) => x.content)).toEqual(['Esse fundo tem Sharpe bom?']);
     expect(await h.lastTurnIndex(k)).toBe(2);
   });
+
+  it('records a turn once when the append is repeated (a retry after a lost reply)', async () => {
+    const h = new PostgresHistoryStore(ds);
+    const k = { clientId: 'c', conversationId: 'twice' };
+    const turn = { role: 'assistant' as const, content: 'R$ 1,10 por cota.', created_at: '2026-01-01T10:00:00.000Z', meta: { turn_index: 1 } };
+    await h.append(k, 1, turn);
+    await h.append(k, 1, turn);
+    expect(await h.list(k, 10)).toEqual([turn]);
+  });
+
+  it('keeps the turn when Postgres terminated the pooled connection (the next query is retried on a fresh one)', async () => {
+    const h = new PostgresHistoryStore(ds);
+    const k = { clientId: 'c', conversationId: 'terminated' };
+    const turn = (i: number) => ({ role: 'user' as const, content: `pergunta ${i}`, created_at: '2026-01-01T10:00:00.000Z', meta: { turn_index: i } });
+    await h.append(k, 1, turn(1)); // the pool now holds an idle connection
+    const admin = await openDatabase({ url: db.url });
+    try {
+      const { n } = (await admin.query(
+        'SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      ))[0] as { n: number };
+      expect(n).toBeGreaterThan(0);
+    } finally {
+      await admin.destroy();
+    }
+    await h.append(k, 2, turn(2));
+    expect((await h.list(k, 10)).map((t) => t.content)).toEqual(['pergunta 1', 'pergunta 2']);
+  });
 });

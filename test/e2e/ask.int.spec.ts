@@ -1,3 +1,4 @@
+import { burst, expectOnlyDocumented503s } from './burst';
 import { Cluster, DEMO, startCluster } from './cluster';
 
 /**
@@ -124,6 +125,17 @@ describe('health and metrics', () => {
     expect(text).toContain('cota_ask_duration_seconds');
     expect(text).toContain('cota_http_requests_total');
   });
+});
+
+describe('a burst of 200 concurrent questions', () => {
+  it('is answered with no 5xx other than documented 503s (with Retry-After), and no valid key refused', async () => {
+    const who = ['ana', 'bia'] as const;
+    const outcome = await burst(200, async (question, c, conversation) => {
+      const res = await cluster.ask(question, { conversation, who: who[c] });
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), body: res.body };
+    }, who.length);
+    expectOnlyDocumented503s('distributed burst of 200', outcome);
+  }, 120_000);
 });
 
 describe('a service that dies', () => {

@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Inject, Injectable, Module } from '@nestjs/common';
-import { CONTRACT_SAMPLES, ExecutorSubjects, QueryResult } from '@cota/contracts';
+import { Controller, Module } from '@nestjs/common';
+import { CONTRACT_SAMPLES, ExecutorSubjects, QueryResult, RequestOf } from '@cota/contracts';
 import { policiesDir } from '@cota/config';
-import { TransportSubscription } from '@cota/messaging';
-import { BusHandlers, INFRA, Infra, ServiceDefinition } from '@cota/service-kit';
+import { RpcHandler } from '@cota/messaging';
+import { INFRA, ServiceDefinition } from '@cota/service-kit';
 import { Cluster, DEMO, startCluster } from './cluster';
 
 /**
@@ -19,26 +19,24 @@ import { Cluster, DEMO, startCluster } from './cluster';
 const DEADLINE_MS = 1500;
 const slow = { ms: 0, active: 0 };
 
-@Injectable()
-class SlowExecutorHandlers extends BusHandlers {
-  constructor(@Inject(INFRA) infra: Infra) {
-    super(infra);
+const sample = CONTRACT_SAMPLES.find((s) => s.def === ExecutorSubjects.query)!.response as QueryResult;
+
+@Controller()
+class SlowExecutorHandlers {
+  @RpcHandler(ExecutorSubjects.funds)
+  funds() {
+    return { funds: [{ ticker: 'HGLG11', name: 'CSHG Logística', cnpj: '11.728.688/0001-47' }] };
   }
 
-  protected subscribe(): TransportSubscription[] {
-    const sample = CONTRACT_SAMPLES.find((s) => s.def === ExecutorSubjects.query)!.response as QueryResult;
-    return [
-      this.infra.bus.serve(ExecutorSubjects.funds, () => ({ funds: [{ ticker: 'HGLG11', name: 'CSHG Logística', cnpj: '11.728.688/0001-47' }] })),
-      this.infra.bus.serve(ExecutorSubjects.query, async (req) => {
-        slow.active++;
-        try {
-          await new Promise((r) => setTimeout(r, slow.ms));
-          return { ...sample, entity: req.entity, params: req.params };
-        } finally {
-          slow.active--;
-        }
-      }),
-    ];
+  @RpcHandler(ExecutorSubjects.query)
+  async query(req: RequestOf<typeof ExecutorSubjects.query>) {
+    slow.active++;
+    try {
+      await new Promise((r) => setTimeout(r, slow.ms));
+      return { ...sample, entity: req.entity, params: req.params };
+    } finally {
+      slow.active--;
+    }
   }
 }
 
@@ -50,7 +48,7 @@ const slowExecutor: ServiceDefinition = {
   needsDatabase: false,
   needsRedis: false,
   migrations: [],
-  module: (infra) => ({ module: SlowExecutorModule, providers: [{ provide: INFRA, useValue: infra }, SlowExecutorHandlers] }),
+  module: (infra) => ({ module: SlowExecutorModule, providers: [{ provide: INFRA, useValue: infra }], controllers: [SlowExecutorHandlers] }),
 };
 
 let cluster: Cluster;

@@ -15,3 +15,11 @@ describeTransportContract(
   () => NatsTransport.connect({ url: nats.url, name: 'contract-test' }),
   (t) => t.drain(),
 );
+
+// The same contract with every handler a decorated method served by the Nest strategy (the services' way).
+describeTransportContract(
+  'nats',
+  () => NatsTransport.connect({ url: nats.url, name: 'contract-test-nest' }),
+  (t) => t.drain(),
+  'nest',
+);

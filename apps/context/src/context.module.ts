@@ -83,9 +83,9 @@ export class ContextModule {
             });
           },
         },
-        ContextHandlers,
         RetentionJob,
       ],
+      controllers: [ContextHandlers],
     };
   }
 }

@@ -1,60 +1,39 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CotaError, Events, ExecutorSubjects } from '@cota/contracts';
-import { emitStep, since, TransportSubscription } from '@cota/messaging';
-import { BusHandlers, INFRA, Infra } from '@cota/service-kit';
+import { Controller } from '@nestjs/common';
+import { CotaError, Events, ExecutorSubjects, RequestOf } from '@cota/contracts';
+import { errorCode, RpcHandler, StepEvent } from '@cota/messaging';
 import { EntityQueryService, MeasureQueryService } from '@cota/warehouse';
 
-/** Serves `cota.executor.query` (catalog entity queries) and `cota.executor.funds` (known funds). */
-/** Telemetry attributes: plain values only. */
-type Attributes = Record<string, string | number | boolean | null>;
+/** A refused query (BAD_REQUEST) is the caller's mistake, not an incident. */
+const failedQuery = (e: unknown) => (CotaError.is(e) && e.code === 'BAD_REQUEST' ? 'rejected' : 'error');
 
-@Injectable()
-export class ExecutorHandlers extends BusHandlers {
+/** Serves catalog entity queries, measures of a structured question, and the list of known funds. */
+@Controller()
+export class ExecutorHandlers {
   constructor(
-    @Inject(INFRA) infra: Infra,
     private readonly queries: EntityQueryService,
     private readonly measures: MeasureQueryService,
-  ) {
-    super(infra);
+  ) {}
+
+  @RpcHandler(ExecutorSubjects.query)
+  @StepEvent(ExecutorSubjects.query, Events.executorQueried, {
+    attributes: (_req, r) => ({ entity: r.entity, rows: r.row_count, truncated: r.truncated, agg: r.params.agg }),
+    failure: (req, e) => ({ outcome: failedQuery(e), attributes: { entity: req.entity.slice(0, 64), error: errorCode(e) } }),
+  })
+  query(req: RequestOf<typeof ExecutorSubjects.query>) {
+    return this.queries.query(req);
   }
 
-  protected subscribe(): TransportSubscription[] {
-    return [
-      this.infra.bus.serve(ExecutorSubjects.query, (req) =>
-        this.observed(
-          req.request_id,
-          () => this.queries.query(req),
-          (r) => ({ entity: r.entity, rows: r.row_count, truncated: r.truncated, agg: r.params.agg }),
-          { entity: req.entity.slice(0, 64) },
-        ),
-      ),
-      this.infra.bus.serve(ExecutorSubjects.measure, (req) =>
-        this.observed(
-          req.request_id,
-          () => this.measures.compute(req.question, req.client_id),
-          (r) => ({ entity: r.entity, measure: r.measure, agg: r.agg, subjects: r.values.length }),
-          { measure: String(req.question.measure).slice(0, 48) },
-        ),
-      ),
-      this.infra.bus.serve(ExecutorSubjects.funds, async () => ({ funds: await this.queries.funds() })),
-    ];
+  @RpcHandler(ExecutorSubjects.measure)
+  @StepEvent(ExecutorSubjects.measure, Events.executorQueried, {
+    attributes: (_req, r) => ({ entity: r.entity, measure: r.measure, agg: r.agg, subjects: r.values.length }),
+    failure: (req, e) => ({ outcome: failedQuery(e), attributes: { measure: String(req.question.measure).slice(0, 48), error: errorCode(e) } }),
+  })
+  measure(req: RequestOf<typeof ExecutorSubjects.measure>) {
+    return this.measures.compute(req.question, req.client_id);
   }
 
-  /** Runs one query and publishes its telemetry without waiting: ok with what it found, or why it failed. */
-  private async observed<T>(requestId: string, run: () => Promise<T>, found: (r: T) => Attributes, asked: Attributes): Promise<T> {
-    const start = performance.now();
-    try {
-      const result = await run();
-      emitStep(this.infra.bus, Events.executorQueried, { request_id: requestId, outcome: 'ok', timings_ms: { total: since(start) }, attributes: found(result) });
-      return result;
-    } catch (e) {
-      emitStep(this.infra.bus, Events.executorQueried, {
-        request_id: requestId,
-        outcome: CotaError.is(e) && e.code === 'BAD_REQUEST' ? 'rejected' : 'error',
-        timings_ms: { total: since(start) },
-        attributes: { ...asked, error: CotaError.is(e) ? e.code : 'INTERNAL' },
-      });
-      throw e;
-    }
+  @RpcHandler(ExecutorSubjects.funds)
+  async funds() {
+    return { funds: await this.queries.funds() };
   }
 }

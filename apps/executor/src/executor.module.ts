@@ -40,11 +40,9 @@ export class ExecutorModule {
             onSqlError: (e, subject) => log.error('measure query failed', { subject, error: e.message }),
           }),
         },
-        ExecutorHandlers,
         OutboxDelivery,
-        ToolsHandlers,
-        PrivacyHandlers,
       ],
+      controllers: [ExecutorHandlers, ToolsHandlers, PrivacyHandlers],
     };
   }
 }

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { PrivacySubjects } from '@cota/contracts';
-import { TransportSubscription } from '@cota/messaging';
-import { BusHandlers, INFRA, Infra, requireDatabase } from '@cota/service-kit';
+import { Controller, Inject } from '@nestjs/common';
+import { PrivacySubjects, RequestOf } from '@cota/contracts';
+import { RpcHandler } from '@cota/messaging';
+import { INFRA, Infra, requireDatabase } from '@cota/service-kit';
 import { eraseToolsClientData } from '@cota/tools';
 import { eraseWarehouseClient } from '@cota/warehouse';
 
@@ -10,19 +10,16 @@ import { eraseWarehouseClient } from '@cota/warehouse';
  * e-mail outbox, personal transactions, the warehouse's client tables), in one transaction, so a
  * failure leaves nothing half-erased and the orchestrator can simply retry.
  */
-@Injectable()
-export class PrivacyHandlers extends BusHandlers {
-  constructor(@Inject(INFRA) infra: Infra) {
-    super(infra);
-  }
+@Controller()
+export class PrivacyHandlers {
+  constructor(@Inject(INFRA) private readonly infra: Infra) {}
 
-  protected subscribe(): TransportSubscription[] {
+  @RpcHandler(PrivacySubjects.eraseExecutor)
+  async erase(req: RequestOf<typeof PrivacySubjects.eraseExecutor>) {
     // The tool tables are created by ToolsHandlers at start-up; one not created yet holds nothing to erase.
     const db = requireDatabase(this.infra);
-    return [
-      this.infra.bus.serve(PrivacySubjects.eraseExecutor, async (req) => ({
-        erased: await db.transaction(async (tx) => [...(await eraseToolsClientData(tx, req.client_id)), ...(await eraseWarehouseClient(tx, req.client_id))]),
-      })),
-    ];
+    return {
+      erased: await db.transaction(async (tx) => [...(await eraseToolsClientData(tx, req.client_id)), ...(await eraseWarehouseClient(tx, req.client_id))]),
+    };
   }
 }

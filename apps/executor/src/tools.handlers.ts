@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CotaError, Events, ExecutorSubjects } from '@cota/contracts';
-import { emitStep, since, TransportSubscription } from '@cota/messaging';
-import { BusHandlers, INFRA, Infra, requireDatabase, runMigrations } from '@cota/service-kit';
+import { Controller, Inject, OnModuleInit } from '@nestjs/common';
+import { CotaError, Events, ExecutorSubjects, RequestOf } from '@cota/contracts';
+import { errorCode, RpcHandler, StepEvent } from '@cota/messaging';
+import { INFRA, Infra, requireDatabase, runMigrations } from '@cota/service-kit';
 import { loadToolGatePolicy } from '@cota/tool-gating';
 import {
   OutboxMailer,
@@ -19,19 +19,18 @@ import { OutboxDelivery } from './outbox-delivery';
 
 /**
  * Serves `cota.executor.run-tool`: the tools the gate approved (daily briefing, report filter,
- * e-mail outbox, finance calculations). Listed as a provider by the executor's module, with
- * OutboxDelivery (SMTP delivery of the outbox).
+ * e-mail outbox, finance calculations). A controller of the executor's module, with
+ * OutboxDelivery (SMTP delivery of the outbox) as a provider.
  */
-@Injectable()
-export class ToolsHandlers extends BusHandlers {
+@Controller()
+export class ToolsHandlers implements OnModuleInit {
   private readonly tools: ToolExecutor;
 
   constructor(
-    @Inject(INFRA) infra: Infra,
+    @Inject(INFRA) private readonly infra: Infra,
     queries: EntityQueryService,
     delivery: OutboxDelivery,
   ) {
-    super(infra);
     const db = requireDatabase(infra);
     // The filter vocabulary is the gate's (one policy file); loaded once, at start-up.
     const policy = loadToolGatePolicy();
@@ -50,32 +49,17 @@ export class ToolsHandlers extends BusHandlers {
     });
   }
 
-  protected async subscribe(): Promise<TransportSubscription[]> {
-    // Idempotent (recorded in cota_migrations): safe even when the executor definition also lists them.
+  /** Idempotent (recorded in cota_migrations): safe even when the executor definition also lists them. */
+  async onModuleInit(): Promise<void> {
     await runMigrations(requireDatabase(this.infra), [...toolsMigrations, ...transactionsMigrations]);
-    return [
-      this.infra.bus.serve(ExecutorSubjects.runTool, async (req) => {
-        const start = performance.now();
-        const ids = { request_id: req.request_id, client_id: req.client_id, conversation_id: req.conversation_id };
-        try {
-          const res = await this.tools.run(req);
-          emitStep(this.infra.bus, Events.executorToolRan, {
-            ...ids,
-            outcome: 'ok',
-            timings_ms: { total: since(start) },
-            attributes: { tool: req.name, preview: req.args.previa === true },
-          });
-          return res;
-        } catch (e) {
-          emitStep(this.infra.bus, Events.executorToolRan, {
-            ...ids,
-            outcome: CotaError.is(e) && e.code !== 'INTERNAL' ? 'rejected' : 'error',
-            timings_ms: { total: since(start) },
-            attributes: { tool: req.name, error: CotaError.is(e) ? e.code : 'INTERNAL' },
-          });
-          throw e;
-        }
-      }),
-    ];
+  }
+
+  @RpcHandler(ExecutorSubjects.runTool)
+  @StepEvent(ExecutorSubjects.runTool, Events.executorToolRan, {
+    attributes: (req) => ({ tool: req.name, preview: req.args.previa === true }),
+    failure: (req, e) => ({ outcome: CotaError.is(e) && e.code !== 'INTERNAL' ? 'rejected' : 'error', attributes: { tool: req.name, error: errorCode(e) } }),
+  })
+  run(req: RequestOf<typeof ExecutorSubjects.runTool>) {
+    return this.tools.run(req);
   }
 }

@@ -11,8 +11,9 @@ import {
   RedisRateLimiter,
   seedDemoKeys,
 } from '@cota/access';
+import { BusClient } from '@cota/messaging';
 import { AskPipeline, ClientErasure } from '@cota/orchestration';
-import { INFRA, Infra, Logger, requireDatabase, serveHealth } from '@cota/service-kit';
+import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 import { ErrorFilter, routeLabel } from './error.filter';
 import { AskController } from './gateway.controller';
 import { HealthController } from './health.controller';
@@ -30,8 +31,7 @@ import { WEB_ASSETS, WebController } from './web/web.controller';
 const log = new Logger('gateway');
 
 /**
- * Demo keys (COTA_DEMO_KEYS; or generated and printed once, only embedded or with COTA_DEMO=1)
- * and the gateway's own health subject.
+ * Demo keys (COTA_DEMO_KEYS; or generated and printed once, only embedded or with COTA_DEMO=1).
  */
 @Injectable()
 class GatewayStartup implements OnModuleInit {
@@ -49,7 +49,6 @@ class GatewayStartup implements OnModuleInit {
     const seeding = demoKeySeeding({ embedded: this.infra.embedded, demo: this.infra.env.demo, demoKeys: this.infra.env.demoKeys });
     if (seeding === 'none') log.info('no demo API keys seeded (distributed mode): set COTA_DEMO=1 or COTA_DEMO_KEYS for a demo');
     else await this.seedDemoKeys(seeding);
-    serveHealth(this.infra);
   }
 
   private async seedDemoKeys(seeding: 'listed' | 'generate'): Promise<void> {
@@ -75,12 +74,14 @@ export class GatewayModule implements NestModule {
     const db = requireDatabase(infra);
     return {
       module: GatewayModule,
-      controllers: [AskController, HealthController, OpsController, PrivacyController, WebController],
+      controllers: [AskController, HealthController, OpsController, PrivacyController, WebController, GatewayErasureHandler],
       providers: [
         { provide: INFRA, useValue: infra },
         { provide: QUOTA_POLICY, useValue: quotas },
-        { provide: AskPipeline, useValue: new AskPipeline(infra.bus) },
-        { provide: ClientErasure, useValue: new ClientErasure(infra.bus) },
+        // The Nest client of the bus (ClientProxy): every call of a question goes through it.
+        { provide: BusClient, useValue: new BusClient(infra.bus) },
+        { provide: AskPipeline, inject: [BusClient], useFactory: (client: BusClient) => new AskPipeline(client) },
+        { provide: ClientErasure, inject: [BusClient], useFactory: (client: BusClient) => new ClientErasure(client) },
         { provide: ApiKeyAuthenticator, useValue: new ApiKeyAuthenticator(new PostgresApiKeyRepository(db), undefined, infra.metrics?.cacheLookup('gateway', 'api_keys') ?? null) },
         {
           provide: RATE_LIMITER,
@@ -93,7 +94,6 @@ export class GatewayModule implements NestModule {
         { provide: DemoSession, useValue: new DemoSession(new PostgresApiKeyRepository(db), infra.embedded) },
         { provide: APP_FILTER, useClass: ErrorFilter },
         GatewayStartup,
-        GatewayErasureHandler,
       ],
     };
   }

@@ -1,8 +1,8 @@
-import { Controller, Delete, HttpCode, Inject, Injectable, OnApplicationShutdown, OnModuleInit, Req } from '@nestjs/common';
+import { Controller, Delete, HttpCode, Inject, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiKeyAuthenticator, PostgresApiKeyRepository, RateLimiter } from '@cota/access';
-import { ErasureReceipt, PrivacySubjects } from '@cota/contracts';
-import { TransportSubscription } from '@cota/messaging';
+import { ErasureReceipt, PrivacySubjects, RequestOf } from '@cota/contracts';
+import { RpcHandler } from '@cota/messaging';
 import { ClientErasure } from '@cota/orchestration';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 import { authenticateClient } from './auth';
@@ -15,34 +15,29 @@ const log = new Logger('gateway');
  * keys (api_keys, owned by the gateway through @cota/access) and its rate-limit counters. This
  * replica's key cache forgets the client at once; other replicas' caches within 30 s.
  */
-@Injectable()
-export class GatewayErasureHandler implements OnModuleInit, OnApplicationShutdown {
-  private sub: TransportSubscription | null = null;
+@Controller()
+export class GatewayErasureHandler {
+  private readonly keys: PostgresApiKeyRepository;
 
   constructor(
     @Inject(INFRA) private readonly infra: Infra,
     private readonly auth: ApiKeyAuthenticator,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
-  ) {}
-
-  onModuleInit(): void {
-    const keys = new PostgresApiKeyRepository(requireDatabase(this.infra));
-    this.sub = this.infra.bus.serve(PrivacySubjects.eraseGateway, async (req) => {
-      const counters = await this.limiter.eraseClient(req.client_id);
-      const deleted = await keys.deleteClient(req.client_id);
-      this.auth.forgetClient(req.client_id);
-      return {
-        erased: [
-          { service: 'gateway' as const, store: 'api_keys', backend: 'postgres' as const, count: deleted },
-          { service: 'gateway' as const, store: 'rate_limit_counters', backend: this.infra.redis ? ('redis' as const) : ('memory' as const), count: counters },
-        ],
-      };
-    });
+  ) {
+    this.keys = new PostgresApiKeyRepository(requireDatabase(infra));
   }
 
-  onApplicationShutdown(): void {
-    this.sub?.unsubscribe();
-    this.sub = null;
+  @RpcHandler(PrivacySubjects.eraseGateway)
+  async erase(req: RequestOf<typeof PrivacySubjects.eraseGateway>) {
+    const counters = await this.limiter.eraseClient(req.client_id);
+    const deleted = await this.keys.deleteClient(req.client_id);
+    this.auth.forgetClient(req.client_id);
+    return {
+      erased: [
+        { service: 'gateway' as const, store: 'api_keys', backend: 'postgres' as const, count: deleted },
+        { service: 'gateway' as const, store: 'rate_limit_counters', backend: this.infra.redis ? ('redis' as const) : ('memory' as const), count: counters },
+      ],
+    };
   }
 }
 

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { createLlmClient } from '@cota/llm';
 import { createNarrator, loadCatalogColumns, Narrator } from '@cota/narration';
-import { INFRA, Infra, Logger } from '@cota/service-kit';
+import { healthChecksProvider, INFRA, Infra, Logger } from '@cota/service-kit';
 import { NarratorHandlers } from './narrator.handlers';
 
 export interface NarratorServiceOptions {
@@ -34,8 +34,13 @@ export class NarratorModule {
             return narrator;
           },
         },
-        NarratorHandlers,
+        healthChecksProvider([Narrator], (narrator: Narrator) => ({
+          templates: async () => {
+            if (Object.keys(narrator.templates).length === 0) throw new Error('no answer templates loaded');
+          },
+        })),
       ],
+      controllers: [NarratorHandlers],
     };
   }
 }

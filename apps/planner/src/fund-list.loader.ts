@@ -1,3 +1,4 @@
+import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ExecutorSubjects } from '@cota/contracts';
 import { Bus } from '@cota/messaging';
 import { Planner } from '@cota/planning';
@@ -18,7 +19,7 @@ export const DEFAULT_FUND_LIST_OPTIONS: FundListLoaderOptions = { retryMs: 500, 
  * (retrying with backoff, logging while it waits) and every `refreshMs` after. Until the first
  * answer the planner recognises tickers by pattern only, and readiness reports it.
  */
-export class FundListLoader {
+export class FundListLoader implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private attempts = 0;
@@ -33,6 +34,15 @@ export class FundListLoader {
 
   get loaded(): boolean {
     return this.loadedAt !== null;
+  }
+
+  /** Nest starts the loader once the service serves its subjects, and stops it on shutdown. */
+  onApplicationBootstrap(): void {
+    this.start();
+  }
+
+  onApplicationShutdown(): void {
+    this.stop();
   }
 
   start(): void {

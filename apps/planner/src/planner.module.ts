@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { createLlmClient } from '@cota/llm';
 import { Planner, loadPlanningPolicies } from '@cota/planning';
-import { INFRA, Infra } from '@cota/service-kit';
+import { healthChecksProvider, INFRA, Infra } from '@cota/service-kit';
 import { DEFAULT_FUND_LIST_OPTIONS, FundListLoader, FundListLoaderOptions } from './fund-list.loader';
 import { PlannerHandlers } from './planner.handlers';
 
@@ -30,8 +30,13 @@ export class PlannerModule {
           inject: [Planner],
           useFactory: (planner: Planner) => new FundListLoader(infra.bus, planner, { ...DEFAULT_FUND_LIST_OPTIONS, ...options.funds }),
         },
-        PlannerHandlers,
+        healthChecksProvider([FundListLoader], (funds: FundListLoader) => ({
+          funds: async () => {
+            if (!funds.loaded) throw new Error('fund list not loaded yet (tickers recognised by pattern only)');
+          },
+        })),
       ],
+      controllers: [PlannerHandlers],
     };
   }
 }

@@ -1,60 +1,45 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Events, RagSubjects } from '@cota/contracts';
-import { emitStep, since, TransportSubscription } from '@cota/messaging';
+import { Controller, OnModuleInit } from '@nestjs/common';
+import { Events, RagSubjects, RequestOf } from '@cota/contracts';
+import { RpcHandler, since, StepEvent } from '@cota/messaging';
 import { RagEngine } from '@cota/retrieval';
-import { BusHandlers, HealthCheck, INFRA, Infra, Logger } from '@cota/service-kit';
+import { Logger } from '@cota/service-kit';
 
 const log = new Logger('rag');
 
-@Injectable()
-export class RagHandlers extends BusHandlers {
-  constructor(
-    @Inject(INFRA) infra: Infra,
-    private readonly engine: RagEngine,
-  ) {
-    super(infra);
-  }
+/** Serves `cota.rag.retrieve.v1` (context for an answer) and `cota.rag.reindex.v1`. */
+@Controller()
+export class RagHandlers implements OnModuleInit {
+  constructor(private readonly engine: RagEngine) {}
 
-  protected async subscribe(): Promise<TransportSubscription[]> {
-    // Index before serving: a replica never answers from a half-built index.
+  /** Index before serving: a replica never answers from a half-built index. */
+  async onModuleInit(): Promise<void> {
     const t = performance.now();
     const indexed = await this.engine.ensureIndexed();
     log.info('index ready', { reindexed: indexed.join(',') || 'none', chunks: this.engine.loadedCounts(), ms: since(t) });
-
-    return [
-      this.infra.bus.serve(RagSubjects.retrieve, async (req) => {
-        const start = performance.now();
-        const meta = await this.engine.buildContext({ question: req.question, intent: req.intent, entity: req.entity, tickers: req.tickers });
-        emitStep(this.infra.bus, Events.ragRetrieved, {
-          request_id: req.request_id,
-          outcome: meta.error ? 'error' : meta.enabled ? 'ok' : 'skipped',
-          timings_ms: { total: since(start) },
-          attributes: {
-            intent: req.intent,
-            entity: req.entity,
-            enabled: meta.enabled,
-            reason: meta.reason,
-            chunks: meta.total_chunks,
-            collections: meta.used_collections.join(','),
-            top_score: meta.chunks[0]?.score ?? null,
-          },
-        });
-        return meta;
-      }),
-      this.infra.bus.serve(RagSubjects.reindex, async (req) => {
-        const start = performance.now();
-        const res = await this.engine.reindex(req.collections);
-        log.info('reindexed', { indexed: res.indexed, ms: since(start) });
-        return res;
-      }),
-    ];
   }
 
-  protected override healthChecks(): Record<string, HealthCheck> {
-    return {
-      index: async () => {
-        if (!this.engine.loadedCounts().knowledge) throw new Error('knowledge index is not loaded');
-      },
-    };
+  @RpcHandler(RagSubjects.retrieve)
+  @StepEvent(RagSubjects.retrieve, Events.ragRetrieved, {
+    outcome: (meta) => (meta.error ? 'error' : meta.enabled ? 'ok' : 'skipped'),
+    attributes: (req, meta) => ({
+      intent: req.intent,
+      entity: req.entity,
+      enabled: meta.enabled,
+      reason: meta.reason,
+      chunks: meta.total_chunks,
+      collections: meta.used_collections.join(','),
+      top_score: meta.chunks[0]?.score ?? null,
+    }),
+  })
+  retrieve(req: RequestOf<typeof RagSubjects.retrieve>) {
+    return this.engine.buildContext({ question: req.question, intent: req.intent, entity: req.entity, tickers: req.tickers });
+  }
+
+  @RpcHandler(RagSubjects.reindex)
+  async reindex(req: RequestOf<typeof RagSubjects.reindex>) {
+    const start = performance.now();
+    const res = await this.engine.reindex(req.collections);
+    log.info('reindexed', { indexed: res.indexed, ms: since(start) });
+    return res;
   }
 }

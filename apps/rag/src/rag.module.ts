@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { createEmbedder, createPostgresRagEngine, loadRagPolicy, RagEngine } from '@cota/retrieval';
-import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
+import { healthChecksProvider, INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 import { RagHandlers } from './rag.handlers';
 
 @Module({})
@@ -21,8 +21,13 @@ export class RagModule {
             return engine;
           },
         },
-        RagHandlers,
+        healthChecksProvider([RagEngine], (engine: RagEngine) => ({
+          index: async () => {
+            if (!engine.loadedCounts().knowledge) throw new Error('knowledge index is not loaded');
+          },
+        })),
       ],
+      controllers: [RagHandlers],
     };
   }
 }

@@ -1,48 +1,26 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CotaError, Events, ToolGateSubjects } from '@cota/contracts';
-import { emitStep, since } from '@cota/messaging';
-import { BusHandlers, INFRA, Infra } from '@cota/service-kit';
+import { Controller } from '@nestjs/common';
+import { Events, RequestOf, ToolGateSubjects } from '@cota/contracts';
+import { errorCode, RpcHandler, StepEvent } from '@cota/messaging';
 import { ToolGate } from '@cota/tool-gating';
 
-@Injectable()
-export class ToolGateHandlers extends BusHandlers {
-  constructor(
-    @Inject(INFRA) infra: Infra,
-    private readonly gate: ToolGate,
-  ) {
-    super(infra);
-  }
+/** Serves `cota.tool-gate.invoke.v1`: every tool call passes the gate (policy, confirmation, injection checks). */
+@Controller()
+export class ToolGateHandlers {
+  constructor(private readonly gate: ToolGate) {}
 
-  protected subscribe() {
-    return [
-      this.infra.bus.serve(ToolGateSubjects.invoke, async (req) => {
-        const start = performance.now();
-        const ids = { request_id: req.request_id, client_id: req.client_id, conversation_id: req.conversation_id };
-        try {
-          const res = await this.gate.invoke(req);
-          emitStep(this.infra.bus, Events.toolGateInvoked, {
-            ...ids,
-            outcome: res.status === 'error' ? (res.tool?.status === 'failed' ? 'error' : 'rejected') : 'ok',
-            timings_ms: { total: since(start) },
-            attributes: {
-              tool: res.tool?.name ?? req.tool?.name ?? null,
-              status: res.status,
-              tool_status: res.tool?.status ?? null,
-              injected: res.tool?.injected.length ?? 0,
-              confirmation: req.confirmation,
-            },
-          });
-          return res;
-        } catch (e) {
-          emitStep(this.infra.bus, Events.toolGateInvoked, {
-            ...ids,
-            outcome: 'error',
-            timings_ms: { total: since(start) },
-            attributes: { tool: req.tool?.name ?? null, error: CotaError.is(e) ? e.code : 'INTERNAL' },
-          });
-          throw e;
-        }
-      }),
-    ];
+  @RpcHandler(ToolGateSubjects.invoke)
+  @StepEvent(ToolGateSubjects.invoke, Events.toolGateInvoked, {
+    outcome: (res) => (res.status === 'error' ? (res.tool?.status === 'failed' ? 'error' : 'rejected') : 'ok'),
+    attributes: (req, res) => ({
+      tool: res.tool?.name ?? req.tool?.name ?? null,
+      status: res.status,
+      tool_status: res.tool?.status ?? null,
+      injected: res.tool?.injected.length ?? 0,
+      confirmation: req.confirmation,
+    }),
+    failure: (req, e) => ({ attributes: { tool: req.tool?.name ?? null, error: errorCode(e) } }),
+  })
+  invoke(req: RequestOf<typeof ToolGateSubjects.invoke>) {
+    return this.gate.invoke(req);
   }
 }

@@ -20,8 +20,8 @@ export class ToolGateModule {
           // Policy loaded once, here: a bad tool_gate.yaml stops the service naming file and field.
           useFactory: () => new ToolGate(loadToolGatePolicy(options.policiesDir), new BusSessionStore(infra.bus), new BusToolRunner(infra.bus)),
         },
-        ToolGateHandlers,
       ],
+      controllers: [ToolGateHandlers],
     };
   }
 }

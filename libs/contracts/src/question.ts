@@ -111,8 +111,10 @@ export const MeasureValue = z.object({
   nearest: z.object({ before: IsoDate.nullable(), after: IsoDate.nullable() }).nullable().default(null),
   /** The values that met the question's condition (their dates), when it had one. */
   matched: z.array(IsoDate).nullable().default(null),
-  /** In a panel (several series at one date), the measure and unit of this line. */
+  /** In a panel (several series at one date, or their returns over a period), the measure, aggregation and unit of this line. */
   measure: z.string().nullable().default(null),
+  /** In a returns panel: 'variation' for a level (an index, a currency), 'accumulated' for a rate (compounded). */
+  agg: MeasureAgg.nullable().default(null),
   unit: z.enum(['brl', 'pct', 'points', 'count', 'ratio', 'pct_month', 'pct_year', 'pct_day']).nullable().default(null),
   /** The answering measure's grain when it differs from the result's (a fallback to a monthly series). */
   grain: z.enum(['day', 'month']).nullable().default(null),

@@ -192,12 +192,17 @@ export class ContextManager {
     const filters = last?.meta.filters && typeof last.meta.filters === 'object' ? (last.meta.filters as Record<string, string>) : {};
     const question = last?.meta.question && typeof last.meta.question === 'object' ? (last.meta.question as StructuredQuestion) : null;
     const listed = Array.isArray(last?.meta.listed) ? (last!.meta.listed as string[]) : [];
+    // The answered question before the last one ("IFIX em novembro?" → "e o IBOV?" → "qual dos dois?").
+    const answered = recent.filter((t) => t.role === 'assistant' && t.meta.status === 'ok' && t.meta.question && typeof t.meta.question === 'object');
+    const earlier = last ? answered.filter((t) => t !== last).pop() : undefined;
+    const earlierSubjects = ((earlier?.meta.question as StructuredQuestion | undefined)?.subjects ?? []).slice(0, 10);
     return {
       last_entity: (last?.meta.entity as string | undefined) ?? null,
       last_tickers: tickers,
       last_filters: filters,
       last_question: question,
       last_listed_tickers: listed,
+      earlier_subjects: earlierSubjects,
       last_params: last?.meta.params && typeof last.meta.params === 'object' ? (last.meta.params as QueryParams) : null,
       pending_call: toolOf(session.pending_call),
       last_call: toolOf(session.last_call),

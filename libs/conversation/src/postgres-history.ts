@@ -1,7 +1,15 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { Turn } from '@cota/contracts';
 import type { Migration } from '@cota/service-kit';
+import { ConstantBackoff, handleWhen, retry } from 'cockatiel';
+import { isConnectionLost } from './errors';
 import { ConversationKey, HistoryStore } from './store';
+
+/**
+ * A pooled connection the server dropped (a restart, an operator's pg_terminate_backend) fails the
+ * first query sent on it; the pool then opens a fresh one. One more attempt keeps the turn.
+ */
+const onLostConnection = retry(handleWhen(isConnectionLost), { maxAttempts: 2, backoff: new ConstantBackoff(50) });
 
 /** Schema of the durable conversation history (owned by this library, applied by the context service). */
 export const conversationMigrations: Migration[] = [
@@ -53,11 +61,16 @@ interface TurnRow {
 export class PostgresHistoryStore implements HistoryStore {
   constructor(private readonly ds: DataSource) {}
 
+  /** Idempotent per (conversation, turn, role): a retry after a lost reply cannot record the turn twice. */
   async append(key: ConversationKey, turnIndex: number, turn: Turn): Promise<void> {
-    await this.ds.query(
-      `INSERT INTO conversation_turns (client_id, conversation_id, turn_index, role, content, meta, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)`,
-      [key.clientId, key.conversationId, turnIndex, turn.role, turn.content, JSON.stringify(turn.meta ?? {}), turn.created_at],
+    const values = [key.clientId, key.conversationId, turnIndex, turn.role, turn.content, JSON.stringify(turn.meta ?? {}), turn.created_at];
+    await onLostConnection.execute(() =>
+      this.ds.query(
+        `INSERT INTO conversation_turns (client_id, conversation_id, turn_index, role, content, meta, created_at)
+         SELECT $1::text, $2::text, $3::int, $4::text, $5::text, $6::jsonb, $7::timestamptz
+          WHERE NOT EXISTS (SELECT 1 FROM conversation_turns WHERE client_id = $1 AND conversation_id = $2 AND turn_index = $3 AND role = $4)`,
+        values,
+      ),
     );
   }
 

@@ -181,6 +181,15 @@ export class Bus {
     def: D,
     handler: (request: RequestOf<D>) => Promise<ResponseOf<D>> | ResponseOf<D>,
   ): TransportSubscription {
+    return this.serveParsed(def, (body) => handler(validate(def.request, body, `request to ${def.subject}`) as RequestOf<D>));
+  }
+
+  /**
+   * `serve` without the request validation: the handler receives the parsed JSON body and the
+   * message headers. The Nest transport strategy (nest/bus-server.ts) serves through here and
+   * validates in a pipe. The reply is validated once, where it is received (`call`).
+   */
+  serveParsed(def: RpcDef, handler: (body: unknown, headers: MessageHeaders) => Promise<unknown> | unknown): TransportSubscription {
     const limits = bulkheadLimits(this.fabric, def.subject);
     const bulkhead = subscriptionBulkhead(limits);
     const shed = { count: 0, loggedAt: 0 };
@@ -211,9 +220,7 @@ export class Bus {
             } catch {
               throw new CotaError('INVALID_MESSAGE', `message on ${def.subject} is not JSON`);
             }
-            const request = validate(def.request, body, `request to ${def.subject}`);
-            const response = await handler(request);
-            const data = validate(def.response, response, `reply from ${def.subject}`);
+            const data = await handler(body, headers);
             return JSON.stringify({ ok: true, data } satisfies Reply);
           }),
         );

@@ -6,3 +6,11 @@ describeTransportContract(
   async () => new InProcessTransport(),
   (t) => t.drain(),
 );
+
+// The same contract with every handler a decorated method served by the Nest strategy (embedded mode).
+describeTransportContract(
+  'in-process',
+  async () => new InProcessTransport(),
+  (t) => t.drain(),
+  'nest',
+);

@@ -8,3 +8,4 @@ export * from './fabric-policy';
 export * from './resilience';
 export * from './tracing';
 export * from './metrics';
+export * from './nest';

@@ -21,6 +21,7 @@ const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResu
   matched: null,
   measure: null,
   unit: null,
+  agg: null,
   ...over,
 });
 const result = (over: Partial<MeasureResult> = {}): MeasureResult => ({
@@ -43,6 +44,30 @@ describe('measure answers lead with the number', () => {
     );
     expect(text).toContain('Entre eles, o maior valor é o do IFIX.');
     expect(text).toContain('-10,36%');
+  });
+
+  it('compares series of different kinds by each one’s return over the period', () => {
+    const selic = value({
+      subject: { kind: 'indicator', id: 'SELIC' }, value: 6.4278, start: { date: '2018-01-02', value: 0.026 }, end: { date: '2018-12-31', value: 0.024 },
+      count: 250, period: { from: '2018-01-01', to: '2018-12-31' }, measure: 'annual_rate', unit: 'pct_year', agg: 'accumulated', date: '2018-12-31',
+    });
+    const ifix = value({
+      value: 5.62, start: { date: '2017-12-28', value: 2226.46 }, end: { date: '2018-12-28', value: 2351.59 }, period: { from: '2018-01-01', to: '2018-12-31' },
+      measure: 'index_points', unit: 'points', agg: 'variation', date: '2018-12-28',
+    });
+    const text = renderMeasure(
+      result({ measure: 'panel', entity: 'macro_consolidada', agg: 'variation', unit: 'pct', value_unit: 'pct', values: [ifix, selic], winner: { kind: 'indicator', id: 'SELIC' } }),
+      { ...question, subjects: [selic.subject, ifix.subject], measure: null, compare: 'max', period: { ...period, from: '2018-01-01', to: '2018-12-31' } },
+    );
+    expect(text.split('\n')[0]).toMatch(/^A Selic acumulou 6,43% em 2018/);
+    expect(text).toContain('O IFIX variou +5,62% em 2018, subindo de 2.226,46 pontos em 28/12/2017 para 2.351,59 pontos em 30/12/2024'.replace('30/12/2024', '28/12/2018'));
+    expect(text).toContain('Entre eles, o maior rendimento no período é da Selic.');
+  });
+
+  it('states a price difference as the shown prices give it (no float residue)', () => {
+    const xpml = value({ subject: { kind: 'fund', id: 'XPML11' }, value: -7.6, start: { date: '2023-12-28', value: 96.57 }, end: { date: '2024-12-30', value: 89.23 } });
+    const text = renderMeasure(result({ measure: 'price', entity: 'fiis_precos', unit: 'brl', values: [xpml] }), { ...question, subjects: [xpml.subject], measure: 'price' });
+    expect(text).toContain('diferença de -R$ 7,34');
   });
 
   it('says what dates exist when the period has none', () => {

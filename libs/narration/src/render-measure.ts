@@ -78,6 +78,12 @@ export function formatIn(unit: Unit, value: number): string {
   }
 }
 
+/** The difference of two prices as the reader can check it: of the values shown (2 decimals from R$ 10 up), in decimal arithmetic. */
+function shownDifference(start: number, end: number): number {
+  const shown = (x: number) => (Math.abs(x) >= 10 ? toDecimal(x)!.toDecimalPlaces(2) : toDecimal(x)!);
+  return shown(end).minus(shown(start)).toNumber();
+}
+
 /** The period in words: the one asked when it was named, else the dates the values came from. */
 export function periodPhrase(spec: PeriodSpec | null, v: MeasureValue, grain: 'day' | 'month' = 'day'): string {
   const p = v.period;
@@ -153,14 +159,18 @@ export function dailyGapNote(v: MeasureValue): string {
   return ` Atenção: a base tem ${v.count} dias com taxa entre ${brDate(v.start.date)} e ${brDate(v.end.date)}, de cerca de ${Math.round(weekdays * 0.96)} dias úteis, então o acumulado é parcial (menor que o real).`;
 }
 
+/** A comparison lists the winner first, in the order asked; values missing last. */
+function inCompareOrder(values: MeasureValue[], question: StructuredQuestion | null): MeasureValue[] {
+  const compare = question?.compare;
+  if (!compare || values.length < 2) return values;
+  return [...values].sort((a, b) => (a.value === null ? 1 : b.value === null ? -1 : compare === 'max' ? b.value - a.value : a.value - b.value));
+}
+
 export function renderMeasure(result: MeasureResult, question: StructuredQuestion | null): string {
   if (result.measure === 'panel') return renderPanel(result, question);
   const name = NAMES[result.measure] ?? result.measure;
   const spec = question?.period ?? null;
-  // A comparison lists the winner first, in the order asked.
-  const ordered = question?.compare && result.values.length > 1
-    ? [...result.values].sort((a, b) => (a.value === null ? 1 : b.value === null ? -1 : question.compare === 'max' ? b.value - a.value : a.value - b.value))
-    : result.values;
+  const ordered = inCompareOrder(result.values, question);
   const lines = ordered.map((v) => sentence(result, v, name, spec, question?.condition ?? null));
   const parts = [lines.join('\n')];
   // "O DY médio da minha carteira": the funds' values weighted by what each is worth in it.
@@ -239,7 +249,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       const itself = ['index_points', 'price', 'fx_rate'].includes(r.measure);
       const head = itself ? cap(bare(v.subject)) : `${cap(name)} ${who}`;
       // Counts and amounts also change by a number people quote ("ganhou 164.682 cotistas").
-      const diff = v.start && v.end && (r.unit === 'count' || r.unit === 'brl') ? `; diferença de ${r.unit === 'count' ? `${v.end.value - v.start.value >= 0 ? '+' : ''}${formatInteger(v.end.value - v.start.value)}` : formatIn('brl', v.end.value - v.start.value)}` : '';
+      const diff = v.start && v.end && (r.unit === 'count' || r.unit === 'brl') ? `; diferença de ${r.unit === 'count' ? `${v.end.value - v.start.value >= 0 ? '+' : ''}${formatInteger(v.end.value - v.start.value)}` : formatIn('brl', shownDifference(v.start.value, v.end.value))}` : '';
       return `${head} variou ${signed(v.value)}${when}${ends}${diff}.`;
     }
     case 'accumulated': {
@@ -304,6 +314,7 @@ const PANEL_NAMES: Record<string, string> = { USD: 'Dólar (USD)', EUR: 'Euro (E
 
 /** Several series at one date: one line each, with the date (or reference month) of its value. */
 function renderPanel(r: MeasureResult, question: StructuredQuestion | null): string {
+  if (r.agg === 'variation') return renderReturnsPanel(r, question);
   const p = question?.period;
   const day = p && p.kind === 'range' ? p.to : null;
   const head = day ? `Panorama em ${brDate(day)}:` : 'Panorama com o dado mais recente de cada série:';
@@ -317,6 +328,28 @@ function renderPanel(r: MeasureResult, question: StructuredQuestion | null): str
   const carried = r.values.some((v) => v.grain === 'month' && v.date && day && v.date.slice(0, 7) !== day.slice(0, 7));
   const note = carried ? '\n\nSéries mensais mostram o último mês de referência até a data.' : '';
   return `${head}\n${lines.join('\n')}${note}`;
+}
+
+/**
+ * Several series over one period, each by its own return (an index's variation, a rate compounded),
+ * in the words each would get alone; the comparison's verdict when one was asked.
+ */
+function renderReturnsPanel(r: MeasureResult, question: StructuredQuestion | null): string {
+  const spec = question?.period ?? null;
+  const ordered = inCompareOrder(r.values, question);
+  const lines = ordered.map((v) => {
+    const measure = v.measure ?? r.measure;
+    const own: MeasureResult = { ...r, measure, agg: v.agg ?? 'variation', unit: v.unit ?? r.unit, value_unit: 'pct', grain: v.grain ?? 'day', values: [v] };
+    return sentence(own, v, NAMES[measure] ?? measure, spec, null);
+  });
+  const parts = [lines.join('\n')];
+  if (question?.compare && r.values.length > 1) {
+    const w = r.winner;
+    const verb = question.compare === 'max' ? 'maior' : 'menor';
+    parts.push(w ? `Entre eles, o ${verb} rendimento no período é ${subjectOf(w)}.`.replace('é do', 'é o do') : `Não há um ${verb} rendimento: os valores empatam ou faltam dados.`);
+  }
+  if (r.values.some((v) => v.adjusted && v.value !== null)) parts.push('A variação usa preços ajustados por proventos (retorno total), não só a cotação negociada.');
+  return parts.join('\n\n');
 }
 
 /** The period's values when listing them helps: payments of a total, months of a grouped question. */

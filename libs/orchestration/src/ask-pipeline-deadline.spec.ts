@@ -1,5 +1,5 @@
 import { CONTRACT_SAMPLES, ContextSubjects, ExecutorSubjects, NarratorSubjects, RpcDef } from '@cota/contracts';
-import { Bus, InProcessTransport, withCallScope } from '@cota/messaging';
+import { Bus, BusClient, InProcessTransport, withCallScope } from '@cota/messaging';
 import { AskPipeline } from './ask-pipeline';
 
 const sample = (def: RpcDef) => CONTRACT_SAMPLES.find((s) => s.def === def)!.response as never;
@@ -26,7 +26,7 @@ function setup(slow: { executorMs?: number; narratorBusyMs?: number }) {
     }
     return sample(NarratorSubjects.narrate);
   });
-  return { pipeline: new AskPipeline(bus), commits, transport };
+  return { pipeline: new AskPipeline(new BusClient(bus)), commits, transport };
 }
 
 const input = { request_id: 'req-deadline-1', client_id: 'ana', conversation_id: 'c-1', nickname: 'Ana', question: 'Qual o CNPJ do HGLG11?' };

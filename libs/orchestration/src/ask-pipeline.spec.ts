@@ -11,7 +11,7 @@ import {
   ResolveRequest,
   ToolGateSubjects,
 } from '@cota/contracts';
-import { Bus, InProcessTransport } from '@cota/messaging';
+import { Bus, BusClient, InProcessTransport } from '@cota/messaging';
 import { z } from 'zod';
 import { AskPipeline } from './ask-pipeline';
 
@@ -58,7 +58,7 @@ function setup(opts: { plan: PlanResponse; inherited?: string | null; rows?: num
     result: null,
     message: 'Posso enviar?',
   }));
-  return { pipeline: new AskPipeline(bus), seen, transport };
+  return { pipeline: new AskPipeline(new BusClient(bus)), seen, transport };
 }
 
 const input = { request_id: 'r-1', client_id: 'ana', conversation_id: 'c-1', nickname: 'Ana', question: 'Esse fundo tem Sharpe bom?' };
@@ -128,7 +128,7 @@ describe('AskPipeline', () => {
   });
 
   it('fails with UNAVAILABLE naming the service when the planner is down', async () => {
-    const down = new AskPipeline(new Bus(new InProcessTransport(), 'empty'));
+    const down = new AskPipeline(new BusClient(new Bus(new InProcessTransport(), 'empty')));
     await expect(down.ask(input)).rejects.toMatchObject({ code: 'UNAVAILABLE', service: 'planner' });
   });
 
@@ -142,12 +142,12 @@ describe('AskPipeline', () => {
         ? plan({ entity: req.previous_entity, intent: req.previous_entity, tickers_in_text: ['XPML11'], params: { ...params, ticker: 'XPML11', tickers: ['XPML11'] } })
         : plan({ kind: 'clarification', entity: 'fii_overview', elliptic: true, tickers_in_text: ['XPML11'], planner: { ...plannerMeta, accepted: false } });
     });
-    bus.serve(ContextSubjects.peek, () => ({ last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_filters: { sector: 'Shoppings' }, last_question: null, last_listed_tickers: [], last_params: null, pending_call: null, last_call: null, last_kind: 'entity', last_reference: null }));
+    bus.serve(ContextSubjects.peek, () => ({ last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_filters: { sector: 'Shoppings' }, last_question: null, last_listed_tickers: [], earlier_subjects: [], last_params: null, pending_call: null, last_call: null, last_kind: 'entity', last_reference: null }));
     bus.serve(ContextSubjects.resolve, (req) => ({ turn_index: 2, ticker: req.tickers_in_text[0] ?? null, tickers: req.tickers_in_text, context: { last_reference_used: false, reason: 'explicit_ticker_in_text' }, memory: { recent: [], summary: null } }));
     bus.serve(ContextSubjects.commit, () => ({ reference_updated: true }));
     bus.serve(ExecutorSubjects.query, (req) => ({ entity: req.entity, columns: [], rows: [{ ticker: 'XPML11' }], row_count: 1, truncated: false, as_of: null, sources: [], params: req.params }));
     bus.serve(NarratorSubjects.narrate, () => ({ answer: 'ok', narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0 } }));
-    const out = await new AskPipeline(bus).ask({ ...input, question: 'E o do XPML11?' });
+    const out = await new AskPipeline(new BusClient(bus)).ask({ ...input, question: 'E o do XPML11?' });
     expect(planned).toEqual([null, 'fiis_financials_snapshot']);
     expect(out.meta).toMatchObject({ entity: 'fiis_financials_snapshot', params: { ticker: 'XPML11', filters: { sector: 'Shoppings' } } });
     expect(out.meta.timings_ms).toHaveProperty('planner_followup');

@@ -18,7 +18,7 @@ import {
   ExecutionPlan,
   PlanRun,
 } from '@cota/contracts';
-import { Bus, deadlinePassed, emitStep, since } from '@cota/messaging';
+import { BusClient, deadlinePassed, emitStep, since } from '@cota/messaging';
 import { AskInput, AskOutput, AskStatus } from './ask-types';
 import { toolContinuation } from './tool-continuation';
 import { runPlan } from './plan-runner';
@@ -70,7 +70,7 @@ type Problem = 'ticker_required' | 'unknown_ticker' | 'no_data' | 'not_understoo
  * optional steps (RAG) degrade instead of failing the question.
  */
 export class AskPipeline {
-  constructor(private readonly bus: Bus) {}
+  constructor(private readonly client: BusClient) {}
 
   async ask(input: AskInput): Promise<AskOutput> {
     const t0 = performance.now();
@@ -88,8 +88,8 @@ export class AskPipeline {
     // The previous subject is read in parallel with planning (no extra hop); it is only used to
     // re-plan an elliptic follow-up such as "E o do XPML11?".
     const [first, previous] = await Promise.all([
-      step('planner', () => this.bus.call(PlannerSubjects.plan, { ...caller, question: input.question })),
-      step('context_peek', () => this.bus.call(ContextSubjects.peek, { client_id: input.client_id, conversation_id: input.conversation_id }).catch(() => null)),
+      step('planner', () => this.client.call(PlannerSubjects.plan, { ...caller, question: input.question })),
+      step('context_peek', () => this.client.call(ContextSubjects.peek, { client_id: input.client_id, conversation_id: input.conversation_id }).catch(() => null)),
     ]);
     let plan = first;
     // A tool call waiting for an argument, or the tool that just ran, may be what this message continues.
@@ -109,12 +109,13 @@ export class AskPipeline {
       // The message continued a tool call: nothing else to plan.
     } else if ((first.elliptic || first.follow_up_candidate) && previous && (previous.last_entity || previous.last_question)) {
       plan = await step('planner_followup', () =>
-        this.bus.call(PlannerSubjects.plan, {
+        this.client.call(PlannerSubjects.plan, {
           ...caller,
           question: input.question,
           previous_entity: previous.last_entity,
           previous_question: previous.last_question,
           previous_tickers: (previous.last_listed_tickers?.length ? previous.last_listed_tickers : previous.last_tickers).slice(0, 50),
+          earlier_subjects: previous.earlier_subjects ?? [],
         }),
       );
       // Same subject: what the previous answer filtered on (the indicator, the currency...) still holds
@@ -124,7 +125,7 @@ export class AskPipeline {
 
     const routedEntity = plan.kind === 'entity' || plan.kind === 'measure' ? plan.entity : null;
     const ctx = await step('context_resolve', () =>
-      this.bus.call(ContextSubjects.resolve, {
+      this.client.call(ContextSubjects.resolve, {
         ...caller,
         question: input.question,
         intent: plan.intent,
@@ -166,7 +167,7 @@ export class AskPipeline {
         let refused: CotaError | null = null;
         [data, rag] = await Promise.all([
           step('executor', () =>
-            this.bus.call(ExecutorSubjects.query, { request_id: input.request_id, client_id: input.client_id, entity, params }).catch((e) => {
+            this.client.call(ExecutorSubjects.query, { request_id: input.request_id, client_id: input.client_id, entity, params }).catch((e) => {
               // A filter or parameter the entity cannot serve is an answer ("não consegui..."), never a 5xx.
               if (!CotaError.is(e) || e.code !== 'BAD_REQUEST') throw e;
               refused = e;
@@ -195,7 +196,7 @@ export class AskPipeline {
         const q = plan.question as StructuredQuestion;
         question = q.subjects.length === 0 ? { ...q, subjects: ctx.tickers.map((id) => ({ kind: 'fund' as const, id })) } : q;
         try {
-          measure = await step('executor', () => this.bus.call(ExecutorSubjects.measure, { request_id: input.request_id, client_id: input.client_id, question: question as StructuredQuestion }));
+          measure = await step('executor', () => this.client.call(ExecutorSubjects.measure, { request_id: input.request_id, client_id: input.client_id, question: question as StructuredQuestion }));
         } catch (e) {
           if (!CotaError.is(e) || e.code !== 'BAD_REQUEST') throw e;
           status = 'error';
@@ -208,7 +209,7 @@ export class AskPipeline {
       }
       case 'concept': {
         rag = await step('rag', () =>
-          this.bus.call(RagSubjects.retrieve, { request_id: input.request_id, question: input.question, intent: 'concept', entity: null, tickers: ctx.tickers }),
+          this.client.call(RagSubjects.retrieve, { request_id: input.request_id, question: input.question, intent: 'concept', entity: null, tickers: ctx.tickers }),
         );
         results = { knowledge: rag.chunks.map((c) => ({ doc_id: c.doc_id, chunk_id: c.chunk_id, score: c.score })) };
         break;
@@ -226,8 +227,8 @@ export class AskPipeline {
         const execution = plan.plan as ExecutionPlan;
         const outcomes = await step('plan', () =>
           runPlan(execution, {
-            measure: (q) => this.bus.call(ExecutorSubjects.measure, { request_id: input.request_id, client_id: input.client_id, question: q }),
-            tool: (name, args) => this.bus.call(ToolGateSubjects.invoke, { ...caller, question: '', tool: { name, args }, confirmation: null }),
+            measure: (q) => this.client.call(ExecutorSubjects.measure, { request_id: input.request_id, client_id: input.client_id, question: q }),
+            tool: (name, args) => this.client.call(ToolGateSubjects.invoke, { ...caller, question: '', tool: { name, args }, confirmation: null }),
           }),
         );
         planRun = { plan: execution, outcomes };
@@ -271,7 +272,7 @@ export class AskPipeline {
       context_used: ctx.context.last_reference_used,
       stream: input.stream ?? false,
     };
-    const narrated = await step('narrator', () => this.bus.call(NarratorSubjects.narrate, narrateReq));
+    const narrated = await step('narrator', () => this.client.call(NarratorSubjects.narrate, narrateReq));
 
     // An answer is "accepted" for the last reference only when the planner accepted an entity and it answered.
     const accepted = (plan.kind === 'entity' || plan.kind === 'measure') && plan.planner.accepted && status === 'ok' && problem === null;
@@ -279,8 +280,10 @@ export class AskPipeline {
     if (plan.kind === 'entity' && question?.measure && question.subjects.length === 0 && ctx.tickers.length) {
       question = { ...question, subjects: ctx.tickers.map((id) => ({ kind: 'fund' as const, id })) };
     }
+    // A comparison's funds are remembered best first, as the answer lists them ("e quanto eu recebi dele?").
+    const byValue = measure && question?.compare ? [...measure.values].filter((v) => v.value !== null).sort((a, b) => (question!.compare === 'max' ? b.value! - a.value! : a.value! - b.value!)) : [];
     const listed = plan.kind === 'measure'
-      ? (question?.subjects ?? []).filter((s) => s.kind === 'fund').map((s) => s.id)
+      ? [...new Set([...byValue.map((v) => v.subject), ...(question?.subjects ?? [])].filter((s) => s.kind === 'fund').map((s) => s.id))]
       : [...new Set((data?.rows ?? []).map((r) => r.ticker).filter((t): t is string => typeof t === 'string' && /^[A-Z]{4}1[1-9]$/.test(t)))].slice(0, 50);
     // A comparison with a winner is about the winner now ("qual deles tem o maior dy?" → "vale a pena comprar mais dele?").
     const winner = measure?.winner?.kind === 'fund' ? [measure.winner.id] : null;
@@ -290,7 +293,7 @@ export class AskPipeline {
     let committed = true;
     try {
       await step('context_commit', () =>
-        this.bus.call(ContextSubjects.commit, {
+        this.client.call(ContextSubjects.commit, {
           ...caller,
           turn_index: ctx.turn_index,
           answer: narrated.answer,
@@ -314,7 +317,7 @@ export class AskPipeline {
     }
 
     timings.total = since(t0);
-    emitStep(this.bus, Events.gatewayAsked, {
+    emitStep(this.client.bus, Events.gatewayAsked, {
       request_id: input.request_id,
       client_id: input.client_id,
       conversation_id: input.conversation_id,
@@ -351,7 +354,7 @@ export class AskPipeline {
     continuation: 'none' | 'complete' | 'try_complete' | 'edit',
     previous: { last_tickers: string[] } | null,
   ): Promise<InvokeResponse> {
-    return this.bus.call(ToolGateSubjects.invoke, {
+    return this.client.call(ToolGateSubjects.invoke, {
       ...caller,
       question: input.question,
       tool,
@@ -365,7 +368,7 @@ export class AskPipeline {
   /** RAG is optional for entity answers: when it fails the answer still goes out, and meta says why. */
   private async retrieve(input: AskInput, plan: PlanResponse, tickers: string[]): Promise<RagMeta> {
     try {
-      return await this.bus.call(RagSubjects.retrieve, {
+      return await this.client.call(RagSubjects.retrieve, {
         request_id: input.request_id,
         question: input.question,
         intent: plan.intent,

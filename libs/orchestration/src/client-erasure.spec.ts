@@ -1,5 +1,5 @@
 import { CotaError, EraseClientRequest, ErasedStore, Events, PrivacySubjects, TelemetryEvent } from '@cota/contracts';
-import { Bus, InProcessTransport } from '@cota/messaging';
+import { Bus, BusClient, InProcessTransport } from '@cota/messaging';
 import { ClientErasure, erasureMessage } from './client-erasure';
 
 const pgStore = (service: ErasedStore['service'], store: string, count: number): ErasedStore => ({ service, store, backend: 'postgres', count });
@@ -25,7 +25,7 @@ function setup(opts: { executorDown?: boolean; counts?: number } = {}) {
     return { erased: [pgStore('gateway', 'api_keys', n ? 1 : 0)] };
   });
   bus.listen('cota.events.>', (_s, p) => events.push(p as TelemetryEvent));
-  const erasure = new ClientErasure(bus, { clock: () => Date.UTC(2026, 0, 2, 3, 4, 5), newReceiptId: () => 'erasure_test' });
+  const erasure = new ClientErasure(new BusClient(bus), { clock: () => Date.UTC(2026, 0, 2, 3, 4, 5), newReceiptId: () => 'erasure_test' });
   return { erasure, calls, events };
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CotaError, ErasedStore, ErasureReceipt, Events, PrivacySubjects } from '@cota/contracts';
-import { Bus, emitStep, since } from '@cota/messaging';
+import { BusClient, emitStep, since } from '@cota/messaging';
 
 export type ErasureRequester = ErasureReceipt['requested_by'];
 
@@ -30,7 +30,7 @@ export class ClientErasure {
   private readonly newReceiptId: () => string;
 
   constructor(
-    private readonly bus: Bus,
+    private readonly client: BusClient,
     opts: ClientErasureOptions = {},
   ) {
     this.clock = opts.clock ?? Date.now;
@@ -43,14 +43,14 @@ export class ClientErasure {
     const receiptId = this.newReceiptId();
     const req = { erasure_id: receiptId, client_id: clientId };
     const telemetry = (outcome: 'ok' | 'error', attributes: Record<string, string | number | boolean | null>) =>
-      emitStep(this.bus, Events.gatewayClientErased, { request_id: receiptId, outcome, timings_ms: { total: since(started) }, attributes: { requested_by: requestedBy, ...attributes } });
+      emitStep(this.client.bus, Events.gatewayClientErased, { request_id: receiptId, outcome, timings_ms: { total: since(started) }, attributes: { requested_by: requestedBy, ...attributes } });
 
     let erased: ErasedStore[];
     try {
-      const data = await Promise.allSettled([this.bus.call(PrivacySubjects.eraseContext, req), this.bus.call(PrivacySubjects.eraseExecutor, req)]);
+      const data = await Promise.allSettled([this.client.call(PrivacySubjects.eraseContext, req), this.client.call(PrivacySubjects.eraseExecutor, req)]);
       const failed = data.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
-      const keys = await this.bus.call(PrivacySubjects.eraseGateway, req);
+      const keys = await this.client.call(PrivacySubjects.eraseGateway, req);
       erased = [...data.flatMap((r) => (r.status === 'fulfilled' ? r.value.erased : [])), ...keys.erased];
     } catch (e) {
       telemetry('error', { error: CotaError.is(e) ? e.code : 'INTERNAL', service: CotaError.is(e) ? (e.service ?? null) : null });

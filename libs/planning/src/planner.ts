@@ -1,4 +1,4 @@
-import { FollowUpMeta, PlanResponse, PlannerMeta, QueryParams, queryParams, StructuredQuestion } from '@cota/contracts';
+import { FollowUpMeta, PlanResponse, PlannerMeta, QueryParams, queryParams, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import type { LlmClient } from '@cota/llm';
 import { AnalysedQuestion, analyseQuestion } from './analysis';
 import { Ellipsis, detectEllipsis } from './elliptic';
@@ -33,6 +33,8 @@ export interface PlanOptions {
   /** The previous answer's structured question and funds: a follow-up is an edit of them. */
   previousQuestion?: StructuredQuestion | null;
   previousTickers?: string[];
+  /** The subjects of the answer before the previous one ("qual dos dois" across two turns). */
+  earlierSubjects?: QuestionSubject[];
 }
 
 /**
@@ -150,7 +152,7 @@ export class Planner {
       !!opts.previousQuestion?.measure && this.opts.policies.measures.measures[opts.previousQuestion.measure]?.entity !== routed.entity &&
       !reading.cues.includes('among_previous') && !reading.cues.includes('add_subject');
     if (hasPrevious && cue && !ownTopic) {
-      const edited = applyFollowUp(reading, { question: opts.previousQuestion ?? null, tickers: opts.previousTickers ?? [] }, this.opts.policies.measures);
+      const edited = applyFollowUp(reading, { question: opts.previousQuestion ?? null, tickers: opts.previousTickers ?? [], earlier: opts.earlierSubjects ?? [] }, this.opts.policies.measures);
       question = edited.question;
       followUp = edited.meta;
     }

@@ -6,9 +6,9 @@ import type { DataSource } from 'typeorm';
 import { ServiceName } from '@cota/contracts';
 import { CotaEnv, loadPolicy } from '@cota/config';
 import { collectDefaultMetrics } from 'prom-client';
-import { Bus, BusMetrics, FabricPolicy, NatsTransport, tracingEnabled, Transport } from '@cota/messaging';
+import { Bus, BusMetrics, BusServer, FabricPolicy, NatsTransport, tracingEnabled, Transport, TransportSubscription } from '@cota/messaging';
 import { Migration, openDatabase, runMigrations } from './database';
-import { readinessChecks } from './health';
+import { ownHealthChecks, readinessChecks, serveHealth } from './health';
 import { Infra } from './infra';
 import { Logger } from './logger';
 import { registerReadinessMetrics, startOpsServer } from './ops-server';
@@ -102,11 +102,21 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   };
 
   const module = def.module(infra);
-  const app = def.http
-    ? await NestFactory.create(module, { logger: ['error', 'warn'], bodyParser: false })
-    : await NestFactory.createApplicationContext(module, { logger: ['error', 'warn'] });
-  if (def.http) await (app as Awaited<ReturnType<typeof NestFactory.create>>).listen(env.port, '0.0.0.0');
-  else await app.init();
+  // Handlers are @MessagePattern methods served by the bus's Nest transport strategy (same on NATS and in-process).
+  const strategy = new BusServer(infra.bus);
+  let app: INestApplicationContext;
+  if (def.http) {
+    const http = await NestFactory.create(module, { logger: ['error', 'warn'], bodyParser: false, abortOnError: false });
+    http.connectMicroservice({ strategy }, { inheritAppConfig: true });
+    await http.startAllMicroservices();
+    await http.listen(env.port, '0.0.0.0');
+    app = http;
+  } else {
+    const micro = await NestFactory.createMicroservice(module, { strategy, logger: ['error', 'warn'], abortOnError: false });
+    await micro.listen();
+    app = micro;
+  }
+  const health: TransportSubscription = serveHealth(infra, ownHealthChecks(infra));
   // The metrics/probe port: never in a shared (embedded) process, where the gateway's /metrics serves all.
   // Once stop() begins the service reports not ready (a rolling restart takes it out of rotation) while it drains.
   let draining = false;
@@ -132,6 +142,7 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
       stopped = true;
       // Readiness false first; the probe port stays open (answering 503) until the drain is over.
       draining = true;
+      health.unsubscribe();
       await app.close();
       // In-flight handlers finish (bus drain) before the database and Redis close.
       for (const close of owned) await close().catch(() => undefined);
@@ -141,3 +152,4 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     },
   };
 }
+

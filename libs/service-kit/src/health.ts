@@ -1,10 +1,37 @@
 import { HealthSubjects } from '@cota/contracts';
 import { TransportSubscription } from '@cota/messaging';
 import { pingDatabase } from './database';
-import { Infra } from './infra';
+import type { FactoryProvider, InjectionToken } from '@nestjs/common';
+import { Infra, INFRA } from './infra';
 import { pingRedis } from './redis';
 
 export type HealthCheck = () => Promise<void>;
+
+/** A service's own readiness checks (e.g. "fund list loaded"), provided by its module; served with the standard ones. */
+export const HEALTH_CHECKS = Symbol('HEALTH_CHECKS');
+
+const ownChecks = new WeakMap<Infra, Record<string, HealthCheck>>();
+
+/**
+ * The provider of a service's own checks, built from the providers it injects; boot.ts serves them
+ * on the service's health subject and readiness probe (`ownHealthChecks`).
+ */
+export function healthChecksProvider<Deps extends unknown[]>(inject: InjectionToken[], checks: (...deps: Deps) => Record<string, HealthCheck>): FactoryProvider {
+  return {
+    provide: HEALTH_CHECKS,
+    inject: [INFRA, ...inject],
+    useFactory: (infra: Infra, ...deps: unknown[]) => {
+      const own = checks(...(deps as Deps));
+      ownChecks.set(infra, own);
+      return own;
+    },
+  };
+}
+
+/** The checks the service's module provided (none when it provides none). */
+export function ownHealthChecks(infra: Infra): Record<string, HealthCheck> {
+  return ownChecks.get(infra) ?? {};
+}
 
 /** Checks every service has: its bus, and the database/Redis it was given. */
 export function standardChecks(infra: Infra): Record<string, HealthCheck> {

@@ -4,7 +4,6 @@ export * from './embedded-postgres';
 export * from './redis';
 export * from './infra';
 export * from './health';
-export * from './service-module';
 export * from './boot';
 export * from './run';
 export * from './tracing';

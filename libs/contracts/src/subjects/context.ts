@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRpc } from '../define';
 import { Caller, QueryParams, Ticker, Turn } from '../common';
-import { StructuredQuestion } from '../question';
+import { QuestionSubject, StructuredQuestion } from '../question';
 
 export const ContextMeta = z.object({ last_reference_used: z.boolean(), reason: z.string() });
 export type ContextMeta = z.infer<typeof ContextMeta>;
@@ -83,6 +83,8 @@ export const PeekResponse = z.object({
   last_params: QueryParams.nullable().default(null),
   /** The funds the previous answer listed. */
   last_listed_tickers: z.array(Ticker).default([]),
+  /** The subjects of the answered question before the last one, for "qual dos dois" across two turns. */
+  earlier_subjects: z.array(QuestionSubject).max(10).default([]),
   /** The tool whose call waits for a missing argument in this conversation, if any. */
   pending_call: z.string().nullable().default(null),
   /** The last tool that ran in this conversation, so a follow-up can change one of its arguments. */

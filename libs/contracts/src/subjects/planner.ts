@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRpc } from '../define';
 import { Caller, QueryParams, Ticker } from '../common';
-import { FollowUpMeta, StructuredQuestion } from '../question';
+import { FollowUpMeta, QuestionSubject, StructuredQuestion } from '../question';
 import { ExecutionPlan } from '../plan';
 
 export const PlanRequest = Caller.extend({
@@ -15,6 +15,8 @@ export const PlanRequest = Caller.extend({
   previous_question: StructuredQuestion.nullable().default(null),
   /** The funds the previous answer was about ("qual deles paga mais?" ranks over them). */
   previous_tickers: z.array(Ticker).max(50).default([]),
+  /** The subjects of the answer before the previous one ("qual dos dois" after "IFIX em nov/23?" → "e o IBOV?"). */
+  earlier_subjects: z.array(QuestionSubject).max(10).default([]),
 });
 
 /** What kind of answer the question needs. */

@@ -1,15 +1,23 @@
 import { z } from 'zod';
-import { ALL_RPCS, CONTRACT_SAMPLES, CotaError, defineEvent, defineRpc } from '@cota/contracts';
+import type { INestMicroservice } from '@nestjs/common';
+import { ALL_RPCS, CONTRACT_SAMPLES, CotaError, defineEvent, defineRpc, RequestOf, ResponseOf, RpcDef } from '@cota/contracts';
 import { Bus } from '../bus';
 import { currentCallScope, DEADLINE_HEADER, REQUEST_ID_HEADER, withCallScope } from '../call-scope';
 import { DEFAULT_FABRIC, FabricPolicy } from '../fabric-policy';
 import { Transport } from '../transport';
+import { listenThroughNest, serveThroughNest } from './nest-serving';
 
 /**
  * The contract every transport must honour. Run by a unit test on the in-process transport and
  * by an integration test on a real NATS server, so embedded mode behaves like production.
  */
-export function describeTransportContract(name: string, open: () => Promise<Transport>, close: (t: Transport) => Promise<void>): void {
+export function describeTransportContract(
+  name: string,
+  open: () => Promise<Transport>,
+  close: (t: Transport) => Promise<void>,
+  /** 'nest': every handler is a decorated method served by the Nest strategy (BusServer), as in the services. */
+  serving: 'bus' | 'nest' = 'bus',
+): void {
   const echo = defineRpc({
     subject: 'cota.test.echo.v1',
     service: 'planner',
@@ -18,17 +26,31 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
     timeoutMs: 2000,
   });
 
-  describe(`transport contract: ${name}`, () => {
+  describe(`transport contract: ${name}${serving === 'nest' ? ' (Nest strategy)' : ''}`, () => {
     let transport: Transport;
+    let apps: INestMicroservice[] = [];
     beforeEach(async () => {
       transport = await open();
     });
     afterEach(async () => {
+      await Promise.all(apps.map((a) => a.close()));
+      apps = [];
       await close(transport);
     });
 
+    /** Serves a handler directly on the bus, or as a @RpcHandler method through the Nest strategy. */
+    async function serve<D extends RpcDef>(bus: Bus, def: D, handler: (request: RequestOf<D>) => Promise<ResponseOf<D>> | ResponseOf<D>): Promise<void> {
+      if (serving === 'nest') apps.push(await serveThroughNest(bus, def, handler));
+      else bus.serve(def, handler);
+    }
+
+    async function listen(bus: Bus, pattern: string, handler: (subject: string, payload: unknown) => void): Promise<void> {
+      if (serving === 'nest') apps.push(await listenThroughNest(bus, pattern, handler));
+      else bus.listen(pattern, handler);
+    }
+
     const serveEcho = (bus: Bus, label: string) =>
-      bus.serve(echo, async (req) => {
+      serve(bus, echo, async (req) => {
         if (req.delayMs) await new Promise((r) => setTimeout(r, req.delayMs));
         if (req.fail === 'typed') throw new CotaError('NOT_FOUND', 'nada encontrado', { what: 'x' });
         if (req.fail === 'crash') throw new Error('boom');
@@ -37,14 +59,14 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
 
     it('round-trips a validated request and reply', async () => {
       const bus = new Bus(transport, 'test');
-      serveEcho(bus, 'a');
+      await serveEcho(bus, 'a');
       await expect(bus.call(echo, { text: 'olá', delayMs: 0 })).resolves.toEqual({ text: 'olá', served_by: 'a' });
     });
 
     it('shares load between replicas of one queue group', async () => {
       const bus = new Bus(transport, 'test');
-      serveEcho(bus, 'a');
-      serveEcho(bus, 'b');
+      await serveEcho(bus, 'a');
+      await serveEcho(bus, 'b');
       const seen = new Set<string>();
       for (let i = 0; i < 40; i++) seen.add((await bus.call(echo, { text: String(i), delayMs: 0 })).served_by);
       expect([...seen].sort()).toEqual(['a', 'b']);
@@ -57,13 +79,13 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
 
     it('reports TIMEOUT when the service is too slow', async () => {
       const bus = new Bus(transport, 'test');
-      serveEcho(bus, 'a');
+      await serveEcho(bus, 'a');
       await expect(bus.call(echo, { text: 'x', delayMs: 500 }, { timeoutMs: 100 })).rejects.toMatchObject({ code: 'TIMEOUT' });
     });
 
     it('carries typed errors across the wire, and turns crashes into INTERNAL', async () => {
       const bus = new Bus(transport, 'test');
-      serveEcho(bus, 'a');
+      await serveEcho(bus, 'a');
       await expect(bus.call(echo, { text: 'x', delayMs: 0, fail: 'typed' })).rejects.toMatchObject({
         code: 'NOT_FOUND',
         message: 'nada encontrado',
@@ -76,7 +98,7 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
 
     it('rejects a malformed message with INVALID_MESSAGE naming the field, without crashing the handler', async () => {
       const bus = new Bus(transport, 'test');
-      serveEcho(bus, 'a');
+      await serveEcho(bus, 'a');
       const raw = await transport.request(echo.subject, JSON.stringify({ text: 42 }), 1000);
       expect(JSON.parse(raw)).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE', details: { field: 'text' } } });
       const notJson = await transport.request(echo.subject, '{nope', 1000);
@@ -89,8 +111,8 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
       const bus = new Bus(transport, 'test');
       const ev = defineEvent({ service: 'planner', event: 'probe', payload: z.object({ n: z.number() }) });
       const got: Array<[string, unknown]> = [];
-      bus.listen('cota.events.>', (s, p) => got.push([s, p]));
-      bus.listen('cota.events.*.probe.v1', (s, p) => got.push([s, p]));
+      await listen(bus, 'cota.events.>', (s, p) => got.push([s, p]));
+      await listen(bus, 'cota.events.*.probe.v1', (s, p) => got.push([s, p]));
       await new Promise((r) => setTimeout(r, 50)); // subscription propagation on a real broker
       bus.emit(ev, { n: 1 });
       bus.emit(ev, { n: 'bad' as unknown as number }); // invalid telemetry is dropped, not thrown
@@ -103,7 +125,7 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
 
     it('drains: in-flight requests finish before the transport closes', async () => {
       const bus = new Bus(transport, 'test');
-      serveEcho(bus, 'a');
+      await serveEcho(bus, 'a');
       const pending = bus.call(echo, { text: 'slow', delayMs: 200 });
       await new Promise((r) => setTimeout(r, 50));
       await transport.drain();
@@ -119,7 +141,7 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
         timeoutMs: 2000,
       });
       const serveProbe = (bus: Bus, runs: { n: number } = { n: 0 }) =>
-        bus.serve(probe, async (req) => {
+        serve(bus, probe, async (req) => {
           runs.n++;
           if (req.delayMs) await new Promise((r) => setTimeout(r, req.delayMs));
           const scope = currentCallScope();
@@ -130,7 +152,7 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
 
       it('carries the deadline and request id in the message headers, to the handler and the calls it makes', async () => {
         const bus = new Bus(transport, 'test');
-        serveProbe(bus);
+        await serveProbe(bus);
         const deadline = Date.now() + 5000;
         const reply = await withCallScope({ deadline, requestId: 'req-deadline-1' }, () => bus.call(probe, { delayMs: 0, nested: true }));
         expect(reply).toEqual({ deadline, request_id: 'req-deadline-1', nested: { deadline, request_id: 'req-deadline-1', nested: null } });
@@ -140,7 +162,7 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
 
       it('waits the time left when it is shorter than the subject timeout', async () => {
         const bus = new Bus(transport, 'test');
-        serveProbe(bus);
+        await serveProbe(bus);
         const t = Date.now();
         await expect(withCallScope({ deadline: Date.now() + 150 }, () => bus.call(probe, { delayMs: 700, nested: false }))).rejects.toMatchObject({ code: 'TIMEOUT' });
         expect(Date.now() - t).toBeLessThan(600); // the time left, not the subject's 2000 ms
@@ -149,7 +171,7 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
       it('does not send a request whose deadline has passed', async () => {
         const bus = new Bus(transport, 'test');
         const runs = { n: 0 };
-        serveProbe(bus, runs);
+        await serveProbe(bus, runs);
         await expect(withCallScope({ deadline: Date.now() - 1 }, () => bus.call(probe, { delayMs: 0, nested: false }))).rejects.toMatchObject({
           code: 'TIMEOUT',
           details: { deadline: 'passed' },
@@ -160,7 +182,7 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
       it('drops work that arrives past its deadline: TIMEOUT without running the handler', async () => {
         const bus = new Bus(transport, 'test');
         const runs = { n: 0 };
-        serveProbe(bus, runs);
+        await serveProbe(bus, runs);
         const raw = await transport.request(probe.subject, JSON.stringify({}), 1000, { [DEADLINE_HEADER]: String(Date.now() - 10), [REQUEST_ID_HEADER]: 'req-late-1' });
         expect(JSON.parse(raw)).toMatchObject({ ok: false, error: { code: 'TIMEOUT', details: { deadline: 'passed' } } });
         expect(runs.n).toBe(0);
@@ -173,7 +195,7 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
       it('answers UNAVAILABLE at once when the queue is full, and serves what it admitted', async () => {
         const server = new Bus(transport, 'test', { fabric: tight });
         const runs = { n: 0 };
-        server.serve(echo, async (req) => {
+        await serve(server, echo, async (req) => {
           runs.n++;
           await new Promise((r) => setTimeout(r, req.delayMs));
           return { text: req.text, served_by: 'a' };
@@ -201,7 +223,7 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
       it('drops queued work whose deadline passed while it waited', async () => {
         const server = new Bus(transport, 'test', { fabric: tight });
         const ran: string[] = [];
-        server.serve(echo, async (req) => {
+        await serve(server, echo, async (req) => {
           ran.push(req.text);
           await new Promise((r) => setTimeout(r, req.delayMs));
           return { text: req.text, served_by: 'a' };
@@ -219,7 +241,7 @@ export function describeTransportContract(name: string, open: () => Promise<Tran
     it('round-trips the sample of every contract subject', async () => {
       expect(CONTRACT_SAMPLES.map((s) => s.def.subject).sort()).toEqual(ALL_RPCS.map((d) => d.subject).sort());
       const bus = new Bus(transport, 'test');
-      for (const s of CONTRACT_SAMPLES) bus.serve(s.def, () => s.response as never);
+      for (const s of CONTRACT_SAMPLES) await serve(bus, s.def, () => s.response as never);
       for (const s of CONTRACT_SAMPLES) {
         const reply = await bus.call(s.def, s.request as never);
         expect({ subject: s.def.subject, reply }).toEqual({ subject: s.def.subject, reply: s.def.response.parse(s.response) });

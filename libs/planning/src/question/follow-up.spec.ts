@@ -11,13 +11,15 @@ const planner = realPlanner();
 function converse(...questions: string[]): PlanResponse[] {
   const out: PlanResponse[] = [];
   let previous: PlanResponse | null = null;
+  let earlier: PlanResponse | null = null;
   for (const q of questions) {
     let p = planner.planDeterministic(q);
     if (previous && (p.elliptic || p.follow_up_candidate)) {
       const tickers = previous.question?.subjects.filter((s) => s.kind === 'fund').map((s) => s.id) ?? [];
-      p = planner.planDeterministic(q, { previousEntity: previous.entity, previousQuestion: previous.question, previousTickers: tickers });
+      p = planner.planDeterministic(q, { previousEntity: previous.entity, previousQuestion: previous.question, previousTickers: tickers, earlierSubjects: earlier?.question?.subjects ?? [] });
     }
     out.push(p);
+    earlier = previous;
     previous = p;
   }
   return out;
@@ -77,5 +79,45 @@ describe('follow-ups edit the previous structured question', () => {
     const [, second] = converse('dividendos do KNRI11 em 2024', 'qual o CNPJ do HGLG11?');
     expect(second.kind).toBe('entity');
     expect(second.entity).toBe('fiis_cadastro');
+  });
+
+  it('"qual dos dois" compares the subjects of the last two answers', () => {
+    const [, , p] = converse('quanto o ifix subiu em novembro de 2023?', 'e o ibov no mesmo período?', 'qual dos dois subiu mais?');
+    expect(p.kind).toBe('measure');
+    expect(p.question).toMatchObject({ subjects: [{ kind: 'index', id: 'IFIX' }, { kind: 'index', id: 'IBOV' }], measure: 'index_points', agg: 'variation', compare: 'max', period: { from: '2023-11-01', to: '2023-11-30' } });
+  });
+
+  it('"qual deles tem o menor" compares by the smallest value', () => {
+    const p = planner.planDeterministic('qual deles tem o menor p/vp?', { previousQuestion: null, previousTickers: ['BNFS11', 'TVRI11', 'CXAG11'] });
+    expect(p.question?.compare).toBe('min');
+  });
+
+  it('"dele" after a fund compared with another added to it is the fund the conversation was about', () => {
+    const [, , p] = converse('qual foi o dy do HGLG11 em 2024?', 'compara com o XPML11', 'e o p/vp desse fundo hoje?');
+    expect(p.question?.subjects).toEqual([{ kind: 'fund', id: 'HGLG11' }]);
+  });
+
+  it('the client’s own measure of one fund keeps the period ("e só do XPML11?" after what I received)', () => {
+    const [, p, q] = converse('quanto recebi de proventos no 1º tri de 2025?', 'e só do XPML11?', 'e em abril?');
+    expect(p.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'XPML11' }], measure: 'received', period: { from: '2025-01-01', to: '2025-03-31' } });
+    expect(q.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'XPML11' }], measure: 'received', period: { from: '2025-04-01', to: '2025-04-30' } });
+  });
+});
+
+describe('comparisons without a comparison phrase', () => {
+  it('"qual dos meus fundos caiu mais" compares each fund’s price variation, the smallest first', () => {
+    expect(planner.planDeterministic('qual dos meus fundos caiu mais em 2024?').question).toMatchObject({ subjects: [{ kind: 'portfolio' }], measure: 'price', agg: 'variation', compare: 'min' });
+  });
+
+  it('"em qual fii eu coloquei mais dinheiro" compares the client’s invested amount per fund', () => {
+    expect(planner.planDeterministic('em qual fii eu coloquei mais dinheiro?').question).toMatchObject({ subjects: [{ kind: 'portfolio' }], measure: 'invested', compare: 'max' });
+  });
+
+  it('two series no one measure serves, asked how they did over a period, compare their returns', () => {
+    const p = planner.planDeterministic('o ifix rendeu mais que a selic em 2018?');
+    expect(p).toMatchObject({ kind: 'measure', entity: 'macro_consolidada' });
+    expect(p.question).toMatchObject({ measure: null, agg: 'variation', compare: 'max', period: { from: '2018-01-01', to: '2018-12-31' } });
+    // At one date it stays a panel of values.
+    expect(planner.planDeterministic('selic e ifix hoje').question?.agg ?? 'value').toBe('value');
   });
 });

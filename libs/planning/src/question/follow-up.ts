@@ -7,6 +7,8 @@ export interface PreviousTurn {
   question: StructuredQuestion | null;
   /** The funds the previous answer was about (its rows), for "qual deles". */
   tickers: string[];
+  /** The subjects of the answer before it: "qual dos dois" after "X?" → "e o Y?" compares X and Y. */
+  earlier?: QuestionSubject[];
 }
 
 /**
@@ -60,13 +62,25 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     reading.cues.includes('refers_fund') && cur.subjects.every((s) => s.kind === 'portfolio') && prev.subjects.some((s) => s.kind === 'fund') &&
     (!named || named.subject === 'portfolio' || named.subject === 'fund')
   ) {
-    // "e qual o meu preço médio nele?": the client's own figure, of the fund the conversation is about.
-    subjects = prev.subjects.filter((s) => s.kind === 'fund');
-    inherited.push('subjects (the fund "nele" points at)');
+    // "e qual o meu preço médio nele?": the client's own figure, of the fund the conversation is about;
+    // after a comparison, the fund it picked (the previous answer's first fund).
+    // A fund compared with one added to it ("dy do HGLG11" → "compara com o XPML11") stays the one
+    // the conversation is about.
+    const funds = prev.subjects.filter((s) => s.kind === 'fund');
+    const earlier = previous.earlier ?? [];
+    const own = funds.length > 1 && earlier.length === 1 && earlier[0].kind === 'fund' && funds.some((s) => s.id === earlier[0].id) ? earlier[0] : null;
+    const picked = !own && prev.compare && funds.length > 1 && previous.tickers.length > 0 && funds.some((s) => s.id === previous.tickers[0]);
+    subjects = own ? [own] : picked ? [{ kind: 'fund', id: previous.tickers[0] }] : funds;
+    inherited.push(own ? 'subjects (the fund the conversation was about before the comparison)' : picked ? 'subjects (the fund the comparison picked)' : 'subjects (the fund "nele" points at)');
   } else if (cur.subjects.length === 0) {
+    const earlier = (previous.earlier ?? []).filter((e) => !prev.subjects.some((p) => p.kind === e.kind && p.id === e.id));
     if (reading.cues.includes('among_previous') && previous.tickers.length > 1) {
       subjects = previous.tickers.map((id) => ({ kind: 'fund', id }));
       inherited.push('subjects (the previous answer\'s funds)');
+    } else if (reading.cues.includes('among_previous') && prev.subjects.length === 1 && earlier.length > 0) {
+      // "qual dos dois": the subject asked before and the one asked last.
+      subjects = [...earlier, ...prev.subjects];
+      inherited.push('subjects (the last two answers\')');
     } else {
       subjects = prev.subjects;
       inherited.push('subjects');
@@ -83,7 +97,8 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   const kind = subjects[0]?.kind ?? null;
   const fits = (name: string | null) => {
     const m = name ? catalog.measures[name] : null;
-    return !!m && (kind === null || m.subject === kind || (kind === 'portfolio' && m.subject === 'fund')) && (!m.subject_ids || subjects.every((s) => m.subject_ids!.includes(s.id)));
+    // A client's own measure is asked of one of its funds too ("quanto eu recebi dele").
+    return !!m && (kind === null || m.subject === kind || (kind === 'portfolio' && m.subject === 'fund') || (kind === 'fund' && m.subject === 'portfolio')) && (!m.subject_ids || subjects.every((s) => m.subject_ids!.includes(s.id)));
   };
   let measure: string | null;
   if (reading.measureNamed && fits(cur.measure)) {

@@ -1,7 +1,7 @@
 import type { Agg, FollowUpMeta, PlanResponse, StructuredQuestion } from '@cota/contracts';
 import { queryParams } from '@cota/contracts';
 import { MeasureCatalog } from '@cota/catalog';
-import { QuestionReading } from './structure';
+import type { QuestionReading } from './structure';
 
 /** Entities whose questions a measure can answer better (the rows they list are a measure's series). */
 export function measureFamily(catalog: MeasureCatalog): Set<string> {
@@ -18,17 +18,35 @@ export function measureFamily(catalog: MeasureCatalog): Set<string> {
  * Whether the structured question needs the measure path: a measure, subjects it can be asked of,
  * and something rows alone do not answer (a period, an aggregate, a comparison, a market series).
  */
+/** Several market series, and nothing else, that no one measure serves (the IFIX with the Selic). */
+export function isMixedSeries(subjects: StructuredQuestion['subjects'], catalog: MeasureCatalog): boolean {
+  const market = subjects.filter((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
+  if (market.length < 2 || market.length !== subjects.length) return false;
+  return !Object.values(catalog.measures).some((m) => market.every((s) => s.kind === m.subject && (!m.subject_ids || m.subject_ids.includes(s.id))));
+}
+
+/** A period that spans time (a month, a year, "desde 2020"), not one date ("hoje", "ontem", a day). */
+export function isSpan(p: StructuredQuestion['period']): boolean {
+  return !!p && !['latest', 'previous_session', 'ago'].includes(p.kind) && !(p.kind === 'range' && p.grain === 'day');
+}
+
 /** Several market series and no one measure serves them all: a panel at one date. */
 export function isPanel(q: StructuredQuestion, catalog: MeasureCatalog): boolean {
-  const market = q.subjects.filter((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
-  if (market.length < 2 || market.length !== q.subjects.length) return false;
-  const one = Object.values(catalog.measures).some((m) => market.every((s) => s.kind === m.subject && (!m.subject_ids || m.subject_ids.includes(s.id))));
   const p = q.period;
   const atADate = !p || p.kind === 'latest' || p.kind === 'ago' || p.kind === 'previous_session' || (p.kind === 'range' && (p.grain === 'day' || p.grain === 'month'));
-  return !one && atADate;
+  return isMixedSeries(q.subjects, catalog) && atADate;
+}
+
+/**
+ * Several market series compared by how they did over a period ("o ifix rendeu mais que a selic em
+ * 2018?"): each its own return, a level's variation or a rate compounded (the executor picks which).
+ */
+export function isReturnsPanel(q: StructuredQuestion, catalog: MeasureCatalog): boolean {
+  return !q.measure && q.agg === 'variation' && isSpan(q.period) && isMixedSeries(q.subjects, catalog);
 }
 
 export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, followUp: FollowUpMeta | null, catalog: MeasureCatalog): { ok: boolean; why: string } {
+  if (isReturnsPanel(q, catalog)) return { ok: true, why: `the returns of ${q.subjects.map((s) => s.id).join(', ')} over the period, each its own` };
   if (!q.measure && isPanel(q, catalog) && !reading.aggNamed) return { ok: true, why: `a panel of ${q.subjects.map((s) => s.id).join(', ')} at one date` };
   if (!q.measure) return { ok: false, why: 'no measure' };
   const def = catalog.measures[q.measure];
@@ -81,7 +99,7 @@ export function measurePlan(
       params: base.kind === 'entity' && base.entity === 'macro_consolidada' ? base.params : queryParams({}),
       ticker_sources: [],
       ticker_required: false,
-      question: { ...q, agg: 'value' },
+      question: { ...q, agg: isReturnsPanel(q, catalog) ? 'variation' : 'value' },
       follow_up: followUp,
       planner: { ...base.planner, accepted: true, reason: `${why}; ${signals.join('; ')}` },
     };

@@ -2,6 +2,7 @@ import type { MeasureAgg, PeriodSpec, QuestionSubject, StructuredQuestion } from
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
 import { parsePeriod } from '@cota/periods';
 import { normalize } from '@cota/text';
+import { isMixedSeries, isSpan } from './measure-plan';
 
 /** A phrase of the measure catalog compiled once: matched on whole words of the normalised text. */
 interface Phrase {
@@ -34,7 +35,7 @@ export type FollowUpCue = 'same_period' | 'add_subject' | 'among_previous' | 'op
 const CUES: Array<[FollowUpCue, RegExp]> = [
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
   ['add_subject', /(?:^| )(?:compar[ae]\w*|versus|vs|contra|frente a|em relacao a)(?= |$)/],
-  ['among_previous', /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus)(?= |$)/],
+  ['among_previous', /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles|dos dois|das duas|dos tres|das tres|entre os dois|entre as duas)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus)(?= |$)/],
   // "nele", "desse fundo": the fund the conversation is about, even in "o meu preço médio nele".
   ['refers_fund', /(?:^| )(?:nele|nela|dele|dela|desse fundo|deste fundo|nesse fundo|neste fundo|desse fii|deste fii|nesse fii|neste fii)(?= |$)/],
   ['opener', /^(?:e|e o|e a|e os|e as|e no|e na|e em|e do|e da|e pro|e para|e pra|e se|agora|tambem|mesmo)(?= |$)/],
@@ -116,7 +117,9 @@ export class QuestionReader {
     );
     const paddedText = ` ${text} `;
     const groupHit = this.groupWords.find((g) => paddedText.includes(g.phrase.padded)) ?? null;
-    const compareHit = this.compareWords.find((c) => paddedText.includes(c.phrase.padded)) ?? null;
+    // "qual deles tem o menor", "qual dos meus fundos caiu mais": the comparison phrase without whom it picks from.
+    const compareText = ` ${text.replace(/(?:^| )(qual|quem) (?:deles|delas|dos dois|das duas|dos tres|das tres|dos meus (?:fundos|fiis)|das minhas cotas|dos fundos|dos fiis|desses(?: fundos| fiis)?|dessas|entre eles|fii|fundo)(?= |$)/, ' $1').trim()} `;
+    const compareHit = this.compareWords.find((c) => compareText.includes(c.phrase.padded)) ?? null;
 
     // The client's own measure ("quanto recebi") is about the whole portfolio unless funds are named.
     if (measure?.subject === 'portfolio' && !subjects.some((s) => s.kind === 'fund' || s.kind === 'portfolio')) subjects.push({ kind: 'portfolio', id: 'PORTFOLIO' });
@@ -126,27 +129,33 @@ export class QuestionReader {
       measure = defaultMeasureFor(this.catalog, first.kind, first.id);
     }
     // Several market series that no one measure serves (the IFIX with the Selic): a panel, each its own.
-    const series = subjects.filter((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
-    if (series.length > 1 && series.length === subjects.length) {
-      const one = Object.values(this.catalog.measures).some((m) => series.every((s) => s.kind === m.subject && (!m.subject_ids || m.subject_ids.includes(s.id))));
-      if (!one) measure = null;
-    }
+    const mixed = isMixedSeries(subjects, this.catalog);
+    if (mixed) measure = null;
     const aggWanted = new Set(aggHits.map((h) => h.agg));
     // "quanto rendeu", "subiu": a fund's return is its price's variation.
-    if (!measure && aggWanted.has('variation') && subjects.some((s) => s.kind === 'fund')) measure = this.catalog.measures.price ?? null;
+    // "qual dos meus fundos caiu mais": the same, fund by fund of the portfolio.
+    const fundsCompared = subjects.some((s) => s.kind === 'fund') || (compareHit !== null && subjects.some((s) => s.kind === 'portfolio'));
+    if (!measure && aggWanted.has('variation') && fundsCompared) measure = this.catalog.measures.price ?? null;
 
-    const agg = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, groupHit !== null, text) : null;
+    // Series that no one measure serves, asked how they did ("rendeu", "subiu"): each one's return.
+    const spanned = isSpan(period?.spec ?? null);
+    const returns = mixed && spanned && (aggWanted.has('variation') || aggWanted.has('accumulated'));
+    const agg = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, groupHit !== null, text) : returns ? 'variation' : null;
     // "maior e menor", "primeiro e último", "quantos pagamentos e quanto no total": every aggregation asked.
     const also = measure && agg ? [...aggWanted].filter((a) => a !== agg && ALSO.has(a) && measure!.aggregations.includes(a) && !(a === 'last' && agg === 'value')) : [];
     if (agg && aggHits.length) signals.push(`aggregation ${agg} (${aggHits.map((h) => `"${h.phrase.text}"`).join(', ')})`);
     const cues = CUES.filter(([, re]) => re.test(text)).map(([c]) => c);
     const ofPortfolio = measure?.subject === 'fund' && subjects.some((s) => s.kind === 'portfolio');
-    const multi = subjects.length > 1 || cues.includes('among_previous') || ofPortfolio;
-    const compare = multi ? (compareHit?.order ?? (cues.includes('among_previous') ? 'max' : null)) : null;
+    // "em qual fii eu coloquei mais": the client's own measure, fund by fund.
+    const ownPerFund = measure?.subject === 'portfolio' && /(?:^| )(?:qual|quem)(?= |$)/.test(text) && /(?:^| )(?:fii|fiis|fundo|fundos)(?= |$)/.test(text);
+    const multi = subjects.length > 1 || cues.includes('among_previous') || ofPortfolio || ownPerFund;
+    // Without a comparison phrase, "qual ... mais/menos" ("em qual fii eu coloquei mais dinheiro") still picks one.
+    const which = /(?:^| )(?:qual|quem)(?= |$)/.test(text);
+    const moreOrLess = which ? (/(?:^| )menos(?= |$)/.test(text) ? 'min' : /(?:^| )mais(?! (?:recente|recentes|novo|nova|antigo|antiga)(?: |$))(?= |$)/.test(text) ? 'max' : null) : null;
+    const compare = multi ? (compareHit?.order ?? moreOrLess ?? (cues.includes('among_previous') ? 'max' : null)) : null;
     // Two indices or funds compared over a period are compared by how they did, not by their points.
     let finalAgg = agg;
-    const spanPeriod = period && !['latest', 'previous_session', 'ago'].includes(period.spec.kind) && !(period.spec.kind === 'range' && period.spec.grain === 'day');
-    if (measure && subjects.length > 1 && spanPeriod && agg === 'value' && measure.kind === 'level' && measure.aggregations.includes('variation')) finalAgg = 'variation';
+    if (measure && subjects.length > 1 && spanned && agg === 'value' && measure.kind === 'level' && measure.aggregations.includes('variation')) finalAgg = 'variation';
     const condition = agg === 'count' || aggWanted.has('count') ? readCondition(fullText) : null;
     if (condition) signals.push(`condition ${condition.op} ${condition.value}`);
     return {

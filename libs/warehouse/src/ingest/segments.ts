@@ -47,3 +47,6 @@ export function chooseSegment(labels: Array<{ source: string; label: string | nu
   }
   return generic;
 }
+
+/** Every canonical segment name (what the warehouse stores and filters on). */
+export const CANONICAL_SEGMENTS: readonly string[] = CANONICAL.map(([segment]) => segment);

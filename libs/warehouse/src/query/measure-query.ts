@@ -54,6 +54,9 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
            ${pick('d DESC', 'd::text')} AS last_d, ${pick('d DESC', 'v')} AS last_v, ${pick('d DESC', 'a')} AS last_a, ${pick('d DESC', 'is_adj')} AS last_is_adj, ${pick('d DESC', 'd2::text')} AS last_d2,
            ${pick('v DESC, d', 'd::text')} AS max_d, ${pick('v DESC, d', 'v')} AS max_v,
            ${pick('v ASC, d', 'd::text')} AS min_d, ${pick('v ASC, d', 'v')} AS min_v,
+           (SELECT count(*) FROM s WHERE NOT is_adj)::int AS n_traded, (SELECT count(a) FROM s)::int AS n_adj, (SELECT avg(a) FROM s) AS amean,
+           (SELECT d::text FROM s WHERE a IS NOT NULL ORDER BY a DESC, d LIMIT 1) AS amax_d, (SELECT a FROM s WHERE a IS NOT NULL ORDER BY a DESC, d LIMIT 1) AS amax_v,
+           (SELECT d::text FROM s WHERE a IS NOT NULL ORDER BY a ASC, d LIMIT 1) AS amin_d, (SELECT a FROM s WHERE a IS NOT NULL ORDER BY a ASC, d LIMIT 1) AS amin_v,
            (SELECT d::text FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_d,
            (SELECT v FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_v,
            (SELECT a FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_a,
@@ -86,6 +89,16 @@ const round = (v: number, dp = 6) => Math.round(v * 10 ** dp) / 10 ** dp;
 
 const at = (d: unknown, v: unknown) => (str(d) && num(v) !== null ? { date: str(d)!, value: num(v)! } : null);
 
+/** The subject a comparison picks: the largest (or smallest) value, none on a tie or without two values. */
+function winnerOf(values: MeasureValue[], compare: StructuredQuestion['compare']): QuestionSubject | null {
+  if (!compare) return null;
+  const ranked = values.filter((v) => v.value !== null).sort((a, b) => (compare === 'max' ? b.value! - a.value! : a.value! - b.value!));
+  return ranked.length > 1 && ranked[0].value !== ranked[1].value ? ranked[0].subject : null;
+}
+
+/** Whether a period's levels are mostly adjusted-only (its traded closes a minority among adjusted days). */
+const adjustedBasis = (s: Raw) => (num(s.n_adj) ?? 0) > 2 * (num(s.n_traded) ?? 0) && num(s.n_traded) !== null && (num(s.n_traded) ?? 0) < (num(s.n) ?? 0);
+
 /** One aggregation of a period's stats row (the SQL computed every candidate at once). */
 function aggregate(m: MeasureDef, agg: MeasureAgg, s: Raw, n: number): Pick<MeasureValue, 'value' | 'date' | 'start' | 'end' | 'adjusted'> & { adjusted?: boolean } {
   const last = at(s.last_d, s.last_v);
@@ -101,12 +114,19 @@ function aggregate(m: MeasureDef, agg: MeasureAgg, s: Raw, n: number): Pick<Meas
     }
     case 'max':
     case 'min': {
+      // Extremes compare like with like: a period whose closes are mostly published adjusted only
+      // (a few traded month-ends among adjusted days) is read on the adjusted series throughout.
+      if (adjustedBasis(s)) {
+        const a = agg === 'max' ? at(s.amax_d, s.amax_v) : at(s.amin_d, s.amin_v);
+        return { ...none, value: a?.value ?? null, date: a?.date ?? null, adjusted: true };
+      }
       const x = agg === 'max' ? at(s.max_d, s.max_v) : at(s.min_d, s.min_v);
       return { ...none, value: x?.value ?? null, date: x?.date ?? null, adjusted: s.any_adj === true };
     }
     case 'total':
       return { ...none, value: round(num(s.total) ?? 0), date: last?.date ?? null, adjusted: false };
     case 'avg':
+      if (adjustedBasis(s)) return { ...none, value: round(num(s.amean) ?? 0), date: last?.date ?? null, adjusted: true };
       return { ...none, value: round(num(s.mean) ?? 0), date: last?.date ?? null, adjusted: s.any_adj === true };
     case 'count':
       return { ...none, value: n, date: last?.date ?? null, adjusted: false };
@@ -175,11 +195,7 @@ export class MeasureQueryService {
     }
     const agg: MeasureAgg = question.agg && m.aggregations.includes(question.agg) ? question.agg : m.default_agg;
     const values = await Promise.all(question.subjects.map((s) => this.forSubject(m, s, agg, question, clientId)));
-    let winner: QuestionSubject | null = null;
-    if (question.compare && values.length > 1) {
-      const ranked = values.filter((v) => v.value !== null).sort((a, b) => (question.compare === 'max' ? b.value! - a.value! : a.value! - b.value!));
-      if (ranked.length > 1 && ranked[0].value !== ranked[1].value) winner = ranked[0].subject;
-    }
+    const winner = winnerOf(values, question.compare);
     let portfolio: MeasureResult['portfolio'] = null;
     if (weights) {
       const total = [...weights.values()].reduce((a, b) => a + b, 0);
@@ -201,6 +217,20 @@ export class MeasureQueryService {
   private async panel(question: StructuredQuestion, clientId: string): Promise<MeasureResult> {
     const lines = question.subjects.filter((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
     if (lines.length === 0) throw new CotaError('BAD_REQUEST', 'Diga quais índices ou indicadores você quer ver juntos.');
+    // How each series did over the period: a level's variation, a rate compounded; compared when asked.
+    if (question.agg === 'variation') {
+      const values = await Promise.all(
+        lines.map(async (s) => {
+          const m = defaultMeasureFor(this.catalog, s.kind, s.id);
+          if (!m) throw new CotaError('BAD_REQUEST', `Não tenho a série ${s.id}.`);
+          const agg: MeasureAgg = m.aggregations.includes('accumulated') ? 'accumulated' : 'variation';
+          const v = await this.measureFor(m, s, agg, { ...question, subjects: [s], measure: m.name, agg, also: [] }, clientId);
+          return { ...v, measure: m.name, unit: m.unit, grain: m.grain, agg };
+        }),
+      );
+      const winner = winnerOf(values, question.compare);
+      return { measure: 'panel', entity: 'macro_consolidada', agg: 'variation', unit: 'pct', value_unit: 'pct', group_by: null, grain: 'day', fallback_note: null, values, winner, portfolio: null };
+    }
     const period = question.period && question.period.kind === 'range' ? { ...question.period, from: question.period.to, grain: 'day' as const } : question.period;
     const values = await Promise.all(
       lines.map(async (s) => {
@@ -256,19 +286,24 @@ export class MeasureQueryService {
     const [[cov], [snapshot]] = await Promise.all([this.run(sql.coverage, [sid, ...client]), now ? this.run(sql.current!, [sid]) : Promise.resolve([] as Raw[])]);
     const coverage = cov?.first_date && cov?.last_date ? { from: String(cov.first_date), to: String(cov.last_date) } : null;
     const empty: MeasureValue = {
-      subject, value: null, date: null, start: null, end: null, count: 0, rows: [], coverage, period: null, adjusted: false, sources: [], extra: [], paid_on: null, fallback: null, nearest: null, grain: null, matched: null, measure: null, unit: null,
+      subject, value: null, date: null, start: null, end: null, count: 0, rows: [], coverage, period: null, adjusted: false, sources: [], extra: [], paid_on: null, fallback: null, nearest: null, grain: null, matched: null, measure: null, unit: null, agg: null,
     };
     if (snapshot && num(snapshot.v) !== null && str(snapshot.d) && (!coverage || str(snapshot.d)! > coverage.to)) {
       return { ...empty, value: round(num(snapshot.v)!), date: str(snapshot.d), count: 1, grain: 'day', sources: [m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived'] };
     }
     if (m.kind === 'yield') return this.yieldFor(m, subject, question, empty);
     if (!coverage) return empty;
-    const period = resolvePeriod(question.period, coverage);
+    // "Quanto variou hoje": the latest day's change, from the close before it (not the whole series).
+    const period = agg === 'variation' && question.period?.kind === 'latest' ? { from: coverage.to, to: coverage.to } : resolvePeriod(question.period, coverage);
     // The value "on" a day is the last one on or before it (a holiday, a monthly rate published for its
     // month): the answer states the value's own date.
     const day = question.period?.kind === 'range' && question.period.grain === 'day' && (agg === 'value' || agg === 'last');
-    const from = day ? addDays(period.from, m.grain === 'month' ? -62 : -10) : period.from;
     const wantRows = agg === 'list' || question.group_by !== null || m.kind === 'flow' || !!question.condition;
+    // "A Selic hoje" needs the series' last value, not statistics over its forty years.
+    // (Only for the latest: the series' last date is inside the window by definition.)
+    const latestOnly = (!question.period || question.period.kind === 'latest') && (agg === 'value' || agg === 'last') && !wantRows;
+    const recent = addDays(period.to, m.grain === 'month' ? -62 : -10);
+    const from = day ? addDays(period.from, m.grain === 'month' ? -62 : -10) : latestOnly && recent > period.from ? recent : period.from;
     const [statsRows, rowRows, currentRows] = await Promise.all([
       this.run(sql.stats, [sid, from, period.to, ...client]),
       wantRows ? this.run(sql.rows, [sid, period.from, period.to, ...client]) : Promise.resolve([] as Raw[]),

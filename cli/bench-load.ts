@@ -1,0 +1,235 @@
+import './register-paths';
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { connect, StringCodec } from 'nats';
+import { ServiceName } from '@cota/contracts';
+import { loadEnv, repoRoot } from '@cota/config';
+import { openDatabase } from '@cota/service-kit';
+import { ensureWarehouse } from '@cota/warehouse';
+import { hopBenchmark, HopResult } from './bench-hop';
+import { createScratchDatabase, freePort, policiesWithRaisedQuotas } from './scratch';
+import { renderLoadChart } from './bench-load-chart';
+
+/**
+ * `npm run bench:load` (issue 15): the seven services as separate processes on a private NATS
+ * server, the real Postgres and Redis, then the embedded mode; a mix of five questions driven by
+ * autocannon at 1 and 32 connections. Prints latency percentiles, answers/s, CPU per question per
+ * process and the bare NATS round trip measured in the same run, and writes JSON and an SVG chart
+ * to bench/results/. The targets live here, not in tests.
+ */
+const TARGETS = { one: { p50: 5, p99: 15 }, many: { rps: 800, p99: 100 }, hopRatio: 1.2 };
+const DURATION_S = Number(process.env.COTA_BENCH_SECONDS ?? 10);
+const SERVICES: ServiceName[] = ['executor', 'context', 'planner', 'tool-gate', 'rag', 'narrator', 'gateway'];
+const KEY = `bench-${randomBytes(8).toString('hex')}`;
+const CLIENT = 'cliente-demo-1';
+/** The mix of the issue: a fact, a series, a ranking, a follow-up (of the series) and a market rate. */
+const MIX = ['Qual o CNPJ do HGLG11?', 'últimos 12 dividendos do KNRI11', 'top 10 fiis por dy', 'e em 2023?', 'qual a selic hoje?'];
+
+interface Run {
+  mode: 'distributed' | 'embedded';
+  connections: number;
+  answers: number;
+  errors: number;
+  non2xx: number;
+  rps: number;
+  latency: { p50: number; p95: number; p99: number; max: number };
+  /** CPU milliseconds per answered question, per process (and their sum). */
+  cpu_ms_per_answer: Record<string, number>;
+}
+
+
+/** utime + stime of a process, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function waitReady(url: string, procs: ChildProcess[], timeoutMs = 240_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (procs.some((p) => p.exitCode !== null)) throw new Error('a service exited during start-up');
+    const ok = await fetch(`${url}/health/ready`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`not ready at ${url}`);
+}
+
+/** One autocannon run of the mix; conversations rotate so the follow-up always follows its question. */
+async function drive(url: string, connections: number, pids: Record<string, number>, mode: Run['mode']): Promise<Run> {
+  let n = 0;
+  const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
+  const result = await autocannon({
+    url: `${url}/ask`,
+    connections,
+    duration: DURATION_S,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+    requests: [
+      {
+        setupRequest: (req: autocannon.Request) => {
+          const i = n++;
+          // Each connection keeps its conversation; the mix's follow-up continues the series question.
+          const conversation = `bench-${connections}-${Math.floor(i / MIX.length) % 64}`;
+          return { ...req, body: JSON.stringify({ question: MIX[i % MIX.length], conversation_id: conversation, nickname: 'Ana', client_id: CLIENT }) };
+        },
+      },
+    ],
+  });
+  const after = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
+  const answers = result['2xx'];
+  const cpu: Record<string, number> = {};
+  let total = 0;
+  for (const k of Object.keys(pids)) {
+    const ms = (after[k] - before[k]) / Math.max(1, answers);
+    cpu[k] = Math.round(ms * 100) / 100;
+    total += ms;
+  }
+  cpu.total = Math.round(total * 100) / 100;
+  return {
+    mode,
+    connections,
+    answers,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    rps: Math.round((answers / result.duration) * 10) / 10,
+    latency: { p50: result.latency.p50, p95: result.latency.p97_5 ?? result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    cpu_ms_per_answer: cpu,
+  };
+}
+
+async function distributed(hop: { natsUrl: string; natsPid: number }): Promise<Run[]> {
+  const db = await createScratchDatabase('cota_bench');
+  const databaseUrl = db.url;
+  const procs = new Map<string, ChildProcess>();
+  try {
+    const ds = await openDatabase({ url: databaseUrl });
+    await ensureWarehouse(ds, { dataDir: loadEnv({}).dataDir, log: () => undefined });
+    await ds.destroy();
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NATS_URL: hop.natsUrl,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      COTA_REDIS_PREFIX: `cota-bench-${randomBytes(4).toString('hex')}:`,
+      COTA_DEMO_KEYS: `${CLIENT}:${KEY}`,
+      COTA_POLICIES_DIR: policiesWithRaisedQuotas(),
+      COTA_METRICS_PORT: '0',
+      COTA_LOG_LEVEL: 'error',
+      OPENAI_API_KEY: '',
+      OPENAI_BASE_URL: '',
+      PORT: String(port),
+    };
+    // COTA_BENCH_PROFILE=context,gateway writes those services' CPU profiles (--cpu-prof) to bench/results/profiles/.
+    const profiled = new Set((process.env.COTA_BENCH_PROFILE ?? '').split(',').filter(Boolean));
+    const profileDir = join(repoRoot(), 'bench', 'results', 'profiles');
+    for (const s of SERVICES) {
+      const prof = profiled.has(s) ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${s}.cpuprofile`] : [];
+      procs.set(s, spawn(process.execPath, [...prof, join(repoRoot(), 'dist', 'cli', 'start.js'), s], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
+    }
+    const url = `http://127.0.0.1:${port}`;
+    await waitReady(url, [...procs.values()]);
+    const pids = { ...Object.fromEntries([...procs].map(([k, p]) => [k, p.pid!])), 'nats-server': hop.natsPid };
+    await drive(url, 8, pids, 'distributed'); // warm-up: caches, JIT, connection pools
+    return [await drive(url, 1, pids, 'distributed'), await drive(url, 32, pids, 'distributed')];
+  } finally {
+    for (const p of procs.values()) p.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1500));
+    await db.drop();
+  }
+}
+
+async function embedded(): Promise<Run[]> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), COTA_EMBEDDED_STORE: 'memory', COTA_DEMO_KEYS: `${CLIENT}:${KEY}`, COTA_POLICIES_DIR: policiesWithRaisedQuotas(), COTA_LOG_LEVEL: 'error' };
+  for (const v of ['NATS_URL', 'DATABASE_URL', 'REDIS_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL']) delete env[v];
+  const child = spawn(process.execPath, [join(repoRoot(), 'dist', 'cli', 'start.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await waitReady(url, [child]);
+    const pids = { embedded: child.pid! };
+    await drive(url, 8, pids, 'embedded');
+    return [await drive(url, 1, pids, 'embedded'), await drive(url, 32, pids, 'embedded')];
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+function startNats(port: number): ChildProcess {
+  const binary = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
+  if (!binary) throw new Error('nats-server is not installed (Debian package nats-server)');
+  return spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+}
+
+/** Bare nats.js request-reply (the floor every hop stands on), sequential, measured in this run. */
+async function bareNats(url: string): Promise<{ p50_ms: number; p99_ms: number }> {
+  const nc = await connect({ servers: url });
+  const sc = StringCodec();
+  const sub = nc.subscribe('bench.bare');
+  void (async () => {
+    for await (const m of sub) m.respond(m.data);
+  })();
+  const times: number[] = [];
+  for (let i = 0; i < 3000; i++) {
+    const t = performance.now();
+    await nc.request('bench.bare', sc.encode('{"question":"Qual o CNPJ do HGLG11?"}'), { timeout: 2000 });
+    if (i >= 500) times.push(performance.now() - t);
+  }
+  await nc.drain();
+  times.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(times[Math.floor(q * (times.length - 1))] * 1000) / 1000;
+  return { p50_ms: at(0.5), p99_ms: at(0.99) };
+}
+
+function verdicts(runs: Run[], hop: HopResult): string[] {
+  const out: string[] = [];
+  for (const r of runs) {
+    if (r.connections === 1) out.push(`${r.mode} 1 client: p50 ${r.latency.p50} ms (target ≤ ${TARGETS.one.p50}), p99 ${r.latency.p99} ms (target ≤ ${TARGETS.one.p99}) ${r.latency.p50 <= TARGETS.one.p50 && r.latency.p99 <= TARGETS.one.p99 ? 'MET' : 'MISSED'}`);
+    else out.push(`${r.mode} ${r.connections} clients: ${r.rps} answers/s (target ≥ ${TARGETS.many.rps}), p99 ${r.latency.p99} ms (target ≤ ${TARGETS.many.p99}) ${r.rps >= TARGETS.many.rps && r.latency.p99 <= TARGETS.many.p99 ? 'MET' : 'MISSED'}`);
+  }
+  out.push(`Nest strategy hop vs raw nats.js: ${hop.ratio}x (target ≤ ${TARGETS.hopRatio}) ${hop.ratio <= TARGETS.hopRatio ? 'MET' : 'MISSED'}`);
+  return out;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(repoRoot(), 'dist', 'cli', 'start.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  const natsPort = await freePort();
+  const nats = startNats(natsPort);
+  const natsUrl = `nats://127.0.0.1:${natsPort}`;
+  try {
+    await new Promise((r) => setTimeout(r, 300));
+    const bare = await bareNats(natsUrl);
+    const hop = await hopBenchmark(natsUrl);
+    const runs = [...(await distributed({ natsUrl, natsPid: nats.pid! })), ...(await embedded())];
+    const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version };
+    const report = { at: new Date().toISOString(), machine, duration_s: DURATION_S, mix: MIX, targets: TARGETS, bare_nats: bare, hop, runs, verdicts: verdicts(runs, hop) };
+    const dir = join(repoRoot(), 'bench', 'results');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'load.json'), JSON.stringify(report, null, 2) + '\n');
+    writeFileSync(join(dir, 'load.svg'), await renderLoadChart(runs, bare.p50_ms));
+    process.stdout.write(`machine: ${machine.cpus} cores (${machine.model}), Node ${machine.node}; ${DURATION_S} s per run\n`);
+    process.stdout.write(`bare NATS round trip: p50 ${bare.p50_ms} ms, p99 ${bare.p99_ms} ms\n`);
+    process.stdout.write(`one hop, raw nats.js ${hop.raw_p50_ms} ms vs Bus through the Nest strategy ${hop.nest_p50_ms} ms (p50)\n\n`);
+    process.stdout.write('mode          conns  answers/s  p50 ms  p95 ms  p99 ms  non-2xx  CPU ms/answer (total; per process)\n');
+    for (const r of runs) {
+      const per = Object.entries(r.cpu_ms_per_answer).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${v}`).join(', ');
+      process.stdout.write(
+        `${r.mode.padEnd(13)} ${String(r.connections).padStart(5)}  ${String(r.rps).padStart(9)}  ${String(r.latency.p50).padStart(6)}  ${String(r.latency.p95).padStart(6)}  ${String(r.latency.p99).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.cpu_ms_per_answer.total} (${per}); ${Math.round((r.latency.p50 / bare.p50_ms) * 10) / 10}x the bare round trip\n`,
+      );
+    }
+    process.stdout.write(`\n${report.verdicts.join('\n')}\n\nwritten: bench/results/load.json, bench/results/load.svg\n`);
+  } finally {
+    nats.kill('SIGTERM');
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench:load failed: ${(e as Error).message}\n`);
+  process.exit(1);
+});
