@@ -7,7 +7,7 @@
 import './register-paths';
 import { join, resolve } from 'node:path';
 import { dataDir, goldenDir } from '@cota/config';
-import { Planner, evaluateRouting, formatRoutingReport, loadPlanningPolicies, readFundTickers, readLabelledQuestions } from '@cota/planning';
+import { Planner, evaluateRouting, formatRoutingReport, loadPlanningPolicies, readFunds, readLabelledQuestions } from '@cota/planning';
 
 function main(argv: string[]): number {
   let file: string | null = null;
@@ -28,7 +28,7 @@ function main(argv: string[]): number {
     } else file = resolve(a);
   }
   const path = file ?? join(goldenDir(), 'routing_dev.jsonl');
-  const planner = new Planner({ policies: loadPlanningPolicies(), funds: readFundTickers(dataDir()) });
+  const planner = new Planner({ policies: loadPlanningPolicies(), funds: readFunds(dataDir()) });
   const report = evaluateRouting(planner, readLabelledQuestions(path));
   process.stdout.write(`routing evaluation of ${path}\n${formatRoutingReport(report, verbose)}\n`);
   if (min !== null && report.accuracy < min) {

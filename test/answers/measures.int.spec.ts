@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { PlanResponse } from '@cota/contracts';
 import { dataDir } from '@cota/config';
 import { createNarrator, loadCatalogColumns, Narrator } from '@cota/narration';
-import { loadPlanningPolicies, Planner, readFundTickers } from '@cota/planning';
+import { loadPlanningPolicies, Planner, readFunds } from '@cota/planning';
 import { openDatabase } from '@cota/service-kit';
 import { createTestDatabase, TestDatabase } from '@cota/test-support';
 import { ensureWarehouse, EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, PgSqlRunner } from '@cota/warehouse';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   db = await createTestDatabase('measures');
   ds = await openDatabase({ url: db.url });
   await ensureWarehouse(ds, { dataDir: dataDir(), log: () => undefined });
-  planner = new Planner({ policies: loadPlanningPolicies(), funds: readFundTickers(dataDir()) });
+  planner = new Planner({ policies: loadPlanningPolicies(), funds: readFunds(dataDir()) });
   measures = new MeasureQueryService(loadMeasureCatalog(), new PgSqlRunner(ds), { statementTimeoutMs: 10_000 });
   entities = new EntityQueryService(loadEntityCatalog(), new PgSqlRunner(ds), { statementTimeoutMs: 10_000 });
   narrator = createNarrator({ llm: null, catalog: loadCatalogColumns() ?? undefined });
@@ -84,6 +84,44 @@ describe('the issue\'s examples', () => {
     // Another client's portfolio has other funds.
     const other = await measures.compute(dy.plan.question!, 'cliente-demo-2');
     expect(other.values.map((v) => v.subject.id).sort()).toEqual(['HGCR11', 'KNHY11', 'KNIP11']);
+  });
+});
+
+describe('periods, bases and groupings the raw files decide', () => {
+  it.each([
+    // market16/macro_daily.csv repeats the rate on holidays (15/11, 20/11, 25/12/2024): 63 business days, not 66.
+    ['quanto rendeu o cdi no 4º trimestre de 2024?', ['2,68%', '63 dias úteis']],
+    // araquem fiis_dividends.csv APTO11: paid 18/07/2025 R$ 0,10 (data-com 30/06); by data-com July is R$ 0,09.
+    ['qto o apto11 pagou em julho de 2025 pela data de pagamento?', ['R$ 0,10', 'julho de 2025']],
+    // market16 prices_daily.csv XPML11 2022 (adjusted only, daily): 03/01 67,3246 and 29/12 71,2509.
+    ['primeiro e ultimo fechamento do xpml11 em 2022', ['R$ 67,32', 'R$ 71,25', '29/12/2022']],
+    // market16 ifix_daily.csv 22/12/2025 3.735,09 vs opbrreit 19/12/2025 3.707,34.
+    ['quanto o ifix variou ontem?', ['+0,75%', '22/12/2025', '19/12/2025']],
+  ])('%s', async (question, parts) => {
+    const { text } = await answer(question);
+    for (const p of parts) expect(text).toContain(p);
+  });
+
+  it('"e no mês seguinte?", "e no trimestre seguinte?" move the previous period', async () => {
+    // dashbord dividendos.csv PQAG11: Q1/2024 0,45 + 0,46 + 0,46; April 2024 0,46.
+    const q1 = await answer('quanto o PQAG11 pagou no 1t24?');
+    expect(q1.text).toContain('R$ 1,37');
+    const april = await answer('e no mês seguinte?', q1.plan);
+    expect(april.text).toMatch(/abril de 2024[^]*R\$ 0,46/);
+    // araquem consolidated_macroeconomic.csv IPCA Jan-Mar 2025: 0,16, 1,31, 0,56 compounded.
+    const q4 = await answer('ipca do 4º tri de 2024');
+    const next = await answer('e no trimestre seguinte?', q4.plan);
+    expect(next.text).toContain('2,04%');
+  });
+
+  it('the client\'s sales and positions: what a sale brought in, the shares held', async () => {
+    // Demo trades: cliente-demo-2 sold 40 HGCR11 in 2022-09 at paulo037's close R$ 104,71.
+    const sale = await answer('quanto entrou na minha conta quando vendi as cotas de HGCR11?', null, 'cliente-demo-2');
+    expect(sale.text).toContain('R$ 4.188,40');
+    const held = await answer('quantas cotas de fii eu tenho no total?');
+    expect(held.text).toContain('400');
+    const listed = await answer('me lista meus fiis com a quantidade de cotas', null, 'cliente-demo-3');
+    for (const line of ['60 cotas do BTLG11', '50 cotas do HGRU11', '40 cotas do BTAL11']) expect(listed.text).toContain(line);
   });
 });
 

@@ -61,9 +61,8 @@ export class FundListLoader implements OnApplicationBootstrap, OnApplicationShut
     try {
       const { funds } = await this.bus.call(ExecutorSubjects.funds, {});
       if (this.stopped) return;
-      const tickers = funds.map((f) => f.ticker);
-      if (tickers.length === 0) throw new Error('the executor returned an empty fund list (warehouse not ingested yet?)');
-      this.planner.setFunds(tickers);
+      if (funds.length === 0) throw new Error('the executor returned an empty fund list (warehouse not ingested yet?)');
+      this.planner.setFunds(funds);
       const first = !this.loaded;
       this.loadedAt = new Date();
       this.attempts = 0;

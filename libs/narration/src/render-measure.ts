@@ -10,6 +10,7 @@ const NAMES: Record<string, string> = {
   high_price: 'a máxima',
   low_price: 'a mínima',
   dividend: 'os dividendos por cota',
+  dividend_paid: 'os dividendos por cota (pela data de pagamento)',
   dy: 'o dividend yield',
   nav: 'o patrimônio líquido',
   nav_per_share: 'o valor patrimonial por cota',
@@ -24,6 +25,7 @@ const NAMES: Record<string, string> = {
   dy_monthly: 'o dividend yield mensal',
   received: 'os dividendos recebidos',
   realized: 'o resultado das vendas',
+  sale_proceeds: 'o valor recebido nas vendas',
   cash_revenue: 'a receita caixa',
   cash_profit: 'o lucro caixa',
   delinquency: 'a inadimplência',
@@ -34,6 +36,9 @@ const NAMES: Record<string, string> = {
 };
 
 const CURRENCY: Record<string, string> = { USD: 'do dólar (USD)', EUR: 'do euro (EUR)' };
+
+/** A fund's payments per share, by data-com or by payment date. */
+const isPayments = (measure: string) => measure === 'dividend' || measure === 'dividend_paid';
 
 /** "do HGLG11", "do IFIX", "do dólar (USD)", "da Selic" */
 export function subjectOf(s: QuestionSubject): string {
@@ -207,6 +212,8 @@ function sentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodS
 /** What one row of a flow is, to count it in words. */
 const NOUNS: Record<string, [string, string]> = {
   dividend: ['pagamento', 'pagamentos'],
+  dividend_paid: ['pagamento', 'pagamentos'],
+  sale_proceeds: ['venda', 'vendas'],
   received: ['pagamento', 'pagamentos'],
   realized: ['venda', 'vendas'],
   cash_revenue: ['trimestre', 'trimestres'],
@@ -279,7 +286,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
         const op = condition.op === 'gt' ? 'ficou acima de' : 'ficou abaixo de';
         return `${cap(name)} ${who} ${op} ${level} em ${v.value} ${unitWord}${when}${which}, de ${v.count} no período.`;
       }
-      return `${cap(who.replace(/^d[oa] /, ''))} teve ${v.value} ${r.measure === 'dividend' ? (v.value === 1 ? 'pagamento de dividendo' : 'pagamentos de dividendos') : 'registros'}${when}.`;
+      return `${cap(who.replace(/^d[oa] /, ''))} teve ${v.value} ${isPayments(r.measure) ? (v.value === 1 ? 'pagamento de dividendo' : 'pagamentos de dividendos') : 'registros'}${when}.`;
     case 'first':
       return `O primeiro valor ${who}${when} foi ${val}, em ${at}.`;
     case 'last':
@@ -288,7 +295,8 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
         : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
     default: {
       // The client's own current figures have no date to speak of.
-      if (r.measure === 'avg_price') return `${cap(name)} ${who} é ${val}.`;
+      if (r.measure === 'shares_held') return `Você tem ${val} ${v.value === 1 ? 'cota' : 'cotas'} ${v.subject.kind === 'portfolio' ? 'na sua carteira, somando todos os fundos' : who}.`;
+      if (r.measure === 'avg_price' || r.measure === 'invested') return `${cap(name)} ${who} é ${val}.`;
       if (r.measure === 'dy' && v.start && v.end) {
         return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre o fechamento de ${formatMoney(v.end.value)} em ${brDate(v.end.date)}.`;
       }
@@ -354,9 +362,9 @@ function renderReturnsPanel(r: MeasureResult, question: StructuredQuestion | nul
 
 /** The period's values when listing them helps: payments of a total, months of a grouped question. */
 function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
-  const listing = r.agg === 'list' || r.group_by !== null || (r.measure === 'dividend' && (r.agg === 'total' || r.agg === 'count'));
+  const listing = r.agg === 'list' || r.group_by !== null || (isPayments(r.measure) && (r.agg === 'total' || r.agg === 'count'));
   if (!listing || v.rows.length < 2 || v.rows.length > 60) return null;
-  const head = r.group_by === 'month' || r.grain === 'month' ? 'Mês' : r.group_by === 'year' ? 'Ano' : r.measure === 'dividend' ? 'Data-com' : 'Data';
+  const head = r.group_by === 'month' || r.grain === 'month' ? 'Mês' : r.group_by === 'year' ? 'Ano' : r.measure === 'dividend' ? 'Data-com' : r.measure === 'dividend_paid' ? 'Pagamento' : 'Data';
   const fmt = (d: string) => (r.group_by === 'month' || r.grain === 'month' ? monthOf(d) : r.group_by === 'year' ? d.slice(0, 4) : brDate(d));
   const lines = v.rows.map((row) => `| ${fmt(row.date)} | ${formatIn(r.unit, row.value)} |`);
   return [`| ${head} | Valor |`, '|---|---|', ...lines].join('\n');

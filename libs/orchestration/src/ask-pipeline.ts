@@ -281,7 +281,8 @@ export class AskPipeline {
       question = { ...question, subjects: ctx.tickers.map((id) => ({ kind: 'fund' as const, id })) };
     }
     // A comparison's funds are remembered best first, as the answer lists them ("e quanto eu recebi dele?").
-    const byValue = measure && question?.compare ? [...measure.values].filter((v) => v.value !== null).sort((a, b) => (question!.compare === 'max' ? b.value! - a.value! : a.value! - b.value!)) : [];
+    // Other answers about several funds ("me lista meus fiis com a quantidade de cotas") in the order shown.
+    const byValue = !measure ? [] : question?.compare ? [...measure.values].filter((v) => v.value !== null).sort((a, b) => (question!.compare === 'max' ? b.value! - a.value! : a.value! - b.value!)) : measure.values;
     const listed = plan.kind === 'measure'
       ? [...new Set([...byValue.map((v) => v.subject), ...(question?.subjects ?? [])].filter((s) => s.kind === 'fund').map((s) => s.id))]
       : [...new Set((data?.rows ?? []).map((r) => r.ticker).filter((t): t is string => typeof t === 'string' && /^[A-Z]{4}1[1-9]$/.test(t)))].slice(0, 50);

@@ -11,6 +11,17 @@ export interface ParsedPeriod {
   spec: PeriodSpec;
   /** The words of the question that made the period (for meta and to hide them from other rules). */
   matched: string;
+  /**
+   * "no mês seguinte", "o trimestre anterior", "no dia seguinte": a period next to the one the
+   * conversation is about (a follow-up moves it with shiftPeriod); `spec` is what it means alone.
+   */
+  shift?: PeriodShift;
+}
+
+export type ShiftUnit = 'day' | 'month' | 'quarter' | 'semester' | 'year';
+export interface PeriodShift {
+  unit: ShiftUnit;
+  offset: number;
 }
 
 const MONTHS: Array<[number, string[]]> = [
@@ -242,10 +253,36 @@ function trailing(n: number, unit: string): PeriodSpec | null {
   return { kind: 'trailing', unit: 'month', n: Math.min(n, 600) };
 }
 
+const SHIFT_UNITS: Record<string, ShiftUnit> = { dia: 'day', pregao: 'day', mes: 'month', trimestre: 'quarter', semestre: 'semester', ano: 'year' };
+const FORWARD = /^(?:seguinte|posterior|depois|proxim[oa])$/;
+// "no mês seguinte", "o trimestre anterior", "no próximo semestre", "um ano depois" (not "ano passado": that counts from today).
+const SHIFT = /\b(?:(dia|pregao|mes|trimestre|semestre|ano)\s+(seguinte|posterior|anterior|depois|antes)|(proxim[oa])\s+(dia|pregao|mes|trimestre|semestre|ano))\b/;
+
+/** What a shift means with no period to move from: backwards from the latest data, forwards nothing. */
+function unanchored(shift: PeriodShift): PeriodSpec {
+  if (shift.offset > 0) return { kind: 'latest' };
+  if (shift.unit === 'day') return { kind: 'previous_session' };
+  if (shift.unit === 'month') return { kind: 'relative_month', offset: -1 };
+  if (shift.unit === 'year') return { kind: 'relative_year', offset: -1, to_date: false };
+  return { kind: 'trailing', unit: 'month', n: shift.unit === 'quarter' ? 3 : 6 };
+}
+
 /** The first period the question states, or null when it states none. */
 export function parsePeriod(question: string): ParsedPeriod | null {
   // Fund tickers end in digits ("HGLG11"): they are not years or months.
   const text = fold(question).replace(/\b[a-z]{4}1[1-9]\b/g, ' ');
+  const s = SHIFT.exec(text);
+  if (s) {
+    // A date said with it wins ("e um ano depois, em jun/2023?" asks for June 2023).
+    const said = firstRule(text.replace(s[0], ' '));
+    if (said) return said;
+    const shift: PeriodShift = { unit: SHIFT_UNITS[s[1] ?? s[4]], offset: FORWARD.test(s[2] ?? s[3]) ? 1 : -1 };
+    return { spec: unanchored(shift), matched: s[0].trim(), shift };
+  }
+  return firstRule(text);
+}
+
+function firstRule(text: string): ParsedPeriod | null {
   for (const rule of RULES) {
     rule.re.lastIndex = 0;
     const m = rule.re.exec(text);

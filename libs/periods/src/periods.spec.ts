@@ -1,6 +1,7 @@
 import { describePeriod } from './label';
 import { parsePeriod } from './parse';
 import { resolvePeriod } from './resolve';
+import { shiftPeriod } from './shift';
 
 const spec = (q: string) => parsePeriod(q)?.spec ?? null;
 const range = (from: string, to: string, grain: string) => ({ kind: 'range', from, to, grain });
@@ -50,6 +51,34 @@ describe('pt-BR period grammar', () => {
     expect(parsePeriod('CNPJ do HGLG11?')).toBeNull();
     expect(parsePeriod('quanto rende R$ 2.000 no KNRI11')).toBeNull();
   });
+});
+
+describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
+  it.each([
+    ['e no mês seguinte?', { unit: 'month', offset: 1 }, { kind: 'latest' }],
+    ['e o trimestre anterior?', { unit: 'quarter', offset: -1 }, { kind: 'trailing', unit: 'month', n: 3 }],
+    ['e no próximo semestre?', { unit: 'semester', offset: 1 }, { kind: 'latest' }],
+    ['e no dia seguinte?', { unit: 'day', offset: 1 }, { kind: 'latest' }],
+    ['dia anterior', { unit: 'day', offset: -1 }, { kind: 'previous_session' }],
+    ['no ano anterior', { unit: 'year', offset: -1 }, { kind: 'relative_year', offset: -1, to_date: false }],
+  ])('%s', (q, shift, alone) => expect(parsePeriod(q)).toMatchObject({ shift, spec: alone }));
+
+  it('a date said with the shift wins: "e um ano depois, em jun/2023?"', () => {
+    expect(parsePeriod('e um ano depois, em jun/2023?')).toEqual({ spec: range('2023-06-01', '2023-06-30', 'month'), matched: 'jun/2023' });
+  });
+
+  it.each([
+    [range('2024-01-01', '2024-03-31', 'quarter'), 'month', 1, range('2024-04-01', '2024-04-30', 'month')],
+    [range('2024-10-01', '2024-12-31', 'quarter'), 'quarter', 1, range('2025-01-01', '2025-03-31', 'quarter')],
+    [range('2024-01-01', '2024-06-30', 'semester'), 'semester', -1, range('2023-07-01', '2023-12-31', 'semester')],
+    [range('2023-01-01', '2023-12-31', 'year'), 'year', -1, range('2022-01-01', '2022-12-31', 'year')],
+    [range('2025-09-23', '2025-09-23', 'day'), 'day', 1, range('2025-09-24', '2025-09-24', 'day')],
+    [range('2025-09-26', '2025-09-26', 'day'), 'day', 1, range('2025-09-29', '2025-09-29', 'day')], // Friday → Monday
+    [range('2025-09-29', '2025-09-29', 'day'), 'day', -1, range('2025-09-26', '2025-09-26', 'day')],
+    [range('2024-12-15', '2024-12-15', 'day'), 'month', 1, range('2025-01-01', '2025-01-31', 'month')],
+  ] as const)('%j moved by %s %d', (from, unit, offset, expected) =>
+    expect(shiftPeriod(from as never, { unit, offset })).toEqual(expected),
+  );
 });
 
 describe('periods resolved against the series, never the clock', () => {

@@ -1,7 +1,7 @@
 import { dataDir, goldenDir } from '@cota/config';
 import { join } from 'node:path';
 import { readLabelledQuestions } from './evaluation';
-import { readFundTickers } from './fund-list';
+import { readFunds } from './fund-list';
 import { Planner } from './planner';
 import { loadPlanningPolicies } from './policies';
 
@@ -19,7 +19,7 @@ export interface Benchmark {
  * and the whole golden file per iteration.
  */
 export function planningBenchmarks(): Benchmark[] {
-  const planner = new Planner({ policies: loadPlanningPolicies(), funds: readFundTickers(dataDir()) });
+  const planner = new Planner({ policies: loadPlanningPolicies(), funds: readFunds(dataDir()) });
   const questions = readLabelledQuestions(join(goldenDir(), 'routing_dev.jsonl')).map((r) => r.question);
   let next = 0;
   return [

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { TICKER_RE } from '@cota/contracts';
+import type { NamedFund } from './fund-names';
 
 /**
  * The fund tickers known from the raw data folder (read in place): Araquem's ticker list and the
@@ -9,6 +10,11 @@ import { TICKER_RE } from '@cota/contracts';
  * the planner service gets the same list from the executor (the warehouse).
  */
 export function readFundTickers(dataDir: string): string[] {
+  return readFunds(dataDir).map((f) => f.ticker);
+}
+
+/** The same list with each fund's registered name (Araquem's registrations, else the dashboard's `nome`). */
+export function readFunds(dataDir: string): NamedFund[] {
   const files = [join(dataDir, 'araquem', 'tickers', 'basics_tickers.csv'), join(dataDir, 'dashbord', 'fiis.csv')];
   const missing = files.filter((f) => !existsSync(f));
   if (missing.length === files.length) {
@@ -17,14 +23,15 @@ export function readFundTickers(dataDir: string): string[] {
         'set COTA_DATA_DIR to the folder with the raw FII data (public sources: CVM, B3, Banco Central)',
     );
   }
-  const out = new Set<string>();
+  const read = (file: string) =>
+    existsSync(file) ? (parse(readFileSync(file, 'utf8'), { columns: true, skip_empty_lines: true, bom: true }) as Array<Record<string, string>>) : [];
+  const registered = new Map(read(join(dataDir, 'araquem', 'samples', 'fiis_registrations.csv')).map((r) => [r.ticker?.trim().toUpperCase(), r.display_name?.trim()]));
+  const funds = new Map<string, string | null>();
   for (const file of files) {
-    if (!existsSync(file)) continue;
-    const rows = parse(readFileSync(file, 'utf8'), { columns: true, skip_empty_lines: true, bom: true }) as Array<Record<string, string>>;
-    for (const row of rows) {
+    for (const row of read(file)) {
       const t = (row.ticker ?? '').trim().toUpperCase();
-      if (TICKER_RE.test(t)) out.add(t);
+      if (TICKER_RE.test(t)) funds.set(t, registered.get(t) || funds.get(t) || row.nome?.trim() || null);
     }
   }
-  return [...out].sort();
+  return [...funds].map(([ticker, name]) => ({ ticker, name })).sort((a, b) => a.ticker.localeCompare(b.ticker));
 }

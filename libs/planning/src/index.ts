@@ -1,5 +1,6 @@
 export * from './tickers';
 export * from './fund-list';
+export * from './fund-names';
 export * from './analysis';
 export * from './phrases';
 export * from './ontology.schema';

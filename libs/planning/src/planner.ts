@@ -10,14 +10,16 @@ import { MultiStepShapes, writePlanWithLlm } from './multi-step';
 import { validatePlan } from '@cota/contracts';
 import { detectAdvice, detectConcept, detectConfirmation, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
+import { FundNameIndex, NamedFund } from './fund-names';
+import { fold } from '@cota/text';
 import { applyFollowUp } from './question/follow-up';
 import { isMeasurable, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader } from './question/structure';
 
 export interface PlannerOptions {
   policies: PlanningPolicies;
-  /** Known fund tickers, or null until the warehouse's list arrives (pattern-only recognition). */
-  funds: Iterable<string> | null;
+  /** Known funds (tickers, with their registered names when known), or null until the warehouse's list arrives (pattern-only recognition). */
+  funds: Iterable<string | NamedFund> | null;
   /** Model for the fallback; null (not configured) means deterministic only. */
   llm?: LlmClient | null;
 }
@@ -44,6 +46,7 @@ export interface PlanOptions {
  */
 export class Planner {
   private tickers: TickerIndex;
+  private names: FundNameIndex | null = null;
   private readonly ontology: Ontology;
   private readonly llm: LlmClient | null;
   private readonly shapes: MultiStepShapes | null;
@@ -55,7 +58,8 @@ export class Planner {
     this.ontology = opts.policies.ontology;
     this.reader = new QuestionReader(opts.policies.measures);
     this.measureFamily = measureFamily(opts.policies.measures);
-    this.tickers = new TickerIndex(opts.funds, this.ontology.tickerPrefixStopwords);
+    this.tickers = new TickerIndex(null, this.ontology.tickerPrefixStopwords);
+    if (opts.funds) this.setFunds(opts.funds);
     this.llm = opts.llm ?? null;
     this.shapes = opts.policies.plans ? new MultiStepShapes(opts.policies.plans) : null;
     this.known = {
@@ -65,8 +69,29 @@ export class Planner {
   }
 
   /** Replaces the fund list (the service refreshes it from the warehouse). */
-  setFunds(funds: Iterable<string>): void {
-    this.tickers = new TickerIndex(funds, this.ontology.tickerPrefixStopwords);
+  setFunds(funds: Iterable<string | NamedFund>): void {
+    const list = [...funds].map((f) => (typeof f === 'string' ? { ticker: f, name: null } : f));
+    this.tickers = new TickerIndex(list.map((f) => f.ticker), this.ontology.tickerPrefixStopwords);
+    this.names = new FundNameIndex(list, (w) => this.ontology.vocabulary.has(w));
+  }
+
+  /**
+   * "qual o ticker do Rio Bravo Renda Corporativa?": a fund named by its name is written as its ticker
+   * (when the question names no ticker), so every later step reads it like any fund.
+   */
+  private withTickersForNames(question: string): { question: string; note: string } {
+    if (!this.names?.size || this.recognizeTickers(question).tickers.length) return { question, note: '' };
+    const found = this.names.find(question);
+    if (!found) return { question, note: '' };
+    const folded = fold(question);
+    const at = new RegExp(`(?<![a-z0-9])${found.phrase.split(' ').join('[^a-z0-9]+')}(?![a-z0-9])`).exec(folded);
+    // Folding keeps one character per character for Portuguese text; the original keeps its other words.
+    const source = folded.length === question.length ? question : folded;
+    if (!at) return { question, note: '' };
+    return {
+      question: `${source.slice(0, at.index)}${found.ticker}${source.slice(at.index + at[0].length)}`,
+      note: `; fund named by its name ("${found.phrase}" = ${found.ticker})`,
+    };
   }
 
   get fundsLoaded(): boolean {
@@ -82,14 +107,15 @@ export class Planner {
   }
 
   /** The deterministic decision, synchronous and cheap (no I/O). */
-  planDeterministic(question: string, opts: PlanOptions = {}): PlanResponse {
+  planDeterministic(asked: string, opts: PlanOptions = {}): PlanResponse {
+    const { question, note: nameNote } = this.withTickersForNames(asked);
     const q = analyseQuestion(question, this.recognizeTickers(question), this.ontology.vocabulary);
     const tickerNote =
       q.tickers.mode === 'fund-list'
         ? ''
         : '; fund list not loaded yet: tickers recognised by pattern (AAAA11) only';
     const corrections = q.corrections.length ? `; corrected ${q.corrections.join(', ')}` : '';
-    const suffix = tickerNote + corrections;
+    const suffix = tickerNote + corrections + nameNote;
 
     const confirmation = detectConfirmation(q, this.ontology);
     if (confirmation) {
@@ -254,8 +280,9 @@ export class Planner {
   }
 
   /** Full decision: deterministic, then the model when configured and the decision was not accepted. */
-  async plan(question: string, opts: PlanOptions = {}): Promise<PlanResponse> {
-    const plan = this.planDeterministic(question, opts);
+  async plan(asked: string, opts: PlanOptions = {}): Promise<PlanResponse> {
+    const plan = this.planDeterministic(asked, opts);
+    const { question } = this.withTickersForNames(asked);
     if (plan.kind === 'plan' && plan.plan && this.llm) {
       // With a model configured, the model writes the plan; an invalid one leaves the deterministic plan.
       const written = await writePlanWithLlm(this.llm, question, plan.plan, this.known, { timeoutMs: this.ontology.spec.llm_fallback.timeout_ms });

@@ -61,6 +61,28 @@ describe('follow-ups edit the previous structured question', () => {
     expect(second.question?.period).toMatchObject({ from: '2022-01-01', to: '2022-12-31' });
   });
 
+  it('"e no mês seguinte?", "e no trimestre seguinte?", "e no dia seguinte?" move the previous period', () => {
+    const [, month, year] = converse('quanto o PQAG11 pagou no 1t24?', 'e no mês seguinte?', 'e no ano todo?');
+    expect(month.question).toMatchObject({ subjects: [{ id: 'PQAG11' }], measure: 'dividend', period: { from: '2024-04-01', to: '2024-04-30' } });
+    expect(year.question?.period).toMatchObject({ from: '2024-01-01', to: '2024-12-31' });
+    const [, quarter] = converse('ipca do 4º tri de 2024', 'e no trimestre seguinte?');
+    expect(quarter.question).toMatchObject({ subjects: [{ id: 'IPCA' }], period: { from: '2025-01-01', to: '2025-03-31' } });
+    const [, , day] = converse('cotação do dolar em 23/09/2025', 'e o euro?', 'e no dia seguinte?');
+    expect(day.question).toMatchObject({ subjects: [{ id: 'EUR' }], period: { from: '2025-09-24', to: '2025-09-24' } });
+  });
+
+  it('"e o maior valor de mercado?" after "qual tem o menor p/vp" changes the measure and the order', () => {
+    const [first, second] = converse('qual tem o menor p/vp: HGLG11, XPML11 ou BTLG11?', 'e o maior valor de mercado?');
+    expect(first.question).toMatchObject({ measure: 'pvp', compare: 'min' });
+    expect(second.question).toMatchObject({ measure: 'market_cap', compare: 'max' });
+    expect(second.question?.subjects.map((s) => s.id)).toEqual(['HGLG11', 'XPML11', 'BTLG11']);
+  });
+
+  it('"qual dos dois caiu menos?" picks the smaller fall', () => {
+    const [, , third] = converse('quanto o ibov caiu em junho de 2022?', 'e o ifix no mesmo periodo?', 'qual dos dois caiu menos?');
+    expect(third.question).toMatchObject({ agg: 'variation', compare: 'max' });
+  });
+
   it('"qual deles" ranks the previous answer\'s funds', () => {
     const [, second] = converse('quanto HGLG11, BTAL11 e XPIN11 pagaram por cota em 2024?', 'qual deles pagou mais?');
     expect(second.kind).toBe('measure');

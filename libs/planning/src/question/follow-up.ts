@@ -1,6 +1,6 @@
 import type { FollowUpMeta, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog } from '@cota/catalog';
-import { yearOf } from '@cota/periods';
+import { shiftPeriod, yearOf } from '@cota/periods';
 import { chooseAgg, QuestionReading } from './structure';
 
 export interface PreviousTurn {
@@ -53,7 +53,9 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     !!cur.measure && (catalog.measures[cur.measure]?.subject !== prevDef.subject || extremeOfCloses);
   if (aggOnly) reading = { ...reading, measureNamed: false };
   const named = reading.measureNamed && cur.measure ? catalog.measures[cur.measure] : null;
-  if (cur.subjects.length === 0 && named && prev.subjects.some((s) => s.kind !== named.subject)) {
+  // "qual deles" after a list of the client's funds: those funds, whatever the previous measure's subject.
+  const amongListed = reading.cues.includes('among_previous') && previous.tickers.length > 1;
+  if (cur.subjects.length === 0 && named && !amongListed && prev.subjects.some((s) => s.kind !== named.subject)) {
     // "e o dy dele?" after the Selic: a fund's measure never takes a market subject; the fund comes
     // from the conversation's last reference (the context service decides, by the contract's rules).
     subjects = [];
@@ -74,7 +76,7 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     inherited.push(own ? 'subjects (the fund the conversation was about before the comparison)' : picked ? 'subjects (the fund the comparison picked)' : 'subjects (the fund "nele" points at)');
   } else if (cur.subjects.length === 0) {
     const earlier = (previous.earlier ?? []).filter((e) => !prev.subjects.some((p) => p.kind === e.kind && p.id === e.id));
-    if (reading.cues.includes('among_previous') && previous.tickers.length > 1) {
+    if (amongListed) {
       subjects = previous.tickers.map((id) => ({ kind: 'fund', id }));
       inherited.push('subjects (the previous answer\'s funds)');
     } else if (reading.cues.includes('among_previous') && prev.subjects.length === 1 && earlier.length > 0) {
@@ -115,7 +117,10 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
 
   let period = cur.period;
   const ordinal = reading.ordinal !== null && !period && prev.period?.kind === 'range' && (prev.period.grain === 'quarter' || prev.period.grain === 'semester') ? prev.period : null;
-  if (ordinal && reading.ordinal !== null && (ordinal.grain === 'semester' ? reading.ordinal <= 2 : true)) {
+  if (reading.shift && prev.period?.kind === 'range') {
+    period = shiftPeriod(prev.period, reading.shift);
+    changed.push(`period (the ${reading.shift.unit} ${reading.shift.offset > 0 ? 'after' : 'before'} the previous question's)`);
+  } else if (ordinal && reading.ordinal !== null && (ordinal.grain === 'semester' ? reading.ordinal <= 2 : true)) {
     // "e no segundo?" after the first semester of 2024: the second semester of 2024.
     const months = ordinal.grain === 'semester' ? 6 : 3;
     const y = Number(ordinal.from.slice(0, 4));
@@ -176,7 +181,8 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     } else changed.push('aggregation');
   }
   const group_by = cur.group_by ?? prev.group_by;
-  const compare = subjects.length > 1 ? (cur.compare ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null)) : null;
+  // "e o maior valor de mercado?" after "qual deles tem o menor p/vp?": the new words' order wins.
+  const compare = subjects.length > 1 ? (cur.compare ?? (prev.compare ? reading.compareWanted : null) ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null)) : null;
   return {
     question: { subjects, measure, agg, also, period, group_by, compare, condition: cur.condition ?? null },
     meta: {

@@ -1,6 +1,6 @@
 import type { MeasureAgg, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
-import { parsePeriod } from '@cota/periods';
+import { parsePeriod, PeriodShift } from '@cota/periods';
 import { normalize } from '@cota/text';
 import { isMixedSeries, isSpan } from './measure-plan';
 
@@ -26,6 +26,10 @@ export interface QuestionReading {
   cues: FollowUpCue[];
   /** "e no segundo?": an ordinal with no noun, the same kind of period as the previous one (1-4), else null. */
   ordinal: number | null;
+  /** "e no mês seguinte?": the period next to the conversation's, else null. */
+  shift: PeriodShift | null;
+  /** The order a comparison phrase asks ("e o maior valor de mercado?"), even with one subject or none. */
+  compareWanted: 'max' | 'min' | null;
 }
 
 const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceiro: 3, quarto: 4, '1o': 1, '2o': 2, '3o': 3, '4o': 4 };
@@ -173,6 +177,8 @@ export class QuestionReader {
       measureNamed,
       aggNamed: agg !== null && aggHits.some((h) => h.agg === agg),
       aggWanted: [...aggWanted],
+      shift: period?.shift ?? null,
+      compareWanted: compareHit?.order ?? moreOrLess,
       cues,
       ordinal: period ? null : (ORDINAL_WORDS[/^(?:e )?(?:n?[oa] |e )?(primeiro|segundo|terceiro|quarto|[1-4]o)$/.exec(fullText)?.[1] ?? ''] ?? null),
     };

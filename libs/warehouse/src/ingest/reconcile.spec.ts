@@ -53,7 +53,13 @@ describe('source reconciliation', () => {
     expect(classificationLabel('Tijolo')).toBe('Tijolo');
   });
 
-  it('segments: the most specific label wins over generic ones, in precedence order', () => {
+  it('segments: the first source\'s specific label, else the segment most sources give; on a tie a specific one, in precedence order', () => {
+    const tgar = [{ source: 'araquem', label: 'Desenvolvimento' }, { source: 'cvm', label: 'Híbrido' }, { source: 'dashbord', label: 'Hibrido' }, { source: 'paulo037', label: 'Outros' }];
+    expect(chooseSegment(tgar)).toEqual({ segment: 'Desenvolvimento', source: 'araquem' });
+    const jsre = [{ source: 'araquem', label: 'Híbrido' }, { source: 'dashbord', label: 'Lajes Comerciais' }, { source: 'paulo037', label: 'Híbrido' }];
+    expect(chooseSegment(jsre)).toEqual({ segment: 'Híbrido', source: 'araquem' });
+    // A source that describes the fund twice still votes once.
+    expect(chooseSegment([...jsre, { source: 'dashbord', label: 'Escritórios' }, { source: 'dashbord', label: 'Lajes Comerciais' }])).toEqual({ segment: 'Híbrido', source: 'araquem' });
     expect(chooseSegment([{ source: 'cvm', label: 'Híbrido' }, { source: 'dashbord', label: 'Logisticos' }])).toEqual({ segment: 'Logística', source: 'dashbord' });
     expect(chooseSegment([{ source: 'araquem', label: 'Multicategoria' }, { source: 'cvm', label: 'Outros' }])).toEqual({ segment: 'Híbrido', source: 'araquem' });
     expect(chooseSegment([{ source: 'x', label: null }])).toBeNull();

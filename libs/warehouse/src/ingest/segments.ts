@@ -34,18 +34,30 @@ export function mapSegment(label: string | null): { segment: string; generic: bo
 }
 
 /**
- * Picks the segment from labels given in source precedence order: the first specific one, else the
- * first generic one. Returns the chosen segment and the source it came from.
+ * Picks the segment from labels given in source precedence order. The first source's label wins
+ * when it is specific (TGAR11 is "Desenvolvimento" at araquem, "Híbrido" at CVM and the dashboard),
+ * like every other registry field. A generic first label says little, so then the segment most
+ * sources give wins (JSRE11: "Híbrido" at araquem, CVM and paulo037 over the dashboard's "Lajes
+ * Comerciais"), a specific one on a tie (BTLG11: "Logística" over CVM's "Híbrido"), then precedence.
+ * Returns the chosen segment and the first source that gave it.
  */
 export function chooseSegment(labels: Array<{ source: string; label: string | null }>): { segment: string; source: string } | null {
-  let generic: { segment: string; source: string } | null = null;
-  for (const { source, label } of labels) {
+  const votes = new Map<string, { segment: string; source: string; generic: boolean; n: number; first: number }>();
+  const voted = new Set<string>();
+  labels.forEach(({ source, label }, i) => {
     const m = mapSegment(label);
-    if (!m) continue;
-    if (!m.generic) return { segment: m.segment, source };
-    generic ??= { segment: m.segment, source };
-  }
-  return generic;
+    // One vote per source (a source may describe a fund more than once).
+    if (!m || voted.has(source)) return;
+    voted.add(source);
+    const v = votes.get(m.segment) ?? { segment: m.segment, source, generic: m.generic, n: 0, first: i };
+    v.n++;
+    votes.set(m.segment, v);
+  });
+  const ranked = [...votes.values()];
+  const first = ranked.find((v) => v.first === Math.min(...ranked.map((x) => x.first)));
+  if (first && !first.generic) return { segment: first.segment, source: first.source };
+  const best = ranked.sort((a, b) => b.n - a.n || Number(a.generic) - Number(b.generic) || a.first - b.first)[0];
+  return best ? { segment: best.segment, source: best.source } : null;
 }
 
 /** Every canonical segment name (what the warehouse stores and filters on). */

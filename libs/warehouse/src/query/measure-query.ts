@@ -104,14 +104,22 @@ function aggregate(m: MeasureDef, agg: MeasureAgg, s: Raw, n: number): Pick<Meas
   const last = at(s.last_d, s.last_v);
   const none = { start: null, end: null };
   switch (agg) {
-    case 'value':
     case 'last':
+    case 'first':
+      // "Primeiro e último fechamento de 2022": like the extremes, on one basis; a period mostly
+      // published adjusted-only is read on the adjusted series at both ends.
+      if (adjustedBasis(s)) {
+        const end = agg === 'first' ? at(s.first_d, s.first_a) : at(s.last_d, s.last_a);
+        if (end) return { ...none, value: end.value, date: end.date, adjusted: true };
+      }
+      if (agg === 'first') {
+        const first = at(s.first_d, s.first_v);
+        return { ...none, value: first?.value ?? null, date: first?.date ?? null, adjusted: s.any_adj === true };
+      }
+      return { ...none, value: last?.value ?? null, date: last?.date ?? null, adjusted: s.last_is_adj === true };
+    case 'value':
     case 'list':
       return { ...none, value: last?.value ?? null, date: last?.date ?? null, adjusted: s.last_is_adj === true };
-    case 'first': {
-      const first = at(s.first_d, s.first_v);
-      return { ...none, value: first?.value ?? null, date: first?.date ?? null, adjusted: s.any_adj === true };
-    }
     case 'max':
     case 'min': {
       // Extremes compare like with like: a period whose closes are mostly published adjusted only
@@ -160,6 +168,12 @@ export class MeasureQueryService {
     private readonly opts: { statementTimeoutMs: number; onSqlError?: (e: Error, measure: string) => void } = { statementTimeoutMs: 5000 },
   ) {}
 
+  /** The series' date before `date` (the session before it): the stats of that one day know it. */
+  private async sessionBefore(sql: MeasureSql, sid: string | null, date: string, client: string[]): Promise<string | null> {
+    const [s] = await this.run(sql.stats, [sid, date, date, ...client]);
+    return str(s?.base_d);
+  }
+
   private statements(m: MeasureDef, groupBy: 'month' | 'year' | null): MeasureSql {
     const key = `${m.name}|${groupBy}`;
     let s = this.sql.get(key);
@@ -186,6 +200,11 @@ export class MeasureQueryService {
       const funds = [...(await this.positions(clientId)).keys()].map((id) => ({ kind: 'fund' as const, id }));
       if (funds.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
       question = { ...asked, subjects: funds.slice(0, 20) };
+    } else if (m.subject === 'portfolio' && m.table === this.catalog.portfolio.table && asked.agg === 'list' && asked.subjects.every((s) => s.kind === 'portfolio')) {
+      // "Me lista meus fiis com a quantidade de cotas": a per-position figure listed is one value per fund held.
+      const funds = [...(await this.positions(clientId)).keys()].map((id) => ({ kind: 'fund' as const, id }));
+      if (funds.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
+      question = { ...asked, subjects: funds.slice(0, 20), agg: 'value' };
     }
     for (const s of question.subjects) {
       // A client measure is asked of the whole portfolio or of one of its funds.
@@ -293,8 +312,12 @@ export class MeasureQueryService {
     }
     if (m.kind === 'yield') return this.yieldFor(m, subject, question, empty);
     if (!coverage) return empty;
-    // "Quanto variou hoje": the latest day's change, from the close before it (not the whole series).
-    const period = agg === 'variation' && question.period?.kind === 'latest' ? { from: coverage.to, to: coverage.to } : resolvePeriod(question.period, coverage);
+    // "Quanto variou hoje": the latest day's change, from the close before it (not the whole series);
+    // "ontem": the change of the session before the latest (the day before the latest in the series).
+    const oneDay = agg === 'variation' && (question.period?.kind === 'latest' || question.period?.kind === 'previous_session');
+    const session = oneDay && question.period?.kind === 'previous_session' ? await this.sessionBefore(sql, sid, coverage.to, client) : coverage.to;
+    if (!session) return empty;
+    const period = oneDay ? { from: session, to: session } : resolvePeriod(question.period, coverage);
     // The value "on" a day is the last one on or before it (a holiday, a monthly rate published for its
     // month): the answer states the value's own date.
     const day = question.period?.kind === 'range' && question.period.grain === 'day' && (agg === 'value' || agg === 'last');

@@ -44,6 +44,12 @@ class WarehouseViewsAsOf extends WarehouseViews {
   override readonly name = 'WarehouseViewsAsOf202611230104';
 }
 
+/** Re-creates every view with what each sale brought in (client_realized_gains.proceeds_amt). */
+class WarehouseViewsSaleProceeds extends WarehouseViews {
+  override readonly id = '202611240200-warehouse-views-sale-proceeds';
+  override readonly name = 'WarehouseViewsSaleProceeds202611240200';
+}
+
 /** A table added to the warehouse after its first schema (the id names it). */
 class CreateWarehouseTable implements Migration {
   constructor(
@@ -71,4 +77,5 @@ export const warehouseMigrations: Migration[] = [
   new CreateWarehouseTable('202611230103-warehouse-source-dates', 'WarehouseSourceDates202611230103', 'wh_source_dates'),
   new CreateWarehouseTable('202611230105-warehouse-quarterly-fundamentals', 'WarehouseQuarterlyFundamentals202611230105', 'wh_quarterly_fundamentals'),
   new WarehouseViewsAsOf(),
+  new WarehouseViewsSaleProceeds(),
 ];

@@ -210,11 +210,11 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
           GROUP BY t.client_id) h ON h.quantity > 0`,
   ],
   [
-    // What each sale made or lost: shares sold × (sale price − the average cost of the buys before it).
+    // What each sale brought in (shares sold × sale price) and made or lost (× (sale price − the average cost of the buys before it)).
     'client_realized_gains',
     `SELECT s.client_id, s.ticker, s.trade_date AS sold_on, s.quantity, s.price AS sell_price, round(b.avg_cost, 4) AS avg_cost,
             round(s.quantity * (s.price - b.avg_cost), 2) AS result_amt, round((s.price / b.avg_cost - 1) * 100, 2) AS result_pct,
-            s.is_demo, concat_ws(',', CASE WHEN s.is_demo THEN 'demo' ELSE 'client' END, s.price_source) AS source
+            s.is_demo, round(s.quantity * s.price, 2) AS proceeds_amt, concat_ws(',', CASE WHEN s.is_demo THEN 'demo' ELSE 'client' END, s.price_source) AS source
        FROM wh_client_transactions s
        JOIN LATERAL (
          SELECT sum(t.quantity * t.price) / nullif(sum(t.quantity), 0) AS avg_cost

@@ -1,3 +1,4 @@
+import { isBusinessDay } from '@cota/periods';
 import { readCsv, Rec } from '../csv';
 import { cleanTicker, monthEnd, monthStart, RawData } from '../model';
 
@@ -57,7 +58,9 @@ export function readMarket16(dir: string, raw: RawData, progress: Progress): voi
   for (const r of load(dir, raw, progress, 'market16/macro_daily.csv')) {
     const date = r.date('data') ?? r.fail('no date');
     const cdi = r.num('cdi');
-    if (cdi !== null) {
+    // The file has a row on every weekday, holidays included (the previous rate repeated); the CDI
+    // accrues on business days only, so a holiday's row would be compounded as one more day.
+    if (cdi !== null && isBusinessDay(date)) {
       raw.indicators.push({ indicator_name: 'CDI', indicator_date: date, indicator_amt: dailyToAnnualPct(cdi), unit: '% a.a.', source: 'market16' });
       raw.indicators.push({ indicator_name: 'CDI-DAILY', indicator_date: date, indicator_amt: cdi, unit: '% a.d.', source: 'market16' });
     }

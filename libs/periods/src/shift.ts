@@ -1,0 +1,32 @@
+import type { PeriodSpec } from '@cota/contracts';
+import type { PeriodShift } from './parse';
+
+type Range = Extract<PeriodSpec, { kind: 'range' }>;
+const pad = (n: number) => String(n).padStart(2, '0');
+const isoOf = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+const MONTHS_OF = { month: 1, quarter: 3, semester: 6, year: 12 } as const;
+
+/**
+ * The period next to `from` ("e no mês seguinte?" after the 1st quarter of 2024 → April 2024): the
+ * unit-long period holding the range's last day (moving forward) or first day (moving back), moved by
+ * the offset. Days move by weekdays, the days markets trade.
+ */
+export function shiftPeriod(from: Range, shift: PeriodShift): Range {
+  const anchor = new Date(`${shift.offset > 0 ? from.to : from.from}T00:00:00Z`);
+  if (shift.unit === 'day') {
+    const d = new Date(anchor);
+    let left = Math.abs(shift.offset);
+    while (left > 0) {
+      d.setUTCDate(d.getUTCDate() + Math.sign(shift.offset));
+      if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) left--;
+    }
+    return { kind: 'range', from: isoOf(d), to: isoOf(d), grain: 'day' };
+  }
+  const len = MONTHS_OF[shift.unit];
+  // Months counted from year 0 keep the arithmetic in one integer.
+  const start = Math.floor((anchor.getUTCFullYear() * 12 + anchor.getUTCMonth()) / len) * len + shift.offset * len;
+  const end = start + len - 1;
+  const first = new Date(Date.UTC(Math.floor(start / 12), start % 12, 1));
+  const last = new Date(Date.UTC(Math.floor(end / 12), (end % 12) + 1, 0));
+  return { kind: 'range', from: isoOf(first), to: isoOf(last), grain: shift.unit };
+}
