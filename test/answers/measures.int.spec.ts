@@ -97,6 +97,10 @@ describe('periods, bases and groupings the raw files decide', () => {
     ['primeiro e ultimo fechamento do xpml11 em 2022', ['R$ 67,32', 'R$ 71,25', '29/12/2022']],
     // market16 ifix_daily.csv 22/12/2025 3.735,09 vs opbrreit 19/12/2025 3.707,34.
     ['quanto o ifix variou ontem?', ['+0,75%', '22/12/2025', '19/12/2025']],
+    // market16 prices_daily.csv adjusted KNRI11 105,9606 (30/12/2021) → 110,7009 (29/12/2022); opbrreit IFIX 2022 +2,22%.
+    ['o knri11 bateu o ifix em 2022?', ['+4,47%', '+2,22%', 'o maior rendimento no período é o do KNRI11', 'ajustados']],
+    // Adjusted closes 30/12/2020 → 30/12/2021: HGRU11 91,3214 → 83,4906, KNRI11 121,2173 → 105,9606.
+    ['knri11 x hgru11, qual se saiu melhor em 2021?', ['-8,57%', '-12,59%', 'HGRU11']],
   ])('%s', async (question, parts) => {
     const { text } = await answer(question);
     for (const p of parts) expect(text).toContain(p);
@@ -118,6 +122,9 @@ describe('periods, bases and groupings the raw files decide', () => {
     // Demo trades: cliente-demo-2 sold 40 HGCR11 in 2022-09 at paulo037's close R$ 104,71.
     const sale = await answer('quanto entrou na minha conta quando vendi as cotas de HGCR11?', null, 'cliente-demo-2');
     expect(sale.text).toContain('R$ 4.188,40');
+    // Demo-1 at the latest closes: HGLG11 120 × 157,60 of R$ 52.540,00.
+    const weight = await entities.query({ client_id: 'cliente-demo-1', entity: 'client_fiis_positions', params: { ...planner.planDeterministic('qual o peso do HGLG11 na minha carteira?').params } });
+    expect(Number(weight.rows[0].weight_pct)).toBe(36);
     const held = await answer('quantas cotas de fii eu tenho no total?');
     expect(held.text).toContain('400');
     const listed = await answer('me lista meus fiis com a quantidade de cotas', null, 'cliente-demo-3');

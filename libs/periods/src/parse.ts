@@ -231,7 +231,7 @@ const RULES: Rule[] = [
     build: () => ({ kind: 'relative_year', offset: 0, to_date: true }),
   },
   { re: /\b(?:mes\s+passado|mes\s+anterior)\b/, build: () => ({ kind: 'relative_month', offset: -1 }) },
-  { re: /\b(?:n?est[ea]\s+mes|n?ess[ea]\s+mes|mes\s+atual|mes\s+corrente)\b/, build: () => ({ kind: 'relative_month', offset: 0 }) },
+  { re: /\b(?:n?est[ea]\s+mes|mes\s+atual|mes\s+corrente)\b/, build: () => ({ kind: 'relative_month', offset: 0 }) },
   { re: /\b(?:ontem|pregao\s+anterior|dia\s+anterior|penultimo\s+pregao)\b/, build: () => ({ kind: 'previous_session' }) },
   // em abril · "e novembro?" (full month names only: "mar" alone is not a month)
   {
@@ -257,9 +257,12 @@ const SHIFT_UNITS: Record<string, ShiftUnit> = { dia: 'day', pregao: 'day', mes:
 const FORWARD = /^(?:seguinte|posterior|depois|proxim[oa])$/;
 // "no mês seguinte", "o trimestre anterior", "no próximo semestre", "um ano depois" (not "ano passado": that counts from today).
 const SHIFT = /\b(?:(dia|pregao|mes|trimestre|semestre|ano)\s+(seguinte|posterior|anterior|depois|antes)|(proxim[oa])\s+(dia|pregao|mes|trimestre|semestre|ano))\b/;
+// "e a selic rendeu quanto nesse mês?": the month the conversation is about (offset 0).
+const SAME = /\b(?:n?ess[ea]|naquel[ea]|n?o\s+mesmo|na\s+mesma)\s+(dia|pregao|mes|trimestre|semestre|data)\b/;
 
 /** What a shift means with no period to move from: backwards from the latest data, forwards nothing. */
 function unanchored(shift: PeriodShift): PeriodSpec {
+  if (shift.offset === 0) return shift.unit === 'month' ? { kind: 'relative_month', offset: 0 } : { kind: 'latest' };
   if (shift.offset > 0) return { kind: 'latest' };
   if (shift.unit === 'day') return { kind: 'previous_session' };
   if (shift.unit === 'month') return { kind: 'relative_month', offset: -1 };
@@ -271,6 +274,11 @@ function unanchored(shift: PeriodShift): PeriodSpec {
 export function parsePeriod(question: string): ParsedPeriod | null {
   // Fund tickers end in digits ("HGLG11"): they are not years or months.
   const text = fold(question).replace(/\b[a-z]{4}1[1-9]\b/g, ' ');
+  const same = SAME.exec(text);
+  if (same && !firstRule(text.replace(same[0], ' '))) {
+    const shift: PeriodShift = { unit: SHIFT_UNITS[same[1] === 'data' ? 'dia' : same[1]], offset: 0 };
+    return { spec: unanchored(shift), matched: same[0].trim(), shift };
+  }
   const s = SHIFT.exec(text);
   if (s) {
     // A date said with it wins ("e um ano depois, em jun/2023?" asks for June 2023).

@@ -61,6 +61,8 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
     ['e no dia seguinte?', { unit: 'day', offset: 1 }, { kind: 'latest' }],
     ['dia anterior', { unit: 'day', offset: -1 }, { kind: 'previous_session' }],
     ['no ano anterior', { unit: 'year', offset: -1 }, { kind: 'relative_year', offset: -1, to_date: false }],
+    ['e a selic rendeu qto nesse mes?', { unit: 'month', offset: 0 }, { kind: 'relative_month', offset: 0 }],
+    ['e o patrimonio liquido nessa data?', { unit: 'day', offset: 0 }, { kind: 'latest' }],
   ])('%s', (q, shift, alone) => expect(parsePeriod(q)).toMatchObject({ shift, spec: alone }));
 
   it('a date said with the shift wins: "e um ano depois, em jun/2023?"', () => {
@@ -76,6 +78,8 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
     [range('2025-09-26', '2025-09-26', 'day'), 'day', 1, range('2025-09-29', '2025-09-29', 'day')], // Friday → Monday
     [range('2025-09-29', '2025-09-29', 'day'), 'day', -1, range('2025-09-26', '2025-09-26', 'day')],
     [range('2024-12-15', '2024-12-15', 'day'), 'month', 1, range('2025-01-01', '2025-01-31', 'month')],
+    [range('2022-08-01', '2022-08-31', 'month'), 'month', 0, range('2022-08-01', '2022-08-31', 'month')],
+    [range('2023-06-30', '2023-06-30', 'day'), 'day', 0, range('2023-06-30', '2023-06-30', 'day')],
   ] as const)('%j moved by %s %d', (from, unit, offset, expected) =>
     expect(shiftPeriod(from as never, { unit, offset })).toEqual(expected),
   );

@@ -9,10 +9,13 @@ const MONTHS_OF = { month: 1, quarter: 3, semester: 6, year: 12 } as const;
 /**
  * The period next to `from` ("e no mês seguinte?" after the 1st quarter of 2024 → April 2024): the
  * unit-long period holding the range's last day (moving forward) or first day (moving back), moved by
- * the offset. Days move by weekdays, the days markets trade.
+ * the offset (0: "nesse mês", the unit-long period holding its first day). Days move by weekdays, the
+ * days markets trade.
  */
 export function shiftPeriod(from: Range, shift: PeriodShift): Range {
   const anchor = new Date(`${shift.offset > 0 ? from.to : from.from}T00:00:00Z`);
+  // "nessa data", "nesse dia" after a day: that day; after a longer period, the period itself.
+  if (shift.offset === 0 && shift.unit === 'day') return from;
   if (shift.unit === 'day') {
     const d = new Date(anchor);
     let left = Math.abs(shift.offset);

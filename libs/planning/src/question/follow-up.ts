@@ -177,7 +177,8 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
       also = (prev.also ?? []).filter((a) => def.aggregations.includes(a));
       inherited.push('aggregation');
     } else if (!reading.aggNamed) {
-      agg = chooseAgg(def, new Set(), period, (cur.group_by ?? prev.group_by) !== null, '');
+      // The words' aggregation, read for the new measure ("e a selic rendeu quanto?" compounds the rate).
+      agg = chooseAgg(def, new Set(reading.aggWanted), period, (cur.group_by ?? prev.group_by) !== null, '');
     } else changed.push('aggregation');
   }
   const group_by = cur.group_by ?? prev.group_by;

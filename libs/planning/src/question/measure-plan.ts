@@ -21,8 +21,9 @@ export function measureFamily(catalog: MeasureCatalog): Set<string> {
 /** Several market series, and nothing else, that no one measure serves (the IFIX with the Selic). */
 export function isMixedSeries(subjects: StructuredQuestion['subjects'], catalog: MeasureCatalog): boolean {
   const market = subjects.filter((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
-  if (market.length < 2 || market.length !== subjects.length) return false;
-  return !Object.values(catalog.measures).some((m) => market.every((s) => s.kind === m.subject && (!m.subject_ids || m.subject_ids.includes(s.id))));
+  // Market series, possibly with funds ("o knri11 bateu o ifix em 2022?"); never the client's portfolio.
+  if (subjects.length < 2 || market.length === 0 || subjects.some((s) => s.kind === 'portfolio')) return false;
+  return !Object.values(catalog.measures).some((m) => subjects.every((s) => s.kind === m.subject && (!m.subject_ids || m.subject_ids.includes(s.id))));
 }
 
 /** A period that spans time (a month, a year, "desde 2020"), not one date ("hoje", "ontem", a day). */

@@ -139,11 +139,13 @@ export class QuestionReader {
     // "quanto rendeu", "subiu": a fund's return is its price's variation.
     // "qual dos meus fundos caiu mais": the same, fund by fund of the portfolio.
     const fundsCompared = subjects.some((s) => s.kind === 'fund') || (compareHit !== null && subjects.some((s) => s.kind === 'portfolio'));
-    if (!measure && aggWanted.has('variation') && fundsCompared) measure = this.catalog.measures.price ?? null;
-
-    // Series that no one measure serves, asked how they did ("rendeu", "subiu"): each one's return.
     const spanned = isSpan(period?.spec ?? null);
-    const returns = mixed && spanned && (aggWanted.has('variation') || aggWanted.has('accumulated'));
+    // Funds compared over a period with no measure named ("knri11 x hgru11, qual se saiu melhor em 2021?"): how their prices did.
+    const comparedOverTime = compareHit !== null && spanned && subjects.length > 1;
+    if (!measure && !mixed && (aggWanted.has('variation') || comparedOverTime) && fundsCompared) measure = this.catalog.measures.price ?? null;
+
+    // Series that no one measure serves, asked how they did ("rendeu", "subiu", "bateu"): each one's return.
+    const returns = mixed && spanned && (aggWanted.has('variation') || aggWanted.has('accumulated') || compareHit !== null);
     const agg = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, groupHit !== null, text) : returns ? 'variation' : null;
     // "maior e menor", "primeiro e último", "quantos pagamentos e quanto no total": every aggregation asked.
     const also = measure && agg ? [...aggWanted].filter((a) => a !== agg && ALSO.has(a) && measure!.aggregations.includes(a) && !(a === 'last' && agg === 'value')) : [];

@@ -230,11 +230,11 @@ export class MeasureQueryService {
   }
 
   /**
-   * A panel: each market series with its own measure, valued at the same date (the last value on or
+   * A panel: each series (market series, and funds asked with them) with its own measure, valued at the same date (the last value on or
    * before it: a monthly rate carries its latest reference month forward, and the answer says which).
    */
   private async panel(question: StructuredQuestion, clientId: string): Promise<MeasureResult> {
-    const lines = question.subjects.filter((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
+    const lines = question.subjects.filter((s) => s.kind !== 'portfolio');
     if (lines.length === 0) throw new CotaError('BAD_REQUEST', 'Diga quais índices ou indicadores você quer ver juntos.');
     // How each series did over the period: a level's variation, a rate compounded; compared when asked.
     if (question.agg === 'variation') {

@@ -44,7 +44,7 @@ class WarehouseViewsAsOf extends WarehouseViews {
   override readonly name = 'WarehouseViewsAsOf202611230104';
 }
 
-/** Re-creates every view with what each sale brought in (client_realized_gains.proceeds_amt). */
+/** Re-creates every view with what each sale brought in (client_realized_gains.proceeds_amt) and each position's weight (client_fiis_positions.weight_pct). */
 class WarehouseViewsSaleProceeds extends WarehouseViews {
   override readonly id = '202611240200-warehouse-views-sale-proceeds';
   override readonly name = 'WarehouseViewsSaleProceeds202611240200';

@@ -160,6 +160,8 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
             round(tx.quantity * p.close_price, 2) AS market_value,
             round(tx.quantity * (p.close_price - tx.buy_cost / tx.buy_qty), 2) AS gain_amt,
             round((p.close_price / (tx.buy_cost / tx.buy_qty) - 1) * 100, 2) AS gain_pct,
+            -- The fund's share of the client's portfolio at market prices ("peso do HGLG11 na minha carteira").
+            round(100 * tx.quantity * p.close_price / nullif(sum(tx.quantity * p.close_price) OVER (PARTITION BY tx.client_id), 0), 2) AS weight_pct,
             tx.first_buy_date, tx.is_demo,
             concat_ws(',', CASE WHEN tx.is_demo THEN 'demo' ELSE 'client' END, p.source) AS source
        FROM tx LEFT JOIN wh_funds f ON f.ticker = tx.ticker LEFT JOIN wh_latest_price p ON p.ticker = tx.ticker
