@@ -202,6 +202,11 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
 type Condition = StructuredQuestion['condition'];
 
 function sentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null, condition: Condition): string {
+  // "cotistas em dez/2020 e em dez/2023": the value at each end, in one sentence.
+  const last = r.agg === 'first' ? v.extra.find((e) => e.agg === 'last' && e.value !== null) : undefined;
+  if (last && v.value !== null && v.date && last.date && v.extra.length === 1) {
+    return `${cap(NAMES[r.measure] ?? name)} ${subjectOf(v.subject)} era ${formatIn(r.unit, v.value)} em ${dateOf(r, v.date)} e ${formatIn(r.unit, last.value as number)} em ${dateOf(r, last.date)}.`;
+  }
   const main = mainSentence(r, v, v.fallback ? NAMES[v.fallback] ?? name : name, spec, condition);
   // A total already says how many rows it summed.
   const extras = v.extra.filter((e) => e.value !== null && !(e.agg === 'count' && r.agg === 'total')).map((e) => extraPhrase(r, e));
@@ -373,7 +378,8 @@ function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
 /** "Fonte: B3 (via opbrreit), dados até 23/12/2025." for a measure answer (a month for monthly series). */
 export function measureSources(result: MeasureResult): { sources: string[]; asOf: string | null; monthly: boolean } {
   const sources = [...new Set(result.values.flatMap((v) => v.sources))].sort();
-  const dates = result.values.map((v) => v.date).filter((d): d is string => !!d).sort();
+  // The newest date shown, the extras' too ("e 75.213 em dezembro de 2023").
+  const dates = result.values.flatMap((v) => [v.date, ...v.extra.map((e) => e.date)]).filter((d): d is string => !!d).sort();
   return { sources, asOf: dates.length ? dates[dates.length - 1] : null, monthly: result.grain === 'month' && result.measure !== 'panel' };
 }
 

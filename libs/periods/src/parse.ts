@@ -16,6 +16,11 @@ export interface ParsedPeriod {
    * conversation is about (a follow-up moves it with shiftPeriod); `spec` is what it means alone.
    */
   shift?: PeriodShift;
+  /**
+   * "cotistas em dez/2020 e em dez/2023": two dates joined by "e". `spec` is the first; `span` runs
+   * from the earlier to the later, for a level read at both ends.
+   */
+  span?: Extract<PeriodSpec, { kind: 'range' }>;
 }
 
 export type ShiftUnit = 'day' | 'month' | 'quarter' | 'semester' | 'year';
@@ -287,7 +292,22 @@ export function parsePeriod(question: string): ParsedPeriod | null {
     const shift: PeriodShift = { unit: SHIFT_UNITS[s[1] ?? s[4]], offset: FORWARD.test(s[2] ?? s[3]) ? 1 : -1 };
     return { spec: unanchored(shift), matched: s[0].trim(), shift };
   }
-  return firstRule(text);
+  return withSecondDate(text, firstRule(text));
+}
+
+/** A second date joined to the first by "e" ("em dez/2020 e quantos em dez/2023") makes a span of both. */
+function withSecondDate(text: string, first: ParsedPeriod | null): ParsedPeriod | null {
+  if (!first || first.spec.kind !== 'range' || first.spec.grain === 'custom') return first;
+  const at = text.indexOf(first.matched);
+  const rest = text.slice(at + first.matched.length);
+  const second = firstRule(rest);
+  if (!second || second.spec.kind !== 'range' || second.spec.grain === 'custom') return first;
+  // Only a plain "e" between them ("em dez/2020 e quantos em dez/2023"), not "entre ... e" (a range rule's) or a list.
+  const between = rest.slice(0, rest.indexOf(second.matched));
+  if (!/(?:^|\s)e\s/.test(between) || between.split(/\s+/).filter(Boolean).length > 5) return first;
+  const [a, b] = [first.spec, second.spec].sort((x, y) => x.from.localeCompare(y.from));
+  if (a.to >= b.from) return first;
+  return { ...first, span: { kind: 'range', from: a.from, to: b.to, grain: 'custom' } };
 }
 
 function firstRule(text: string): ParsedPeriod | null {

@@ -65,6 +65,15 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
     ['e o patrimonio liquido nessa data?', { unit: 'day', offset: 0 }, { kind: 'latest' }],
   ])('%s', (q, shift, alone) => expect(parsePeriod(q)).toMatchObject({ shift, spec: alone }));
 
+  it('two dates joined by "e" span from one to the other; a range said with "entre" stays one range', () => {
+    expect(parsePeriod('qtos cotistas tinha em dez/2020 e quantos em dez/2023?')).toMatchObject({
+      spec: range('2020-12-01', '2020-12-31', 'month'),
+      span: range('2020-12-01', '2023-12-31', 'custom'),
+    });
+    expect(parsePeriod('ifix entre junho e setembro de 2023')?.span).toBeUndefined();
+    expect(parsePeriod('dividendos de 2023, e o total?')?.span).toBeUndefined();
+  });
+
   it('a date said with the shift wins: "e um ano depois, em jun/2023?"', () => {
     expect(parsePeriod('e um ano depois, em jun/2023?')).toEqual({ spec: range('2023-06-01', '2023-06-30', 'month'), matched: 'jun/2023' });
   });

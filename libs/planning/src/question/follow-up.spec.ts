@@ -83,6 +83,11 @@ describe('follow-ups edit the previous structured question', () => {
     expect(third.question).toMatchObject({ agg: 'variation', compare: 'max' });
   });
 
+  it('two dates in one question read a level at each ("cotistas em dez/2020 e em dez/2023")', () => {
+    const [p] = converse('knip11: qtos cotistas tinha em dez/2020 e quantos em dez/2023?');
+    expect(p.question).toMatchObject({ measure: 'shareholders', agg: 'first', also: ['last'], period: { from: '2020-12-01', to: '2023-12-31' } });
+  });
+
   it('"qual deles" ranks the previous answer\'s funds', () => {
     const [, second] = converse('quanto HGLG11, BTAL11 e XPIN11 pagaram por cota em 2024?', 'qual deles pagou mais?');
     expect(second.kind).toBe('measure');

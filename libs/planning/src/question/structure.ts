@@ -146,9 +146,17 @@ export class QuestionReader {
 
     // Series that no one measure serves, asked how they did ("rendeu", "subiu", "bateu"): each one's return.
     const returns = mixed && spanned && (aggWanted.has('variation') || aggWanted.has('accumulated') || compareHit !== null);
-    const agg = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, groupHit !== null, text) : returns ? 'variation' : null;
+    let agg = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, groupHit !== null, text) : returns ? 'variation' : null;
     // "maior e menor", "primeiro e último", "quantos pagamentos e quanto no total": every aggregation asked.
-    const also = measure && agg ? [...aggWanted].filter((a) => a !== agg && ALSO.has(a) && measure!.aggregations.includes(a) && !(a === 'last' && agg === 'value')) : [];
+    let also = measure && agg ? [...aggWanted].filter((a) => a !== agg && ALSO.has(a) && measure!.aggregations.includes(a) && !(a === 'last' && agg === 'value')) : [];
+    // "quantos cotistas em dez/2020 e em dez/2023?": a level or stock read at both dates (the span's ends).
+    let periodSpec = period?.spec ?? null;
+    if (period?.span && measure && (measure.kind === 'level' || measure.kind === 'stock') && agg === 'value' && measure.aggregations.includes('first') && measure.aggregations.includes('last')) {
+      periodSpec = period.span;
+      agg = 'first';
+      also = ['last'];
+      signals.push('two dates: the value at each');
+    }
     if (agg && aggHits.length) signals.push(`aggregation ${agg} (${aggHits.map((h) => `"${h.phrase.text}"`).join(', ')})`);
     const cues = CUES.filter(([, re]) => re.test(text)).map(([c]) => c);
     const ofPortfolio = measure?.subject === 'fund' && subjects.some((s) => s.kind === 'portfolio');
@@ -171,7 +179,7 @@ export class QuestionReader {
         measure: measure?.name ?? null,
         agg: finalAgg,
         also: also.length && also.some((a) => PAIRS[agg as string]?.includes(a)) ? also.filter((a) => PAIRS[agg as string]?.includes(a)) : [],
-        period: period?.spec ?? null,
+        period: periodSpec,
         group_by: groupHit?.group ?? null,
         compare,
       },
