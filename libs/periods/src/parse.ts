@@ -77,10 +77,10 @@ const RULES: Rule[] = [
   // 12 meses até outubro de 2022 · últimos 12 meses até out/22 · 2 anos encerrados em 06/2024: a window ending at a month
   {
     re: new RegExp(
-      `\\b(?:(?:n?[oa]s?\\s+)?ultim[oa]s\\s+)?(${NUM_WORD})\\s+(meses|anos?)\\s+(?:ate|encerrad[oa]s em|terminad[oa]s em|findos em|fechad[oa]s em)\\s+(?:(?:o\\s+mes\\s+de\\s+)?(${ANY_MONTH})\\s*(?:de|/)\\s*(${YEAR4}|\\d{2})|(\\d{1,2})/(${YEAR4}))\\b`,
+      `\\b(?:(?:n?[oa]s?\\s+)?ultim[oa]s\\s+)?(${NUM_WORD})\\s*(meses|m|anos?)\\s+(?:ate|encerrad[oa]s em|terminad[oa]s em|findos em|fechad[oa]s em)\\s+(?:(?:o\\s+mes\\s+de\\s+)?(${ANY_MONTH})\\s*(?:de|/)\\s*(${YEAR4}|\\d{2})|(\\d{1,2})/(${YEAR4}))\\b`,
     ),
     build: (m) => {
-      const months = count(m[1]) * (m[2].startsWith('ano') ? 12 : 1);
+      const months = count(m[1]) * (m[2].startsWith('ano') ? 12 : 1); // "12m até ago/2025": m is months
       const [y2, m2] = m[3] ? [year2(m[4]), monthNum(m[3])] : [Number(m[6]), Number(m[5])];
       if (!(months >= 1 && months <= 600) || m2 < 1 || m2 > 12) return null;
       const start = new Date(Date.UTC(y2, m2 - months, 1));
@@ -141,6 +141,15 @@ const RULES: Rule[] = [
       return monthsRange(y, (q - 1) * 3 + 1, y, q * 3, 'quarter');
     },
   },
+  // 2s24 · 1s2025: a semester written like a quarter ("1t24")
+  {
+    re: new RegExp(`\\b([12])s(\\d{2}|${YEAR4})\\b`),
+    build: (m) => {
+      const from = m[1] === '1' ? 1 : 7;
+      const y = year2(m[2]);
+      return monthsRange(y, from, y, from + 5, 'semester');
+    },
+  },
   // 1º semestre de 2024 · segundo semestre
   {
     re: new RegExp(`\\b(primeiro|segundo|[12]o?)\\s*semestre\\b(?:\\s*(?:de|do ano de|/)?\\s*(${YEAR4}))?`),
@@ -175,13 +184,15 @@ const RULES: Rule[] = [
   },
   // desde março de 2021 · desde 2020 · desde 01/03/2021
   {
-    re: new RegExp(`\\b(?:desde|a partir de)\\s+(?:(\\d{1,2})/(\\d{1,2})/(${YEAR4})|(?:(${ANY_MONTH})\\s*(?:de|/)\\s*)?(${YEAR4}))\\b`),
+    re: new RegExp(`\\b(?:desde|a partir de)\\s+(?:(\\d{1,2})/(\\d{1,2})/(${YEAR4})|(${ANY_MONTH})\\s*/\\s*(\\d{2})\\b|(?:(${ANY_MONTH})\\s*(?:de|/)\\s*)?(${YEAR4}))\\b`),
     build: (m) => {
       if (m[3]) {
         const [y, mo, d] = [Number(m[3]), Number(m[2]), Number(m[1])];
         return validDay(y, mo, d) ? { kind: 'since', from: iso(y, mo, d) } : null;
       }
-      return { kind: 'since', from: iso(Number(m[5]), m[4] ? monthNum(m[4]) : 1, 1) };
+      // "desde maio/25": a month with a two-digit year.
+      if (m[4]) return { kind: 'since', from: iso(year2(m[5]), monthNum(m[4]), 1) };
+      return { kind: 'since', from: iso(Number(m[7]), m[6] ? monthNum(m[6]) : 1, 1) };
     },
   },
   // março de 2024 · mar/24 · mar 2024 · 03/2024

@@ -25,6 +25,8 @@ describe('pt-BR period grammar', () => {
     ['ipca acumulado em 12 meses até outubro de 2022', range('2021-11-01', '2022-10-31', 'custom')],
     ['igp-m nos últimos 6 meses até mar/24', range('2023-10-01', '2024-03-31', 'custom')],
     ['cdi em 2 anos encerrados em 06/2024', range('2022-07-01', '2024-06-30', 'custom')],
+    ['qto o knuq11 distribuiu no 2s24?', range('2024-07-01', '2024-12-31', 'semester')],
+    ['ipca 12m ate ago/2025', range('2024-09-01', '2025-08-31', 'custom')],
   ])('%s', (q, expected) => expect(spec(q)).toEqual(expected));
 
   it.each([
@@ -36,6 +38,7 @@ describe('pt-BR period grammar', () => {
     ['nos últimos 30 dias', { kind: 'trailing', unit: 'day', n: 30 }],
     ['desde 2020', { kind: 'since', from: '2020-01-01' }],
     ['desde março de 2021', { kind: 'since', from: '2021-03-01' }],
+    ['quanto o BIME11 ja pagou desde maio/25?', { kind: 'since', from: '2025-05-01' }],
     ['ontem', { kind: 'previous_session' }],
     ['hoje', { kind: 'latest' }],
     ['há um ano', { kind: 'ago', unit: 'year', n: 1 }],
