@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { loadEnv, repoRoot } from '@cota/config';
 import { openDatabase, RunningService, startService } from '@cota/service-kit';
 import { ensureWarehouse } from '@cota/warehouse';
-import { createScratchDatabase, freePort } from './scratch';
+import { createScratchDatabase, freePort, policiesWithRaisedQuotas } from './scratch';
 import { SERVICE_DEFINITIONS } from './services';
 
 export interface EvalOptions {
@@ -68,6 +68,8 @@ const DEMO_CLIENTS = ['cliente-demo-1', 'cliente-demo-2', 'cliente-demo-3'];
  * answers are those of this checkout and never of a database an older build left behind.
  */
 export async function startSystem(): Promise<{ url: string; keys: Record<string, string>; stop: () => Promise<void> }> {
+  // An evaluation is one client asking a thousand questions: the per-client quota would only make it wait.
+  process.env.COTA_POLICIES_DIR ??= policiesWithRaisedQuotas();
   const db = await createScratchDatabase('cota_eval');
   const databaseUrl = db.url;
   const keys = Object.fromEntries(DEMO_CLIENTS.map((c) => [c, `eval-${randomBytes(12).toString('hex')}`]));

@@ -203,6 +203,7 @@ export class ContextManager {
       last_question: question,
       last_listed_tickers: listed,
       earlier_subjects: earlierSubjects,
+      earlier_period: (earlier?.meta.question as StructuredQuestion | undefined)?.period ?? null,
       last_params: last?.meta.params && typeof last.meta.params === 'object' ? (last.meta.params as QueryParams) : null,
       pending_call: toolOf(session.pending_call),
       last_call: toolOf(session.last_call),

@@ -136,20 +136,24 @@ describe('AskPipeline', () => {
     const transport = new InProcessTransport();
     const bus = new Bus(transport, 'test');
     const planned: Array<string | null> = [];
+    const sentFilters: Array<Record<string, string>> = [];
     bus.serve(PlannerSubjects.plan, (req) => {
       planned.push(req.previous_entity);
+      sentFilters.push(req.previous_filters);
       return req.previous_entity
         ? plan({ entity: req.previous_entity, intent: req.previous_entity, tickers_in_text: ['XPML11'], params: { ...params, ticker: 'XPML11', tickers: ['XPML11'] } })
         : plan({ kind: 'clarification', entity: 'fii_overview', elliptic: true, tickers_in_text: ['XPML11'], planner: { ...plannerMeta, accepted: false } });
     });
-    bus.serve(ContextSubjects.peek, () => ({ last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_filters: { sector: 'Shoppings' }, last_question: null, last_listed_tickers: [], earlier_subjects: [], last_params: null, pending_call: null, last_call: null, last_kind: 'entity', last_reference: null }));
+    bus.serve(ContextSubjects.peek, () => ({ last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_filters: { sector: 'Shoppings' }, last_question: null, last_listed_tickers: [], earlier_subjects: [], earlier_period: null, last_params: null, pending_call: null, last_call: null, last_kind: 'entity', last_reference: null }));
     bus.serve(ContextSubjects.resolve, (req) => ({ turn_index: 2, ticker: req.tickers_in_text[0] ?? null, tickers: req.tickers_in_text, context: { last_reference_used: false, reason: 'explicit_ticker_in_text' }, memory: { recent: [], summary: null } }));
     bus.serve(ContextSubjects.commit, () => ({ reference_updated: true }));
     bus.serve(ExecutorSubjects.query, (req) => ({ entity: req.entity, columns: [], rows: [{ ticker: 'XPML11' }], row_count: 1, truncated: false, as_of: null, sources: [], params: req.params }));
     bus.serve(NarratorSubjects.narrate, () => ({ answer: 'ok', narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0 } }));
     const out = await new AskPipeline(new BusClient(bus)).ask({ ...input, question: 'E o do XPML11?' });
     expect(planned).toEqual([null, 'fiis_financials_snapshot']);
-    expect(out.meta).toMatchObject({ entity: 'fiis_financials_snapshot', params: { ticker: 'XPML11', filters: { sector: 'Shoppings' } } });
+    // The planner edits the previous parameters (libs/planning follow-up): the pipeline only sends them.
+    expect(sentFilters).toEqual([{}, { sector: 'Shoppings' }]);
+    expect(out.meta).toMatchObject({ entity: 'fiis_financials_snapshot', params: { ticker: 'XPML11' } });
     expect(out.meta.timings_ms).toHaveProperty('planner_followup');
   });
 });

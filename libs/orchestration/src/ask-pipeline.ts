@@ -41,25 +41,6 @@ function planMeta(run: PlanRun) {
   };
 }
 
-
-/**
- * An elliptic follow-up of the same entity edits the previous query: what it says wins (a filter, a
- * limit, a period), what it leaves out is kept (the ranking's order, its filters).
- */
-export function editParams(prev: QueryParams | null, prevFilters: Record<string, string>, cur: QueryParams): QueryParams {
-  const filters = { ...prevFilters, ...cur.filters };
-  if (!prev) return { ...cur, filters };
-  return {
-    ...cur,
-    agg: cur.agg === 'latest' && prev.agg !== 'latest' ? prev.agg : cur.agg,
-    window: cur.window ?? prev.window,
-    limit: cur.limit ?? prev.limit,
-    order_by: cur.order_by ?? prev.order_by,
-    order: cur.order_by ? cur.order : prev.order ?? cur.order,
-    filters,
-  };
-}
-
 /** What the narrator needs to know when the question cannot be answered as asked. */
 type Problem = 'ticker_required' | 'unknown_ticker' | 'no_data' | 'not_understood' | 'generic' | null;
 
@@ -116,11 +97,11 @@ export class AskPipeline {
           previous_question: previous.last_question,
           previous_tickers: (previous.last_listed_tickers?.length ? previous.last_listed_tickers : previous.last_tickers).slice(0, 50),
           earlier_subjects: previous.earlier_subjects ?? [],
+          earlier_period: previous.earlier_period ?? null,
+          previous_params: previous.last_params,
+          previous_filters: previous.last_filters,
         }),
       );
-      // Same subject: what the previous answer filtered on (the indicator, the currency...) still holds
-      // unless the follow-up says otherwise ("IPCA em 2024" → "e em 2023?").
-      if (plan.kind === 'entity' && plan.entity === previous.last_entity) plan = { ...plan, params: editParams(previous.last_params, previous.last_filters, plan.params) };
     }
 
     const routedEntity = plan.kind === 'entity' || plan.kind === 'measure' ? plan.entity : null;
@@ -305,7 +286,8 @@ export class AskPipeline {
           tickers: accepted ? answeredTickers : [],
           filters: (plan.kind === 'entity' || plan.kind === 'measure') && status === 'ok' ? params.filters : {},
           // A question waiting for its fund ("de qual fundo?") is kept too: "o TRXF11" completes it.
-          question: (accepted || problem === 'ticker_required') && question?.measure ? question : null,
+          // A panel of series (no one measure: "compara com o ifix") is a question too: "e o BTLG11?" edits it.
+          question: (accepted || problem === 'ticker_required') && question && (question.measure || plan.kind === 'measure') ? question : null,
           listed_tickers: accepted ? listed : [],
           params: plan.kind === 'entity' && accepted ? params : null,
           meta: { kind: plan.kind, problem },

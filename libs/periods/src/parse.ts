@@ -124,6 +124,15 @@ const RULES: Rule[] = [
     re: new RegExp(`\\b(?:de|entre|desde)\\s+(${YEAR4})\\s+(?:a|ate|e)\\s+(${YEAR4})\\b`),
     build: (m) => monthsRange(Number(m[1]), 1, Number(m[2]), 12, 'custom'),
   },
+  // último trimestre de 2024 · último semestre de 2023 · último mês de 2022: the year's last part (not a trailing window)
+  {
+    re: new RegExp(`\\b(?:ultimo|derradeiro)\\s+(tri|trimestre|semestre|mes)\\s+(?:de|do ano de|/)\\s*(${YEAR4})\\b`),
+    build: (m) => {
+      const y = Number(m[2]);
+      if (m[1] === 'mes') return monthsRange(y, 12, y, 12, 'month');
+      return m[1] === 'semestre' ? monthsRange(y, 7, y, 12, 'semester') : monthsRange(y, 10, y, 12, 'quarter');
+    },
+  },
   // 1º trimestre de 2023 · primeiro trimestre · 1t23 · t1 2023 · q1/2023
   {
     re: new RegExp(`\\b(primeiro|segundo|terceiro|quarto|[1-4]o?)\\s*(?:tri|trimestre)\\b(?:\\s*(?:de|do ano de|/)?\\s*(${YEAR4}))?`),
@@ -274,7 +283,8 @@ const FORWARD = /^(?:seguinte|posterior|depois|proxim[oa])$/;
 // "no mês seguinte", "o trimestre anterior", "no próximo semestre", "um ano depois" (not "ano passado": that counts from today).
 const SHIFT = /\b(?:(dia|pregao|mes|trimestre|semestre|ano)\s+(seguinte|posterior|anterior|depois|antes)|(proxim[oa])\s+(dia|pregao|mes|trimestre|semestre|ano))\b/;
 // "e a selic rendeu quanto nesse mês?": the month the conversation is about (offset 0).
-const SAME = /\b(?:n?ess[ea]|naquel[ea]|n?o\s+mesmo|na\s+mesma)\s+(dia|pregao|mes|trimestre|semestre|data)\b/;
+// "desse mês", "daquele dia" point at it too ("deste mês" is today's month: another rule).
+const SAME = /\b(?:[nd]?ess[ea]|[nd]aquel[ea]|n?o\s+mesmo|na\s+mesma)\s+(dia|pregao|mes|trimestre|semestre|data)\b/;
 
 /** What a shift means with no period to move from: backwards from the latest data, forwards nothing. */
 function unanchored(shift: PeriodShift): PeriodSpec {

@@ -61,7 +61,7 @@ export class ParamInference {
   }
 
   constructor(readonly spec: ParamPolicySpec) {
-    this.filterWords = new Set(Object.values(spec.filters.sector).flat().map((w) => normalize(w)).filter((w) => !w.includes(' ')));
+    this.filterWords = new Set([spec.filters.sector, spec.filters.fund_type].flatMap((v) => Object.values(v).flat()).map((w) => normalize(w)).filter((w) => !w.includes(' ')));
     // Exact words, not stems: "quanto" must not read as "quantos".
     const exact = (text: string): CompiledPhrase => ({ text, stems: normalize(text).split(' ').filter(Boolean) });
     this.agg = spec.agg_precedence.map((agg) => ({
@@ -78,6 +78,7 @@ export class ParamInference {
       index: compileVocab(spec.filters.index),
       benchmark: compileVocab(spec.filters.benchmark),
       sector: compileVocab(spec.filters.sector),
+      fund_type: compileVocab(spec.filters.fund_type),
     };
     this.rankColumns = compileVocab(spec.ranking.columns);
     this.worst = spec.ranking.worst_words.map(compilePhrase);

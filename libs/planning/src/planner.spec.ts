@@ -416,7 +416,7 @@ describe('Planner (deterministic)', () => {
         tickers: ['XPML11', 'VISC11'],
         window: 'year:2024',
       });
-      expect(plan('top 3 fundos de papel por dividend yield').params).toMatchObject({ limit: 3, order_by: 'rank_dy_12m', filters: { sector: 'Recebíveis' } });
+      expect(plan('top 3 fundos de papel por dividend yield').params).toMatchObject({ limit: 3, order_by: 'rank_dy_12m', filters: { fund_type: 'Papel' } });
       expect(plan('rentabilidade mensal dos meus fiis x cdi em 2023').params).toMatchObject({ window: 'year:2023', filters: { benchmark: 'CDI' } });
     });
   });

@@ -12,8 +12,8 @@ import { detectAdvice, detectConcept, detectConfirmation, detectSmalltalk, detec
 import { TickerIndex } from './tickers';
 import { FundNameIndex, NamedFund } from './fund-names';
 import { fold } from '@cota/text';
-import { applyFollowUp } from './question/follow-up';
-import { isMeasurable, measurePlan, measureFamily } from './question/measure-plan';
+import { applyFollowUp, editEntityParams } from './question/follow-up';
+import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader } from './question/structure';
 
 export interface PlannerOptions {
@@ -37,6 +37,10 @@ export interface PlanOptions {
   previousTickers?: string[];
   /** The subjects of the answer before the previous one ("qual dos dois" across two turns). */
   earlierSubjects?: QuestionSubject[];
+  earlierPeriod?: StructuredQuestion['period'];
+  /** The previous answer's parameters and the conversation's filters (PlanRequest.previous_params/_filters). */
+  previousParams?: QueryParams | null;
+  previousFilters?: Record<string, string>;
 }
 
 /**
@@ -156,7 +160,13 @@ export class Planner {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
     }
     const routed = this.routeEntity(q, suffix, opts.previousEntity ?? null);
-    return this.withStructuredQuestion(q, routed, opts);
+    const out = this.withStructuredQuestion(q, routed, opts);
+    // A follow-up that stays with the previous answer's entity edits its parameters.
+    const hasPrevious = !!opts.previousParams || Object.keys(opts.previousFilters ?? {}).length > 0;
+    if (out.kind === 'entity' && hasPrevious && out.entity === opts.previousEntity) {
+      return { ...out, params: editEntityParams(opts.previousParams ?? null, opts.previousFilters ?? {}, out.params) };
+    }
+    return out;
   }
 
   /**
@@ -178,7 +188,7 @@ export class Planner {
       !!opts.previousQuestion?.measure && this.opts.policies.measures.measures[opts.previousQuestion.measure]?.entity !== routed.entity &&
       !reading.cues.includes('among_previous') && !reading.cues.includes('add_subject');
     if (hasPrevious && cue && !ownTopic) {
-      const edited = applyFollowUp(reading, { question: opts.previousQuestion ?? null, tickers: opts.previousTickers ?? [], earlier: opts.earlierSubjects ?? [] }, this.opts.policies.measures);
+      const edited = applyFollowUp(reading, { question: opts.previousQuestion ?? null, tickers: opts.previousTickers ?? [], earlier: opts.earlierSubjects ?? [], earlierPeriod: opts.earlierPeriod ?? null }, this.opts.policies.measures);
       question = edited.question;
       followUp = edited.meta;
     }
@@ -210,6 +220,8 @@ export class Planner {
         this.opts.policies.measures.measures[question.measure ?? '']?.subject === 'fund') ||
       // An edit of the previous structured question stays one ("qual deles pagou mais?").
       (followUp?.applied === true && followUp.inherited.length > 0) ||
+      // A fund against an index over a period ("ABCP11 x IFIX em 2024, quem foi melhor?"): each one's return, whatever the words leaned to.
+      (!fundList && isReturnsPanel(question, this.opts.policies.measures)) ||
       // "o que subiu mais em 2021, IPCA ou IGP-M?": one measure serves every series asked; the panorama shows levels only.
       (marketOnly && !fundList && (routed.entity !== 'macro_consolidada' || question.measure !== null) && ((question.period !== null && question.period.kind !== 'latest') || reading.aggNamed)) ||
       // The client's own measure named ("quanto recebi", "rendeu pra mim") while the words leaned to a

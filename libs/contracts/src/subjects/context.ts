@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRpc } from '../define';
 import { Caller, QueryParams, Ticker, Turn } from '../common';
-import { QuestionSubject, StructuredQuestion } from '../question';
+import { PeriodSpec, QuestionSubject, StructuredQuestion } from '../question';
 
 export const ContextMeta = z.object({ last_reference_used: z.boolean(), reason: z.string() });
 export type ContextMeta = z.infer<typeof ContextMeta>;
@@ -85,6 +85,8 @@ export const PeekResponse = z.object({
   last_listed_tickers: z.array(Ticker).default([]),
   /** The subjects of the answered question before the last one, for "qual dos dois" across two turns. */
   earlier_subjects: z.array(QuestionSubject).max(10).default([]),
+  /** The period of the answer before the previous one: "qual foi a variação nesse intervalo?" spans both. */
+  earlier_period: PeriodSpec.nullable().default(null),
   /** The tool whose call waits for a missing argument in this conversation, if any. */
   pending_call: z.string().nullable().default(null),
   /** The last tool that ran in this conversation, so a follow-up can change one of its arguments. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRpc } from '../define';
 import { Caller, QueryParams, Ticker } from '../common';
-import { FollowUpMeta, QuestionSubject, StructuredQuestion } from '../question';
+import { FollowUpMeta, PeriodSpec, QuestionSubject, StructuredQuestion } from '../question';
 import { ExecutionPlan } from '../plan';
 
 export const PlanRequest = Caller.extend({
@@ -17,6 +17,14 @@ export const PlanRequest = Caller.extend({
   previous_tickers: z.array(Ticker).max(50).default([]),
   /** The subjects of the answer before the previous one ("qual dos dois" after "IFIX em nov/23?" → "e o IBOV?"). */
   earlier_subjects: z.array(QuestionSubject).max(10).default([]),
+  /** The period of the answer before the previous one ("cotistas em dez/2021" → "e em dez/2023?" → "quanto variou nesse intervalo?"). */
+  earlier_period: PeriodSpec.nullable().default(null),
+  /**
+   * The previous answer's query parameters and the filters the conversation holds: a follow-up of the
+   * same entity edits them ("e os de logística?" changes a ranking's filter, keeps its order and size).
+   */
+  previous_params: QueryParams.nullable().default(null),
+  previous_filters: z.record(z.string().max(64), z.string().max(128)).default({}),
 });
 
 /** What kind of answer the question needs. */

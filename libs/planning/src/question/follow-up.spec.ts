@@ -1,5 +1,6 @@
 import type { PlanResponse } from '@cota/contracts';
 import { realPlanner } from '../test-helpers';
+import { editEntityParams } from './follow-up';
 
 /**
  * Follow-ups are edits of the previous structured question (issue "Answer what was asked"): what
@@ -16,7 +17,13 @@ function converse(...questions: string[]): PlanResponse[] {
     let p = planner.planDeterministic(q);
     if (previous && (p.elliptic || p.follow_up_candidate)) {
       const tickers = previous.question?.subjects.filter((s) => s.kind === 'fund').map((s) => s.id) ?? [];
-      p = planner.planDeterministic(q, { previousEntity: previous.entity, previousQuestion: previous.question, previousTickers: tickers, earlierSubjects: earlier?.question?.subjects ?? [] });
+      p = planner.planDeterministic(q, {
+        previousEntity: previous.entity,
+        previousQuestion: previous.question,
+        previousTickers: tickers,
+        earlierSubjects: earlier?.question?.subjects ?? [],
+        earlierPeriod: earlier?.question?.period ?? null,
+      });
     }
     out.push(p);
     earlier = previous;
@@ -146,5 +153,46 @@ describe('comparisons without a comparison phrase', () => {
     expect(p.question).toMatchObject({ measure: null, agg: 'variation', compare: 'max', period: { from: '2018-01-01', to: '2018-12-31' } });
     // At one date it stays a panel of values.
     expect(planner.planDeterministic('selic e ifix hoje').question?.agg ?? 'value').toBe('value');
+  });
+
+  it('a return kept across kinds of series: the Selic compounds, the IFIX varies; "qual foi melhor?" compares the two', () => {
+    const [, ifix, best] = converse('selic acumulada em 2023', 'e o ifix no mesmo ano?', 'qual foi melhor?');
+    expect(ifix.question).toMatchObject({ subjects: [{ id: 'IFIX' }], measure: 'index_points', agg: 'variation', period: { from: '2023-01-01', to: '2023-12-31' } });
+    expect(best.kind).toBe('measure');
+    expect(best.question).toMatchObject({ subjects: [{ id: 'SELIC' }, { id: 'IFIX' }], measure: null, agg: 'variation', compare: 'max' });
+  });
+
+  it('"e o BTLG11 no mesmo ano?" after returns compared asks the new fund\'s return', () => {
+    const [, , third] = converse('quanto o xpin11 subiu em 2023?', 'compara com o ifix', 'e o btlg11 no mesmo ano?');
+    expect(third.question).toMatchObject({ subjects: [{ id: 'BTLG11' }], measure: 'price', agg: 'variation', period: { from: '2023-01-01', to: '2023-12-31', grain: 'year' } });
+  });
+
+  it('"qual foi a variação nesse intervalo?" spans the last two answers\' dates', () => {
+    const [, , third] = converse('VP por cota do HGRE11 em dez/2021', 'e em dez/2023?', 'qual foi a variação nesse intervalo?');
+    // A monthly report's variation starts at the period's first report: December 2021's.
+    expect(third.question).toMatchObject({ subjects: [{ id: 'HGRE11' }], agg: 'variation', period: { kind: 'range', from: '2021-12-01', to: '2023-12-31' } });
+    // A daily close's starts from the close before the period: the span starts the day after the earlier date.
+    const [, , price] = converse('fechamento do abcp11 em 30/09/2024', 'e em 31/10/2025?', 'quanto variou nesse intervalo?');
+    expect(price.question).toMatchObject({ agg: 'variation', period: { kind: 'range', from: '2024-10-01', to: '2025-10-31' } });
+  });
+
+  it('"e a mínima desse mês?" after a day widens to that day\'s month', () => {
+    const [, , third] = converse('qual foi o fechamento do abcp11 em 30/09/2024?', 'e em 31/10/2025?', 'e a mínima desse mês?');
+    expect(third.question).toMatchObject({ subjects: [{ id: 'ABCP11' }], agg: 'min', period: { from: '2025-10-01', to: '2025-10-31' } });
+  });
+});
+
+describe('a follow-up of an entity answer edits its parameters', () => {
+  const base = { ticker: null, tickers: [], agg: 'list' as const, window: null, limit: null, order: null, order_by: null, filters: {} };
+
+  it('keeps what the previous answer filtered on, its size and order', () => {
+    const prev = { ...base, limit: 5, order: 'asc' as const, order_by: 'rank_dy_12m' };
+    expect(editEntityParams(prev, { indicator: 'IPCA' }, { ...base, window: 'year:2023' })).toMatchObject({ limit: 5, order_by: 'rank_dy_12m', window: 'year:2023', filters: { indicator: 'IPCA' } });
+  });
+
+  it('a new kind of fund replaces the previous one ("e os de logística?" after "fundos de papel")', () => {
+    const out = editEntityParams({ ...base, limit: 5 }, { fund_type: 'Papel' }, { ...base, filters: { sector: 'Logística' } });
+    expect(out.filters).toEqual({ sector: 'Logística' });
+    expect(editEntityParams(null, { sector: 'Shoppings' }, { ...base, filters: { fund_type: 'Tijolo' } }).filters).toEqual({ fund_type: 'Tijolo' });
   });
 });

@@ -1,6 +1,7 @@
-import type { FollowUpMeta, QuestionSubject, StructuredQuestion } from '@cota/contracts';
+import type { FollowUpMeta, QueryParams, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog } from '@cota/catalog';
 import { shiftPeriod, yearOf } from '@cota/periods';
+import { isMixedSeries, isSpan } from './measure-plan';
 import { chooseAgg, QuestionReading } from './structure';
 
 export interface PreviousTurn {
@@ -9,6 +10,8 @@ export interface PreviousTurn {
   tickers: string[];
   /** The subjects of the answer before it: "qual dos dois" after "X?" → "e o Y?" compares X and Y. */
   earlier?: QuestionSubject[];
+  /** The period of the answer before it: "qual foi a variação nesse intervalo?" spans both. */
+  earlierPeriod?: StructuredQuestion['period'];
 }
 
 /**
@@ -111,7 +114,9 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     inherited.push('measure');
   } else {
     // "e o XPML11 no mesmo período?" after the IFIX's variation: the new subject's own series (a fund's price).
-    measure = cur.measure ?? (prev.measure && subjects[0] ? (defaultMeasureFor(catalog, subjects[0].kind, subjects[0].id)?.name ?? null) : null);
+    // After returns compared (no one measure: "compara com o ifix"), "e o BTLG11?" asks the new subject's return.
+    const returns = !prev.measure && prev.agg === 'variation';
+    measure = cur.measure ?? ((prev.measure || returns) && subjects[0] ? (defaultMeasureFor(catalog, subjects[0].kind, subjects[0].id)?.name ?? null) : null);
     if (measure) changed.push('measure (the new subject\'s)');
   }
 
@@ -128,6 +133,10 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     const m2 = m1 + months - 1;
     period = { kind: 'range', from: `${y}-${String(m1).padStart(2, '0')}-01`, to: `${y}-${String(m2).padStart(2, '0')}-${new Date(Date.UTC(y, m2, 0)).getUTCDate()}`, grain: ordinal.grain };
     changed.push(`period (the ${reading.ordinal}º ${ordinal.grain === 'semester' ? 'semester' : 'quarter'} of ${y})`);
+  } else if ((!period || reading.cues.includes('same_period')) && betweenTurns(prev, previous.earlierPeriod ?? null, reading, cur.subjects.length === 0, catalog)) {
+    // "VP por cota em dez/2021" → "e em dez/2023?" → "qual foi a variação nesse intervalo?": from the one to the other.
+    period = betweenTurns(prev, previous.earlierPeriod ?? null, reading, true, catalog);
+    changed.push('period (from the earlier answer\'s date to the previous one\'s)');
   } else if (!period || reading.cues.includes('same_period')) {
     period = prev.period;
     if (period) inherited.push('period');
@@ -149,7 +158,7 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     if (y !== null) {
       const y1 = period.from_month <= period.to_month ? y : y - 1;
       const last = new Date(Date.UTC(y, period.to_month, 0)).getUTCDate();
-      period = { kind: 'range', from: `${y1}-${String(period.from_month).padStart(2, '0')}-01`, to: `${y}-${String(period.to_month).padStart(2, '0')}-${last}`, grain: period.from_month === period.to_month ? 'month' : 'custom' };
+      period = { kind: 'range', from: `${y1}-${String(period.from_month).padStart(2, '0')}-01`, to: `${y}-${String(period.to_month).padStart(2, '0')}-${last}`, grain: period.from_month === period.to_month ? 'month' : period.from_month === 1 && period.to_month === 12 ? 'year' : 'custom' };
       changed.push(`period (month of ${y}, the previous question's year)`);
     } else changed.push('period');
   } else changed.push('period');
@@ -167,19 +176,31 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     // An aggregation chosen for "no period" (the last dividend) does not survive a period being named.
     const periodless = (p: StructuredQuestion['period']) => !p || p.kind === 'latest';
     const spanNamed = periodless(prev.period) && !periodless(period);
-    const keepAgg = !reading.aggNamed && !spanNamed && prev.agg && def.aggregations.includes(prev.agg) && (measure === prev.measure || prev.agg !== 'value');
+    // A return kept across series of another kind: a rate's compounded return is a level's variation, and back.
+    const prevAgg =
+      prev.agg && !def.aggregations.includes(prev.agg) && (prev.agg === 'accumulated' || prev.agg === 'variation')
+        ? chooseAgg(def, new Set([prev.agg]), period, (cur.group_by ?? prev.group_by) !== null, '')
+        : prev.agg;
+    const keepAgg = !reading.aggNamed && !spanNamed && prevAgg && def.aggregations.includes(prevAgg) && (measure === prev.measure || prevAgg !== 'value');
     if (!reading.aggNamed && reading.aggWanted.length && !cur.measure) {
       // "e a acumulada de 2024?" after the Selic's mean: the words name an aggregation of the kept measure.
       agg = chooseAgg(def, new Set(reading.aggWanted), period, (cur.group_by ?? prev.group_by) !== null, '');
       changed.push('aggregation');
     } else if (keepAgg) {
-      agg = prev.agg;
+      agg = prevAgg;
       also = (prev.also ?? []).filter((a) => def.aggregations.includes(a));
       inherited.push('aggregation');
     } else if (!reading.aggNamed) {
       // The words' aggregation, read for the new measure ("e a selic rendeu quanto?" compounds the rate).
       agg = chooseAgg(def, new Set(reading.aggWanted), period, (cur.group_by ?? prev.group_by) !== null, '');
     } else changed.push('aggregation');
+  }
+  // Series that no one measure serves ("qual foi melhor?" after the Selic and then the IFIX): each
+  // its own return over the period, or its own value at one date.
+  if (isMixedSeries(subjects, catalog)) {
+    measure = null;
+    agg = isSpan(period) ? 'variation' : 'value';
+    also = [];
   }
   const group_by = cur.group_by ?? prev.group_by;
   // "e o maior valor de mercado?" after "qual deles tem o menor p/vp?": the new words' order wins.
@@ -192,5 +213,47 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
       changed,
       reason: `edited the previous question: kept ${inherited.join(', ') || 'nothing'}; changed ${changed.join(', ') || 'nothing'}`,
     },
+  };
+}
+
+/**
+ * A change asked across the last two answers' dates (one subject asked at two dates, then its
+ * variation): the span whose variation runs from the earlier value to the later one (a daily
+ * level's starts from the value before the period: right after the earlier date). Null when the last two answers were not two such dates.
+ */
+function betweenTurns(prev: StructuredQuestion, earlier: StructuredQuestion['period'], reading: QuestionReading, sameSubjects: boolean, catalog: MeasureCatalog): StructuredQuestion['period'] {
+  const p = prev.period;
+  if (!sameSubjects || !reading.aggWanted.includes('variation') || p?.kind !== 'range' || earlier?.kind !== 'range') return null;
+  const point = (g: string) => g === 'day' || g === 'month';
+  if (!point(p.grain) || p.grain !== earlier.grain || p.from === earlier.from) return null;
+  const [a, b] = earlier.from < p.from ? [earlier, p] : [p, earlier];
+  // A monthly report's variation starts at the period's first report (measure-query): the span starts there.
+  if (prev.measure && catalog.measures[prev.measure]?.kind === 'stock') return { kind: 'range', from: a.from, to: b.to, grain: 'custom' };
+  const next = new Date(`${a.to}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return { kind: 'range', from: next.toISOString().slice(0, 10), to: b.to, grain: 'custom' };
+}
+
+/** Filters that say one thing, what kind of fund: a follow-up naming one replaces them all ("e os de logística?" after "fundos de papel"). */
+const EXCLUSIVE_FILTERS: ReadonlyArray<ReadonlyArray<string>> = [['sector', 'fund_type']];
+
+/**
+ * A follow-up answered by the previous answer's entity edits its parameters: what the previous
+ * answer filtered on (the indicator, the currency, the segment) still holds unless the follow-up
+ * names another ("IPCA em 2024" → "e em 2023?"); its aggregation, window, size and order too.
+ */
+export function editEntityParams(prev: QueryParams | null, prevFilters: Record<string, string>, cur: QueryParams): QueryParams {
+  const kept = { ...prevFilters };
+  for (const group of EXCLUSIVE_FILTERS) if (group.some((k) => k in cur.filters)) for (const k of group) delete kept[k];
+  const filters = { ...kept, ...cur.filters };
+  if (!prev) return { ...cur, filters };
+  return {
+    ...cur,
+    agg: cur.agg === 'latest' && prev.agg !== 'latest' ? prev.agg : cur.agg,
+    window: cur.window ?? prev.window,
+    limit: cur.limit ?? prev.limit,
+    order_by: cur.order_by ?? prev.order_by,
+    order: cur.order_by ? cur.order : prev.order ?? cur.order,
+    filters,
   };
 }

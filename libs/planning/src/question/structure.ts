@@ -11,6 +11,9 @@ interface Phrase {
   padded: string;
 }
 const compile = (p: string): Phrase => ({ text: p, padded: ` ${normalize(p)} ` });
+/** "o resultado da minha venda" names the measure "resultado da venda" (a measure's own words may hold one: "meu preço médio"). */
+const POSSESSIVES = / (?:meu|minha|meus|minhas|nosso|nossa|nossos|nossas)(?= )/g;
+const withoutPossessives = (padded: string) => padded.replace(POSSESSIVES, '');
 
 /** What the question says, before any conversation is taken into account. */
 export interface QuestionReading {
@@ -38,7 +41,9 @@ export type FollowUpCue = 'same_period' | 'add_subject' | 'among_previous' | 'op
 
 const CUES: Array<[FollowUpCue, RegExp]> = [
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
-  ['add_subject', /(?:^| )(?:compar[ae]\w*|versus|vs|contra|frente a|em relacao a)(?= |$)/],
+  ['add_subject', /(?:^| )(?:compar[ae]\w*|versus|vs|x|contra|frente a|em relacao a)(?= |$)/],
+  // "qual foi melhor?" with nothing else: the subjects the conversation just compared.
+  ['among_previous', /^(?:e )?(?:qual|quem) (?:foi |e |esta |ta |se saiu |rendeu |performou )?(?:o |a )?(?:melhor|pior)$/],
   ['among_previous', /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles|dos dois|das duas|dos tres|das tres|entre os dois|entre as duas)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus)(?= |$)/],
   // "nele", "desse fundo": the fund the conversation is about, even in "o meu preço médio nele".
   ['refers_fund', /(?:^| )(?:nele|nela|dele|dela|desse fundo|deste fundo|nesse fundo|neste fundo|desse fii|deste fii|nesse fii|neste fii)(?= |$)/],
@@ -109,7 +114,7 @@ export class QuestionReader {
     // "ponderado pelo valor de mercado" says how to weigh, not what to measure.
     const measureText = text.replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ').trim();
     const measureHit =
-      this.longestMatches(this.measureWords, measureText).sort((a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length)[0] ?? null;
+      [...this.longestMatches(this.measureWords, measureText), ...this.longestMatches(this.measureWords, withoutPossessives(` ${measureText} `).trim())].sort((a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length)[0] ?? null;
     let measure: MeasureDef | null = measureHit?.measure ?? null;
     if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
     const measureNamed = measure !== null;
@@ -145,10 +150,19 @@ export class QuestionReader {
     if (!measure && !mixed && (aggWanted.has('variation') || comparedOverTime) && fundsCompared) measure = this.catalog.measures.price ?? null;
 
     // Series that no one measure serves, asked how they did ("rendeu", "subiu", "bateu"): each one's return.
-    const returns = mixed && spanned && (aggWanted.has('variation') || aggWanted.has('accumulated') || compareHit !== null);
+    // "compara o XPIN11 com o IFIX em 2023", "ABCP11 x IFIX em 2024": compared over a period, by how each did.
+    const comparedCue = CUES.some(([c, re]) => c === 'add_subject' && re.test(text));
+    const returns = mixed && spanned && (aggWanted.has('variation') || aggWanted.has('accumulated') || compareHit !== null || comparedCue);
     let agg = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, groupHit !== null, text) : returns ? 'variation' : null;
     // "maior e menor", "primeiro e último", "quantos pagamentos e quanto no total": every aggregation asked.
     let also = measure && agg ? [...aggWanted].filter((a) => a !== agg && ALSO.has(a) && measure!.aggregations.includes(a) && !(a === 'last' && agg === 'value')) : [];
+    // "quanto pagou em 2024 e qual foi a média por mês?": each question joined by "e" asks its own aggregation.
+    const clauses = measure ? this.clauseAggs(measure, fullText, periodWords, period?.spec ?? null) : [];
+    if (clauses.length > 1) {
+      agg = clauses[0];
+      also = clauses.slice(1).filter((a) => ALSO.has(a));
+      signals.push(`one aggregation per clause (${clauses.join(', ')})`);
+    }
     // "quantos cotistas em dez/2020 e em dez/2023?": a level or stock read at both dates (the span's ends).
     let periodSpec = period?.spec ?? null;
     if (period?.span && measure && (measure.kind === 'level' || measure.kind === 'stock') && agg === 'value' && measure.aggregations.includes('first') && measure.aggregations.includes('last')) {
@@ -194,6 +208,22 @@ export class QuestionReader {
     };
   }
 
+  /** The aggregation of each question joined by "e" ("quanto pagou ... e qual a média"), when there are several. */
+  private clauseAggs(measure: MeasureDef, fullText: string, periodWords: string, period: PeriodSpec | null): MeasureAgg[] {
+    const parts = fullText.split(/ e (?=(?:qual|quais|quanto|quantos|quantas|qto|qnto|quando)(?: |$))/);
+    if (parts.length < 2) return [];
+    const aggs: MeasureAgg[] = [];
+    for (const part of parts) {
+      const wanted = this.longestMatches(this.aggWords, part)
+        .filter((h) => !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)))
+        .map((h) => h.agg);
+      const grouped = this.groupWords.some((g) => ` ${part} `.includes(g.phrase.padded));
+      const a = chooseAgg(measure, new Set(wanted), period, grouped, part);
+      if (!aggs.includes(a)) aggs.push(a);
+    }
+    return aggs;
+  }
+
   /** Every phrase that matches, leaving out those inside a longer match ("valor patrimonial" in "valor patrimonial por cota"). */
   private longestMatches<T extends { phrase: Phrase }>(list: T[], text: string): T[] {
     // Compiled once per question: a padded text lets the substring test stand for the word-bounded regex.
@@ -232,7 +262,9 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   if ((m.kind === 'level' || m.kind === 'stock') && allowed('variation') && (wanted.has('accumulated') || (wanted.has('total') && !wanted.has('count')))) return 'variation';
   if (has('variation')) return 'variation';
   // "ifix últimos 6 meses": a level over a trailing window, nothing else asked, is how it moved.
-  if (m.kind === 'level' && allowed('variation') && period?.kind === 'trailing' && wanted.size === 0 && !grouped) return 'variation';
+  // So is "ifix ytd" or "o ifix desde 2020": a window that runs to the latest data.
+  const toLatest = period?.kind === 'trailing' || period?.kind === 'since' || (period?.kind === 'relative_year' && period.to_date);
+  if (m.kind === 'level' && allowed('variation') && toLatest && wanted.size === 0 && !grouped) return 'variation';
   if (has('avg')) return 'avg';
   if (has('max')) return 'max';
   if (has('min')) return 'min';

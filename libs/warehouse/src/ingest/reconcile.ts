@@ -8,7 +8,7 @@ import { DEMO_CLIENTS } from '../derived/demo-clients';
 import { IngestError } from './csv';
 import { daysBetween, DividendFact, IndexFact, PRECEDENCE, PriceFact, RawData, Row, SourceName } from './model';
 import { accentVocabulary, repairStrippedAccents } from './repair-names';
-import { chooseSegment, mapSegment } from './segments';
+import { chooseSegment, mapSegment, typeOfSegment } from './segments';
 
 /** A disagreement between two sources of the same series, reported in the ingest summary. */
 export interface Disagreement {
@@ -53,6 +53,8 @@ function reconcileFunds(raw: RawData): { funds: Row[]; segmentMap: Row[] } {
     const seg = chooseSegment(ordered.map((f) => ({ source: f.source, label: f.segment })));
     row.sector = seg?.segment ?? null;
     row.sector_source = seg?.source ?? null;
+    // Only araquem registers a type: for the other funds the segment says it ("fundos de papel" must find them too).
+    row.classification ??= typeOfSegment(row.sector as string | null);
     row.source = ordered[0].source;
     funds.push(row);
   }

@@ -4,28 +4,41 @@ import { normaliseCode } from '../query/query-builder';
  * Segment names differ between sources (BTLG11 is "Híbrido" at CVM and "Logística" elsewhere).
  * Every raw label maps to one canonical segment; `generic` segments lose to a specific one.
  */
-const CANONICAL: Array<[segment: string, generic: boolean, labels: string[]]> = [
-  ['Logística', false, ['Imóveis Industriais e Logísticos', 'Logisticos', 'Logistica', 'Logística']],
-  ['Lajes Corporativas', false, ['Lajes Corporativas', 'Lajes Comerciais', 'Escritórios']],
-  ['Shoppings', false, ['Shoppings', 'Shopping/Varejo']],
-  ['Varejo e Renda Urbana', false, ['Varejo', 'Imóveis Comerciais']],
-  ['Recebíveis', false, ['Títulos e Valores Mobiliários', 'Títulos e Val. Mob.', 'Titulos E Val. Mob.', 'Recebiveis Imobiliarios', 'Recebíveis Imobiliários']],
-  ['Fundo de Fundos', false, ['FOF', 'Fundo De Fundos']],
-  ['Residencial', false, ['Residencial', 'Incorporacao Residencial']],
-  ['Desenvolvimento', false, ['Desenvolvimento', 'Incorporações', 'Incorporacao']],
-  ['Hospitalar', false, ['Hospitalar', 'Hospital']],
-  ['Hotelaria', false, ['Hotéis', 'Hoteis', 'Hotel']],
-  ['Agências Bancárias', false, ['Agências de Bancos', 'Agencias Bancarias']],
-  ['Educacional', false, ['Educacional']],
-  ['Agronegócio', false, ['Agronegocio', 'Fazendas']],
-  ['Infraestrutura', false, ['Infra']],
-  ['Serviços Financeiros', false, ['Serviços Financeiros Diversos']],
-  ['Híbrido', true, ['Híbrido', 'Hibrido', 'Multicategoria']],
-  ['Outros', true, ['Outros', 'Renda']],
+const CANONICAL: Array<[segment: string, generic: boolean, labels: string[], type: FundType | null]> = [
+  ['Logística', false, ['Imóveis Industriais e Logísticos', 'Logisticos', 'Logistica', 'Logística'], 'Tijolo'],
+  ['Lajes Corporativas', false, ['Lajes Corporativas', 'Lajes Comerciais', 'Escritórios'], 'Tijolo'],
+  ['Shoppings', false, ['Shoppings', 'Shopping/Varejo'], 'Tijolo'],
+  ['Varejo e Renda Urbana', false, ['Varejo', 'Imóveis Comerciais'], 'Tijolo'],
+  ['Recebíveis', false, ['Títulos e Valores Mobiliários', 'Títulos e Val. Mob.', 'Titulos E Val. Mob.', 'Recebiveis Imobiliarios', 'Recebíveis Imobiliários'], 'Papel'],
+  ['Fundo de Fundos', false, ['FOF', 'Fundo De Fundos'], 'FoF'],
+  ['Residencial', false, ['Residencial', 'Incorporacao Residencial'], 'Tijolo'],
+  ['Desenvolvimento', false, ['Desenvolvimento', 'Incorporações', 'Incorporacao'], 'Desenvolvimento'],
+  ['Hospitalar', false, ['Hospitalar', 'Hospital'], 'Tijolo'],
+  ['Hotelaria', false, ['Hotéis', 'Hoteis', 'Hotel'], 'Tijolo'],
+  ['Agências Bancárias', false, ['Agências de Bancos', 'Agencias Bancarias'], 'Tijolo'],
+  ['Educacional', false, ['Educacional'], 'Tijolo'],
+  ['Agronegócio', false, ['Agronegocio', 'Fazendas'], null],
+  ['Infraestrutura', false, ['Infra'], null],
+  ['Serviços Financeiros', false, ['Serviços Financeiros Diversos'], null],
+  ['Híbrido', true, ['Híbrido', 'Hibrido', 'Multicategoria'], 'Híbrido'],
+  ['Outros', true, ['Outros', 'Renda'], null],
 ];
 
 const BY_CODE = new Map<string, { segment: string; generic: boolean }>();
 for (const [segment, generic, labels] of CANONICAL) for (const l of labels) BY_CODE.set(normaliseCode(l), { segment, generic });
+const TYPE_OF = new Map<string, FundType | null>(CANONICAL.map(([segment, , , type]) => [segment, type]));
+
+/**
+ * The registry's fund types (araquem's classification, as stored). A segment implies one for a fund
+ * whose registry gives none: receivables are papel, buildings of one use are tijolo. Agribusiness,
+ * infrastructure and "outros" can be either, so they imply none.
+ */
+export type FundType = 'Papel' | 'Tijolo' | 'Híbrido' | 'Desenvolvimento' | 'FoF';
+
+/** The type a canonical segment implies, or null when it implies none. */
+export function typeOfSegment(segment: string | null): FundType | null {
+  return segment ? (TYPE_OF.get(segment) ?? null) : null;
+}
 
 /** The canonical segment of a raw label, or null for an unknown/empty label. */
 export function mapSegment(label: string | null): { segment: string; generic: boolean } | null {
