@@ -36,8 +36,17 @@ export const QueryParams = z.object({
   order_by: z.string().max(64).nullable().default(null),
   /** Entity-specific filters declared in the catalog (e.g. indicator: SELIC, currency: USD). */
   filters: z.record(z.string().max(64), z.string().max(128)).default({}),
+  /**
+   * Numeric conditions on the entity's own numeric columns ("DY acima de 15%", "valor de mercado
+   * acima de 1 bi"): every one must hold. Values travel as query parameters.
+   */
+  conditions: z
+    .array(z.object({ column: z.string().regex(/^[a-z][a-z0-9_]*$/).max(64), op: z.enum(['gt', 'lt']), value: z.number().min(-1e15).max(1e15) }))
+    .max(4)
+    .optional(),
 });
 export type QueryParams = z.infer<typeof QueryParams>;
+export type QueryCondition = NonNullable<QueryParams['conditions']>[number];
 
 export const TurnRole = z.enum(['user', 'assistant', 'system']);
 export const Turn = z.object({

@@ -338,6 +338,17 @@ export class EntityRenderer {
           const values = Object.values(data.params.filters ?? {});
           return values.length ? joinPt(values) : null;
         }
+        case 'conditions': {
+          // "P/VP abaixo de 1,00", "valor de mercado acima de R$ 1,00 bilhão": the screen said as asked.
+          const said = (data.params.conditions ?? []).map((c) => {
+            const col = this.columns.get(c.column);
+            const label = displayLabel(col?.label ?? '');
+            // "valor de mercado" in a sentence; acronyms ("DY", "P/VP") as written.
+            const inSentence = /^[A-Z][a-zà-ú]/.test(label) ? label[0].toLowerCase() + label.slice(1) : label;
+            return col ? `${inSentence} ${c.op === 'gt' ? 'acima de' : 'abaixo de'} ${formatColumnValue(c.value, col)}` : null;
+          });
+          return said.length && said.every((s) => s !== null) ? joinPt(said as string[]) : null;
+        }
         default: {
           if (modifier === 'sum' || modifier === 'max') return this.overRows(scope, name, modifier);
           if (!(name in row) || isMissing(row[name])) return null;

@@ -112,6 +112,7 @@ export const NARRATION_VALUES = [
   'nickname',
   'funds',
   'filters',
+  'conditions',
   'order',
 ] as const;
 

@@ -31,6 +31,8 @@ const EntityParams = z
     order: Order.nullable().default(null),
     limit: z.number().int().min(1).max(1000).nullable().default(null),
     filters: z.array(FilterKey).default([]),
+    /** Numeric columns a question may put a condition on ("DY acima de 15%"); named by `condition_words`. */
+    conditions: z.array(z.string().min(1)).default([]),
   })
   .strict()
   .superRefine((e, ctx) => {
@@ -99,6 +101,8 @@ export const ParamPolicySchema = z
         fund_type: Vocabulary,
       })
       .strict(),
+    /** column -> the words that name it in a numeric condition ("dy", "valor de mercado", "p/vp"). */
+    condition_words: Vocabulary.default({}),
     ranking: z
       .object({
         entity: z.string().min(1),

@@ -2,6 +2,7 @@ import { Agg, QueryParams, queryParams } from '@cota/contracts';
 import { normalize } from '@cota/text';
 import { AnalysedQuestion } from './analysis';
 import { EntityParamsSpec, FilterKey, ParamPolicySpec } from './param-policy.schema';
+import { ConditionColumn, conditionsOn } from './conditions';
 import { CompiledPhrase, compilePhrase, hasPhrase } from './phrases';
 
 export interface InferredParams {
@@ -50,7 +51,7 @@ export class ParamInference {
   private readonly numbers: Map<string, number>;
   private readonly months: Map<string, number>;
   /** Compiled once: inference runs per question and must stay far below a millisecond. */
-  private readonly re: Record<'lastN' | 'nLast' | 'monthYear' | 'top' | 'nBest' | 'bestN' | 'nFunds' | 'dayMonthYear', RegExp>;
+  private readonly re: Record<'lastN' | 'nLast' | 'monthYear' | 'top' | 'nBest' | 'bestN' | 'theN' | 'nFunds' | 'dayMonthYear', RegExp>;
 
   /** Single words that name a filter value (segments), for follow-ups that only change the filter. */
   private readonly filterWords: Set<string>;
@@ -116,6 +117,8 @@ export class ParamInference {
       top: new RegExp(`\\btop\\s+${this.numberRe}\\b`),
       nBest: new RegExp(`\\b${this.numberRe}\\s+(?:maiores|melhores|piores|menores|primeiros|primeiras)\\b`),
       bestN: new RegExp(`\\b(?:maiores|melhores|piores|menores)\\s+${this.numberRe}\\b`),
+      // "quais os 3 com menor p/vp": the funds picked, counted.
+      theN: new RegExp(`\\b(?:os|as)\\s+${this.numberRe}\\s+(?:com|que|de|mais|menos)\\b`),
       // "os 5 fiis com menos volatilidade": a count of funds is a list size.
       nFunds: new RegExp(`\\b${this.numberRe}\\s+(?:fiis|fundos)\\b`),
       dayMonthYear: new RegExp(`\\b(\\d{1,2})(?: o)? de ${this.monthRe} de (\\d{4})\\b`),
@@ -126,7 +129,16 @@ export class ParamInference {
     return this.spec.entities[entity];
   }
 
-  infer(q: AnalysedQuestion, entity: string | null): InferredParams {
+  /** Every column a condition can be on, with the words that name it (policies/param_inference.yaml condition_words). */
+  conditionColumns(): ConditionColumn[] {
+    return Object.entries(this.spec.condition_words).map(([column, words]) => ({ column, words }));
+  }
+
+  /**
+   * `conditionText`: the question as asked, when `q` is the question without its conditions (the
+   * planner strips them so that "com valor de mercado acima de 1 bi" does not pick the ranking's order).
+   */
+  infer(q: AnalysedQuestion, entity: string | null, conditionText: string = q.original): InferredParams {
     const notes: string[] = [];
     const tickers = q.tickers.tickers;
     const base: QueryParams = queryParams({ ticker: tickers.length === 1 ? tickers[0] : null, tickers: tickers.slice(0, 20) });
@@ -229,7 +241,7 @@ export class ParamInference {
     p.window = window;
 
     // Limit: "top 10", "os 24 últimos preços", "5 maiores".
-    const top = this.re.top.exec(n) ?? this.re.nBest.exec(n) ?? this.re.bestN.exec(n);
+    const top = this.re.top.exec(n) ?? this.re.nBest.exec(n) ?? this.re.bestN.exec(n) ?? this.re.theN.exec(n);
     let topN = top ? this.toNumber(top[1]) : null;
     if (topN === null) {
       // "um fundo" is an article, not a list size: counts of funds start at 2.
@@ -262,6 +274,17 @@ export class ParamInference {
       if (hit) p.filters[key] = hit.value;
     }
 
+    // "DY acima de 15%", "valor de mercado acima de 1 bi": conditions on the entity's own columns.
+    if (spec.conditions.length) {
+      const conditions = conditionsOn(conditionText, this.conditionColumns().filter((c) => spec.conditions.includes(c.column)));
+      if (conditions.length) {
+        p.conditions = conditions;
+        notes.push(`conditions: ${conditions.map((c) => `${c.column} ${c.op === 'gt' ? '>' : '<'} ${c.value}`).join(', ')}`);
+        // "Quantos fundos de papel têm DY acima de 15%?": every fund that meets them, so the count is whole.
+        if (/\bquant[oa]s\b/.test(n) && tickers.length === 0) p.limit = 1000;
+      }
+    }
+
     // "top 5 FIIs por DY" after talking about HGLG11 is about all funds, not HGLG11.
     let sources = [...spec.ticker.source];
     const crossFund = tickers.length === 0 && !spec.ticker.required && (topN !== null || this.crossFund.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0)));
@@ -288,6 +311,20 @@ export class ParamInference {
    * P/VP"): the entity and column that rank it instead, with the order the question asks. Null when a
    * rank column is named or no redirect matches.
    */
+  /**
+   * "Quantos fundos de shopping têm P/VP abaixo de 1?": a condition on a metric the rankings entity
+   * lacks screens the entity that has it (a redirect's), ordered as that redirect orders it.
+   */
+  conditionRedirect(text: string): { entity: string; order_by: string; order: 'asc' | 'desc'; matched: string } | null {
+    const ranking = this.spec.entities[this.spec.ranking.entity];
+    for (const c of conditionsOn(text, this.conditionColumns())) {
+      if (ranking?.conditions.includes(c.column)) continue;
+      const r = this.redirects.find((x) => this.spec.entities[x.entity]?.conditions.includes(c.column));
+      if (r) return { entity: r.entity, order_by: r.order_by, order: r.order, matched: `${c.column} ${c.op === 'gt' ? '>' : '<'} ${c.value}` };
+    }
+    return null;
+  }
+
   rankingRedirect(q: AnalysedQuestion): { entity: string; order_by: string; order: 'asc' | 'desc'; matched: string } | null {
     if (this.rankColumns.some((c) => c.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 1)))) return null;
     for (const r of this.redirects) {

@@ -420,4 +420,18 @@ describe('Planner (deterministic)', () => {
       expect(plan('rentabilidade mensal dos meus fiis x cdi em 2023').params).toMatchObject({ window: 'year:2023', filters: { benchmark: 'CDI' } });
     });
   });
+
+  describe('screens: funds that meet numeric conditions', () => {
+    it('a condition on a metric the rankings lack screens the entity that has it, every fund counted', () => {
+      const p = plan('quantos fundos de shopping tem p/vp abaixo de 1?');
+      expect(p).toMatchObject({ kind: 'entity', entity: 'fiis_financials_snapshot' });
+      expect(p.params).toMatchObject({ order_by: 'price_book_ratio', limit: 1000, filters: { sector: 'Shoppings' }, conditions: [{ column: 'price_book_ratio', op: 'lt', value: 1 }] });
+    });
+
+    it('a condition does not choose the order: "com valor de mercado acima de 1 bi, os 3 com menor p/vp"', () => {
+      const p = plan('entre os fundos de logística com valor de mercado acima de 1 bi, quais os 3 com menor p/vp?');
+      expect(p.params).toMatchObject({ order_by: 'price_book_ratio', order: 'asc', limit: 3, conditions: [{ column: 'market_cap_value', op: 'gt', value: 1e9 }] });
+      expect(plan('Quantos FIIs de papel têm DY acima de 15%?').params).toMatchObject({ filters: { fund_type: 'Papel' }, conditions: [{ column: 'dy_12m_pct', op: 'gt', value: 15 }] });
+    });
+  });
 });

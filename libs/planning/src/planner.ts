@@ -6,6 +6,7 @@ import { chooseEntityWithLlm } from './llm-fallback';
 import { Ontology } from './ontology';
 import { PlanningPolicies } from './policies';
 import { toolByArguments } from './tool-arguments';
+import { withoutConditions } from './conditions';
 import { MultiStepShapes, writePlanWithLlm } from './multi-step';
 import { validatePlan } from '@cota/contracts';
 import { detectAdvice, detectConcept, detectConfirmation, detectSmalltalk, detectTool } from './special';
@@ -385,7 +386,10 @@ export class Planner {
     if (best.score <= 0) {
       return this.respond(q, 'unknown', 'unknown', null, null, { ...base, accepted: false, reason: `no entity matched (features: ${activeFeatures})${suffix}` });
     }
-    const inferred = this.opts.policies.params.infer(q, best.entity);
+    // Conditions ("com valor de mercado acima de 1 bi") are read apart: their words must not choose a ranking's order.
+    const stripped = withoutConditions(q.original, this.opts.policies.params.conditionColumns());
+    const qr = stripped ? analyseQuestion(stripped, this.recognizeTickers(stripped), this.ontology.vocabulary) : q;
+    const inferred = this.opts.policies.params.infer(qr, best.entity, q.original);
     // "Esse fundo tem Sharpe bom?" is about one fund even for list-able entities: without a fund
     // in the text or the conversation Cota must ask which, not list them all.
     if (features.has('fund_reference') && inferred.ticker_sources.includes('context') && !inferred.ticker_required) {
@@ -408,10 +412,10 @@ export class Planner {
     // "Ranking de fundos por P/VP": the rankings entity has no P/VP rank, so the funds are ordered
     // by that column of the entity that has it, never silently by another rank.
     const redirect = accepted && best.entity === this.opts.policies.params.spec.ranking.entity && q.tickers.tickers.length === 0
-      ? this.opts.policies.params.rankingRedirect(q)
+      ? (this.opts.policies.params.rankingRedirect(qr) ?? this.opts.policies.params.conditionRedirect(q.original))
       : null;
     if (redirect) {
-      const r = this.opts.policies.params.infer(q, redirect.entity);
+      const r = this.opts.policies.params.infer(qr, redirect.entity, q.original);
       r.params = { ...r.params, ticker: null, tickers: [], agg: 'list', window: null, order_by: redirect.order_by, order: redirect.order,
         limit: r.params.limit ?? this.opts.policies.params.spec.ranking.default_limit };
       r.ticker_sources = r.ticker_sources.filter((s) => s !== 'context');

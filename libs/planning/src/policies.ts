@@ -28,6 +28,7 @@ export function loadPlanningPolicies(dir = policiesDir()): PlanningPolicies {
   const params = new ParamInference(loadPolicy('param_inference', ParamPolicySchema, dir));
   checkConsistency(ontology, params);
   checkRankingRedirects(params, dir);
+  checkConditions(params, dir);
   return { ontology, params, measures: loadMeasureCatalog(dir), tools: loadToolGatePolicy(dir), plans: loadPolicy('plans', PlansPolicySchema, dir) };
 }
 
@@ -44,6 +45,20 @@ export function checkRankingRedirects(params: ParamInference, dir = policiesDir(
     if (!catalog.orderings.includes(r.order_by)) throw new Error(`${where}.order_by: ${r.order_by} is not in the orderings of entities/${r.entity}.yaml`);
     if (!catalog.aggregations.includes('list')) throw new Error(`${where}.entity: entities/${r.entity}.yaml does not offer the list aggregation`);
   });
+}
+
+/** A condition column must be a numeric column of its entity and have words that name it. */
+export function checkConditions(params: ParamInference, dir = policiesDir()): void {
+  const screened = Object.entries(params.spec.entities).filter(([, e]) => e.conditions.length);
+  const entities = screened.length ? loadEntityCatalog(dir) : {};
+  for (const [name, e] of screened) {
+    for (const column of e.conditions) {
+      const where = `param_inference.yaml: entities.${name}.conditions`;
+      const col = entities[name]?.columns.find((c) => c.name === column);
+      if (!col || !['integer', 'number', 'money', 'percent', 'ratio'].includes(col.type)) throw new Error(`${where}: ${column} is not a numeric column of entities/${name}.yaml`);
+      if (!params.spec.condition_words[column]) throw new Error(`${where}: ${column} has no condition_words`);
+    }
+  }
 }
 
 export function checkConsistency(ontology: Ontology, params: ParamInference): void {

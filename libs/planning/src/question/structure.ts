@@ -2,6 +2,7 @@ import type { MeasureAgg, PeriodSpec, QuestionSubject, StructuredQuestion } from
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
 import { parsePeriod, PeriodShift } from '@cota/periods';
 import { normalize } from '@cota/text';
+import { readNumericConditions } from '../conditions';
 import { isMixedSeries, isSpan } from './measure-plan';
 
 /** A phrase of the measure catalog compiled once: matched on whole words of the normalised text. */
@@ -237,11 +238,8 @@ export class QuestionReader {
 
 /** "passou de 1%", "acima de 15", "abaixo de 0,5", "negativo": the level values are counted against. */
 export function readCondition(text: string): { op: 'gt' | 'lt'; value: number } | null {
-  const num = '(-?\\d+(?:[.,]\\d+)?)';
-  const above = new RegExp(`(?:passou de|passaram de|acima de|mais de|maior que|maior do que|superior a|superou|ultrapassou)\\s+${num}`).exec(text);
-  if (above) return { op: 'gt', value: Number(above[1].replace(',', '.')) };
-  const below = new RegExp(`(?:abaixo de|menos de|menor que|menor do que|inferior a)\\s+${num}`).exec(text);
-  if (below) return { op: 'lt', value: Number(below[1].replace(',', '.')) };
+  const first = readNumericConditions(text)[0];
+  if (first) return { op: first.op, value: first.value };
   if (/(?:^| )(?:negativo|negativa|negativos|negativas|deflacao)(?= |$)/.test(text)) return { op: 'lt', value: 0 };
   if (/(?:^| )(?:positivo|positiva|positivos|positivas)(?= |$)/.test(text)) return { op: 'gt', value: 0 };
   return null;

@@ -38,6 +38,16 @@ describe('buildEntityQuery', () => {
     expect(q.sql).toContain('"rank_sharpe" ASC');
   });
 
+  it('numeric conditions on the entity\'s numeric columns travel as parameters; any other column is refused', () => {
+    const q = buildEntityQuery(catalog.fiis_financials_snapshot, P({ conditions: [{ column: 'market_cap_value', op: 'gt', value: 1e9 }, { column: 'price_book_ratio', op: 'lt', value: 1 }] }), 'c1');
+    expect(q.sql).toMatch(/"market_cap_value" > \$\d+::numeric/);
+    expect(q.sql).toMatch(/"price_book_ratio" < \$\d+::numeric/);
+    expect(q.values).toEqual(expect.arrayContaining([1e9, 1]));
+    for (const column of ['ticker', 'no_such_column']) {
+      expect(() => buildEntityQuery(catalog.fiis_financials_snapshot, P({ conditions: [{ column, op: 'gt', value: 1 }] }), 'c1')).toThrow(CotaError);
+    }
+  });
+
   it('rejects an ordering the entity does not allow, in Portuguese', () => {
     expect(() => buildEntityQuery(catalog.fiis_rankings, P({ order_by: 'fii_cnpj' }), 'c1')).toThrow(CotaError);
     expect(() => buildEntityQuery(catalog.fiis_rankings, P({ order_by: 'fii_cnpj' }), 'c1')).toThrow(/Não é possível ordenar/);

@@ -27,6 +27,7 @@ export function normaliseCode(v: string): string {
 }
 
 const ACCENTED = 'áàâãäéèêëíìîïóòôõöúùûüçñ';
+const NUMERIC = new Set<Column['type']>(['integer', 'number', 'money', 'percent', 'ratio']);
 const PLAIN = 'aaaaaeeeeiiiiooooouuuucn';
 
 /** Serialises a column for JSON: dates as ISO text in SQL, so no time zone can shift them. */
@@ -141,6 +142,13 @@ export function buildEntityQuery(def: EntityDef, input: QueryParams, clientId: s
         `translate(lower(${q(f.column)}), '${ACCENTED}', '${PLAIN}') = translate(lower(${param(value)}), '${ACCENTED}', '${PLAIN}')`,
       );
     }
+  }
+
+  // Numeric conditions, on the entity's numeric columns only ("DY acima de 15%").
+  for (const c of params.conditions ?? []) {
+    const col = def.columns.find((x) => x.name === c.column);
+    if (!col || !NUMERIC.has(col.type)) bad(`A consulta de ${def.entity} não compara a coluna '${c.column.slice(0, 40)}'.`);
+    where.push(`${q(col.name)} ${c.op === 'gt' ? '>' : '<'} ${param(c.value, '::numeric')}`);
   }
 
   // Window: null means the entity default; windows an entity does not declare are ignored.

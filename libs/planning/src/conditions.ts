@@ -1,0 +1,89 @@
+import type { QueryCondition } from '@cota/contracts';
+import { fold } from '@cota/text';
+
+/**
+ * Numeric conditions as investors write them: "DY acima de 15%", "p/vp abaixo de 1", "valor de
+ * mercado acima de 1 bi", "acima de R$ 1 bi de valor de mercado". One grammar for the comparison
+ * words and the number (with its scale); what the number is about is decided by the caller.
+ */
+export interface NumericCondition {
+  op: 'gt' | 'lt';
+  value: number;
+  /** Where the comparison starts and the number ends in the folded text (to find what it is about). */
+  start: number;
+  end: number;
+}
+
+const ABOVE = ['passou de', 'passaram de', 'acima de', 'acima dos', 'acima da', 'mais de', 'maior que', 'maior do que', 'superior a', 'superou', 'ultrapassou', 'maiores que', 'acima do'];
+const BELOW = ['abaixo de', 'abaixo dos', 'abaixo da', 'abaixo do', 'menos de', 'menor que', 'menor do que', 'menores que', 'inferior a'];
+const SCALES: Record<string, number> = { bi: 1e9, bilhao: 1e9, bilhoes: 1e9, mi: 1e6, mm: 1e6, milhao: 1e6, milhoes: 1e6, mil: 1e3, k: 1e3 };
+const words = (list: string[]) => list.sort((a, b) => b.length - a.length).map((w) => w.replace(/ /g, '\\s+')).join('|');
+const CONDITION = new RegExp(
+  `(?:^|[^a-z])(${words(ABOVE)}|${words(BELOW)})\\s+(?:r\\$\\s*)?(-?\\d+(?:[.,]\\d+)?)\\s*(%|${Object.keys(SCALES).join('|')})?(?![a-z0-9])`,
+  'g',
+);
+const ABOVE_SET = new Set(ABOVE);
+
+/** Every numeric comparison in the text, in order, with its number scaled ("1 bi" = 1e9; "15%" = 15). */
+export function readNumericConditions(text: string): NumericCondition[] {
+  const folded = fold(text);
+  const out: NumericCondition[] = [];
+  for (const m of folded.matchAll(CONDITION)) {
+    const op = ABOVE_SET.has(m[1].replace(/\s+/g, ' ')) ? 'gt' : 'lt';
+    const value = Number(m[2].replace(',', '.')) * (m[3] && m[3] !== '%' ? SCALES[m[3]] : 1);
+    if (!Number.isFinite(value)) continue;
+    out.push({ op, value, start: m.index! + m[0].indexOf(m[1]), end: m.index! + m[0].length });
+  }
+  return out;
+}
+
+/** A column and the words that name it ("dy_pct": dy, dividend yield). */
+export interface ConditionColumn {
+  column: string;
+  words: string[];
+}
+
+/**
+ * The conditions of a question on the columns an entity has: each comparison is about the column
+ * named closest to it, before it ("DY acima de 15%") or right after its number ("acima de 1 bi de
+ * valor de mercado"). A comparison naming no column of the entity is left out.
+ */
+export function conditionsOn(text: string, columns: readonly ConditionColumn[]): QueryCondition[] {
+  return readClauses(text, columns).map((c) => c.condition);
+}
+
+/** The question without its conditions ("fundos de logística com valor de mercado acima de 1 bi, os 3 com menor p/vp" → "... os 3 com menor p/vp"). */
+export function withoutConditions(text: string, columns: readonly ConditionColumn[]): string | null {
+  const clauses = readClauses(text, columns);
+  if (!clauses.length) return null;
+  let folded = fold(text);
+  for (const c of [...clauses].sort((a, b) => b.start - a.start)) folded = `${folded.slice(0, c.start)} ${folded.slice(c.end)}`;
+  return folded.replace(/\s+/g, ' ').trim();
+}
+
+function readClauses(text: string, columns: readonly ConditionColumn[]): Array<{ condition: QueryCondition; start: number; end: number }> {
+  const folded = fold(text);
+  const out: Array<{ condition: QueryCondition; start: number; end: number }> = [];
+  for (const c of readNumericConditions(text)) {
+    const before = folded.slice(Math.max(0, c.start - 40), c.start);
+    const after = folded.slice(c.end, c.end + 30);
+    let best: { column: string; distance: number; from: number; to: number } | null = null;
+    for (const col of columns) {
+      for (const w of col.words) {
+        const re = new RegExp(`(?:^|[^a-z0-9/])${w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![a-z0-9])`, 'g');
+        for (const m of before.matchAll(re)) {
+          const distance = before.length - (m.index! + m[0].length);
+          const from = c.start - before.length + m.index!;
+          if (!best || distance < best.distance) best = { column: col.column, distance, from, to: c.end };
+        }
+        const a = re.exec(after);
+        re.lastIndex = 0;
+        if (a && (!best || a.index + 5 < best.distance)) best = { column: col.column, distance: a.index + 5, from: c.start, to: c.end + a.index + a[0].length };
+      }
+    }
+    if (best && !out.some((o) => o.condition.column === best!.column && o.condition.op === c.op)) {
+      out.push({ condition: { column: best.column, op: c.op, value: c.value }, start: best.from, end: best.to });
+    }
+  }
+  return out.slice(0, 4);
+}
