@@ -57,6 +57,8 @@ export const MeasureDefSchema = z
     aggregations: z.array(MeasureAgg).min(1),
     default_agg: MeasureAgg,
     words: Words,
+    /** Words that name this measure only when the question is about the client's holdings ("preço médio do KNIP11 na minha carteira"). */
+    client_words: z.array(z.string().min(1)).default([]),
   })
   .strict()
   .superRefine((m, ctx) => {

@@ -1,6 +1,6 @@
 import type { MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { brDate, describePeriod } from '@cota/periods';
-import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, groupPtBr, toDecimal } from './format';
+import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, groupPtBr, MONTH_NAMES_PT, toDecimal } from './format';
 
 type Unit = MeasureResult['unit'];
 
@@ -137,7 +137,7 @@ const endOfMonth = (d: string) => {
   return `${y}-${String(m).padStart(2, '0')}-${new Date(Date.UTC(y, m, 0)).getUTCDate()}`;
 };
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const MONTH_NAMES = ['janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'];
+const MONTH_NAMES = MONTH_NAMES_PT;
 /** A value's date as its series dates it: a day, or a month for monthly series ("outubro de 2021"). */
 const dateOf = (r: MeasureResult, d: string) => (r.grain === 'month' ? `${MONTH_NAMES[Number(d.slice(5, 7)) - 1]} de ${d.slice(0, 4)}` : brDate(d));
 
@@ -274,8 +274,11 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       return `${cap(bare(v.subject))} acumulou ${formatPercent(v.value)}${when} (juros compostos, ${n}${span}).${gap}`;
     }
     case 'max':
-    case 'min':
-      return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}.`;
+    case 'min': {
+      // A monthly payment's extreme is known by its month ("o de dezembro"), its day given too.
+      const monthly = NOUNS[r.measure]?.[0] === 'pagamento' && r.grain !== 'month' && v.date ? ` (o de ${MONTH_NAMES[Number(v.date.slice(5, 7)) - 1]})` : '';
+      return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}.`;
+    }
     case 'total': {
       const [one, many] = NOUNS[r.measure] ?? ['registro', 'registros'];
       const verb = /^(os|as) /.test(name) ? 'somam' : 'soma';

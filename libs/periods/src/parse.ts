@@ -27,6 +27,8 @@ export type ShiftUnit = 'day' | 'month' | 'quarter' | 'semester' | 'year';
 export interface PeriodShift {
   unit: ShiftUnit;
   offset: number;
+  /** "um ano depois", "três meses antes": the same period moved (December → December), not the next unit-long one. */
+  keep?: boolean;
 }
 
 const MONTHS: Array<[number, string[]]> = [
@@ -238,7 +240,8 @@ const RULES: Rule[] = [
     build: (m) => (m[1] === 'ano' ? trailing(12, 'meses') : m[1] === 'semestre' ? trailing(6, 'meses') : m[1] === 'trimestre' ? trailing(3, 'meses') : null),
   },
   {
-    re: new RegExp(`\\b(${NUM_WORD})\\s*(?:meses|m)\\b(?!\\s*(?:de|/)\\s*\\d)`),
+    // ("entre esses dois meses" points at months already said: no window)
+    re: new RegExp(`(?<!\\b(?:esses|estes|essas|estas|nesses|nestes|desses|destes|os|as)\\s+)\\b(${NUM_WORD})\\s*(?:meses|m)\\b(?!\\s*(?:de|/)\\s*\\d)`),
     build: (m) => (count(m[1]) >= 1 && count(m[1]) <= 120 ? trailing(count(m[1]), 'meses') : null),
   },
   // A year written out wins over "no ano", "este ano": em 2024 · no ano de 2024 · fim de 2022
@@ -281,7 +284,9 @@ function trailing(n: number, unit: string): PeriodSpec | null {
 const SHIFT_UNITS: Record<string, ShiftUnit> = { dia: 'day', pregao: 'day', mes: 'month', trimestre: 'quarter', semestre: 'semester', ano: 'year' };
 const FORWARD = /^(?:seguinte|posterior|depois|proxim[oa])$/;
 // "no mês seguinte", "o trimestre anterior", "no próximo semestre", "um ano depois" (not "ano passado": that counts from today).
-const SHIFT = /\b(?:(dia|pregao|mes|trimestre|semestre|ano)\s+(seguinte|posterior|anterior|depois|antes)|(proxim[oa])\s+(dia|pregao|mes|trimestre|semestre|ano))\b/;
+const SHIFT = /\b(?:(?:(um|uma|dois|duas|tres|\d{1,2})\s+)?(dia|dias|pregao|mes|meses|trimestre|semestre|ano|anos)\s+(seguinte|posterior|anterior|depois|antes)|(proxim[oa])\s+(dia|pregao|mes|trimestre|semestre|ano))\b/;
+const SHIFT_COUNT: Record<string, number> = { um: 1, uma: 1, dois: 2, duas: 2, tres: 3 };
+const singular = (u: string) => ({ meses: 'mes', dias: 'dia', anos: 'ano' })[u] ?? u;
 // "e a selic rendeu quanto nesse mês?": the month the conversation is about (offset 0).
 // "desse mês", "daquele dia" point at it too ("deste mês" is today's month: another rule).
 const SAME = /\b(?:[nd]?ess[ea]|[nd]aquel[ea]|n?o\s+mesmo|na\s+mesma)\s+(dia|pregao|mes|trimestre|semestre|data)\b/;
@@ -310,7 +315,9 @@ export function parsePeriod(question: string): ParsedPeriod | null {
     // A date said with it wins ("e um ano depois, em jun/2023?" asks for June 2023).
     const said = firstRule(text.replace(s[0], ' '));
     if (said) return said;
-    const shift: PeriodShift = { unit: SHIFT_UNITS[s[1] ?? s[4]], offset: FORWARD.test(s[2] ?? s[3]) ? 1 : -1 };
+    const word = s[3] ?? s[4];
+    const n = s[1] ? (SHIFT_COUNT[s[1]] ?? Number(s[1])) : 1;
+    const shift: PeriodShift = { unit: SHIFT_UNITS[singular(s[2] ?? s[5])], offset: (FORWARD.test(word) ? 1 : -1) * n, ...(/^(?:depois|antes)$/.test(word) ? { keep: true } : {}) };
     return { spec: unanchored(shift), matched: s[0].trim(), shift };
   }
   return withSecondDate(text, firstRule(text));

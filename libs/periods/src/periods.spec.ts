@@ -98,6 +98,16 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
   ] as const)('%j moved by %s %d', (from, unit, offset, expected) =>
     expect(shiftPeriod(from as never, { unit, offset })).toEqual(expected),
   );
+
+  it('"um ano depois", "dois meses antes": the same period moved, its grain kept', () => {
+    expect(parsePeriod('e um ano depois?')?.shift).toEqual({ unit: 'year', offset: 1, keep: true });
+    expect(parsePeriod('e dois meses antes?')?.shift).toEqual({ unit: 'month', offset: -2, keep: true });
+    expect(parsePeriod('e no ano seguinte?')?.shift).toEqual({ unit: 'year', offset: 1 });
+    expect(shiftPeriod(range('2022-12-01', '2022-12-31', 'month') as never, { unit: 'year', offset: 1, keep: true })).toEqual(range('2023-12-01', '2023-12-31', 'month'));
+    expect(shiftPeriod(range('2024-01-01', '2024-03-31', 'quarter') as never, { unit: 'year', offset: -1, keep: true })).toEqual(range('2023-01-01', '2023-03-31', 'quarter'));
+    // "no ano seguinte" of a month is the whole next year.
+    expect(shiftPeriod(range('2022-12-01', '2022-12-31', 'month') as never, { unit: 'year', offset: 1 })).toEqual(range('2023-01-01', '2023-12-31', 'year'));
+  });
 });
 
 describe('periods resolved against the series, never the clock', () => {

@@ -26,6 +26,15 @@ export function shiftPeriod(from: Range, shift: PeriodShift): Range {
     return { kind: 'range', from: isoOf(d), to: isoOf(d), grain: 'day' };
   }
   const len = MONTHS_OF[shift.unit];
+  // "um ano depois" of December 2022 is December 2023: the same period moved, its grain kept.
+  if (shift.keep && from.grain !== 'custom' && MONTHS_OF[from.grain as keyof typeof MONTHS_OF] !== undefined && MONTHS_OF[from.grain as keyof typeof MONTHS_OF] < len) {
+    const move = (iso: string, end: boolean) => {
+      const d = new Date(`${iso}T00:00:00Z`);
+      const m = d.getUTCFullYear() * 12 + d.getUTCMonth() + shift.offset * len;
+      return end ? new Date(Date.UTC(Math.floor(m / 12), (m % 12) + 1, 0)) : new Date(Date.UTC(Math.floor(m / 12), m % 12, 1));
+    };
+    return { kind: 'range', from: isoOf(move(from.from, false)), to: isoOf(move(from.to, true)), grain: from.grain };
+  }
   // Months counted from year 0 keep the arithmetic in one integer.
   const start = Math.floor((anchor.getUTCFullYear() * 12 + anchor.getUTCMonth()) / len) * len + shift.offset * len;
   const end = start + len - 1;

@@ -8,7 +8,7 @@ export interface NamedFund {
 
 /** Words every registered name carries ("Fundo de Investimento Imobiliário ... Responsabilidade Limitada"). */
 const GENERIC = new Set([
-  'fundo', 'fundos', 'fdo', 'investimento', 'investimentos', 'inv', 'imobiliario', 'imob', 'fii', 'fiis', 'fi', 'fic',
+  'fundo', 'fundos', 'fdo', 'investimento', 'investimentos', 'inv', 'invest', 'imobiliario', 'imobiliarios', 'imobiliaria', 'imob', 'fii', 'fiis', 'fi', 'fic',
   'de', 'do', 'da', 'dos', 'das', 'em', 'e', 'responsabilidade', 'limitada', 'ltda', 'cotas', 'cota', 'sa',
 ]);
 
@@ -35,11 +35,17 @@ export class FundNameIndex {
       const words = normalize(f.name).split(' ').filter((w) => w && !GENERIC.has(w));
       // One word ("kinea") is a manager's name more often than a fund's.
       if (words.length < 2 || words.every((w) => isWord(w) || w.length < 3)) continue;
-      const phrase = words.join(' ');
-      const owners = this.byPhrase.get(phrase) ?? new Set<string>();
-      owners.add(f.ticker.toUpperCase());
-      if (!this.byPhrase.has(phrase)) this.byFirstWord.set(words[0], [...(this.byFirstWord.get(words[0]) ?? []), phrase]);
-      this.byPhrase.set(phrase, owners);
+      // The name and its leading words ("Vinci Shopping Centers" for "Vinci Shopping Centers Fundo Invest ... FII"),
+      // each a name while it holds a proper noun; one that several funds share names none.
+      for (let n = words.length; n >= 2; n--) {
+        const lead = words.slice(0, n);
+        if (lead.every((w) => isWord(w) || w.length < 3)) break;
+        const phrase = lead.join(' ');
+        const owners = this.byPhrase.get(phrase) ?? new Set<string>();
+        owners.add(f.ticker.toUpperCase());
+        if (!this.byPhrase.has(phrase)) this.byFirstWord.set(words[0], [...(this.byFirstWord.get(words[0]) ?? []), phrase]);
+        this.byPhrase.set(phrase, owners);
+      }
     }
   }
 

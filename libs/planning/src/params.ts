@@ -33,6 +33,9 @@ const alternation = (words: string[]) =>
  * order, ranking column and filters from the question text, then clipped to what the entity
  * declares. Tickers come from the text only; the context service may add one later.
  */
+/** Words of filter phrases that name no filter by themselves ("fundos de papel"). */
+const GENERIC_LIST_WORDS = new Set(['fundo', 'fundos', 'fii', 'fiis', 'de', 'do', 'da', 'dos', 'das', 'e']);
+
 export class ParamInference {
   private readonly agg: Array<{ agg: Agg; phrases: CompiledPhrase[]; vetoes: Array<{ phrase: CompiledPhrase; entities: Set<string> | null }> }>;
   private readonly aggOverrides: Array<{ agg: Agg; all: CompiledPhrase[][]; entities: Set<string> }>;
@@ -62,7 +65,13 @@ export class ParamInference {
   }
 
   constructor(readonly spec: ParamPolicySpec) {
-    this.filterWords = new Set([spec.filters.sector, spec.filters.fund_type].flatMap((v) => Object.values(v).flat()).map((w) => normalize(w)).filter((w) => !w.includes(' ')));
+    // Every word of a filter's phrases ("lajes corporativas"), but the words every list has ("fundos de").
+    this.filterWords = new Set(
+      [spec.filters.sector, spec.filters.fund_type]
+        .flatMap((v) => Object.values(v).flat())
+        .flatMap((w) => normalize(w).split(' '))
+        .filter((w) => w && !GENERIC_LIST_WORDS.has(w)),
+    );
     // Exact words, not stems: "quanto" must not read as "quantos".
     const exact = (text: string): CompiledPhrase => ({ text, stems: normalize(text).split(' ').filter(Boolean) });
     this.agg = spec.agg_precedence.map((agg) => ({
@@ -270,6 +279,8 @@ export class ParamInference {
 
     for (const key of spec.filters) {
       if (key === 'date') continue;
+      // "o KNRI11 é papel ou tijolo?": with a fund named, a kind of fund is what is asked, not a filter.
+      if ((key === 'sector' || key === 'fund_type') && tickers.length > 0) continue;
       const hit = this.filters[key].find((v) => v.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 0)));
       if (hit) p.filters[key] = hit.value;
     }

@@ -434,4 +434,28 @@ describe('Planner (deterministic)', () => {
       expect(plan('Quantos FIIs de papel têm DY acima de 15%?').params).toMatchObject({ filters: { fund_type: 'Papel' }, conditions: [{ column: 'dy_12m_pct', op: 'gt', value: 15 }] });
     });
   });
+
+  describe('round 10 mechanisms', () => {
+    it('a fund named by the leading words of its registered name; a kind of fund asked of a named fund is no filter', () => {
+      expect(plan('qual o ticker do Vinci Shopping Centers?')).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro', params: { ticker: 'VISC11' } });
+      expect(plan('o knri11 é papel ou tijolo?').params).toMatchObject({ ticker: 'KNRI11', filters: {} });
+    });
+
+    it('an index or a currency over months is how it moved; "mais caro" is the maximum', () => {
+      expect(plan('ibov no 2º tri de 2024').question).toMatchObject({ measure: 'index_points', agg: 'variation' });
+      expect(plan('euro mais caro de 2025, qual foi e quando?').question).toMatchObject({ measure: 'fx_rate', agg: 'max' });
+      // A fund's price in a month stays its price.
+      expect(plan('preço do XPML11 em março de 2024').question).toMatchObject({ measure: 'price', agg: 'value' });
+    });
+
+    it('a fund against the CDI over a period said is each one\'s return; without one, the 12-month benchmark plan', () => {
+      expect(plan('KNHY11 rendeu mais que o CDI no 1º semestre de 2024?')).toMatchObject({ kind: 'measure', question: { measure: null, agg: 'variation', subjects: [{ id: 'KNHY11' }, { id: 'CDI' }] } });
+      expect(plan('O HGLG11 rendeu mais que o CDI nos últimos 12 meses?').kind).toBe('plan');
+    });
+
+    it('"preço médio ... na minha carteira" is the price paid', () => {
+      expect(plan('preço medio do knip11 na minha carteira').question).toMatchObject({ measure: 'avg_price', subjects: [{ kind: 'fund', id: 'KNIP11' }] });
+      expect(plan('preço medio do knip11 em junho de 2025').question).toMatchObject({ measure: 'price', agg: 'avg' });
+    });
+  });
 });

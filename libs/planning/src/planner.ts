@@ -187,7 +187,7 @@ export class Planner {
     const ownTopic =
       routed.kind === 'entity' && routed.planner.accepted && !routed.elliptic && !reading.measureNamed && !!routed.entity && reading.question.subjects.length === 0 &&
       !!opts.previousQuestion?.measure && this.opts.policies.measures.measures[opts.previousQuestion.measure]?.entity !== routed.entity &&
-      !reading.cues.includes('among_previous') && !reading.cues.includes('add_subject');
+      !reading.cues.includes('among_previous') && !reading.cues.includes('add_subject') && !reading.cues.includes('refers_subject') && !reading.cues.includes('between_answers');
     if (hasPrevious && cue && !ownTopic) {
       const edited = applyFollowUp(reading, { question: opts.previousQuestion ?? null, tickers: opts.previousTickers ?? [], earlier: opts.earlierSubjects ?? [], earlierPeriod: opts.earlierPeriod ?? null }, this.opts.policies.measures);
       question = edited.question;

@@ -1,4 +1,5 @@
 import type { ExecutionPlan, PlanStep, StructuredQuestion, Synthesis } from '@cota/contracts';
+import { parsePeriod } from '@cota/periods';
 import { fold } from '@cota/text';
 import { extractFinanceArgs } from '@cota/tool-gating';
 import { PlansPolicy } from './policy';
@@ -119,6 +120,9 @@ export class MultiStepShapes {
 
   private benchmark(words: string, tickers: readonly string[]): ExecutionPlan | null {
     if (tickers.length !== 1 || !saysAny(words, this.policy.benchmark.words)) return null;
+    // A period said ("no 1º semestre de 2024") is a question of returns over it, each its own: the structured question answers it.
+    const said = parsePeriod(words)?.spec;
+    if (said && said.kind !== 'latest' && said.kind !== 'trailing') return null;
     const rate = Object.entries(this.policy.benchmark.rates).find(([, w]) => saysAny(words, w))?.[0];
     if (!rate) return null;
     const ticker = tickers[0];

@@ -182,6 +182,25 @@ describe('comparisons without a comparison phrase', () => {
   });
 });
 
+describe('follow-ups about the client\'s own figures and the conversation\'s subject', () => {
+  it('"e quanto entrou com essa venda?" keeps the fund of the sale; a position keeps no period it was not asked', () => {
+    const [, proceeds] = converse('quanto lucrei vendendo xpin11?', 'e quanto entrou de dinheiro com essa venda?');
+    expect(proceeds.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'XPIN11' }], measure: 'sale_proceeds' });
+    const [, avg] = converse('quanto recebi de dividendos do HGLG11 em 2024?', 'e qual meu preço medio nele?');
+    expect(avg.question).toMatchObject({ subjects: [{ id: 'HGLG11' }], measure: 'avg_price', period: null });
+    // What was received is a flow: "nesse período" keeps it.
+    const [, , got] = converse('quais fundos eu tenho?', 'qual deles pagou mais por cota no 1º tri de 2025?', 'e quanto eu recebi dele nesse periodo?');
+    expect(got.question).toMatchObject({ measure: 'received', period: { from: '2025-01-01', to: '2025-03-31' } });
+  });
+
+  it('"quanto ele variou de julho a setembro?" is about the subject the conversation is on, an "um ano depois" the same month', () => {
+    const [, , euro] = converse('cotação do dólar em 31/07/2024', 'e o euro?', 'quanto ele variou de julho a setembro de 2024?');
+    expect(euro.question).toMatchObject({ subjects: [{ kind: 'currency', id: 'EUR' }], agg: 'variation', period: { from: '2024-07-01', to: '2024-09-30' } });
+    const [, later] = converse('pl do KNRI11 em dez/2022', 'e um ano depois?');
+    expect(later.question).toMatchObject({ period: { from: '2023-12-01', to: '2023-12-31', grain: 'month' } });
+  });
+});
+
 describe('a follow-up of an entity answer edits its parameters', () => {
   const base = { ticker: null, tickers: [], agg: 'list' as const, window: null, limit: null, order: null, order_by: null, filters: {} };
 

@@ -23,6 +23,10 @@ export interface PreviousTurn {
  */
 export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, catalog: MeasureCatalog): { question: StructuredQuestion; meta: FollowUpMeta } {
   let reading = read;
+  // "e quanto entrou com essa venda?" after the result of the XPIN11's sale: the client's own figures
+  // of the same fund, not the whole portfolio the measure defaulted to.
+  const prevOwnOfFund = !!previous.question?.measure && catalog.measures[previous.question.measure]?.subject === 'portfolio' && previous.question.subjects.some((s) => s.kind === 'fund');
+  if (read.impliedPortfolio && prevOwnOfFund) reading = { ...read, question: { ...read.question, subjects: [] } };
   const cur = reading.question;
   const prev = previous.question;
   const inherited: string[] = [];
@@ -58,7 +62,9 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   const named = reading.measureNamed && cur.measure ? catalog.measures[cur.measure] : null;
   // "qual deles" after a list of the client's funds: those funds, whatever the previous measure's subject.
   const amongListed = reading.cues.includes('among_previous') && previous.tickers.length > 1;
-  if (cur.subjects.length === 0 && named && !amongListed && prev.subjects.some((s) => s.kind !== named.subject)) {
+  // (The client's own measure is asked of a fund too: "e quanto entrou com essa venda?" keeps the XPIN11.)
+  const foreign = (s: QuestionSubject) => s.kind !== named!.subject && !(named!.subject === 'portfolio' && s.kind === 'fund');
+  if (cur.subjects.length === 0 && named && !amongListed && prev.subjects.some(foreign)) {
     // "e o dy dele?" after the Selic: a fund's measure never takes a market subject; the fund comes
     // from the conversation's last reference (the context service decides, by the contract's rules).
     subjects = [];
@@ -133,7 +139,7 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     const m2 = m1 + months - 1;
     period = { kind: 'range', from: `${y}-${String(m1).padStart(2, '0')}-01`, to: `${y}-${String(m2).padStart(2, '0')}-${new Date(Date.UTC(y, m2, 0)).getUTCDate()}`, grain: ordinal.grain };
     changed.push(`period (the ${reading.ordinal}º ${ordinal.grain === 'semester' ? 'semester' : 'quarter'} of ${y})`);
-  } else if ((!period || reading.cues.includes('same_period')) && betweenTurns(prev, previous.earlierPeriod ?? null, reading, cur.subjects.length === 0, catalog)) {
+  } else if ((!period || reading.cues.includes('same_period') || reading.cues.includes('between_answers')) && betweenTurns(prev, previous.earlierPeriod ?? null, reading, cur.subjects.length === 0, catalog)) {
     // "VP por cota em dez/2021" → "e em dez/2023?" → "qual foi a variação nesse intervalo?": from the one to the other.
     period = betweenTurns(prev, previous.earlierPeriod ?? null, reading, true, catalog);
     changed.push('period (from the earlier answer\'s date to the previous one\'s)');
@@ -164,7 +170,10 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   } else changed.push('period');
 
   // A measure with only today's published value (P/VP, market cap) cannot keep "ontem" or a past period it did not ask.
-  if (measure && measure !== prev.measure && catalog.measures[measure]?.table === 'wh_snapshots' && inherited.includes('period') && !cur.period) {
+  // Nor does the client's own position ("e qual meu preço médio nele?" after what the fund paid in 2024), unless asked "nesse período".
+  const own = catalog.measures[measure ?? ''];
+  const ownPosition = own?.subject === 'portfolio' && own.kind !== 'flow' && !reading.cues.includes('same_period');
+  if (measure && measure !== prev.measure && (own?.table === 'wh_snapshots' || ownPosition) && inherited.includes('period') && !cur.period) {
     period = null;
     inherited.splice(inherited.indexOf('period'), 1);
     changed.push('period (the measure has only its current value)');

@@ -34,14 +34,20 @@ export interface QuestionReading {
   shift: PeriodShift | null;
   /** The order a comparison phrase asks ("e o maior valor de mercado?"), even with one subject or none. */
   compareWanted: 'max' | 'min' | null;
+  /** The portfolio subject was not said: the client's own measure defaulted to the whole portfolio. */
+  impliedPortfolio: boolean;
 }
 
 const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceiro: 3, quarto: 4, '1o': 1, '2o': 2, '3o': 3, '4o': 4 };
 
-export type FollowUpCue = 'same_period' | 'add_subject' | 'among_previous' | 'opener' | 'refers_fund';
+export type FollowUpCue = 'same_period' | 'between_answers' | 'add_subject' | 'among_previous' | 'opener' | 'refers_fund' | 'refers_subject';
 
 const CUES: Array<[FollowUpCue, RegExp]> = [
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
+  // "entre esses dois meses", "nesse intervalo": from the one answer's date to the other's.
+  ['between_answers', /(?:^| )(?:nesse|neste) intervalo(?= |$)|(?:^| )entre (?:esses|essas|estes|estas|as|os) (?:dois|duas) (?:meses|datas|dias|anos|periodos|momentos)(?= |$)/],
+  // "quanto ele variou?": the subject the conversation is about, whatever its kind.
+  ['refers_subject', /(?:^| )(?:ele|ela)(?= |$)/],
   ['add_subject', /(?:^| )(?:compar[ae]\w*|versus|vs|x|contra|frente a|em relacao a)(?= |$)/],
   // "qual foi melhor?" with nothing else: the subjects the conversation just compared.
   ['among_previous', /^(?:e )?(?:qual|quem) (?:foi |e |esta |ta |se saiu |rendeu |performou )?(?:o |a )?(?:melhor|pior)$/],
@@ -67,6 +73,8 @@ const PAIRS: Record<string, MeasureAgg[]> = {
 /** Compiled measure catalog vocabulary (built once per planner). */
 export class QuestionReader {
   private readonly measureWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  /** Words that name a measure only in the client's scope ("preço médio ... na minha carteira"). */
+  private readonly clientWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   private readonly subjectWords: Array<{ subject: QuestionSubject; phrase: Phrase }>;
   private readonly aggWords: Array<{ agg: MeasureAgg; phrase: Phrase }>;
   private readonly groupWords: Array<{ group: 'month' | 'year'; phrase: Phrase }>;
@@ -76,6 +84,7 @@ export class QuestionReader {
     this.measureWords = Object.values(catalog.measures)
       .filter((m) => m.subject === 'fund' || m.subject === 'portfolio')
       .flatMap((measure) => measure.words.map((w) => ({ measure, phrase: compile(w) })));
+    this.clientWords = Object.values(catalog.measures).flatMap((measure) => measure.client_words.map((w) => ({ measure, phrase: compile(w) })));
     this.subjectWords = (['index', 'indicator', 'currency', 'portfolio'] as const).flatMap((kind) =>
       Object.entries(catalog.subjects[kind]).flatMap(([id, words]) => words.map((w) => ({ subject: { kind, id }, phrase: compile(w) }))),
     );
@@ -113,9 +122,11 @@ export class QuestionReader {
 
     // The most specific measure named wins ("VPA no fechamento de 2022" asks for the VPA), then the longest words.
     // "ponderado pelo valor de mercado" says how to weigh, not what to measure.
+    const clientScope = subjects.some((s) => s.kind === 'portfolio') || /(?:^| )(?:meu|minha|meus|minhas)(?= |$)/.test(text);
+    const vocabulary = clientScope ? [...this.measureWords, ...this.clientWords] : this.measureWords;
     const measureText = text.replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ').trim();
     const measureHit =
-      [...this.longestMatches(this.measureWords, measureText), ...this.longestMatches(this.measureWords, withoutPossessives(` ${measureText} `).trim())].sort((a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length)[0] ?? null;
+      [...this.longestMatches(vocabulary, measureText), ...this.longestMatches(vocabulary, withoutPossessives(` ${measureText} `).trim())].sort((a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length)[0] ?? null;
     let measure: MeasureDef | null = measureHit?.measure ?? null;
     if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
     const measureNamed = measure !== null;
@@ -131,8 +142,14 @@ export class QuestionReader {
     const compareText = ` ${text.replace(/(?:^| )(qual|quem) (?:deles|delas|dos dois|das duas|dos tres|das tres|dos meus (?:fundos|fiis)|das minhas cotas|dos fundos|dos fiis|desses(?: fundos| fiis)?|dessas|entre eles|fii|fundo)(?= |$)/, ' $1').trim()} `;
     const compareHit = this.compareWords.find((c) => compareText.includes(c.phrase.padded)) ?? null;
 
-    // The client's own measure ("quanto recebi") is about the whole portfolio unless funds are named.
-    if (measure?.subject === 'portfolio' && !subjects.some((s) => s.kind === 'fund' || s.kind === 'portfolio')) subjects.push({ kind: 'portfolio', id: 'PORTFOLIO' });
+    // The client's own measure ("quanto recebi") is about the whole portfolio unless funds are named
+    // ("preço médio do KNIP11 na minha carteira": the carteira is where, the fund is what).
+    const impliedPortfolio = measure?.subject === 'portfolio' && !subjects.some((s) => s.kind === 'fund' || s.kind === 'portfolio');
+    if (impliedPortfolio) subjects.push({ kind: 'portfolio', id: 'PORTFOLIO' });
+    if (measure?.subject === 'portfolio' && subjects.some((s) => s.kind === 'fund')) {
+      const at = subjects.findIndex((s) => s.kind === 'portfolio');
+      if (at >= 0) subjects.splice(at, 1);
+    }
     // A market subject brings its own measure (IFIX → points, IPCA → monthly rate) unless a fund is asked too.
     const first = subjects[0];
     if (first && first.kind !== 'fund' && first.kind !== 'portfolio' && (!measure || measure.subject !== first.kind)) {
@@ -204,6 +221,7 @@ export class QuestionReader {
       aggWanted: [...aggWanted],
       shift: period?.shift ?? null,
       compareWanted: compareHit?.order ?? moreOrLess,
+      impliedPortfolio,
       cues,
       ordinal: period ? null : (ORDINAL_WORDS[/^(?:e )?(?:n?[oa] |e )?(primeiro|segundo|terceiro|quarto|[1-4]o)$/.exec(fullText)?.[1] ?? ''] ?? null),
     };
@@ -263,6 +281,10 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   // So is "ifix ytd" or "o ifix desde 2020": a window that runs to the latest data.
   const toLatest = period?.kind === 'trailing' || period?.kind === 'since' || (period?.kind === 'relative_year' && period.to_date);
   if (m.kind === 'level' && allowed('variation') && toLatest && wanted.size === 0 && !grouped) return 'variation';
+  // "ibov no 2º tri de 2024", "como foi o IFIX entre abril e julho": an index or a currency over a stretch of time is how it moved
+  // (the answer still gives both ends). A fund's price over a month stays its price.
+  const spanOfMonths = period?.kind === 'range' ? period.grain !== 'day' && period.grain !== 'month' : period?.kind === 'months_of_year' && period.from_month !== period.to_month;
+  if (m.kind === 'level' && (m.subject === 'index' || m.subject === 'currency') && allowed('variation') && spanOfMonths && wanted.size === 0 && !grouped) return 'variation';
   if (has('avg')) return 'avg';
   if (has('max')) return 'max';
   if (has('min')) return 'min';
