@@ -1,4 +1,5 @@
-import type { Turn } from '@cota/contracts';
+import type { Column, QueryCondition, Turn } from '@cota/contracts';
+import { displayLabel, formatColumnValue, joinPt } from './format';
 import type { NarratorPolicy } from './policy';
 import type { WindowUnit } from './templates';
 
@@ -96,4 +97,17 @@ export function fundsPhrase(tickers: string[]): string {
   if (tickers.length === 0) return '';
   if (tickers.length === 1) return `do ${tickers[0]}`;
   return `dos fundos ${tickers.slice(0, -1).join(', ')} e ${tickers[tickers.length - 1]}`;
+}
+
+/** "P/VP abaixo de 1,00 e valor de mercado acima de R$ 1,00 bilhão": a screen's conditions as asked; null when a column is unknown. */
+export function conditionsPhrase(conditions: readonly QueryCondition[] | undefined, columns: readonly Column[]): string | null {
+  const said = (conditions ?? []).map((c) => {
+    const col = columns.find((x) => x.name === c.column);
+    if (!col) return null;
+    const label = displayLabel(col.label);
+    // "valor de mercado" in a sentence; acronyms ("DY", "P/VP") as written.
+    const inSentence = /^[A-Z][a-zà-ú]/.test(label) ? label[0].toLowerCase() + label.slice(1) : label;
+    return `${inSentence} ${c.op === 'gt' ? 'acima de' : 'abaixo de'} ${formatColumnValue(c.value, col)}`;
+  });
+  return said.length && said.every((s) => s !== null) ? joinPt(said as string[]) : null;
 }

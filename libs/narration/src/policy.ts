@@ -77,6 +77,8 @@ export const NarratorPolicySchema = z
             ticker_required: Text,
             unknown_ticker: Text,
             no_data: Text,
+            /** A list across funds that no fund meets ("fundos de hotelaria com valor de mercado acima de 100 bi"). */
+            no_funds_match: Text,
             service_unavailable: Text,
             not_understood: Text,
             generic: Text,

@@ -61,6 +61,12 @@ describe('QA regressions', () => {
     expect(text).not.toContain('(% a.a.)');
   });
 
+  it('a screen across funds that no fund meets says what was asked', () => {
+    const data = realResult('fiis_rankings', [], { agg: 'list', filters: { sector: 'Hotelaria' }, conditions: [{ column: 'market_cap_value', op: 'gt', value: 1e11 }] });
+    const text = answer('fundos de hotelaria com valor de mercado acima de 100 bi', data, { entity: 'fiis_rankings' });
+    expect(text).toBe('Nenhum fundo (Hotelaria) com valor de mercado acima de R$ 100,00 bilhões aparece na base com esse critério; tente um critério mais amplo.');
+  });
+
   it('no quote on the asked day names that day, not "no último dia"', () => {
     const data = realResult('history_currency_rates', [], { agg: 'latest', window: 'rows:1', filters: { date: '2024-03-15', currency: 'USD' } });
     const text = answer('Cotação do dólar em 15/03/2024', data, { entity: 'history_currency_rates' });

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Column, QueryResult, Row } from '@cota/contracts';
 import { displayLabel, formatColumnValue, formatDate, formatInteger, formatMonth, formatValue, isMissing, MISSING, capitalize, joinPt } from './format';
-import { fundsPhrase, mentions, normalizeForMatch, windowPhrase } from './phrases';
+import { conditionsPhrase, fundsPhrase, mentions, normalizeForMatch, windowPhrase } from './phrases';
 import type { NarratorPolicy } from './policy';
 import { markdownTable, shorten, TableColumn } from './render-table';
 import { fillMessage } from './render-messages';
@@ -338,17 +338,9 @@ export class EntityRenderer {
           const values = Object.values(data.params.filters ?? {});
           return values.length ? joinPt(values) : null;
         }
-        case 'conditions': {
+        case 'conditions':
           // "P/VP abaixo de 1,00", "valor de mercado acima de R$ 1,00 bilhão": the screen said as asked.
-          const said = (data.params.conditions ?? []).map((c) => {
-            const col = this.columns.get(c.column);
-            const label = displayLabel(col?.label ?? '');
-            // "valor de mercado" in a sentence; acronyms ("DY", "P/VP") as written.
-            const inSentence = /^[A-Z][a-zà-ú]/.test(label) ? label[0].toLowerCase() + label.slice(1) : label;
-            return col ? `${inSentence} ${c.op === 'gt' ? 'acima de' : 'abaixo de'} ${formatColumnValue(c.value, col)}` : null;
-          });
-          return said.length && said.every((s) => s !== null) ? joinPt(said as string[]) : null;
-        }
+          return conditionsPhrase(data.params.conditions, data.columns);
         default: {
           if (modifier === 'sum' || modifier === 'max') return this.overRows(scope, name, modifier);
           if (!(name in row) || isMissing(row[name])) return null;

@@ -1,6 +1,6 @@
 import type { NarrateRequest, RagChunk } from '@cota/contracts';
 import { formatBoolean, formatDate, formatMoney, formatNumber, formatPercent, joinPt, capitalize } from './format';
-import { fundsPhrase, joinOr, windowPhrase } from './phrases';
+import { conditionsPhrase, fundsPhrase, joinOr, windowPhrase } from './phrases';
 import type { NarratorPolicy } from './policy';
 import { markdownTable, shorten } from './render-table';
 import { renderText } from './template-text';
@@ -62,8 +62,16 @@ export function problemAnswer(problem: string, req: NarrateRequest, messages: Me
       return fillMessage(messages.problems.ticker_required, values);
     case 'unknown_ticker':
       return fillMessage(messages.problems.unknown_ticker, values);
-    case 'no_data':
+    case 'no_data': {
+      // A screen across funds that nothing meets is an answer: say what was asked.
+      const params = req.data?.params ?? req.params;
+      const filters = Object.entries(params?.filters ?? {}).filter(([k]) => k === 'sector' || k === 'fund_type').map(([, v]) => v);
+      const conditions = req.data ? conditionsPhrase(req.data.params.conditions, req.data.columns) : null;
+      if (asked.length === 0 && (filters.length || conditions)) {
+        return fillMessage(messages.problems.no_funds_match, { ...values, filters: filters.length ? joinPt(filters) : null, conditions });
+      }
       return fillMessage(messages.problems.no_data, values);
+    }
     case 'service_unavailable':
       return fillMessage(messages.problems.service_unavailable, values);
     case 'not_understood':

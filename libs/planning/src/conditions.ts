@@ -30,8 +30,10 @@ export function readNumericConditions(text: string): NumericCondition[] {
   const out: NumericCondition[] = [];
   for (const m of folded.matchAll(CONDITION)) {
     const op = ABOVE_SET.has(m[1].replace(/\s+/g, ' ')) ? 'gt' : 'lt';
-    const value = Number(m[2].replace(',', '.')) * (m[3] && m[3] !== '%' ? SCALES[m[3]] : 1);
-    if (!Number.isFinite(value)) continue;
+    const raw = Number(m[2].replace(',', '.')) * (m[3] && m[3] !== '%' ? SCALES[m[3]] : 1);
+    if (!Number.isFinite(raw)) continue;
+    // Past any value a fund has (the contract's bound): the screen keeps its meaning, nothing meets it.
+    const value = Math.max(-1e15, Math.min(1e15, raw));
     out.push({ op, value, start: m.index! + m[0].indexOf(m[1]), end: m.index! + m[0].length });
   }
   return out;
