@@ -345,6 +345,11 @@ export class EntityRenderer {
           if (modifier === 'sum' || modifier === 'max') return this.overRows(scope, name, modifier);
           if (!(name in row) || isMissing(row[name])) return null;
           if (modifier === 'month' || this.isMonthColumn(name)) return formatMonth(row[name]);
+          if (modifier === 'vs_one') {
+            // Read at the precision shown: a P/VP of 0,999 is shown as 1,00 and so is "igual".
+            const r = Math.round(Number(row[name]) * 100);
+            return Number.isFinite(r) ? (r < 100 ? 'abaixo' : r > 100 ? 'acima' : 'igual') : null;
+          }
           const text = formatColumnValue(row[name], this.columns.get(name));
           return modifier === 'lower' ? text.toLowerCase() : text;
         }

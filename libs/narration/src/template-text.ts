@@ -2,7 +2,8 @@
  * The tiny template language of answer sentences:
  *   `{name}`         a value (a column of the row, or a narration value like `window`, `count`, `fund`)
  *   `{name|month}`   a modifier (`month`: "novembro de 2025"; `lower`: lower-cased text; over the rows
- *                    being told, `sum`: the column's total, `max`: its greatest value, e.g. newest date)
+ *                    being told, `sum`: the column's total, `max`: its greatest value, e.g. newest date;
+ *                    `vs_one`: a ratio read against 1, "abaixo"/"acima"/"igual", as shown at two decimals)
  *   `[ ... ]`        an optional segment, dropped when any value inside it is missing
  * A missing value outside an optional segment makes the whole sentence unusable (null), so the
  * caller falls back to the next sentence instead of printing "R$ —".
@@ -10,7 +11,7 @@
 
 export type Resolver = (name: string, modifier: string | null) => string | null;
 
-const PLACEHOLDER_RE = /\{([a-zA-Z_][a-zA-Z0-9_]*)(?:\|([a-z]+))?\}/g;
+const PLACEHOLDER_RE = /\{([a-zA-Z_][a-zA-Z0-9_]*)(?:\|([a-z_]+))?\}/g;
 
 /** Every placeholder name used in a template text. */
 export function placeholdersOf(text: string): string[] {
@@ -19,7 +20,7 @@ export function placeholdersOf(text: string): string[] {
   return names;
 }
 
-export const MODIFIERS = ['month', 'lower', 'sum', 'max'] as const;
+export const MODIFIERS = ['month', 'lower', 'sum', 'max', 'vs_one'] as const;
 
 /** Modifiers used in a template text (validated at start-up). */
 export function modifiersOf(text: string): string[] {

@@ -29,6 +29,8 @@ export interface PeriodShift {
   offset: number;
   /** "um ano depois", "três meses antes": the same period moved (December → December), not the next unit-long one. */
   keep?: boolean;
+  /** "no último dia do mês": the last day of the period it lands on. */
+  lastDay?: boolean;
 }
 
 const MONTHS: Array<[number, string[]]> = [
@@ -288,6 +290,7 @@ const SHIFT = /\b(?:(?:(um|uma|dois|duas|tres|\d{1,2})\s+)?(dia|dias|pregao|mes|
 const SHIFT_COUNT: Record<string, number> = { um: 1, uma: 1, dois: 2, duas: 2, tres: 3 };
 const singular = (u: string) => ({ meses: 'mes', dias: 'dia', anos: 'ano' })[u] ?? u;
 // "e a selic rendeu quanto nesse mês?": the month the conversation is about (offset 0).
+const LAST_DAY = /\b(?:n?o\s+)?ultimo\s+dia\s+(?:d[oe]|dess[ea]|dest[ea]|daquel[ea])\s+mes\b/;
 // "desse mês", "daquele dia" point at it too ("deste mês" is today's month: another rule).
 const SAME = /\b(?:[nd]?ess[ea]|[nd]aquel[ea]|n?o\s+mesmo|na\s+mesma)\s+(dia|pregao|mes|trimestre|semestre|data)\b/;
 
@@ -305,6 +308,12 @@ function unanchored(shift: PeriodShift): PeriodSpec {
 export function parsePeriod(question: string): ParsedPeriod | null {
   // Fund tickers end in digits ("HGLG11"): they are not years or months.
   const text = fold(question).replace(/\b[a-z]{4}1[1-9]\b/g, ' ');
+  // "e no último dia do mês?": the last day of the conversation's month (alone: the latest data).
+  const last = LAST_DAY.exec(text);
+  if (last && !firstRule(text.replace(last[0], ' '))) {
+    const shift: PeriodShift = { unit: 'month', offset: 0, lastDay: true };
+    return { spec: { kind: 'latest' }, matched: last[0].trim(), shift };
+  }
   const same = SAME.exec(text);
   if (same && !firstRule(text.replace(same[0], ' '))) {
     const shift: PeriodShift = { unit: SHIFT_UNITS[same[1] === 'data' ? 'dia' : same[1]], offset: 0 };

@@ -99,6 +99,12 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
     expect(shiftPeriod(from as never, { unit, offset })).toEqual(expected),
   );
 
+  it('"no último dia do mês": the last day of the month the conversation is on', () => {
+    const shift = parsePeriod('e no ultimo dia do mes?')?.shift;
+    expect(shift).toEqual({ unit: 'month', offset: 0, lastDay: true });
+    expect(shiftPeriod(range('2025-03-14', '2025-03-14', 'day') as never, shift!)).toEqual(range('2025-03-31', '2025-03-31', 'day'));
+  });
+
   it('"um ano depois", "dois meses antes": the same period moved, its grain kept', () => {
     expect(parsePeriod('e um ano depois?')?.shift).toEqual({ unit: 'year', offset: 1, keep: true });
     expect(parsePeriod('e dois meses antes?')?.shift).toEqual({ unit: 'month', offset: -2, keep: true });

@@ -13,6 +13,10 @@ const MONTHS_OF = { month: 1, quarter: 3, semester: 6, year: 12 } as const;
  * days markets trade.
  */
 export function shiftPeriod(from: Range, shift: PeriodShift): Range {
+  if (shift.lastDay) {
+    const month = shiftPeriod(from, { unit: shift.unit, offset: shift.offset });
+    return { kind: 'range', from: month.to, to: month.to, grain: 'day' };
+  }
   const anchor = new Date(`${shift.offset > 0 ? from.to : from.from}T00:00:00Z`);
   // "nessa data", "nesse dia" after a day: that day; after a longer period, the period itself.
   if (shift.offset === 0 && shift.unit === 'day') return from;

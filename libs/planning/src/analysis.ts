@@ -18,6 +18,8 @@ export interface AnalysedQuestion {
   tokenSet: ReadonlySet<string>;
   /** "dividnedos -> dividendos" corrections made, for the explanation. */
   corrections: string[];
+  /** The normalised text with those corrections ("divdendos do xpml11" -> "dividendos do xpml11"). */
+  corrected: string;
   tickers: TickerMatch;
 }
 
@@ -25,12 +27,15 @@ export function analyseQuestion(question: string, tickers: TickerMatch, vocabula
   const normalized = normalize(question);
   const tokens = normalized ? normalized.split(' ') : [];
   const corrections: string[] = [];
-  const stems = tokens.map((t) => {
+  const words = [...tokens];
+  const stems = tokens.map((t, i) => {
     if (tickers.surfaces.has(t)) return TICKER_TOKEN;
     if (vocabulary.has(t)) return stem(t);
     const fixed = vocabulary.correct(t);
     if (fixed && fixed !== t) {
       corrections.push(`${t}->${fixed}`);
+      // A correction that only changes the ending ("investe" -> "investi") is another form of a word, not a typo.
+      if (!sameButEnding(t, fixed)) words[i] = fixed;
       return stem(fixed);
     }
     return stem(t);
@@ -44,6 +49,14 @@ export function analyseQuestion(question: string, tickers: TickerMatch, vocabula
     stemSet: new Set(stems),
     tokenSet: new Set(tokens),
     corrections,
+    corrected: words.join(' '),
     tickers,
   };
+}
+
+/** Whether two words differ only in their last two letters. */
+function sameButEnding(a: string, b: string): boolean {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i >= Math.max(a.length, b.length) - 2;
 }

@@ -326,17 +326,17 @@ export class ParamInference {
    * "Quantos fundos de shopping têm P/VP abaixo de 1?": a condition on a metric the rankings entity
    * lacks screens the entity that has it (a redirect's), ordered as that redirect orders it.
    */
-  conditionRedirect(text: string): { entity: string; order_by: string; order: 'asc' | 'desc'; matched: string } | null {
+  conditionRedirect(text: string): { entity: string; order_by: string; order: 'asc' | 'desc'; matched: string; directed: boolean } | null {
     const ranking = this.spec.entities[this.spec.ranking.entity];
     for (const c of conditionsOn(text, this.conditionColumns())) {
       if (ranking?.conditions.includes(c.column)) continue;
       const r = this.redirects.find((x) => this.spec.entities[x.entity]?.conditions.includes(c.column));
-      if (r) return { entity: r.entity, order_by: r.order_by, order: r.order, matched: `${c.column} ${c.op === 'gt' ? '>' : '<'} ${c.value}` };
+      if (r) return { entity: r.entity, order_by: r.order_by, order: r.order, matched: `${c.column} ${c.op === 'gt' ? '>' : '<'} ${c.value}`, directed: false };
     }
     return null;
   }
 
-  rankingRedirect(q: AnalysedQuestion): { entity: string; order_by: string; order: 'asc' | 'desc'; matched: string } | null {
+  rankingRedirect(q: AnalysedQuestion): { entity: string; order_by: string; order: 'asc' | 'desc'; matched: string; directed: boolean } | null {
     if (this.rankColumns.some((c) => c.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 1)))) return null;
     for (const r of this.redirects) {
       const hit = r.words.find((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 1));
@@ -344,7 +344,7 @@ export class ParamInference {
       const asc = r.asc.some((w) => hasPhrase(q.tokens, q.tokenSet, w.stems, 0));
       const desc = r.desc.some((w) => hasPhrase(q.tokens, q.tokenSet, w.stems, 0));
       const order = asc && !desc ? 'asc' : desc && !asc ? 'desc' : r.order;
-      return { entity: r.entity, order_by: r.order_by, order, matched: hit.text };
+      return { entity: r.entity, order_by: r.order_by, order, matched: hit.text, directed: asc !== desc };
     }
     return null;
   }

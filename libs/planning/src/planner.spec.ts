@@ -458,4 +458,23 @@ describe('Planner (deterministic)', () => {
       expect(plan('preço medio do knip11 em junho de 2025').question).toMatchObject({ measure: 'price', agg: 'avg' });
     });
   });
+
+  describe('round 11 mechanisms', () => {
+    it('"qual o p/vp do primeiro?" after a list is about the fund in that place', () => {
+      const p = planner.planDeterministic('qual o p/vp do primeiro?', { previousEntity: 'fiis_rankings', previousTickers: ['VGRI11', 'PATA11', 'BIME11'] });
+      expect(p).toMatchObject({ kind: 'entity', entity: 'fiis_financials_snapshot', params: { ticker: 'VGRI11' } });
+      expect(planner.planDeterministic('e o do último?', { previousEntity: 'fiis_rankings', previousTickers: ['VGRI11', 'PATA11', 'BIME11'] }).params.ticker).toBe('BIME11');
+      // Alone, it is a follow-up to be planned with the conversation.
+      expect(plan('qual o p/vp do primeiro?').follow_up_candidate).toBe(true);
+    });
+
+    it('misspelled measure words are read corrected; a different ending is another word, not a typo', () => {
+      expect(plan('divdendos do XPML11 em marco/24').question).toMatchObject({ measure: 'dividend', period: { from: '2024-03-01', to: '2024-03-31' } });
+      expect(plan('como ta a economia pra quem investe em fii?').entity).toBe('macro_consolidada');
+    });
+
+    it('"qual fii de lajes tem o menor p/vp?" orders the funds by it', () => {
+      expect(plan('qual fii de lajes tem o menor p/vp?').params).toMatchObject({ order_by: 'price_book_ratio', order: 'asc', filters: { sector: 'Lajes Corporativas' } });
+    });
+  });
 });

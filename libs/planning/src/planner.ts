@@ -13,7 +13,7 @@ import { detectAdvice, detectConcept, detectConfirmation, detectSmalltalk, detec
 import { TickerIndex } from './tickers';
 import { FundNameIndex, NamedFund } from './fund-names';
 import { fold } from '@cota/text';
-import { applyFollowUp, editEntityParams } from './question/follow-up';
+import { applyFollowUp, editEntityParams, withListedReference } from './question/follow-up';
 import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader } from './question/structure';
 
@@ -113,7 +113,11 @@ export class Planner {
 
   /** The deterministic decision, synchronous and cheap (no I/O). */
   planDeterministic(asked: string, opts: PlanOptions = {}): PlanResponse {
-    const { question, note: nameNote } = this.withTickersForNames(asked);
+    // "qual o p/vp do primeiro?" after a ranking: the fund at that place of the previous answer.
+    const listed = this.recognizeTickers(asked).tickers.length ? null : withListedReference(asked, opts.previousTickers ?? []);
+    const named = this.withTickersForNames(listed?.question ?? asked);
+    const question = named.question;
+    const nameNote = `${named.note}${listed ? `; "${listed.ticker}" is the fund at that place of the previous answer` : ''}`;
     const q = analyseQuestion(question, this.recognizeTickers(question), this.ontology.vocabulary);
     const tickerNote =
       q.tickers.mode === 'fund-list'
@@ -176,7 +180,8 @@ export class Planner {
    * cannot give as rows, answers it as a measure plan. A follow-up edits the previous question.
    */
   private withStructuredQuestion(q: AnalysedQuestion, routed: PlanResponse, opts: PlanOptions): PlanResponse {
-    const reading = this.reader.read(q.original, q.tickers.tickers);
+    const reading = this.reader.read(q.original, q.tickers.tickers, q.corrected);
+    if (q.corrections.length) reading.signals.push(`corrected ${q.corrections.join(', ')}`);
     const previousFunds = opts.previousTickers?.length ?? 0;
     const hasPrevious = !!opts.previousQuestion || previousFunds > 1 || (previousFunds === 1 && reading.cues.includes('refers_fund'));
     const cue = reading.cues.length > 0 || routed.elliptic || (reading.question.subjects.length === 0 && (reading.question.period !== null || reading.measureNamed));
@@ -426,6 +431,12 @@ export class Planner {
         accepted,
         reason: `${why}; ${best.entity} has no rank for "${redirect.matched}": ranked by ${redirect.entity}.${redirect.order_by} ${redirect.order} across funds (features: ${activeFeatures})${rNotes}${suffix}`,
       });
+    }
+    // "qual fii de lajes tem o menor p/vp?" routed straight to the entity that has the column: ordered by it, across funds.
+    const ordered = accepted && q.tickers.tickers.length === 0 ? this.opts.policies.params.rankingRedirect(qr) : null;
+    if (ordered?.directed && ordered.entity === best.entity && !inferred.params.order_by) {
+      inferred.params = { ...inferred.params, order_by: ordered.order_by, order: ordered.order, limit: inferred.params.limit ?? this.opts.policies.params.spec.ranking.default_limit };
+      inferred.notes.push(`ordered by ${ordered.order_by} ${ordered.order} ("${ordered.matched}")`);
     }
     const notes = inferred.notes.length ? `; params: ${inferred.notes.join('; ')}` : '';
     return this.respond(q, accepted ? 'entity' : 'clarification', best.entity, best.entity, inferred, {

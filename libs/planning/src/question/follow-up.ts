@@ -1,8 +1,9 @@
 import type { FollowUpMeta, QueryParams, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog } from '@cota/catalog';
 import { shiftPeriod, yearOf } from '@cota/periods';
+import { fold } from '@cota/text';
 import { isMixedSeries, isSpan } from './measure-plan';
-import { chooseAgg, QuestionReading } from './structure';
+import { chooseAgg, LISTED_REFERENCE, QuestionReading } from './structure';
 
 export interface PreviousTurn {
   question: StructuredQuestion | null;
@@ -265,4 +266,23 @@ export function editEntityParams(prev: QueryParams | null, prevFilters: Record<s
     order: cur.order_by ? cur.order : prev.order ?? cur.order,
     filters,
   };
+}
+
+const PLACES: Record<string, number> = { primeiro: 0, segundo: 1, terceiro: 2, quarto: 3, quinto: 4 };
+
+/**
+ * "qual o p/vp do primeiro?" after a ranking: the question with the fund it points at written in
+ * (the previous answer's funds in their order), or null when it points at none.
+ */
+export function withListedReference(question: string, listed: readonly string[]): { question: string; ticker: string } | null {
+  if (listed.length < 2) return null;
+  const folded = fold(question);
+  const m = LISTED_REFERENCE.exec(folded);
+  if (!m) return null;
+  const i = m[1] === 'ultimo' ? listed.length - 1 : m[1] === 'penultimo' ? listed.length - 2 : PLACES[m[1]];
+  const ticker = listed[i];
+  if (!ticker) return null;
+  const source = folded.length === question.length ? question : folded;
+  const start = m.index + m[0].indexOf(m[1]);
+  return { question: `${source.slice(0, start)}${ticker}${source.slice(start + m[0].length - m[0].indexOf(m[1]))}`, ticker };
 }

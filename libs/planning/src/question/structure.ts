@@ -40,12 +40,17 @@ export interface QuestionReading {
 
 const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceiro: 3, quarto: 4, '1o': 1, '2o': 2, '3o': 3, '4o': 4 };
 
-export type FollowUpCue = 'same_period' | 'between_answers' | 'add_subject' | 'among_previous' | 'opener' | 'refers_fund' | 'refers_subject';
+export type FollowUpCue = 'same_period' | 'between_answers' | 'add_subject' | 'among_previous' | 'opener' | 'refers_fund' | 'refers_subject' | 'refers_listed';
+
+/** "do primeiro", "o segundo", "do último (da lista)": a fund of the previous answer's list, by its place. */
+export const LISTED_REFERENCE = /(?:^|\s)(?:d?o|no|pro|pelo)\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s*[?!.]*\s*$)/;
 
 const CUES: Array<[FollowUpCue, RegExp]> = [
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
   // "entre esses dois meses", "nesse intervalo": from the one answer's date to the other's.
   ['between_answers', /(?:^| )(?:nesse|neste) intervalo(?= |$)|(?:^| )entre (?:esses|essas|estes|estas|as|os) (?:dois|duas) (?:meses|datas|dias|anos|periodos|momentos)(?= |$)/],
+  // "qual o p/vp do primeiro?": a fund of the previous answer's list, by its place.
+  ['refers_listed', LISTED_REFERENCE],
   // "quanto ele variou?": the subject the conversation is about, whatever its kind.
   ['refers_subject', /(?:^| )(?:ele|ela)(?= |$)/],
   ['add_subject', /(?:^| )(?:compar[ae]\w*|versus|vs|x|contra|frente a|em relacao a)(?= |$)/],
@@ -99,10 +104,11 @@ export class QuestionReader {
    * Reads subjects, measure, period, aggregation, grouping and comparison from one question.
    * `tickers` are the funds the ticker index found in it, in order.
    */
-  read(question: string, tickers: string[]): QuestionReading {
+  read(question: string, tickers: string[], corrected?: string): QuestionReading {
     const signals: string[] = [];
     const period = parsePeriod(question);
-    let text = normalize(question);
+    // Words are read with misspellings corrected ("divdendos"); the period from the text as written ("marco/24").
+    let text = corrected ?? normalize(question);
     for (const t of tickers) text = text.replace(new RegExp(`(?:^| )${t.toLowerCase()}(?= |$)`, 'g'), ' <fundo> ');
     const fullText = text.replace(/\s+/g, ' ').trim();
     if (period) {
