@@ -26,7 +26,7 @@ function plan(over: Partial<PlanResponse>): PlanResponse {
 }
 
 /** Fake services on an in-process bus: each records what it received. */
-function setup(opts: { plan: PlanResponse; inherited?: string | null; rows?: number; ragDown?: boolean; commitDown?: boolean }) {
+function setup(opts: { plan: PlanResponse; inherited?: string | null; rows?: number; rowTicker?: string; ragDown?: boolean; commitDown?: boolean }) {
   const transport = new InProcessTransport();
   const bus = new Bus(transport, 'test');
   const seen = { resolve: [] as z.infer<typeof ResolveRequest>[], commit: [] as z.infer<typeof CommitRequest>[], narrate: [] as NarrateRequest[], queries: [] as QueryParams[] };
@@ -45,7 +45,7 @@ function setup(opts: { plan: PlanResponse; inherited?: string | null; rows?: num
   if (!opts.commitDown) bus.serve(ContextSubjects.commit, (req) => (seen.commit.push(req), { reference_updated: req.accepted }));
   bus.serve(ExecutorSubjects.query, (req) => {
     seen.queries.push(req.params);
-    const rows = Array.from({ length: opts.rows ?? 1 }, () => ({ ticker: req.params.ticker, sharpe_ratio: 0.42 }));
+    const rows = Array.from({ length: opts.rows ?? 1 }, () => ({ ticker: req.params.ticker ?? opts.rowTicker ?? null, sharpe_ratio: 0.42 }));
     return { entity: req.entity, columns: [], rows, row_count: rows.length, truncated: false, as_of: null, sources: ['araquem'], params: req.params };
   });
   if (!opts.ragDown) {
@@ -64,6 +64,13 @@ function setup(opts: { plan: PlanResponse; inherited?: string | null; rows?: num
 const input = { request_id: 'r-1', client_id: 'ana', conversation_id: 'c-1', nickname: 'Ana', question: 'Esse fundo tem Sharpe bom?' };
 
 describe('AskPipeline', () => {
+  it('a list across funds that came down to one fund is about that fund (the reference it commits)', async () => {
+    const across = plan({ ticker_sources: [], ticker_required: false, params: { ...params, ticker: null, tickers: [], order_by: 'sharpe_ratio', limit: 1 } });
+    const { pipeline, seen } = setup({ plan: across, rowTicker: 'CNES11' });
+    await pipeline.ask({ ...input, question: 'qual fii de lajes tem o maior sharpe?' });
+    expect(seen.commit[0]).toMatchObject({ accepted: true, tickers: ['CNES11'], listed_tickers: ['CNES11'] });
+  });
+
   it('uses the inherited ticker, answers, and commits an accepted single-ticker answer', async () => {
     const { pipeline, seen } = setup({ plan: plan({}), inherited: 'HGLG11' });
     const out = await pipeline.ask(input);

@@ -269,7 +269,9 @@ export class AskPipeline {
       : [...new Set((data?.rows ?? []).map((r) => r.ticker).filter((t): t is string => typeof t === 'string' && /^[A-Z]{4}1[1-9]$/.test(t)))].slice(0, 50);
     // A comparison with a winner is about the winner now ("qual deles tem o maior dy?" → "vale a pena comprar mais dele?").
     const winner = measure?.winner?.kind === 'fund' ? [measure.winner.id] : null;
-    const answeredTickers = plan.kind === 'measure' ? (winner ?? (question?.subjects ?? []).filter((s) => s.kind === 'fund').map((s) => s.id)) : params.tickers.length ? params.tickers : params.ticker ? [params.ticker] : [];
+    // A list across funds that came down to one fund ("qual fii de lajes tem o menor p/vp?") is about that fund.
+    const onlyListed = listed.length === 1 && !plan.entity?.startsWith('client_') ? listed : [];
+    const answeredTickers = plan.kind === 'measure' ? (winner ?? (question?.subjects ?? []).filter((s) => s.kind === 'fund').map((s) => s.id)) : params.tickers.length ? params.tickers : params.ticker ? [params.ticker] : onlyListed;
     // Past the question's deadline the gateway answers 504: such a question must leave no committed turn.
     if (deadlinePassed()) throw new CotaError('TIMEOUT', 'the question passed its deadline before its turn was committed', { deadline: 'passed', step: 'context_commit' });
     let committed = true;

@@ -298,7 +298,9 @@ export class ParamInference {
 
     // "top 5 FIIs por DY" after talking about HGLG11 is about all funds, not HGLG11.
     let sources = [...spec.ticker.source];
-    const crossFund = tickers.length === 0 && !spec.ticker.required && (topN !== null || this.crossFund.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0)));
+    // So is a kind of fund ("e os de logística?"): a list across funds, never the conversation's fund.
+    const ofAKind = 'sector' in p.filters || 'fund_type' in p.filters;
+    const crossFund = tickers.length === 0 && !spec.ticker.required && (topN !== null || ofAKind || this.crossFund.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0)));
     if (crossFund && sources.includes('context')) {
       sources = sources.filter((s) => s !== 'context');
       notes.push('list across funds: no ticker from context');

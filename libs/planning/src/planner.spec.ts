@@ -473,8 +473,14 @@ describe('Planner (deterministic)', () => {
       expect(plan('como ta a economia pra quem investe em fii?').entity).toBe('macro_consolidada');
     });
 
-    it('"qual fii de lajes tem o menor p/vp?" orders the funds by it', () => {
-      expect(plan('qual fii de lajes tem o menor p/vp?').params).toMatchObject({ order_by: 'price_book_ratio', order: 'asc', filters: { sector: 'Lajes Corporativas' } });
+    it('"qual fii de lajes tem o menor p/vp?" is one fund, ordered by it; "dele" then points at it', () => {
+      expect(plan('qual fii de lajes tem o menor p/vp?').params).toMatchObject({ order_by: 'price_book_ratio', order: 'asc', limit: 1, filters: { sector: 'Lajes Corporativas' } });
+      expect(plan('fiis de lajes com menor p/vp').params).toMatchObject({ order_by: 'price_book_ratio', limit: 10 });
+      const list = { subjects: [], measure: 'pvp', agg: 'value' as const, also: [], period: null, group_by: null, compare: null, condition: null };
+      const dy = planner.planDeterministic('qual o dy dele?', { previousEntity: 'fiis_financials_snapshot', previousQuestion: list, previousTickers: ['MCLO11'] });
+      expect(dy).toMatchObject({ kind: 'measure', question: { subjects: [{ kind: 'fund', id: 'MCLO11' }], measure: 'dy' } });
+      // A kind of fund is a list across funds, never the conversation's fund.
+      expect(planner.planDeterministic('e de logistica?', { previousEntity: 'fiis_financials_snapshot', previousTickers: ['CNES11'] }).ticker_sources).not.toContain('context');
     });
   });
 });

@@ -435,7 +435,9 @@ export class Planner {
     // "qual fii de lajes tem o menor p/vp?" routed straight to the entity that has the column: ordered by it, across funds.
     const ordered = accepted && q.tickers.tickers.length === 0 ? this.opts.policies.params.rankingRedirect(qr) : null;
     if (ordered?.directed && ordered.entity === best.entity && !inferred.params.order_by) {
-      inferred.params = { ...inferred.params, order_by: ordered.order_by, order: ordered.order, limit: inferred.params.limit ?? this.opts.policies.params.spec.ranking.default_limit };
+      // "qual fii ... tem o menor" asks for one fund: the answer is that fund (and "dele" then points at it).
+      const one = /(?:^| )(?:qual|que) (?:o )?(?:fii|fundo)(?= )/.test(q.normalized) && !/(?:^| )(?:fiis|fundos)(?= |$)/.test(q.normalized);
+      inferred.params = { ...inferred.params, order_by: ordered.order_by, order: ordered.order, limit: inferred.params.limit ?? (one ? 1 : this.opts.policies.params.spec.ranking.default_limit) };
       inferred.notes.push(`ordered by ${ordered.order_by} ${ordered.order} ("${ordered.matched}")`);
     }
     const notes = inferred.notes.length ? `; params: ${inferred.notes.join('; ')}` : '';

@@ -71,14 +71,16 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     subjects = [];
     changed.push(`subjects (a ${named.subject} measure: from the last reference)`);
   } else if (
-    reading.cues.includes('refers_fund') && cur.subjects.every((s) => s.kind === 'portfolio') && prev.subjects.some((s) => s.kind === 'fund') &&
+    reading.cues.includes('refers_fund') && cur.subjects.every((s) => s.kind === 'portfolio') &&
+    // (after a list across funds that came down to one, "dele" is that one)
+    (prev.subjects.some((s) => s.kind === 'fund') || (prev.subjects.length === 0 && previous.tickers.length === 1)) &&
     (!named || named.subject === 'portfolio' || named.subject === 'fund')
   ) {
     // "e qual o meu preço médio nele?": the client's own figure, of the fund the conversation is about;
     // after a comparison, the fund it picked (the previous answer's first fund).
     // A fund compared with one added to it ("dy do HGLG11" → "compara com o XPML11") stays the one
     // the conversation is about.
-    const funds = prev.subjects.filter((s) => s.kind === 'fund');
+    const funds: QuestionSubject[] = prev.subjects.length ? prev.subjects.filter((s) => s.kind === 'fund') : previous.tickers.map((id) => ({ kind: 'fund', id }));
     const earlier = previous.earlier ?? [];
     const own = funds.length > 1 && earlier.length === 1 && earlier[0].kind === 'fund' && funds.some((s) => s.id === earlier[0].id) ? earlier[0] : null;
     const picked = !own && prev.compare && funds.length > 1 && previous.tickers.length > 0 && funds.some((s) => s.id === previous.tickers[0]);
