@@ -67,10 +67,11 @@ function toCotaError(err: unknown, subject: string, timeoutMs: number): CotaErro
  * NATS transport on raw nats.js (a third of the NestJS transport's per-hop cost).
  * Reconnects forever; in-flight handlers finish before the connection closes.
  *
- * Outgoing messages (requests, replies, events) are handed to nats.js together once per event-loop
- * turn (setImmediate), so everything the process produced in that turn leaves in one socket write.
- * nats.js alone flushes per microtask: a reply and its step event, or the two parallel requests of a
- * question, went out as separate writes, and a socket write was the largest single CPU cost per hop.
+ * Under load, outgoing messages (requests, replies, events) are handed to nats.js together once per
+ * event-loop turn (setImmediate), so everything the process produced in that turn leaves in one
+ * socket write: nats.js alone flushes per microtask, and a socket write was the largest single CPU
+ * cost per hop. With at most one request and one handler in flight a message goes at once, so an
+ * idle hop pays no extra loop turn.
  */
 export class NatsTransport implements Transport {
   readonly name = 'nats' as const;
@@ -81,6 +82,8 @@ export class NatsTransport implements Transport {
   /** Sends waiting for the end of this event-loop turn. */
   private outgoing: Array<() => void> = [];
   private flushScheduled = false;
+  /** Requests of this process waiting for their reply. */
+  private pendingRequests = 0;
 
   private constructor(private readonly nc: NatsConnection) {}
 
@@ -116,6 +119,7 @@ export class NatsTransport implements Transport {
   async request(subject: string, data: string, timeoutMs: number, headers?: MessageHeaders): Promise<string> {
     if (this.nc.isClosed()) throw new CotaError('UNAVAILABLE', 'the message bus (NATS) connection is closed', { subject, bus: true });
     if (!this.linkUp) throw new CotaError('UNAVAILABLE', 'the message bus (NATS) is not reachable; reconnecting', { subject, bus: true });
+    this.pendingRequests++;
     try {
       const payload = sc.encode(data);
       const hdrs = toNatsHeaders(headers);
@@ -131,6 +135,8 @@ export class NatsTransport implements Transport {
       return sc.decode(msg.data);
     } catch (err) {
       throw toCotaError(err, subject, timeoutMs);
+    } finally {
+      this.pendingRequests--;
     }
   }
 
@@ -207,6 +213,14 @@ export class NatsTransport implements Transport {
 
   /** Queues one send for the end of this event-loop turn (see the class comment). */
   private send(fn: () => void): void {
+    if (!this.flushScheduled && this.pendingRequests <= 1 && this.inFlight.size <= 1) {
+      try {
+        fn();
+      } catch {
+        /* as in flush() */
+      }
+      return;
+    }
     this.outgoing.push(fn);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
