@@ -64,6 +64,35 @@ describe('PostgresHistoryStore', () => {
     expect(await h.list(k, 10)).toEqual([turn]);
   });
 
+  it('commits concurrent appends in one statement, a turn repeated in the batch once', async () => {
+    const h = new PostgresHistoryStore(ds);
+    const k = { clientId: 'c', conversationId: 'batch-ok' };
+    const turn = (i: number) => ({ role: 'assistant' as const, content: `resposta ${i}`, created_at: '2026-01-01T10:00:00.000Z', meta: { turn_index: i, aspas: 'a "b" \\ c' } });
+    const queries = jest.spyOn(ds, 'query');
+    try {
+      await Promise.all([...Array.from({ length: 12 }, (_, i) => h.append(k, i + 1, turn(i + 1))), h.append(k, 5, turn(5))]);
+      expect(queries).toHaveBeenCalledTimes(1);
+    } finally {
+      queries.mockRestore();
+    }
+    expect(await h.list(k, 100)).toEqual(Array.from({ length: 12 }, (_, i) => turn(i + 1)));
+  });
+
+  it('commits concurrent appends in one batch: each resolves once kept, a repeated turn is one row, a bad row fails alone', async () => {
+    const h = new PostgresHistoryStore(ds);
+    const k = { clientId: 'c', conversationId: 'batched' };
+    const turn = (i: number, content = `pergunta ${i}`) => ({ role: 'user' as const, content, created_at: '2026-01-01T10:00:00.000Z', meta: { turn_index: i } });
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 30 }, (_, i) => h.append(k, i + 1, turn(i + 1))),
+      h.append(k, 3, turn(3)),
+      h.append(k, 31, turn(31, 'nul \u0000 byte')), // Postgres text refuses NUL
+    ]);
+    expect(results.slice(0, 31).every((r) => r.status === 'fulfilled')).toBe(true);
+    expect(results[31].status).toBe('rejected');
+    const kept = await h.list(k, 100);
+    expect(kept.map((t) => t.content)).toEqual(Array.from({ length: 30 }, (_, i) => `pergunta ${i + 1}`));
+  });
+
   it('keeps the turn when Postgres terminated the pooled connection (the next query is retried on a fresh one)', async () => {
     const h = new PostgresHistoryStore(ds);
     const k = { clientId: 'c', conversationId: 'terminated' };

@@ -57,21 +57,81 @@ interface TurnRow {
   created_at: Date | string;
 }
 
-/** Full conversation history in Postgres: one INSERT per turn, never summarised; deleted only by retention and erasure. */
+type TurnValues = [clientId: string, conversationId: string, turnIndex: number, role: string, content: string, meta: string, createdAt: string];
+
+interface PendingAppend {
+  values: TurnValues;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/** Idempotent per (conversation, turn, role): a retry after a lost reply cannot record the turn twice. */
+const INSERT_ONE = `INSERT INTO conversation_turns (client_id, conversation_id, turn_index, role, content, meta, created_at)
+  SELECT $1::text, $2::text, $3::int, $4::text, $5::text, $6::jsonb, $7::timestamptz
+   WHERE NOT EXISTS (SELECT 1 FROM conversation_turns WHERE client_id = $1 AND conversation_id = $2 AND turn_index = $3 AND role = $4)`;
+
+/** The same, for many turns in one statement (one array per column, in append order). */
+const INSERT_MANY = `INSERT INTO conversation_turns (client_id, conversation_id, turn_index, role, content, meta, created_at)
+  SELECT v.client_id, v.conversation_id, v.turn_index, v.role, v.content, v.meta, v.created_at
+    FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[])
+         WITH ORDINALITY AS v(client_id, conversation_id, turn_index, role, content, meta, created_at, n)
+   WHERE NOT EXISTS (SELECT 1 FROM conversation_turns t
+                      WHERE t.client_id = v.client_id AND t.conversation_id = v.conversation_id AND t.turn_index = v.turn_index AND t.role = v.role)
+   ORDER BY v.n`;
+
+/** Appends waiting in one batch at most (a statement's arrays stay small). */
+const MAX_BATCH = 200;
+
+/**
+ * Full conversation history in Postgres: one row per turn, never summarised; deleted only by
+ * retention and erasure. An append resolves once its row is committed (a turn is never lost), but
+ * the appends of one event-loop turn (concurrent questions) share one INSERT: under load a round
+ * trip per turn was a large share of the context service's and Postgres's CPU. Should the shared
+ * statement fail, each turn is retried alone, so one bad row never fails another question.
+ */
 export class PostgresHistoryStore implements HistoryStore {
+  private pending: PendingAppend[] = [];
+  private flushScheduled = false;
+
   constructor(private readonly ds: DataSource) {}
 
-  /** Idempotent per (conversation, turn, role): a retry after a lost reply cannot record the turn twice. */
-  async append(key: ConversationKey, turnIndex: number, turn: Turn): Promise<void> {
-    const values = [key.clientId, key.conversationId, turnIndex, turn.role, turn.content, JSON.stringify(turn.meta ?? {}), turn.created_at];
-    await onLostConnection.execute(() =>
-      this.ds.query(
-        `INSERT INTO conversation_turns (client_id, conversation_id, turn_index, role, content, meta, created_at)
-         SELECT $1::text, $2::text, $3::int, $4::text, $5::text, $6::jsonb, $7::timestamptz
-          WHERE NOT EXISTS (SELECT 1 FROM conversation_turns WHERE client_id = $1 AND conversation_id = $2 AND turn_index = $3 AND role = $4)`,
-        values,
-      ),
-    );
+  append(key: ConversationKey, turnIndex: number, turn: Turn): Promise<void> {
+    const values: TurnValues = [key.clientId, key.conversationId, turnIndex, turn.role, turn.content, JSON.stringify(turn.meta ?? {}), turn.created_at];
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ values, resolve, reject });
+      if (this.flushScheduled) return;
+      this.flushScheduled = true;
+      setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushScheduled = false;
+    const batch = this.pending.splice(0, MAX_BATCH);
+    if (this.pending.length) {
+      this.flushScheduled = true;
+      setImmediate(() => void this.flush());
+    }
+    if (batch.length === 1) return this.insertOne(batch[0].values).then(batch[0].resolve, batch[0].reject);
+    // A turn appended twice in one batch is written once (NOT EXISTS sees only rows committed before).
+    const byTurn = new Map<string, PendingAppend[]>();
+    for (const b of batch) {
+      const id = JSON.stringify(b.values.slice(0, 4));
+      byTurn.set(id, [...(byTurn.get(id) ?? []), b]);
+    }
+    const groups = [...byTurn.values()];
+    const settle = (group: PendingAppend[], p: Promise<void>) => p.then(() => group.forEach((b) => b.resolve()), (e) => group.forEach((b) => b.reject(e)));
+    try {
+      const columns = groups[0][0].values.map((_, c) => groups.map((g) => g[0].values[c]));
+      await onLostConnection.execute(() => this.ds.query(INSERT_MANY, columns));
+      for (const b of batch) b.resolve();
+    } catch {
+      await Promise.all(groups.map((g) => settle(g, this.insertOne(g[0].values))));
+    }
+  }
+
+  private async insertOne(values: TurnValues): Promise<void> {
+    await onLostConnection.execute(() => this.ds.query(INSERT_ONE, values));
   }
 
   async list(key: ConversationKey, limit: number): Promise<Turn[]> {

@@ -1,4 +1,4 @@
-import { connect, ErrorCode, headers as natsHeaders, MsgHdrs, NatsConnection, NatsError, StringCodec, Subscription } from 'nats';
+import { connect, ErrorCode, headers as natsHeaders, Msg, MsgHdrs, NatsConnection, NatsError, StringCodec, Subscription } from 'nats';
 import { CotaError, inboxOf } from '@cota/contracts';
 import type { MessageHeaders } from './call-scope';
 import { EventHandler, RequestHandler, Transport, TransportSubscription } from './transport';
@@ -66,6 +66,12 @@ function toCotaError(err: unknown, subject: string, timeoutMs: number): CotaErro
 /**
  * NATS transport on raw nats.js (a third of the NestJS transport's per-hop cost).
  * Reconnects forever; in-flight handlers finish before the connection closes.
+ *
+ * Under load, outgoing messages (requests, replies, events) are handed to nats.js together once per
+ * event-loop turn (setImmediate), so everything the process produced in that turn leaves in one
+ * socket write: nats.js alone flushes per microtask, and a socket write was the largest single CPU
+ * cost per hop. With at most one request and one handler in flight a message goes at once, so an
+ * idle hop pays no extra loop turn.
  */
 export class NatsTransport implements Transport {
   readonly name = 'nats' as const;
@@ -73,6 +79,11 @@ export class NatsTransport implements Transport {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** False between a disconnect and the reconnect: requests then fail fast instead of waiting out their timeout. */
   private linkUp = true;
+  /** Sends waiting for the end of this event-loop turn. */
+  private outgoing: Array<() => void> = [];
+  private flushScheduled = false;
+  /** Requests of this process waiting for their reply. */
+  private pendingRequests = 0;
 
   private constructor(private readonly nc: NatsConnection) {}
 
@@ -108,11 +119,24 @@ export class NatsTransport implements Transport {
   async request(subject: string, data: string, timeoutMs: number, headers?: MessageHeaders): Promise<string> {
     if (this.nc.isClosed()) throw new CotaError('UNAVAILABLE', 'the message bus (NATS) connection is closed', { subject, bus: true });
     if (!this.linkUp) throw new CotaError('UNAVAILABLE', 'the message bus (NATS) is not reachable; reconnecting', { subject, bus: true });
+    this.pendingRequests++;
     try {
-      const msg = await this.nc.request(subject, sc.encode(data), { timeout: timeoutMs, noMux: false, headers: toNatsHeaders(headers) });
+      const payload = sc.encode(data);
+      const hdrs = toNatsHeaders(headers);
+      const msg = await new Promise<Msg>((resolve, reject) =>
+        this.send(() => {
+          try {
+            this.nc.request(subject, payload, { timeout: timeoutMs, noMux: false, headers: hdrs }).then(resolve, reject);
+          } catch (err) {
+            reject(err);
+          }
+        }),
+      );
       return sc.decode(msg.data);
     } catch (err) {
       throw toCotaError(err, subject, timeoutMs);
+    } finally {
+      this.pendingRequests--;
     }
   }
 
@@ -123,7 +147,10 @@ export class NatsTransport implements Transport {
         if (err) return;
         const work = handler(sc.decode(msg.data), fromNatsHeaders(msg.headers)).then(
           (reply) => {
-            if (msg.reply) msg.respond(sc.encode(reply));
+            if (msg.reply) {
+              const payload = sc.encode(reply);
+              this.send(() => msg.respond(payload));
+            }
           },
           () => undefined, // the bus turns handler errors into replies; this is a last guard
         );
@@ -140,11 +167,10 @@ export class NatsTransport implements Transport {
   }
 
   publish(subject: string, data: string): void {
-    try {
-      if (!this.nc.isClosed() && !this.nc.isDraining()) this.nc.publish(subject, sc.encode(data));
-    } catch {
-      /* telemetry must never break a request */
-    }
+    const payload = sc.encode(data);
+    this.send(() => {
+      if (!this.nc.isClosed() && !this.nc.isDraining()) this.nc.publish(subject, payload);
+    });
   }
 
   subscribe(pattern: string, handler: EventHandler): TransportSubscription {
@@ -176,11 +202,42 @@ export class NatsTransport implements Transport {
   }
 
   async drain(): Promise<void> {
+    this.flush();
     if (this.nc.isClosed()) return;
     // Stop receiving, let in-flight handlers reply, then close.
     await Promise.allSettled([...this.subs].map((s) => s.drain()));
     await Promise.allSettled([...this.inFlight]);
+    this.flush(); // their replies
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+  }
+
+  /** Queues one send for the end of this event-loop turn (see the class comment). */
+  private send(fn: () => void): void {
+    if (!this.flushScheduled && this.pendingRequests <= 1 && this.inFlight.size <= 1) {
+      try {
+        fn();
+      } catch {
+        /* as in flush() */
+      }
+      return;
+    }
+    this.outgoing.push(fn);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.outgoing;
+    this.outgoing = [];
+    for (const fn of batch) {
+      try {
+        fn();
+      } catch {
+        /* a reply or event that cannot be sent (closed connection) is dropped, as nats.js would */
+      }
+    }
   }
 
   private track(p: Promise<unknown>): void {

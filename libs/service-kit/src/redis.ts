@@ -5,6 +5,8 @@ export function openRedis(url: string, name: string): Redis {
   return new Redis(url, {
     connectionName: name,
     lazyConnect: false,
+    // Commands issued in the same event-loop turn (concurrent questions) share one socket write.
+    enableAutoPipelining: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 3000,

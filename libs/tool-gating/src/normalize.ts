@@ -22,9 +22,22 @@ export function wordsOf(text: string): string {
     .trim();
 }
 
+/**
+ * Phrases are vocabulary terms, a fixed set tested against every question: normalised once each
+ * (re-normalising them per question was a tenth of the planner's CPU). Bounded, should callers
+ * ever pass free text.
+ */
+const phraseWords = new Map<string, string>();
+const PHRASE_CACHE_MAX = 20_000;
+
 /** True when `phrase` (already normalised words) occurs in `words` on word boundaries. */
 export function containsPhrase(words: string, phrase: string): boolean {
-  const p = wordsOf(phrase);
+  let p = phraseWords.get(phrase);
+  if (p === undefined) {
+    if (phraseWords.size >= PHRASE_CACHE_MAX) phraseWords.clear();
+    p = wordsOf(phrase);
+    phraseWords.set(phrase, p);
+  }
   if (!p) return false;
   return ` ${words} `.includes(` ${p} `);
 }

@@ -103,7 +103,7 @@ export function describeTransportContract(
       expect(JSON.parse(raw)).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE', details: { field: 'text' } } });
       const notJson = await transport.request(echo.subject, '{nope', 1000);
       expect(JSON.parse(notJson)).toMatchObject({ ok: false, error: { code: 'INVALID_MESSAGE' } });
-      // Callers validate before sending, too.
+      // A caller's malformed request fails its call the same way (validated where it is received).
       await expect(bus.call(echo, { text: 7 as unknown as string, delayMs: 0 })).rejects.toMatchObject({ code: 'INVALID_MESSAGE' });
     });
 
