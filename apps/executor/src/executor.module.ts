@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
-import { EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, ReadOnlySqlRunner } from '@cota/warehouse';
+import { EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, PgSqlRunner } from '@cota/warehouse';
 import { ExecutorHandlers } from './executor.handlers';
 import { OutboxDelivery } from './outbox-delivery';
 import { PrivacyHandlers } from './privacy.handlers';
@@ -26,7 +26,7 @@ export class ExecutorModule {
             if (!Number.isInteger(STATEMENT_TIMEOUT_MS) || STATEMENT_TIMEOUT_MS < 100) {
               throw new Error(`COTA_EXECUTOR_STATEMENT_TIMEOUT_MS must be an integer >= 100, got '${process.env.COTA_EXECUTOR_STATEMENT_TIMEOUT_MS}'`);
             }
-            return new EntityQueryService(catalog, new ReadOnlySqlRunner(requireDatabase(infra)), {
+            return new EntityQueryService(catalog, new PgSqlRunner(requireDatabase(infra)), {
               statementTimeoutMs: STATEMENT_TIMEOUT_MS,
               onSqlError: (e, entity) => log.error('entity query failed', { entity, error: e.message }),
             });
@@ -35,7 +35,7 @@ export class ExecutorModule {
         {
           provide: MeasureQueryService,
           // policies/measures.yaml loaded once; a bad file stops the service naming file and field.
-          useFactory: () => new MeasureQueryService(loadMeasureCatalog(), new ReadOnlySqlRunner(requireDatabase(infra)), {
+          useFactory: () => new MeasureQueryService(loadMeasureCatalog(), new PgSqlRunner(requireDatabase(infra)), {
             statementTimeoutMs: STATEMENT_TIMEOUT_MS,
             onSqlError: (e, subject) => log.error('measure query failed', { subject, error: e.message }),
           }),

@@ -3,7 +3,6 @@ export * from '@cota/catalog';
 export * from './query/query-builder';
 export * from './query/entity-query.service';
 export * from './query/measure-query';
-export * from './sql/read-only-runner';
 export * from './schema/tables';
 export * from './schema/views';
 export * from './schema/migrations';
