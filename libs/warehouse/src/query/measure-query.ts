@@ -39,11 +39,17 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
       .filter(Boolean)
       .map((c) => ` AND ${c}`)
       .join('');
-  const series = `SELECT ${d}::date AS d, ${value}::numeric AS v, ${adj ? `${adj}::numeric` : 'NULL::numeric'} AS a, ${adjFlag} AS is_adj, ${d2} AS d2, source AS src
+  const select = `SELECT ${d}::date AS d, ${value}::numeric AS v, ${adj ? `${adj}::numeric` : 'NULL::numeric'} AS a, ${adjFlag} AS is_adj, ${d2} AS d2, source AS src
       FROM ${t} WHERE ${subjectCond} AND ${value} IS NOT NULL${scope(4)}`;
+  // The period's values only, and the one value on each side of it (by the index on subject and
+  // date), never the whole series: "a Selic hoje" must not build forty years of daily rates.
+  // (Bounds written so that they hold for a date or a timestamp column alike.)
+  const inPeriod = `${select} AND ${d} >= $2::date AND ${d} < $3::date + 1`;
+  const before = `${select} AND ${d} < $2::date ORDER BY ${d} DESC LIMIT 1`;
+  const after = `${select} AND ${d} >= $3::date + 1 ORDER BY ${d} LIMIT 1`;
   const coverage = `SELECT min(${d})::text AS first_date, max(${d})::text AS last_date FROM ${t} WHERE ${subjectCond} AND ${value} IS NOT NULL${scope(2)}`;
   const pick = (order: string, col: string) => `(SELECT ${col} FROM s ORDER BY ${order} LIMIT 1)`;
-  const stats = `WITH a AS (${series}), s AS (SELECT * FROM a WHERE d BETWEEN $2::date AND $3::date)
+  const stats = `WITH s AS (${inPeriod}), b AS (${before}), z AS (${after})
     SELECT (SELECT count(*) FROM s)::int AS n,
            (SELECT sum(v) FROM s) AS total,
            (SELECT avg(v) FROM s) AS mean,
@@ -57,17 +63,15 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
            (SELECT count(*) FROM s WHERE NOT is_adj)::int AS n_traded, (SELECT count(a) FROM s)::int AS n_adj, (SELECT avg(a) FROM s) AS amean,
            (SELECT d::text FROM s WHERE a IS NOT NULL ORDER BY a DESC, d LIMIT 1) AS amax_d, (SELECT a FROM s WHERE a IS NOT NULL ORDER BY a DESC, d LIMIT 1) AS amax_v,
            (SELECT d::text FROM s WHERE a IS NOT NULL ORDER BY a ASC, d LIMIT 1) AS amin_d, (SELECT a FROM s WHERE a IS NOT NULL ORDER BY a ASC, d LIMIT 1) AS amin_v,
-           (SELECT d::text FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_d,
-           (SELECT v FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_v,
-           (SELECT a FROM a WHERE d < $2::date ORDER BY d DESC LIMIT 1) AS base_a,
-           (SELECT d::text FROM a WHERE d > $3::date ORDER BY d LIMIT 1) AS after_d`;
+           (SELECT d::text FROM b) AS base_d, (SELECT v FROM b) AS base_v, (SELECT a FROM b) AS base_a,
+           (SELECT d::text FROM z) AS after_d`;
   const grain = groupBy ?? 'day';
   const rows =
     grain === 'day'
-      ? `WITH a AS (${series}) SELECT d::text AS d, v FROM a WHERE d BETWEEN $2::date AND $3::date ORDER BY d LIMIT ${ROW_CAP + 1}`
+      ? `WITH a AS (${inPeriod}) SELECT d::text AS d, v FROM a ORDER BY d LIMIT ${ROW_CAP + 1}`
       : m.kind === 'flow'
-        ? `WITH a AS (${series}) SELECT date_trunc('${grain}', d)::date::text AS d, sum(v) AS v FROM a WHERE d BETWEEN $2::date AND $3::date GROUP BY 1 ORDER BY 1 LIMIT ${ROW_CAP + 1}`
-        : `WITH a AS (${series}) SELECT DISTINCT ON (date_trunc('${grain}', d)) d::text AS d, v FROM a WHERE d BETWEEN $2::date AND $3::date ORDER BY date_trunc('${grain}', d), d DESC LIMIT ${ROW_CAP + 1}`;
+        ? `WITH a AS (${inPeriod}) SELECT date_trunc('${grain}', d)::date::text AS d, sum(v) AS v FROM a GROUP BY 1 ORDER BY 1 LIMIT ${ROW_CAP + 1}`
+        : `WITH a AS (${inPeriod}) SELECT DISTINCT ON (date_trunc('${grain}', d)) d::text AS d, v FROM a ORDER BY date_trunc('${grain}', d), d DESC LIMIT ${ROW_CAP + 1}`;
   const current = m.current
     ? `SELECT ${q(m.current.date_column)}::date::text AS d, ${q(m.current.value_column)}::numeric AS v FROM ${q(m.current.table)}
         WHERE ${q(m.current.subject_column)} = $1 AND ${q(m.current.value_column)} IS NOT NULL ORDER BY ${q(m.current.date_column)} DESC LIMIT 1`
