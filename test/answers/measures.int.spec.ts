@@ -127,6 +127,9 @@ describe('periods, bases and groupings the raw files decide', () => {
     expect(Number(weight.rows[0].weight_pct)).toBe(36);
     const held = await answer('quantas cotas de fii eu tenho no total?');
     expect(held.text).toContain('400');
+    // cliente-demo-3 sold all 70 XPIN11 in 2022-08: none held, and the answer says what was sold.
+    const sold = await answer('eu ainda tenho XPIN11?', null, 'cliente-demo-3');
+    expect(sold.text).toBe('As cotas vendidas do XPIN11 somam 70 (1 venda) (você não tem mais cotas desse fundo em carteira).\n\nFonte: carteira de demonstração da Cota, dados até 31/08/2022.');
     const listed = await answer('me lista meus fiis com a quantidade de cotas', null, 'cliente-demo-3');
     for (const line of ['60 cotas do BTLG11', '50 cotas do HGRU11', '40 cotas do BTAL11']) expect(listed.text).toContain(line);
   });

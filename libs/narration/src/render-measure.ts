@@ -30,6 +30,7 @@ const NAMES: Record<string, string> = {
   cash_profit: 'o lucro caixa',
   delinquency: 'a inadimplência',
   shares_bought: 'as cotas compradas',
+  shares_sold: 'as cotas vendidas',
   pvp: 'o P/VP',
   market_cap: 'o valor de mercado',
   sharpe: 'o índice de Sharpe',
@@ -224,6 +225,7 @@ const NOUNS: Record<string, [string, string]> = {
   cash_revenue: ['trimestre', 'trimestres'],
   cash_profit: ['trimestre', 'trimestres'],
   shares_bought: ['compra', 'compras'],
+  shares_sold: ['venda', 'vendas'],
   invested: ['posição', 'posições'],
   shares_held: ['posição', 'posições'],
 };
@@ -280,7 +282,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}.`;
     }
     case 'total': {
-      const [one, many] = NOUNS[r.measure] ?? ['registro', 'registros'];
+      const [one, many] = NOUNS[v.fallback ?? r.measure] ?? ['registro', 'registros'];
       const verb = /^(os|as) /.test(name) ? 'somam' : 'soma';
       return `${cap(name)} ${who}${when} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}).`;
     }
