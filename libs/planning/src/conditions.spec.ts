@@ -1,9 +1,9 @@
-import { conditionsOn, readNumericConditions, withoutConditions } from './conditions';
+import { conditionColumn, conditionsOn, readNumericConditions, withoutConditions } from './conditions';
 
 const COLUMNS = [
-  { column: 'dy_pct', words: ['dy', 'dividend yield'] },
-  { column: 'market_cap_value', words: ['valor de mercado'] },
-  { column: 'price_book_ratio', words: ['pvp', 'p/vp'] },
+  conditionColumn('dy_pct', ['dy', 'dividend yield']),
+  conditionColumn('market_cap_value', ['valor de mercado']),
+  conditionColumn('price_book_ratio', ['pvp', 'p/vp']),
 ];
 
 describe('numeric conditions', () => {

@@ -39,10 +39,15 @@ export function readNumericConditions(text: string): NumericCondition[] {
   return out;
 }
 
-/** A column and the words that name it ("dy_pct": dy, dividend yield). */
+/** A column and the words that name it ("dy_pct": dy, dividend yield), each compiled once. */
 export interface ConditionColumn {
   column: string;
-  words: string[];
+  words: RegExp[];
+}
+
+/** Compiles a column's words, once at start-up. */
+export function conditionColumn(column: string, words: readonly string[]): ConditionColumn {
+  return { column, words: words.map((w) => new RegExp(`(?:^|[^a-z0-9/])${w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![a-z0-9])`, 'g')) };
 }
 
 /**
@@ -71,13 +76,13 @@ function readClauses(text: string, columns: readonly ConditionColumn[]): Array<{
     const after = folded.slice(c.end, c.end + 30);
     let best: { column: string; distance: number; from: number; to: number } | null = null;
     for (const col of columns) {
-      for (const w of col.words) {
-        const re = new RegExp(`(?:^|[^a-z0-9/])${w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![a-z0-9])`, 'g');
+      for (const re of col.words) {
         for (const m of before.matchAll(re)) {
           const distance = before.length - (m.index! + m[0].length);
           const from = c.start - before.length + m.index!;
           if (!best || distance < best.distance) best = { column: col.column, distance, from, to: c.end };
         }
+        re.lastIndex = 0;
         const a = re.exec(after);
         re.lastIndex = 0;
         if (a && (!best || a.index + 5 < best.distance)) best = { column: col.column, distance: a.index + 5, from: c.start, to: c.end + a.index + a[0].length };

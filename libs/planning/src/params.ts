@@ -2,7 +2,7 @@ import { Agg, QueryParams, queryParams } from '@cota/contracts';
 import { normalize } from '@cota/text';
 import { AnalysedQuestion } from './analysis';
 import { EntityParamsSpec, FilterKey, ParamPolicySpec } from './param-policy.schema';
-import { ConditionColumn, conditionsOn } from './conditions';
+import { ConditionColumn, conditionColumn, conditionsOn } from './conditions';
 import { CompiledPhrase, compilePhrase, hasPhrase } from './phrases';
 
 export interface InferredParams {
@@ -56,6 +56,10 @@ export class ParamInference {
   /** Compiled once: inference runs per question and must stay far below a millisecond. */
   private readonly re: Record<'lastN' | 'nLast' | 'monthYear' | 'top' | 'nBest' | 'bestN' | 'theN' | 'nFunds' | 'dayMonthYear', RegExp>;
 
+  private readonly conditionCols: readonly ConditionColumn[];
+  /** Per entity, the condition columns it can be screened on. */
+  private readonly entityConditionCols: ReadonlyMap<string, readonly ConditionColumn[]>;
+
   /** Single words that name a filter value (segments), for follow-ups that only change the filter. */
   private readonly filterWords: Set<string>;
 
@@ -65,6 +69,8 @@ export class ParamInference {
   }
 
   constructor(readonly spec: ParamPolicySpec) {
+    this.conditionCols = Object.entries(spec.condition_words).map(([column, words]) => conditionColumn(column, words));
+    this.entityConditionCols = new Map(Object.entries(spec.entities).map(([name, e]) => [name, this.conditionCols.filter((c) => e.conditions.includes(c.column))]));
     // Every word of a filter's phrases ("lajes corporativas"), but the words every list has ("fundos de").
     this.filterWords = new Set(
       [spec.filters.sector, spec.filters.fund_type]
@@ -139,8 +145,8 @@ export class ParamInference {
   }
 
   /** Every column a condition can be on, with the words that name it (policies/param_inference.yaml condition_words). */
-  conditionColumns(): ConditionColumn[] {
-    return Object.entries(this.spec.condition_words).map(([column, words]) => ({ column, words }));
+  conditionColumns(): readonly ConditionColumn[] {
+    return this.conditionCols;
   }
 
   /**
@@ -287,7 +293,7 @@ export class ParamInference {
 
     // "DY acima de 15%", "valor de mercado acima de 1 bi": conditions on the entity's own columns.
     if (spec.conditions.length) {
-      const conditions = conditionsOn(conditionText, this.conditionColumns().filter((c) => spec.conditions.includes(c.column)));
+      const conditions = conditionsOn(conditionText, this.entityConditionCols.get(entity!) ?? []);
       if (conditions.length) {
         p.conditions = conditions;
         notes.push(`conditions: ${conditions.map((c) => `${c.column} ${c.op === 'gt' ? '>' : '<'} ${c.value}`).join(', ')}`);

@@ -435,7 +435,7 @@ describe('Planner (deterministic)', () => {
     });
   });
 
-  describe('round 10 mechanisms', () => {
+  describe('fund names, kinds of fund, market spans, benchmarks and the client\'s words', () => {
     it('a fund named by the leading words of its registered name; a kind of fund asked of a named fund is no filter', () => {
       expect(plan('qual o ticker do Vinci Shopping Centers?')).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro', params: { ticker: 'VISC11' } });
       expect(plan('o knri11 é papel ou tijolo?').params).toMatchObject({ ticker: 'KNRI11', filters: {} });
@@ -459,7 +459,7 @@ describe('Planner (deterministic)', () => {
     });
   });
 
-  describe('round 11 mechanisms', () => {
+  describe('lists referred to by place or by one fund, misspellings, ordered lists', () => {
     it('"qual o p/vp do primeiro?" after a list is about the fund in that place', () => {
       const p = planner.planDeterministic('qual o p/vp do primeiro?', { previousEntity: 'fiis_rankings', previousTickers: ['VGRI11', 'PATA11', 'BIME11'] });
       expect(p).toMatchObject({ kind: 'entity', entity: 'fiis_financials_snapshot', params: { ticker: 'VGRI11' } });

@@ -114,7 +114,7 @@ export class Planner {
   /** The deterministic decision, synchronous and cheap (no I/O). */
   planDeterministic(asked: string, opts: PlanOptions = {}): PlanResponse {
     // "qual o p/vp do primeiro?" after a ranking: the fund at that place of the previous answer.
-    const listed = this.recognizeTickers(asked).tickers.length ? null : withListedReference(asked, opts.previousTickers ?? []);
+    const listed = (opts.previousTickers?.length ?? 0) > 1 && !this.recognizeTickers(asked).tickers.length ? withListedReference(asked, opts.previousTickers!) : null;
     const named = this.withTickersForNames(listed?.question ?? asked);
     const question = named.question;
     const nameNote = `${named.note}${listed ? `; "${listed.ticker}" is the fund at that place of the previous answer` : ''}`;
@@ -433,7 +433,7 @@ export class Planner {
       });
     }
     // "qual fii de lajes tem o menor p/vp?" routed straight to the entity that has the column: ordered by it, across funds.
-    const ordered = accepted && q.tickers.tickers.length === 0 ? this.opts.policies.params.rankingRedirect(qr) : null;
+    const ordered = accepted && q.tickers.tickers.length === 0 && best.entity !== this.opts.policies.params.spec.ranking.entity ? this.opts.policies.params.rankingRedirect(qr) : null;
     if (ordered?.directed && ordered.entity === best.entity && !inferred.params.order_by) {
       // "qual fii ... tem o menor" asks for one fund: the answer is that fund (and "dele" then points at it).
       const one = /(?:^| )(?:qual|que) (?:o )?(?:fii|fundo)(?= )/.test(q.normalized) && !/(?:^| )(?:fiis|fundos)(?= |$)/.test(q.normalized);

@@ -130,6 +130,7 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   }
 
   let period = cur.period;
+  const between = !period || reading.cues.includes('same_period') || reading.cues.includes('between_answers') ? betweenTurns(prev, previous.earlierPeriod ?? null, reading, cur.subjects.length === 0, catalog) : null;
   const ordinal = reading.ordinal !== null && !period && prev.period?.kind === 'range' && (prev.period.grain === 'quarter' || prev.period.grain === 'semester') ? prev.period : null;
   if (reading.shift && prev.period?.kind === 'range') {
     period = shiftPeriod(prev.period, reading.shift);
@@ -142,9 +143,9 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     const m2 = m1 + months - 1;
     period = { kind: 'range', from: `${y}-${String(m1).padStart(2, '0')}-01`, to: `${y}-${String(m2).padStart(2, '0')}-${new Date(Date.UTC(y, m2, 0)).getUTCDate()}`, grain: ordinal.grain };
     changed.push(`period (the ${reading.ordinal}º ${ordinal.grain === 'semester' ? 'semester' : 'quarter'} of ${y})`);
-  } else if ((!period || reading.cues.includes('same_period') || reading.cues.includes('between_answers')) && betweenTurns(prev, previous.earlierPeriod ?? null, reading, cur.subjects.length === 0, catalog)) {
+  } else if (between) {
     // "VP por cota em dez/2021" → "e em dez/2023?" → "qual foi a variação nesse intervalo?": from the one to the other.
-    period = betweenTurns(prev, previous.earlierPeriod ?? null, reading, true, catalog);
+    period = between;
     changed.push('period (from the earlier answer\'s date to the previous one\'s)');
   } else if (!period || reading.cues.includes('same_period')) {
     period = prev.period;
@@ -286,5 +287,5 @@ export function withListedReference(question: string, listed: readonly string[])
   if (!ticker) return null;
   const source = folded.length === question.length ? question : folded;
   const start = m.index + m[0].indexOf(m[1]);
-  return { question: `${source.slice(0, start)}${ticker}${source.slice(start + m[0].length - m[0].indexOf(m[1]))}`, ticker };
+  return { question: `${source.slice(0, start)}${ticker}${source.slice(m.index + m[0].length)}`, ticker };
 }

@@ -131,8 +131,9 @@ export class QuestionReader {
     const clientScope = subjects.some((s) => s.kind === 'portfolio') || /(?:^| )(?:meu|minha|meus|minhas)(?= |$)/.test(text);
     const vocabulary = clientScope ? [...this.measureWords, ...this.clientWords] : this.measureWords;
     const measureText = text.replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ').trim();
+    const bare = withoutPossessives(` ${measureText} `).trim();
     const measureHit =
-      [...this.longestMatches(vocabulary, measureText), ...this.longestMatches(vocabulary, withoutPossessives(` ${measureText} `).trim())].sort((a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length)[0] ?? null;
+      [...this.longestMatches(vocabulary, measureText), ...(bare !== measureText ? this.longestMatches(vocabulary, bare) : [])].sort((a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length)[0] ?? null;
     let measure: MeasureDef | null = measureHit?.measure ?? null;
     if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
     const measureNamed = measure !== null;
@@ -175,8 +176,8 @@ export class QuestionReader {
 
     // Series that no one measure serves, asked how they did ("rendeu", "subiu", "bateu"): each one's return.
     // "compara o XPIN11 com o IFIX em 2023", "ABCP11 x IFIX em 2024": compared over a period, by how each did.
-    const comparedCue = CUES.some(([c, re]) => c === 'add_subject' && re.test(text));
-    const returns = mixed && spanned && (aggWanted.has('variation') || aggWanted.has('accumulated') || compareHit !== null || comparedCue);
+    const cues = CUES.filter(([, re]) => re.test(text)).map(([c]) => c);
+    const returns = mixed && spanned && (aggWanted.has('variation') || aggWanted.has('accumulated') || compareHit !== null || cues.includes('add_subject'));
     let agg = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, groupHit !== null, text) : returns ? 'variation' : null;
     // "maior e menor", "primeiro e último", "quantos pagamentos e quanto no total": every aggregation asked.
     let also = measure && agg ? [...aggWanted].filter((a) => a !== agg && ALSO.has(a) && measure!.aggregations.includes(a) && !(a === 'last' && agg === 'value')) : [];
@@ -196,7 +197,6 @@ export class QuestionReader {
       signals.push('two dates: the value at each');
     }
     if (agg && aggHits.length) signals.push(`aggregation ${agg} (${aggHits.map((h) => `"${h.phrase.text}"`).join(', ')})`);
-    const cues = CUES.filter(([, re]) => re.test(text)).map(([c]) => c);
     const ofPortfolio = measure?.subject === 'fund' && subjects.some((s) => s.kind === 'portfolio');
     // "em qual fii eu coloquei mais": the client's own measure, fund by fund.
     const ownPerFund = measure?.subject === 'portfolio' && /(?:^| )(?:qual|quem)(?= |$)/.test(text) && /(?:^| )(?:fii|fiis|fundo|fundos)(?= |$)/.test(text);
