@@ -121,6 +121,19 @@ describe('ContextManager', () => {
     expect(CotaError.is(err, 'BAD_REQUEST')).toBe(true);
   });
 
+  it('a commit whose hot store fails after the resolve still records the answer durably, and fails', async () => {
+    const { manager, store, history } = setup();
+    const caller = { request_id: 'r1', client_id: 'c1', conversation_id: 'conv1' };
+    const resolved = await manager.resolve({ ...caller, question: 'CNPJ do HGLG11?', intent: 'fiis_cadastro', entity: 'fiis_cadastro', tickers_in_text: ['HGLG11'], ticker_sources: ['text'] });
+    store.closeTurn = () => Promise.reject(new Error('redis down'));
+    const err = await manager
+      .commit({ ...caller, turn_index: resolved.turn_index, answer: 'O CNPJ é 11.728.688/0001-47.', status: 'ok', intent: 'fiis_cadastro', entity: 'fiis_cadastro', accepted: true, tickers: ['HGLG11'], meta: {} })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    const turns = await history.list({ clientId: 'c1', conversationId: 'conv1' }, 10);
+    expect(turns.filter((t) => t.role === 'assistant').map((t) => t.content)).toEqual(['O CNPJ é 11.728.688/0001-47.']);
+  });
+
   it('records the full history durably and continues numbering after the hot state expires', async () => {
     const { ask, manager, advance } = setup();
     await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });

@@ -130,14 +130,18 @@ export class ContextManager {
       { status: req.status, accepted: req.accepted, entity: req.entity, intent: req.intent, tickers: req.tickers, turnIndex: req.turn_index },
       new Date(now),
     );
+    const durable = { ...turn, meta: { ...req.meta, ...turn.meta, turn_index: req.turn_index } };
     let closed;
     try {
       closed = await this.store.closeTurn(key, req.turn_index, this.forHotState(turn), reference, this.limits);
     } catch (e) {
       if (e instanceof UnknownTurnError) throw new CotaError('BAD_REQUEST', e.message, { turn_index: req.turn_index });
+      // The hot store went down between this turn's resolve and its commit: the answer was given, so the
+      // durable history still records it (a turn is never lost); the caller hears the failure.
+      await this.historyStore.append(key, req.turn_index, durable).catch(() => undefined);
       throw e;
     }
-    await this.historyStore.append(key, req.turn_index, { ...turn, meta: { ...req.meta, ...turn.meta, turn_index: req.turn_index } });
+    await this.historyStore.append(key, req.turn_index, durable);
     if (closed.known && this.policy.enabled) this.scheduleMemoryMaintenance(key);
     return { reference_updated: closed.referenceUpdated };
   }
