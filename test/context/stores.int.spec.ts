@@ -64,6 +64,17 @@ describe('PostgresHistoryStore', () => {
     expect(await h.list(k, 10)).toEqual([turn]);
   });
 
+  it('records a turn once when two replicas append it at the same moment (a commit retried while the first still runs)', async () => {
+    const replicas = [new PostgresHistoryStore(ds), new PostgresHistoryStore(ds), new PostgresHistoryStore(ds)];
+    const k = { clientId: 'c', conversationId: 'raced' };
+    const turn = { role: 'assistant' as const, content: 'R$ 1,10 por cota.', created_at: '2026-01-01T10:00:00.000Z', meta: { turn_index: 1 } };
+    for (let round = 0; round < 5; round++) {
+      const kr = { ...k, conversationId: `raced-${round}` };
+      await Promise.all(replicas.map((h) => h.append(kr, 1, turn)));
+      expect(await replicas[0].list(kr, 10)).toEqual([turn]);
+    }
+  });
+
   it('commits concurrent appends in one statement, a turn repeated in the batch once', async () => {
     const h = new PostgresHistoryStore(ds);
     const k = { clientId: 'c', conversationId: 'batch-ok' };

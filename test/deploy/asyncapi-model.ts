@@ -87,7 +87,7 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
       title: rpc.subject,
       description:
         `Request-reply served by the ${rpc.service} service (NATS queue group '${rpc.service}'). Callers wait ${rpc.timeoutMs} ms by default` +
-        ` (less when the question's deadline is nearer). ${rpc.idempotent ? 'Idempotent: a caller may retry it.' : 'Not idempotent: never retried.'}` +
+        ` (less when the question's deadline is nearer). ${retryNote(rpc)}` +
         " A full bulkhead answers UNAVAILABLE at once (details.overloaded, details.retry_after_s).",
       messages: { request: { $ref: `#/components/messages/${name}Request` } },
     };
@@ -165,4 +165,9 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
     operations,
     components: { schemas, messages },
   };
+}
+
+function retryNote(rpc: RpcDef): string {
+  if (rpc.mustLand) return 'Safe to repeat and must not be lost: the gateway tries it again while the question has time left.';
+  return rpc.idempotent ? 'Idempotent: a caller may retry it.' : 'Not idempotent: never retried.';
 }

@@ -19,6 +19,11 @@ export interface RpcDef<Req extends ZodTypeAny = ZodTypeAny, Res extends ZodType
    * unavailable). Never set on subjects that write (commit, tool runs, session writes).
    */
   readonly idempotent: boolean;
+  /**
+   * A write that is safe to repeat and must not be lost (a turn's commit once its answer exists): the
+   * gateway tries it again while the question has time left, whatever the transient failure.
+   */
+  readonly mustLand: boolean;
 }
 
 /** A fire-and-forget event subject (telemetry). */
@@ -42,8 +47,9 @@ export function defineRpc<Req extends ZodTypeAny, Res extends ZodTypeAny>(def: {
   response: Res;
   timeoutMs?: number;
   idempotent?: boolean;
+  mustLand?: boolean;
 }): RpcDef<Req, Res> {
-  return { kind: 'rpc', timeoutMs: 5000, idempotent: false, ...def };
+  return { kind: 'rpc', timeoutMs: 5000, idempotent: false, mustLand: false, ...def };
 }
 
 export function defineEvent<P extends ZodTypeAny>(def: { service: ServiceName; event: string; payload: P }): EventDef<P> {

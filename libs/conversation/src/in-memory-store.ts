@@ -62,6 +62,8 @@ export class InMemoryContextStore implements ContextStore {
     const c = this.live(key);
     if (!c) return { known: false, referenceUpdated: false };
     if (turnIndex > c.turnCount) throw new UnknownTurnError(turnIndex, c.turnCount);
+    // A retried commit (its first reply was lost) closes the turn once: the answer is kept once.
+    if (c.turns.some((t) => t.turnIndex === turnIndex && t.turn.role === 'assistant')) return { known: true, referenceUpdated: false };
     c.turns.push({ turnIndex, turn: clone(turn) });
     if (c.turns.length > limits.keepTurns) c.turns.splice(0, c.turns.length - limits.keepTurns);
     let referenceUpdated = false;

@@ -48,6 +48,20 @@ export const conversationMigrations: Migration[] = [
       await q.query('DROP INDEX IF EXISTS conversation_turns_created_idx');
     },
   },
+  {
+    // A commit is repeated when its reply was lost (libs/contracts `mustLand`): two attempts may be
+    // written at once, which NOT EXISTS alone cannot see. One row per (conversation, turn, role).
+    id: '202611260100-conversation-turns-unique-turn',
+    name: 'ConversationTurnsUniqueTurn202611260100',
+    async up(q: QueryRunner): Promise<void> {
+      await q.query(`DELETE FROM conversation_turns a USING conversation_turns b
+        WHERE a.client_id = b.client_id AND a.conversation_id = b.conversation_id AND a.turn_index = b.turn_index AND a.role = b.role AND a.id > b.id`);
+      await q.query('CREATE UNIQUE INDEX IF NOT EXISTS conversation_turns_turn_role_uq ON conversation_turns (client_id, conversation_id, turn_index, role)');
+    },
+    async down(q: QueryRunner): Promise<void> {
+      await q.query('DROP INDEX IF EXISTS conversation_turns_turn_role_uq');
+    },
+  },
 ];
 
 interface TurnRow {
@@ -67,17 +81,16 @@ interface PendingAppend {
 
 /** Idempotent per (conversation, turn, role): a retry after a lost reply cannot record the turn twice. */
 const INSERT_ONE = `INSERT INTO conversation_turns (client_id, conversation_id, turn_index, role, content, meta, created_at)
-  SELECT $1::text, $2::text, $3::int, $4::text, $5::text, $6::jsonb, $7::timestamptz
-   WHERE NOT EXISTS (SELECT 1 FROM conversation_turns WHERE client_id = $1 AND conversation_id = $2 AND turn_index = $3 AND role = $4)`;
+  VALUES ($1, $2, $3, $4, $5, $6, $7)
+  ON CONFLICT (client_id, conversation_id, turn_index, role) DO NOTHING`;
 
 /** The same, for many turns in one statement (one array per column, in append order). */
 const INSERT_MANY = `INSERT INTO conversation_turns (client_id, conversation_id, turn_index, role, content, meta, created_at)
   SELECT v.client_id, v.conversation_id, v.turn_index, v.role, v.content, v.meta, v.created_at
     FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[])
          WITH ORDINALITY AS v(client_id, conversation_id, turn_index, role, content, meta, created_at, n)
-   WHERE NOT EXISTS (SELECT 1 FROM conversation_turns t
-                      WHERE t.client_id = v.client_id AND t.conversation_id = v.conversation_id AND t.turn_index = v.turn_index AND t.role = v.role)
-   ORDER BY v.n`;
+   ORDER BY v.n
+  ON CONFLICT (client_id, conversation_id, turn_index, role) DO NOTHING`;
 
 /** Appends waiting in one batch at most (a statement's arrays stay small). */
 const MAX_BATCH = 200;
@@ -113,7 +126,7 @@ export class PostgresHistoryStore implements HistoryStore {
       setImmediate(() => void this.flush());
     }
     if (batch.length === 1) return this.insertOne(batch[0].values).then(batch[0].resolve, batch[0].reject);
-    // A turn appended twice in one batch is written once (NOT EXISTS sees only rows committed before).
+    // A turn appended twice in one batch is sent once (and the unique index keeps it once anyway).
     const byTurn = new Map<string, PendingAppend[]>();
     for (const b of batch) {
       const id = JSON.stringify(b.values.slice(0, 4));

@@ -56,7 +56,13 @@ if not count then return {0, 0, 0} end
 count = tonumber(count)
 local idx = tonumber(ARGV[1])
 if idx > count then return {-1, 0, count} end
-redis.call('RPUSH', KEYS[2], '{"i":' .. idx .. ',"t":' .. ARGV[2] .. '}')
+-- A retried commit (its first reply was lost) closes the turn once: the answer is kept once.
+local entry = '{"i":' .. idx .. ',"t":' .. ARGV[2] .. '}'
+local prefix = '{"i":' .. idx .. ',"t":{"role":"assistant"'
+for _, kept in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
+  if string.sub(kept, 1, #prefix) == prefix then return {1, 0, count} end
+end
+redis.call('RPUSH', KEYS[2], entry)
 redis.call('LTRIM', KEYS[2], -tonumber(ARGV[4]), -1)
 local updated = 0
 if ARGV[3] ~= '' then

@@ -17,6 +17,22 @@ const Limits = z
   .strict();
 export type BulkheadLimits = z.infer<typeof Limits>;
 
+interface Backoff {
+  initial_delay_ms: number;
+  max_delay_ms: number;
+}
+
+/** Exponential backoff between attempts (cockatiel), with the fields of what is retried. */
+function withBackoff<T extends z.ZodRawShape>(fields: T) {
+  return z
+    .object({ ...fields, initial_delay_ms: z.number().int().min(1).max(10_000), max_delay_ms: z.number().int().min(1).max(60_000) })
+    .strict()
+    .refine((r) => (r as unknown as Backoff).max_delay_ms >= (r as unknown as Backoff).initial_delay_ms, {
+      path: ['max_delay_ms'],
+      message: 'must be at least initial_delay_ms',
+    });
+}
+
 const knownSubjects = new Set(ALL_RPCS.map((d) => d.subject));
 
 export const FabricPolicy = z
@@ -50,15 +66,10 @@ export const FabricPolicy = z
             half_open_after_ms: z.number().int().min(100).max(600_000),
           })
           .strict(),
-        retry: z
-          .object({
-            /** Extra attempts of an idempotent read that found its target unavailable (0: none). */
-            max_retries: z.number().int().min(0).max(5),
-            initial_delay_ms: z.number().int().min(1).max(10_000),
-            max_delay_ms: z.number().int().min(1).max(60_000),
-          })
-          .strict()
-          .refine((r) => r.max_delay_ms >= r.initial_delay_ms, { path: ['max_delay_ms'], message: 'must be at least initial_delay_ms' }),
+        /** Extra attempts of an idempotent read that found its target unavailable (0: none). */
+        retry: withBackoff({ max_retries: z.number().int().min(0).max(5) }),
+        /** A write that must land (a turn's commit): tried again while the question has more than reserve_ms left. */
+        must_land: withBackoff({ reserve_ms: z.number().int().min(0).max(60_000) }),
       })
       .strict(),
   })
@@ -74,6 +85,7 @@ export const DEFAULT_FABRIC: FabricPolicy = {
     callers: ['gateway'],
     breaker: { consecutive_failures: 5, half_open_after_ms: 3000 },
     retry: { max_retries: 1, initial_delay_ms: 50, max_delay_ms: 200 },
+    must_land: { initial_delay_ms: 50, max_delay_ms: 1000, reserve_ms: 500 },
   },
 };
 

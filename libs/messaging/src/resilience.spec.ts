@@ -3,13 +3,20 @@ import { CotaError, defineRpc } from '@cota/contracts';
 import { Bus } from './bus';
 import { ClientPolicy, DEFAULT_FABRIC } from './fabric-policy';
 import { InProcessTransport } from './in-process-transport';
-import { countsAgainstTarget, retryable } from './resilience';
+import { withCallScope } from './call-scope';
+import { countsAgainstTarget, retryable, transient } from './resilience';
 
 const read = defineRpc({ subject: 'cota.test.read.v1', service: 'executor', request: z.object({}), response: z.object({ n: z.number() }), idempotent: true, timeoutMs: 300 });
 const write = defineRpc({ subject: 'cota.test.write.v1', service: 'executor', request: z.object({}), response: z.object({ n: z.number() }), timeoutMs: 300 });
+const mustLand = defineRpc({ subject: 'cota.test.commit.v1', service: 'context', request: z.object({}), response: z.object({ n: z.number() }), timeoutMs: 100, mustLand: true });
 const other = defineRpc({ subject: 'cota.test.other.v1', service: 'rag', request: z.object({}), response: z.object({ n: z.number() }) });
 
-const policy: ClientPolicy = { ...DEFAULT_FABRIC.client, breaker: { consecutive_failures: 3, half_open_after_ms: 200 }, retry: { max_retries: 1, initial_delay_ms: 5, max_delay_ms: 10 } };
+const policy: ClientPolicy = {
+  ...DEFAULT_FABRIC.client,
+  breaker: { consecutive_failures: 3, half_open_after_ms: 200 },
+  retry: { max_retries: 1, initial_delay_ms: 5, max_delay_ms: 10 },
+  must_land: { initial_delay_ms: 5, max_delay_ms: 20, reserve_ms: 50 },
+};
 
 function setup() {
   const transport = new InProcessTransport();
@@ -60,6 +67,41 @@ describe('the gateway bus client (breakers per target, retries of idempotent rea
     expect(retryable(new CotaError('UNAVAILABLE', 'busy', { overloaded: true }))).toBe(true);
     expect(retryable(new CotaError('TIMEOUT', 't'))).toBe(false);
     expect(retryable(new CotaError('UNAVAILABLE', 'open', { circuit: 'open' }))).toBe(false);
+  });
+
+  it('tries a write that must land again after timeouts and missing responders, until it lands within the deadline', async () => {
+    const { server, client } = setup();
+    let calls = 0;
+    server.serve(mustLand, async () => {
+      calls++;
+      if (calls === 1) await new Promise((r) => setTimeout(r, 300)); // the first reply is lost (TIMEOUT)
+      if (calls === 2) throw new CotaError('UNAVAILABLE', 'store down');
+      return { n: calls };
+    });
+    await expect(withCallScope({ deadline: Date.now() + 2000 }, () => client.call(mustLand, {}))).resolves.toEqual({ n: 3 });
+  });
+
+  it('gives up on a write that must land when the question has no more than its reserve left, and never on a rejection', async () => {
+    const { server, client } = setup();
+    let calls = 0;
+    server.serve(mustLand, () => {
+      calls++;
+      throw new CotaError('UNAVAILABLE', 'store down');
+    });
+    const t = Date.now();
+    await expect(withCallScope({ deadline: Date.now() + 300 }, () => client.call(mustLand, {}))).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(Date.now() - t).toBeLessThan(300);
+    expect(calls).toBeGreaterThan(2);
+    let rejected = 0;
+    server.serve(write, () => {
+      rejected++;
+      throw new CotaError('BAD_REQUEST', 'no such turn');
+    });
+    const bad = defineRpc({ ...mustLand, subject: write.subject });
+    await expect(withCallScope({ deadline: Date.now() + 2000 }, () => client.call(bad, {}))).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(rejected).toBe(1);
+    expect(transient(new CotaError('TIMEOUT', 't', { deadline: 'passed' }))).toBe(false);
+    expect(transient(new CotaError('UNAVAILABLE', 'open', { circuit: 'open' }))).toBe(true);
   });
 
   it('does not guard buses built without a client policy (every service but the gateway)', () => {

@@ -7,11 +7,13 @@ import {
   ConsecutiveBreaker,
   ExponentialBackoff,
   handleWhen,
+  IBackoffFactory,
   IsolatedCircuitError,
   retry,
   RetryPolicy,
 } from 'cockatiel';
 import { CotaError, RpcDef } from '@cota/contracts';
+import { currentCallScope } from './call-scope';
 import { BulkheadLimits, ClientPolicy } from './fabric-policy';
 
 /** What the bus logs through (service-kit's Logger fits): one JSON line per entry. */
@@ -37,6 +39,16 @@ export function retryable(e: unknown): boolean {
   return !d.bus && !d.circuit;
 }
 
+/** Worth another attempt of a write that must land: any failure to reach or hear the target, not the question's own deadline. */
+export function transient(e: unknown): boolean {
+  if (!(e instanceof Error) || !CotaError.is(e)) return false;
+  if (e.code === 'TIMEOUT') return e.details?.deadline !== 'passed';
+  return e.code === 'UNAVAILABLE';
+}
+
+/** Attempts of a write that must land when its caller has no deadline (a CLI, a test). */
+const MUST_LAND_ATTEMPTS_WITHOUT_DEADLINE = 5;
+
 /**
  * The caller's side (the gateway's bus client): one circuit breaker per target service (cockatiel),
  * and retries with backoff only for subjects the contracts mark idempotent. An open circuit answers
@@ -45,6 +57,7 @@ export function retryable(e: unknown): boolean {
 export class CallGuard {
   private readonly breakers = new Map<string, CircuitBreakerPolicy>();
   private readonly retry: RetryPolicy | null;
+  private readonly mustLandBackoff: IBackoffFactory<unknown>;
 
   constructor(
     private readonly policy: ClientPolicy,
@@ -57,6 +70,7 @@ export class CallGuard {
             backoff: new ExponentialBackoff({ initialDelay: policy.retry.initial_delay_ms, maxDelay: policy.retry.max_delay_ms }),
           })
         : null;
+    this.mustLandBackoff = new ExponentialBackoff({ initialDelay: policy.must_land.initial_delay_ms, maxDelay: policy.must_land.max_delay_ms });
   }
 
   async run<T>(def: RpcDef, attempt: () => Promise<T>): Promise<T> {
@@ -76,7 +90,20 @@ export class CallGuard {
         throw e;
       }
     };
+    if (def.mustLand) return this.untilLanded(def, once);
     return def.idempotent && this.retry ? this.retry.execute(once) : once();
+  }
+
+  /** Tries a write that must land again after each transient failure while the question has time left. */
+  private untilLanded<T>(def: RpcDef, once: () => Promise<T>): Promise<T> {
+    const deadline = currentCallScope().deadline;
+    const reserve = this.policy.must_land.reserve_ms;
+    const policy = retry(
+      handleWhen((e) => transient(e) && (deadline === undefined || deadline - Date.now() > reserve)),
+      { maxAttempts: deadline === undefined ? MUST_LAND_ATTEMPTS_WITHOUT_DEADLINE : Number.MAX_SAFE_INTEGER, backoff: this.mustLandBackoff },
+    );
+    policy.onRetry((r) => this.log?.warn('retrying a write that must land', { subject: def.subject, ...('error' in r ? { error_code: CotaError.is(r.error) ? r.error.code : 'INTERNAL' } : {}), delay_ms: r.delay }));
+    return policy.execute(once);
   }
 
   /** State of each target's circuit (for tests and diagnostics). */

@@ -120,11 +120,9 @@ describe('AskPipeline', () => {
     expect(seen.commit[0].accepted).toBe(false);
   });
 
-  it('keeps the answer when the context commit fails, flagging it', async () => {
+  it('gives no answer whose turn could not be recorded: UNAVAILABLE naming the context service', async () => {
     const { pipeline } = setup({ plan: plan({}), inherited: 'HGLG11', commitDown: true });
-    const out = await pipeline.ask(input);
-    expect(out.status).toBe('ok');
-    expect(out.meta.context.committed).toBe(false);
+    await expect(pipeline.ask(input)).rejects.toMatchObject({ code: 'UNAVAILABLE', service: 'context' });
   });
 
   it('passes tools to the tool gate and carries meta.tool and confirmation status', async () => {

@@ -274,32 +274,27 @@ export class AskPipeline {
     const answeredTickers = plan.kind === 'measure' ? (winner ?? (question?.subjects ?? []).filter((s) => s.kind === 'fund').map((s) => s.id)) : params.tickers.length ? params.tickers : params.ticker ? [params.ticker] : onlyListed;
     // Past the question's deadline the gateway answers 504: such a question must leave no committed turn.
     if (deadlinePassed()) throw new CotaError('TIMEOUT', 'the question passed its deadline before its turn was committed', { deadline: 'passed', step: 'context_commit' });
-    let committed = true;
-    try {
-      await step('context_commit', () =>
-        this.client.call(ContextSubjects.commit, {
-          ...caller,
-          turn_index: ctx.turn_index,
-          answer: narrated.answer,
-          status,
-          intent: plan.intent,
-          entity: plan.entity,
-          accepted,
-          tickers: accepted ? answeredTickers : [],
-          filters: (plan.kind === 'entity' || plan.kind === 'measure') && status === 'ok' ? params.filters : {},
-          // A question waiting for its fund ("de qual fundo?") is kept too: "o TRXF11" completes it.
-          // A panel of series (no one measure: "compara com o ifix") is a question too: "e o BTLG11?" edits it.
-          question: (accepted || problem === 'ticker_required') && question && (question.measure || plan.kind === 'measure') ? question : null,
-          listed_tickers: accepted ? listed : [],
-          params: plan.kind === 'entity' && accepted ? params : null,
-          meta: { kind: plan.kind, problem },
-        }),
-      );
-    } catch (e) {
-      // The answer exists; losing it because the memory write failed would be worse. Say so in meta.
-      if (!CotaError.is(e)) throw e;
-      committed = false;
-    }
+    // The commit is marked mustLand: the bus tries it again while the question has time. An answer whose
+    // turn could not be recorded is not given (503/504): a 200 always has its turn in the history.
+    await step('context_commit', () =>
+      this.client.call(ContextSubjects.commit, {
+        ...caller,
+        turn_index: ctx.turn_index,
+        answer: narrated.answer,
+        status,
+        intent: plan.intent,
+        entity: plan.entity,
+        accepted,
+        tickers: accepted ? answeredTickers : [],
+        filters: (plan.kind === 'entity' || plan.kind === 'measure') && status === 'ok' ? params.filters : {},
+        // A question waiting for its fund ("de qual fundo?") is kept too: "o TRXF11" completes it.
+        // A panel of series (no one measure: "compara com o ifix") is a question too: "e o BTLG11?" edits it.
+        question: (accepted || problem === 'ticker_required') && question && (question.measure || plan.kind === 'measure') ? question : null,
+        listed_tickers: accepted ? listed : [],
+        params: plan.kind === 'entity' && accepted ? params : null,
+        meta: { kind: plan.kind, problem },
+      }),
+    );
 
     timings.total = since(t0);
     emitStep(this.client.bus, Events.gatewayAsked, {
@@ -320,7 +315,7 @@ export class AskPipeline {
         intent: plan.intent,
         entity: plan.entity,
         params: { ...params, ticker: params.ticker ?? (params.tickers.length === 1 ? params.tickers[0] : null) },
-        context: { ...ctx.context, turn_index: ctx.turn_index, committed },
+        context: { ...ctx.context, turn_index: ctx.turn_index },
         planner: { ...plan.planner, kind: plan.kind, question, follow_up: plan.follow_up },
         ...(tool?.tool ? { tool: tool.tool } : {}),
         ...(planRun ? { plan: planMeta(planRun) } : {}),

@@ -19,7 +19,7 @@ export interface AskMeta {
   intent: string;
   entity: string | null;
   params: Pick<QueryParams, 'ticker' | 'tickers' | 'agg' | 'window' | 'limit' | 'order'> & Partial<QueryParams>;
-  context: ContextMeta & { turn_index?: number; committed?: boolean };
+  context: ContextMeta & { turn_index?: number };
   planner: PlannerMeta & { kind: string; question?: StructuredQuestion | null; follow_up?: FollowUpMeta | null };
   tool?: ToolMeta;
   rag: Partial<RagMeta> & { enabled: boolean; reason: string };

@@ -109,7 +109,8 @@ export const SessionSetResponse = z.object({ ok: z.boolean() });
 
 export const ContextSubjects = {
   resolve: defineRpc({ subject: 'cota.context.resolve.v1', service: 'context', request: ResolveRequest, response: ResolveResponse }),
-  commit: defineRpc({ subject: 'cota.context.commit.v1', service: 'context', request: CommitRequest, response: CommitResponse }),
+  // Repeating a commit records the turn once (hot state and durable history both check the turn index).
+  commit: defineRpc({ subject: 'cota.context.commit.v1', service: 'context', request: CommitRequest, response: CommitResponse, mustLand: true }),
   history: defineRpc({ subject: 'cota.context.history.v1', service: 'context', request: HistoryRequest, response: HistoryResponse, idempotent: true }),
   debug: defineRpc({ subject: 'cota.context.debug.v1', service: 'context', request: ConversationKey, response: DebugResponse, idempotent: true }),
   peek: defineRpc({ subject: 'cota.context.peek.v1', service: 'context', request: ConversationKey, response: PeekResponse, idempotent: true }),

@@ -53,6 +53,15 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
       expect(await store.closeTurn(key(), 1, turn('assistant', 'x'), null, limits)).toEqual({ known: false, referenceUpdated: false });
     });
 
+    it('closes a turn once when its commit is retried', async () => {
+      const k = key();
+      await store.openTurn(k, turn('user', 'q1'), 0, limits);
+      expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: true });
+      expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: false });
+      const snap = await store.snapshot(k);
+      expect(snap.turns.map((t) => [t.turnIndex, t.turn.role])).toEqual([[1, 'user'], [1, 'assistant']]);
+    });
+
     it('saves a summary only when nobody else moved it (compare-and-set)', async () => {
       const k = key();
       await store.openTurn(k, turn('user', 'q1'), 0, limits);
