@@ -1,7 +1,7 @@
 import './register-paths';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -49,6 +49,26 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * CPU of the shared stores this machine runs (Postgres backends, Redis), summed over their processes:
+ * they compete for the same cores, so a question's cost includes theirs. Backends that exit in between
+ * are not counted (their share is lost, never invented).
+ */
+function storeCpuMs(): Record<string, number> {
+  const out: Record<string, number> = { postgres: 0, 'redis-server': 0 };
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (comm in out) out[comm] += cpuMs(Number(entry));
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return out;
+}
+
 async function waitReady(url: string, procs: ChildProcess[], timeoutMs = 240_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
@@ -63,7 +83,8 @@ async function waitReady(url: string, procs: ChildProcess[], timeoutMs = 240_000
 /** One autocannon run of the mix; conversations rotate so the follow-up always follows its question. */
 async function drive(url: string, connections: number, pids: Record<string, number>, mode: Run['mode']): Promise<Run> {
   let n = 0;
-  const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
+  const stores = mode === 'distributed';
+  const before = { ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)])), ...(stores ? storeCpuMs() : {}) };
   const result = await autocannon({
     url: `${url}/ask`,
     connections,
@@ -81,11 +102,11 @@ async function drive(url: string, connections: number, pids: Record<string, numb
       },
     ],
   });
-  const after = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
+  const after = { ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)])), ...(stores ? storeCpuMs() : {}) };
   const answers = result['2xx'];
   const cpu: Record<string, number> = {};
   let total = 0;
-  for (const k of Object.keys(pids)) {
+  for (const k of Object.keys(after)) {
     const ms = (after[k] - before[k]) / Math.max(1, answers);
     cpu[k] = Math.round(ms * 100) / 100;
     total += ms;
@@ -206,7 +227,12 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 300));
     const bare = await bareNats(natsUrl);
     const hop = await hopBenchmark(natsUrl);
-    const runs = [...(await distributed({ natsUrl, natsPid: nats.pid! })), ...(await embedded())];
+    // COTA_BENCH_MODES=distributed (or embedded) runs one mode only, for quick comparisons while profiling.
+    const modes = (process.env.COTA_BENCH_MODES ?? 'distributed,embedded').split(',');
+    const runs = [
+      ...(modes.includes('distributed') ? await distributed({ natsUrl, natsPid: nats.pid! }) : []),
+      ...(modes.includes('embedded') ? await embedded() : []),
+    ];
     const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version };
     const report = { at: new Date().toISOString(), machine, duration_s: DURATION_S, mix: MIX, targets: TARGETS, bare_nats: bare, hop, runs, verdicts: verdicts(runs, hop) };
     const dir = join(repoRoot(), 'bench', 'results');

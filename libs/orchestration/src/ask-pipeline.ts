@@ -258,8 +258,9 @@ export class AskPipeline {
     // An answer is "accepted" for the last reference only when the planner accepted an entity and it answered.
     const accepted = (plan.kind === 'entity' || plan.kind === 'measure') && plan.planner.accepted && status === 'ok' && problem === null;
     // What the follow-up may edit: the measure question, or an entity answer's reading when it named a measure.
-    if (plan.kind === 'entity' && question?.measure && question.subjects.length === 0 && ctx.tickers.length) {
-      question = { ...question, subjects: ctx.tickers.map((id) => ({ kind: 'fund' as const, id })) };
+    // The funds the query used, not the conversation's reference: a ranking across funds has none ("top 10 fiis por dy").
+    if (plan.kind === 'entity' && question?.measure && question.subjects.length === 0 && params.tickers.length) {
+      question = { ...question, subjects: params.tickers.map((id) => ({ kind: 'fund' as const, id })) };
     }
     // A comparison's funds are remembered best first, as the answer lists them ("e quanto eu recebi dele?").
     // Other answers about several funds ("me lista meus fiis com a quantidade de cotas") in the order shown.

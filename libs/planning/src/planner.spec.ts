@@ -29,6 +29,15 @@ describe('Planner (deterministic)', () => {
       expect(p.params).toMatchObject({ ticker: 'MXRF11', agg: 'list', limit: 24, order: 'desc' });
     });
 
+    it('"últimos 12 dividendos do KNRI11" reads a list of 12, not the last one (so does "as 5 últimas cotações")', () => {
+      const p = plan('últimos 12 dividendos do KNRI11');
+      expect(p.params).toMatchObject({ ticker: 'KNRI11', agg: 'list', limit: 12, order: 'desc' });
+      expect(p.question).toMatchObject({ measure: 'dividend', agg: 'list' });
+      expect(plan('último dividendo do KNRI11').question).toMatchObject({ measure: 'dividend', agg: 'last' });
+      expect(plan('quais as 5 últimas cotações do MXRF11?').question).toMatchObject({ measure: 'price', agg: 'list' });
+      expect(plan('os 3 primeiros dividendos do HGLG11').question).toMatchObject({ measure: 'dividend', agg: 'list' });
+    });
+
     it('"top 10 FIIs por DY" -> ranking without ticker, limit 10, best first', () => {
       const p = plan('top 10 FIIs por DY');
       expect(p.kind).toBe('entity');

@@ -184,7 +184,9 @@ export class Planner {
     if (q.corrections.length) reading.signals.push(`corrected ${q.corrections.join(', ')}`);
     const previousFunds = opts.previousTickers?.length ?? 0;
     const hasPrevious = !!opts.previousQuestion || previousFunds > 1 || (previousFunds === 1 && reading.cues.includes('refers_fund'));
-    const cue = reading.cues.length > 0 || routed.elliptic || (reading.question.subjects.length === 0 && (reading.question.period !== null || reading.measureNamed));
+    // "top 10 fiis por dy" names its own universe (every fund): not a subject left out for the previous answer to fill.
+    const fundList = /(?:^| )(?:fiis|fundos|top \d+|ranking)(?= |$)/.test(q.normalized);
+    const cue = reading.cues.length > 0 || routed.elliptic || (reading.question.subjects.length === 0 && !fundList && (reading.question.period !== null || reading.measureNamed));
     let question = reading.question;
     let followUp: FollowUpMeta | null = null;
     // A question that names its own topic ("e o overview dele?" after a Sharpe) is not an edit of the
@@ -212,7 +214,6 @@ export class Planner {
     }
     // A market series asked over a period or with an aggregate is the measure's, whatever entity the words leaned to.
     // "top 5 fiis com maior peso no ifix" ranks funds: the index there is a criterion, not the subject.
-    const fundList = /(?:^| )(?:fiis|fundos|top \d+|ranking)(?= |$)/.test(q.normalized);
     const marketOnly = question.subjects.length > 0 && question.subjects.every((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
     const routedFits =
       !routed.planner.accepted ||

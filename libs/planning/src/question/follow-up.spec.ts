@@ -40,6 +40,15 @@ describe('follow-ups edit the previous structured question', () => {
     expect(p.follow_up).toMatchObject({ applied: true, inherited: expect.arrayContaining(['subjects', 'measure']) });
   });
 
+  it('a question that names its universe ("top 10 fiis por dy") ranks every fund, not the previous answer\'s fund', () => {
+    const [, ranking] = converse('últimos 12 dividendos do KNRI11', 'top 10 fiis por dy');
+    expect(ranking).toMatchObject({ kind: 'entity', entity: 'fiis_rankings', follow_up: null, follow_up_candidate: false });
+    expect(ranking.question?.subjects).toEqual([]);
+    // ...while a period alone still edits the previous question.
+    const [, again] = converse('dy do KNRI11 em 2024', 'e em 2023?');
+    expect(again.question).toMatchObject({ subjects: [{ id: 'KNRI11' }], measure: 'dy', period: { from: '2023-01-01' } });
+  });
+
   it('"e do HGLG11?" changes the subject and keeps measure and period', () => {
     const [, second, third] = converse('dividendos do KNRI11 em 2024', 'e em 2023?', 'e do HGLG11?');
     expect(second.question).toMatchObject({ subjects: [{ id: 'KNRI11' }], measure: 'dividend', agg: 'total', period: { from: '2023-01-01' } });

@@ -269,6 +269,9 @@ export function readCondition(text: string): { op: 'gt' | 'lt'; value: number } 
   return null;
 }
 
+/** A count next to "últimos"/"primeiros" (either side): how many of the newest or oldest values. */
+const COUNTED_ENDS = /(?:^| )(?:(?:ultim|primeir)[oa]s \d{1,3}|\d{1,3} (?:ultim|primeir)[oa]s)(?= |$)/;
+
 /**
  * The aggregation a measure's kind gives the words that were said: "acumulado" compounds a monthly
  * rate and sums a flow; "rendeu" is a level's variation; a multi-month period of a monthly rate
@@ -277,6 +280,8 @@ export function readCondition(text: string): { op: 'gt' | 'lt'; value: number } 
 export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: PeriodSpec | null, grouped: boolean, text: string): MeasureAgg {
   const allowed = (a: MeasureAgg) => m.aggregations.includes(a);
   const has = (a: MeasureAgg) => wanted.has(a) && allowed(a);
+  // "últimos 12 dividendos", "as 5 primeiras cotações": the last (first) N values are a list of N, not one.
+  if ((wanted.has('last') || wanted.has('first')) && allowed('list') && COUNTED_ENDS.test(text)) return 'list';
   if ((m.kind === 'monthly_rate' || m.compounding) && (wanted.has('accumulated') || wanted.has('total') || (m.kind === 'monthly_rate' && wanted.has('variation')))) return 'accumulated';
   // "quanto rendeu a Selic em 2023": an annual rate "yields" what it accumulates.
   if (m.compounding && wanted.has('variation')) return 'accumulated';
