@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { CotaError, Events, ExecutorSubjects, RequestOf } from '@cota/contracts';
 import { errorCode, RpcHandler, StepEvent } from '@cota/messaging';
-import { EntityQueryService, MeasureQueryService } from '@cota/warehouse';
+import { EntityQueryService, MeasureQueryService, PublicReadCache } from '@cota/warehouse';
 
 /** A refused query (BAD_REQUEST) is the caller's mistake, not an incident. */
 const failedQuery = (e: unknown) => (CotaError.is(e) && e.code === 'BAD_REQUEST' ? 'rejected' : 'error');
@@ -12,6 +12,7 @@ export class ExecutorHandlers {
   constructor(
     private readonly queries: EntityQueryService,
     private readonly measures: MeasureQueryService,
+    private readonly cache: PublicReadCache,
   ) {}
 
   @RpcHandler(ExecutorSubjects.query)
@@ -20,7 +21,7 @@ export class ExecutorHandlers {
     failure: (req, e) => ({ outcome: failedQuery(e), attributes: { entity: req.entity.slice(0, 64), error: errorCode(e) } }),
   })
   query(req: RequestOf<typeof ExecutorSubjects.query>) {
-    return this.queries.query(req);
+    return this.cache.query(req, () => this.queries.query(req));
   }
 
   @RpcHandler(ExecutorSubjects.measure)
@@ -29,7 +30,7 @@ export class ExecutorHandlers {
     failure: (req, e) => ({ outcome: failedQuery(e), attributes: { measure: String(req.question.measure).slice(0, 48), error: errorCode(e) } }),
   })
   measure(req: RequestOf<typeof ExecutorSubjects.measure>) {
-    return this.measures.compute(req.question, req.client_id);
+    return this.cache.measure(req.question, () => this.measures.compute(req.question, req.client_id));
   }
 
   @RpcHandler(ExecutorSubjects.funds)

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { loadPolicy } from '@cota/config';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
-import { EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, PgSqlRunner } from '@cota/warehouse';
+import { EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, PgSqlRunner, PublicReadCache, ReadCachePolicy } from '@cota/warehouse';
 import { ExecutorHandlers } from './executor.handlers';
 import { OutboxDelivery } from './outbox-delivery';
 import { PrivacyHandlers } from './privacy.handlers';
@@ -14,32 +15,33 @@ const STATEMENT_TIMEOUT_MS = Number(process.env.COTA_EXECUTOR_STATEMENT_TIMEOUT_
 @Module({})
 export class ExecutorModule {
   static register(infra: Infra): DynamicModule {
+    // Catalogs and policies loaded once, here: a bad policies/entities/*.yaml, measures.yaml or
+    // read_cache.yaml stops the service naming file and field.
+    const entities = loadEntityCatalog();
+    const measures = loadMeasureCatalog();
+    if (!Number.isInteger(STATEMENT_TIMEOUT_MS) || STATEMENT_TIMEOUT_MS < 100) {
+      throw new Error(`COTA_EXECUTOR_STATEMENT_TIMEOUT_MS must be an integer >= 100, got '${process.env.COTA_EXECUTOR_STATEMENT_TIMEOUT_MS}'`);
+    }
     return {
       module: ExecutorModule,
       providers: [
         { provide: INFRA, useValue: infra },
         {
           provide: EntityQueryService,
-          useFactory: () => {
-            // Catalog loaded once, here: a bad policies/entities/*.yaml stops the service naming file and field.
-            const catalog = loadEntityCatalog();
-            if (!Number.isInteger(STATEMENT_TIMEOUT_MS) || STATEMENT_TIMEOUT_MS < 100) {
-              throw new Error(`COTA_EXECUTOR_STATEMENT_TIMEOUT_MS must be an integer >= 100, got '${process.env.COTA_EXECUTOR_STATEMENT_TIMEOUT_MS}'`);
-            }
-            return new EntityQueryService(catalog, new PgSqlRunner(requireDatabase(infra)), {
+          useFactory: () =>
+            new EntityQueryService(entities, new PgSqlRunner(requireDatabase(infra)), {
               statementTimeoutMs: STATEMENT_TIMEOUT_MS,
               onSqlError: (e, entity) => log.error('entity query failed', { entity, error: e.message }),
-            });
-          },
+            }),
         },
         {
           provide: MeasureQueryService,
-          // policies/measures.yaml loaded once; a bad file stops the service naming file and field.
-          useFactory: () => new MeasureQueryService(loadMeasureCatalog(), new PgSqlRunner(requireDatabase(infra)), {
+          useFactory: () => new MeasureQueryService(measures, new PgSqlRunner(requireDatabase(infra)), {
             statementTimeoutMs: STATEMENT_TIMEOUT_MS,
             onSqlError: (e, subject) => log.error('measure query failed', { subject, error: e.message }),
           }),
         },
+        { provide: PublicReadCache, useValue: new PublicReadCache(loadPolicy('read_cache', ReadCachePolicy), entities, measures) },
         OutboxDelivery,
       ],
       controllers: [ExecutorHandlers, ToolsHandlers, PrivacyHandlers],

@@ -3,6 +3,7 @@ export * from '@cota/catalog';
 export * from './query/query-builder';
 export * from './query/entity-query.service';
 export * from './query/measure-query';
+export * from './query/read-cache';
 export * from './schema/tables';
 export * from './schema/views';
 export * from './schema/migrations';
