@@ -1,11 +1,20 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { HealthSubjects, SERVICES } from '@cota/contracts';
+import type { QuotaPolicy } from '@cota/access';
 import { INFRA, Infra, runChecks, standardChecks } from '@cota/service-kit';
+import { QUOTA_POLICY } from './tokens';
 
 @Controller('health')
 export class HealthController {
-  constructor(@Inject(INFRA) private readonly infra: Infra) {}
+  private readonly startedAt = Date.now();
+  /** Latched once every service has answered: from then on readiness is the gateway's own. */
+  private fabricSeen = false;
+
+  constructor(
+    @Inject(INFRA) private readonly infra: Infra,
+    @Inject(QUOTA_POLICY) private readonly quotas: QuotaPolicy,
+  ) {}
 
   /** The process is up. */
   @Get('live')
@@ -15,27 +24,31 @@ export class HealthController {
 
   /**
    * Ready when NATS, Postgres and Redis answer real pings. The other services' health is reported
-   * too (informative: the gateway can serve while one is down, answering 503 for what needs it).
+   * too: once every one has answered since start the gateway serves while one is down (503 for what
+   * needs it); until then, for at most quotas.yaml `http.ready_waits_for_services_s`, it is not ready,
+   * so a fresh gateway gets no traffic before the fabric can answer.
    */
   @Get('ready')
   async ready(@Res() res: Response): Promise<void> {
     const checks = standardChecks(this.infra);
     if (!this.infra.redis) checks.redis = async () => undefined; // embedded: in-memory stores
     const own = await runChecks(checks);
-    const services = Object.fromEntries(
-      await Promise.all(
-        SERVICES.filter((s) => s !== 'gateway').map(async (s) => {
-          try {
-            const h = await this.infra.bus.call(HealthSubjects[s], {}, { timeoutMs: 1000 });
-            return [s, { ok: h.ok, checks: h.checks }] as const;
-          } catch (e) {
-            return [s, { ok: false, detail: (e as Error).message }] as const;
-          }
-        }),
-      ),
+    const answers = await Promise.all(
+      SERVICES.filter((s) => s !== 'gateway').map(async (s) => {
+        try {
+          const h = await this.infra.bus.call(HealthSubjects[s], {}, { timeoutMs: 1000 });
+          return [s, { ok: h.ok, checks: h.checks }] as const;
+        } catch (e) {
+          return [s, { ok: false, detail: (e as Error).message }] as const;
+        }
+      }),
     );
-    res.status(own.ok ? 200 : 503).json({
-      status: own.ok ? 'ready' : 'not_ready',
+    const services = Object.fromEntries(answers);
+    if (!this.fabricSeen && answers.every(([, h]) => h.ok)) this.fabricSeen = true;
+    const waiting = !this.fabricSeen && Date.now() - this.startedAt < this.quotas.http.ready_waits_for_services_s * 1000;
+    const ok = own.ok && !waiting;
+    res.status(ok ? 200 : 503).json({
+      status: ok ? 'ready' : waiting && own.ok ? 'starting' : 'not_ready',
       mode: this.infra.embedded ? 'embedded' : 'distributed',
       checks: own.checks,
       services,

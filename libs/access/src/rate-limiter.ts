@@ -10,6 +10,11 @@ export const QuotaPolicy = z.object({
     max_question_chars: z.number().int().min(10).max(10_000),
     /** Deadline for one question end to end; past it the gateway answers 504. */
     ask_deadline_ms: z.number().int().min(100).max(120_000),
+    /**
+     * After start, /health/ready waits (at most this long) until every service the gateway calls has
+     * answered once, so no question is sent before the fabric can answer it (a rollout's first 503s).
+     */
+    ready_waits_for_services_s: z.number().int().min(0).max(3600),
   }),
   per_client: z.object({
     requests_per_minute: z.number().int().positive(),

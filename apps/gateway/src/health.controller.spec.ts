@@ -1,0 +1,49 @@
+import type { Response } from 'express';
+import { HealthSubjects, SERVICES } from '@cota/contracts';
+import type { QuotaPolicy } from '@cota/access';
+import { Bus, InProcessTransport, TransportSubscription } from '@cota/messaging';
+import type { Infra } from '@cota/service-kit';
+import { HealthController } from './health.controller';
+
+/** The gateway's readiness with the other services served (or not) on an in-process bus. */
+function setup(waitS: number) {
+  const transport = new InProcessTransport();
+  const bus = new Bus(transport, 'gateway');
+  const infra = { service: 'gateway', bus, database: null, redis: null, embedded: true } as unknown as Infra;
+  const quotas = { http: { ready_waits_for_services_s: waitS } } as QuotaPolicy;
+  const served = new Map<string, TransportSubscription>();
+  const serve = (s: (typeof SERVICES)[number]) => served.set(s, new Bus(transport, s).serve(HealthSubjects[s], () => ({ service: s, instance: 'test', ok: true, checks: {} })));
+  const controller = new HealthController(infra, quotas);
+  const ask = async () => {
+    const out = { status: 0, body: {} as { status: string; services: Record<string, { ok: boolean }> } };
+    const res = { status: (c: number) => ((out.status = c), res), json: (b: typeof out.body) => ((out.body = b), res) } as unknown as Response;
+    await controller.ready(res);
+    return out;
+  };
+  return { serve, served, ask };
+}
+
+describe('GET /health/ready', () => {
+  it('is not ready after start until every service has answered once; then a service down no longer takes the gateway out', async () => {
+    const { serve, served, ask } = setup(30);
+    const others = SERVICES.filter((s) => s !== 'gateway');
+    for (const s of others.filter((s) => s !== 'planner')) serve(s);
+    const first = await ask();
+    expect(first.status).toBe(503);
+    expect(first.body.status).toBe('starting');
+    expect(first.body.services.planner.ok).toBe(false);
+    serve('planner');
+    expect((await ask()).status).toBe(200);
+    served.get('planner')!.unsubscribe();
+    const later = await ask();
+    expect(later.status).toBe(200);
+    expect(later.body.services.planner.ok).toBe(false);
+  });
+
+  it('waits at most ready_waits_for_services_s for the services (0: not at all)', async () => {
+    const { ask } = setup(0);
+    const res = await ask();
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('ready');
+  });
+});
