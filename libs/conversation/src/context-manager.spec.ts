@@ -162,6 +162,16 @@ describe('ContextManager', () => {
     expect(r.resolved.memory.summary).not.toContain('Pergunta 3:');
   });
 
+  it('reads no snapshot to fold memory while every turn is among the recent cycles; folds once one is older', async () => {
+    const { ask, store } = setup();
+    const snapshots = jest.spyOn(store, 'snapshot');
+    for (let i = 1; i <= shipped.memory.recent_cycles; i++) await ask({ question: `Pergunta ${i} sobre o HGLG11?`, entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    expect(snapshots).not.toHaveBeenCalled();
+    await ask({ question: 'Mais uma sobre o HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    expect(snapshots).toHaveBeenCalledTimes(1);
+    expect((await store.snapshot({ clientId: 'c1', conversationId: 'conv1' })).summary?.through).toBe(1);
+  });
+
   it('gives the narrator nothing when its block denies the entity', async () => {
     const policy = { ...shipped, narrator: { ...shipped.narrator, denied_entities: ['client_fiis_positions'] } };
     const { ask } = setup(policy);

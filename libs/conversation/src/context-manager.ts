@@ -142,7 +142,9 @@ export class ContextManager {
       throw e;
     }
     await this.historyStore.append(key, req.turn_index, durable);
-    if (closed.known && this.policy.enabled) this.scheduleMemoryMaintenance(key);
+    // Nothing to fold while every turn since the summary is among the recent cycles kept verbatim
+    // (most conversations are short): then the snapshot is not even read.
+    if (closed.known && this.policy.enabled && closed.unsummarised > this.policy.memory.recent_cycles) this.scheduleMemoryMaintenance(key);
     return { reference_updated: closed.referenceUpdated };
   }
 

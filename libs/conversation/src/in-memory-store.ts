@@ -60,10 +60,11 @@ export class InMemoryContextStore implements ContextStore {
 
   async closeTurn(key: ConversationKey, turnIndex: number, turn: Turn, reference: LastReference | null, limits: HotLimits): Promise<ClosedTurn> {
     const c = this.live(key);
-    if (!c) return { known: false, referenceUpdated: false };
+    if (!c) return { known: false, referenceUpdated: false, unsummarised: 0 };
     if (turnIndex > c.turnCount) throw new UnknownTurnError(turnIndex, c.turnCount);
+    const unsummarised = c.turnCount - (c.summary?.through ?? 0);
     // A retried commit (its first reply was lost) closes the turn once: the answer is kept once.
-    if (c.turns.some((t) => t.turnIndex === turnIndex && t.turn.role === 'assistant')) return { known: true, referenceUpdated: false };
+    if (c.turns.some((t) => t.turnIndex === turnIndex && t.turn.role === 'assistant')) return { known: true, referenceUpdated: false, unsummarised };
     c.turns.push({ turnIndex, turn: clone(turn) });
     if (c.turns.length > limits.keepTurns) c.turns.splice(0, c.turns.length - limits.keepTurns);
     let referenceUpdated = false;
@@ -72,7 +73,7 @@ export class InMemoryContextStore implements ContextStore {
       referenceUpdated = true;
     }
     c.expiresAt = this.now() + limits.stateTtlSeconds * 1000;
-    return { known: true, referenceUpdated };
+    return { known: true, referenceUpdated, unsummarised };
   }
 
   async snapshot(key: ConversationKey): Promise<ContextSnapshot> {

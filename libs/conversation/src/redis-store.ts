@@ -52,15 +52,16 @@ return {idx, prev, st[1] or '', st[2] or '', st[3] or ''}
 /** KEYS: meta, turns. ARGV: turn index, turn json, reference json ('' = none), keep, ttl ms. */
 const CLOSE = new LuaScript(`
 local count = redis.call('HGET', KEYS[1], 'turns')
-if not count then return {0, 0, 0} end
+if not count then return {0, 0, 0, 0} end
 count = tonumber(count)
+local unsummarised = count - tonumber(redis.call('HGET', KEYS[1], 'summary_through') or '0')
 local idx = tonumber(ARGV[1])
-if idx > count then return {-1, 0, count} end
+if idx > count then return {-1, 0, count, 0} end
 -- A retried commit (its first reply was lost) closes the turn once: the answer is kept once.
 local entry = '{"i":' .. idx .. ',"t":' .. ARGV[2] .. '}'
 local prefix = '{"i":' .. idx .. ',"t":{"role":"assistant"'
 for _, kept in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
-  if string.sub(kept, 1, #prefix) == prefix then return {1, 0, count} end
+  if string.sub(kept, 1, #prefix) == prefix then return {1, 0, count, unsummarised} end
 end
 redis.call('RPUSH', KEYS[2], entry)
 redis.call('LTRIM', KEYS[2], -tonumber(ARGV[4]), -1)
@@ -74,7 +75,7 @@ if ARGV[3] ~= '' then
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
-return {1, updated, count}
+return {1, updated, count, unsummarised}
 `);
 
 /** KEYS: meta. ARGV: expected through, text, through. */
@@ -173,15 +174,15 @@ export class RedisContextStore implements ContextStore {
 
   async closeTurn(key: ConversationKey, turnIndex: number, turn: Turn, reference: LastReference | null, limits: HotLimits): Promise<ClosedTurn> {
     const k = this.keys(key);
-    const [state, updated, count] = (await CLOSE.run(this.redis, [k.meta, k.turns], [
+    const [state, updated, count, unsummarised] = (await CLOSE.run(this.redis, [k.meta, k.turns], [
       turnIndex,
       JSON.stringify(turn),
       reference ? JSON.stringify(reference) : '',
       limits.keepTurns,
       limits.stateTtlSeconds * 1000,
-    ])) as [number, number, number];
+    ])) as [number, number, number, number];
     if (state === -1) throw new UnknownTurnError(turnIndex, Number(count));
-    return { known: state === 1, referenceUpdated: updated === 1 };
+    return { known: state === 1, referenceUpdated: updated === 1, unsummarised: Number(unsummarised) };
   }
 
   async snapshot(key: ConversationKey): Promise<ContextSnapshot> {

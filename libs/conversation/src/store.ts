@@ -37,6 +37,8 @@ export interface ClosedTurn {
   /** False when the conversation's hot state was gone (expired or cleared) before the answer arrived. */
   known: boolean;
   referenceUpdated: boolean;
+  /** Turns opened since the last one the summary folded (turn count − summary through): 0 when unknown. */
+  unsummarised: number;
 }
 
 export interface ContextSnapshot {

@@ -44,20 +44,20 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
       const k = key();
       await store.openTurn(k, turn('user', 'q1'), 0, limits);
       await store.openTurn(k, turn('user', 'q2'), null, limits);
-      expect(await store.closeTurn(k, 2, turn('assistant', 'a2'), ref('MXRF11', 2), limits)).toEqual({ known: true, referenceUpdated: true });
-      expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: false });
+      expect(await store.closeTurn(k, 2, turn('assistant', 'a2'), ref('MXRF11', 2), limits)).toEqual({ known: true, referenceUpdated: true, unsummarised: 2 });
+      expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: false, unsummarised: 2 });
       await expect(store.closeTurn(k, 3, turn('assistant', 'a3'), null, limits)).rejects.toBeInstanceOf(UnknownTurnError);
       const snap = await store.snapshot(k);
       expect(snap.reference).toMatchObject({ ticker: 'MXRF11', turn_index: 2 });
       expect(snap.turns.map((t) => [t.turnIndex, t.turn.role])).toEqual([[1, 'user'], [2, 'user'], [2, 'assistant'], [1, 'assistant']]);
-      expect(await store.closeTurn(key(), 1, turn('assistant', 'x'), null, limits)).toEqual({ known: false, referenceUpdated: false });
+      expect(await store.closeTurn(key(), 1, turn('assistant', 'x'), null, limits)).toEqual({ known: false, referenceUpdated: false, unsummarised: 0 });
     });
 
     it('closes a turn once when its commit is retried', async () => {
       const k = key();
       await store.openTurn(k, turn('user', 'q1'), 0, limits);
-      expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: true });
-      expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: false });
+      expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: true, unsummarised: 1 });
+      expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: false, unsummarised: 1 });
       const snap = await store.snapshot(k);
       expect(snap.turns.map((t) => [t.turnIndex, t.turn.role])).toEqual([[1, 'user'], [1, 'assistant']]);
     });
@@ -70,6 +70,8 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
       expect((await store.snapshot(k)).summary).toEqual({ text: 'Pergunta 1', through: 1 });
       const next = await store.openTurn(k, turn('user', 'q2'), null, limits);
       expect(next!.summary).toEqual({ text: 'Pergunta 1', through: 1 });
+      // What the summary has not folded yet: turn 2 only.
+      expect(await store.closeTurn(k, 2, turn('assistant', 'a2'), null, limits)).toMatchObject({ unsummarised: 1 });
     });
 
     it('does not mix ids that look alike when joined', async () => {
