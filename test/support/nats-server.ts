@@ -9,15 +9,22 @@ export interface TestNats {
   start(): Promise<void>;
 }
 
+/**
+ * A port free to listen on, chosen below the kernel's ephemeral range (32768-60999 on Linux): a port
+ * the kernel hands out (listen on 0) can be taken by any outgoing connection of a parallel suite
+ * before the server that was meant to have it starts (seen: a gateway's EADDRINUSE).
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '0.0.0.0', () => srv.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
+  throw new Error('no free port found below the ephemeral range');
 }
 
 /** Resolves once something listens on 127.0.0.1:port (a server just spawned). */
