@@ -41,7 +41,10 @@ export class ExecutorModule {
             onSqlError: (e, subject) => log.error('measure query failed', { subject, error: e.message }),
           }),
         },
-        { provide: PublicReadCache, useValue: new PublicReadCache(loadPolicy('read_cache', ReadCachePolicy), entities, measures) },
+        {
+          provide: PublicReadCache,
+          useValue: new PublicReadCache(loadPolicy('read_cache', ReadCachePolicy), entities, measures, infra.metrics?.cacheLookup('executor', 'warehouse_reads') ?? null),
+        },
         OutboxDelivery,
       ],
       controllers: [ExecutorHandlers, ToolsHandlers, PrivacyHandlers],

@@ -126,20 +126,14 @@ export class PostgresHistoryStore implements HistoryStore {
       setImmediate(() => void this.flush());
     }
     if (batch.length === 1) return this.insertOne(batch[0].values).then(batch[0].resolve, batch[0].reject);
-    // A turn appended twice in one batch is sent once (and the unique index keeps it once anyway).
-    const byTurn = new Map<string, PendingAppend[]>();
-    for (const b of batch) {
-      const id = JSON.stringify(b.values.slice(0, 4));
-      byTurn.set(id, [...(byTurn.get(id) ?? []), b]);
-    }
-    const groups = [...byTurn.values()];
-    const settle = (group: PendingAppend[], p: Promise<void>) => p.then(() => group.forEach((b) => b.resolve()), (e) => group.forEach((b) => b.reject(e)));
     try {
-      const columns = groups[0][0].values.map((_, c) => groups.map((g) => g[0].values[c]));
+      // One array per column; a turn appended twice (a repeated commit) is kept once by the unique index.
+      const columns = batch[0].values.map((_, c) => batch.map((b) => b.values[c]));
       await onLostConnection.execute(() => this.ds.query(INSERT_MANY, columns));
       for (const b of batch) b.resolve();
     } catch {
-      await Promise.all(groups.map((g) => settle(g, this.insertOne(g[0].values))));
+      // Each turn alone, so one bad row never fails another question.
+      await Promise.all(batch.map((b) => this.insertOne(b.values).then(b.resolve, b.reject)));
     }
   }
 

@@ -20,14 +20,6 @@ export const ReadCachePolicy = z
   .strict();
 export type ReadCachePolicy = z.infer<typeof ReadCachePolicy>;
 
-export interface ReadCacheStats {
-  /** Reads served from memory, or joined to the same read in flight. */
-  hits: number;
-  /** Reads that went to the warehouse. */
-  misses: number;
-  size: number;
-}
-
 type Loader<T> = () => Promise<T>;
 
 /**
@@ -35,27 +27,20 @@ type Loader<T> = () => Promise<T>;
  * the same for every client until the next ingest, and a few questions make up most of the traffic
  * ("top 10 fiis por dy", "a Selic hoje"). They are kept for `ttl_s`; concurrent identical reads share
  * one query. Anything of a client (client entities, portfolio measures, "meus fundos") is never kept.
- * A failed read is not kept either.
+ * A failed read is not kept either. Each kept-or-not lookup is reported (`cota_cache_requests_total`):
+ * a hit is a read served from memory or joined to the same read in flight.
  */
 export class PublicReadCache {
   private readonly cache: LRUCache<string, QueryResult | MeasureResult, Loader<QueryResult | MeasureResult>> | null;
-  private reads = 0;
-  private loads = 0;
 
   constructor(
     policy: ReadCachePolicy,
     private readonly entities: EntityCatalog,
     private readonly measures: MeasureCatalog,
+    private readonly onLookup: ((hit: boolean) => void) | null = null,
   ) {
     this.cache = policy.enabled
-      ? new LRUCache({
-          max: policy.max_entries,
-          ttl: policy.ttl_s * 1000,
-          fetchMethod: (_key, _stale, { context }) => {
-            this.loads++;
-            return context();
-          },
-        })
+      ? new LRUCache({ max: policy.max_entries, ttl: policy.ttl_s * 1000, fetchMethod: (_key, _stale, { context }) => context() })
       : null;
   }
 
@@ -73,20 +58,20 @@ export class PublicReadCache {
     return this.read(`m\u0000${JSON.stringify(question)}`, load) as Promise<MeasureResult>;
   }
 
-  /** Forgets every kept read (after an ingest). */
-  clear(): void {
-    this.cache?.clear();
-  }
-
-  stats(): ReadCacheStats {
-    return { hits: this.reads - this.loads, misses: this.loads, size: this.cache?.size ?? 0 };
-  }
-
   private async read(key: string, load: Loader<QueryResult | MeasureResult>): Promise<QueryResult | MeasureResult> {
     if (!this.cache) return load();
-    this.reads++;
-    const value = await this.cache.fetch(key, { context: load });
-    // fetchMethod never resolves undefined (a load returns a result or throws).
-    return value!;
+    let loaded = false;
+    try {
+      const value = await this.cache.fetch(key, {
+        context: () => {
+          loaded = true;
+          return load();
+        },
+      });
+      // fetchMethod never resolves undefined (a load returns a result or throws).
+      return value!;
+    } finally {
+      this.onLookup?.(!loaded);
+    }
   }
 }
