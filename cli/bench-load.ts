@@ -147,11 +147,9 @@ async function distributed(hop: { natsUrl: string; natsPid: number }): Promise<R
       OPENAI_BASE_URL: '',
       PORT: String(port),
     };
-    // COTA_BENCH_PROFILE=context,gateway writes those services' CPU profiles (--cpu-prof) to bench/results/profiles/.
-    const profiled = new Set((process.env.COTA_BENCH_PROFILE ?? '').split(',').filter(Boolean));
-    const profileDir = join(repoRoot(), 'bench', 'results', 'profiles');
+    const profiled = profiledServices();
     for (const s of SERVICES) {
-      const prof = profiled.has(s) ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${s}.cpuprofile`] : [];
+      const prof = profiled.has(s) ? profileArgs(s) : [];
       procs.set(s, spawn(process.execPath, [...prof, join(repoRoot(), 'dist', 'cli', 'start.js'), s], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
     }
     const url = `http://127.0.0.1:${port}`;
@@ -166,11 +164,21 @@ async function distributed(hop: { natsUrl: string; natsPid: number }): Promise<R
   }
 }
 
+/** COTA_BENCH_PROFILE=context,gateway (or embedded) writes those processes' CPU profiles to bench/results/profiles/. */
+function profiledServices(): Set<string> {
+  return new Set((process.env.COTA_BENCH_PROFILE ?? '').split(',').filter(Boolean));
+}
+
+function profileArgs(name: string): string[] {
+  return ['--cpu-prof', `--cpu-prof-dir=${join(repoRoot(), 'bench', 'results', 'profiles')}`, `--cpu-prof-name=${name}.cpuprofile`];
+}
+
 async function embedded(): Promise<Run[]> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), COTA_EMBEDDED_STORE: 'memory', COTA_DEMO_KEYS: `${CLIENT}:${KEY}`, COTA_POLICIES_DIR: policiesWithRaisedQuotas(), COTA_LOG_LEVEL: 'error' };
   for (const v of ['NATS_URL', 'DATABASE_URL', 'REDIS_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL']) delete env[v];
-  const child = spawn(process.execPath, [join(repoRoot(), 'dist', 'cli', 'start.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const prof = profiledServices().has('embedded') ? profileArgs('embedded') : [];
+  const child = spawn(process.execPath, [...prof, join(repoRoot(), 'dist', 'cli', 'start.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     const url = `http://127.0.0.1:${port}`;
     await waitReady(url, [child]);

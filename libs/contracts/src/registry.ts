@@ -1,4 +1,5 @@
-import { RpcDef } from './define';
+import { EventDef, RpcDef } from './define';
+import { Events } from './subjects/events';
 import { PlannerSubjects } from './subjects/planner';
 import { ContextSubjects } from './subjects/context';
 import { ExecutorSubjects } from './subjects/executor';
@@ -19,3 +20,6 @@ export const ALL_RPCS: RpcDef[] = [
   ...Object.values(HealthSubjects),
   ...Object.values(PrivacySubjects),
 ];
+
+/** Every telemetry event, for listeners that validate what they receive and the AsyncAPI document. */
+export const ALL_EVENTS: EventDef[] = Object.values(Events);

@@ -172,6 +172,47 @@ describe('ContextManager', () => {
     expect((await store.snapshot({ clientId: 'c1', conversationId: 'conv1' })).summary?.through).toBe(1);
   });
 
+  it('in a long conversation, folding memory reads only the newest turns and misses no question', async () => {
+    const { ask, store } = setup();
+    for (let i = 1; i <= 12; i++) await ask({ question: `Pergunta número ${i} sobre o HGLG11?`, entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    const snapshots = jest.spyOn(store, 'snapshot');
+    await ask({ question: 'Pergunta número 13 sobre o HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    // One fold: the newest turns only (what the summary has not folded, two turns per question).
+    expect(snapshots.mock.calls.map((c) => c[1])).toStrictEqual([2 * (shipped.memory.recent_cycles + 1) + 2]);
+    const summary = (await store.snapshot({ clientId: 'c1', conversationId: 'conv1' })).summary!;
+    expect(summary.through).toBe(13 - shipped.memory.recent_cycles);
+    for (let i = 1; i <= summary.through; i++) expect(summary.text).toContain(`Pergunta ${i}: Pergunta número ${i} sobre`);
+  });
+
+  it('folding reads the whole hot list when a question is not among the newest turns', async () => {
+    const { manager, store, advance } = setup();
+    const key = { clientId: 'c1', conversationId: 'conv1' };
+    const caller = { client_id: 'c1', conversation_id: 'conv1' };
+    const open = (n: number) => manager.resolve({ ...caller, request_id: `q${n}`, question: `Pergunta número ${n}?`, intent: 'fiis_cadastro', entity: 'fiis_cadastro', tickers_in_text: ['HGLG11'], ticker_sources: ['text'] });
+    const close = async (n: number) => {
+      await manager.commit({ ...caller, request_id: `q${n}`, turn_index: n, answer: `Resposta ${n}.`, status: 'ok', intent: 'fiis_cadastro', entity: 'fiis_cadastro', accepted: true, tickers: ['HGLG11'], meta: {} });
+      await manager.drain();
+    };
+    // Questions 1-4 go unanswered long enough to be skipped as abandoned; 5-9 are asked and answered.
+    for (let n = 1; n <= 4; n++) await open(n);
+    advance(120_000);
+    for (let n = 5; n <= 9; n++) {
+      await open(n);
+      await close(n);
+    }
+    expect((await store.snapshot(key)).summary?.through).toBe(7);
+    // The late answers to 1-4 arrive, then question 10: its fold needs question 8, which those
+    // late answers pushed out of the newest turns.
+    for (let n = 1; n <= 4; n++) await close(n);
+    await open(10);
+    const snapshots = jest.spyOn(store, 'snapshot');
+    await close(10);
+    expect(snapshots.mock.calls.map((c) => c[1])).toStrictEqual([2 * 3 + 2, undefined]);
+    const summary = (await store.snapshot(key)).summary!;
+    expect(summary.through).toBe(8);
+    expect(summary.text).toContain('Pergunta 8: Pergunta número 8?');
+  });
+
   it('gives the narrator nothing when its block denies the entity', async () => {
     const policy = { ...shipped, narrator: { ...shipped.narrator, denied_entities: ['client_fiis_positions'] } };
     const { ask } = setup(policy);

@@ -2,7 +2,7 @@ import { CallRequestOf, ContextSubjects, CotaError, RequestOf, ResponseOf, Query
 import { referenceFromCommit, resolveLastReference } from './last-reference';
 import { buildNarratorMemory, countWords, cyclesToSummarise, fitChars, loadRecent } from './memory';
 import { ContextPolicy, scopeAllowsEntity } from './policy';
-import { ContextStore, ConversationKey, HistoryStore, HotLimits, UnknownTurnError } from './store';
+import { ContextSnapshot, ContextStore, ConversationKey, HistoryStore, HotLimits, UnknownTurnError } from './store';
 import { Summarizer } from './summarizer';
 
 export type ResolveRequest = RequestOf<typeof ContextSubjects.resolve>;
@@ -60,7 +60,11 @@ export class ContextManager {
     this.summarizer = deps.summarizer;
     this.clock = deps.clock ?? Date.now;
     this.onError = deps.onError ?? (() => undefined);
-    this.limits = { keepTurns: deps.policy.memory.hot_turns, stateTtlSeconds: deps.policy.ttl_seconds };
+    const p = deps.policy;
+    // The narrator's memory reads the last recent_cycles cycles within its max_turns; two more turns
+    // leave room for a question of a concurrent request interleaved among them.
+    const memoryTurns = Math.max(p.narrator.max_turns, 2 * p.memory.recent_cycles) + 2;
+    this.limits = { keepTurns: p.memory.hot_turns, stateTtlSeconds: p.ttl_seconds, previousTurns: Math.min(p.memory.hot_turns, memoryTurns) };
   }
 
   /** Opens a turn: numbers it, records the question, decides inheritance, hands memory to the narrator. */
@@ -144,7 +148,7 @@ export class ContextManager {
     await this.historyStore.append(key, req.turn_index, durable);
     // Nothing to fold while every turn since the summary is among the recent cycles kept verbatim
     // (most conversations are short): then the snapshot is not even read.
-    if (closed.known && this.policy.enabled && closed.unsummarised > this.policy.memory.recent_cycles) this.scheduleMemoryMaintenance(key);
+    if (closed.known && this.policy.enabled && closed.unsummarised > this.policy.memory.recent_cycles) this.scheduleMemoryMaintenance(key, closed.unsummarised);
     return { reference_updated: closed.referenceUpdated };
   }
 
@@ -162,7 +166,7 @@ export class ContextManager {
       if (!scopeAllowsEntity(block, scope.entity)) return [];
       maxTurns = Math.min(maxTurns, block.max_turns);
     }
-    const snap = await this.store.snapshot(keyOf(k));
+    const snap = await this.store.snapshot(keyOf(k), maxTurns);
     const maxChars = scope?.name === 'narrator' ? this.policy.narrator.max_chars : this.policy.max_chars;
     return fitChars(loadRecent(snap.turns, this.policy, maxTurns, this.clock()), maxChars);
   }
@@ -187,7 +191,7 @@ export class ContextManager {
    */
   async peek(k: WireConversationKey): Promise<PeekResponse> {
     const key = keyOf(k);
-    const [snap, session] = await Promise.all([this.store.snapshot(key), this.store.sessionGet(key, ['pending_call', 'last_call'], this.clock())]);
+    const [snap, session] = await Promise.all([this.store.snapshot(key, this.policy.max_turns), this.store.sessionGet(key, ['pending_call', 'last_call'], this.clock())]);
     const toolOf = (v: unknown) => (v && typeof v === 'object' && typeof (v as { tool?: unknown }).tool === 'string' ? ((v as { tool: string }).tool) : null);
     const recent = loadRecent(snap.turns, this.policy, this.policy.max_turns, this.clock());
     // The newest answer, or the question still waiting for its fund when Cota just asked which one.
@@ -245,9 +249,9 @@ export class ContextManager {
    * budget (seed 004). Compare-and-set on the store: if another replica got there first, nothing is
    * written and its summary stands. Returns true when a new summary was saved.
    */
-  async maintainMemory(key: ConversationKey): Promise<boolean> {
+  async maintainMemory(key: ConversationKey, unsummarised?: number): Promise<boolean> {
     const m = this.policy.memory;
-    const snap = await this.store.snapshot(key);
+    const snap = await this.unsummarisedTurns(key, unsummarised);
     const through = snap.summary?.through ?? 0;
     const cycles = cyclesToSummarise(snap.turns, through, m.recent_cycles, this.clock(), PENDING_GRACE_MS);
     if (cycles.length === 0) return false;
@@ -256,6 +260,22 @@ export class ContextManager {
     if (countWords(text) >= m.word_budget * m.compress_at_ratio) text = await this.summarizer.compress(text, m.compress_target_words);
     const next = { text, through: Math.max(...cycles.map((c) => c.turnIndex)) };
     return this.store.saveSummary(key, through, next, this.limits);
+  }
+
+  /**
+   * The hot state with every question the summary has not folded: a commit knows how many questions
+   * that is, each has at most two turns, so only the newest turns are read. When a question's turn is
+   * missing from them (more arrived meanwhile, or a late answer took its place), the whole list is read:
+   * a cycle is never folded without its question.
+   */
+  private async unsummarisedTurns(key: ConversationKey, unsummarised: number | undefined): Promise<ContextSnapshot> {
+    if (unsummarised === undefined) return this.store.snapshot(key);
+    const want = 2 * unsummarised + 2;
+    const snap = await this.store.snapshot(key, want);
+    if (snap.turns.length < want) return snap; // the whole list
+    const asked = new Set(snap.turns.filter((t) => t.turn.role === 'user').map((t) => t.turnIndex));
+    for (let i = (snap.summary?.through ?? 0) + 1; i <= snap.turnCount; i++) if (!asked.has(i)) return this.store.snapshot(key);
+    return snap;
   }
 
   /** Waits for background memory work (service shutdown, tests). */
@@ -269,7 +289,7 @@ export class ContextManager {
     return turn.content.length <= max ? turn : { ...turn, content: turn.content.slice(0, max - 1) + '…' };
   }
 
-  private scheduleMemoryMaintenance(key: ConversationKey): void {
+  private scheduleMemoryMaintenance(key: ConversationKey, unsummarised: number): void {
     const id = JSON.stringify([key.clientId, key.conversationId]);
     if (this.summarising.has(id)) {
       // One run per conversation at a time; the running one goes again for what arrived meanwhile.
@@ -280,7 +300,7 @@ export class ContextManager {
     const work = (async () => {
       do {
         this.rerun.delete(id);
-        await this.maintainMemory(key).catch((e) => this.onError('memory maintenance', e));
+        await this.maintainMemory(key, unsummarised).catch((e) => this.onError('memory maintenance', e));
       } while (this.rerun.has(id));
     })().finally(() => {
       this.summarising.delete(id);

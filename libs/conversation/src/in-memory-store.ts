@@ -23,9 +23,24 @@ interface Conversation {
 const keyOf = (k: ConversationKey) => JSON.stringify([k.clientId, k.conversationId]);
 const clone = <T>(v: T): T => structuredClone(v);
 
+/** A private, deeply frozen copy: stored once, then handed to every reader without copying again. */
+function frozenCopy<T>(v: T): T {
+  const freeze = (x: unknown): void => {
+    if (x === null || typeof x !== 'object' || Object.isFrozen(x)) return;
+    Object.freeze(x);
+    for (const child of Object.values(x)) freeze(child);
+  };
+  const copy = structuredClone(v);
+  freeze(copy);
+  return copy;
+}
+
+const newest = <T>(list: T[], n: number | undefined): T[] => (n !== undefined && n > 0 ? list.slice(-n) : list.slice());
+
 /**
  * Hot state in this process's memory: embedded mode only (one process, so JavaScript's
  * single thread already makes each method atomic). Same semantics as RedisContextStore.
+ * Stored values are frozen copies, so reads share them instead of cloning the conversation.
  */
 export class InMemoryContextStore implements ContextStore {
   private readonly conversations = new Map<string, Conversation>();
@@ -50,12 +65,12 @@ export class InMemoryContextStore implements ContextStore {
       c = { turnCount: seedTurnCount, turns: [], reference: null, summary: null, expiresAt: 0 };
       this.conversations.set(keyOf(key), c);
     }
-    const previous = clone(c.turns);
+    const previous = newest(c.turns, limits.previousTurns);
     c.turnCount += 1;
-    c.turns.push({ turnIndex: c.turnCount, turn: clone(turn) });
+    c.turns.push(frozenCopy({ turnIndex: c.turnCount, turn }));
     if (c.turns.length > limits.keepTurns) c.turns.splice(0, c.turns.length - limits.keepTurns);
     c.expiresAt = this.now() + limits.stateTtlSeconds * 1000;
-    return { turnIndex: c.turnCount, previous, reference: clone(c.reference), summary: clone(c.summary) };
+    return { turnIndex: c.turnCount, previous, reference: c.reference, summary: c.summary };
   }
 
   async closeTurn(key: ConversationKey, turnIndex: number, turn: Turn, reference: LastReference | null, limits: HotLimits): Promise<ClosedTurn> {
@@ -65,27 +80,27 @@ export class InMemoryContextStore implements ContextStore {
     const unsummarised = c.turnCount - (c.summary?.through ?? 0);
     // A retried commit (its first reply was lost) closes the turn once: the answer is kept once.
     if (c.turns.some((t) => t.turnIndex === turnIndex && t.turn.role === 'assistant')) return { known: true, referenceUpdated: false, unsummarised };
-    c.turns.push({ turnIndex, turn: clone(turn) });
+    c.turns.push(frozenCopy({ turnIndex, turn }));
     if (c.turns.length > limits.keepTurns) c.turns.splice(0, c.turns.length - limits.keepTurns);
     let referenceUpdated = false;
     if (reference && (!c.reference || c.reference.turn_index <= reference.turn_index)) {
-      c.reference = clone(reference);
+      c.reference = frozenCopy(reference);
       referenceUpdated = true;
     }
     c.expiresAt = this.now() + limits.stateTtlSeconds * 1000;
     return { known: true, referenceUpdated, unsummarised };
   }
 
-  async snapshot(key: ConversationKey): Promise<ContextSnapshot> {
+  async snapshot(key: ConversationKey, lastTurns?: number): Promise<ContextSnapshot> {
     const c = this.live(key);
     if (!c) return { turnCount: 0, reference: null, turns: [], summary: null };
-    return { turnCount: c.turnCount, reference: clone(c.reference), turns: clone(c.turns), summary: clone(c.summary) };
+    return { turnCount: c.turnCount, reference: c.reference, turns: newest(c.turns, lastTurns), summary: c.summary };
   }
 
   async saveSummary(key: ConversationKey, expectedThrough: number, next: MemorySummary): Promise<boolean> {
     const c = this.live(key);
     if (!c || (c.summary?.through ?? 0) !== expectedThrough) return false;
-    c.summary = clone(next);
+    c.summary = frozenCopy(next);
     return true;
   }
 

@@ -32,14 +32,15 @@ class LuaScript {
 // Each script touches one conversation's keys only (same hash tag), so it is atomic across replicas
 // and valid on Redis Cluster. Turns are stored as {"i":<turn index>,"t":<turn>}.
 
-/** KEYS: meta, turns. ARGV: turn json, seed ('' = none), keep, ttl ms. */
+/** KEYS: meta, turns. ARGV: turn json, seed ('' = none), keep, ttl ms, previous turns to return (0 = all). */
 const OPEN = new LuaScript(`
 if redis.call('HEXISTS', KEYS[1], 'turns') == 0 then
   if ARGV[2] == '' then return false end
   redis.call('DEL', KEYS[2])
   redis.call('HSET', KEYS[1], 'turns', ARGV[2])
 end
-local prev = redis.call('LRANGE', KEYS[2], 0, -1)
+local want = tonumber(ARGV[5])
+local prev = redis.call('LRANGE', KEYS[2], want > 0 and -want or 0, -1)
 local idx = redis.call('HINCRBY', KEYS[1], 'turns', 1)
 redis.call('RPUSH', KEYS[2], '{"i":' .. idx .. ',"t":' .. ARGV[1] .. '}')
 redis.call('LTRIM', KEYS[2], -tonumber(ARGV[3]), -1)
@@ -76,6 +77,17 @@ end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 return {1, updated, count, unsummarised}
+`);
+
+/**
+ * KEYS: meta, turns. ARGV: newest turns to return (0 = all). One command rather than MULTI/EXEC, so
+ * ioredis auto-pipelining sends it in the same write as the session read beside it.
+ */
+const SNAPSHOT = new LuaScript(`
+local st = redis.call('HMGET', KEYS[1], 'turns', 'ref', 'summary', 'summary_through')
+if not st[1] then return {'', '', '', '', {}} end
+local want = tonumber(ARGV[1])
+return {st[1], st[2] or '', st[3] or '', st[4] or '', redis.call('LRANGE', KEYS[2], want > 0 and -want or 0, -1)}
 `);
 
 /** KEYS: meta. ARGV: expected through, text, through. */
@@ -166,6 +178,7 @@ export class RedisContextStore implements ContextStore {
       seedTurnCount === null ? '' : String(seedTurnCount),
       limits.keepTurns,
       limits.stateTtlSeconds * 1000,
+      limits.previousTurns ?? 0,
     ])) as [number, string[], string, string, string] | null;
     if (!res) return null;
     const [idx, prev, ref, summary, through] = res;
@@ -185,18 +198,17 @@ export class RedisContextStore implements ContextStore {
     return { known: state === 1, referenceUpdated: updated === 1, unsummarised: Number(unsummarised) };
   }
 
-  async snapshot(key: ConversationKey): Promise<ContextSnapshot> {
+  async snapshot(key: ConversationKey, lastTurns?: number): Promise<ContextSnapshot> {
     const k = this.keys(key);
-    const res = await this.redis.multi().hmget(k.meta, 'turns', 'ref', 'summary', 'summary_through').lrange(k.turns, 0, -1).exec();
-    if (!res) throw new Error('Redis transaction was aborted');
-    for (const [err] of res) if (err) throw err;
-    const [count, ref, summary, through] = res[0][1] as Array<string | null>;
-    return {
-      turnCount: Number(count ?? 0),
-      reference: decodeRef(ref),
-      turns: count === null ? [] : decodeTurns(res[1][1] as string[]),
-      summary: count === null ? null : decodeSummary(summary, through),
-    };
+    const [count, ref, summary, through, turns] = (await SNAPSHOT.run(this.redis, [k.meta, k.turns], [lastTurns !== undefined && lastTurns > 0 ? lastTurns : 0])) as [
+      string,
+      string,
+      string,
+      string,
+      string[],
+    ];
+    if (count === '') return { turnCount: 0, reference: null, turns: [], summary: null };
+    return { turnCount: Number(count), reference: decodeRef(ref), turns: decodeTurns(turns), summary: decodeSummary(summary, through) };
   }
 
   async saveSummary(key: ConversationKey, expectedThrough: number, next: MemorySummary): Promise<boolean> {

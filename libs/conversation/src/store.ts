@@ -23,6 +23,11 @@ export interface HotLimits {
   keepTurns: number;
   /** Idle expiry of the conversation's hot state. */
   stateTtlSeconds: number;
+  /**
+   * How many of the newest turns openTurn hands back (all when unset): the narrator's memory never
+   * reads more, and decoding the whole hot list on every question was most of a long conversation's cost.
+   */
+  previousTurns?: number;
 }
 
 export interface OpenedTurn {
@@ -64,7 +69,8 @@ export interface ContextStore {
    * (a late answer never overwrites a newer reference). Throws when turnIndex was never opened.
    */
   closeTurn(key: ConversationKey, turnIndex: number, turn: Turn, reference: LastReference | null, limits: HotLimits): Promise<ClosedTurn>;
-  snapshot(key: ConversationKey): Promise<ContextSnapshot>;
+  /** The conversation's hot state; with `lastTurns`, only that many of the newest turns. */
+  snapshot(key: ConversationKey, lastTurns?: number): Promise<ContextSnapshot>;
   /** Compare-and-set of the summary: writes only if the stored `through` still equals `expectedThrough`. */
   saveSummary(key: ConversationKey, expectedThrough: number, next: MemorySummary, limits: HotLimits): Promise<boolean>;
   /** Drops the conversation's hot state and session values; true when there was something. */

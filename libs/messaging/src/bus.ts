@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BulkheadRejectedError } from 'cockatiel';
 import type { z } from 'zod';
 import {
+  ALL_EVENTS,
   CallRequestOf,
   CotaError,
   EventDef,
@@ -282,10 +283,12 @@ export class Bus {
     shed.count = 0;
   }
 
-  /** Publishes an event without waiting; invalid telemetry is dropped, never thrown. */
+  /**
+   * Publishes an event without waiting. The payload is typed by its contract and validated where it is
+   * received (`listen`), like every other message: checking it here too cost every step a second parse.
+   */
   emit<D extends EventDef>(def: D, payload: PayloadOf<D>): void {
-    const parsed = def.payload.safeParse(payload);
-    if (parsed.success) this.transport.publish(def.subject, JSON.stringify(parsed.data));
+    this.transport.publish(def.subject, JSON.stringify(payload));
   }
 
   /** Publishes one message of a per-request stream without waiting; invalid messages are dropped. */
@@ -306,11 +309,19 @@ export class Bus {
     });
   }
 
-  /** Listens to events by pattern (e.g. `cota.events.>`). */
-  listen(pattern: string, handler: (subject: string, payload: unknown) => void): TransportSubscription {
+  /**
+   * Listens to events by pattern (e.g. `cota.events.>`). An event of the contracts' catalog (or of
+   * `events`, when given) that does not match its payload schema is dropped, never delivered.
+   */
+  listen(pattern: string, handler: (subject: string, payload: unknown) => void, events: EventDef[] = ALL_EVENTS): TransportSubscription {
+    const bySubject = new Map(events.map((e) => [e.subject, e]));
     return this.transport.subscribe(pattern, (subject, data) => {
       try {
-        handler(subject, JSON.parse(data));
+        const def = bySubject.get(subject);
+        const body: unknown = JSON.parse(data);
+        if (!def) return handler(subject, body);
+        const parsed = def.payload.safeParse(body);
+        if (parsed.success) handler(subject, parsed.data);
       } catch {
         /* a bad event never breaks a listener */
       }

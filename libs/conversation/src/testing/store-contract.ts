@@ -40,6 +40,27 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
       expect(snap.turns.map((t) => t.turn.content)).toEqual(['q4', 'q5', 'q6', 'q7', 'q8', 'q9']);
     });
 
+    it('reads only the newest turns when asked: a snapshot of the last n, an opened turn with previousTurns', async () => {
+      const k = key();
+      await store.openTurn(k, turn('user', 'q1'), 0, limits);
+      for (let i = 2; i <= 5; i++) await store.openTurn(k, turn('user', `q${i}`), null, limits);
+      expect((await store.snapshot(k, 2)).turns.map((t) => t.turn.content)).toEqual(['q4', 'q5']);
+      expect((await store.snapshot(k, 2)).turnCount).toBe(5);
+      expect((await store.snapshot(k, 50)).turns.map((t) => t.turn.content)).toEqual(['q1', 'q2', 'q3', 'q4', 'q5']);
+      const opened = await store.openTurn(k, turn('user', 'q6'), null, { ...limits, previousTurns: 3 });
+      expect(opened!.previous.map((t) => [t.turnIndex, t.turn.content])).toEqual([[3, 'q3'], [4, 'q4'], [5, 'q5']]);
+    });
+
+    it('keeps what it stored when the caller changes its objects afterwards', async () => {
+      const k = key();
+      const q = turn('user', 'q1');
+      await store.openTurn(k, q, 0, limits);
+      q.content = 'changed';
+      (q.meta as Record<string, unknown>).x = 'changed';
+      const snap = await store.snapshot(k);
+      expect(snap.turns.map((t) => [t.turn.content, t.turn.meta.x])).toEqual([['q1', 'q1']]);
+    });
+
     it('closes a turn, refuses an unknown one, and never lets an older turn overwrite a newer reference', async () => {
       const k = key();
       await store.openTurn(k, turn('user', 'q1'), 0, limits);

@@ -17,7 +17,7 @@ export class BusClient extends ClientProxy {
     return this.bus.call(def, request, opts);
   }
 
-  /** Publishes an event without waiting (invalid telemetry is dropped, never thrown). */
+  /** Publishes an event without waiting (validated where it is received). */
   publishEvent<D extends EventDef>(def: D, payload: PayloadOf<D>): void {
     this.bus.emit(def, payload);
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { INestMicroservice } from '@nestjs/common';
-import { ALL_RPCS, CONTRACT_SAMPLES, CotaError, defineEvent, defineRpc, RequestOf, ResponseOf, RpcDef } from '@cota/contracts';
+import { ALL_RPCS, CONTRACT_SAMPLES, CotaError, defineRpc, Events, RequestOf, ResponseOf, RpcDef } from '@cota/contracts';
 import { Bus } from '../bus';
 import { currentCallScope, DEADLINE_HEADER, REQUEST_ID_HEADER, withCallScope } from '../call-scope';
 import { DEFAULT_FABRIC, FabricPolicy } from '../fabric-policy';
@@ -107,19 +107,21 @@ export function describeTransportContract(
       await expect(bus.call(echo, { text: 7 as unknown as string, delayMs: 0 })).rejects.toMatchObject({ code: 'INVALID_MESSAGE' });
     });
 
-    it('delivers events to wildcard listeners without blocking the publisher', async () => {
+    it('delivers events to wildcard listeners without blocking the publisher; a listener drops what breaks the contract', async () => {
       const bus = new Bus(transport, 'test');
-      const ev = defineEvent({ service: 'planner', event: 'probe', payload: z.object({ n: z.number() }) });
+      const ev = Events.plannerPlanned;
+      const event = { request_id: 'r1', conversation_hash: null, service: 'planner', event: 'planned', outcome: 'ok' as const, timings_ms: { total: 1 }, at: '2026-11-26T00:00:00.000Z', attributes: { n: 1 } };
       const got: Array<[string, unknown]> = [];
       await listen(bus, 'cota.events.>', (s, p) => got.push([s, p]));
-      await listen(bus, 'cota.events.*.probe.v1', (s, p) => got.push([s, p]));
+      await listen(bus, 'cota.events.*.planned.v1', (s, p) => got.push([s, p]));
       await new Promise((r) => setTimeout(r, 50)); // subscription propagation on a real broker
-      bus.emit(ev, { n: 1 });
-      bus.emit(ev, { n: 'bad' as unknown as number }); // invalid telemetry is dropped, not thrown
+      bus.emit(ev, { ...event, outcome: 'bad' as 'ok' }); // validated where received: dropped, not thrown
+      bus.emit(ev, event);
       for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 30)); // time for a wrongly delivered event to show up
       expect(got).toEqual([
-        ['cota.events.planner.probe.v1', { n: 1 }],
-        ['cota.events.planner.probe.v1', { n: 1 }],
+        [ev.subject, event],
+        [ev.subject, event],
       ]);
     });
 
