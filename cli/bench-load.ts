@@ -13,6 +13,7 @@ import { ensureWarehouse } from '@cota/warehouse';
 import { hopBenchmark, HopResult } from './bench-hop';
 import { createScratchDatabase, freePort, policiesWithRaisedQuotas } from './scratch';
 import { renderLoadChart } from './bench-load-chart';
+import { fabricFloor } from './bench-floor';
 
 /**
  * `npm run bench:load` (issue 15): the seven services as separate processes on a private NATS
@@ -39,6 +40,8 @@ interface Run {
   latency: { p50: number; p95: number; p99: number; max: number };
   /** CPU milliseconds per answered question, per process (and their sum). */
   cpu_ms_per_answer: Record<string, number>;
+  /** CPU ms per answer of autocannon itself (this process): not the system's, but it shares the cores. */
+  load_generator_cpu_ms_per_answer: number;
 }
 
 
@@ -85,6 +88,7 @@ async function drive(url: string, connections: number, pids: Record<string, numb
   let n = 0;
   const stores = mode === 'distributed';
   const before = { ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)])), ...(stores ? storeCpuMs() : {}) };
+  const generatorBefore = cpuMs(process.pid);
   const result = await autocannon({
     url: `${url}/ask`,
     connections,
@@ -104,6 +108,7 @@ async function drive(url: string, connections: number, pids: Record<string, numb
   });
   const after = { ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)])), ...(stores ? storeCpuMs() : {}) };
   const answers = result['2xx'];
+  const generator = Math.round(((cpuMs(process.pid) - generatorBefore) / Math.max(1, answers)) * 100) / 100;
   const cpu: Record<string, number> = {};
   let total = 0;
   for (const k of Object.keys(after)) {
@@ -121,6 +126,7 @@ async function drive(url: string, connections: number, pids: Record<string, numb
     rps: Math.round((answers / result.duration) * 10) / 10,
     latency: { p50: result.latency.p50, p95: result.latency.p97_5 ?? result.latency.p90, p99: result.latency.p99, max: result.latency.max },
     cpu_ms_per_answer: cpu,
+    load_generator_cpu_ms_per_answer: generator,
   };
 }
 
@@ -235,6 +241,7 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 300));
     const bare = await bareNats(natsUrl);
     const hop = await hopBenchmark(natsUrl);
+    const floor = await fabricFloor(natsUrl, nats.pid!, cpuMs);
     // COTA_BENCH_MODES=distributed (or embedded) runs one mode only, for quick comparisons while profiling.
     const modes = (process.env.COTA_BENCH_MODES ?? 'distributed,embedded').split(',');
     const runs = [
@@ -242,19 +249,23 @@ async function main(): Promise<void> {
       ...(modes.includes('embedded') ? await embedded() : []),
     ];
     const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version };
-    const report = { at: new Date().toISOString(), machine, duration_s: DURATION_S, mix: MIX, targets: TARGETS, bare_nats: bare, hop, runs, verdicts: verdicts(runs, hop) };
+    const report = { at: new Date().toISOString(), machine, duration_s: DURATION_S, mix: MIX, targets: TARGETS, bare_nats: bare, hop, fabric_floor: floor, runs, verdicts: verdicts(runs, hop) };
     const dir = join(repoRoot(), 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'load.json'), JSON.stringify(report, null, 2) + '\n');
     writeFileSync(join(dir, 'load.svg'), await renderLoadChart(runs, bare.p50_ms));
     process.stdout.write(`machine: ${machine.cpus} cores (${machine.model}), Node ${machine.node}; ${DURATION_S} s per run\n`);
     process.stdout.write(`bare NATS round trip: p50 ${bare.p50_ms} ms, p99 ${bare.p99_ms} ms\n`);
-    process.stdout.write(`one hop, raw nats.js ${hop.raw_p50_ms} ms vs Bus through the Nest strategy ${hop.nest_p50_ms} ms (p50)\n\n`);
+    process.stdout.write(`one hop, raw nats.js ${hop.raw_p50_ms} ms vs Bus through the Nest strategy ${hop.nest_p50_ms} ms (p50)\n`);
+    process.stdout.write(
+      `fabric floor (raw nats.js, ${floor.calls} calls + ${floor.events} events per question, 32 in flight, no HTTP/JSON/validation/handlers): ` +
+        `${floor.questions_per_s} questions/s, ${floor.cpu_ms_per_question} ms CPU per question (requester + responder + nats-server)\n\n`,
+    );
     process.stdout.write('mode          conns  answers/s  p50 ms  p95 ms  p99 ms  non-2xx  CPU ms/answer (total; per process)\n');
     for (const r of runs) {
       const per = Object.entries(r.cpu_ms_per_answer).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${v}`).join(', ');
       process.stdout.write(
-        `${r.mode.padEnd(13)} ${String(r.connections).padStart(5)}  ${String(r.rps).padStart(9)}  ${String(r.latency.p50).padStart(6)}  ${String(r.latency.p95).padStart(6)}  ${String(r.latency.p99).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.cpu_ms_per_answer.total} (${per}); ${Math.round((r.latency.p50 / bare.p50_ms) * 10) / 10}x the bare round trip\n`,
+        `${r.mode.padEnd(13)} ${String(r.connections).padStart(5)}  ${String(r.rps).padStart(9)}  ${String(r.latency.p50).padStart(6)}  ${String(r.latency.p95).padStart(6)}  ${String(r.latency.p99).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.cpu_ms_per_answer.total} (${per}); load generator ${r.load_generator_cpu_ms_per_answer}; ${Math.round((r.latency.p50 / bare.p50_ms) * 10) / 10}x the bare round trip\n`,
       );
     }
     process.stdout.write(`\n${report.verdicts.join('\n')}\n\nwritten: bench/results/load.json, bench/results/load.svg\n`);

@@ -146,10 +146,10 @@ async function rowCounts(clientId: string, kind: 'BASE TABLE' | 'VIEW'): Promise
   return out;
 }
 
-/** Redis keys (under this suite's prefix) that name the client: context keys `{<client>:<conv>}`, counters `:<client>:<window>`. */
+/** Redis keys (under this suite's prefix) that name the client: context keys `{<client>:<conv>}`, counters `{<client>}:<kind>:<window>`. */
 async function redisKeysOf(clientId: string): Promise<string[]> {
   const all = await redis.keys(`${prefix}*`);
-  return all.filter((k) => k.includes(`{${encodeURIComponent(clientId)}:`) || k.includes(`:${clientId}:`)).sort();
+  return all.filter((k) => k.includes(`{${encodeURIComponent(clientId)}:`) || k.includes(`{${encodeURIComponent(clientId)}}:`)).sort();
 }
 
 const eraseMine = (key?: string) => fetch(`${baseUrl}/me/data`, { method: 'DELETE', headers: key ? { authorization: `Bearer ${key}` } : {} });

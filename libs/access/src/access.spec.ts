@@ -1,5 +1,6 @@
 import { ApiKeyAuthenticator, demoKeySeeding, hashApiKey, InMemoryApiKeyRepository, seedDemoKeys } from './api-keys';
 import { InMemoryRateLimiter } from './rate-limiter';
+import { describeRateLimiterContract } from './testing/rate-limiter-contract';
 
 describe('API keys', () => {
   it('stores only hashes and authenticates by key', async () => {
@@ -72,35 +73,6 @@ describe('erasure of a client', () => {
     await expect(auth.authenticate('chave-da-ana-123')).resolves.toBeNull();
     await expect(auth.authenticate('chave-da-bia-456')).resolves.toBe('bia');
   });
-
-  it("drops the client's rate-limit counters only (an id that extends it is another client)", async () => {
-    const rl = new InMemoryRateLimiter({ requests_per_minute: 1, requests_per_day: 100 });
-    const t = Date.UTC(2026, 0, 1, 12, 0, 0);
-    await rl.hit('ana', t);
-    await rl.hit('ana:x', t);
-    expect((await rl.hit('ana', t)).allowed).toBe(false);
-    expect(await rl.eraseClient('ana')).toBe(2);
-    expect(await rl.eraseClient('ana')).toBe(0);
-    expect((await rl.hit('ana', t)).allowed).toBe(true);
-    expect((await rl.hit('ana:x', t)).allowed).toBe(false);
-  });
 });
 
-describe('InMemoryRateLimiter', () => {
-  it('allows up to the per-minute limit, then says when to retry', async () => {
-    const rl = new InMemoryRateLimiter({ requests_per_minute: 2, requests_per_day: 100 });
-    const t = Date.UTC(2026, 0, 1, 12, 0, 45);
-    expect((await rl.hit('ana', t)).allowed).toBe(true);
-    expect((await rl.hit('ana', t)).allowed).toBe(true);
-    expect(await rl.hit('ana', t)).toEqual({ allowed: false, retryAfterSeconds: 15, limit: 'minute' });
-    expect((await rl.hit('bia', t)).allowed).toBe(true); // per client
-    expect((await rl.hit('ana', t + 20_000)).allowed).toBe(true); // next minute
-  });
-
-  it('enforces the daily quota', async () => {
-    const rl = new InMemoryRateLimiter({ requests_per_minute: 100, requests_per_day: 1 });
-    const t = Date.UTC(2026, 0, 1, 23, 59, 0);
-    expect((await rl.hit('ana', t)).allowed).toBe(true);
-    expect(await rl.hit('ana', t + 1000)).toMatchObject({ allowed: false, limit: 'day', retryAfterSeconds: 59 });
-  });
-});
+describeRateLimiterContract('in-memory', (policy) => new InMemoryRateLimiter(policy));

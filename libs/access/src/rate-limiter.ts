@@ -39,12 +39,33 @@ export interface RateLimiter {
   eraseClient(clientId: string): Promise<number>;
 }
 
-/** A counter key `<kind>:<client id>:<window number>` of exactly this client (the id may itself hold ':'). */
-const isCounterOf = (rest: string, clientId: string): boolean =>
-  (rest.startsWith(`m:${clientId}:`) || rest.startsWith(`d:${clientId}:`)) && /^\d+$/.test(rest.slice(clientId.length + 3));
+/**
+ * A counter key `{<client id>}:<kind>:<window number>`, the id URI-encoded: the hash tag puts a
+ * client's two counters in one Redis Cluster slot (one script updates both), and the encoded id holds
+ * no brace or colon, so no other client's keys can match it.
+ */
+const counterKey = (kind: 'm' | 'd', clientId: string, window: number): string => `{${encodeURIComponent(clientId)}}:${kind}:${window}`;
+
+/** A counter of exactly this client (the key without its prefix). */
+const isCounterOf = (rest: string, clientId: string): boolean => {
+  const tag = `{${encodeURIComponent(clientId)}}:`;
+  return rest.startsWith(tag) && /^[md]:\d+$/.test(rest.slice(tag.length));
+};
 
 /** A literal for a Redis MATCH pattern (glob). */
 const globEscape = (text: string): string => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+
+/** KEYS: minute counter, day counter. ARGV: their expiries (s). Both counts in one atomic command. */
+const HIT_SCRIPT = `
+local m = redis.call('INCR', KEYS[1])
+if m == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+local d = redis.call('INCR', KEYS[2])
+if d == 1 then redis.call('EXPIRE', KEYS[2], ARGV[2]) end
+return {m, d}
+`;
+
+/** The script as an ioredis command: sent by EVALSHA (loaded on first use), auto-pipelined with the rest. */
+type WithHit = Redis & { cotaRateHit(minuteKey: string, dayKey: string, minuteTtl: number, dayTtl: number): Promise<[number, number]> };
 
 const windows = (now: number) => {
   const minute = Math.floor(now / 60_000);
@@ -64,32 +85,37 @@ function decide(perMinute: number, perDay: number, m: number, d: number, w: Retu
 }
 
 export class RedisRateLimiter implements RateLimiter {
+  private readonly redis: WithHit;
+
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly policy: QuotaPolicy['per_client'],
     private readonly prefix = 'cota:rl:',
-  ) {}
+  ) {
+    if (!('cotaRateHit' in redis)) redis.defineCommand('cotaRateHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
+    this.redis = redis as WithHit;
+  }
 
   async hit(clientId: string, now = Date.now()): Promise<RateDecision> {
     const w = windows(now);
-    const mk = `${this.prefix}m:${clientId}:${w.minute}`;
-    const dk = `${this.prefix}d:${clientId}:${w.day}`;
-    const res = await this.redis.multi().incr(mk).expire(mk, 120).incr(dk).expire(dk, 172_800).exec();
-    if (!res) throw new Error('rate limiter transaction aborted');
-    return decide(this.policy.requests_per_minute, this.policy.requests_per_day, Number(res[0][1]), Number(res[2][1]), w);
+    const [m, d] = await this.redis.cotaRateHit(
+      this.prefix + counterKey('m', clientId, w.minute),
+      this.prefix + counterKey('d', clientId, w.day),
+      120,
+      172_800,
+    );
+    return decide(this.policy.requests_per_minute, this.policy.requests_per_day, Number(m), Number(d), w);
   }
 
   async eraseClient(clientId: string): Promise<number> {
     let erased = 0;
-    for (const kind of ['m', 'd']) {
-      let cursor = '0';
-      do {
-        const [next, found] = await this.redis.scan(cursor, 'MATCH', `${globEscape(this.prefix)}${kind}:${globEscape(clientId)}:*`, 'COUNT', 500);
-        cursor = next;
-        const mine = found.filter((k) => isCounterOf(k.slice(this.prefix.length), clientId));
-        if (mine.length) erased += await this.redis.del(...mine);
-      } while (cursor !== '0');
-    }
+    let cursor = '0';
+    do {
+      const [next, found] = await this.redis.scan(cursor, 'MATCH', `${globEscape(this.prefix)}{${globEscape(encodeURIComponent(clientId))}}:*`, 'COUNT', 500);
+      cursor = next;
+      const mine = found.filter((k) => isCounterOf(k.slice(this.prefix.length), clientId));
+      if (mine.length) erased += await this.redis.del(...mine);
+    } while (cursor !== '0');
     return erased;
   }
 }
@@ -101,8 +127,8 @@ export class InMemoryRateLimiter implements RateLimiter {
 
   async hit(clientId: string, now = Date.now()): Promise<RateDecision> {
     const w = windows(now);
-    const mk = `m:${clientId}:${w.minute}`;
-    const dk = `d:${clientId}:${w.day}`;
+    const mk = counterKey('m', clientId, w.minute);
+    const dk = counterKey('d', clientId, w.day);
     const m = (this.counts.get(mk) ?? 0) + 1;
     const d = (this.counts.get(dk) ?? 0) + 1;
     this.counts.set(mk, m);
