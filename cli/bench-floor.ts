@@ -76,3 +76,32 @@ export async function fabricFloor(natsUrl: string, natsPid: number, cpuOf: (pid:
     responder.kill('SIGTERM');
   }
 }
+
+/**
+ * The replies of the services to one question, recorded on the wire (a listener on requests and
+ * on reply inboxes) while `ask` runs: the canned services of the framework floor answer with them.
+ */
+export async function recordReplies(natsUrl: string, ask: () => Promise<void>): Promise<Record<string, unknown>> {
+  const nc = await connect({ servers: natsUrl, name: 'cota-bench-recorder' });
+  const sc = StringCodec();
+  const asked = new Map<string, string>();
+  const replies: Record<string, unknown> = {};
+  nc.subscribe('cota.>', { callback: (_e, m) => m.reply && !m.subject.includes('.health.') && asked.set(m.reply, m.subject) });
+  nc.subscribe('_INBOX.>', {
+    callback: (_e, m) => {
+      const subject = asked.get(m.subject);
+      if (!subject) return;
+      // The bus's reply envelope: { ok: true, data } or { ok: false, error }.
+      const reply = JSON.parse(sc.decode(m.data)) as { ok: boolean; data?: unknown };
+      if (reply.ok) replies[subject] = reply.data;
+    },
+  });
+  try {
+    await nc.flush();
+    await ask();
+    await nc.flush();
+    return replies;
+  } finally {
+    await nc.drain();
+  }
+}

@@ -1,19 +1,19 @@
 import './register-paths';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { connect, StringCodec } from 'nats';
-import { ServiceName } from '@cota/contracts';
+import { ContextSubjects, ExecutorSubjects, NarratorSubjects, PlannerSubjects, RagSubjects, ServiceName } from '@cota/contracts';
 import { loadEnv, repoRoot } from '@cota/config';
 import { openDatabase } from '@cota/service-kit';
 import { ensureWarehouse } from '@cota/warehouse';
 import { hopBenchmark, HopResult } from './bench-hop';
 import { createScratchDatabase, freePort, policiesWithRaisedQuotas } from './scratch';
 import { renderLoadChart } from './bench-load-chart';
-import { fabricFloor } from './bench-floor';
+import { fabricFloor, recordReplies } from './bench-floor';
 
 /**
  * `npm run bench:load` (issue 15): the seven services as separate processes on a private NATS
@@ -29,9 +29,11 @@ const KEY = `bench-${randomBytes(8).toString('hex')}`;
 const CLIENT = 'cliente-demo-1';
 /** The mix of the issue: a fact, a series, a ranking, a follow-up (of the series) and a market rate. */
 const MIX = ['Qual o CNPJ do HGLG11?', 'últimos 12 dividendos do KNRI11', 'top 10 fiis por dy', 'e em 2023?', 'qual a selic hoje?'];
+/** The framework floor's question: its seven calls and seven events are the mix's typical shape. */
+const FLOOR_QUESTION = MIX[0];
 
 interface Run {
-  mode: 'distributed' | 'embedded';
+  mode: 'distributed' | 'embedded' | 'canned';
   connections: number;
   answers: number;
   errors: number;
@@ -52,10 +54,17 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** utime + stime of a process and of its children that ended (cutime + cstime), in ms. */
+function cpuWithEndedChildrenMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+}
+
 /**
  * CPU of the shared stores this machine runs (Postgres backends, Redis), summed over their processes:
- * they compete for the same cores, so a question's cost includes theirs. Backends that exit in between
- * are not counted (their share is lost, never invented).
+ * they compete for the same cores, so a question's cost includes theirs. A backend that exits in
+ * between is still counted: the postmaster's reaped-children time holds it.
  */
 function storeCpuMs(): Record<string, number> {
   const out: Record<string, number> = { postgres: 0, 'redis-server': 0 };
@@ -64,7 +73,7 @@ function storeCpuMs(): Record<string, number> {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (comm in out) out[comm] += cpuMs(Number(entry));
+      if (comm in out) out[comm] += cpuWithEndedChildrenMs(Number(entry));
     } catch {
       // the process ended while being read
     }
@@ -84,9 +93,9 @@ async function waitReady(url: string, procs: ChildProcess[], timeoutMs = 240_000
 }
 
 /** One autocannon run of the mix; conversations rotate so the follow-up always follows its question. */
-async function drive(url: string, connections: number, pids: Record<string, number>, mode: Run['mode']): Promise<Run> {
+async function drive(url: string, connections: number, pids: Record<string, number>, mode: Run['mode'], questions: string[] = MIX): Promise<Run> {
   let n = 0;
-  const stores = mode === 'distributed';
+  const stores = mode !== 'embedded';
   const before = { ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)])), ...(stores ? storeCpuMs() : {}) };
   const generatorBefore = cpuMs(process.pid);
   const result = await autocannon({
@@ -100,8 +109,8 @@ async function drive(url: string, connections: number, pids: Record<string, numb
         setupRequest: (req: autocannon.Request) => {
           const i = n++;
           // Each connection keeps its conversation; the mix's follow-up continues the series question.
-          const conversation = `bench-${connections}-${Math.floor(i / MIX.length) % 64}`;
-          return { ...req, body: JSON.stringify({ question: MIX[i % MIX.length], conversation_id: conversation, nickname: 'Ana', client_id: CLIENT }) };
+          const conversation = `bench-${mode}-${connections}-${Math.floor(i / questions.length) % 64}`;
+          return { ...req, body: JSON.stringify({ question: questions[i % questions.length], conversation_id: conversation, nickname: 'Ana', client_id: CLIENT }) };
         },
       },
     ],
@@ -130,7 +139,7 @@ async function drive(url: string, connections: number, pids: Record<string, numb
   };
 }
 
-async function distributed(hop: { natsUrl: string; natsPid: number }): Promise<Run[]> {
+async function distributed(hop: { natsUrl: string; natsPid: number }): Promise<{ runs: Run[]; canned: Run[] }> {
   const db = await createScratchDatabase('cota_bench');
   const databaseUrl = db.url;
   const procs = new Map<string, ChildProcess>();
@@ -162,7 +171,9 @@ async function distributed(hop: { natsUrl: string; natsPid: number }): Promise<R
     await waitReady(url, [...procs.values()]);
     const pids = { ...Object.fromEntries([...procs].map(([k, p]) => [k, p.pid!])), 'nats-server': hop.natsPid };
     await drive(url, 8, pids, 'distributed'); // warm-up: caches, JIT, connection pools
-    return [await drive(url, 1, pids, 'distributed'), await drive(url, 32, pids, 'distributed')];
+    const replies = await recordReplies(hop.natsUrl, () => askOnce(url, FLOOR_QUESTION));
+    const runs = [await drive(url, 1, pids, 'distributed'), await drive(url, 32, pids, 'distributed')];
+    return { runs, canned: await cannedRuns(url, env, procs, replies, hop.natsPid) };
   } finally {
     for (const p of procs.values()) p.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1500));
@@ -170,7 +181,59 @@ async function distributed(hop: { natsUrl: string; natsPid: number }): Promise<R
   }
 }
 
-/** COTA_BENCH_PROFILE=context,gateway (or embedded) writes those processes' CPU profiles to bench/results/profiles/. */
+async function askOnce(url: string, question: string): Promise<void> {
+  const res = await fetch(`${url}/ask`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+    body: JSON.stringify({ question, conversation_id: `bench-once-${randomBytes(4).toString('hex')}`, nickname: 'Ana', client_id: CLIENT }),
+  });
+  await res.text();
+  if (!res.ok) throw new Error(`'${question}' answered ${res.status}`);
+}
+
+function stopProcess(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    p.once('exit', () => resolve());
+    p.kill('SIGTERM');
+  });
+}
+
+/**
+ * The framework floor: the six services behind the gateway are replaced by canned ones
+ * (bench-canned.ts: same strategy, validation, bulkheads, step events; replies recorded from the
+ * real services), then the floor question is driven through the real gateway, NATS and stores.
+ * What that costs per answer is the part no domain optimisation can remove.
+ */
+async function cannedRuns(url: string, env: NodeJS.ProcessEnv, procs: Map<string, ChildProcess>, replies: Record<string, unknown>, natsPid: number): Promise<Run[]> {
+  const behind = SERVICES.filter((s) => s !== 'gateway');
+  const missing = [ContextSubjects.peek, ContextSubjects.resolve, ContextSubjects.commit, PlannerSubjects.plan, ExecutorSubjects.query, RagSubjects.retrieve, NarratorSubjects.narrate]
+    .map((d) => d.subject)
+    .filter((subject) => !(subject in replies));
+  if (missing.length) throw new Error(`the floor question's replies were not all recorded: ${missing.join(', ')}`);
+  await Promise.all(behind.map((s) => stopProcess(procs.get(s)!)));
+  const file = join(mkdtempSync(join(tmpdir(), 'cota-bench-replies-')), 'replies.json');
+  writeFileSync(file, JSON.stringify(replies));
+  const profiled = profiledServices();
+  for (const s of behind) {
+    const prof = profiled.has(`canned-${s}`) ? profileArgs(`canned-${s}`) : [];
+    procs.set(s, spawn(process.execPath, [...prof, join(repoRoot(), 'dist', 'cli', 'bench-canned.js'), s, file], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
+  }
+  // Ready when a whole question goes through the canned services.
+  const until = Date.now() + 60_000;
+  for (;;) {
+    if ([...procs.values()].some((p) => p.exitCode !== null)) throw new Error('a canned service exited during start-up');
+    const ok = await askOnce(url, FLOOR_QUESTION).then(() => true, () => false);
+    if (ok) break;
+    if (Date.now() > until) throw new Error('the canned services did not answer within 60 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const pids = { ...Object.fromEntries([...procs].map(([k, p]) => [k, p.pid!])), 'nats-server': natsPid };
+  await drive(url, 8, pids, 'canned', [FLOOR_QUESTION]);
+  return [await drive(url, 1, pids, 'canned', [FLOOR_QUESTION]), await drive(url, 32, pids, 'canned', [FLOOR_QUESTION])];
+}
+
+/** COTA_BENCH_PROFILE=context,gateway (or embedded, canned-rag, ...) writes those processes' CPU profiles to bench/results/profiles/. */
 function profiledServices(): Set<string> {
   return new Set((process.env.COTA_BENCH_PROFILE ?? '').split(',').filter(Boolean));
 }
@@ -244,12 +307,10 @@ async function main(): Promise<void> {
     const floor = await fabricFloor(natsUrl, nats.pid!, cpuMs);
     // COTA_BENCH_MODES=distributed (or embedded) runs one mode only, for quick comparisons while profiling.
     const modes = (process.env.COTA_BENCH_MODES ?? 'distributed,embedded').split(',');
-    const runs = [
-      ...(modes.includes('distributed') ? await distributed({ natsUrl, natsPid: nats.pid! }) : []),
-      ...(modes.includes('embedded') ? await embedded() : []),
-    ];
+    const dist = modes.includes('distributed') ? await distributed({ natsUrl, natsPid: nats.pid! }) : { runs: [], canned: [] };
+    const runs = [...dist.runs, ...(modes.includes('embedded') ? await embedded() : [])];
     const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version };
-    const report = { at: new Date().toISOString(), machine, duration_s: DURATION_S, mix: MIX, targets: TARGETS, bare_nats: bare, hop, fabric_floor: floor, runs, verdicts: verdicts(runs, hop) };
+    const report = { at: new Date().toISOString(), machine, duration_s: DURATION_S, mix: MIX, targets: TARGETS, bare_nats: bare, hop, fabric_floor: floor, framework_floor: { question: FLOOR_QUESTION, runs: dist.canned }, runs, verdicts: verdicts(runs, hop) };
     const dir = join(repoRoot(), 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'load.json'), JSON.stringify(report, null, 2) + '\n');
@@ -262,10 +323,20 @@ async function main(): Promise<void> {
         `${floor.questions_per_s} questions/s, ${floor.cpu_ms_per_question} ms CPU per question (requester + responder + nats-server)\n\n`,
     );
     process.stdout.write('mode          conns  answers/s  p50 ms  p95 ms  p99 ms  non-2xx  CPU ms/answer (total; per process)\n');
-    for (const r of runs) {
+    for (const r of [...runs, ...dist.canned]) {
       const per = Object.entries(r.cpu_ms_per_answer).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${v}`).join(', ');
       process.stdout.write(
         `${r.mode.padEnd(13)} ${String(r.connections).padStart(5)}  ${String(r.rps).padStart(9)}  ${String(r.latency.p50).padStart(6)}  ${String(r.latency.p95).padStart(6)}  ${String(r.latency.p99).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.cpu_ms_per_answer.total} (${per}); load generator ${r.load_generator_cpu_ms_per_answer}; ${Math.round((r.latency.p50 / bare.p50_ms) * 10) / 10}x the bare round trip\n`,
+      );
+    }
+    const floor32 = dist.canned.find((r) => r.connections === 32);
+    if (floor32) {
+      // On CPU-bound cores, answers/s cannot pass cores × 1000 / (CPU ms per answer, load generator included).
+      const ceiling = Math.round((machine.cpus * 1000) / (floor32.cpu_ms_per_answer.total + floor32.load_generator_cpu_ms_per_answer));
+      process.stdout.write(
+        `\ncanned: the six services behind the gateway answer replies recorded for '${FLOOR_QUESTION}' (same strategy, validation, ` +
+          `bulkheads, step events, HTTP, rate limit; no domain work): ${floor32.cpu_ms_per_answer.total} ms CPU per answer, ` +
+          `so at most ~${ceiling} answers/s on ${machine.cpus} cores before any domain code runs\n`,
       );
     }
     process.stdout.write(`\n${report.verdicts.join('\n')}\n\nwritten: bench/results/load.json, bench/results/load.svg\n`);

@@ -1,0 +1,77 @@
+import './register-paths';
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { Controller, Module } from '@nestjs/common';
+import {
+  ALL_RPCS,
+  ContextSubjects,
+  EventDef,
+  Events,
+  ExecutorSubjects,
+  NarratorSubjects,
+  PlannerSubjects,
+  RagSubjects,
+  RpcDef,
+  SERVICES,
+  ServiceName,
+  ToolGateSubjects,
+} from '@cota/contracts';
+import { loadEnv } from '@cota/config';
+import { RpcHandler, StepEvent } from '@cota/messaging';
+import { Logger, runFromEnv, ServiceDefinition } from '@cota/service-kit';
+
+/**
+ * A service with its domain work taken out, for the benchmark's framework floor: the same Nest
+ * transport strategy, contract validation of every request, bulkhead, deadline, error filter and
+ * step event as the real service, but each handler answers a reply recorded from the real one.
+ * What the seven processes then cost per question is what the fabric costs before any domain code.
+ */
+
+/** The step event each real handler publishes (apps/<service>/*.handlers.ts); subjects without one publish none. */
+const STEP_EVENTS = new Map<RpcDef, EventDef>([
+  [PlannerSubjects.plan, Events.plannerPlanned],
+  [ContextSubjects.resolve, Events.contextResolved],
+  [ContextSubjects.commit, Events.contextCommitted],
+  [ExecutorSubjects.query, Events.executorQueried],
+  [ExecutorSubjects.measure, Events.executorQueried],
+  [RagSubjects.retrieve, Events.ragRetrieved],
+  [NarratorSubjects.narrate, Events.narratorNarrated],
+  [ToolGateSubjects.invoke, Events.toolGateInvoked],
+]);
+
+/** A controller whose decorated methods answer the recorded replies of one service's subjects. */
+function cannedController(defs: RpcDef[], replies: Record<string, unknown>): new () => object {
+  class CannedHandlers {}
+  for (const def of defs) {
+    const name = def.subject;
+    Object.defineProperty(CannedHandlers.prototype, name, { value: () => replies[name], writable: true, configurable: true });
+    const descriptor = Object.getOwnPropertyDescriptor(CannedHandlers.prototype, name)!;
+    const decorators: MethodDecorator[] = [RpcHandler(def)];
+    const event = STEP_EVENTS.get(def);
+    if (event) decorators.push(StepEvent(def, event));
+    for (const decorate of decorators.reverse()) decorate(CannedHandlers.prototype, name, descriptor);
+    Object.defineProperty(CannedHandlers.prototype, name, descriptor);
+  }
+  Controller()(CannedHandlers);
+  return CannedHandlers;
+}
+
+export function cannedService(name: ServiceName, replies: Record<string, unknown>): ServiceDefinition {
+  const defs = ALL_RPCS.filter((d) => d.service === name && d.subject in replies);
+  const controller = cannedController(defs, replies);
+  @Module({ controllers: [controller] })
+  class CannedModule {}
+  return { name, needsDatabase: false, needsRedis: false, migrations: [], module: () => ({ module: CannedModule }) };
+}
+
+/** `node dist/cli/bench-canned.js <service> <replies.json>` (started by bench:load only). */
+if (require.main === module) {
+  const [name, file] = process.argv.slice(2);
+  if (!(SERVICES as readonly string[]).includes(name) || !file) {
+    process.stderr.write('usage: bench-canned <service> <replies.json>\n');
+    process.exit(2);
+  }
+  loadEnv();
+  new Logger('bench-canned').info('canned replies', { service: name });
+  void runFromEnv(cannedService(name as ServiceName, JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>));
+}
