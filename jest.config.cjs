@@ -26,7 +26,7 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.int.spec.ts', '<rootDir>/{apps,libs}/**/*.int.spec.ts'],
-      testTimeout: 120000,
+      setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
     },
   ],
 };

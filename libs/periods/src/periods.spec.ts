@@ -2,6 +2,7 @@ import { describePeriod } from './label';
 import { parsePeriod } from './parse';
 import { resolvePeriod } from './resolve';
 import { shiftPeriod } from './shift';
+import { todayInBrazil } from './today';
 
 const spec = (q: string) => parsePeriod(q)?.spec ?? null;
 const range = (from: string, to: string, grain: string) => ({ kind: 'range', from, to, grain });
@@ -142,4 +143,16 @@ describe('periods in words', () => {
     ['2025-06-13', '2025-06-13', 'em 13/06/2025'],
     ['2024-01-02', '2024-06-28', 'de 02/01/2024 a 28/06/2024'],
   ])('%s..%s', (from, to, words) => expect(describePeriod(from, to)).toBe(words));
+});
+
+describe('todayInBrazil', () => {
+  it('turns the day at midnight in São Paulo, also when asked again within the same hour', () => {
+    expect(todayInBrazil(new Date('2024-03-01T02:10:00Z'))).toBe('2024-02-29');
+    expect(todayInBrazil(new Date('2024-03-01T02:59:59Z'))).toBe('2024-02-29');
+    expect(todayInBrazil(new Date('2024-03-01T03:00:00Z'))).toBe('2024-03-01');
+    expect(todayInBrazil(new Date('2024-03-01T03:59:00Z'))).toBe('2024-03-01');
+    expect(todayInBrazil(new Date('2024-03-01T02:30:00Z'))).toBe('2024-02-29');
+    expect(todayInBrazil(new Date('2019-01-01T01:30:00Z'))).toBe('2018-12-31'); // summer time then: UTC-2
+    expect(todayInBrazil(new Date('2019-01-01T02:30:00Z'))).toBe('2019-01-01');
+  });
 });

@@ -73,6 +73,8 @@ export class Ontology {
   private readonly phraseIndex = new Map<string, Array<WeightedPhrase & { entity: string }>>();
   /** The words and phrases behind each scored candidate (kept out of the candidate, which goes into meta). */
   private readonly matchedWords = new WeakMap<Candidate, Map<string, { weight: number; text: string }>>();
+  /** Each entity's place in name order (localeCompare), the tie-break of equal scores, computed once. */
+  private readonly nameRank = new Map<string, number>();
 
   constructor(readonly spec: OntologySpec) {
     this.thresholds = spec.thresholds;
@@ -127,6 +129,7 @@ export class Ontology {
       entities.set(name, { name, description: e.description, label: e.label, tokens, phrases, features: new Map(Object.entries(e.features)), standalone });
     }
     this.entities = entities;
+    [...entities.keys()].sort((a, b) => a.localeCompare(b)).forEach((name, i) => this.nameRank.set(name, i));
     for (const e of entities.values()) {
       for (const [stemmed, t] of e.tokens) {
         const list = this.tokenIndex.get(stemmed) ?? [];
@@ -257,7 +260,7 @@ export class Ontology {
       if (a) this.matchedWords.set(candidate, a.words);
       out.push(candidate);
     }
-    return out.sort((a, b) => b.score - a.score || a.entity.localeCompare(b.entity));
+    return out.sort((a, b) => b.score - a.score || this.nameRank.get(a.entity)! - this.nameRank.get(b.entity)!);
   }
 
   /**

@@ -23,21 +23,29 @@ export function wordsOf(text: string): string {
 }
 
 /**
- * Phrases are vocabulary terms, a fixed set tested against every question: normalised once each
- * (re-normalising them per question was a tenth of the planner's CPU). Bounded, should callers
- * ever pass free text.
+ * Phrases are vocabulary terms, a fixed set tested against every question: normalised once each,
+ * kept with the spaces around them that make a match fall on word boundaries (re-normalising them
+ * per question was a tenth of the planner's CPU). Bounded, should callers ever pass free text.
  */
-const phraseWords = new Map<string, string>();
+const paddedPhrases = new Map<string, string>();
 const PHRASE_CACHE_MAX = 20_000;
 
-/** True when `phrase` (already normalised words) occurs in `words` on word boundaries. */
-export function containsPhrase(words: string, phrase: string): boolean {
-  let p = phraseWords.get(phrase);
+function paddedPhrase(phrase: string): string {
+  let p = paddedPhrases.get(phrase);
   if (p === undefined) {
-    if (phraseWords.size >= PHRASE_CACHE_MAX) phraseWords.clear();
-    p = wordsOf(phrase);
-    phraseWords.set(phrase, p);
+    if (paddedPhrases.size >= PHRASE_CACHE_MAX) paddedPhrases.clear();
+    const words = wordsOf(phrase);
+    p = words ? ` ${words} ` : '';
+    paddedPhrases.set(phrase, p);
   }
-  if (!p) return false;
-  return ` ${words} `.includes(` ${p} `);
+  return p;
+}
+
+/** A test of phrases against one text, normalised once: true when the phrase occurs on word boundaries. */
+export function phraseMatcher(text: string): (phrase: string) => boolean {
+  const padded = ` ${wordsOf(text)} `;
+  return (phrase) => {
+    const p = paddedPhrase(phrase);
+    return p !== '' && padded.includes(p);
+  };
 }

@@ -6,7 +6,14 @@ import { PlansPolicy } from './policy';
 
 /** Folded words with spaces around, so phrases match on word boundaries. */
 const wordsOf = (question: string) => ` ${fold(question).replace(/[^a-z0-9/%,.]+/g, ' ').replace(/\s+/g, ' ').trim()} `;
-const says = (words: string, phrase: string) => words.includes(` ${fold(phrase).trim()} `);
+/** The policy's phrases (a fixed set from plans.yaml), folded once each rather than on every question. */
+const foldedPhrases = new Map<string, string>();
+function padded(phrase: string): string {
+  let p = foldedPhrases.get(phrase);
+  if (p === undefined) foldedPhrases.set(phrase, (p = ` ${fold(phrase).trim()} `));
+  return p;
+}
+const says = (words: string, phrase: string) => words.includes(padded(phrase));
 const saysAny = (words: string, phrases: readonly string[]) => phrases.some((p) => says(words, p));
 
 const fund = (id: string) => ({ kind: 'fund' as const, id });

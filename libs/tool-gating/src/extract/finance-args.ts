@@ -125,7 +125,7 @@ const RISK_FREE_AFTER = /^\s*(do |de )?(cdi|selic)\b/;
 const RETURN_BEFORE = /(retornos?|rentabilidades?|rendimentos?|rendeu|rende|ganhos?|variac\w*|resultados?)\b[^%\d]{0,40}$/;
 
 /** Signed percents with the role their neighbouring words give them (VaR and Sharpe inputs). */
-function percents(text: string, mentions: Mention[]): Array<{ value: string; role: PercentRole }> {
+function percents(text: string, mentions: readonly Mention[]): Array<{ value: string; role: PercentRole }> {
   return mentions
     .filter((m): m is RateMention => m.kind === 'rate')
     .map((m) => {
@@ -148,7 +148,7 @@ function percents(text: string, mentions: Mention[]): Array<{ value: string; rol
 }
 
 /** Arguments of the risk calculations (VaR, Sharpe): returns, volatility, confidence, risk-free rate. */
-function riskArgs(text: string, mentions: Mention[], out: FinanceArgs, valueAtRisk: boolean): void {
+function riskArgs(text: string, mentions: readonly Mention[], out: FinanceArgs, valueAtRisk: boolean): void {
   const unlabelled = percents(text, mentions);
   // In a VaR, a lone percent of 50 or more with no word of its own is the confidence ("e a 99%?").
   const ps =

@@ -52,18 +52,32 @@ export function parseBrNumber(raw: string): Dec | null {
 const NUMBER = String.raw`\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?`;
 const RATE_PERIOD = String.raw`(?:\s*(a\.?\s?m\.?|a\.?\s?a\.?|ao mes|ao ano|por mes|por ano|mensal|mensais|anual|anuais|a cada mes|a cada ano|de juros ao mes|de juros ao ano|de juros mensais|de juros anuais|de juros))?`;
 
+/** The quantities of the last text read (see findMentions). */
+let last: { text: string | null; mentions: readonly Mention[] } = { text: null, mentions: [] };
+
 /**
  * Finds money amounts, rates and durations in normalised text (see `normalizeText`).
  * A number followed by `%` is a rate; followed by meses/anos a duration; otherwise money
  * (with "R$" or a multiplier such as "mil", or a bare number).
  */
-export function findMentions(text: string): Mention[] {
+export function findMentions(text: string): readonly Mention[] {
+  // The planner and the extractors read the same question's quantities in turn: the last text's are kept.
+  if (text === last.text) return last.mentions;
+  last = { text, mentions: Object.freeze(readMentions(text)) };
+  return last.mentions;
+}
+
+// matchAll works on a copy of each, so module-level /g expressions keep no state between calls.
+const RATE_RE = new RegExp(String.raw`(${NUMBER})\s*%${RATE_PERIOD}`, 'g');
+const DURATION_RE = new RegExp(String.raw`(${NUMBER})\s*(anos?|mes(?:es)?)(?:\s+e\s+(?:(${NUMBER})\s*(mes(?:es)?)|(meio)))?\b`, 'g');
+const MONEY_RE = new RegExp(String.raw`(r\$\s*)?(${NUMBER})(?:\s*(mil|milhao|milhoes|mi|bilhao|bilhoes|bi|k)\b)?`, 'g');
+
+function readMentions(text: string): Mention[] {
   const out: Mention[] = [];
   const taken: Span[] = [];
   const free = (s: number, e: number) => taken.every((t) => e <= t.start || s >= t.end);
 
-  const rateRe = new RegExp(String.raw`(${NUMBER})\s*%${RATE_PERIOD}`, 'g');
-  for (const m of text.matchAll(rateRe)) {
+  for (const m of text.matchAll(RATE_RE)) {
     const n = parseBrNumber(m[1]);
     if (!n) continue;
     const p = (m[2] ?? '').replace(/\s+/g, ' ').trim();
@@ -77,8 +91,7 @@ export function findMentions(text: string): Mention[] {
   }
 
   // "1 ano e 6 meses" counts as one duration of 18 months.
-  const durRe = new RegExp(String.raw`(${NUMBER})\s*(anos?|mes(?:es)?)(?:\s+e\s+(?:(${NUMBER})\s*(mes(?:es)?)|(meio)))?\b`, 'g');
-  for (const m of text.matchAll(durRe)) {
+  for (const m of text.matchAll(DURATION_RE)) {
     const start = m.index!;
     const end = start + m[0].length;
     if (!free(start, end)) continue;
@@ -98,8 +111,7 @@ export function findMentions(text: string): Mention[] {
     taken.push({ start, end });
   }
 
-  const moneyRe = new RegExp(String.raw`(r\$\s*)?(${NUMBER})(?:\s*(mil|milhao|milhoes|mi|bilhao|bilhoes|bi|k)\b)?`, 'g');
-  for (const m of text.matchAll(moneyRe)) {
+  for (const m of text.matchAll(MONEY_RE)) {
     const start = m.index!;
     const end = start + m[0].length;
     if (!free(start, end)) continue;

@@ -1,4 +1,4 @@
-import { containsPhrase, normalizeText, wordsOf } from '../normalize';
+import { normalizeText, phraseMatcher } from '../normalize';
 
 const EMAIL_RE = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/i;
 /** Report ids the tools mint: rel_YYYYMMDD_HHMMSS_xxxxxx. */
@@ -20,9 +20,9 @@ export type Vocabulary = Record<string, { label: string; terms: string[] }>;
 
 /** Every canonical key whose terms occur in the question, in vocabulary order. */
 export function matchVocabulary(question: string, vocabulary: Vocabulary): string[] {
-  const words = wordsOf(question);
+  const says = phraseMatcher(question);
   return Object.entries(vocabulary)
-    .filter(([, v]) => v.terms.some((t) => containsPhrase(words, t)))
+    .filter(([, v]) => v.terms.some(says))
     .map(([key]) => key);
 }
 
