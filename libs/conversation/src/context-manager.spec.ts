@@ -162,13 +162,16 @@ describe('ContextManager', () => {
     expect(r.resolved.memory.summary).not.toContain('Pergunta 3:');
   });
 
-  it('reads no snapshot to fold memory while every turn is among the recent cycles; folds once one is older', async () => {
+  it('folds nothing while every turn is among the recent cycles; folds once one is older, from what the commit brought back', async () => {
     const { ask, store } = setup();
     const snapshots = jest.spyOn(store, 'snapshot');
+    const closes = jest.spyOn(store, 'closeTurn');
     for (let i = 1; i <= shipped.memory.recent_cycles; i++) await ask({ question: `Pergunta ${i} sobre o HGLG11?`, entity: 'fiis_cadastro', tickers: ['HGLG11'] });
-    expect(snapshots).not.toHaveBeenCalled();
+    for (const r of closes.mock.results) expect((await r.value).forFolding).toBeUndefined();
     await ask({ question: 'Mais uma sobre o HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
-    expect(snapshots).toHaveBeenCalledTimes(1);
+    expect((await closes.mock.results.at(-1)!.value).forFolding).toBeDefined();
+    // No second read of the store: the commit's own round trip carried the turns.
+    expect(snapshots).not.toHaveBeenCalled();
     expect((await store.snapshot({ clientId: 'c1', conversationId: 'conv1' })).summary?.through).toBe(1);
   });
 
@@ -176,9 +179,11 @@ describe('ContextManager', () => {
     const { ask, store } = setup();
     for (let i = 1; i <= 12; i++) await ask({ question: `Pergunta número ${i} sobre o HGLG11?`, entity: 'fiis_cadastro', tickers: ['HGLG11'] });
     const snapshots = jest.spyOn(store, 'snapshot');
+    const closes = jest.spyOn(store, 'closeTurn');
     await ask({ question: 'Pergunta número 13 sobre o HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
-    // One fold: the newest turns only (what the summary has not folded, two turns per question).
-    expect(snapshots.mock.calls.map((c) => c[1])).toStrictEqual([2 * (shipped.memory.recent_cycles + 1) + 2]);
+    // One fold: the newest turns only (what the summary has not folded, two turns per question), brought back by the commit.
+    expect((await closes.mock.results[0].value).forFolding.turns).toHaveLength(2 * (shipped.memory.recent_cycles + 1) + 2);
+    expect(snapshots).not.toHaveBeenCalled();
     const summary = (await store.snapshot({ clientId: 'c1', conversationId: 'conv1' })).summary!;
     expect(summary.through).toBe(13 - shipped.memory.recent_cycles);
     for (let i = 1; i <= summary.through; i++) expect(summary.text).toContain(`Pergunta ${i}: Pergunta número ${i} sobre`);
@@ -207,7 +212,8 @@ describe('ContextManager', () => {
     await open(10);
     const snapshots = jest.spyOn(store, 'snapshot');
     await close(10);
-    expect(snapshots.mock.calls.map((c) => c[1])).toStrictEqual([2 * 3 + 2, undefined]);
+    // The commit brought back the newest 2 * 3 + 2 turns; question 8 is not among them, so the whole list is read.
+    expect(snapshots.mock.calls.map((c) => c[1])).toStrictEqual([undefined]);
     const summary = (await store.snapshot(key)).summary!;
     expect(summary.through).toBe(8);
     expect(summary.text).toContain('Pergunta 8: Pergunta número 8?');

@@ -2,7 +2,7 @@ import { CallRequestOf, ContextSubjects, CotaError, RequestOf, ResponseOf, Query
 import { referenceFromCommit, resolveLastReference } from './last-reference';
 import { buildNarratorMemory, countWords, cyclesToSummarise, fitChars, loadRecent } from './memory';
 import { ContextPolicy, scopeAllowsEntity } from './policy';
-import { ContextSnapshot, ContextStore, ConversationKey, HistoryStore, HotLimits, UnknownTurnError } from './store';
+import { ContextSnapshot, ContextStore, ConversationKey, foldingTurns, HistoryStore, HotLimits, UnknownTurnError } from './store';
 import { Summarizer } from './summarizer';
 
 export type ResolveRequest = RequestOf<typeof ContextSubjects.resolve>;
@@ -64,7 +64,13 @@ export class ContextManager {
     // The narrator's memory reads the last recent_cycles cycles within its max_turns; two more turns
     // leave room for a question of a concurrent request interleaved among them.
     const memoryTurns = Math.max(p.narrator.max_turns, 2 * p.memory.recent_cycles) + 2;
-    this.limits = { keepTurns: p.memory.hot_turns, stateTtlSeconds: p.ttl_seconds, previousTurns: Math.min(p.memory.hot_turns, memoryTurns) };
+    this.limits = {
+      keepTurns: p.memory.hot_turns,
+      stateTtlSeconds: p.ttl_seconds,
+      previousTurns: Math.min(p.memory.hot_turns, memoryTurns),
+      // The commit that makes folding due brings back what folding reads.
+      ...(p.enabled ? { foldAfter: p.memory.recent_cycles } : {}),
+    };
   }
 
   /** Opens a turn: numbers it, records the question, decides inheritance, hands memory to the narrator. */
@@ -148,7 +154,7 @@ export class ContextManager {
     await this.historyStore.append(key, req.turn_index, durable);
     // Nothing to fold while every turn since the summary is among the recent cycles kept verbatim
     // (most conversations are short): then the snapshot is not even read.
-    if (closed.known && this.policy.enabled && closed.unsummarised > this.policy.memory.recent_cycles) this.scheduleMemoryMaintenance(key, closed.unsummarised);
+    if (closed.known && this.policy.enabled && closed.unsummarised > this.policy.memory.recent_cycles) this.scheduleMemoryMaintenance(key, closed.unsummarised, closed.forFolding);
     return { reference_updated: closed.referenceUpdated };
   }
 
@@ -249,9 +255,9 @@ export class ContextManager {
    * budget (seed 004). Compare-and-set on the store: if another replica got there first, nothing is
    * written and its summary stands. Returns true when a new summary was saved.
    */
-  async maintainMemory(key: ConversationKey, unsummarised?: number): Promise<boolean> {
+  async maintainMemory(key: ConversationKey, unsummarised?: number, read?: ContextSnapshot): Promise<boolean> {
     const m = this.policy.memory;
-    const snap = await this.unsummarisedTurns(key, unsummarised);
+    const snap = await this.unsummarisedTurns(key, unsummarised, read);
     const through = snap.summary?.through ?? 0;
     const cycles = cyclesToSummarise(snap.turns, through, m.recent_cycles, this.clock(), PENDING_GRACE_MS);
     if (cycles.length === 0) return false;
@@ -266,12 +272,12 @@ export class ContextManager {
    * The hot state with every question the summary has not folded: a commit knows how many questions
    * that is, each has at most two turns, so only the newest turns are read. When a question's turn is
    * missing from them (more arrived meanwhile, or a late answer took its place), the whole list is read:
-   * a cycle is never folded without its question.
+   * a cycle is never folded without its question. `read`: those newest turns as the commit brought them back.
    */
-  private async unsummarisedTurns(key: ConversationKey, unsummarised: number | undefined): Promise<ContextSnapshot> {
+  private async unsummarisedTurns(key: ConversationKey, unsummarised: number | undefined, read?: ContextSnapshot): Promise<ContextSnapshot> {
     if (unsummarised === undefined) return this.store.snapshot(key);
-    const want = 2 * unsummarised + 2;
-    const snap = await this.store.snapshot(key, want);
+    const want = foldingTurns(unsummarised);
+    const snap = read ?? (await this.store.snapshot(key, want));
     if (snap.turns.length < want) return snap; // the whole list
     const asked = new Set(snap.turns.filter((t) => t.turn.role === 'user').map((t) => t.turnIndex));
     for (let i = (snap.summary?.through ?? 0) + 1; i <= snap.turnCount; i++) if (!asked.has(i)) return this.store.snapshot(key);
@@ -289,7 +295,7 @@ export class ContextManager {
     return turn.content.length <= max ? turn : { ...turn, content: turn.content.slice(0, max - 1) + '…' };
   }
 
-  private scheduleMemoryMaintenance(key: ConversationKey, unsummarised: number): void {
+  private scheduleMemoryMaintenance(key: ConversationKey, unsummarised: number, read?: ContextSnapshot): void {
     const id = JSON.stringify([key.clientId, key.conversationId]);
     if (this.summarising.has(id)) {
       // One run per conversation at a time; the running one goes again for what arrived meanwhile.
@@ -298,9 +304,12 @@ export class ContextManager {
     }
     this.summarising.add(id);
     const work = (async () => {
+      // The commit's read serves the first run; a rerun reads what arrived meanwhile.
+      let given = read;
       do {
         this.rerun.delete(id);
-        await this.maintainMemory(key, unsummarised).catch((e) => this.onError('memory maintenance', e));
+        await this.maintainMemory(key, unsummarised, given).catch((e) => this.onError('memory maintenance', e));
+        given = undefined;
       } while (this.rerun.has(id));
     })().finally(() => {
       this.summarising.delete(id);

@@ -4,6 +4,7 @@ import {
   ContextSnapshot,
   ContextStore,
   ConversationKey,
+  foldingTurns,
   HistoryStore,
   HotLimits,
   IndexedTurn,
@@ -88,7 +89,9 @@ export class InMemoryContextStore implements ContextStore {
       referenceUpdated = true;
     }
     c.expiresAt = this.now() + limits.stateTtlSeconds * 1000;
-    return { known: true, referenceUpdated, unsummarised };
+    if (limits.foldAfter === undefined || unsummarised <= limits.foldAfter) return { known: true, referenceUpdated, unsummarised };
+    const forFolding = { turnCount: c.turnCount, reference: c.reference, turns: newest(c.turns, foldingTurns(unsummarised)), summary: c.summary };
+    return { known: true, referenceUpdated, unsummarised, forFolding };
   }
 
   async snapshot(key: ConversationKey, lastTurns?: number): Promise<ContextSnapshot> {

@@ -6,6 +6,7 @@ import {
   ContextSnapshot,
   ContextStore,
   ConversationKey,
+  FOLDING_WINDOW,
   HotLimits,
   IndexedTurn,
   MemorySummary,
@@ -50,7 +51,10 @@ local st = redis.call('HMGET', KEYS[1], 'ref', 'summary', 'summary_through')
 return {idx, prev, st[1] or '', st[2] or '', st[3] or ''}
 `);
 
-/** KEYS: meta, turns. ARGV: turn index, turn json, reference json ('' = none), keep, ttl ms. */
+/**
+ * KEYS: meta, turns. ARGV: turn index, turn json, reference json ('' = none), keep, ttl ms, fold after
+ * ('' = never hand back), turns per question and slack of the folding window.
+ */
 const CLOSE = new LuaScript(`
 local count = redis.call('HGET', KEYS[1], 'turns')
 if not count then return {0, 0, 0, 0} end
@@ -76,7 +80,11 @@ if ARGV[3] ~= '' then
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
-return {1, updated, count, unsummarised}
+if ARGV[6] == '' or unsummarised <= tonumber(ARGV[6]) then return {1, updated, count, unsummarised} end
+-- Folding is due: what it reads, so the caller needs no second round trip (foldingTurns in store.ts).
+local st = redis.call('HMGET', KEYS[1], 'ref', 'summary', 'summary_through')
+local want = tonumber(ARGV[7]) * unsummarised + tonumber(ARGV[8])
+return {1, updated, count, unsummarised, st[1] or '', st[2] or '', st[3] or '', redis.call('LRANGE', KEYS[2], -want, -1)}
 `);
 
 /**
@@ -187,15 +195,20 @@ export class RedisContextStore implements ContextStore {
 
   async closeTurn(key: ConversationKey, turnIndex: number, turn: Turn, reference: LastReference | null, limits: HotLimits): Promise<ClosedTurn> {
     const k = this.keys(key);
-    const [state, updated, count, unsummarised] = (await CLOSE.run(this.redis, [k.meta, k.turns], [
+    const [state, updated, count, unsummarised, ref, summary, through, turns] = (await CLOSE.run(this.redis, [k.meta, k.turns], [
       turnIndex,
       JSON.stringify(turn),
       reference ? JSON.stringify(reference) : '',
       limits.keepTurns,
       limits.stateTtlSeconds * 1000,
-    ])) as [number, number, number, number];
+      limits.foldAfter ?? '',
+      FOLDING_WINDOW.turnsPerQuestion,
+      FOLDING_WINDOW.slack,
+    ])) as [number, number, number, number, string?, string?, string?, string[]?];
     if (state === -1) throw new UnknownTurnError(turnIndex, Number(count));
-    return { known: state === 1, referenceUpdated: updated === 1, unsummarised: Number(unsummarised) };
+    const closed: ClosedTurn = { known: state === 1, referenceUpdated: updated === 1, unsummarised: Number(unsummarised) };
+    if (turns === undefined) return closed;
+    return { ...closed, forFolding: { turnCount: Number(count), reference: decodeRef(ref!), turns: decodeTurns(turns), summary: decodeSummary(summary!, through) } };
   }
 
   async snapshot(key: ConversationKey, lastTurns?: number): Promise<ContextSnapshot> {

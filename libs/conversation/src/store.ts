@@ -28,6 +28,18 @@ export interface HotLimits {
    * reads more, and decoding the whole hot list on every question was most of a long conversation's cost.
    */
   previousTurns?: number;
+  /**
+   * When more questions than this are unsummarised, closeTurn also hands back what memory folding
+   * reads (`foldingTurns` of the newest turns and the summary), saving the store a second round trip.
+   */
+  foldAfter?: number;
+}
+
+/** The newest turns memory folding reads: each unsummarised question has at most two, plus one pair of slack. */
+export const FOLDING_WINDOW = { turnsPerQuestion: 2, slack: 2 } as const;
+
+export function foldingTurns(unsummarised: number): number {
+  return FOLDING_WINDOW.turnsPerQuestion * unsummarised + FOLDING_WINDOW.slack;
 }
 
 export interface OpenedTurn {
@@ -44,6 +56,8 @@ export interface ClosedTurn {
   referenceUpdated: boolean;
   /** Turns opened since the last one the summary folded (turn count − summary through): 0 when unknown. */
   unsummarised: number;
+  /** With `limits.foldAfter`, when folding is due: the hot state after this answer, newest `foldingTurns(unsummarised)` turns. */
+  forFolding?: ContextSnapshot;
 }
 
 export interface ContextSnapshot {

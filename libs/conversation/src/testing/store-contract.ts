@@ -95,6 +95,43 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
       expect(await store.closeTurn(k, 2, turn('assistant', 'a2'), null, limits)).toMatchObject({ unsummarised: 1 });
     });
 
+    it('hands back what memory folding reads when the answer makes folding due (foldAfter), and only then', async () => {
+      const k = key();
+      const folding = { ...limits, keepTurns: 20, foldAfter: 2 };
+      await store.openTurn(k, turn('user', 'q1'), 0, folding);
+      await store.saveSummary(k, 0, { text: 'nada ainda', through: 0 }, folding);
+      for (let i = 1; i <= 4; i++) {
+        if (i > 1) await store.openTurn(k, turn('user', `q${i}`), null, folding);
+        const closed = await store.closeTurn(k, i, turn('assistant', `a${i}`), ref('HGLG11', i), folding);
+        expect(closed.unsummarised).toBe(i);
+        if (i <= 2) {
+          expect(closed.forFolding).toBeUndefined();
+          continue;
+        }
+        // The newest foldingTurns(i) = 2i + 2 turns (all of them here), this answer included, and the summary.
+        expect(closed.forFolding).toEqual({
+          turnCount: i,
+          reference: expect.objectContaining({ ticker: 'HGLG11', turn_index: i }),
+          turns: (await store.snapshot(k)).turns,
+          summary: { text: 'nada ainda', through: 0 },
+        });
+        expect(closed.forFolding!.turns.at(-1)).toMatchObject({ turnIndex: i, turn: { role: 'assistant', content: `a${i}` } });
+      }
+      // Without foldAfter nothing is handed back.
+      await store.openTurn(k, turn('user', 'q5'), null, folding);
+      expect((await store.closeTurn(k, 5, turn('assistant', 'a5'), null, limits)).forFolding).toBeUndefined();
+      // The newest turns only, when there are more than the window.
+      await store.saveSummary(k, 0, { text: 'até 3', through: 3 }, folding);
+      for (let i = 6; i <= 7; i++) {
+        await store.openTurn(k, turn('user', `q${i}`), null, folding);
+        await store.closeTurn(k, i, turn('assistant', `a${i}`), null, { ...folding, foldAfter: 99 });
+      }
+      await store.openTurn(k, turn('user', 'q8'), null, folding);
+      const late = await store.closeTurn(k, 8, turn('assistant', 'a8'), null, folding);
+      expect(late.unsummarised).toBe(5);
+      expect(late.forFolding!.turns.map((t) => t.turn.content)).toEqual(['q3', 'a3', 'q4', 'a4', 'q5', 'a5', 'q6', 'a6', 'q7', 'a7', 'q8', 'a8']);
+    });
+
     it('does not mix ids that look alike when joined', async () => {
       const a = { clientId: 'a:b', conversationId: 'c' };
       const b = { clientId: 'a', conversationId: 'b:c' };
