@@ -44,6 +44,18 @@ interface Run {
   cpu_ms_per_answer: Record<string, number>;
   /** CPU ms per answer of autocannon itself (this process): not the system's, but it shares the cores. */
   load_generator_cpu_ms_per_answer: number;
+  /**
+   * Write system calls per answer, per process (socket writes to NATS, Redis, Postgres, HTTP): on a
+   * virtual machine each costs tens of microseconds, and unlike CPU time their count does not drift
+   * with the machine's speed, so it compares runs made on different days.
+   */
+  writes_per_answer: Record<string, number>;
+}
+
+/** Write system calls of a process so far (Linux /proc/<pid>/io). */
+function writeCalls(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/io`, 'utf8').split('\n').find((l) => l.startsWith('syscw:'));
+  return Number(line?.split(':')[1] ?? 0);
 }
 
 
@@ -97,6 +109,7 @@ async function drive(url: string, connections: number, pids: Record<string, numb
   let n = 0;
   const stores = mode !== 'embedded';
   const before = { ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)])), ...(stores ? storeCpuMs() : {}) };
+  const writesBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, writeCalls(pid)]));
   const generatorBefore = cpuMs(process.pid);
   const result = await autocannon({
     url: `${url}/ask`,
@@ -116,16 +129,10 @@ async function drive(url: string, connections: number, pids: Record<string, numb
     ],
   });
   const after = { ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)])), ...(stores ? storeCpuMs() : {}) };
+  const writesAfter = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, writeCalls(pid)]));
   const answers = result['2xx'];
   const generator = Math.round(((cpuMs(process.pid) - generatorBefore) / Math.max(1, answers)) * 100) / 100;
-  const cpu: Record<string, number> = {};
-  let total = 0;
-  for (const k of Object.keys(after)) {
-    const ms = (after[k] - before[k]) / Math.max(1, answers);
-    cpu[k] = Math.round(ms * 100) / 100;
-    total += ms;
-  }
-  cpu.total = Math.round(total * 100) / 100;
+  const cpu = perAnswer(before, after, answers);
   return {
     mode,
     connections,
@@ -136,7 +143,21 @@ async function drive(url: string, connections: number, pids: Record<string, numb
     latency: { p50: result.latency.p50, p95: result.latency.p97_5 ?? result.latency.p90, p99: result.latency.p99, max: result.latency.max },
     cpu_ms_per_answer: cpu,
     load_generator_cpu_ms_per_answer: generator,
+    writes_per_answer: perAnswer(writesBefore, writesAfter, answers),
   };
+}
+
+/** (after − before) / answers per key, with their total, to two decimals. */
+function perAnswer(before: Record<string, number>, after: Record<string, number>, answers: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let total = 0;
+  for (const k of Object.keys(after)) {
+    const v = (after[k] - before[k]) / Math.max(1, answers);
+    out[k] = Math.round(v * 100) / 100;
+    total += v;
+  }
+  out.total = Math.round(total * 100) / 100;
+  return out;
 }
 
 async function distributed(hop: { natsUrl: string; natsPid: number }): Promise<{ runs: Run[]; canned: Run[] }> {
@@ -326,7 +347,8 @@ async function main(): Promise<void> {
     for (const r of [...runs, ...dist.canned]) {
       const per = Object.entries(r.cpu_ms_per_answer).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${v}`).join(', ');
       process.stdout.write(
-        `${r.mode.padEnd(13)} ${String(r.connections).padStart(5)}  ${String(r.rps).padStart(9)}  ${String(r.latency.p50).padStart(6)}  ${String(r.latency.p95).padStart(6)}  ${String(r.latency.p99).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.cpu_ms_per_answer.total} (${per}); load generator ${r.load_generator_cpu_ms_per_answer}; ${Math.round((r.latency.p50 / bare.p50_ms) * 10) / 10}x the bare round trip\n`,
+        `${r.mode.padEnd(13)} ${String(r.connections).padStart(5)}  ${String(r.rps).padStart(9)}  ${String(r.latency.p50).padStart(6)}  ${String(r.latency.p95).padStart(6)}  ${String(r.latency.p99).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.cpu_ms_per_answer.total} (${per}); load generator ${r.load_generator_cpu_ms_per_answer}; ${Math.round((r.latency.p50 / bare.p50_ms) * 10) / 10}x the bare round trip; ` +
+          `write syscalls/answer ${r.writes_per_answer.total} (${Object.entries(r.writes_per_answer).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${v}`).join(', ')})\n`,
       );
     }
     const floor32 = dist.canned.find((r) => r.connections === 32);

@@ -67,11 +67,13 @@ function toCotaError(err: unknown, subject: string, timeoutMs: number): CotaErro
  * NATS transport on raw nats.js (a third of the NestJS transport's per-hop cost).
  * Reconnects forever; in-flight handlers finish before the connection closes.
  *
- * Under load, outgoing messages (requests, replies, events) are handed to nats.js together once per
- * event-loop turn (setImmediate), so everything the process produced in that turn leaves in one
+ * Outgoing messages (requests, replies, events) are handed to nats.js together, so they leave in one
  * socket write: nats.js alone flushes per microtask, and a socket write was the largest single CPU
- * cost per hop. With at most one request and one handler in flight a message goes at once, so an
- * idle hop pays no extra loop turn.
+ * cost per hop. Under load they wait for the end of the event-loop turn (setImmediate: everything the
+ * turn produced goes together). With at most one request and one handler in flight they wait only
+ * for the current job's promise chain to settle (process.nextTick runs after the microtask queue
+ * drains, before any I/O): a handler's reply and its step event, or a question's parallel calls, share
+ * one write, and an idle hop pays no extra loop turn.
  */
 export class NatsTransport implements Transport {
   readonly name = 'nats' as const;
@@ -211,20 +213,13 @@ export class NatsTransport implements Transport {
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
   }
 
-  /** Queues one send for the end of this event-loop turn (see the class comment). */
+  /** Queues one send for the end of this job or of this event-loop turn (see the class comment). */
   private send(fn: () => void): void {
-    if (!this.flushScheduled && this.pendingRequests <= 1 && this.inFlight.size <= 1) {
-      try {
-        fn();
-      } catch {
-        /* as in flush() */
-      }
-      return;
-    }
     this.outgoing.push(fn);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => this.flush());
+    if (this.pendingRequests <= 1 && this.inFlight.size <= 1) process.nextTick(() => this.flush());
+    else setImmediate(() => this.flush());
   }
 
   private flush(): void {
