@@ -45,9 +45,9 @@ interface Run {
   /** CPU ms per answer of autocannon itself (this process): not the system's, but it shares the cores. */
   load_generator_cpu_ms_per_answer: number;
   /**
-   * Write system calls per answer, per process (socket writes to NATS, Redis, Postgres, HTTP): on a
-   * virtual machine each costs tens of microseconds, and unlike CPU time their count does not drift
-   * with the machine's speed, so it compares runs made on different days.
+   * Write system calls per answer, per process: socket writes to NATS, Redis, Postgres and HTTP, plus
+   * the event loop's own wake-ups (eventfd) and logs. On a virtual machine each costs tens of
+   * microseconds, and unlike CPU time their count does not drift with the machine's speed.
    */
   writes_per_answer: Record<string, number>;
 }
