@@ -32,35 +32,52 @@ export interface HopResult {
   ratio: number;
 }
 
-async function sequential(n: number, call: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < n + 500; i++) {
+/** Sequential round trips of one kind, timed one by one. */
+async function timed(n: number, call: () => Promise<unknown>, into: number[]): Promise<void> {
+  for (let i = 0; i < n; i++) {
     const t = performance.now();
     await call();
-    if (i >= 500) times.push(performance.now() - t);
+    into.push(performance.now() - t);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
 }
 
-/** The per-hop cost of the Nest transport strategy against raw nats.js, on the same NATS server. */
-export async function hopBenchmark(natsUrl: string, n = 3000): Promise<HopResult> {
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * The per-hop cost of the Nest transport strategy against raw nats.js, on the same NATS server.
+ * The two alternate in short blocks, so a machine that speeds up or slows down during the run
+ * (other work on the same cores) weighs on both alike instead of on whichever ran second.
+ */
+export async function hopBenchmark(natsUrl: string, n = 3000, block = 100): Promise<HopResult> {
   const sc = StringCodec();
   const raw = await connect({ servers: natsUrl });
   const sub = raw.subscribe('bench.raw.hop', { queue: 'bench' });
   void (async () => {
     for await (const m of sub) m.respond(sc.encode(JSON.stringify(JSON.parse(sc.decode(m.data)))));
   })();
-  const rawP50 = await sequential(n, async () => JSON.parse(sc.decode((await raw.request('bench.raw.hop', sc.encode(JSON.stringify(PAYLOAD)), { timeout: 2000 })).data)));
-  await raw.drain();
+  const rawHop = async () => JSON.parse(sc.decode((await raw.request('bench.raw.hop', sc.encode(JSON.stringify(PAYLOAD)), { timeout: 2000 })).data));
 
   const transport = await NatsTransport.connect({ url: natsUrl, name: 'cota-bench-hop' });
   const bus = new Bus(transport, 'planner');
   const app = await NestFactory.createMicroservice(HopModule, { strategy: new BusServer(bus), logger: false });
   await app.listen();
-  const nestP50 = await sequential(n, () => bus.call(echo, PAYLOAD));
-  await app.close();
-  await transport.drain();
-  const r = (x: number) => Math.round(x * 1000) / 1000;
-  return { raw_p50_ms: r(rawP50), nest_p50_ms: r(nestP50), ratio: Math.round((nestP50 / rawP50) * 100) / 100 };
+  const nestHop = () => bus.call(echo, PAYLOAD);
+  try {
+    await timed(500, rawHop, []); // warm-up: JIT, connections
+    await timed(500, nestHop, []);
+    const rawTimes: number[] = [];
+    const nestTimes: number[] = [];
+    for (let done = 0; done < n; done += block) {
+      await timed(block, rawHop, rawTimes);
+      await timed(block, nestHop, nestTimes);
+    }
+    const rawP50 = median(rawTimes);
+    const nestP50 = median(nestTimes);
+    const r = (x: number) => Math.round(x * 1000) / 1000;
+    return { raw_p50_ms: r(rawP50), nest_p50_ms: r(nestP50), ratio: Math.round((nestP50 / rawP50) * 100) / 100 };
+  } finally {
+    await app.close();
+    await transport.drain();
+    await raw.drain();
+  }
 }
