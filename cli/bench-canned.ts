@@ -16,9 +16,8 @@ import {
   ServiceName,
   ToolGateSubjects,
 } from '@cota/contracts';
-import { loadEnv } from '@cota/config';
 import { RpcHandler, StepEvent } from '@cota/messaging';
-import { Logger, runFromEnv, ServiceDefinition } from '@cota/service-kit';
+import { runFromEnv, ServiceDefinition } from '@cota/service-kit';
 
 /**
  * A service with its domain work taken out, for the benchmark's framework floor: the same Nest
@@ -44,12 +43,11 @@ function cannedController(defs: RpcDef[], replies: Record<string, unknown>): new
   class CannedHandlers {}
   for (const def of defs) {
     const name = def.subject;
-    Object.defineProperty(CannedHandlers.prototype, name, { value: () => replies[name], writable: true, configurable: true });
-    const descriptor = Object.getOwnPropertyDescriptor(CannedHandlers.prototype, name)!;
-    const decorators: MethodDecorator[] = [RpcHandler(def)];
+    const descriptor: PropertyDescriptor = { value: () => replies[name], writable: true, configurable: true };
+    // As `@RpcHandler(def) @StepEvent(def, event)` written on a method would be applied: the lower one first.
     const event = STEP_EVENTS.get(def);
-    if (event) decorators.push(StepEvent(def, event));
-    for (const decorate of decorators.reverse()) decorate(CannedHandlers.prototype, name, descriptor);
+    if (event) StepEvent(def, event)(CannedHandlers.prototype, name, descriptor);
+    RpcHandler(def)(CannedHandlers.prototype, name, descriptor);
     Object.defineProperty(CannedHandlers.prototype, name, descriptor);
   }
   Controller()(CannedHandlers);
@@ -71,7 +69,5 @@ if (require.main === module) {
     process.stderr.write('usage: bench-canned <service> <replies.json>\n');
     process.exit(2);
   }
-  loadEnv();
-  new Logger('bench-canned').info('canned replies', { service: name });
   void runFromEnv(cannedService(name as ServiceName, JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>));
 }

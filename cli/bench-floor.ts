@@ -80,6 +80,7 @@ export async function fabricFloor(natsUrl: string, natsPid: number, cpuOf: (pid:
 /**
  * The replies of the services to one question, recorded on the wire (a listener on requests and
  * on reply inboxes) while `ask` runs: the canned services of the framework floor answer with them.
+ * Throws when a subject the question called gave no successful reply.
  */
 export async function recordReplies(natsUrl: string, ask: () => Promise<void>): Promise<Record<string, unknown>> {
   const nc = await connect({ servers: natsUrl, name: 'cota-bench-recorder' });
@@ -100,6 +101,9 @@ export async function recordReplies(natsUrl: string, ask: () => Promise<void>): 
     await nc.flush();
     await ask();
     await nc.flush();
+    // Every subject the question called must have answered, or a canned service would leave it unanswered.
+    const missing = [...new Set(asked.values())].filter((subject) => !(subject in replies));
+    if (missing.length) throw new Error(`no reply recorded for ${missing.join(', ')}`);
     return replies;
   } finally {
     await nc.drain();
