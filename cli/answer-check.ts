@@ -81,7 +81,9 @@ function mentionsMonth(text: string, iso: string, withYear = true): boolean {
   const y = iso.slice(0, 4);
   const m = Number(iso.slice(5, 7));
   const t = fold(text);
-  const forms = withYear ? [`${MONTHS[m - 1]} de ${y}`, `${iso.slice(5, 7)}/${y}`, `${SHORT[m - 1]}/${y}`, `${SHORT[m - 1]}/${y.slice(2)}`, `${MONTHS[m - 1]} ${y}`] : [MONTHS[m - 1]];
+  const forms = withYear
+    ? [`${MONTHS[m - 1]} de ${y}`, `${iso.slice(5, 7)}/${y}`, `${SHORT[m - 1]}/${y}`, `${SHORT[m - 1]}/${y.slice(2)}`, `${MONTHS[m - 1]} ${y}`]
+    : [MONTHS[m - 1]];
   if (forms.some((f) => t.includes(f))) return true;
   return new RegExp(`\\b\\d{2}/${iso.slice(5, 7)}/${y}\\b`).test(t);
 }

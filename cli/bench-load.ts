@@ -54,15 +54,19 @@ interface Run {
 
 /** Write system calls of a process so far (Linux /proc/<pid>/io). */
 function writeCalls(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/io`, 'utf8').split('\n').find((l) => l.startsWith('syscw:'));
+  const line = readFileSync(`/proc/${pid}/io`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('syscw:'));
   return Number(line?.split(':')[1] ?? 0);
 }
-
 
 /** utime + stime of a process, in ms (Linux /proc; clock ticks of 10 ms); with `endedChildren`, plus its reaped children's (cutime + cstime). */
 function cpuMs(pid: number, endedChildren = false): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  const f = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
   return (f[11] + f[12] + (endedChildren ? f[13] + f[14] : 0)) * 10;
 }
 
@@ -90,7 +94,10 @@ async function waitReady(url: string, procs: ChildProcess[], timeoutMs = 240_000
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (procs.some((p) => p.exitCode !== null)) throw new Error('a service exited during start-up');
-    const ok = await fetch(`${url}/health/ready`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -240,7 +247,10 @@ async function cannedRuns(url: string, env: NodeJS.ProcessEnv, procs: Map<string
   const until = Date.now() + 60_000;
   for (;;) {
     if ([...procs.values()].some((p) => p.exitCode !== null)) throw new Error('a canned service exited during start-up');
-    const ok = await askOnce(url, FLOOR_QUESTION).then(() => true, () => false);
+    const ok = await askOnce(url, FLOOR_QUESTION).then(
+      () => true,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > until) throw new Error('the canned services did not answer within 60 s');
     await new Promise((r) => setTimeout(r, 250));
@@ -261,7 +271,14 @@ function profileArgs(name: string): string[] {
 
 async function embedded(): Promise<Run[]> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), COTA_EMBEDDED_STORE: 'memory', COTA_DEMO_KEYS: `${CLIENT}:${KEY}`, COTA_POLICIES_DIR: policiesWithRaisedQuotas(), COTA_LOG_LEVEL: 'error' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    COTA_EMBEDDED_STORE: 'memory',
+    COTA_DEMO_KEYS: `${CLIENT}:${KEY}`,
+    COTA_POLICIES_DIR: policiesWithRaisedQuotas(),
+    COTA_LOG_LEVEL: 'error',
+  };
   for (const v of ['NATS_URL', 'DATABASE_URL', 'REDIS_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL']) delete env[v];
   const prof = profiledServices().has('embedded') ? profileArgs('embedded') : [];
   const child = spawn(process.execPath, [...prof, join(repoRoot(), 'dist', 'cli', 'start.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -305,8 +322,14 @@ async function bareNats(url: string): Promise<{ p50_ms: number; p99_ms: number }
 function verdicts(runs: Run[], hop: HopResult): string[] {
   const out: string[] = [];
   for (const r of runs) {
-    if (r.connections === 1) out.push(`${r.mode} 1 client: p50 ${r.latency.p50} ms (target ≤ ${TARGETS.one.p50}), p99 ${r.latency.p99} ms (target ≤ ${TARGETS.one.p99}) ${r.latency.p50 <= TARGETS.one.p50 && r.latency.p99 <= TARGETS.one.p99 ? 'MET' : 'MISSED'}`);
-    else out.push(`${r.mode} ${r.connections} clients: ${r.rps} answers/s (target ≥ ${TARGETS.many.rps}), p99 ${r.latency.p99} ms (target ≤ ${TARGETS.many.p99}) ${r.rps >= TARGETS.many.rps && r.latency.p99 <= TARGETS.many.p99 ? 'MET' : 'MISSED'}`);
+    if (r.connections === 1)
+      out.push(
+        `${r.mode} 1 client: p50 ${r.latency.p50} ms (target ≤ ${TARGETS.one.p50}), p99 ${r.latency.p99} ms (target ≤ ${TARGETS.one.p99}) ${r.latency.p50 <= TARGETS.one.p50 && r.latency.p99 <= TARGETS.one.p99 ? 'MET' : 'MISSED'}`,
+      );
+    else
+      out.push(
+        `${r.mode} ${r.connections} clients: ${r.rps} answers/s (target ≥ ${TARGETS.many.rps}), p99 ${r.latency.p99} ms (target ≤ ${TARGETS.many.p99}) ${r.rps >= TARGETS.many.rps && r.latency.p99 <= TARGETS.many.p99 ? 'MET' : 'MISSED'}`,
+      );
   }
   out.push(`Nest strategy hop vs raw nats.js: ${hop.ratio}x (target ≤ ${TARGETS.hopRatio}) ${hop.ratio <= TARGETS.hopRatio ? 'MET' : 'MISSED'}`);
   return out;
@@ -327,7 +350,19 @@ async function main(): Promise<void> {
     const dist = modes.includes('distributed') ? await distributed({ natsUrl, natsPid: nats.pid! }) : { runs: [], canned: [] };
     const runs = [...dist.runs, ...(modes.includes('embedded') ? await embedded() : [])];
     const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version };
-    const report = { at: new Date().toISOString(), machine, duration_s: DURATION_S, mix: MIX, targets: TARGETS, bare_nats: bare, hop, fabric_floor: floor, framework_floor: { question: FLOOR_QUESTION, runs: dist.canned }, runs, verdicts: verdicts(runs, hop) };
+    const report = {
+      at: new Date().toISOString(),
+      machine,
+      duration_s: DURATION_S,
+      mix: MIX,
+      targets: TARGETS,
+      bare_nats: bare,
+      hop,
+      fabric_floor: floor,
+      framework_floor: { question: FLOOR_QUESTION, runs: dist.canned },
+      runs,
+      verdicts: verdicts(runs, hop),
+    };
     const dir = join(repoRoot(), 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'load.json'), JSON.stringify(report, null, 2) + '\n');

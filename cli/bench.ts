@@ -38,7 +38,11 @@ async function busBenchmarks(): Promise<{ benchmarks: Benchmark[]; close: () => 
   const benchmarks = transports.map(([name, t]) => {
     const bus = new Bus(t, 'bench');
     bus.serve(echo, (req) => req);
-    return { name: `bus round trip (${name}, validated both ends)`, run: async () => void (await bus.call(echo, { question: 'Qual o CNPJ do HGLG11?' })), targetMeanMs: name === 'nats' ? 1 : 0.1 };
+    return {
+      name: `bus round trip (${name}, validated both ends)`,
+      run: async () => void (await bus.call(echo, { question: 'Qual o CNPJ do HGLG11?' })),
+      targetMeanMs: name === 'nats' ? 1 : 0.1,
+    };
   });
   return { benchmarks, close: async () => void (await Promise.all(transports.map(([, t]) => t.drain()))) };
 }

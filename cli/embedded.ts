@@ -21,8 +21,7 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
   const missing = missingDataMessage(env.dataDir);
   if (missing) throw new Error(missing);
   // COTA_EMBEDDED_STORE=memory keeps the embedded Postgres in memory (throwaway runs, smoke tests).
-  const persistDir =
-    opts.persistDir !== undefined ? opts.persistDir : process.env.COTA_EMBEDDED_STORE === 'memory' ? null : join(repoRoot(), '.cota', 'pgdata');
+  const persistDir = opts.persistDir !== undefined ? opts.persistDir : process.env.COTA_EMBEDDED_STORE === 'memory' ? null : join(repoRoot(), '.cota', 'pgdata');
   const pg = await startEmbeddedPostgres(persistDir);
   // One connection: PGlite runs one query at a time anyway, and its socket server mixes up the
   // extended protocol of concurrent connections under a burst ("unnamed prepared statement does not exist").

@@ -17,7 +17,14 @@ describe('erase CLI arguments', () => {
 
   it('says how to erase in embedded mode instead of failing obscurely', async () => {
     const err: string[] = [];
-    expect(await runErase(['--client', 'x'], loadEnv({}), () => undefined, (l) => err.push(l))).toBe(2);
+    expect(
+      await runErase(
+        ['--client', 'x'],
+        loadEnv({}),
+        () => undefined,
+        (l) => err.push(l),
+      ),
+    ).toBe(2);
     expect(err.join('\n')).toMatch(/NATS_URL.*\/ops\/erase/s);
   });
 });

@@ -29,7 +29,12 @@ export function parseEraseArgs(argv: string[]): { clients: string[] } | { error:
  * orchestration as `DELETE /me/data` and `POST /ops/erase`, over the running services' NATS. Prints one
  * JSON receipt per client on stdout. Exit 0 when every erasure completed; 1 when one failed (rerun: idempotent).
  */
-export async function runErase(argv: string[], env: CotaEnv, out: (line: string) => void = (l) => process.stdout.write(l + '\n'), err: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<number> {
+export async function runErase(
+  argv: string[],
+  env: CotaEnv,
+  out: (line: string) => void = (l) => process.stdout.write(l + '\n'),
+  err: (line: string) => void = (l) => process.stderr.write(l + '\n'),
+): Promise<number> {
   const args = parseEraseArgs(argv);
   if ('error' in args) {
     err(args.error);

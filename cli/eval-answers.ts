@@ -68,10 +68,7 @@ async function main(): Promise<number> {
   const accuracy = passedTurns / Math.max(turns.length, 1);
   lines.push('', 'by category (items passed / items):');
   for (const [c, [ok, n]] of [...byCategory].sort()) lines.push(`  ${c.padEnd(32)} ${ok}/${n}`);
-  lines.push(
-    '',
-    `answer accuracy: ${passedTurns}/${turns.length} turns = ${(accuracy * 100).toFixed(1)}%; ${passedItems}/${items.length} items (conversations count whole)`,
-  );
+  lines.push('', `answer accuracy: ${passedTurns}/${turns.length} turns = ${(accuracy * 100).toFixed(1)}%; ${passedItems}/${items.length} items (conversations count whole)`);
   process.stdout.write(`${lines.join('\n')}\n`);
   if (o.min !== null && accuracy < o.min) {
     process.stdout.write(`FAIL: answer accuracy ${(accuracy * 100).toFixed(1)}% is below ${(o.min * 100).toFixed(1)}%\n`);

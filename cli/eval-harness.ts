@@ -39,7 +39,10 @@ export function parseEvalArgs(argv: string[], setDir: string): EvalOptions {
   if (o.min !== null && !(o.min >= 0 && o.min <= 1)) throw new Error('--min must be a fraction between 0 and 1 (e.g. 0.95)');
   if (o.files.length === 0) {
     const dir = join(repoRoot(), 'test', 'eval', setDir);
-    o.files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(dir, f));
+    o.files = readdirSync(dir)
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort()
+      .map((f) => join(dir, f));
   }
   return o;
 }
@@ -59,7 +62,6 @@ export function readJsonl<T>(file: string): T[] {
     });
 }
 
-
 const DEMO_CLIENTS = ['cliente-demo-1', 'cliente-demo-2', 'cliente-demo-3'];
 
 /**
@@ -78,7 +80,9 @@ export async function startSystem(): Promise<{ url: string; keys: Record<string,
     DATABASE_URL: databaseUrl,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     COTA_REDIS_PREFIX: `cota-eval-${randomBytes(4).toString('hex')}:`,
-    COTA_DEMO_KEYS: Object.entries(keys).map(([c, k]) => `${c}:${k}`).join(','),
+    COTA_DEMO_KEYS: Object.entries(keys)
+      .map(([c, k]) => `${c}:${k}`)
+      .join(','),
     PORT: String(await freePort()),
     COTA_LOG_LEVEL: 'error',
     OPENAI_API_KEY: '',

@@ -28,4 +28,7 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), () => process.exit(1));
+main().then(
+  (code) => process.exit(code),
+  () => process.exit(1),
+);

@@ -14,7 +14,9 @@ describe('ingest CLI output', () => {
       ],
       changes: 0,
       files: [{ file: 'a.csv', rows: 3 }],
-      disagreements: [{ series: 'IFIX', sources: ['araquem', 'opbrreit'], overlap: 10, differing: 2, shifted_one_session: 1, examples: ['2025-03-13: araquem 3188 vs opbrreit 3205'] }],
+      disagreements: [
+        { series: 'IFIX', sources: ['araquem', 'opbrreit'], overlap: 10, differing: 2, shifted_one_session: 1, examples: ['2025-03-13: araquem 3188 vs opbrreit 3205'] },
+      ],
       notes: ['n'],
       durationMs: 1500,
     });

@@ -22,7 +22,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((c) => process.exit(c), (e) => {
-  process.stderr.write(`Falha ao migrar: ${(e as Error).message}\n`);
-  process.exit(1);
-});
+main().then(
+  (c) => process.exit(c),
+  (e) => {
+    process.stderr.write(`Falha ao migrar: ${(e as Error).message}\n`);
+    process.exit(1);
+  },
+);

@@ -29,7 +29,13 @@ async function main(): Promise<void> {
         const services: RunningService[] = [];
         // Each service on its own default metrics port (COTA_METRICS_PORT would give all seven the same one).
         for (const def of Object.values(SERVICE_DEFINITIONS)) services.push(await startService(def, withDefaultMetricsPort({ ...env, metricsPort: null }, def.name)));
-        return { url: `http://localhost:${env.port}`, services, stop: async () => { for (const s of services.reverse()) await s.stop(); } };
+        return {
+          url: `http://localhost:${env.port}`,
+          services,
+          stop: async () => {
+            for (const s of services.reverse()) await s.stop();
+          },
+        };
       })();
   process.stdout.write(
     `\nCota pronta (${env.embedded ? 'modo embutido: um processo, Postgres embutido, memória local' : 'modo distribuído'}).\n` +

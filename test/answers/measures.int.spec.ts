@@ -47,7 +47,7 @@ async function answer(question: string, previous: PlanResponse | null = null, cl
   return { plan, text: (await narrator.narrate(req)).answer };
 }
 
-describe('the issue\'s examples', () => {
+describe("the issue's examples", () => {
   it.each([
     ['quanto o ifix rendeu em 2024?', ['-5,89%', '3.311,43', '3.116,28', 'em 2024']],
     ['quanto o IFIX subiu de janeiro a junho de 2025?', ['+11,79%', '1º semestre de 2025 (janeiro a junho)']],
@@ -76,7 +76,7 @@ describe('the issue\'s examples', () => {
     expect(hglg.text).toMatch(/HGLG11 em 2023/);
   });
 
-  it('answers about the client\'s own portfolio, scoped to the client', async () => {
+  it("answers about the client's own portfolio, scoped to the client", async () => {
     const { text } = await answer('quanto recebi do XPML11 em 2024?');
     expect(text).toMatch(/dividendos recebidos do XPML11 em 2024 somam R\$ [\d.]+,\d{2}/);
     const dy = await answer('qual o dy médio da minha carteira?');
@@ -118,18 +118,24 @@ describe('periods, bases and groupings the raw files decide', () => {
     expect(next.text).toContain('2,04%');
   });
 
-  it('the client\'s sales and positions: what a sale brought in, the shares held', async () => {
+  it("the client's sales and positions: what a sale brought in, the shares held", async () => {
     // Demo trades: cliente-demo-2 sold 40 HGCR11 in 2022-09 at paulo037's close R$ 104,71.
     const sale = await answer('quanto entrou na minha conta quando vendi as cotas de HGCR11?', null, 'cliente-demo-2');
     expect(sale.text).toContain('R$ 4.188,40');
     // Demo-1 at the latest closes: HGLG11 120 × 157,60 of R$ 52.540,00.
-    const weight = await entities.query({ client_id: 'cliente-demo-1', entity: 'client_fiis_positions', params: { ...planner.planDeterministic('qual o peso do HGLG11 na minha carteira?').params } });
+    const weight = await entities.query({
+      client_id: 'cliente-demo-1',
+      entity: 'client_fiis_positions',
+      params: { ...planner.planDeterministic('qual o peso do HGLG11 na minha carteira?').params },
+    });
     expect(Number(weight.rows[0].weight_pct)).toBe(36);
     const held = await answer('quantas cotas de fii eu tenho no total?');
     expect(held.text).toContain('400');
     // cliente-demo-3 sold all 70 XPIN11 in 2022-08: none held, and the answer says what was sold.
     const sold = await answer('eu ainda tenho XPIN11?', null, 'cliente-demo-3');
-    expect(sold.text).toBe('As cotas vendidas do XPIN11 somam 70 (1 venda) (você não tem mais cotas desse fundo em carteira).\n\nFonte: carteira de demonstração da Cota, dados até 31/08/2022.');
+    expect(sold.text).toBe(
+      'As cotas vendidas do XPIN11 somam 70 (1 venda) (você não tem mais cotas desse fundo em carteira).\n\nFonte: carteira de demonstração da Cota, dados até 31/08/2022.',
+    );
     const listed = await answer('me lista meus fiis com a quantidade de cotas', null, 'cliente-demo-3');
     for (const line of ['60 cotas do BTLG11', '50 cotas do HGRU11', '40 cotas do BTAL11']) expect(listed.text).toContain(line);
   });
@@ -150,8 +156,16 @@ describe('one value per metric', () => {
     for (const ticker of ['HGLG11', 'VISC11', 'XPML11', 'KNRI11', 'MXRF11']) {
       const plan = planner.planDeterministic(`qual o dy do ${ticker}?`);
       const dy = (await measures.compute(plan.question!, 'c')).values[0].value;
-      const overview = await entities.query({ client_id: 'c', entity: 'fii_overview', params: { ...plan.params, ticker, tickers: [ticker], agg: 'latest', window: null, limit: null, order: null, order_by: null, filters: {} } });
-      const ranking = await entities.query({ client_id: 'c', entity: 'fiis_rankings', params: { ...plan.params, ticker, tickers: [ticker], agg: 'list', window: null, limit: 5, order: null, order_by: null, filters: {} } });
+      const overview = await entities.query({
+        client_id: 'c',
+        entity: 'fii_overview',
+        params: { ...plan.params, ticker, tickers: [ticker], agg: 'latest', window: null, limit: null, order: null, order_by: null, filters: {} },
+      });
+      const ranking = await entities.query({
+        client_id: 'c',
+        entity: 'fiis_rankings',
+        params: { ...plan.params, ticker, tickers: [ticker], agg: 'list', window: null, limit: 5, order: null, order_by: null, filters: {} },
+      });
       expect({ ticker, overview: Number(overview.rows[0].dy_12m_pct), ranking: Number(ranking.rows[0].dy_12m_pct) }).toEqual({ ticker, overview: dy, ranking: dy });
     }
   });
@@ -168,7 +182,10 @@ describe('one value per metric', () => {
       ['snapshot', `SELECT ticker, dy_pct AS dy, price_book_ratio AS pvp, equity_per_share AS vpa FROM fiis_financials_snapshot`],
       ['ranking', `SELECT ticker, dy_12m_pct AS dy FROM fiis_rankings`],
       ['portfolio', `SELECT ticker, dy_12m_pct AS dy, price_book_ratio AS pvp FROM client_fiis_enriched_portfolio`],
-      ['dy series', `SELECT y.ticker, y.dy_12m_pct AS dy FROM fiis_dividends_yields y JOIN wh_snapshots s ON s.ticker = y.ticker AND y.ref_month = date_trunc('month', s.ref_date)::date`],
+      [
+        'dy series',
+        `SELECT y.ticker, y.dy_12m_pct AS dy FROM fiis_dividends_yields y JOIN wh_snapshots s ON s.ticker = y.ticker AND y.ref_month = date_trunc('month', s.ref_date)::date`,
+      ],
     ];
     const mismatches: string[] = [];
     let compared = 0;
@@ -193,7 +210,16 @@ describe('one value per metric', () => {
     }
     // And the NAV per share of "hoje" (a measure question) is the snapshot's, newer than the CVM reports.
     for (const s of snaps.filter((x) => x.vpa !== null)) {
-      const q = { subjects: [{ kind: 'fund' as const, id: s.ticker }], measure: 'nav_per_share', agg: 'value' as const, also: [], period: null, group_by: null, compare: null, condition: null };
+      const q = {
+        subjects: [{ kind: 'fund' as const, id: s.ticker }],
+        measure: 'nav_per_share',
+        agg: 'value' as const,
+        also: [],
+        period: null,
+        group_by: null,
+        compare: null,
+        condition: null,
+      };
       const values = (await measures.compute(q, 'c')).values;
       compared++;
       if (values[0]?.value !== num(s.vpa)) mismatches.push(`nav per share answer ${s.ticker}: ${values[0]?.value} vs ${s.vpa}`);

@@ -104,7 +104,10 @@ describe('context service: follow-up flows of the seeds', () => {
     expect(c.resolved).toMatchObject({ turn_index: 3, ticker: 'HGLG11', context: { last_reference_used: true } });
     // The narrator got the previous cycles verbatim.
     expect(c.resolved.memory.recent.map((t) => t.content)).toEqual([
-      'CNPJ do HGLG11?', `Resposta a ${a.request_id} (HGLG11).`, 'Esse fundo tem Sharpe bom?', `Resposta a ${b.request_id} (HGLG11).`,
+      'CNPJ do HGLG11?',
+      `Resposta a ${a.request_id} (HGLG11).`,
+      'Esse fundo tem Sharpe bom?',
+      `Resposta a ${b.request_id} (HGLG11).`,
     ]);
   });
 
@@ -195,7 +198,12 @@ describe('context service: history, session, debug, clear', () => {
   it('keeps the full history in Postgres, one row per turn', async () => {
     const hist = await bus.call(ContextSubjects.history, { client_id: 'cliente-a', conversation_id: 'flow-1', limit: 100 });
     expect(hist.turns.map((t) => [t.role, t.meta.turn_index])).toEqual([
-      ['user', 1], ['assistant', 1], ['user', 2], ['assistant', 2], ['user', 3], ['assistant', 3],
+      ['user', 1],
+      ['assistant', 1],
+      ['user', 2],
+      ['assistant', 2],
+      ['user', 3],
+      ['assistant', 3],
     ]);
     expect(hist.turns[2].meta.context).toEqual({ last_reference_used: true, reason: 'inherited_last_reference' });
     const pg = new Client({ connectionString: db.url });
@@ -221,7 +229,9 @@ describe('context service: history, session, debug, clear', () => {
     expect((await bus.call(ContextSubjects.sessionGet, key)).values).toEqual({ active_report_id: 'rel_20260114_095826' });
     await bus.call(ContextSubjects.sessionSet, { ...key, key: 'active_report_id', value: null, ttl_seconds: null });
     expect((await bus.call(ContextSubjects.sessionGet, { ...key, keys: ['active_report_id'] })).values).toEqual({});
-    await expect(bus.call(ContextSubjects.sessionSet, { ...key, key: 'x', value: 1, ttl_seconds: policy.session.max_ttl_seconds + 1 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(bus.call(ContextSubjects.sessionSet, { ...key, key: 'x', value: 1, ttl_seconds: policy.session.max_ttl_seconds + 1 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('summarises cycles older than the verbatim window for the narrator', async () => {
@@ -255,9 +265,7 @@ describe('context service: replicas and restart', () => {
     const managers = replicas.map((r) => r.app.get(ContextManager));
     const spies = managers.map((m) => jest.spyOn(m, 'resolve'));
     const runs = await Promise.all([
-      ...Array.from({ length: 50 }, (_, i) =>
-        ask({ conv: 'busy', question: `Preço do HGLG11 número ${i}?`, entity: 'fiis_precos', tickers: ['HGLG11'] }),
-      ),
+      ...Array.from({ length: 50 }, (_, i) => ask({ conv: 'busy', question: `Preço do HGLG11 número ${i}?`, entity: 'fiis_precos', tickers: ['HGLG11'] })),
       ...Array.from({ length: 10 }, (_, i) => ask({ conv: 'busy-other', question: `Outra conversa ${i}`, entity: 'fiis_precos', tickers: ['MXRF11'] })),
     ]);
     expect(spies.every((s) => s.mock.calls.length > 0)).toBe(true);

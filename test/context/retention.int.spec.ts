@@ -55,10 +55,12 @@ afterAll(async () => {
 
 let index = 0;
 async function turn(clientId: string, ageMs: number, content: string): Promise<void> {
-  await pg.query(
-    `INSERT INTO conversation_turns (client_id, conversation_id, turn_index, role, content, created_at) VALUES ($1, 'conversa', $2, 'user', $3, $4)`,
-    [clientId, ++index, content, new Date(Date.now() - ageMs).toISOString()],
-  );
+  await pg.query(`INSERT INTO conversation_turns (client_id, conversation_id, turn_index, role, content, created_at) VALUES ($1, 'conversa', $2, 'user', $3, $4)`, [
+    clientId,
+    ++index,
+    content,
+    new Date(Date.now() - ageMs).toISOString(),
+  ]);
 }
 
 const contents = async () => (await pg.query('SELECT client_id, content FROM conversation_turns ORDER BY client_id, content')).rows;
@@ -97,7 +99,10 @@ describe('retention of conversation turns', () => {
       await turn(c, 29 * DAY, 'quase no limite');
       await turn(c, 60_000, 'de agora');
     }
-    service = await startService(createContextService({ redisPrefix: `${prefix}ctx:`, policiesDir: policies }), loadEnv({ NATS_URL: nats.url, DATABASE_URL: db.url, REDIS_URL: REDIS_TEST_URL }));
+    service = await startService(
+      createContextService({ redisPrefix: `${prefix}ctx:`, policiesDir: policies }),
+      loadEnv({ NATS_URL: nats.url, DATABASE_URL: db.url, REDIS_URL: REDIS_TEST_URL }),
+    );
     await until(async () => (await contents()).length === 4);
     expect(await contents()).toEqual([
       { client_id: 'cliente-a', content: 'de agora' },

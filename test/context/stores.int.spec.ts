@@ -111,9 +111,9 @@ describe('PostgresHistoryStore', () => {
     await h.append(k, 1, turn(1)); // the pool now holds an idle connection
     const admin = await openDatabase({ url: db.url });
     try {
-      const { n } = (await admin.query(
-        'SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-      ))[0] as { n: number };
+      const { n } = (
+        await admin.query('SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')
+      )[0] as { n: number };
       expect(n).toBeGreaterThan(0);
     } finally {
       await admin.destroy();

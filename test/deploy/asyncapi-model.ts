@@ -88,13 +88,13 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
       description:
         `Request-reply served by the ${rpc.service} service (NATS queue group '${rpc.service}'). Callers wait ${rpc.timeoutMs} ms by default` +
         ` (less when the question's deadline is nearer). ${retryNote(rpc)}` +
-        " A full bulkhead answers UNAVAILABLE at once (details.overloaded, details.retry_after_s).",
+        ' A full bulkhead answers UNAVAILABLE at once (details.overloaded, details.retry_after_s).',
       messages: { request: { $ref: `#/components/messages/${name}Request` } },
     };
     channels[`${id}_reply`] = {
       address: null,
       title: `${rpc.subject} reply`,
-      description: 'The requester\'s NATS inbox (reply subject of the request).',
+      description: "The requester's NATS inbox (reply subject of the request).",
       messages: { reply: { $ref: `#/components/messages/${name}Reply` } },
     };
     operations[id] = {

@@ -49,7 +49,9 @@ describe('docs/asyncapi.yaml', () => {
 
   it('documents every telemetry event', () => {
     const addresses = new Set(Object.values(doc.channels).map((c) => c.address));
-    const missing = Object.values(Events).map((e) => e.subject).filter((s) => !addresses.has(s));
+    const missing = Object.values(Events)
+      .map((e) => e.subject)
+      .filter((s) => !addresses.has(s));
     expect(missing).toEqual([]);
     for (const e of Object.values(Events)) expect(doc.operations[channelId(e.subject)]).toMatchObject({ action: 'send' });
   });
@@ -132,7 +134,7 @@ type Container = {
   startupProbe?: { httpGet?: { path: string; port: string | number }; exec?: { command: string[] } };
   ports?: Array<{ name: string; containerPort: number }>;
 };
-const containersOf = (o: K8sObject) => ((o.spec as { template: { spec: { containers: Container[] } } }).template.spec.containers);
+const containersOf = (o: K8sObject) => (o.spec as { template: { spec: { containers: Container[] } } }).template.spec.containers;
 
 type Policy = {
   podSelector: { matchLabels?: Record<string, string> };
@@ -239,7 +241,9 @@ describe('Kubernetes manifests (deploy/)', () => {
     walk(deployDir);
     expect(files.length).toBeGreaterThan(10);
     for (const f of files) expect(() => readYamlDocs(f)).not.toThrow();
-    expect(files.map((f) => relative(deployDir, f))).toEqual(expect.arrayContaining(['base/kustomization.yaml', 'overlays/dev/kustomization.yaml', 'overlays/prod/kustomization.yaml']));
+    expect(files.map((f) => relative(deployDir, f))).toEqual(
+      expect.arrayContaining(['base/kustomization.yaml', 'overlays/dev/kustomization.yaml', 'overlays/prod/kustomization.yaml']),
+    );
   });
 
   it('base: every object is valid and each service has Deployment, Service and HPA', () => {
@@ -262,9 +266,7 @@ describe('Kubernetes manifests (deploy/)', () => {
     const natsContainer = containersOf(find(objs, 'Deployment', 'nats')!)[0] as Container & { volumeMounts: Array<{ mountPath: string }> };
     expect(natsContainer.args!.slice(0, 2)).toEqual(['-c', '/etc/nats/nats.conf']);
     expect(natsContainer.volumeMounts.map((m) => m.mountPath)).toContain('/etc/nats');
-    expect(natsContainer.env).toEqual(
-      NATS_USERS.map((u) => ({ name: natsPasswordVariable(u), valueFrom: { secretKeyRef: { name: `cota-nats-${u}`, key: 'NATS_PASSWORD' } } })),
-    );
+    expect(natsContainer.env).toEqual(NATS_USERS.map((u) => ({ name: natsPasswordVariable(u), valueFrom: { secretKeyRef: { name: `cota-nats-${u}`, key: 'NATS_PASSWORD' } } })));
     for (const name of ['nats-ingress', 'postgres-ingress', 'redis-ingress']) expect(find(objs, 'NetworkPolicy', name)).toBeDefined();
     expect((find(objs, 'ConfigMap', 'cota-config')!.data as Record<string, string>).COTA_LOG_LEVEL).toBe('debug');
   });

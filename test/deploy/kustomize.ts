@@ -59,7 +59,10 @@ export function strategicMerge(base: Json, patch: Json, key?: string): Json {
 export function jsonPatch(obj: Json, ops: Array<{ op: string; path: string; value?: Json }>): Json {
   const root = structuredClone(obj) as Record<string, unknown>;
   for (const op of ops) {
-    const parts = op.path.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parts = op.path
+      .split('/')
+      .slice(1)
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     const last = parts.pop()!;
     let cur: Record<string, unknown> | unknown[] = root;
     for (const p of parts) {

@@ -52,7 +52,14 @@ describe('deploy/observability', () => {
   const known = codeMetrics();
 
   it('the code registry holds the bus, gateway and readiness metrics', () => {
-    for (const n of ['cota_bus_handle_duration_seconds_bucket', 'cota_bus_handle_errors_total', 'cota_bus_in_flight', 'cota_breaker_state', 'cota_http_requests_total', 'cota_service_ready']) {
+    for (const n of [
+      'cota_bus_handle_duration_seconds_bucket',
+      'cota_bus_handle_errors_total',
+      'cota_bus_in_flight',
+      'cota_breaker_state',
+      'cota_http_requests_total',
+      'cota_service_ready',
+    ]) {
       expect([n, known.has(n)]).toEqual([n, true]);
     }
   });
@@ -67,7 +74,12 @@ describe('deploy/observability', () => {
     );
     const problems: string[] = [];
     for (const r of rules) {
-      expect(r).toMatchObject({ alert: expect.stringMatching(/^Cota[A-Za-z0-9]+$/), expr: expect.any(String), labels: { severity: expect.stringMatching(/^(warning|critical)$/) }, annotations: { summary: expect.any(String) } });
+      expect(r).toMatchObject({
+        alert: expect.stringMatching(/^Cota[A-Za-z0-9]+$/),
+        expr: expect.any(String),
+        labels: { severity: expect.stringMatching(/^(warning|critical)$/) },
+        annotations: { summary: expect.any(String) },
+      });
       if (r.for !== undefined) expect(r.for).toMatch(/^\d+[smh]$/);
       problems.push(...check(r.expr, known).map((p) => `${r.alert}: ${p}`));
     }
@@ -96,9 +108,14 @@ describe('deploy/observability', () => {
   });
 
   it('prometheus-scrape.yaml keeps annotated Cota pods and reads the alert rules', () => {
-    const doc = parse(readFileSync(join(DIR, 'prometheus-scrape.yaml'), 'utf8')) as { scrape_configs: Array<{ job_name: string; relabel_configs: Array<{ source_labels: string[] }> }>; rule_files: string[] };
+    const doc = parse(readFileSync(join(DIR, 'prometheus-scrape.yaml'), 'utf8')) as {
+      scrape_configs: Array<{ job_name: string; relabel_configs: Array<{ source_labels: string[] }> }>;
+      rule_files: string[];
+    };
     const job = doc.scrape_configs.find((j) => j.job_name === 'cota')!;
-    expect(job.relabel_configs.flatMap((r) => r.source_labels)).toEqual(expect.arrayContaining(['__meta_kubernetes_pod_annotation_prometheus_io_scrape', '__meta_kubernetes_pod_annotation_prometheus_io_port']));
+    expect(job.relabel_configs.flatMap((r) => r.source_labels)).toEqual(
+      expect.arrayContaining(['__meta_kubernetes_pod_annotation_prometheus_io_scrape', '__meta_kubernetes_pod_annotation_prometheus_io_port']),
+    );
     expect(doc.rule_files).toContain('alerts.yaml');
   });
 });

@@ -130,10 +130,14 @@ describe('health and metrics', () => {
 describe('a burst of 200 concurrent questions', () => {
   it('is answered with no 5xx other than documented 503s (with Retry-After), and no valid key refused', async () => {
     const who = ['ana', 'bia'] as const;
-    const outcome = await burst(200, async (question, c, conversation) => {
-      const res = await cluster.ask(question, { conversation, who: who[c] });
-      return { status: res.status, retryAfter: res.headers.get('retry-after'), body: res.body };
-    }, who.length);
+    const outcome = await burst(
+      200,
+      async (question, c, conversation) => {
+        const res = await cluster.ask(question, { conversation, who: who[c] });
+        return { status: res.status, retryAfter: res.headers.get('retry-after'), body: res.body };
+      },
+      who.length,
+    );
     expectOnlyDocumented503s('distributed burst of 200', outcome);
   }, 120_000);
 });

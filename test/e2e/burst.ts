@@ -10,9 +10,7 @@ export async function burst(
   ask: (question: string, clientIndex: number, conversation: string) => Promise<{ status: number; retryAfter: string | null; body: unknown }>,
   clients: number,
 ): Promise<{ byStatus: Record<number, number>; failures: Array<{ status: number; body: unknown; retryAfter: string | null }> }> {
-  const results = await Promise.all(
-    Array.from({ length: n }, (_, i) => ask(BURST_QUESTIONS[i % BURST_QUESTIONS.length], i % clients, `burst-${i}`)),
-  );
+  const results = await Promise.all(Array.from({ length: n }, (_, i) => ask(BURST_QUESTIONS[i % BURST_QUESTIONS.length], i % clients, `burst-${i}`)));
   const byStatus = results.reduce<Record<number, number>>((acc, r) => ((acc[r.status] = (acc[r.status] ?? 0) + 1), acc), {});
   return { byStatus, failures: results.filter((r) => r.status !== 200) };
 }

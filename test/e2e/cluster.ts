@@ -58,7 +58,9 @@ export async function startCluster(
     DATABASE_URL: db.url,
     REDIS_URL: opts.redisUrl ?? REDIS_TEST_URL,
     COTA_REDIS_PREFIX: testRedisPrefix('e2e'),
-    COTA_DEMO_KEYS: Object.values(DEMO).map((d) => `${d.clientId}:${d.key}`).join(','),
+    COTA_DEMO_KEYS: Object.values(DEMO)
+      .map((d) => `${d.clientId}:${d.key}`)
+      .join(','),
     COTA_OPS_TOKEN: 'ops-token-de-teste',
     PORT: String(port),
     COTA_LOG_LEVEL: 'warn',

@@ -20,7 +20,13 @@ beforeAll(async () => {
   const entry = join(repoRoot(), 'dist', 'cli', 'start.js');
   if (!existsSync(entry)) throw new Error('dist/ is missing: run `npm run build` first');
   port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), COTA_EMBEDDED_STORE: 'memory', COTA_DEMO_KEYS: `cliente-demo-1:${key},cliente-demo-2:${key2}`, COTA_LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    COTA_EMBEDDED_STORE: 'memory',
+    COTA_DEMO_KEYS: `cliente-demo-1:${key},cliente-demo-2:${key2}`,
+    COTA_LOG_LEVEL: 'warn',
+  };
   for (const v of ['NATS_URL', 'DATABASE_URL', 'REDIS_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL']) delete env[v];
   child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (c) => (out += c));
@@ -59,15 +65,22 @@ it('says where to send questions and answers the HGLG11 CNPJ over HTTP', async (
 });
 
 it('answers a burst of 200 concurrent questions right after start with no 5xx other than documented 503s', async () => {
-  const keys = [['cliente-demo-1', key], ['cliente-demo-2', key2]] as const;
-  const outcome = await burst(200, async (question, c, conversation) => {
-    const res = await fetch(`http://127.0.0.1:${port}/ask`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[c][1]}` },
-      body: JSON.stringify({ question, conversation_id: conversation, nickname: 'Ana', client_id: keys[c][0] }),
-    });
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
-  }, keys.length);
+  const keys = [
+    ['cliente-demo-1', key],
+    ['cliente-demo-2', key2],
+  ] as const;
+  const outcome = await burst(
+    200,
+    async (question, c, conversation) => {
+      const res = await fetch(`http://127.0.0.1:${port}/ask`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[c][1]}` },
+        body: JSON.stringify({ question, conversation_id: conversation, nickname: 'Ana', client_id: keys[c][0] }),
+      });
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
+    },
+    keys.length,
+  );
   expectOnlyDocumented503s('embedded burst of 200', outcome);
 }, 120_000);
 

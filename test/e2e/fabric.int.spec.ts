@@ -143,9 +143,7 @@ describe('flooding one subscription', () => {
     const total = performance.now() - t0;
     const byStatus = results.reduce<Record<number, number>>((acc, r) => ((acc[r.status] = (acc[r.status] ?? 0) + 1), acc), {});
     const shed = results.filter((r) => r.status === 503);
-    process.stderr.write(
-      `flood of ${flood}: ${JSON.stringify(byStatus)} in ${Math.round(total)} ms; 503 latency max ${Math.round(Math.max(...shed.map((r) => r.ms)))} ms\n`,
-    );
+    process.stderr.write(`flood of ${flood}: ${JSON.stringify(byStatus)} in ${Math.round(total)} ms; 503 latency max ${Math.round(Math.max(...shed.map((r) => r.ms)))} ms\n`);
 
     expect(results.every((r) => [200, 503, 504].includes(r.status))).toBe(true);
     expect(shed.length).toBeGreaterThanOrEqual(flood - 4);

@@ -44,16 +44,22 @@ async function startRedis(): Promise<typeof redis> {
     proc: null,
     start: async () => {
       // AOF with fsync on every write: a SIGKILL loses nothing acknowledged (what a managed Redis with persistence does).
-      r.proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], { stdio: 'ignore' });
-      await waitFor('redis-server', async () => {
-        const { Socket } = await import('node:net');
-        return new Promise<boolean>((res) => {
-          const s = new Socket();
-          s.once('connect', () => (s.destroy(), res(true)));
-          s.once('error', () => (s.destroy(), res(false)));
-          s.connect(port, '127.0.0.1');
-        });
-      }, 10_000);
+      r.proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], {
+        stdio: 'ignore',
+      });
+      await waitFor(
+        'redis-server',
+        async () => {
+          const { Socket } = await import('node:net');
+          return new Promise<boolean>((res) => {
+            const s = new Socket();
+            s.once('connect', () => (s.destroy(), res(true)));
+            s.once('error', () => (s.destroy(), res(false)));
+            s.connect(port, '127.0.0.1');
+          });
+        },
+        10_000,
+      );
     },
     kill: async () => {
       const p = r.proc;
@@ -212,7 +218,8 @@ async function mailClient(who: Who, id: string): Promise<void> {
     const mail = await ask(who, conversation, 'manda esse relatório pro meu e-mail');
     await pause();
     if (mail.status !== 200 || mail.body?.status !== 'confirmation_required') {
-      if (mail.status === 200) counts.unexpected.push(`${mail.phase}: "manda por e-mail" after a briefing answered ${mail.body?.status}: ${String(mail.body?.answer).slice(0, 120)}`);
+      if (mail.status === 200)
+        counts.unexpected.push(`${mail.phase}: "manda por e-mail" after a briefing answered ${mail.body?.status}: ${String(mail.body?.answer).slice(0, 120)}`);
       continue;
     }
     counts.confirmationsAsked++;
@@ -289,7 +296,11 @@ describe('faults survived under steady load', () => {
     const before200 = counts.ok200;
 
     for (const name of ['planner', 'context', 'tool-gate', 'executor', 'rag', 'narrator'] as ServiceName[]) {
-      await fault(`kill ${name}`, () => killProcess(name), async () => void (await cluster.spawnService(name)));
+      await fault(
+        `kill ${name}`,
+        () => killProcess(name),
+        async () => void (await cluster.spawnService(name)),
+      );
     }
     await fault(
       'kill gateway',
@@ -303,8 +314,16 @@ describe('faults survived under steady load', () => {
         gatewayDown = false;
       },
     );
-    await fault('stop NATS', () => cluster.nats.stop(), () => cluster.nats.start());
-    await fault('kill Redis', () => redis.kill(), () => redis.start());
+    await fault(
+      'stop NATS',
+      () => cluster.nats.stop(),
+      () => cluster.nats.start(),
+    );
+    await fault(
+      'kill Redis',
+      () => redis.kill(),
+      () => redis.start(),
+    );
     await fault(
       'terminate Postgres backends',
       async () => {
@@ -366,7 +385,12 @@ describe('faults survived under steady load', () => {
         ...faults.map((f) => `  ${f.fault.padEnd(30)} down ${String(f.downMs).padStart(5)} ms, ready again after ${String(f.recoverMs).padStart(5)} ms`),
         `  Postgres backends terminated: ${faultNotes.terminatedBackends}`,
         '  answers per phase:',
-        ...[...perPhase].map(([p, c]) => `    ${p.padEnd(34)} ${Object.entries(c).map(([k, v]) => `${k}: ${v}`).join(', ')}`),
+        ...[...perPhase].map(
+          ([p, c]) =>
+            `    ${p.padEnd(34)} ${Object.entries(c)
+              .map(([k, v]) => `${k}: ${v}`)
+              .join(', ')}`,
+        ),
         `  requests: ${sent.length}; 200: ${counts.ok200}; 503: ${counts.s503}; 504: ${counts.s504}; connection errors while the gateway was down: ${counts.gatewayDownConnErrors}`,
         `  slowest answer: ${Math.max(...sent.map((s) => s.ms))} ms (deadline ${ASK_DEADLINE_MS} + ${MARGIN_MS} ms)`,
         `  conversations: ${conversations.size}; committed turns checked: ${turnsChecked}`,

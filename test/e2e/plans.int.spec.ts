@@ -21,11 +21,16 @@ afterAll(async () => {
 
 /** pt-BR with a fixed number of decimals: 8.2512 → "8,25". */
 const br = (v: number, dp = 2) => v.toFixed(dp).replace('.', ',');
-const money = (v: number) => `R$ ${v.toFixed(2).replace(/\B(?=(\d{3})+\.)/g, '.').replace(/\.(\d{2})$/, ',$1')}`;
+const money = (v: number) =>
+  `R$ ${v
+    .toFixed(2)
+    .replace(/\B(?=(\d{3})+\.)/g, '.')
+    .replace(/\.(\d{2})$/, ',$1')}`;
 const one = async (sql: string, params: unknown[]) => Number((await pg.query(sql, params)).rows[0]?.v);
 const snapshot = (ticker: string, column: 'dy_pct' | 'price_book_ratio') =>
   one(`SELECT ${column} AS v FROM wh_snapshots WHERE ticker = $1 AND ${column} IS NOT NULL ORDER BY ref_date DESC LIMIT 1`, [ticker]);
-const sharpe = (ticker: string) => one('SELECT sharpe_ratio AS v FROM fiis_financials_risk WHERE ticker = $1 AND sharpe_ratio IS NOT NULL ORDER BY ref_date DESC LIMIT 1', [ticker]);
+const sharpe = (ticker: string) =>
+  one('SELECT sharpe_ratio AS v FROM fiis_financials_risk WHERE ticker = $1 AND sharpe_ratio IS NOT NULL ORDER BY ref_date DESC LIMIT 1', [ticker]);
 const close = (ticker: string, on: string) =>
   one('SELECT coalesce(close_price, adj_close_price) AS v FROM fiis_precos WHERE ticker = $1 AND traded_at <= $2 ORDER BY traded_at DESC LIMIT 1', [ticker, on]);
 const iso = (br: string) => br.split('/').reverse().join('-');
@@ -111,7 +116,11 @@ describe('a fund against the CDI', () => {
     const body = await ask(q);
     const [, from, to] = body.answer.match(/De (\d{2}\/\d{2}\/\d{4}) a (\d{2}\/\d{2}\/\d{4})/)!;
     const end = await close(ticker, iso(to));
-    const dividends = await one('SELECT coalesce(sum(dividend_amt), 0) AS v FROM wh_dividends WHERE ticker = $1 AND traded_until_date BETWEEN $2 AND $3', [ticker, iso(from), iso(to)]);
+    const dividends = await one('SELECT coalesce(sum(dividend_amt), 0) AS v FROM wh_dividends WHERE ticker = $1 AND traded_until_date BETWEEN $2 AND $3', [
+      ticker,
+      iso(from),
+      iso(to),
+    ]);
     if (/A variação da cota ficou de fora/.test(body.answer)) {
       // Adjusted and plain prices meet in the period: only the income part is compared.
       expect(body.answer).toContain(`pagou ${money(dividends)} por cota em dividendos, ${br((dividends / end) * 100)}% sobre a cota de ${money(end)}`);

@@ -63,7 +63,10 @@ describe('POST /ask/stream', () => {
   it('never streams an invented number: the guard stops the stream and the deterministic answer wins', async () => {
     invent = true;
     const { events } = await askStream('Qual o CNPJ do HGLG11?', 'stream-2');
-    const streamed = events.filter((e) => e.event === 'delta').map((d) => d.data.text).join('');
+    const streamed = events
+      .filter((e) => e.event === 'delta')
+      .map((d) => d.data.text)
+      .join('');
     expect(streamed).not.toContain('47,3');
     const final = events.at(-1)!;
     expect(final.event).toBe('answer');

@@ -51,7 +51,8 @@ describe('e-mail through /ask', () => {
 });
 
 const rows = async (client: string) =>
-  (await pg.query("SELECT tipo, valor::text AS valor, categoria, to_char(data, 'YYYY-MM-DD') AS data FROM client_transactions WHERE client_id = $1 ORDER BY created_at", [client])).rows;
+  (await pg.query("SELECT tipo, valor::text AS valor, categoria, to_char(data, 'YYYY-MM-DD') AS data FROM client_transactions WHERE client_id = $1 ORDER BY created_at", [client]))
+    .rows;
 
 describe('transactions end to end', () => {
   it('previews, records once under two concurrent "sim", then answers the month total; another client sees nothing', async () => {

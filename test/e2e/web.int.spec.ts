@@ -41,7 +41,14 @@ beforeAll(async () => {
   llm = await startFakeOpenAi(model);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), COTA_EMBEDDED_STORE: 'memory', COTA_LOG_LEVEL: 'warn', OPENAI_BASE_URL: llm.baseUrl, OPENAI_MODEL: 'fake-model' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    COTA_EMBEDDED_STORE: 'memory',
+    COTA_LOG_LEVEL: 'warn',
+    OPENAI_BASE_URL: llm.baseUrl,
+    OPENAI_MODEL: 'fake-model',
+  };
   for (const v of ['NATS_URL', 'DATABASE_URL', 'REDIS_URL', 'OPENAI_API_KEY', 'COTA_DEMO_KEYS', 'SMTP_URL', 'COTA_OPS_TOKEN']) delete env[v];
   child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (c) => (out += c));
@@ -210,7 +217,12 @@ describe('the chat page in Chromium', () => {
     expect(label).toMatch(/^Gráfico de barras: Dividendos por cota por mês: HGLG11\./);
     expect(label).toMatch(/R\$ \d+,\d{2}/);
     // Something was drawn on the canvas (not a blank box).
-    expect(await until(() => figure.locator('canvas').evaluate(paintedPixels), (n) => n > 2000)).toBeGreaterThan(2000);
+    expect(
+      await until(
+        () => figure.locator('canvas').evaluate(paintedPixels),
+        (n) => n > 2000,
+      ),
+    ).toBeGreaterThan(2000);
     await shot('04-dividend-chart.png', card);
   });
 
@@ -288,7 +300,9 @@ describe('the chat page in Chromium', () => {
   });
 
   it('gets a new demo key when the stored one stopped working (a restart with a fresh store)', async () => {
-    await page.evaluate(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('cota.key', 'cota_chave_que_nao_existe_mais'));
+    await page.evaluate(() =>
+      (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('cota.key', 'cota_chave_que_nao_existe_mais'),
+    );
     await page.reload();
     await page.waitForSelector('.welcome');
     const card = await ask('CNPJ do HGLG11?');
@@ -310,7 +324,10 @@ describe('the chat page in Chromium', () => {
     await page.fill('#key', 'chave-errada-123');
     await page.fill('#client', bia.clientId);
     await page.click('#key-form button[type="submit"]');
-    await until(async () => (await page.locator('#login-error').textContent()) ?? '', (t) => t !== '');
+    await until(
+      async () => (await page.locator('#login-error').textContent()) ?? '',
+      (t) => t !== '',
+    );
     expect(await page.locator('#login-error').textContent()).toContain('Chave de API desconhecida');
     await page.fill('#key', bia.key);
     await page.fill('#nick', 'Bia');

@@ -81,8 +81,24 @@ async function seedEveryStore(clientId: string, adminKey: string, demoKey: strin
   // Conversation turns (Postgres) and hot state + session values (Redis), through the context service.
   for (const conversation_id of ['conversa-1', 'conversa-2']) {
     const caller = { request_id: `req-${++seq}`, client_id: clientId, conversation_id };
-    const r = await bus.call(ContextSubjects.resolve, { ...caller, question: 'CNPJ do HGLG11?', intent: 'fiis_cadastro', entity: 'fiis_cadastro', tickers_in_text: ['HGLG11'], ticker_sources: ['text', 'context'] });
-    await bus.call(ContextSubjects.commit, { ...caller, turn_index: r.turn_index, answer: 'O CNPJ do HGLG11 é 11.728.688/0001-47.', status: 'ok', intent: 'fiis_cadastro', entity: 'fiis_cadastro', accepted: true, tickers: ['HGLG11'] });
+    const r = await bus.call(ContextSubjects.resolve, {
+      ...caller,
+      question: 'CNPJ do HGLG11?',
+      intent: 'fiis_cadastro',
+      entity: 'fiis_cadastro',
+      tickers_in_text: ['HGLG11'],
+      ticker_sources: ['text', 'context'],
+    });
+    await bus.call(ContextSubjects.commit, {
+      ...caller,
+      turn_index: r.turn_index,
+      answer: 'O CNPJ do HGLG11 é 11.728.688/0001-47.',
+      status: 'ok',
+      intent: 'fiis_cadastro',
+      entity: 'fiis_cadastro',
+      accepted: true,
+      tickers: ['HGLG11'],
+    });
     await bus.call(ContextSubjects.sessionSet, { client_id: clientId, conversation_id, key: 'active_report_id', value: `rel_${clientId}_${conversation_id}`, ttl_seconds: null });
   }
   // A second key (an admin one) besides the demo key of COTA_DEMO_KEYS.
@@ -172,7 +188,16 @@ describe('erasure of one client across every store', () => {
     const tables = (await clientRelations()).filter((r) => r.kind === 'BASE TABLE').map((r) => r.name);
     // The stores known today; a new one is found by the query above and must get fixture rows here.
     expect(tables).toEqual(
-      expect.arrayContaining(['api_keys', 'client_transactions', 'conversation_turns', 'email_outbox', 'tool_reports', 'wh_client_performance', 'wh_client_transactions', 'wh_clients']),
+      expect.arrayContaining([
+        'api_keys',
+        'client_transactions',
+        'conversation_turns',
+        'email_outbox',
+        'tool_reports',
+        'wh_client_performance',
+        'wh_client_transactions',
+        'wh_clients',
+      ]),
     );
     anaBefore = await rowCounts(ANA.clientId, 'BASE TABLE');
     biaBefore = await rowCounts(BIA.clientId, 'BASE TABLE');
@@ -265,7 +290,12 @@ describe('operator erasure', () => {
     const before = await rowCounts(BIA.clientId, 'BASE TABLE');
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runErase(['--client', BIA.clientId], loadEnv(env), (l) => out.push(l), (l) => err.push(l));
+    const code = await runErase(
+      ['--client', BIA.clientId],
+      loadEnv(env),
+      (l) => out.push(l),
+      (l) => err.push(l),
+    );
     expect({ code, err }).toEqual({ code: 0, err: [] });
     const printed = ErasureReceipt.parse(JSON.parse(out.join('\n')));
     expect(printed).toMatchObject({ client_id: BIA.clientId, requested_by: 'ops' });

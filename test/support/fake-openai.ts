@@ -58,7 +58,9 @@ export async function startFakeOpenAi(initial: (req: FakeChatRequest) => FakeBeh
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           const pieces = b.reply.match(/.{1,12}/gs) ?? [];
           const write = (piece: string) =>
-            res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: parsed.model, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`);
+            res.write(
+              `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: parsed.model, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`,
+            );
           if (!b.pieceDelayMs) {
             for (const piece of pieces) write(piece);
             res.end('data: [DONE]\n\n');

@@ -11,7 +11,10 @@ export const PG_ADMIN_URL = process.env.COTA_TEST_PG_URL ?? 'postgres://postgres
 
 /** A fresh, empty database on the real Postgres, dropped afterwards: suites never share tables. */
 export async function createTestDatabase(label: string): Promise<TestDatabase> {
-  const name = `cota_t_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(4).toString('hex')}`;
+  const name = `cota_t_${label
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .slice(0, 20)}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
   try {

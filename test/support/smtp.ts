@@ -150,13 +150,10 @@ function parseMime(raw: string): { headers: Record<string, string>; parts: Array
     const boundary = contentType.match(/boundary="?([^";]+)"?/i)?.[1];
     if (!boundary) return { headers, parts: [] };
     const sections = body.split(`--${boundary}`).slice(1);
-    const parts = sections
-      .filter((p) => !p.startsWith('--'))
-      .flatMap((p) => parseMime(p.replace(/^\r?\n/, '')).parts);
+    const parts = sections.filter((p) => !p.startsWith('--')).flatMap((p) => parseMime(p.replace(/^\r?\n/, '')).parts);
     return { headers, parts };
   }
   const cte = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
-  const decoded =
-    cte === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : cte === 'quoted-printable' ? decodeQuotedPrintable(body) : body;
+  const decoded = cte === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : cte === 'quoted-printable' ? decodeQuotedPrintable(body) : body;
   return { headers, parts: [{ type, body: decoded.replace(/\r\n/g, '\n') }] };
 }

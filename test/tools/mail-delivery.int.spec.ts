@@ -163,7 +163,10 @@ describe('OutboxWorker over SMTP', () => {
     expect(mail.text).toContain('- IFIX: 3.210,55 pts (+0,42% no dia) — 14/01/2030');
     expect(mail.text).toContain('- HGLG11 · Segmento: Logística & <galpões> · Valor: R$ 15.432,10');
 
-    const sent = await until(() => row(queued.message_id), (r) => r.status === 'sent');
+    const sent = await until(
+      () => row(queued.message_id),
+      (r) => r.status === 'sent',
+    );
     expect(sent).toMatchObject({ attempts: 1, last_error: null, failed_at: null });
     expect(sent.sent_at).toBeInstanceOf(Date);
 
@@ -182,14 +185,20 @@ describe('OutboxWorker over SMTP', () => {
 
     // attempts counts leases: a third lease proves two attempts failed (a second one may still be
     // connecting, and would reach the server restarted below).
-    const failing = await until(() => row(queued.message_id), (r) => r.attempts >= 3);
+    const failing = await until(
+      () => row(queued.message_id),
+      (r) => r.attempts >= 3,
+    );
     expect(failing.status).toBe('queued');
     expect(failing.last_error).toMatch(/^(ESOCKET|ECONNECTION)/);
 
     await smtp.start();
     const [mail] = await smtp.waitFor(1);
     expect(mail.to).toEqual([RECIPIENT]);
-    const sent = await until(() => row(queued.message_id), (r) => r.status === 'sent');
+    const sent = await until(
+      () => row(queued.message_id),
+      (r) => r.status === 'sent',
+    );
     expect(sent.attempts).toBeGreaterThanOrEqual(3);
     expect(sent.last_error).toBeNull();
   });
@@ -199,14 +208,24 @@ describe('OutboxWorker over SMTP', () => {
     const w = startWorker({ retry: { baseDelayMs: 100, maxDelayMs: 200, maxAttempts: 20 } });
     const queued = await queue(new OutboxMailer(ds, { delivers: true, onQueued: () => w.wake() }));
 
-    await until(async () => smtp.refused, (n) => n >= 2);
+    await until(
+      async () => smtp.refused,
+      (n) => n >= 2,
+    );
     const refused = await row(queued.message_id);
     expect(refused.status).toBe('queued');
     expect(refused.last_error).toMatch(/^EMESSAGE 451/);
 
     smtp.mode = 'accept';
     await smtp.waitFor(1);
-    expect((await until(() => row(queued.message_id), (r) => r.status === 'sent')).attempts).toBeGreaterThanOrEqual(3);
+    expect(
+      (
+        await until(
+          () => row(queued.message_id),
+          (r) => r.status === 'sent',
+        )
+      ).attempts,
+    ).toBeGreaterThanOrEqual(3);
   });
 
   it('ends `failed` after the maximum number of attempts, spaced by the backoff', async () => {
@@ -215,7 +234,10 @@ describe('OutboxWorker over SMTP', () => {
     const w = startWorker({ retry: { baseDelayMs: 100, maxDelayMs: 1000, maxAttempts: 3 } });
     const queued = await queue(new OutboxMailer(ds, { delivers: true, onQueued: () => w.wake() }));
 
-    const failed = await until(() => row(queued.message_id), (r) => r.status === 'failed');
+    const failed = await until(
+      () => row(queued.message_id),
+      (r) => r.status === 'failed',
+    );
     // Waits of 100 ms then 200 ms between the three attempts.
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(failed).toMatchObject({ attempts: 3, sent_at: null });
@@ -232,7 +254,10 @@ describe('OutboxWorker over SMTP', () => {
     smtp.mode = 'reject-permanently';
     const w = startWorker({ retry: { baseDelayMs: 50, maxDelayMs: 50, maxAttempts: 5 } });
     const queued = await queue(new OutboxMailer(ds, { delivers: true, onQueued: () => w.wake() }));
-    const failed = await until(() => row(queued.message_id), (r) => r.status === 'failed');
+    const failed = await until(
+      () => row(queued.message_id),
+      (r) => r.status === 'failed',
+    );
     expect(failed.attempts).toBe(1);
     expect(failed.last_error).toMatch(/^EMESSAGE 550/);
   });
@@ -297,7 +322,14 @@ describe('the executor in embedded mode (one process, in-process bus) with SMTP_
       expect(mail.to).toEqual([RECIPIENT]);
       expect(mail.headers.from).toBe(FROM);
       const id = (res.result as { message_id: string }).message_id;
-      expect((await until(() => row(id), (r) => r.status === 'sent')).attempts).toBe(1);
+      expect(
+        (
+          await until(
+            () => row(id),
+            (r) => r.status === 'sent',
+          )
+        ).attempts,
+      ).toBe(1);
     } finally {
       await service.stop();
       await transport.drain();
@@ -316,7 +348,9 @@ describe('the executor in embedded mode (one process, in-process bus) with SMTP_
         args: { report_id: report.report_id, destinatario: RECIPIENT, confirmacao_id: 'embedded-2' },
       });
       expect(res.result).toMatchObject({ status: 'queued', entrega: 'desativada' });
-      expect((res.result as { text: string }).text).toMatch(/foi guardado na caixa de saída .*, mas não foi enviado para ana\.investidora@exemplo\.com\.br: não há servidor de e-mail configurado/);
+      expect((res.result as { text: string }).text).toMatch(
+        /foi guardado na caixa de saída .*, mas não foi enviado para ana\.investidora@exemplo\.com\.br: não há servidor de e-mail configurado/,
+      );
       await new Promise((r) => setTimeout(r, 300));
       expect(smtp.received).toHaveLength(0);
       expect(await row((res.result as { message_id: string }).message_id)).toMatchObject({ status: 'queued', attempts: 0 });
@@ -353,7 +387,14 @@ describe('the executor service with SMTP_URL set', () => {
       expect(mail.subject).toBe('Cota — Briefing diário de 15/01/2030');
       expect(mail.html).toContain('<strong>IFIX</strong>');
       const id = (res.result as { message_id: string }).message_id;
-      expect((await until(() => row(id), (r) => r.status === 'sent')).attempts).toBe(1);
+      expect(
+        (
+          await until(
+            () => row(id),
+            (r) => r.status === 'sent',
+          )
+        ).attempts,
+      ).toBe(1);
     } finally {
       await transport?.drain();
       await service?.stop();

@@ -129,7 +129,9 @@ describe('tool flow of the product brief', () => {
   it('"manda por e-mail" asks for confirmation with a preview, and "sim" queues it in the outbox', async () => {
     const ask = await invoke('manda por e-mail', { name: 'enviar_relatorio_email' });
     expect(ask.status).toBe('confirmation_required');
-    expect(ask.message).toBe(`Posso enviar o relatório "${filtered.title}" (${filtered.report_id}) para ${ANA}@exemplo.com.br? Aviso: neste ambiente não há servidor de e-mail configurado, então o relatório fica guardado na caixa de saída e não é enviado. Responda sim ou não.`);
+    expect(ask.message).toBe(
+      `Posso enviar o relatório "${filtered.title}" (${filtered.report_id}) para ${ANA}@exemplo.com.br? Aviso: neste ambiente não há servidor de e-mail configurado, então o relatório fica guardado na caixa de saída e não é enviado. Responda sim ou não.`,
+    );
     expect(ask.tool).toMatchObject({ status: 'confirmation_required', injected: [{ arg: 'report_id', source: 'session:last_report_id' }] });
     expect(await outbox()).toEqual([]);
     expect((await session(ANA, 'conv-tools')).values.pending_action).toMatchObject({ tool: 'enviar_relatorio_email' });

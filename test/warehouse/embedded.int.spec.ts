@@ -9,7 +9,15 @@ import { ensureWarehouse, EntityQueryService, IngestSummary, loadEntityCatalog, 
 jest.setTimeout(900000);
 
 const P = (over: Partial<QueryParams> = {}): QueryParams => ({
-  ticker: null, tickers: [], agg: 'list', window: null, limit: null, order: null, order_by: null, filters: {}, ...over,
+  ticker: null,
+  tickers: [],
+  agg: 'list',
+  window: null,
+  limit: null,
+  order: null,
+  order_by: null,
+  filters: {},
+  ...over,
 });
 
 /** The same migrations, ingest and SQL on the embedded Postgres (PGlite 0.5 served over a socket). */

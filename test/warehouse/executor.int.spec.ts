@@ -65,12 +65,21 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
     const src = sourceRows('araquem/samples/fiis_registrations.csv').find((r) => r.ticker === 'HGLG11')!;
     const r = await ask('fiis_cadastro', { ticker: 'HGLG11' });
     expect(r.rows).toHaveLength(1);
-    expect(r.rows[0]).toMatchObject({ ticker: 'HGLG11', fii_cnpj: '11.728.688/0001-47', isin: src.isin, ipo_date: src.ipo_date.slice(0, 10), sector: 'Logística', source: 'araquem' });
+    expect(r.rows[0]).toMatchObject({
+      ticker: 'HGLG11',
+      fii_cnpj: '11.728.688/0001-47',
+      isin: src.isin,
+      ipo_date: src.ipo_date.slice(0, 10),
+      sector: 'Logística',
+      source: 'araquem',
+    });
     expect(r.rows[0].shares_count).toBe(Number(src.shares_count));
   });
 
   it('fiis_precos: newest ABCP11 session', async () => {
-    const src = sourceRows('araquem/samples/fiis_quota_prices.csv').filter((r) => r.ticker === 'ABCP11').sort((a, b) => b.traded_at.localeCompare(a.traded_at))[0];
+    const src = sourceRows('araquem/samples/fiis_quota_prices.csv')
+      .filter((r) => r.ticker === 'ABCP11')
+      .sort((a, b) => b.traded_at.localeCompare(a.traded_at))[0];
     const r = await ask('fiis_precos', { ticker: 'ABCP11', agg: 'latest' });
     expect(r.rows).toEqual([expect.objectContaining({ traded_at: src.traded_at.slice(0, 10), close_price: Number(src.close_price), source: 'araquem' })]);
     expect(r.as_of).toBe(src.traded_at.slice(0, 10));
@@ -100,7 +109,12 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
     const dy = sourceRows('araquem/samples/fiis_dividends_yields.csv').find((x) => x.ticker === 'ABCP11')!;
     const snap = sourceRows('araquem/samples/fiis_financials_snapshot.csv').find((x) => x.ticker === 'ABCP11')!;
     const r2 = await ask('fiis_dividends_yields', { ticker: 'ABCP11', agg: 'latest' });
-    expect(r2.rows[0]).toMatchObject({ ref_month: dy.ref_month, month_price_ref: Number(dy.month_price_ref), dy_12m_pct: Number(snap.dy_pct), dividends_12m_amt: Number(snap.sum_anual_dy_amt) });
+    expect(r2.rows[0]).toMatchObject({
+      ref_month: dy.ref_month,
+      month_price_ref: Number(dy.month_price_ref),
+      dy_12m_pct: Number(snap.dy_pct),
+      dividends_12m_amt: Number(snap.sum_anual_dy_amt),
+    });
   });
 
   it('fiis_dividends_yields: the project computes 12-month yields where araquem has none', async () => {
@@ -122,9 +136,16 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
     expect(sched.rows[0]).toMatchObject({ revenue_due_0_3m_pct: Number(rs.revenue_due_0_3m_pct), revenue_ipca_pct: Number(rs.revenue_ipca_pct) });
     const rk = sourceRows('araquem/samples/fiis_financials_risk.csv').find((r) => r.ticker === 'HGLG11')!;
     const risk = await ask('fiis_financials_risk', { ticker: 'HGLG11' });
-    expect(risk.rows[0]).toMatchObject({ sharpe_ratio: Number(rk.sharpe_ratio), max_drawdown: Number(rk.max_drawdown), beta_index: Number(rk.beta_index), source: 'araquem,derived' });
+    expect(risk.rows[0]).toMatchObject({
+      sharpe_ratio: Number(rk.sharpe_ratio),
+      max_drawdown: Number(rk.max_drawdown),
+      beta_index: Number(rk.beta_index),
+      source: 'araquem,derived',
+    });
     // The project's own metrics, recomputed here from the market16 daily adjusted closes (last 252 returns).
-    const px = sourceRows('market16/prices_daily.csv').filter((r) => r.ticker === 'HGLG11').map((r) => [r.data, Number(r.preco_ajustado)] as const);
+    const px = sourceRows('market16/prices_daily.csv')
+      .filter((r) => r.ticker === 'HGLG11')
+      .map((r) => [r.data, Number(r.preco_ajustado)] as const);
     const tail = px.slice(-253);
     const rets = tail.slice(1).map(([, p], i) => p / tail[i][1] - 1);
     const mean = rets.reduce((a, b) => a + b, 0) / rets.length;
@@ -191,7 +212,9 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
     const src = rows.slice(150).find((r) => Number(r.usd_sell_amt) > 0)!;
     const day = src.rate_date.slice(0, 10);
     const r = await ask('history_currency_rates', { filters: { currency: 'USD', date: day } });
-    expect(r.rows).toEqual([expect.objectContaining({ rate_date: day, usd_sell_amt: Number(src.usd_sell_amt), usd_buy_amt: Number(src.usd_buy_amt), eur_sell_amt: Number(src.eur_sell_amt) })]);
+    expect(r.rows).toEqual([
+      expect.objectContaining({ rate_date: day, usd_sell_amt: Number(src.usd_sell_amt), usd_buy_amt: Number(src.usd_buy_amt), eur_sell_amt: Number(src.eur_sell_amt) }),
+    ]);
   });
 
   it('regression: HGLG11 paid 12 dividends in 2024 (market16 ex-dates moved to record dates)', async () => {
@@ -283,14 +306,17 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
     const mine = new Set((await ask('client_fiis_positions', {}, 'cliente-demo-3')).rows.map((r) => r.ticker));
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(
-          fc.constantFrom("' OR '1'='1", "cliente-demo-1' --", '; DELETE FROM wh_client_transactions; --', '/**/', '\u00e9\u0301', '1e309'),
-          fc.string({ maxLength: 100 }),
-        ),
+        fc.oneof(fc.constantFrom("' OR '1'='1", "cliente-demo-1' --", '; DELETE FROM wh_client_transactions; --', '/**/', '\u00e9\u0301', '1e309'), fc.string({ maxLength: 100 })),
         fc.constantFrom('client_fiis_positions', 'client_fiis_performance_vs_benchmark', 'fiis_rankings', 'history_market_indicators'),
         async (value, entity) => {
           const filters: Record<string, string> =
-            entity === 'fiis_rankings' ? { sector: value } : entity === 'history_market_indicators' ? { indicator: value } : entity === 'client_fiis_positions' ? {} : { benchmark: value };
+            entity === 'fiis_rankings'
+              ? { sector: value }
+              : entity === 'history_market_indicators'
+                ? { indicator: value }
+                : entity === 'client_fiis_positions'
+                  ? {}
+                  : { benchmark: value };
           try {
             const r = await ask(entity, { filters, order_by: null }, 'cliente-demo-3');
             if (entity === 'client_fiis_positions') return r.rows.every((x) => mine.has(x.ticker));

@@ -57,7 +57,9 @@ describe('warehouse ingest (real Postgres)', () => {
 
   it('takes the winning IFIX source whole: no araquem row between two B3 sessions', async () => {
     // araquem has rows on days without a session (2023-12-29) inside opbrreit's range.
-    const rows = await ds.query(`SELECT index_date::text AS d, source FROM wh_index_history WHERE index_name = 'IFIX' AND index_date BETWEEN '2010-12-30' AND '2025-12-19' AND source <> 'opbrreit'`);
+    const rows = await ds.query(
+      `SELECT index_date::text AS d, source FROM wh_index_history WHERE index_name = 'IFIX' AND index_date BETWEEN '2010-12-30' AND '2025-12-19' AND source <> 'opbrreit'`,
+    );
     expect(rows).toEqual([]);
   });
 
@@ -90,11 +92,17 @@ describe('warehouse ingest (real Postgres)', () => {
     const rows: Array<{ d: string; n: number }> = await ds.query(
       `SELECT ref_date::text AS d, shareholders_count::int AS n FROM wh_cvm_monthly WHERE ticker = 'XPLG11' AND ref_date >= '2023-10-01' ORDER BY 1`,
     );
-    expect(rows).toEqual([{ d: '2023-10-01', n: 312206 }, { d: '2023-11-01', n: 314755 }, { d: '2023-12-01', n: 320579 }]);
+    expect(rows).toEqual([
+      { d: '2023-10-01', n: 312206 },
+      { d: '2023-11-01', n: 314755 },
+      { d: '2023-12-01', n: 320579 },
+    ]);
   });
 
   it("loads market16's quarterly fundamentals (cash revenue, cash profit, delinquency in percent)", async () => {
-    const [r] = await ds.query(`SELECT cash_revenue_amt::float AS rev, cash_profit_amt::float AS profit, delinquency_pct::float AS del FROM wh_quarterly_fundamentals WHERE ticker = 'XPML11' AND ref_date = '2024-06-30'`);
+    const [r] = await ds.query(
+      `SELECT cash_revenue_amt::float AS rev, cash_profit_amt::float AS profit, delinquency_pct::float AS del FROM wh_quarterly_fundamentals WHERE ticker = 'XPML11' AND ref_date = '2024-06-30'`,
+    );
     expect(r).toEqual({ rev: 147576720.29, profit: 120694100.01, del: 1.385 });
   });
 

@@ -5,7 +5,6 @@
 const { readdirSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
-
 /** Whether the directory holds a unit spec (`*.spec.ts`, not `*.int.spec.ts`) at any depth. */
 function hasUnitSpecs(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

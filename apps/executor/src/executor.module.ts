@@ -36,10 +36,11 @@ export class ExecutorModule {
         },
         {
           provide: MeasureQueryService,
-          useFactory: () => new MeasureQueryService(measures, new PgSqlRunner(requireDatabase(infra)), {
-            statementTimeoutMs: STATEMENT_TIMEOUT_MS,
-            onSqlError: (e, subject) => log.error('measure query failed', { subject, error: e.message }),
-          }),
+          useFactory: () =>
+            new MeasureQueryService(measures, new PgSqlRunner(requireDatabase(infra)), {
+              statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+              onSqlError: (e, subject) => log.error('measure query failed', { subject, error: e.message }),
+            }),
         },
         {
           provide: PublicReadCache,

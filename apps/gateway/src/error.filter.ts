@@ -20,9 +20,8 @@ export class ErrorFilter implements ExceptionFilter {
     let err: HttpError;
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      err = status === 404
-        ? new HttpError(404, 'not_found', 'Rota não encontrada.')
-        : new HttpError(status, 'http_error', status >= 500 ? 'Erro interno.' : 'Requisição inválida.');
+      err =
+        status === 404 ? new HttpError(404, 'not_found', 'Rota não encontrada.') : new HttpError(status, 'http_error', status >= 500 ? 'Erro interno.' : 'Requisição inválida.');
     } else {
       err = toHttpError(exception);
     }

@@ -1,16 +1,7 @@
 import { DynamicModule, Inject, Injectable, MiddlewareConsumer, Module, NestModule, OnModuleInit, Optional } from '@nestjs/common';
 import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
-import {
-  ApiKeyAuthenticator,
-  demoKeySeeding,
-  InMemoryRateLimiter,
-  loadQuotaPolicy,
-  PostgresApiKeyRepository,
-  QuotaPolicy,
-  RedisRateLimiter,
-  seedDemoKeys,
-} from '@cota/access';
+import { ApiKeyAuthenticator, demoKeySeeding, InMemoryRateLimiter, loadQuotaPolicy, PostgresApiKeyRepository, QuotaPolicy, RedisRateLimiter, seedDemoKeys } from '@cota/access';
 import { BusClient } from '@cota/messaging';
 import { AskPipeline, ClientErasure } from '@cota/orchestration';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
@@ -57,9 +48,7 @@ class GatewayStartup implements OnModuleInit {
     if (seeded && !created.length) log.info('demo API keys seeded from COTA_DEMO_KEYS', { count: seeded });
     if (created.length) {
       process.stdout.write(
-        `\nChaves de API de demonstração criadas (guarde-as; só são mostradas agora):\n` +
-          created.map((k) => `  client_id=${k.clientId}  chave=${k.key}`).join('\n') +
-          '\n\n',
+        `\nChaves de API de demonstração criadas (guarde-as; só são mostradas agora):\n` + created.map((k) => `  client_id=${k.clientId}  chave=${k.key}`).join('\n') + '\n\n',
       );
     }
   }
@@ -67,7 +56,10 @@ class GatewayStartup implements OnModuleInit {
 
 @Module({})
 export class GatewayModule implements NestModule {
-  constructor(@Inject(QUOTA_POLICY) private readonly quotas: QuotaPolicy, private readonly metrics: GatewayMetrics) {}
+  constructor(
+    @Inject(QUOTA_POLICY) private readonly quotas: QuotaPolicy,
+    private readonly metrics: GatewayMetrics,
+  ) {}
 
   static register(infra: Infra): DynamicModule {
     const quotas = loadQuotaPolicy();

@@ -12,7 +12,11 @@ function setup(waitS: number) {
   const infra = { service: 'gateway', bus, database: null, redis: null, embedded: true } as unknown as Infra;
   const quotas = { http: { ready_waits_for_services_s: waitS } } as QuotaPolicy;
   const served = new Map<string, TransportSubscription>();
-  const serve = (s: (typeof SERVICES)[number]) => served.set(s, new Bus(transport, s).serve(HealthSubjects[s], () => ({ service: s, instance: 'test', ok: true, checks: {} })));
+  const serve = (s: (typeof SERVICES)[number]) =>
+    served.set(
+      s,
+      new Bus(transport, s).serve(HealthSubjects[s], () => ({ service: s, instance: 'test', ok: true, checks: {} })),
+    );
   const controller = new HealthController(infra, quotas);
   const ask = async () => {
     const out = { status: 0, body: {} as { status: string; services: Record<string, { ok: boolean }> } };

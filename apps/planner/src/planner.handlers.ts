@@ -24,6 +24,14 @@ export class PlannerHandlers {
     }),
   })
   plan(req: RequestOf<typeof PlannerSubjects.plan>) {
-    return this.planner.plan(req.question, { previousEntity: req.previous_entity, previousQuestion: req.previous_question, previousTickers: req.previous_tickers, earlierSubjects: req.earlier_subjects, earlierPeriod: req.earlier_period, previousParams: req.previous_params, previousFilters: req.previous_filters });
+    return this.planner.plan(req.question, {
+      previousEntity: req.previous_entity,
+      previousQuestion: req.previous_question,
+      previousTickers: req.previous_tickers,
+      earlierSubjects: req.earlier_subjects,
+      earlierPeriod: req.earlier_period,
+      previousParams: req.previous_params,
+      previousFilters: req.previous_filters,
+    });
   }
 }

@@ -46,7 +46,7 @@ describe('demo keys only where asked for', () => {
 });
 
 describe('erasure of a client', () => {
-  it('deletes every key of the client, active or revoked, and no other client\'s', async () => {
+  it("deletes every key of the client, active or revoked, and no other client's", async () => {
     const repo = new InMemoryApiKeyRepository();
     await seedDemoKeys(repo, [{ clientId: 'ana', key: 'chave-antiga-000' }]);
     await seedDemoKeys(repo, [

@@ -52,10 +52,7 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly ds: DataSource) {}
 
   async findClientByHash(keyHash: string): Promise<string | null> {
-    const rows: Array<{ client_id: string }> = await this.ds.query(
-      'SELECT client_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-      [keyHash],
-    );
+    const rows: Array<{ client_id: string }> = await this.ds.query('SELECT client_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [keyHash]);
     return rows[0]?.client_id ?? null;
   }
 
@@ -81,10 +78,7 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
   }
 
   async deleteClient(clientId: string): Promise<number> {
-    const rows: Array<{ n: number }> = await this.ds.query(
-      'WITH gone AS (DELETE FROM api_keys WHERE client_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone',
-      [clientId],
-    );
+    const rows: Array<{ n: number }> = await this.ds.query('WITH gone AS (DELETE FROM api_keys WHERE client_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone', [clientId]);
     return Number(rows[0]?.n ?? 0);
   }
 }

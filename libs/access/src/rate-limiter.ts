@@ -98,12 +98,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   async hit(clientId: string, now = Date.now()): Promise<RateDecision> {
     const w = windows(now);
-    const [m, d] = await this.redis.cotaRateHit(
-      this.prefix + counterKey('m', clientId, w.minute),
-      this.prefix + counterKey('d', clientId, w.day),
-      120,
-      172_800,
-    );
+    const [m, d] = await this.redis.cotaRateHit(this.prefix + counterKey('m', clientId, w.minute), this.prefix + counterKey('d', clientId, w.day), 120, 172_800);
     return decide(this.policy.requests_per_minute, this.policy.requests_per_day, Number(m), Number(d), w);
   }
 

@@ -59,7 +59,11 @@ export const EntityDefSchema = z
     aggregations: z.array(z.enum(['list', 'latest', 'avg', 'sum', 'count'])).min(1),
     aggregatable: z.array(Ident).default([]),
     windows: z.array(z.enum(['rows', 'months', 'days', 'year'])).default([]),
-    default_window: z.string().regex(/^(rows:\d{1,4}|months:\d{1,3}|days:\d{1,4})$/).nullable().default(null),
+    default_window: z
+      .string()
+      .regex(/^(rows:\d{1,4}|months:\d{1,3}|days:\d{1,4})$/)
+      .nullable()
+      .default(null),
     default_limit: z.number().int().min(1).max(1000),
     max_rows: z.number().int().min(1).max(5000),
     filters: z.record(Ident, FilterDef).default({}),

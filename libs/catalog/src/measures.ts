@@ -47,7 +47,10 @@ export const MeasureDefSchema = z
     /** Client measures: rows are always filtered by the authenticated client on this column (never by the question). */
     client_column: Ident.optional(),
     /** Rows the measure counts, fixed by the catalog (a client's buys: side = buy). */
-    fixed_filter: z.object({ column: Ident, equals: z.string().regex(/^[a-z0-9_]{1,32}$/, 'must be a plain lower-case code') }).strict().optional(),
+    fixed_filter: z
+      .object({ column: Ident, equals: z.string().regex(/^[a-z0-9_]{1,32}$/, 'must be a plain lower-case code') })
+      .strict()
+      .optional(),
     /** Said after the value when a fallback measure answered in this one's place. */
     fallback_note: z.string().optional(),
     /** Generic measures (price: "fechamento", "cotação") give way when a more specific one is also named. */

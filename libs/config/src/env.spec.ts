@@ -44,7 +44,14 @@ describe('loadEnv', () => {
       pollMs: 30_000,
     });
     expect(
-      loadEnv({ SMTP_URL: 'smtps://mail.local', SMTP_FROM: 'Cota <cota@exemplo.com.br>', COTA_MAIL_MAX_ATTEMPTS: '3', COTA_MAIL_RETRY_BASE_MS: '100', COTA_MAIL_RETRY_MAX_MS: '400', COTA_MAIL_POLL_MS: '50' }).mail,
+      loadEnv({
+        SMTP_URL: 'smtps://mail.local',
+        SMTP_FROM: 'Cota <cota@exemplo.com.br>',
+        COTA_MAIL_MAX_ATTEMPTS: '3',
+        COTA_MAIL_RETRY_BASE_MS: '100',
+        COTA_MAIL_RETRY_MAX_MS: '400',
+        COTA_MAIL_POLL_MS: '50',
+      }).mail,
     ).toEqual({ smtpUrl: 'smtps://mail.local', from: 'Cota <cota@exemplo.com.br>', maxAttempts: 3, retryBaseMs: 100, retryMaxMs: 400, pollMs: 50 });
   });
 

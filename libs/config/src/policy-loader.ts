@@ -51,7 +51,9 @@ export function loadPolicy<S extends ZodTypeAny>(name: string, schema: S, dir = 
 export function loadPolicyFolder<S extends ZodTypeAny>(folder: string, schema: S, dir = policiesDir()): Record<string, z.infer<S>> {
   const path = join(dir, folder);
   const out: Record<string, z.infer<S>> = {};
-  for (const f of readdirSync(path).filter((n) => n.endsWith('.yaml')).sort()) {
+  for (const f of readdirSync(path)
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()) {
     out[basename(f, '.yaml')] = loadYamlFile(join(path, f), schema);
   }
   return out;

@@ -41,7 +41,16 @@ export const QueryParams = z.object({
    * acima de 1 bi"): every one must hold. Values travel as query parameters.
    */
   conditions: z
-    .array(z.object({ column: z.string().regex(/^[a-z][a-z0-9_]*$/).max(64), op: z.enum(['gt', 'lt']), value: z.number().min(-1e15).max(1e15) }))
+    .array(
+      z.object({
+        column: z
+          .string()
+          .regex(/^[a-z][a-z0-9_]*$/)
+          .max(64),
+        op: z.enum(['gt', 'lt']),
+        value: z.number().min(-1e15).max(1e15),
+      }),
+    )
     .max(4)
     .optional(),
 });

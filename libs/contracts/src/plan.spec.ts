@@ -1,7 +1,16 @@
 import { ExecutionPlan, planWaves, validatePlan } from './plan';
 
 const known = { tools: new Set(['calcular_financas']), measures: new Set(['dy', 'price']) };
-const q = (measure: string) => ({ subjects: [{ kind: 'fund' as const, id: 'HGLG11' }], measure, agg: 'value' as const, also: [], period: null, group_by: null, compare: null, condition: null });
+const q = (measure: string) => ({
+  subjects: [{ kind: 'fund' as const, id: 'HGLG11' }],
+  measure,
+  agg: 'value' as const,
+  also: [],
+  period: null,
+  group_by: null,
+  compare: null,
+  condition: null,
+});
 
 const plan = (steps: unknown[], synthesis: unknown = { shape: 'projection', yield_step: 'y', projection_step: 'p' }): ExecutionPlan =>
   ExecutionPlan.parse({ goal: 'teste', source: 'deterministic', steps, synthesis });
@@ -37,6 +46,8 @@ describe('validatePlan', () => {
 
   it('refuses an oversized plan at the schema', () => {
     const many = Array.from({ length: 13 }, (_, i) => ({ ...y, id: `s${i}` }));
-    expect(ExecutionPlan.safeParse({ goal: 'x', source: 'llm', steps: many, synthesis: { shape: 'screen', conditions: [{ step: 's0', op: 'gt', value: 1, label: 'x' }] } }).success).toBe(false);
+    expect(
+      ExecutionPlan.safeParse({ goal: 'x', source: 'llm', steps: many, synthesis: { shape: 'screen', conditions: [{ step: 's0', op: 'gt', value: 1, label: 'x' }] } }).success,
+    ).toBe(false);
   });
 });

@@ -54,7 +54,10 @@ export const Synthesis = z.discriminatedUnion('shape', [
   /** Funds (of the portfolio or the market) that meet every condition. */
   z.object({
     shape: z.literal('screen'),
-    conditions: z.array(z.object({ step: StepId, op: z.enum(['gt', 'lt']), value: z.number(), label: z.string().max(80) })).min(1).max(6),
+    conditions: z
+      .array(z.object({ step: StepId, op: z.enum(['gt', 'lt']), value: z.number(), label: z.string().max(80) }))
+      .min(1)
+      .max(6),
   }),
   /** A fund's total return against a benchmark rate over the same period. */
   z.object({ shape: z.literal('benchmark'), price_step: StepId, income_step: StepId, benchmark_step: StepId }),
@@ -82,7 +85,10 @@ export const StepOutcome = z.object({
   reason: z.string().nullable(),
   ms: z.number(),
   measure: MeasureResult.nullable().default(null),
-  tool: z.object({ name: z.string(), args: z.record(z.unknown()), result: z.unknown() }).nullable().default(null),
+  tool: z
+    .object({ name: z.string(), args: z.record(z.unknown()), result: z.unknown() })
+    .nullable()
+    .default(null),
 });
 export type StepOutcome = z.infer<typeof StepOutcome>;
 
@@ -107,10 +113,13 @@ export function validatePlan(plan: ExecutionPlan, known: { tools: ReadonlySet<st
     for (const d of s.depends_on) if (!ids.has(d) || d === s.id) problems.push({ path: `steps.${i}.depends_on`, message: `names unknown step '${d}'` });
     if (s.kind === 'tool') {
       if (!known.tools.has(s.tool.name)) problems.push({ path: `steps.${i}.tool.name`, message: `'${s.tool.name}' is not a tool` });
-      for (const inp of s.inputs) if (!s.depends_on.includes(inp.from)) problems.push({ path: `steps.${i}.inputs`, message: `takes '${inp.arg}' from '${inp.from}', which it does not depend on` });
+      for (const inp of s.inputs)
+        if (!s.depends_on.includes(inp.from)) problems.push({ path: `steps.${i}.inputs`, message: `takes '${inp.arg}' from '${inp.from}', which it does not depend on` });
     } else {
-      if (!s.question.measure || !known.measures.has(s.question.measure)) problems.push({ path: `steps.${i}.question.measure`, message: `'${s.question.measure}' is not a measure` });
-      if (s.period_from && !s.depends_on.includes(s.period_from)) problems.push({ path: `steps.${i}.period_from`, message: `takes its period from '${s.period_from}', which it does not depend on` });
+      if (!s.question.measure || !known.measures.has(s.question.measure))
+        problems.push({ path: `steps.${i}.question.measure`, message: `'${s.question.measure}' is not a measure` });
+      if (s.period_from && !s.depends_on.includes(s.period_from))
+        problems.push({ path: `steps.${i}.period_from`, message: `takes its period from '${s.period_from}', which it does not depend on` });
     }
   });
   // Cycles: a topological order must consume every step.

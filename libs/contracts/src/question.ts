@@ -78,7 +78,10 @@ export const StructuredQuestion = z.object({
   /** "qual é maior/melhor/paga mais": the comparison names a winner by this order. */
   compare: z.enum(['max', 'min']).nullable(),
   /** "em quantos meses o IPCA passou de 1%": the values counted are those above/below a level. */
-  condition: z.object({ op: z.enum(['gt', 'lt']), value: z.number() }).nullable().default(null),
+  condition: z
+    .object({ op: z.enum(['gt', 'lt']), value: z.number() })
+    .nullable()
+    .default(null),
 });
 export type StructuredQuestion = z.infer<typeof StructuredQuestion>;
 

@@ -34,8 +34,7 @@ export function conversationBenchmarks(): Benchmark[] {
   return [
     {
       name: 'conversation.resolveLastReference',
-      run: () =>
-        resolveLastReference({ policy, entity: 'fiis_financials_risk', tickersInText: [], tickerSources: ['text', 'context'], reference, currentTurn: 2 }),
+      run: () => resolveLastReference({ policy, entity: 'fiis_financials_risk', tickersInText: [], tickerSources: ['text', 'context'], reference, currentTurn: 2 }),
     },
     {
       name: 'conversation.buildNarratorMemory(40 turns)',
@@ -45,8 +44,25 @@ export function conversationBenchmarks(): Benchmark[] {
       name: 'conversation.ContextManager.resolve+commit(in-memory)',
       run: async () => {
         const caller = { request_id: `bench-${n}`, client_id: 'bench', conversation_id: `conv-${n++ % 100}` };
-        const r = await manager.resolve({ ...caller, question: 'Esse fundo tem Sharpe bom?', intent: 'fiis_financials_risk', entity: 'fiis_financials_risk', tickers_in_text: ['HGLG11'], ticker_sources: ['text', 'context'] });
-        await manager.commit({ ...caller, turn_index: r.turn_index, answer: 'O Sharpe do HGLG11 é 0,8.', status: 'ok', intent: 'fiis_financials_risk', entity: 'fiis_financials_risk', accepted: true, tickers: ['HGLG11'], meta: {} });
+        const r = await manager.resolve({
+          ...caller,
+          question: 'Esse fundo tem Sharpe bom?',
+          intent: 'fiis_financials_risk',
+          entity: 'fiis_financials_risk',
+          tickers_in_text: ['HGLG11'],
+          ticker_sources: ['text', 'context'],
+        });
+        await manager.commit({
+          ...caller,
+          turn_index: r.turn_index,
+          answer: 'O Sharpe do HGLG11 é 0,8.',
+          status: 'ok',
+          intent: 'fiis_financials_risk',
+          entity: 'fiis_financials_risk',
+          accepted: true,
+          tickers: ['HGLG11'],
+          meta: {},
+        });
       },
     },
   ];

@@ -116,7 +116,19 @@ describe('ContextManager', () => {
     const { manager, ask } = setup();
     await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
     const err = await manager
-      .commit({ request_id: 'x', client_id: 'c1', conversation_id: 'conv1', turn_index: 9, answer: '', status: 'ok', intent: 'i', entity: null, accepted: true, tickers: [], meta: {} })
+      .commit({
+        request_id: 'x',
+        client_id: 'c1',
+        conversation_id: 'conv1',
+        turn_index: 9,
+        answer: '',
+        status: 'ok',
+        intent: 'i',
+        entity: null,
+        accepted: true,
+        tickers: [],
+        meta: {},
+      })
       .catch((e) => e);
     expect(CotaError.is(err, 'BAD_REQUEST')).toBe(true);
   });
@@ -124,10 +136,27 @@ describe('ContextManager', () => {
   it('a commit whose hot store fails after the resolve still records the answer durably, and fails', async () => {
     const { manager, store, history } = setup();
     const caller = { request_id: 'r1', client_id: 'c1', conversation_id: 'conv1' };
-    const resolved = await manager.resolve({ ...caller, question: 'CNPJ do HGLG11?', intent: 'fiis_cadastro', entity: 'fiis_cadastro', tickers_in_text: ['HGLG11'], ticker_sources: ['text'] });
+    const resolved = await manager.resolve({
+      ...caller,
+      question: 'CNPJ do HGLG11?',
+      intent: 'fiis_cadastro',
+      entity: 'fiis_cadastro',
+      tickers_in_text: ['HGLG11'],
+      ticker_sources: ['text'],
+    });
     store.closeTurn = () => Promise.reject(new Error('redis down'));
     const err = await manager
-      .commit({ ...caller, turn_index: resolved.turn_index, answer: 'O CNPJ é 11.728.688/0001-47.', status: 'ok', intent: 'fiis_cadastro', entity: 'fiis_cadastro', accepted: true, tickers: ['HGLG11'], meta: {} })
+      .commit({
+        ...caller,
+        turn_index: resolved.turn_index,
+        answer: 'O CNPJ é 11.728.688/0001-47.',
+        status: 'ok',
+        intent: 'fiis_cadastro',
+        entity: 'fiis_cadastro',
+        accepted: true,
+        tickers: ['HGLG11'],
+        meta: {},
+      })
       .catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     const turns = await history.list({ clientId: 'c1', conversationId: 'conv1' }, 10);
@@ -144,7 +173,12 @@ describe('ContextManager', () => {
     expect(after.resolved.context.reason).toBe('no_last_reference');
     const h = await manager.history({ client_id: 'c1', conversation_id: 'conv1', limit: 100 });
     expect(h.turns.map((t) => [t.role, t.meta.turn_index])).toEqual([
-      ['user', 1], ['assistant', 1], ['user', 2], ['assistant', 2], ['user', 3], ['assistant', 3],
+      ['user', 1],
+      ['assistant', 1],
+      ['user', 2],
+      ['assistant', 2],
+      ['user', 3],
+      ['assistant', 3],
     ]);
     expect(h.turns[0].content).toBe('CNPJ do HGLG11?');
     expect((await manager.history({ client_id: 'c2', conversation_id: 'conv1', limit: 100 })).turns).toEqual([]);
@@ -155,7 +189,10 @@ describe('ContextManager', () => {
     for (let i = 1; i <= 4; i++) await ask({ question: `Pergunta número ${i} sobre o HGLG11?`, entity: 'fiis_cadastro', tickers: ['HGLG11'] });
     const r = await ask({ question: 'E agora?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
     expect(r.resolved.memory.recent.map((t) => [t.role, t.meta.turn_index])).toEqual([
-      ['user', 3], ['assistant', 3], ['user', 4], ['assistant', 4],
+      ['user', 3],
+      ['assistant', 3],
+      ['user', 4],
+      ['assistant', 4],
     ]);
     expect(r.resolved.memory.summary).toContain('Pergunta 1: Pergunta número 1 sobre o HGLG11?');
     expect(r.resolved.memory.summary).toContain('Pergunta 2:');
@@ -193,9 +230,29 @@ describe('ContextManager', () => {
     const { manager, store, advance } = setup();
     const key = { clientId: 'c1', conversationId: 'conv1' };
     const caller = { client_id: 'c1', conversation_id: 'conv1' };
-    const open = (n: number) => manager.resolve({ ...caller, request_id: `q${n}`, question: `Pergunta número ${n}?`, intent: 'fiis_cadastro', entity: 'fiis_cadastro', tickers_in_text: ['HGLG11'], ticker_sources: ['text'] });
+    const open = (n: number) =>
+      manager.resolve({
+        ...caller,
+        request_id: `q${n}`,
+        question: `Pergunta número ${n}?`,
+        intent: 'fiis_cadastro',
+        entity: 'fiis_cadastro',
+        tickers_in_text: ['HGLG11'],
+        ticker_sources: ['text'],
+      });
     const close = async (n: number) => {
-      await manager.commit({ ...caller, request_id: `q${n}`, turn_index: n, answer: `Resposta ${n}.`, status: 'ok', intent: 'fiis_cadastro', entity: 'fiis_cadastro', accepted: true, tickers: ['HGLG11'], meta: {} });
+      await manager.commit({
+        ...caller,
+        request_id: `q${n}`,
+        turn_index: n,
+        answer: `Resposta ${n}.`,
+        status: 'ok',
+        intent: 'fiis_cadastro',
+        entity: 'fiis_cadastro',
+        accepted: true,
+        tickers: ['HGLG11'],
+        meta: {},
+      });
       await manager.drain();
     };
     // Questions 1-4 go unanswered long enough to be skipped as abandoned; 5-9 are asked and answered.
@@ -271,9 +328,26 @@ describe('ContextManager scopes and limits', () => {
     const history = new InMemoryHistoryStore();
     const manager = new ContextManager({ policy, store, history, summarizer: new ExtractiveSummarizer() });
     const caller = { request_id: 'r', client_id: 'c', conversation_id: 'x' };
-    const r = await manager.resolve({ ...caller, question: 'CNPJ do HGLG11?', intent: 'fiis_cadastro', entity: 'fiis_cadastro', tickers_in_text: ['HGLG11'], ticker_sources: ['text'] });
+    const r = await manager.resolve({
+      ...caller,
+      question: 'CNPJ do HGLG11?',
+      intent: 'fiis_cadastro',
+      entity: 'fiis_cadastro',
+      tickers_in_text: ['HGLG11'],
+      ticker_sources: ['text'],
+    });
     const long = 'O CNPJ do HGLG11 é 11.728.688/0001-47. ' + 'x'.repeat(500);
-    await manager.commit({ ...caller, turn_index: r.turn_index, answer: long, status: 'ok', intent: 'fiis_cadastro', entity: 'fiis_cadastro', accepted: true, tickers: ['HGLG11'], meta: {} });
+    await manager.commit({
+      ...caller,
+      turn_index: r.turn_index,
+      answer: long,
+      status: 'ok',
+      intent: 'fiis_cadastro',
+      entity: 'fiis_cadastro',
+      accepted: true,
+      tickers: ['HGLG11'],
+      meta: {},
+    });
     // The capped answer alone fills max_chars, so the question before it is dropped.
     const planner = await manager.loadRecent(caller, { name: 'planner', entity: 'fiis_precos' });
     expect(planner.map((t) => [t.role, t.content.length])).toEqual([['assistant', 200]]);

@@ -198,11 +198,12 @@ export class ContextManager {
   async peek(k: WireConversationKey): Promise<PeekResponse> {
     const key = keyOf(k);
     const [snap, session] = await Promise.all([this.store.snapshot(key, this.policy.max_turns), this.store.sessionGet(key, ['pending_call', 'last_call'], this.clock())]);
-    const toolOf = (v: unknown) => (v && typeof v === 'object' && typeof (v as { tool?: unknown }).tool === 'string' ? ((v as { tool: string }).tool) : null);
+    const toolOf = (v: unknown) => (v && typeof v === 'object' && typeof (v as { tool?: unknown }).tool === 'string' ? (v as { tool: string }).tool : null);
     const recent = loadRecent(snap.turns, this.policy, this.policy.max_turns, this.clock());
     // The newest answer, or the question still waiting for its fund when Cota just asked which one.
     const newest = [...recent].reverse().find((t) => t.role === 'assistant');
-    const waiting = newest && newest.meta.status === 'needs_clarification' && newest.meta.problem === 'ticker_required' && typeof newest.meta.entity === 'string' ? newest : undefined;
+    const waiting =
+      newest && newest.meta.status === 'needs_clarification' && newest.meta.problem === 'ticker_required' && typeof newest.meta.entity === 'string' ? newest : undefined;
     const last = waiting ?? [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && typeof t.meta.entity === 'string');
     const tickers = Array.isArray(last?.meta.tickers) ? (last!.meta.tickers as string[]) : [];
     const filters = last?.meta.filters && typeof last.meta.filters === 'object' ? (last.meta.filters as Record<string, string>) : {};

@@ -6,10 +6,7 @@ import { ContextStore, HistoryStore } from './store';
  * memory in embedded mode) and the durable turns (conversation_turns). Hot state goes first, so a
  * conversation cannot be re-seeded from turns that are about to go. Idempotent.
  */
-export async function eraseConversationData(
-  deps: { store: ContextStore; history: HistoryStore; hotBackend: 'redis' | 'memory' },
-  clientId: string,
-): Promise<ErasedStore[]> {
+export async function eraseConversationData(deps: { store: ContextStore; history: HistoryStore; hotBackend: 'redis' | 'memory' }, clientId: string): Promise<ErasedStore[]> {
   const hot = await deps.store.eraseClient(clientId);
   const turns = await deps.history.eraseClient(clientId);
   return [

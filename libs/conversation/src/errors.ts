@@ -1,7 +1,8 @@
 import { CotaError } from '@cota/contracts';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P03']);
-const CONNECTION_MESSAGES = /Connection is closed|Stream isn't writeable|Connection terminated|connect ECONNREFUSED|Reached the max retries per request|timeout exceeded when trying to connect/i;
+const CONNECTION_MESSAGES =
+  /Connection is closed|Stream isn't writeable|Connection terminated|connect ECONNREFUSED|Reached the max retries per request|timeout exceeded when trying to connect/i;
 
 /** A lost or refused Redis/Postgres connection (the store is down or dropped us), not a bad request. */
 export function isConnectionLost(e: unknown): boolean {

@@ -84,11 +84,7 @@ export interface CommitOutcome {
  * successful answer about exactly one ticker, for an entity allowed to carry a reference.
  * (A market question therefore neither inherits nor erases the reference.)
  */
-export function referenceFromCommit(
-  policy: Pick<ContextPolicy, 'enabled' | 'last_reference'>,
-  outcome: CommitOutcome,
-  now: Date,
-): LastReference | null {
+export function referenceFromCommit(policy: Pick<ContextPolicy, 'enabled' | 'last_reference'>, outcome: CommitOutcome, now: Date): LastReference | null {
   if (!policy.enabled || !policy.last_reference.enable_last_ticker) return null;
   if (!outcome.accepted || outcome.status !== 'ok') return null;
   const tickers = [...new Set(outcome.tickers)];

@@ -59,33 +59,18 @@ export function fitChars(turns: Turn[], maxChars: number): Turn[] {
  * narrator block's max_turns and max_chars, and the context TTL) plus the summary of older cycles.
  * Empty when the policy does not let the narrator see history for this entity.
  */
-export function buildNarratorMemory(
-  previous: IndexedTurn[],
-  summary: MemorySummary | null,
-  policy: ContextPolicy,
-  entity: string | null,
-  nowMs: number,
-): NarratorMemory {
+export function buildNarratorMemory(previous: IndexedTurn[], summary: MemorySummary | null, policy: ContextPolicy, entity: string | null, nowMs: number): NarratorMemory {
   const n = policy.narrator;
   if (!policy.enabled || !n.inject_history || !scopeAllowsEntity(n, entity)) return { recent: [], summary: null };
   const cycles = groupCycles(freshTurns(previous, policy.ttl_seconds, nowMs)).filter(isComplete);
   const recentCycles = policy.memory.recent_cycles > 0 ? cycles.slice(-policy.memory.recent_cycles) : [];
-  const turns = recentCycles.flatMap((c) => [
-    withTurnIndex({ turnIndex: c.turnIndex, turn: c.user }),
-    withTurnIndex({ turnIndex: c.turnIndex, turn: c.assistant }),
-  ]);
+  const turns = recentCycles.flatMap((c) => [withTurnIndex({ turnIndex: c.turnIndex, turn: c.user }), withTurnIndex({ turnIndex: c.turnIndex, turn: c.assistant })]);
   const bounded = n.max_turns > 0 ? turns.slice(-n.max_turns) : [];
   return { recent: fitChars(bounded, n.max_chars), summary: summary?.text ? summary.text : null };
 }
 
 /** Cycles ready to be folded into the summary: complete, older than the verbatim window, in order. */
-export function cyclesToSummarise(
-  turns: IndexedTurn[],
-  summarisedThrough: number,
-  recentCycles: number,
-  nowMs: number,
-  pendingGraceMs: number,
-): Cycle[] {
+export function cyclesToSummarise(turns: IndexedTurn[], summarisedThrough: number, recentCycles: number, nowMs: number, pendingGraceMs: number): Cycle[] {
   const cycles = groupCycles(turns).filter((c) => c.turnIndex > summarisedThrough);
   const complete = cycles.filter(isComplete);
   const keepVerbatim = new Set(complete.slice(complete.length - Math.min(recentCycles, complete.length)).map((c) => c.turnIndex));

@@ -28,9 +28,7 @@ export const conversationMigrations: Migration[] = [
           meta jsonb NOT NULL DEFAULT '{}'::jsonb,
           created_at timestamptz NOT NULL
         )`);
-      await q.query(
-        'CREATE INDEX IF NOT EXISTS conversation_turns_conversation_idx ON conversation_turns (client_id, conversation_id, turn_index, id)',
-      );
+      await q.query('CREATE INDEX IF NOT EXISTS conversation_turns_conversation_idx ON conversation_turns (client_id, conversation_id, turn_index, id)');
     },
     async down(q: QueryRunner): Promise<void> {
       await q.query('DROP TABLE IF EXISTS conversation_turns');
@@ -159,10 +157,9 @@ export class PostgresHistoryStore implements HistoryStore {
   }
 
   async eraseClient(clientId: string): Promise<number> {
-    const [row] = (await this.ds.query(
-      'WITH gone AS (DELETE FROM conversation_turns WHERE client_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone',
-      [clientId],
-    )) as Array<{ n: number }>;
+    const [row] = (await this.ds.query('WITH gone AS (DELETE FROM conversation_turns WHERE client_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone', [clientId])) as Array<{
+      n: number;
+    }>;
     return Number(row?.n ?? 0);
   }
 
@@ -183,10 +180,10 @@ export class PostgresHistoryStore implements HistoryStore {
   }
 
   async lastTurnIndex(key: ConversationKey): Promise<number> {
-    const [row] = (await this.ds.query(
-      'SELECT COALESCE(MAX(turn_index), 0)::int AS last FROM conversation_turns WHERE client_id = $1 AND conversation_id = $2',
-      [key.clientId, key.conversationId],
-    )) as Array<{ last: number }>;
+    const [row] = (await this.ds.query('SELECT COALESCE(MAX(turn_index), 0)::int AS last FROM conversation_turns WHERE client_id = $1 AND conversation_id = $2', [
+      key.clientId,
+      key.conversationId,
+    ])) as Array<{ last: number }>;
     return Number(row?.last ?? 0);
   }
 }

@@ -1,18 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import { LastReference, Turn } from '@cota/contracts';
-import {
-  ClosedTurn,
-  ContextSnapshot,
-  ContextStore,
-  ConversationKey,
-  FOLDING_WINDOW,
-  HotLimits,
-  IndexedTurn,
-  MemorySummary,
-  OpenedTurn,
-  UnknownTurnError,
-} from './store';
+import { ClosedTurn, ContextSnapshot, ContextStore, ConversationKey, FOLDING_WINDOW, HotLimits, IndexedTurn, MemorySummary, OpenedTurn, UnknownTurnError } from './store';
 
 /** A Lua script run by SHA, loaded on first use (NOSCRIPT) so no client-side registration is needed. */
 class LuaScript {
@@ -139,8 +128,7 @@ function decodeTurns(raw: string[]): IndexedTurn[] {
 export const globEscape = (text: string): string => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 
 const decodeRef = (raw: string | null | undefined): LastReference | null => (raw ? (JSON.parse(raw) as LastReference) : null);
-const decodeSummary = (text: string | null | undefined, through: string | null | undefined): MemorySummary | null =>
-  text ? { text, through: Number(through ?? 0) } : null;
+const decodeSummary = (text: string | null | undefined, through: string | null | undefined): MemorySummary | null => (text ? { text, through: Number(through ?? 0) } : null);
 
 /**
  * Hot conversation state on Redis, shared by every replica: turn counter, recent turns, last
@@ -181,13 +169,11 @@ export class RedisContextStore implements ContextStore {
 
   async openTurn(key: ConversationKey, turn: Turn, seedTurnCount: number | null, limits: HotLimits): Promise<OpenedTurn | null> {
     const k = this.keys(key);
-    const res = (await OPEN.run(this.redis, [k.meta, k.turns], [
-      JSON.stringify(turn),
-      seedTurnCount === null ? '' : String(seedTurnCount),
-      limits.keepTurns,
-      limits.stateTtlSeconds * 1000,
-      limits.previousTurns ?? 0,
-    ])) as [number, string[], string, string, string] | null;
+    const res = (await OPEN.run(
+      this.redis,
+      [k.meta, k.turns],
+      [JSON.stringify(turn), seedTurnCount === null ? '' : String(seedTurnCount), limits.keepTurns, limits.stateTtlSeconds * 1000, limits.previousTurns ?? 0],
+    )) as [number, string[], string, string, string] | null;
     if (!res) return null;
     const [idx, prev, ref, summary, through] = res;
     return { turnIndex: Number(idx), previous: decodeTurns(prev), reference: decodeRef(ref), summary: decodeSummary(summary, through) };
@@ -195,16 +181,20 @@ export class RedisContextStore implements ContextStore {
 
   async closeTurn(key: ConversationKey, turnIndex: number, turn: Turn, reference: LastReference | null, limits: HotLimits): Promise<ClosedTurn> {
     const k = this.keys(key);
-    const [state, updated, count, unsummarised, ref, summary, through, turns] = (await CLOSE.run(this.redis, [k.meta, k.turns], [
-      turnIndex,
-      JSON.stringify(turn),
-      reference ? JSON.stringify(reference) : '',
-      limits.keepTurns,
-      limits.stateTtlSeconds * 1000,
-      limits.foldAfter ?? '',
-      FOLDING_WINDOW.turnsPerQuestion,
-      FOLDING_WINDOW.slack,
-    ])) as [number, number, number, number, string?, string?, string?, string[]?];
+    const [state, updated, count, unsummarised, ref, summary, through, turns] = (await CLOSE.run(
+      this.redis,
+      [k.meta, k.turns],
+      [
+        turnIndex,
+        JSON.stringify(turn),
+        reference ? JSON.stringify(reference) : '',
+        limits.keepTurns,
+        limits.stateTtlSeconds * 1000,
+        limits.foldAfter ?? '',
+        FOLDING_WINDOW.turnsPerQuestion,
+        FOLDING_WINDOW.slack,
+      ],
+    )) as [number, number, number, number, string?, string?, string?, string[]?];
     if (state === -1) throw new UnknownTurnError(turnIndex, Number(count));
     const closed: ClosedTurn = { known: state === 1, referenceUpdated: updated === 1, unsummarised: Number(unsummarised) };
     if (turns === undefined) return closed;

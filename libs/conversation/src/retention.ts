@@ -12,7 +12,11 @@ const TurnRetention = z
     /** Turns (questions and answers) older than this many days are deleted. */
     max_age_days: z.number().int().min(1).max(3650),
     /** Each context replica sweeps this often; the first sweep runs right after start-up. */
-    sweep_interval_seconds: z.number().int().min(1).max(7 * 86_400),
+    sweep_interval_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 86_400),
     /** Rows deleted per statement, so no sweep holds a long transaction. */
     batch_size: z.number().int().min(1).max(100_000),
     /** Upper bound of batches per sweep (the rest waits for the next sweep). */
@@ -116,7 +120,10 @@ export class TurnRetentionSweeper {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.running = this.sweepOnce()
-        .then((r) => this.deps.onSwept?.(r), (e) => this.deps.onError?.(e))
+        .then(
+          (r) => this.deps.onSwept?.(r),
+          (e) => this.deps.onError?.(e),
+        )
         .finally(() => {
           this.running = null;
           this.schedule(this.deps.policy.conversation_turns.sweep_interval_seconds * 1000);

@@ -116,7 +116,10 @@ export interface HistoryStore {
 
 /** Raised by stores when a commit names a turn that was never opened. */
 export class UnknownTurnError extends Error {
-  constructor(readonly turnIndex: number, readonly turnCount: number) {
+  constructor(
+    readonly turnIndex: number,
+    readonly turnCount: number,
+  ) {
     super(`turn ${turnIndex} was never opened (the conversation has ${turnCount})`);
     this.name = 'UnknownTurnError';
   }

@@ -13,7 +13,12 @@ const t = (turnIndex: number, role: 'user' | 'assistant', content: string, ms = 
 const cycle = (i: number): Cycle => ({
   turnIndex: i,
   user: { role: 'user', content: `CNPJ do HGLG11 pergunta ${i}?`, created_at: at(0), meta: {} },
-  assistant: { role: 'assistant', content: `O CNPJ do HGLG11 é 11.728.688/0001-47. Mais detalhes abaixo.`, created_at: at(0), meta: { entity: 'fiis_cadastro', tickers: ['HGLG11'] } },
+  assistant: {
+    role: 'assistant',
+    content: `O CNPJ do HGLG11 é 11.728.688/0001-47. Mais detalhes abaixo.`,
+    created_at: at(0),
+    meta: { entity: 'fiis_cadastro', tickers: ['HGLG11'] },
+  },
 });
 
 class ScriptedLlm implements LlmClient {

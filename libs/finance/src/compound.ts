@@ -50,13 +50,7 @@ export function annuityFutureValue(payment: Numeric, rate: Numeric, periods: num
  * Future value of an initial amount plus equal periodic contributions:
  *   FV = PV · (1 + i)^n + FVA(PMT, i, n)
  */
-export function futureValueWithContributions(
-  presentValue: Numeric,
-  payment: Numeric,
-  rate: Numeric,
-  periods: number,
-  timing: ContributionTiming = 'end',
-): Dec {
+export function futureValueWithContributions(presentValue: Numeric, payment: Numeric, rate: Numeric, periods: number, timing: ContributionTiming = 'end'): Dec {
   return futureValue(presentValue, rate, periods).plus(annuityFutureValue(payment, rate, periods, timing));
 }
 
@@ -66,13 +60,7 @@ export function futureValueWithContributions(
  *   i = 0: PMT = (Goal − PV) / n
  * Zero when the initial amount alone already reaches the goal.
  */
-export function requiredContribution(
-  goal: Numeric,
-  presentValue: Numeric,
-  rate: Numeric,
-  periods: number,
-  timing: ContributionTiming = 'end',
-): Dec {
+export function requiredContribution(goal: Numeric, presentValue: Numeric, rate: Numeric, periods: number, timing: ContributionTiming = 'end'): Dec {
   if (periods <= 0) throw new RangeError('periods must be at least 1 to spread contributions');
   const i = dec(rate);
   const missing = dec(goal).minus(futureValue(presentValue, i, periods));
@@ -97,13 +85,7 @@ export interface ProjectionRow {
  *   balance_t  = balance_{t−1} + interest_t + PMT
  * The last balance equals `futureValueWithContributions` (same formula, unrolled).
  */
-export function projectionWithContributions(
-  presentValue: Numeric,
-  payment: Numeric,
-  rate: Numeric,
-  periods: number,
-  timing: ContributionTiming = 'end',
-): ProjectionRow[] {
+export function projectionWithContributions(presentValue: Numeric, payment: Numeric, rate: Numeric, periods: number, timing: ContributionTiming = 'end'): ProjectionRow[] {
   const i = dec(rate);
   assertRate('rate', i);
   assertNonNegativeInteger('periods', periods);

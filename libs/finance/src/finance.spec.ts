@@ -22,8 +22,7 @@ import {
 } from './index';
 
 // Expected values computed by hand / with Python's decimal module at 40 digits.
-const close = (actual: { minus(x: string): { abs(): { lt(x: string): boolean } } }, expected: string, tol = '1e-20') =>
-  expect(actual.minus(expected).abs().lt(tol)).toBe(true);
+const close = (actual: { minus(x: string): { abs(): { lt(x: string): boolean } } }, expected: string, tol = '1e-20') => expect(actual.minus(expected).abs().lt(tol)).toBe(true);
 
 describe('compound interest', () => {
   it('FV of R$ 10.000 at 1% a month for 24 months is 12697.3464853191446890...', () => {

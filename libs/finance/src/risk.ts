@@ -88,4 +88,3 @@ export function inverseNormal(p: Numeric): Dec {
   }
   return new Dec(z.toPrecision(10));
 }
-

@@ -125,7 +125,10 @@ export class OutboxWorker {
     if (running) {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
-        running.then(() => false, () => false),
+        running.then(
+          () => false,
+          () => false,
+        ),
         new Promise<boolean>((r) => (timer = setTimeout(() => r(true), this.stopTimeoutMs))),
       ]);
       clearTimeout(timer);
@@ -226,10 +229,7 @@ export class OutboxWorker {
   private async render(m: ClaimedMessage): Promise<RenderedEmail> {
     try {
       // Scoped by client like every report read.
-      const rows: Array<{ content: Report | string }> = await this.db.query('SELECT content FROM tool_reports WHERE report_id = $1 AND client_id = $2', [
-        m.report_id,
-        m.client_id,
-      ]);
+      const rows: Array<{ content: Report | string }> = await this.db.query('SELECT content FROM tool_reports WHERE report_id = $1 AND client_id = $2', [m.report_id, m.client_id]);
       const c = rows[0]?.content;
       if (c) return renderReportEmail(typeof c === 'string' ? (JSON.parse(c) as Report) : c);
     } catch (e) {
@@ -262,10 +262,7 @@ export class OutboxWorker {
       stats.retried++;
       this.log.warn('e-mail not sent, will retry', { ...fields, retry_in_ms: decision.delayMs });
     } else {
-      await this.db.query("UPDATE email_outbox SET status = 'failed', failed_at = now(), last_error = $2 WHERE message_id = $1", [
-        m.message_id,
-        failureDetail(f),
-      ]);
+      await this.db.query("UPDATE email_outbox SET status = 'failed', failed_at = now(), last_error = $2 WHERE message_id = $1", [m.message_id, failureDetail(f)]);
       stats.failed++;
       this.log.error('e-mail failed for good', { ...fields, reason: decision.reason });
     }

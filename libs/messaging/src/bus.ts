@@ -1,20 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BulkheadRejectedError } from 'cockatiel';
 import type { z } from 'zod';
-import {
-  ALL_EVENTS,
-  CallRequestOf,
-  CotaError,
-  EventDef,
-  PayloadOf,
-  RequestOf,
-  ResponseOf,
-  RpcDef,
-  StreamDef,
-  streamSubject,
-  validate,
-  WireError,
-} from '@cota/contracts';
+import { ALL_EVENTS, CallRequestOf, CotaError, EventDef, PayloadOf, RequestOf, ResponseOf, RpcDef, StreamDef, streamSubject, validate, WireError } from '@cota/contracts';
 import { CallScope, currentCallScope, isRequestId, MessageHeaders, scopeFromHeaders, scopeToHeaders, withCallScope } from './call-scope';
 import { bulkheadLimits, ClientPolicy, DEFAULT_FABRIC, FabricPolicy } from './fabric-policy';
 import { BusMetrics } from './metrics';
@@ -180,10 +167,7 @@ export class Bus {
    * passed (on arrival, or after waiting its turn) is answered TIMEOUT without running.
    * The handler runs in the request's call scope, so the calls it makes inherit its deadline.
    */
-  serve<D extends RpcDef>(
-    def: D,
-    handler: (request: RequestOf<D>) => Promise<ResponseOf<D>> | ResponseOf<D>,
-  ): TransportSubscription {
+  serve<D extends RpcDef>(def: D, handler: (request: RequestOf<D>) => Promise<ResponseOf<D>> | ResponseOf<D>): TransportSubscription {
     return this.serveParsed(def, (body) => handler(validate(def.request, body, `request to ${def.subject}`) as RequestOf<D>));
   }
 
@@ -240,9 +224,7 @@ export class Bus {
           outcome = error.code;
           return JSON.stringify({ ok: false, error } satisfies Reply);
         }
-        const error = CotaError.is(err)
-          ? err.toWire()
-          : ({ code: 'INTERNAL', message: `${def.service} failed: ${(err as Error)?.message ?? String(err)}` } as WireError);
+        const error = CotaError.is(err) ? err.toWire() : ({ code: 'INTERNAL', message: `${def.service} failed: ${(err as Error)?.message ?? String(err)}` } as WireError);
         error.service = error.service ?? def.service;
         outcome = error.code;
         this.logFailure(def, scope, body, error, err);

@@ -23,7 +23,7 @@ describe('policies/fabric.yaml', () => {
   });
 
   it.each([
-    ['a non-positive concurrency', (t: string) => t.replace('max_concurrent: 32', 'max_concurrent: 0'), "bulkhead.default.max_concurrent"],
+    ['a non-positive concurrency', (t: string) => t.replace('max_concurrent: 32', 'max_concurrent: 0'), 'bulkhead.default.max_concurrent'],
     ['a negative queue', (t: string) => t.replace('max_queue: 128\n  subjects', 'max_queue: -1\n  subjects'), 'bulkhead.default.max_queue'],
     ['an unknown subject', (t: string) => t.replace('cota.executor.query.v1:', 'cota.executor.qurey.v1:'), 'bulkhead.subjects.cota.executor.qurey.v1'],
     ['a misspelt key', (t: string) => t.replace('max_queue: 64', 'max_qeue: 64'), 'bulkhead.subjects.cota.narrator.narrate.v1.max_queue'],

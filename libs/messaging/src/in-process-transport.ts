@@ -52,7 +52,11 @@ export class InProcessTransport implements Transport {
     const entry = { queue, handler };
     this.servers.set(subject, [...(this.servers.get(subject) ?? []), entry]);
     return {
-      unsubscribe: () => this.servers.set(subject, (this.servers.get(subject) ?? []).filter((s) => s !== entry)),
+      unsubscribe: () =>
+        this.servers.set(
+          subject,
+          (this.servers.get(subject) ?? []).filter((s) => s !== entry),
+        ),
     };
   }
 

@@ -102,7 +102,13 @@ export class CallGuard {
       handleWhen((e) => transient(e) && (deadline === undefined || deadline - Date.now() > reserve)),
       { maxAttempts: deadline === undefined ? MUST_LAND_ATTEMPTS_WITHOUT_DEADLINE : Number.MAX_SAFE_INTEGER, backoff: this.mustLandBackoff },
     );
-    policy.onRetry((r) => this.log?.warn('retrying a write that must land', { subject: def.subject, ...('error' in r ? { error_code: CotaError.is(r.error) ? r.error.code : 'INTERNAL' } : {}), delay_ms: r.delay }));
+    policy.onRetry((r) =>
+      this.log?.warn('retrying a write that must land', {
+        subject: def.subject,
+        ...('error' in r ? { error_code: CotaError.is(r.error) ? r.error.code : 'INTERNAL' } : {}),
+        delay_ms: r.delay,
+      }),
+    );
     return policy.execute(once);
   }
 

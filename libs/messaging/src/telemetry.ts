@@ -23,8 +23,7 @@ export function emitStep(
   const [, , service, event] = def.subject.split('.');
   bus.emit(def, {
     request_id: step.request_id,
-    conversation_hash:
-      step.client_id && step.conversation_id ? hashConversation(step.client_id, step.conversation_id) : null,
+    conversation_hash: step.client_id && step.conversation_id ? hashConversation(step.client_id, step.conversation_id) : null,
     service,
     event,
     outcome: step.outcome,

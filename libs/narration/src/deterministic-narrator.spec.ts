@@ -32,9 +32,7 @@ describe('small talk', () => {
 
 describe('problems and asking back', () => {
   it('asks for the fund when the entity needs one', () => {
-    const a = det.narrate(
-      narrateRequest({ question: 'qual o último dividendo?', status: 'needs_clarification', entity: 'fiis_dividendos', problem: 'ticker_required' }),
-    );
+    const a = det.narrate(narrateRequest({ question: 'qual o último dividendo?', status: 'needs_clarification', entity: 'fiis_dividendos', problem: 'ticker_required' }));
     expect(a.answer).toBe('Para consultar os dividendos, preciso saber de qual fundo você está falando. Qual é o ticker? Por exemplo: HGLG11.');
   });
 
@@ -114,7 +112,9 @@ describe('tools', () => {
   const meta = (status: 'executed' | 'confirmation_required' | 'cancelled' | 'failed') => ({ name: 'enviar_relatorio_email', args: {}, injected: [], status });
 
   it('shows the tool message when there is one', () => {
-    const a = det.narrate(narrateRequest({ question: 'envie', kind: 'tool', tool: { meta: meta('executed'), result: { ok: true }, message: 'Relatório enviado para o seu e-mail.' } }));
+    const a = det.narrate(
+      narrateRequest({ question: 'envie', kind: 'tool', tool: { meta: meta('executed'), result: { ok: true }, message: 'Relatório enviado para o seu e-mail.' } }),
+    );
     expect(a.answer).toBe('Relatório enviado para o seu e-mail.');
   });
 
@@ -130,7 +130,9 @@ describe('tools', () => {
   });
 
   it('asks for confirmation and reports cancellation', () => {
-    const ask = det.narrate(narrateRequest({ question: 'envie', kind: 'tool', status: 'confirmation_required', tool: { meta: meta('confirmation_required'), result: null, message: null } }));
+    const ask = det.narrate(
+      narrateRequest({ question: 'envie', kind: 'tool', status: 'confirmation_required', tool: { meta: meta('confirmation_required'), result: null, message: null } }),
+    );
     expect(ask.answer).toBe('Posso executar a ação enviar relatorio email? Responda "sim" para confirmar ou "não" para cancelar.');
     const no = det.narrate(narrateRequest({ question: 'não', kind: 'confirmation', tool: { meta: meta('cancelled'), result: null, message: null } }));
     expect(no.answer).toBe('Tudo bem, cancelei enviar relatorio email.');

@@ -4,15 +4,7 @@ import { renderPlan } from './render-plan';
 import { addressByNickname, lowerFirstWord, shouldUseNickname, startsWithStructure } from './phrases';
 import type { NarratorPolicy } from './policy';
 import { EntityRenderer, requestedTickers } from './render-entity';
-import {
-  clarificationAnswer,
-  conceptAnswer,
-  fillMessage,
-  problemAnswer,
-  smalltalkAnswer,
-  toolAnswer,
-  unknownTickersPhrase,
-} from './render-messages';
+import { clarificationAnswer, conceptAnswer, fillMessage, problemAnswer, smalltalkAnswer, toolAnswer, unknownTickersPhrase } from './render-messages';
 import type { TemplateSet } from './templates';
 import { measureSources, renderMeasure } from './render-measure';
 import { joinPt } from './format';

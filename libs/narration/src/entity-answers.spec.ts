@@ -19,8 +19,7 @@ import { narrateRequest } from './testing/requests';
 
 const narrator = createNarrator({ llm: null, catalog: loadCatalogColumns() ?? undefined });
 const det: DeterministicNarrator = narrator.deterministic;
-const answer = (question: string, data: QueryResult, extra: Partial<NarrateRequest> = {}) =>
-  det.narrate(narrateRequest({ question, data, ...extra })).answer;
+const answer = (question: string, data: QueryResult, extra: Partial<NarrateRequest> = {}) => det.narrate(narrateRequest({ question, data, ...extra })).answer;
 
 const byTicker = (csv: string) => new Map(araquemCsv(csv).map((r) => [r.ticker, r]));
 const registrations = byTicker('fiis_registrations');
@@ -112,10 +111,12 @@ describe('entity answers from real rows', () => {
   });
 
   it('fiis_yield_history: months told as months', () => {
-    const recs = tickerRecords('fiis_yield_history', 'ABCP11', 'ref_month').slice(0, 6).map((r) => ({
-      ...r,
-      dy_monthly_pct: new Decimal(r.dy_monthly).times(100).toDecimalPlaces(4).toFixed(4),
-    }));
+    const recs = tickerRecords('fiis_yield_history', 'ABCP11', 'ref_month')
+      .slice(0, 6)
+      .map((r) => ({
+        ...r,
+        dy_monthly_pct: new Decimal(r.dy_monthly).times(100).toDecimalPlaces(4).toFixed(4),
+      }));
     const text = answer('Histórico de DY do ABCP11 nos últimos 6 meses', realResult('fiis_yield_history', recs, { ticker: 'ABCP11', window: 'months:6' }));
     expect(text).toMatch(/de \w+ de \d{4} a \w+ de \d{4}:/);
     expect(text).toMatchSnapshot();
@@ -173,7 +174,9 @@ describe('entity answers from real rows', () => {
   });
 
   it('fiis_noticias: headlines with source and link', () => {
-    const recs = tickerRecords('fiis_news', 'ABCP11', 'published_at').slice(0, 3).map((r) => ({ ...r, data_source: 'araquem' }));
+    const recs = tickerRecords('fiis_news', 'ABCP11', 'published_at')
+      .slice(0, 3)
+      .map((r) => ({ ...r, data_source: 'araquem' }));
     const text = answer('Notícias do ABCP11', realResult('fiis_noticias', recs, { ticker: 'ABCP11', window: 'rows:3' }));
     expect(text).toContain('nas últimas 3 publicações');
     expect(text).toContain('https://');
@@ -256,7 +259,7 @@ describe('entity answers from real rows', () => {
     expect(text).toContain('Não encontrei os dividendos do HGLG11 na base de dados.');
   });
 
-  it('client_fiis_positions: the demo client\'s positions, one and many', () => {
+  it("client_fiis_positions: the demo client's positions, one and many", () => {
     // Demo trades (libs/warehouse, marked demo) at real monthly closes (paulo037), as the positions view computes them.
     const closes = new Map<string, string>();
     const monthly = parse(readFileSync(join(dataDir(), 'paulo037', 'dados_historicos.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;

@@ -8,9 +8,7 @@ const columns = [
   { name: 'market_cap_value', type: 'money' as const, label: 'Valor de mercado' },
   { name: 'fii_cnpj', type: 'cnpj' as const, label: 'CNPJ' },
 ];
-const rows = [
-  { ticker: 'ABCP11', dividend_amt: '0.65', payment_date: '2025-11-07', vacancy_ratio: '0.0131', market_cap_value: '350402792.00', fii_cnpj: '01.201.140/0001-90' },
-];
+const rows = [{ ticker: 'ABCP11', dividend_amt: '0.65', payment_date: '2025-11-07', vacancy_ratio: '0.0131', market_cap_value: '350402792.00', fii_cnpj: '01.201.140/0001-90' }];
 const deterministic = 'Último dividendo do ABCP11: R$ 0,65 por cota, com pagamento em 07/11/2025.';
 const facts = collectAllowedFacts({ rows, columns, texts: [deterministic, 'E nos últimos 6 meses?'] });
 
@@ -42,7 +40,13 @@ describe('guardLlmText', () => {
   });
 
   it('is strict: a number keeps its sign and is no coarser than the fact it stands for', () => {
-    const risk = collectAllowedFacts({ rows: [{ sharpe_ratio: '-1.08', dy: '9.5' }], columns: [{ name: 'sharpe_ratio', type: 'number', label: 'Sharpe' }, { name: 'dy', type: 'percent', label: 'DY' }] });
+    const risk = collectAllowedFacts({
+      rows: [{ sharpe_ratio: '-1.08', dy: '9.5' }],
+      columns: [
+        { name: 'sharpe_ratio', type: 'number', label: 'Sharpe' },
+        { name: 'dy', type: 'percent', label: 'DY' },
+      ],
+    });
     expect(guardLlmText('O Sharpe é -1,08.', risk)).toMatchObject({ ok: true });
     expect(guardLlmText('Uma queda de 1,08 no Sharpe.', risk)).toMatchObject({ ok: true });
     // The sign flipped: -1,08 written as 1,08.
@@ -60,7 +64,11 @@ describe('guardLlmText', () => {
   });
 
   it('reads both pt-BR and en number writing', () => {
-    expect(readNumber('1.234').map((r) => r.value.toNumber()).sort()).toEqual([1.234, 1234]);
+    expect(
+      readNumber('1.234')
+        .map((r) => r.value.toNumber())
+        .sort(),
+    ).toEqual([1.234, 1234]);
     expect(readNumber('1.234,56').map((r) => r.value.toNumber())).toEqual([1234.56]);
     expect(readNumber('1,234.56').map((r) => r.value.toNumber())).toEqual([1234.56]);
     expect(readNumber('0,65').map((r) => r.value.toNumber())).toEqual([0.65]);

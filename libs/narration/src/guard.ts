@@ -46,7 +46,14 @@ type Token =
 
 const MONTH_ALT = MONTH_NAMES_PT.map((m) => m.replace('ç', '[cç]')).join('|');
 const MONTH_INDEX = (name: string) =>
-  MONTH_NAMES_PT.findIndex((m) => m.normalize('NFD').replace(/[\u0300-\u036f]/g, '') === name.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '')) + 1;
+  MONTH_NAMES_PT.findIndex(
+    (m) =>
+      m.normalize('NFD').replace(/[\u0300-\u036f]/g, '') ===
+      name
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, ''),
+  ) + 1;
 const pad = (n: number | string) => String(n).padStart(2, '0');
 
 const SCALES: Record<string, number> = {
@@ -81,9 +88,7 @@ const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }
     re: new RegExp(`\\b(\\d{1,2})º?\\s+de\\s+(${MONTH_ALT})(?:\\s+de\\s+(\\d{4}))?`, 'gi'),
     make: (m) => {
       const month = MONTH_INDEX(m[2]);
-      return m[3]
-        ? { kind: 'date', raw: m[0], iso: `${m[3]}-${pad(month)}-${pad(m[1])}` }
-        : { kind: 'day', raw: m[0], md: `${pad(month)}-${pad(m[1])}` };
+      return m[3] ? { kind: 'date', raw: m[0], iso: `${m[3]}-${pad(month)}-${pad(m[1])}` } : { kind: 'day', raw: m[0], md: `${pad(month)}-${pad(m[1])}` };
     },
   },
   {
@@ -102,10 +107,17 @@ const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }
   {
     re: /(?<![\w.,])[-+−]?(?:\d{1,3}(?:[.,]\d{3})+(?!\d)(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?:\s*(mil|k|mi|milh[aã]o|milh[oõ]es|bi|bilh[aã]o|bilh[oõ]es|tri|trilh[aã]o|trilh[oõ]es)\b)?/gi,
     make: (m) => {
-      const scaleWord = m[1]?.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+      const scaleWord = m[1]
+        ?.toLowerCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '');
       const raw = m[0].slice(0, m[1] ? m[0].toLowerCase().lastIndexOf(m[1].toLowerCase()) : undefined).trim();
       // "caiu 5,89%", "queda de 1,08": an unsigned figure after a word of decline is negative.
-      const before = m.input.slice(Math.max(0, m.index - 28), m.index).toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+      const before = m.input
+        .slice(Math.max(0, m.index - 28), m.index)
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '');
       const declines = !/^[-+−]/.test(raw) && /(queda|caiu|cairam|recuo|recuou|perda|perdeu|desvaloriz\w*|negativ\w*|menos|baixa de)\s+(?:de\s+)?$/.test(before);
       const readings = readNumber(declines ? `-${raw}` : raw, scaleWord ? SCALES[scaleWord] : 1);
       return readings.length ? { kind: 'number', raw: m[0].trim(), readings } : null;
@@ -254,7 +266,10 @@ export function readingMatches(r: NumberReading, fact: Decimal): boolean {
   const need = r.scale === 1 ? factPrecision(fact) : Math.min(2, factPrecision(scaled));
   if (r.decimals < need) return false;
   const rounded = scaled.toDecimalPlaces(r.decimals, Decimal.ROUND_HALF_UP).times(r.scale);
-  return rounded.minus(r.value).abs().lte(new Decimal(10).pow(-r.decimals - 6).times(r.scale));
+  return rounded
+    .minus(r.value)
+    .abs()
+    .lte(new Decimal(10).pow(-r.decimals - 6).times(r.scale));
 }
 
 function numberAllowed(readings: NumberReading[], facts: AllowedFacts): boolean {

@@ -26,8 +26,7 @@ class ScriptedLlm implements LlmClient {
 const catalog = loadCatalogColumns() ?? undefined;
 const dividend = tickerRecords('fiis_dividends', 'ABCP11', 'traded_until_date')[0];
 const data = realResult('fiis_dividendos', [dividend], { ticker: 'ABCP11', agg: 'latest' });
-const request = (over: Parameters<typeof narrateRequest>[0] = { question: 'Qual o último dividendo do ABCP11?' }) =>
-  narrateRequest({ data, ...over });
+const request = (over: Parameters<typeof narrateRequest>[0] = { question: 'Qual o último dividendo do ABCP11?' }) => narrateRequest({ data, ...over });
 
 function withLlm(behaviour: Behaviour, tweak?: (n: Narrator) => void): { narrator: Narrator; llm: ScriptedLlm } {
   const llm = new ScriptedLlm(behaviour);
@@ -41,9 +40,7 @@ describe('LlmNarrator through the Narrator', () => {
     const { narrator } = withLlm(async () => 'O ABCP11 pagou R$ 0,65 por cota; a data-com foi 31/10/2025 e o pagamento, 07/11/2025.');
     const res = await narrator.narrate(request());
     expect(res.narrator).toMatchObject({ llm_used: true, reason: 'llm_ok', model: 'scripted-model' });
-    expect(res.answer).toBe(
-      'O ABCP11 pagou R$ 0,65 por cota; a data-com foi 31/10/2025 e o pagamento, 07/11/2025.\n\nFonte: CVM/B3 (via base araquem), dados até 31/10/2025.',
-    );
+    expect(res.answer).toBe('O ABCP11 pagou R$ 0,65 por cota; a data-com foi 31/10/2025 e o pagamento, 07/11/2025.\n\nFonte: CVM/B3 (via base araquem), dados até 31/10/2025.');
   });
 
   it('never lets an invented number through', async () => {

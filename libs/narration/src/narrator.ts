@@ -50,10 +50,7 @@ export class Narrator {
         },
       };
     }
-    const outcome =
-      req.stream && onDelta
-        ? await this.llm.rephraseStream({ request: req, deterministic }, onDelta)
-        : await this.llm.rephrase({ request: req, deterministic });
+    const outcome = req.stream && onDelta ? await this.llm.rephraseStream({ request: req, deterministic }, onDelta) : await this.llm.rephrase({ request: req, deterministic });
     return { answer: outcome.answer, narrator: outcome.meta };
   }
 }

@@ -36,9 +36,7 @@ export function windowPhrase(window: string | null | undefined, unit: WindowUnit
     case 'days':
       return n === 1 ? 'no último dia' : `nos últimos ${n} dias`;
     case 'rows':
-      return n === 1
-        ? `${many('no último', 'na última', unit.gender)} ${unit.one}`
-        : `${many('nos últimos', 'nas últimas', unit.gender)} ${n} ${unit.many}`;
+      return n === 1 ? `${many('no último', 'na última', unit.gender)} ${unit.one}` : `${many('nos últimos', 'nas últimas', unit.gender)} ${n} ${unit.many}`;
     default:
       return '';
   }

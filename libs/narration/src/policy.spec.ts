@@ -10,11 +10,27 @@ import { loadTemplates, validateTemplates } from './templates';
 /** narrator.yaml and the templates are validated at start-up; a bad file names file and field. */
 
 const CONTRACT_ENTITIES = [
-  'fiis_cadastro', 'fiis_precos', 'fiis_dividendos', 'fiis_yield_history', 'fiis_dividends_yields',
-  'fiis_financials_snapshot', 'fiis_financials_revenue_schedule', 'fiis_financials_risk', 'fiis_imoveis',
-  'fiis_noticias', 'fiis_processos', 'fii_overview', 'fiis_rankings', 'history_b3_indexes',
-  'history_currency_rates', 'history_market_indicators', 'macro_consolidada', 'client_fiis_positions',
-  'client_fiis_enriched_portfolio', 'client_fiis_dividends_evolution', 'client_fiis_performance_vs_benchmark',
+  'fiis_cadastro',
+  'fiis_precos',
+  'fiis_dividendos',
+  'fiis_yield_history',
+  'fiis_dividends_yields',
+  'fiis_financials_snapshot',
+  'fiis_financials_revenue_schedule',
+  'fiis_financials_risk',
+  'fiis_imoveis',
+  'fiis_noticias',
+  'fiis_processos',
+  'fii_overview',
+  'fiis_rankings',
+  'history_b3_indexes',
+  'history_currency_rates',
+  'history_market_indicators',
+  'macro_consolidada',
+  'client_fiis_positions',
+  'client_fiis_enriched_portfolio',
+  'client_fiis_dividends_evolution',
+  'client_fiis_performance_vs_benchmark',
   'client_fiis_performance_vs_benchmark_summary',
 ];
 
@@ -73,9 +89,7 @@ describe('bad files stop start-up naming file and field', () => {
   it('a template naming a column the entity does not have', () => {
     edit('templates/fiis_dividendos.yaml', '{dividend_amt} por cota[, com data-com', '{dividend_value} por cota[, com data-com');
     const catalog = loadCatalogColumns()!;
-    expect(() => createNarrator({ policiesDir: dir, llm: null, catalog })).toThrow(
-      /templates\/fiis_dividendos\.yaml: field 'one_row\.sentences\.0' names column 'dividend_value'/,
-    );
+    expect(() => createNarrator({ policiesDir: dir, llm: null, catalog })).toThrow(/templates\/fiis_dividendos\.yaml: field 'one_row\.sentences\.0' names column 'dividend_value'/);
   });
 
   it('a template whose entity is not its file name', () => {

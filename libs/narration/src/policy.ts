@@ -67,9 +67,7 @@ export const NarratorPolicySchema = z
         unknown_tickers_note: Text,
         /** A ranking left funds out as implausible (`{count}`, `{column}`). */
         left_out_note: Text,
-        smalltalk: z
-          .object({ greeting: Text, thanks: Text, capabilities: Text, goodbye: Text, identity: Text, advice: Text })
-          .strict(),
+        smalltalk: z.object({ greeting: Text, thanks: Text, capabilities: Text, goodbye: Text, identity: Text, advice: Text }).strict(),
         /** Closes an answer to a request for a recommendation. */
         advice_note: Text,
         problems: z

@@ -12,8 +12,7 @@ import { narrateRequest } from './testing/requests';
  */
 
 const narrator = createNarrator({ llm: null, catalog: loadCatalogColumns() ?? undefined });
-const answer = (question: string, data: QueryResult, extra: Partial<NarrateRequest> = {}) =>
-  narrator.deterministic.narrate(narrateRequest({ question, data, ...extra })).answer;
+const answer = (question: string, data: QueryResult, extra: Partial<NarrateRequest> = {}) => narrator.deterministic.narrate(narrateRequest({ question, data, ...extra })).answer;
 
 describe('QA regressions', () => {
   it('a difference of returns reads in percentage points, not percent', () => {
@@ -24,8 +23,34 @@ describe('QA regressions', () => {
 
   it('benchmark summary: months as months, excess in p.p.', () => {
     const rows = [
-      { client_id: 'c1', benchmark: 'CDI', period_start: '2022-02-01', period_end: '2024-12-01', months_count: '35', portfolio_cum_return_pct: '24.08', benchmark_cum_return_pct: '39.78', excess_return_pct: '-15.70', months_beating_benchmark: '12', portfolio_value: '52539.2', is_demo: 'true', source: 'demo,derived' },
-      { client_id: 'c1', benchmark: 'IFIX', period_start: '2022-02-01', period_end: '2024-12-01', months_count: '35', portfolio_cum_return_pct: '24.08', benchmark_cum_return_pct: '12.25', excess_return_pct: '11.83', months_beating_benchmark: '20', portfolio_value: '52539.2', is_demo: 'true', source: 'demo,derived' },
+      {
+        client_id: 'c1',
+        benchmark: 'CDI',
+        period_start: '2022-02-01',
+        period_end: '2024-12-01',
+        months_count: '35',
+        portfolio_cum_return_pct: '24.08',
+        benchmark_cum_return_pct: '39.78',
+        excess_return_pct: '-15.70',
+        months_beating_benchmark: '12',
+        portfolio_value: '52539.2',
+        is_demo: 'true',
+        source: 'demo,derived',
+      },
+      {
+        client_id: 'c1',
+        benchmark: 'IFIX',
+        period_start: '2022-02-01',
+        period_end: '2024-12-01',
+        months_count: '35',
+        portfolio_cum_return_pct: '24.08',
+        benchmark_cum_return_pct: '12.25',
+        excess_return_pct: '11.83',
+        months_beating_benchmark: '20',
+        portfolio_value: '52539.2',
+        is_demo: 'true',
+        source: 'demo,derived',
+      },
     ];
     const one = answer('Resumo da minha carteira contra o CDI', realResult('client_fiis_performance_vs_benchmark_summary', [rows[0]], {}, ['demo', 'derived']));
     expect(one).toContain('De fevereiro de 2022 a dezembro de 2024, sua carteira acumulou 24,08%, contra 39,78% do CDI (diferença de -15,70 p.p.).');
@@ -83,7 +108,19 @@ describe('QA regressions', () => {
 
 describe('QA regressions: prices and properties', () => {
   it('market16 sessions (adjusted close only) show the adjusted close instead of an empty table', () => {
-    const rows = ['2024-12-30', '2024-12-27', '2024-12-26'].map((d, i) => ({ ticker: 'HGLG11', traded_at: d, close_price: null, adj_close_price: String(150 + i), open_price: null, max_price: null, min_price: null, volume: '1000', daily_variation_pct: null, frequency: 'daily', source: 'market16' }));
+    const rows = ['2024-12-30', '2024-12-27', '2024-12-26'].map((d, i) => ({
+      ticker: 'HGLG11',
+      traded_at: d,
+      close_price: null,
+      adj_close_price: String(150 + i),
+      open_price: null,
+      max_price: null,
+      min_price: null,
+      volume: '1000',
+      daily_variation_pct: null,
+      frequency: 'daily',
+      source: 'market16',
+    }));
     const text = answer('Preço do HGLG11 em 2024', realResult('fiis_precos', rows, { ticker: 'HGLG11', window: 'year:2024' }, ['market16']));
     expect(text).toContain('| 30/12/2024 | R$ 150,00 |');
     const one = answer('Preço do HGLG11 em 30/12/2024', realResult('fiis_precos', [rows[0]], { ticker: 'HGLG11', agg: 'latest' }, ['market16']));
@@ -91,7 +128,10 @@ describe('QA regressions: prices and properties', () => {
   });
 
   it('the internal property order (seq) is not a table column', () => {
-    const recs = araquemCsv('fiis_real_estate').filter((r) => r.ticker === araquemCsv('fiis_real_estate')[0].ticker).slice(0, 3).map((r, i) => ({ ...r, seq: String(i + 1) }) as Record<string, string>);
+    const recs = araquemCsv('fiis_real_estate')
+      .filter((r) => r.ticker === araquemCsv('fiis_real_estate')[0].ticker)
+      .slice(0, 3)
+      .map((r, i) => ({ ...r, seq: String(i + 1) }) as Record<string, string>);
     const text = answer('Vacância dos imóveis', realResult('fiis_imoveis', recs, { ticker: recs[0].ticker, order_by: 'seq', order: 'asc' }));
     expect(text).not.toContain('Nº');
   });
@@ -110,8 +150,54 @@ describe('QA regressions: several funds', () => {
 describe('QA regressions: the client portfolio', () => {
   it('the portfolio lead gives the total, the monthly income and the price date', () => {
     const rows = [
-      { client_id: 'c1', ticker: 'HGLG11', display_name: null, sector: 'Logística', sub_sector: null, classification: null, quantity: '120', avg_price: '169.53', invested_amt: '20343.6', last_price: '157.6', last_price_date: '2025-06-25', market_value: '18912', gain_pct: '-7.04', weight_pct: '70.0', dy_12m_pct: '8.25', price_book_ratio: '0.99', last_dividend_amt: '1.1', expected_monthly_income_amt: '132', volatility_ratio: null, sharpe_ratio: null, is_demo: 'true', source: 'demo,dashbord' },
-      { client_id: 'c1', ticker: 'KNRI11', display_name: null, sector: 'Híbrido', sub_sector: null, classification: null, quantity: '60', avg_price: '133.5', invested_amt: '8010', last_price: '143.34', last_price_date: '2025-06-24', market_value: '8600.4', gain_pct: '7.37', weight_pct: '30.0', dy_12m_pct: '8.13', price_book_ratio: '0.9', last_dividend_amt: '1', expected_monthly_income_amt: '60', volatility_ratio: null, sharpe_ratio: null, is_demo: 'true', source: 'demo,dashbord' },
+      {
+        client_id: 'c1',
+        ticker: 'HGLG11',
+        display_name: null,
+        sector: 'Logística',
+        sub_sector: null,
+        classification: null,
+        quantity: '120',
+        avg_price: '169.53',
+        invested_amt: '20343.6',
+        last_price: '157.6',
+        last_price_date: '2025-06-25',
+        market_value: '18912',
+        gain_pct: '-7.04',
+        weight_pct: '70.0',
+        dy_12m_pct: '8.25',
+        price_book_ratio: '0.99',
+        last_dividend_amt: '1.1',
+        expected_monthly_income_amt: '132',
+        volatility_ratio: null,
+        sharpe_ratio: null,
+        is_demo: 'true',
+        source: 'demo,dashbord',
+      },
+      {
+        client_id: 'c1',
+        ticker: 'KNRI11',
+        display_name: null,
+        sector: 'Híbrido',
+        sub_sector: null,
+        classification: null,
+        quantity: '60',
+        avg_price: '133.5',
+        invested_amt: '8010',
+        last_price: '143.34',
+        last_price_date: '2025-06-24',
+        market_value: '8600.4',
+        gain_pct: '7.37',
+        weight_pct: '30.0',
+        dy_12m_pct: '8.13',
+        price_book_ratio: '0.9',
+        last_dividend_amt: '1',
+        expected_monthly_income_amt: '60',
+        volatility_ratio: null,
+        sharpe_ratio: null,
+        is_demo: 'true',
+        source: 'demo,dashbord',
+      },
     ];
     const text = answer('Minha carteira', realResult('client_fiis_enriched_portfolio', rows, { order_by: 'weight_pct', order: 'desc' }, ['demo', 'dashbord']));
     expect(text).toContain('Sua carteira (2 fundos) vale R$ 27.512,40 (preços até 25/06/2025) e rende cerca de R$ 192,00 por mês');
@@ -138,7 +224,10 @@ describe('QA regressions: volatility', () => {
   });
 
   it('with it, the annualised percentage leads', () => {
-    const text = answer('Qual a volatilidade do MXRF11?', realResult('fiis_financials_risk', [{ ...row, calc_volatility_ratio: '0.0912', calc_window_start: '2023-12-27', calc_window_end: '2024-12-30' }], { ticker: 'MXRF11' }));
+    const text = answer(
+      'Qual a volatilidade do MXRF11?',
+      realResult('fiis_financials_risk', [{ ...row, calc_volatility_ratio: '0.0912', calc_window_start: '2023-12-27', calc_window_end: '2024-12-30' }], { ticker: 'MXRF11' }),
+    );
     expect(text).toContain('A volatilidade anualizada do MXRF11 é de 9,12%, calculada pela Cota com as cotações de 27/12/2023 a 30/12/2024');
   });
 });

@@ -151,9 +151,7 @@ export class EntityRenderer {
   }
 
   private detailLines(row: Row, columns: string[]): string[] {
-    return columns
-      .filter((c) => this.columns.has(c) && !isMissing(row[c]))
-      .map((c) => `- ${displayLabel(this.columns.get(c)!.label)}: ${this.cell(row, c, MAX_DETAIL_CHARS)}`);
+    return columns.filter((c) => this.columns.has(c) && !isMissing(row[c])).map((c) => `- ${displayLabel(this.columns.get(c)!.label)}: ${this.cell(row, c, MAX_DETAIL_CHARS)}`);
   }
 
   /** Any entity, no template: a lead and "Label: value" lines of what the row has. */
@@ -303,7 +301,14 @@ export class EntityRenderer {
   private resolver(scope: Row[], row: Row, extra: Record<string, string | null>): Resolver {
     const data = this.input.data;
     const dateCol = this.tpl?.date_column ?? null;
-    const dates = () => (dateCol ? scope.map((r) => r[dateCol]).filter((v) => !isMissing(v)).map((v) => String(v)).sort() : []);
+    const dates = () =>
+      dateCol
+        ? scope
+            .map((r) => r[dateCol])
+            .filter((v) => !isMissing(v))
+            .map((v) => String(v))
+            .sort()
+        : [];
     const fmtDate = (v: string | undefined) => (v === undefined ? null : this.tpl?.monthly ? formatMonth(v) : formatDate(v));
     return (name, modifier) => {
       if (name in extra) return extra[name];
@@ -326,7 +331,16 @@ export class EntityRenderer {
         case 'nickname':
           return this.input.nickname.trim() || null;
         case 'funds': {
-          const tickers = this.key ? [...new Set(scope.map((r) => r[this.key!]).filter((v) => !isMissing(v)).map(String))] : [];
+          const tickers = this.key
+            ? [
+                ...new Set(
+                  scope
+                    .map((r) => r[this.key!])
+                    .filter((v) => !isMissing(v))
+                    .map(String),
+                ),
+              ]
+            : [];
           return tickers.length ? joinPt(tickers) : null;
         }
         case 'order': {

@@ -25,11 +25,30 @@ const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResu
   ...over,
 });
 const result = (over: Partial<MeasureResult> = {}): MeasureResult => ({
-  measure: 'index_points', entity: 'history_b3_indexes', agg: 'variation', unit: 'points', value_unit: 'pct', group_by: null, grain: 'day', fallback_note: null,
-  values: [value()], winner: null, portfolio: null, ...over,
+  measure: 'index_points',
+  entity: 'history_b3_indexes',
+  agg: 'variation',
+  unit: 'points',
+  value_unit: 'pct',
+  group_by: null,
+  grain: 'day',
+  fallback_note: null,
+  values: [value()],
+  winner: null,
+  portfolio: null,
+  ...over,
 });
 const period = { kind: 'range' as const, from: '2024-01-01', to: '2024-12-31', grain: 'year' as const };
-const question = { subjects: [{ kind: 'index' as const, id: 'IFIX' }], measure: 'index_points', agg: 'variation' as const, also: [], period, group_by: null, compare: null, condition: null };
+const question = {
+  subjects: [{ kind: 'index' as const, id: 'IFIX' }],
+  measure: 'index_points',
+  agg: 'variation' as const,
+  also: [],
+  period,
+  group_by: null,
+  compare: null,
+  condition: null,
+};
 
 describe('measure answers lead with the number', () => {
   it('states the variation with its sign, the period and both ends, the Brazilian way', () => {
@@ -38,25 +57,51 @@ describe('measure answers lead with the number', () => {
   });
 
   it('names the winner of a comparison', () => {
-    const text = renderMeasure(
-      result({ values: [value(), value({ subject: { kind: 'index', id: 'IBOV' }, value: -10.36 })], winner: { kind: 'index', id: 'IFIX' } }),
-      { ...question, subjects: [{ kind: 'index', id: 'IFIX' }, { kind: 'index', id: 'IBOV' }], compare: 'max' },
-    );
+    const text = renderMeasure(result({ values: [value(), value({ subject: { kind: 'index', id: 'IBOV' }, value: -10.36 })], winner: { kind: 'index', id: 'IFIX' } }), {
+      ...question,
+      subjects: [
+        { kind: 'index', id: 'IFIX' },
+        { kind: 'index', id: 'IBOV' },
+      ],
+      compare: 'max',
+    });
     expect(text).toContain('Entre eles, o maior valor é o do IFIX.');
     expect(text).toContain('-10,36%');
   });
 
   it('compares series of different kinds by each one’s return over the period', () => {
     const selic = value({
-      subject: { kind: 'indicator', id: 'SELIC' }, value: 6.4278, start: { date: '2018-01-02', value: 0.026 }, end: { date: '2018-12-31', value: 0.024 },
-      count: 250, period: { from: '2018-01-01', to: '2018-12-31' }, measure: 'annual_rate', unit: 'pct_year', agg: 'accumulated', date: '2018-12-31',
+      subject: { kind: 'indicator', id: 'SELIC' },
+      value: 6.4278,
+      start: { date: '2018-01-02', value: 0.026 },
+      end: { date: '2018-12-31', value: 0.024 },
+      count: 250,
+      period: { from: '2018-01-01', to: '2018-12-31' },
+      measure: 'annual_rate',
+      unit: 'pct_year',
+      agg: 'accumulated',
+      date: '2018-12-31',
     });
     const ifix = value({
-      value: 5.62, start: { date: '2017-12-28', value: 2226.46 }, end: { date: '2018-12-28', value: 2351.59 }, period: { from: '2018-01-01', to: '2018-12-31' },
-      measure: 'index_points', unit: 'points', agg: 'variation', date: '2018-12-28',
+      value: 5.62,
+      start: { date: '2017-12-28', value: 2226.46 },
+      end: { date: '2018-12-28', value: 2351.59 },
+      period: { from: '2018-01-01', to: '2018-12-31' },
+      measure: 'index_points',
+      unit: 'points',
+      agg: 'variation',
+      date: '2018-12-28',
     });
     const text = renderMeasure(
-      result({ measure: 'panel', entity: 'macro_consolidada', agg: 'variation', unit: 'pct', value_unit: 'pct', values: [ifix, selic], winner: { kind: 'indicator', id: 'SELIC' } }),
+      result({
+        measure: 'panel',
+        entity: 'macro_consolidada',
+        agg: 'variation',
+        unit: 'pct',
+        value_unit: 'pct',
+        values: [ifix, selic],
+        winner: { kind: 'indicator', id: 'SELIC' },
+      }),
       { ...question, subjects: [selic.subject, ifix.subject], measure: null, compare: 'max', period: { ...period, from: '2018-01-01', to: '2018-12-31' } },
     );
     expect(text.split('\n')[0]).toMatch(/^A Selic acumulou 6,43% em 2018/);
@@ -75,16 +120,29 @@ describe('measure answers lead with the number', () => {
     expect(text).toMatch(/^Não encontrei o fechamento do IFIX em 2024\. Os dados do IFIX mais próximos são de 29\/04\/2022 \(antes\) e de 01\/09\/2022 \(depois\)/);
   });
 
-  it('dates monthly series by month and keeps a per-share amount\'s precision', () => {
+  it("dates monthly series by month and keeps a per-share amount's precision", () => {
     const ipca = renderMeasure(
-      result({ measure: 'monthly_rate', entity: 'history_market_indicators', agg: 'max', unit: 'pct_month', value_unit: 'pct_month', grain: 'month',
-        values: [value({ subject: { kind: 'indicator', id: 'IPCA' }, value: 1.25, date: '2021-10-01', period: { from: '2021-01-01', to: '2021-12-31' } })] }),
+      result({
+        measure: 'monthly_rate',
+        entity: 'history_market_indicators',
+        agg: 'max',
+        unit: 'pct_month',
+        value_unit: 'pct_month',
+        grain: 'month',
+        values: [value({ subject: { kind: 'indicator', id: 'IPCA' }, value: 1.25, date: '2021-10-01', period: { from: '2021-01-01', to: '2021-12-31' } })],
+      }),
       { ...question, period: { ...period, from: '2021-01-01', to: '2021-12-31' } },
     );
     expect(ipca).toContain('1,25% no mês, em outubro de 2021');
     const div = renderMeasure(
-      result({ measure: 'dividend', entity: 'fiis_dividendos', agg: 'total', unit: 'brl', value_unit: 'brl',
-        values: [value({ subject: { kind: 'fund', id: 'IRDM11' }, value: 0.948, count: 1, period: { from: '2023-02-01', to: '2023-02-28' } })] }),
+      result({
+        measure: 'dividend',
+        entity: 'fiis_dividendos',
+        agg: 'total',
+        unit: 'brl',
+        value_unit: 'brl',
+        values: [value({ subject: { kind: 'fund', id: 'IRDM11' }, value: 0.948, count: 1, period: { from: '2023-02-01', to: '2023-02-28' } })],
+      }),
       { ...question, period: { kind: 'range', from: '2023-02-01', to: '2023-02-28', grain: 'month' } },
     );
     expect(div).toBe('Os dividendos por cota do IRDM11 em fevereiro de 2023 somam R$ 0,948 (1 pagamento).');

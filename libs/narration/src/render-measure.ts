@@ -191,9 +191,11 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
     parts.push(w ? `Entre eles, o ${verb} valor é ${subjectOf(w)}.`.replace('é do', 'é o do') : `Não há um ${verb} valor: os valores empatam ou faltam dados.`);
   }
   if (result.values.some((v) => v.adjusted && v.value !== null)) {
-    parts.push(result.agg === 'variation'
-      ? 'A variação usa preços ajustados por proventos (retorno total), não só a cotação negociada.'
-      : 'Atenção: onde não há fechamento negociado na base, o valor mostrado é o fechamento ajustado por proventos.');
+    parts.push(
+      result.agg === 'variation'
+        ? 'A variação usa preços ajustados por proventos (retorno total), não só a cotação negociada.'
+        : 'Atenção: onde não há fechamento negociado na base, o valor mostrado é o fechamento ajustado por proventos.',
+    );
   }
   const table = result.values.length === 1 ? rowsTable(result, result.values[0]) : null;
   if (table) parts.push(table);
@@ -208,7 +210,7 @@ function sentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodS
   if (last && v.value !== null && v.date && last.date && v.extra.length === 1) {
     return `${cap(NAMES[r.measure] ?? name)} ${subjectOf(v.subject)} era ${formatIn(r.unit, v.value)} em ${dateOf(r, v.date)} e ${formatIn(r.unit, last.value as number)} em ${dateOf(r, last.date)}.`;
   }
-  const main = mainSentence(r, v, v.fallback ? NAMES[v.fallback] ?? name : name, spec, condition);
+  const main = mainSentence(r, v, v.fallback ? (NAMES[v.fallback] ?? name) : name, spec, condition);
   // A total already says how many rows it summed.
   const extras = v.extra.filter((e) => e.value !== null && !(e.agg === 'count' && r.agg === 'total')).map((e) => extraPhrase(r, e));
   const body = v.fallback && v.value !== null && r.fallback_note ? `${main.replace(/\.$/, '')} (${r.fallback_note}).` : main;
@@ -245,9 +247,12 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
   const when = period ? ` ${period}` : '';
   if (v.value === null) {
     // Say what the base does have: the dates around the empty period, else the series' range.
-    const near = v.nearest && (v.nearest.before || v.nearest.after) && v.coverage
-      ? ` Os dados ${who} mais próximos são ${[v.nearest.before ? `de ${dateOf(r, v.nearest.before)} (antes)` : '', v.nearest.after ? `de ${dateOf(r, v.nearest.after)} (depois)` : ''].filter(Boolean).join(' e ')}; a série vai de ${dateOf(r, v.coverage.from)} a ${dateOf(r, v.coverage.to)}.`
-      : v.coverage ? ` Tenho dados ${who} de ${dateOf(r, v.coverage.from)} a ${dateOf(r, v.coverage.to)}.` : '';
+    const near =
+      v.nearest && (v.nearest.before || v.nearest.after) && v.coverage
+        ? ` Os dados ${who} mais próximos são ${[v.nearest.before ? `de ${dateOf(r, v.nearest.before)} (antes)` : '', v.nearest.after ? `de ${dateOf(r, v.nearest.after)} (depois)` : ''].filter(Boolean).join(' e ')}; a série vai de ${dateOf(r, v.coverage.from)} a ${dateOf(r, v.coverage.to)}.`
+        : v.coverage
+          ? ` Tenho dados ${who} de ${dateOf(r, v.coverage.from)} a ${dateOf(r, v.coverage.to)}.`
+          : '';
     return `Não encontrei ${name} ${who}${when || ''}.${near}`;
   }
   let val = formatIn(r.value_unit, v.value);
@@ -263,7 +268,10 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       const itself = ['index_points', 'price', 'fx_rate'].includes(r.measure);
       const head = itself ? cap(bare(v.subject)) : `${cap(name)} ${who}`;
       // Counts and amounts also change by a number people quote ("ganhou 164.682 cotistas").
-      const diff = v.start && v.end && (r.unit === 'count' || r.unit === 'brl') ? `; diferença de ${r.unit === 'count' ? `${v.end.value - v.start.value >= 0 ? '+' : ''}${formatInteger(v.end.value - v.start.value)}` : formatIn('brl', shownDifference(v.start.value, v.end.value))}` : '';
+      const diff =
+        v.start && v.end && (r.unit === 'count' || r.unit === 'brl')
+          ? `; diferença de ${r.unit === 'count' ? `${v.end.value - v.start.value >= 0 ? '+' : ''}${formatInteger(v.end.value - v.start.value)}` : formatIn('brl', shownDifference(v.start.value, v.end.value))}`
+          : '';
       return `${head} variou ${signed(v.value)}${when}${ends}${diff}.`;
     }
     case 'accumulated': {
@@ -272,7 +280,12 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       const n = daily ? `${v.count} ${v.count === 1 ? 'dia útil' : 'dias úteis'}` : `${v.count} ${v.count === 1 ? 'mês' : 'meses'}`;
       // A month missing from the base makes the accumulation partial: say so rather than pass it as the period's.
       const expected = !daily && v.period ? monthsBetween(v.period.from, v.coverage && v.coverage.to < v.period.to ? v.coverage.to : v.period.to) : v.count;
-      const gap = !daily && expected > v.count ? ` Atenção: a base não tem ${expected - v.count} dos ${expected} meses do período, então o acumulado é parcial.` : daily ? dailyGapNote(v) : '';
+      const gap =
+        !daily && expected > v.count
+          ? ` Atenção: a base não tem ${expected - v.count} dos ${expected} meses do período, então o acumulado é parcial.`
+          : daily
+            ? dailyGapNote(v)
+            : '';
       return `${cap(bare(v.subject))} acumulou ${formatPercent(v.value)}${when} (juros compostos, ${n}${span}).${gap}`;
     }
     case 'max':
@@ -305,7 +318,8 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
         : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
     default: {
       // The client's own current figures have no date to speak of.
-      if (r.measure === 'shares_held') return `Você tem ${val} ${v.value === 1 ? 'cota' : 'cotas'} ${v.subject.kind === 'portfolio' ? 'na sua carteira, somando todos os fundos' : who}.`;
+      if (r.measure === 'shares_held')
+        return `Você tem ${val} ${v.value === 1 ? 'cota' : 'cotas'} ${v.subject.kind === 'portfolio' ? 'na sua carteira, somando todos os fundos' : who}.`;
       if (r.measure === 'avg_price' || r.measure === 'invested') return `${cap(name)} ${who} é ${val}.`;
       if (r.measure === 'dy' && v.start && v.end) {
         return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre o fechamento de ${formatMoney(v.end.value)} em ${brDate(v.end.date)}.`;
@@ -316,14 +330,25 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       if (span) return `${cap(name)} ${who}${when} foi ${val}, no último dado do período (${at}).`;
       // A day without a value (a holiday, a weekend): say so, and give the last value before it.
       const asked = spec && spec.kind === 'range' && spec.grain === 'day' ? spec.from : null;
-      if (asked && v.date && v.date.slice(0, 10) !== asked) return `Não há dado em ${brDate(asked)} (dia sem pregão ou sem publicação); ${name} ${who} no dia anterior mais próximo, ${at}, foi ${val}.`;
+      if (asked && v.date && v.date.slice(0, 10) !== asked)
+        return `Não há dado em ${brDate(asked)} (dia sem pregão ou sem publicação); ${name} ${who} no dia anterior mais próximo, ${at}, foi ${val}.`;
       return `${cap(name)} ${who}${asked ? '' : when} em ${at} foi ${val}.`;
     }
   }
 }
 
-const maxName = (name: string) => (name === 'a máxima' ? 'a máxima' : name === 'os dividendos por cota' ? 'o maior dividendo por cota' : `o maior valor d${name.slice(0, 2) === 'a ' ? 'a ' + name.slice(2) : 'o ' + name.slice(2)}`);
-const minName = (name: string) => (name === 'a mínima' ? 'a mínima' : name === 'os dividendos por cota' ? 'o menor dividendo por cota' : `o menor valor d${name.slice(0, 2) === 'a ' ? 'a ' + name.slice(2) : 'o ' + name.slice(2)}`);
+const maxName = (name: string) =>
+  name === 'a máxima'
+    ? 'a máxima'
+    : name === 'os dividendos por cota'
+      ? 'o maior dividendo por cota'
+      : `o maior valor d${name.slice(0, 2) === 'a ' ? 'a ' + name.slice(2) : 'o ' + name.slice(2)}`;
+const minName = (name: string) =>
+  name === 'a mínima'
+    ? 'a mínima'
+    : name === 'os dividendos por cota'
+      ? 'o menor dividendo por cota'
+      : `o menor valor d${name.slice(0, 2) === 'a ' ? 'a ' + name.slice(2) : 'o ' + name.slice(2)}`;
 const signed = (v: number) => `${v > 0 ? '+' : ''}${formatPercent(v)}`;
 const MONTHS = ['jan', 'fev', 'mar', 'abr', 'mai', 'jun', 'jul', 'ago', 'set', 'out', 'nov', 'dez'];
 const monthOf = (d: string) => `${MONTHS[Number(d.slice(5, 7)) - 1]}/${d.slice(0, 4)}`;
@@ -364,7 +389,9 @@ function renderReturnsPanel(r: MeasureResult, question: StructuredQuestion | nul
   if (question?.compare && r.values.length > 1) {
     const w = r.winner;
     const verb = question.compare === 'max' ? 'maior' : 'menor';
-    parts.push(w ? `Entre eles, o ${verb} rendimento no período é ${subjectOf(w)}.`.replace('é do', 'é o do') : `Não há um ${verb} rendimento: os valores empatam ou faltam dados.`);
+    parts.push(
+      w ? `Entre eles, o ${verb} rendimento no período é ${subjectOf(w)}.`.replace('é do', 'é o do') : `Não há um ${verb} rendimento: os valores empatam ou faltam dados.`,
+    );
   }
   if (r.values.some((v) => v.adjusted && v.value !== null)) parts.push('A variação usa preços ajustados por proventos (retorno total), não só a cotação negociada.');
   return parts.join('\n\n');
@@ -374,7 +401,16 @@ function renderReturnsPanel(r: MeasureResult, question: StructuredQuestion | nul
 function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
   const listing = r.agg === 'list' || r.group_by !== null || (isPayments(r.measure) && (r.agg === 'total' || r.agg === 'count'));
   if (!listing || v.rows.length < 2 || v.rows.length > 60) return null;
-  const head = r.group_by === 'month' || r.grain === 'month' ? 'Mês' : r.group_by === 'year' ? 'Ano' : r.measure === 'dividend' ? 'Data-com' : r.measure === 'dividend_paid' ? 'Pagamento' : 'Data';
+  const head =
+    r.group_by === 'month' || r.grain === 'month'
+      ? 'Mês'
+      : r.group_by === 'year'
+        ? 'Ano'
+        : r.measure === 'dividend'
+          ? 'Data-com'
+          : r.measure === 'dividend_paid'
+            ? 'Pagamento'
+            : 'Data';
   const fmt = (d: string) => (r.group_by === 'month' || r.grain === 'month' ? monthOf(d) : r.group_by === 'year' ? d.slice(0, 4) : brDate(d));
   const lines = v.rows.map((row) => `| ${fmt(row.date)} | ${formatIn(r.unit, row.value)} |`);
   return [`| ${head} | Valor |`, '|---|---|', ...lines].join('\n');
@@ -384,7 +420,9 @@ function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
 export function measureSources(result: MeasureResult): { sources: string[]; asOf: string | null; monthly: boolean } {
   const sources = [...new Set(result.values.flatMap((v) => v.sources))].sort();
   // The newest date shown, the extras' too ("e 75.213 em dezembro de 2023").
-  const dates = result.values.flatMap((v) => [v.date, ...v.extra.map((e) => e.date)]).filter((d): d is string => !!d).sort();
+  const dates = result.values
+    .flatMap((v) => [v.date, ...v.extra.map((e) => e.date)])
+    .filter((d): d is string => !!d)
+    .sort();
   return { sources, asOf: dates.length ? dates[dates.length - 1] : null, monthly: result.grain === 'month' && result.measure !== 'panel' };
 }
-

@@ -65,7 +65,9 @@ export function problemAnswer(problem: string, req: NarrateRequest, messages: Me
     case 'no_data': {
       // A screen across funds that nothing meets is an answer: say what was asked.
       const params = req.data?.params ?? req.params;
-      const filters = Object.entries(params?.filters ?? {}).filter(([k]) => k === 'sector' || k === 'fund_type').map(([, v]) => v);
+      const filters = Object.entries(params?.filters ?? {})
+        .filter(([k]) => k === 'sector' || k === 'fund_type')
+        .map(([, v]) => v);
       const conditions = req.data ? conditionsPhrase(req.data.params.conditions, req.data.columns) : null;
       if (asked.length === 0 && (filters.length || conditions)) {
         return fillMessage(messages.problems.no_funds_match, { ...values, filters: filters.length ? joinPt(filters) : null, conditions });
@@ -108,7 +110,12 @@ export function relevantChunks(chunks: RagChunk[], policy: NarratorPolicy['conce
 function cleanChunk(text: string): string {
   return text
     .split('\n')
-    .map((l) => l.replace(/^\s*#{1,6}\s*/, '').replace(/^\s*[-*]\s+/, '• ').trim())
+    .map((l) =>
+      l
+        .replace(/^\s*#{1,6}\s*/, '')
+        .replace(/^\s*[-*]\s+/, '• ')
+        .trim(),
+    )
     .filter(Boolean)
     .join('\n');
 }
@@ -134,12 +141,15 @@ export function conceptAnswer(req: NarrateRequest, policy: NarratorPolicy): stri
     budget -= text.length;
   }
   const docs = [...new Set(chunks.slice(0, quotes.length).map((c) => c.doc_id))];
-  const quoted = quotes.map((q) => q.split('\n').map((l) => `> ${l}`).join('\n')).join('\n>\n');
-  return [
-    fillMessage(policy.messages.concept_intro, { nickname: req.nickname.trim() }),
-    quoted,
-    fillMessage(policy.messages.concept_source, { docs: joinPt(docs) }),
-  ].join('\n\n');
+  const quoted = quotes
+    .map((q) =>
+      q
+        .split('\n')
+        .map((l) => `> ${l}`)
+        .join('\n'),
+    )
+    .join('\n>\n');
+  return [fillMessage(policy.messages.concept_intro, { nickname: req.nickname.trim() }), quoted, fillMessage(policy.messages.concept_source, { docs: joinPt(docs) })].join('\n\n');
 }
 
 // ---- tools -------------------------------------------------------------------------------------

@@ -49,7 +49,10 @@ function comparison(syn: Extract<Synthesis, { shape: 'comparison' }>, byId: Outc
     const ranked = (o.measure?.values ?? []).filter((v) => v.value !== null).sort((a, b) => (d.better === 'higher' ? b.value! - a.value! : a.value! - b.value!));
     if (ranked.length < 2 || ranked[0].value === ranked[1].value) continue;
     best.set(d.step, ranked[0].subject.id);
-    const others = ranked.slice(1).map((v) => `${shown(o, v)} do ${v.subject.id}`).join(', ');
+    const others = ranked
+      .slice(1)
+      .map((v) => `${shown(o, v)} do ${v.subject.id}`)
+      .join(', ');
     lines.push(`- ${o.label}: **${ranked[0].subject.id}** (${shown(o, ranked[0])}, contra ${others}).`);
   }
   const table = markdownTable(
@@ -65,7 +68,10 @@ function comparison(syn: Extract<Synthesis, { shape: 'comparison' }>, byId: Outc
     ? `Pelos números, ${[...wins].map(([s, what]) => `o ${s} leva vantagem em ${joinPt(what)}`).join('; ')}.`
     : 'Pelos números, nenhum deles se destaca nas medidas comparadas.';
   const income = syn.focus === 'income' ? incomeNote(syn, byId) : '';
-  const asOf = syn.dimensions.flatMap((d) => datesOf(byId.get(d.step))).sort().at(-1);
+  const asOf = syn.dimensions
+    .flatMap((d) => datesOf(byId.get(d.step)))
+    .sort()
+    .at(-1);
   return [
     `**Comparação de ${joinPt(subjects)}** (✔ marca o melhor em cada medida em que mais, ou menos, é melhor):`,
     table,
@@ -80,7 +86,9 @@ function incomeNote(syn: Extract<Synthesis, { shape: 'comparison' }>, byId: Outc
   const dy = syn.dimensions.map((d) => byId.get(d.step)).find((o) => o?.measure?.measure === 'dy' && o.status === 'ok');
   if (!dy?.measure) return '';
   const top = [...dy.measure.values].filter((v) => v.value !== null).sort((a, b) => b.value! - a.value!)[0];
-  return top ? ` Para uma carteira de renda, o que mais pesa é o dividend yield: hoje o maior é o do ${top.subject.id} (${shown(dy, top)}), o que não garante rendimentos futuros; compare também o risco.` : '';
+  return top
+    ? ` Para uma carteira de renda, o que mais pesa é o dividend yield: hoje o maior é o do ${top.subject.id} (${shown(dy, top)}), o que não garante rendimentos futuros; compare também o risco.`
+    : '';
 }
 
 function projection(syn: Extract<Synthesis, { shape: 'projection' }>, byId: Outcomes): string {
@@ -119,7 +127,10 @@ function screen(syn: Extract<Synthesis, { shape: 'screen' }>, byId: Outcomes): s
   const head = ok.length
     ? `**Atendem a todas as condições (${syn.conditions.map((c) => c.label).join(' e ')}): ${joinPt(ok)}.**`
     : `**Nenhum dos fundos atende a todas as condições (${syn.conditions.map((c) => c.label).join(' e ')}).**`;
-  const asOf = syn.conditions.flatMap((c) => datesOf(byId.get(c.step))).sort().at(-1);
+  const asOf = syn.conditions
+    .flatMap((c) => datesOf(byId.get(c.step)))
+    .sort()
+    .at(-1);
   return [head, table, ...(asOf ? [`Dados até ${formatDate(asOf)}.`] : [])].join('\n\n');
 }
 
@@ -195,9 +206,7 @@ function incomeOnly(fund: string, price: MeasureValue, dividends: number, rate: 
  */
 function partialVerdict(fund: string, bench: string, diff: number, note: string): string {
   const why = note.trim().replace(/^Atenção: /, '');
-  return diff < 0
-    ? `No período, o ${bench} rendeu mais que ${fund}, e a diferença real é ainda maior: ${why}`
-    : `Não dá para dizer qual rendeu mais: ${why}`;
+  return diff < 0 ? `No período, o ${bench} rendeu mais que ${fund}, e a diferença real é ainda maior: ${why}` : `Não dá para dizer qual rendeu mais: ${why}`;
 }
 
 /** A difference of two percentages, in percentage points ("2,87 p.p."). */
@@ -206,4 +215,3 @@ const formatBrPoints = (v: number) => `${formatPercent(v).replace('%', '')} p.p.
 function joinPt(items: string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} e ${items.at(-1)}`;
 }
-

@@ -68,19 +68,21 @@ export function renderText(text: string, resolve: Resolver): string | null {
 
 /** Collapses the blanks an empty value leaves behind ("nos  dados ." -> "nos dados."). */
 export function tidy(text: string): string {
-  return text
-    .replace(/[ \t]+/g, ' ')
-    // A leading optional segment that dropped out leaves its separator behind ("em 14/11: ; IBOV").
-    .replace(/([:;,(])\s*[;,]\s*/g, '$1 ')
-    .replace(/\(\s*\)/g, '')
-    // A value ending in '.' ("Ltda.") followed by the sentence's own period.
-    .replace(/(?<!\.)\.\.(?!\.)/g, '.')
-    .replace(/ +([.,;:!?)])/g, '$1')
-    .replace(/\( +/g, '(')
-    .replace(/^ +| +$/gm, '')
-    .trim()
-    // A sentence whose first optional segment dropped out starts with its separator.
-    .replace(/^[,;:]\s*/, '');
+  return (
+    text
+      .replace(/[ \t]+/g, ' ')
+      // A leading optional segment that dropped out leaves its separator behind ("em 14/11: ; IBOV").
+      .replace(/([:;,(])\s*[;,]\s*/g, '$1 ')
+      .replace(/\(\s*\)/g, '')
+      // A value ending in '.' ("Ltda.") followed by the sentence's own period.
+      .replace(/(?<!\.)\.\.(?!\.)/g, '.')
+      .replace(/ +([.,;:!?)])/g, '$1')
+      .replace(/\( +/g, '(')
+      .replace(/^ +| +$/gm, '')
+      .trim()
+      // A sentence whose first optional segment dropped out starts with its separator.
+      .replace(/^[,;:]\s*/, '')
+  );
 }
 
 /** Checks brackets are balanced and not nested (start-up validation). */

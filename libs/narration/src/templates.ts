@@ -19,9 +19,7 @@ const Text = z
     if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
   });
 
-export const WindowUnitSchema = z
-  .object({ one: z.string().min(1), many: z.string().min(1), gender: z.enum(['m', 'f']) })
-  .strict();
+export const WindowUnitSchema = z.object({ one: z.string().min(1), many: z.string().min(1), gender: z.enum(['m', 'f']) }).strict();
 export type WindowUnit = z.infer<typeof WindowUnitSchema>;
 
 export const EntityTemplateSchema = z
@@ -101,20 +99,7 @@ export type EntityTemplate = z.infer<typeof EntityTemplateSchema>;
 export type TemplateSet = Record<string, EntityTemplate>;
 
 /** Values every template may use besides the row's columns. */
-export const NARRATION_VALUES = [
-  'fund',
-  'count',
-  'window',
-  'first_date',
-  'last_date',
-  'value',
-  'subject',
-  'nickname',
-  'funds',
-  'filters',
-  'conditions',
-  'order',
-] as const;
+export const NARRATION_VALUES = ['fund', 'count', 'window', 'first_date', 'last_date', 'value', 'subject', 'nickname', 'funds', 'filters', 'conditions', 'order'] as const;
 
 /** Columns every aggregate row has besides its key columns (libs/warehouse query builder). */
 export const AGGREGATE_COLUMNS = ['period_start', 'period_end', 'row_count'] as const;
@@ -124,7 +109,9 @@ export function loadTemplates(dir: string = policiesDir()): TemplateSet {
   const folder = join(dir, 'templates');
   if (!existsSync(folder)) throw new PolicyError('policies/templates', '(folder)', 'is missing: one template per entity is required');
   const out: TemplateSet = {};
-  for (const file of readdirSync(folder).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(folder)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     const path = join(folder, file);
     const tpl = loadYamlFile(path, EntityTemplateSchema);
     const name = basename(file, '.yaml');

@@ -16,12 +16,38 @@ import { z } from 'zod';
 import { AskPipeline } from './ask-pipeline';
 
 const params: QueryParams = { ticker: null, tickers: [], agg: 'latest', window: null, limit: null, order: null, order_by: null, filters: {} };
-const plannerMeta = { normalized: '', score: 2, gap: 1, accepted: true, thresholds: { min_score: 1, min_gap: 0.3 }, candidates: [{ entity: 'fiis_financials_risk', score: 2, signals: [] }], llm_used: false, reason: 'test' };
+const plannerMeta = {
+  normalized: '',
+  score: 2,
+  gap: 1,
+  accepted: true,
+  thresholds: { min_score: 1, min_gap: 0.3 },
+  candidates: [{ entity: 'fiis_financials_risk', score: 2, signals: [] }],
+  llm_used: false,
+  reason: 'test',
+};
 
 function plan(over: Partial<PlanResponse>): PlanResponse {
   return {
-    kind: 'entity', intent: 'fiis_financials_risk', entity: 'fiis_financials_risk', tickers_in_text: [], unknown_tickers: [],
-    params, ticker_sources: ['text', 'context'], ticker_required: true, tool: null, smalltalk: null, confirmation: null, advice: false, elliptic: false, follow_up_candidate: false, question: null, follow_up: null, plan: null, planner: plannerMeta, ...over,
+    kind: 'entity',
+    intent: 'fiis_financials_risk',
+    entity: 'fiis_financials_risk',
+    tickers_in_text: [],
+    unknown_tickers: [],
+    params,
+    ticker_sources: ['text', 'context'],
+    ticker_required: true,
+    tool: null,
+    smalltalk: null,
+    confirmation: null,
+    advice: false,
+    elliptic: false,
+    follow_up_candidate: false,
+    question: null,
+    follow_up: null,
+    plan: null,
+    planner: plannerMeta,
+    ...over,
   };
 }
 
@@ -51,10 +77,18 @@ function setup(opts: { plan: PlanResponse; inherited?: string | null; rows?: num
   if (!opts.ragDown) {
     bus.serve(RagSubjects.retrieve, (req) => ({ enabled: false, reason: `denied:${req.intent}`, used_collections: [], chunks: [], total_chunks: 0, policy: null, error: null }));
   }
-  bus.serve(NarratorSubjects.narrate, (req) => (seen.narrate.push(req), { answer: `resposta ${req.problem ?? 'ok'}`, narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0 } }));
+  bus.serve(
+    NarratorSubjects.narrate,
+    (req) => (seen.narrate.push(req), { answer: `resposta ${req.problem ?? 'ok'}`, narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0 } }),
+  );
   bus.serve(ToolGateSubjects.invoke, (req) => ({
     status: req.confirmation ? ('ok' as const) : ('confirmation_required' as const),
-    tool: { name: 'enviar_relatorio_email', args: { report_id: 'rel_1' }, injected: [{ arg: 'report_id', value: 'rel_1', source: 'session.active_report_id' }], status: req.confirmation ? ('executed' as const) : ('confirmation_required' as const) },
+    tool: {
+      name: 'enviar_relatorio_email',
+      args: { report_id: 'rel_1' },
+      injected: [{ arg: 'report_id', value: 'rel_1', source: 'session.active_report_id' }],
+      status: req.confirmation ? ('executed' as const) : ('confirmation_required' as const),
+    },
     result: null,
     message: 'Posso enviar?',
   }));
@@ -77,7 +111,9 @@ describe('AskPipeline', () => {
     expect(out.status).toBe('ok');
     expect(seen.queries[0]).toMatchObject({ ticker: 'HGLG11', tickers: ['HGLG11'] });
     expect(out.meta).toMatchObject({
-      request_id: 'r-1', intent: 'fiis_financials_risk', entity: 'fiis_financials_risk',
+      request_id: 'r-1',
+      intent: 'fiis_financials_risk',
+      entity: 'fiis_financials_risk',
       params: { ticker: 'HGLG11', tickers: ['HGLG11'], agg: 'latest' },
       context: { last_reference_used: true },
       planner: { accepted: true },
@@ -126,7 +162,9 @@ describe('AskPipeline', () => {
   });
 
   it('passes tools to the tool gate and carries meta.tool and confirmation status', async () => {
-    const { pipeline } = setup({ plan: plan({ kind: 'tool', intent: 'enviar_relatorio_email', entity: null, tool: { name: 'enviar_relatorio_email', args: {} }, ticker_sources: [] }) });
+    const { pipeline } = setup({
+      plan: plan({ kind: 'tool', intent: 'enviar_relatorio_email', entity: null, tool: { name: 'enviar_relatorio_email', args: {} }, ticker_sources: [] }),
+    });
     const out = await pipeline.ask({ ...input, question: 'manda por e-mail' });
     expect(out.status).toBe('confirmation_required');
     expect(out.meta.tool).toMatchObject({ name: 'enviar_relatorio_email', injected: [{ arg: 'report_id', source: 'session.active_report_id' }] });
@@ -149,10 +187,38 @@ describe('AskPipeline', () => {
         ? plan({ entity: req.previous_entity, intent: req.previous_entity, tickers_in_text: ['XPML11'], params: { ...params, ticker: 'XPML11', tickers: ['XPML11'] } })
         : plan({ kind: 'clarification', entity: 'fii_overview', elliptic: true, tickers_in_text: ['XPML11'], planner: { ...plannerMeta, accepted: false } });
     });
-    bus.serve(ContextSubjects.peek, () => ({ last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_filters: { sector: 'Shoppings' }, last_question: null, last_listed_tickers: [], earlier_subjects: [], earlier_period: null, last_params: null, pending_call: null, last_call: null, last_kind: 'entity', last_reference: null }));
-    bus.serve(ContextSubjects.resolve, (req) => ({ turn_index: 2, ticker: req.tickers_in_text[0] ?? null, tickers: req.tickers_in_text, context: { last_reference_used: false, reason: 'explicit_ticker_in_text' }, memory: { recent: [], summary: null } }));
+    bus.serve(ContextSubjects.peek, () => ({
+      last_entity: 'fiis_financials_snapshot',
+      last_tickers: ['VISC11'],
+      last_filters: { sector: 'Shoppings' },
+      last_question: null,
+      last_listed_tickers: [],
+      earlier_subjects: [],
+      earlier_period: null,
+      last_params: null,
+      pending_call: null,
+      last_call: null,
+      last_kind: 'entity',
+      last_reference: null,
+    }));
+    bus.serve(ContextSubjects.resolve, (req) => ({
+      turn_index: 2,
+      ticker: req.tickers_in_text[0] ?? null,
+      tickers: req.tickers_in_text,
+      context: { last_reference_used: false, reason: 'explicit_ticker_in_text' },
+      memory: { recent: [], summary: null },
+    }));
     bus.serve(ContextSubjects.commit, () => ({ reference_updated: true }));
-    bus.serve(ExecutorSubjects.query, (req) => ({ entity: req.entity, columns: [], rows: [{ ticker: 'XPML11' }], row_count: 1, truncated: false, as_of: null, sources: [], params: req.params }));
+    bus.serve(ExecutorSubjects.query, (req) => ({
+      entity: req.entity,
+      columns: [],
+      rows: [{ ticker: 'XPML11' }],
+      row_count: 1,
+      truncated: false,
+      as_of: null,
+      sources: [],
+      params: req.params,
+    }));
     bus.serve(NarratorSubjects.narrate, () => ({ answer: 'ok', narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0 } }));
     const out = await new AskPipeline(new BusClient(bus)).ask({ ...input, question: 'E o do XPML11?' });
     expect(planned).toEqual([null, 'fiis_financials_snapshot']);

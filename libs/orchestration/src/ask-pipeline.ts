@@ -177,7 +177,9 @@ export class AskPipeline {
         const q = plan.question as StructuredQuestion;
         question = q.subjects.length === 0 ? { ...q, subjects: ctx.tickers.map((id) => ({ kind: 'fund' as const, id })) } : q;
         try {
-          measure = await step('executor', () => this.client.call(ExecutorSubjects.measure, { request_id: input.request_id, client_id: input.client_id, question: question as StructuredQuestion }));
+          measure = await step('executor', () =>
+            this.client.call(ExecutorSubjects.measure, { request_id: input.request_id, client_id: input.client_id, question: question as StructuredQuestion }),
+          );
         } catch (e) {
           if (!CotaError.is(e) || e.code !== 'BAD_REQUEST') throw e;
           status = 'error';
@@ -264,15 +266,27 @@ export class AskPipeline {
     }
     // A comparison's funds are remembered best first, as the answer lists them ("e quanto eu recebi dele?").
     // Other answers about several funds ("me lista meus fiis com a quantidade de cotas") in the order shown.
-    const byValue = !measure ? [] : question?.compare ? [...measure.values].filter((v) => v.value !== null).sort((a, b) => (question!.compare === 'max' ? b.value! - a.value! : a.value! - b.value!)) : measure.values;
-    const listed = plan.kind === 'measure'
-      ? [...new Set([...byValue.map((v) => v.subject), ...(question?.subjects ?? [])].filter((s) => s.kind === 'fund').map((s) => s.id))]
-      : [...new Set((data?.rows ?? []).map((r) => r.ticker).filter((t): t is string => typeof t === 'string' && /^[A-Z]{4}1[1-9]$/.test(t)))].slice(0, 50);
+    const byValue = !measure
+      ? []
+      : question?.compare
+        ? [...measure.values].filter((v) => v.value !== null).sort((a, b) => (question!.compare === 'max' ? b.value! - a.value! : a.value! - b.value!))
+        : measure.values;
+    const listed =
+      plan.kind === 'measure'
+        ? [...new Set([...byValue.map((v) => v.subject), ...(question?.subjects ?? [])].filter((s) => s.kind === 'fund').map((s) => s.id))]
+        : [...new Set((data?.rows ?? []).map((r) => r.ticker).filter((t): t is string => typeof t === 'string' && /^[A-Z]{4}1[1-9]$/.test(t)))].slice(0, 50);
     // A comparison with a winner is about the winner now ("qual deles tem o maior dy?" → "vale a pena comprar mais dele?").
     const winner = measure?.winner?.kind === 'fund' ? [measure.winner.id] : null;
     // A list across funds that came down to one fund ("qual fii de lajes tem o menor p/vp?") is about that fund.
     const onlyListed = listed.length === 1 && !plan.entity?.startsWith('client_') ? listed : [];
-    const answeredTickers = plan.kind === 'measure' ? (winner ?? (question?.subjects ?? []).filter((s) => s.kind === 'fund').map((s) => s.id)) : params.tickers.length ? params.tickers : params.ticker ? [params.ticker] : onlyListed;
+    const answeredTickers =
+      plan.kind === 'measure'
+        ? (winner ?? (question?.subjects ?? []).filter((s) => s.kind === 'fund').map((s) => s.id))
+        : params.tickers.length
+          ? params.tickers
+          : params.ticker
+            ? [params.ticker]
+            : onlyListed;
     // Past the question's deadline the gateway answers 504: such a question must leave no committed turn.
     if (deadlinePassed()) throw new CotaError('TIMEOUT', 'the question passed its deadline before its turn was committed', { deadline: 'passed', step: 'context_commit' });
     // The commit is marked mustLand: the bus tries it again while the question has time. An answer whose

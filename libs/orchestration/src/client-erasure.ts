@@ -43,7 +43,12 @@ export class ClientErasure {
     const receiptId = this.newReceiptId();
     const req = { erasure_id: receiptId, client_id: clientId };
     const telemetry = (outcome: 'ok' | 'error', attributes: Record<string, string | number | boolean | null>) =>
-      emitStep(this.client.bus, Events.gatewayClientErased, { request_id: receiptId, outcome, timings_ms: { total: since(started) }, attributes: { requested_by: requestedBy, ...attributes } });
+      emitStep(this.client.bus, Events.gatewayClientErased, {
+        request_id: receiptId,
+        outcome,
+        timings_ms: { total: since(started) },
+        attributes: { requested_by: requestedBy, ...attributes },
+      });
 
     let erased: ErasedStore[];
     try {

@@ -1,7 +1,16 @@
 import { CotaError, ExecutionPlan, MeasureResult, StructuredQuestion } from '@cota/contracts';
 import { runPlan } from './plan-runner';
 
-const q = (measure: string, ids: string[]): StructuredQuestion => ({ subjects: ids.map((id) => ({ kind: 'fund', id })), measure, agg: 'value', also: [], period: null, group_by: null, compare: null, condition: null });
+const q = (measure: string, ids: string[]): StructuredQuestion => ({
+  subjects: ids.map((id) => ({ kind: 'fund', id })),
+  measure,
+  agg: 'value',
+  also: [],
+  period: null,
+  group_by: null,
+  compare: null,
+  condition: null,
+});
 
 function measureResult(measure: string, values: Array<[string, number | null]>): MeasureResult {
   return MeasureResult.parse({
@@ -12,7 +21,19 @@ function measureResult(measure: string, values: Array<[string, number | null]>):
     unit: 'pct',
     value_unit: 'pct',
     group_by: null,
-    values: values.map(([id, value]) => ({ subject: { kind: 'fund', id }, value, date: '2025-11-22', start: null, end: null, count: 1, rows: [], coverage: null, period: { from: '2024-11-23', to: '2025-11-22' }, adjusted: false, sources: [] })),
+    values: values.map(([id, value]) => ({
+      subject: { kind: 'fund', id },
+      value,
+      date: '2025-11-22',
+      start: null,
+      end: null,
+      count: 1,
+      rows: [],
+      coverage: null,
+      period: { from: '2024-11-23', to: '2025-11-22' },
+      adjusted: false,
+      sources: [],
+    })),
     winner: null,
   });
 }

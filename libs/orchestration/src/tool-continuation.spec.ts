@@ -17,25 +17,44 @@ const plan = (over: Partial<Plan>): Plan =>
   }) as Plan;
 
 const peek = (over: Partial<Peek>): Peek =>
-  ({ last_entity: null, last_tickers: [], last_filters: {}, last_question: null, last_params: null, last_listed_tickers: [], pending_call: null, last_call: null, last_kind: null, last_reference: null, ...over }) as Peek;
+  ({
+    last_entity: null,
+    last_tickers: [],
+    last_filters: {},
+    last_question: null,
+    last_params: null,
+    last_listed_tickers: [],
+    pending_call: null,
+    last_call: null,
+    last_kind: null,
+    last_reference: null,
+    ...over,
+  }) as Peek;
 
 describe('toolContinuation', () => {
   it('a weak message completes the call waiting for an argument; a confident question only tries to', () => {
     expect(toolContinuation(plan({}), peek({ pending_call: 'calcular_financas' }), '1% ao mês')).toEqual({ mode: 'complete', tool: 'calcular_financas' });
-    expect(toolContinuation(plan({ kind: 'entity', planner: { accepted: true } as Plan['planner'] }), peek({ pending_call: 'calcular_financas' }), 'volatilidade diária de 1%')).toEqual({
+    expect(
+      toolContinuation(plan({ kind: 'entity', planner: { accepted: true } as Plan['planner'] }), peek({ pending_call: 'calcular_financas' }), 'volatilidade diária de 1%'),
+    ).toEqual({
       mode: 'try_complete',
       tool: 'calcular_financas',
     });
   });
 
   it('another tool or a yes/no is never read as the missing argument', () => {
-    expect(toolContinuation(plan({ kind: 'tool', tool: { name: 'gerar_relatorio_diario', args: {} } }), peek({ pending_call: 'calcular_financas' }), 'o que temos pra hoje?')).toBeNull();
+    expect(
+      toolContinuation(plan({ kind: 'tool', tool: { name: 'gerar_relatorio_diario', args: {} } }), peek({ pending_call: 'calcular_financas' }), 'o que temos pra hoje?'),
+    ).toBeNull();
     expect(toolContinuation(plan({ kind: 'confirmation' }), peek({ pending_call: 'calcular_financas' }), 'sim')).toBeNull();
   });
 
   it('edits the tool that just ran when the message opens like a follow-up, accents or not', () => {
     const after = peek({ last_call: 'filtrar_relatorio', last_kind: 'tool' });
-    expect(toolContinuation(plan({ kind: 'entity', planner: { accepted: true } as Plan['planner'] }), after, 'só as notícias')).toEqual({ mode: 'edit', tool: 'filtrar_relatorio' });
+    expect(toolContinuation(plan({ kind: 'entity', planner: { accepted: true } as Plan['planner'] }), after, 'só as notícias')).toEqual({
+      mode: 'edit',
+      tool: 'filtrar_relatorio',
+    });
     expect(toolContinuation(plan({}), after, 'agora agro')).toEqual({ mode: 'edit', tool: 'filtrar_relatorio' });
   });
 

@@ -49,11 +49,34 @@ const MONTHS: Array<[number, string[]]> = [
 ];
 const MONTH_OF = new Map<string, number>(MONTHS.flatMap(([n, names]) => names.map((w) => [w, n] as [string, number])));
 const FULL_MONTH = MONTHS.map(([, names]) => names[0]).join('|');
-const ANY_MONTH = MONTHS.flatMap(([, names]) => names).sort((a, b) => b.length - a.length).join('|');
+const ANY_MONTH = MONTHS.flatMap(([, names]) => names)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
 
 const NUMBER_WORDS: Record<string, number> = {
-  um: 1, uma: 1, dois: 2, duas: 2, tres: 3, quatro: 4, cinco: 5, seis: 6, sete: 7, oito: 8, nove: 9, dez: 10,
-  onze: 11, doze: 12, treze: 13, quatorze: 14, catorze: 14, quinze: 15, dezoito: 18, vinte: 20, trinta: 30, sessenta: 60, noventa: 90,
+  um: 1,
+  uma: 1,
+  dois: 2,
+  duas: 2,
+  tres: 3,
+  quatro: 4,
+  cinco: 5,
+  seis: 6,
+  sete: 7,
+  oito: 8,
+  nove: 9,
+  dez: 10,
+  onze: 11,
+  doze: 12,
+  treze: 13,
+  quatorze: 14,
+  catorze: 14,
+  quinze: 15,
+  dezoito: 18,
+  vinte: 20,
+  trinta: 30,
+  sessenta: 60,
+  noventa: 90,
 };
 const ORDINALS: Record<string, number> = { primeiro: 1, '1o': 1, '1': 1, segundo: 2, '2o': 2, '2': 2, terceiro: 3, '3o': 3, '3': 3, quarto: 4, '4o': 4, '4': 4 };
 const NUM_WORD = `\\d{1,3}|${Object.keys(NUMBER_WORDS).join('|')}`;
@@ -234,7 +257,9 @@ const RULES: Rule[] = [
   },
   // nos últimos 6 meses · últimos 30 dias · últimos dois anos · 12 meses · último ano · último semestre
   {
-    re: new RegExp(`\\b(?:n?[oa]s?\\s+)?(?:ultim[oa]s|passad[oa]s)\\s+(${NUM_WORD})\\s+(dias?|semanas?|mes|meses|anos?)\\b|\\b(${NUM_WORD})\\s+(dias?|semanas?|mes|meses|anos?)\\s+passad[oa]s\\b`),
+    re: new RegExp(
+      `\\b(?:n?[oa]s?\\s+)?(?:ultim[oa]s|passad[oa]s)\\s+(${NUM_WORD})\\s+(dias?|semanas?|mes|meses|anos?)\\b|\\b(${NUM_WORD})\\s+(dias?|semanas?|mes|meses|anos?)\\s+passad[oa]s\\b`,
+    ),
     build: (m) => trailing(count(m[1] ?? m[3]), m[2] ?? m[4]),
   },
   {
@@ -286,7 +311,8 @@ function trailing(n: number, unit: string): PeriodSpec | null {
 const SHIFT_UNITS: Record<string, ShiftUnit> = { dia: 'day', pregao: 'day', mes: 'month', trimestre: 'quarter', semestre: 'semester', ano: 'year' };
 const FORWARD = /^(?:seguinte|posterior|depois|proxim[oa])$/;
 // "no mês seguinte", "o trimestre anterior", "no próximo semestre", "um ano depois" (not "ano passado": that counts from today).
-const SHIFT = /\b(?:(?:(um|uma|dois|duas|tres|\d{1,2})\s+)?(dia|dias|pregao|mes|meses|trimestre|semestre|ano|anos)\s+(seguinte|posterior|anterior|depois|antes)|(proxim[oa])\s+(dia|pregao|mes|trimestre|semestre|ano))\b/;
+const SHIFT =
+  /\b(?:(?:(um|uma|dois|duas|tres|\d{1,2})\s+)?(dia|dias|pregao|mes|meses|trimestre|semestre|ano|anos)\s+(seguinte|posterior|anterior|depois|antes)|(proxim[oa])\s+(dia|pregao|mes|trimestre|semestre|ano))\b/;
 const SHIFT_COUNT: Record<string, number> = { um: 1, uma: 1, dois: 2, duas: 2, tres: 3 };
 const singular = (u: string) => ({ meses: 'mes', dias: 'dia', anos: 'ano' })[u] ?? u;
 // "e a selic rendeu quanto nesse mês?": the month the conversation is about (offset 0).

@@ -96,9 +96,7 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
     [range('2024-12-15', '2024-12-15', 'day'), 'month', 1, range('2025-01-01', '2025-01-31', 'month')],
     [range('2022-08-01', '2022-08-31', 'month'), 'month', 0, range('2022-08-01', '2022-08-31', 'month')],
     [range('2023-06-30', '2023-06-30', 'day'), 'day', 0, range('2023-06-30', '2023-06-30', 'day')],
-  ] as const)('%j moved by %s %d', (from, unit, offset, expected) =>
-    expect(shiftPeriod(from as never, { unit, offset })).toEqual(expected),
-  );
+  ] as const)('%j moved by %s %d', (from, unit, offset, expected) => expect(shiftPeriod(from as never, { unit, offset })).toEqual(expected));
 
   it('"no último dia do mês": the last day of the month the conversation is on', () => {
     const shift = parsePeriod('e no ultimo dia do mes?')?.shift;

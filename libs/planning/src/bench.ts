@@ -46,7 +46,13 @@ export function planningBenchmarks(): Benchmark[] {
         planner.planDeterministic('e em abril?', {
           previousEntity: 'fiis_precos',
           previousQuestion: {
-            subjects: [{ kind: 'fund', id: 'XPML11' }], measure: 'price', agg: 'value', also: [], group_by: null, compare: null, condition: null,
+            subjects: [{ kind: 'fund', id: 'XPML11' }],
+            measure: 'price',
+            agg: 'value',
+            also: [],
+            group_by: null,
+            compare: null,
+            condition: null,
             period: { kind: 'range', from: '2024-03-01', to: '2024-03-31', grain: 'month' },
           },
         });

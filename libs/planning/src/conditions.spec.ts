@@ -12,7 +12,13 @@ describe('numeric conditions', () => {
     ['p/vp abaixo de 0,95', [{ op: 'lt', value: 0.95 }]],
     ['valor de mercado acima de 1 bi', [{ op: 'gt', value: 1e9 }]],
     ['mais de R$ 500 milhões', [{ op: 'gt', value: 5e8 }]],
-    ['menor que 2 e maior que 1', [{ op: 'lt', value: 2 }, { op: 'gt', value: 1 }]],
+    [
+      'menor que 2 e maior que 1',
+      [
+        { op: 'lt', value: 2 },
+        { op: 'gt', value: 1 },
+      ],
+    ],
     // Past any value a fund has, the contract's bound: nothing meets it, nothing breaks.
     ['dy acima de 999999999999 bi', [{ op: 'gt', value: 1e15 }]],
   ])('%s', (text, expected) => {

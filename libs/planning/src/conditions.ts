@@ -14,14 +14,29 @@ export interface NumericCondition {
   end: number;
 }
 
-const ABOVE = ['passou de', 'passaram de', 'acima de', 'acima dos', 'acima da', 'mais de', 'maior que', 'maior do que', 'superior a', 'superou', 'ultrapassou', 'maiores que', 'acima do'];
+const ABOVE = [
+  'passou de',
+  'passaram de',
+  'acima de',
+  'acima dos',
+  'acima da',
+  'mais de',
+  'maior que',
+  'maior do que',
+  'superior a',
+  'superou',
+  'ultrapassou',
+  'maiores que',
+  'acima do',
+];
 const BELOW = ['abaixo de', 'abaixo dos', 'abaixo da', 'abaixo do', 'menos de', 'menor que', 'menor do que', 'menores que', 'inferior a'];
 const SCALES: Record<string, number> = { bi: 1e9, bilhao: 1e9, bilhoes: 1e9, mi: 1e6, mm: 1e6, milhao: 1e6, milhoes: 1e6, mil: 1e3, k: 1e3 };
-const words = (list: string[]) => list.sort((a, b) => b.length - a.length).map((w) => w.replace(/ /g, '\\s+')).join('|');
-const CONDITION = new RegExp(
-  `(?:^|[^a-z])(${words(ABOVE)}|${words(BELOW)})\\s+(?:r\\$\\s*)?(-?\\d+(?:[.,]\\d+)?)\\s*(%|${Object.keys(SCALES).join('|')})?(?![a-z0-9])`,
-  'g',
-);
+const words = (list: string[]) =>
+  list
+    .sort((a, b) => b.length - a.length)
+    .map((w) => w.replace(/ /g, '\\s+'))
+    .join('|');
+const CONDITION = new RegExp(`(?:^|[^a-z])(${words(ABOVE)}|${words(BELOW)})\\s+(?:r\\$\\s*)?(-?\\d+(?:[.,]\\d+)?)\\s*(%|${Object.keys(SCALES).join('|')})?(?![a-z0-9])`, 'g');
 const ABOVE_SET = new Set(ABOVE);
 
 /** Every numeric comparison in the text, in order, with its number scaled ("1 bi" = 1e9; "15%" = 15). */

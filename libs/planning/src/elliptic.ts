@@ -23,8 +23,7 @@ export function detectEllipsis(q: AnalysedQuestion, o: Ontology, isFilterWord: (
   const found = openers.find((op) => op.length < tokens.length && op.every((w, i) => tokens[i] === w));
   // "o TRXF11" answering "de qual fundo?": only funds and function words continue the previous question too.
   // A bare "HGLG11?" is a question of its own (the fund's overview).
-  const onlyFunds =
-    q.tickers.tickers.length > 0 && tokens.some((t) => STOPWORDS.has(t)) && tokens.every((t) => q.tickers.surfaces.has(t) || STOPWORDS.has(t));
+  const onlyFunds = q.tickers.tickers.length > 0 && tokens.some((t) => STOPWORDS.has(t)) && tokens.every((t) => q.tickers.surfaces.has(t) || STOPWORDS.has(t));
   const opener = found ?? (onlyFunds ? [] : null);
   if (!opener) return null;
   const anchors: string[] = [];

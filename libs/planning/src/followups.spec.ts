@@ -9,9 +9,8 @@ const planner = realPlanner();
 const plan = (q: string, previousEntity: string | null = null) => planner.planDeterministic(q, { previousEntity });
 
 describe('elliptic follow-ups', () => {
-  it.each(['E o do XPML11?', 'e o KNRI11?', 'e em 2023?', 'e no ano passado?', 'e pro hglg?', 'agora o HGLG11', 'e para o KNRI11 em 2024?'])(
-    'marks "%s" elliptic',
-    (q) => expect(plan(q).elliptic).toBe(true),
+  it.each(['E o do XPML11?', 'e o KNRI11?', 'e em 2023?', 'e no ano passado?', 'e pro hglg?', 'agora o HGLG11', 'e para o KNRI11 em 2024?'])('marks "%s" elliptic', (q) =>
+    expect(plan(q).elliptic).toBe(true),
   );
 
   it.each(['e o dividendo do XPML11?', 'e o preço?', 'E a vacância do KNRI11?', 'Qual o P/VP do HGLG11?', 'HGLG11?', 'e o aluguel?', 'e?'])(
@@ -65,7 +64,12 @@ describe('elliptic follow-ups', () => {
 describe('QA findings', () => {
   it('"Quanto eu tenho investido no total?" sums the positions (invested_amt is aggregatable there)', () => {
     // The client's invested total is a client measure now (summed by the executor, scoped to the client).
-    expect(plan('Quanto eu tenho investido no total?')).toMatchObject({ kind: 'measure', entity: 'client_fiis_positions', params: { agg: 'sum' }, question: { measure: 'invested', agg: 'total' } });
+    expect(plan('Quanto eu tenho investido no total?')).toMatchObject({
+      kind: 'measure',
+      entity: 'client_fiis_positions',
+      params: { agg: 'sum' },
+      question: { measure: 'invested', agg: 'total' },
+    });
   });
 
   it('a ranking by P/VP orders the snapshot across funds by price_book_ratio, never by another rank', () => {

@@ -8,8 +8,34 @@ export interface NamedFund {
 
 /** Words every registered name carries ("Fundo de Investimento Imobiliário ... Responsabilidade Limitada"). */
 const GENERIC = new Set([
-  'fundo', 'fundos', 'fdo', 'investimento', 'investimentos', 'inv', 'invest', 'imobiliario', 'imobiliarios', 'imobiliaria', 'imob', 'fii', 'fiis', 'fi', 'fic',
-  'de', 'do', 'da', 'dos', 'das', 'em', 'e', 'responsabilidade', 'limitada', 'ltda', 'cotas', 'cota', 'sa',
+  'fundo',
+  'fundos',
+  'fdo',
+  'investimento',
+  'investimentos',
+  'inv',
+  'invest',
+  'imobiliario',
+  'imobiliarios',
+  'imobiliaria',
+  'imob',
+  'fii',
+  'fiis',
+  'fi',
+  'fic',
+  'de',
+  'do',
+  'da',
+  'dos',
+  'das',
+  'em',
+  'e',
+  'responsabilidade',
+  'limitada',
+  'ltda',
+  'cotas',
+  'cota',
+  'sa',
 ]);
 
 export interface NameMatch {
@@ -32,7 +58,9 @@ export class FundNameIndex {
   constructor(funds: Iterable<NamedFund>, isWord: (lower: string) => boolean) {
     for (const f of funds) {
       if (!f.name) continue;
-      const words = normalize(f.name).split(' ').filter((w) => w && !GENERIC.has(w));
+      const words = normalize(f.name)
+        .split(' ')
+        .filter((w) => w && !GENERIC.has(w));
       // One word ("kinea") is a manager's name more often than a fund's.
       if (words.length < 2 || words.every((w) => isWord(w) || w.length < 3)) continue;
       // The name and its leading words ("Vinci Shopping Centers" for "Vinci Shopping Centers Fundo Invest ... FII"),

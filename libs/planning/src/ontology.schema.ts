@@ -64,7 +64,10 @@ export const OntologySchema = z
          * A smaller lead that still suffices when the best reading has a word or phrase of at least
          * `specific_word_weight` that the runner-up lacks (a specific term, not shared vocabulary).
          */
-        specific: z.object({ min_gap: z.number().min(0), word_weight: z.number().positive() }).strict().optional(),
+        specific: z
+          .object({ min_gap: z.number().min(0), word_weight: z.number().positive() })
+          .strict()
+          .optional(),
       })
       .strict()
       .refine((t) => !t.specific || t.specific.min_gap <= t.min_gap, { message: 'specific.min_gap must not exceed min_gap', path: ['specific', 'min_gap'] }),

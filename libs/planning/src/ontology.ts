@@ -101,7 +101,12 @@ export class Ontology {
       groups: f.groups.map((g) => g.map(collect)),
     }));
 
-    this.standalone = new Set([...BUILTIN_STANDALONE, ...Object.entries(spec.features).filter(([, f]) => f.standalone).map(([n]) => n)]);
+    this.standalone = new Set([
+      ...BUILTIN_STANDALONE,
+      ...Object.entries(spec.features)
+        .filter(([, f]) => f.standalone)
+        .map(([n]) => n),
+    ]);
 
     const entities = new Map<string, CompiledEntity>();
     for (const [name, e] of Object.entries(spec.entities)) {
@@ -113,8 +118,7 @@ export class Ontology {
         if (c.stems.length === 1) {
           const prev = tokens.get(c.stems[0]);
           if (!prev || weight > prev.weight) tokens.set(c.stems[0], { weight, text });
-        }
-        else phrases.push({ ...c, weight });
+        } else phrases.push({ ...c, weight });
       }
       for (const [text, weight] of Object.entries(e.phrases)) phrases.push({ ...collect(text), weight });
       // Two spellings of one phrase ("quanto paga"/"quanto pagou") stem alike: count it once.
@@ -125,7 +129,9 @@ export class Ontology {
         if (!prev || p.weight > prev.weight) unique.set(key, p);
       }
       phrases.splice(0, phrases.length, ...unique.values());
-      const standalone = Object.entries(e.features).filter(([f, w]) => w > 0 && this.standalone.has(f)).map(([f]) => f);
+      const standalone = Object.entries(e.features)
+        .filter(([f, w]) => w > 0 && this.standalone.has(f))
+        .map(([f]) => f);
       entities.set(name, { name, description: e.description, label: e.label, tokens, phrases, features: new Map(Object.entries(e.features)), standalone });
     }
     this.entities = entities;
@@ -166,12 +172,16 @@ export class Ontology {
     };
     for (const w of spec.elliptic.period_words) collect(w);
     for (const w of spec.known_words) collect(w);
-    this.vocabulary = new FuzzyVocabulary(words, {
-      minLength: spec.fuzzy.min_length,
-      maxDistance: spec.fuzzy.max_distance,
-      longFrom: spec.fuzzy.long_from,
-      longMaxDistance: spec.fuzzy.long_max_distance,
-    }, stem);
+    this.vocabulary = new FuzzyVocabulary(
+      words,
+      {
+        minLength: spec.fuzzy.min_length,
+        maxDistance: spec.fuzzy.max_distance,
+        longFrom: spec.fuzzy.long_from,
+        longMaxDistance: spec.fuzzy.long_max_distance,
+      },
+      stem,
+    );
   }
 
   entityNames(): string[] {

@@ -52,9 +52,7 @@ export const ParamPolicySchema = z
     version: z.literal(1),
     /** Named ticker declarations the entities reuse (YAML anchors); documentation only. */
     ticker_presets: z.record(z.string(), TickerDecl).default({}),
-    agg_words: z
-      .object({ avg: Words, sum: Words, count: Words, list: Words, latest: Words })
-      .strict(),
+    agg_words: z.object({ avg: Words, sum: Words, count: Words, list: Words, latest: Words }).strict(),
     /** Phrases that contain an aggregation word without asking for it ("preço médio" of a position). */
     agg_vetoes: z
       .array(

@@ -18,8 +18,7 @@ const EXPLICIT_YEAR = /\b(?:19|20)\d{2}\b/;
 
 type Vocab = Array<{ value: string; phrases: CompiledPhrase[] }>;
 
-const compileVocab = (v: Record<string, string[]>): Vocab =>
-  Object.entries(v).map(([value, words]) => ({ value, phrases: words.map(compilePhrase) }));
+const compileVocab = (v: Record<string, string[]>): Vocab => Object.entries(v).map(([value, words]) => ({ value, phrases: words.map(compilePhrase) }));
 
 const alternation = (words: string[]) =>
   words
@@ -83,9 +82,7 @@ export class ParamInference {
     this.agg = spec.agg_precedence.map((agg) => ({
       agg,
       phrases: spec.agg_words[agg].map(exact),
-      vetoes: spec.agg_vetoes
-        .filter((v) => v.agg === agg)
-        .flatMap((v) => v.phrases.map((p) => ({ phrase: exact(p), entities: v.entities ? new Set(v.entities) : null }))),
+      vetoes: spec.agg_vetoes.filter((v) => v.agg === agg).flatMap((v) => v.phrases.map((p) => ({ phrase: exact(p), entities: v.entities ? new Set(v.entities) : null }))),
     }));
     this.aggOverrides = spec.agg_overrides.map((o) => ({ agg: o.agg, all: o.all.map((g) => g.map(compilePhrase)), entities: new Set(o.entities) }));
     this.filters = {
@@ -252,7 +249,7 @@ export class ParamInference {
     else if (agg) notes.push(`agg=${agg} not offered by ${entity}; kept ${spec.agg}`);
 
     // The "12 meses" of an overriding phrase defines the stored figure, not a window of rows.
-    if (p.agg === 'latest') window = overridden ? spec.latest_window : window ?? spec.latest_window;
+    if (p.agg === 'latest') window = overridden ? spec.latest_window : (window ?? spec.latest_window);
     p.window = window;
 
     // Limit: "top 10", "os 24 últimos preços", "5 maiores".
@@ -275,7 +272,7 @@ export class ParamInference {
       const col = this.rankColumns.find((c) => c.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 1)));
       p.order_by = col?.value ?? null;
       // Said, not hidden: without a rank column named the executor uses the entity's default order.
-      if (!col) notes.push('no rank column named: the ranking entity\'s default order');
+      if (!col) notes.push("no rank column named: the ranking entity's default order");
       // Rank position 1 is the best: "top" reads ascending, "piores" from the bottom.
       p.order = this.worst.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0)) ? 'desc' : 'asc';
       p.limit = p.limit ?? this.spec.ranking.default_limit;
@@ -368,7 +365,7 @@ export class ParamInference {
 
   /** The last day of a month named by word or number ("setembro", "09") of a year, ISO. */
   private monthEnd(month: string, year: number): string | null {
-    const mo = /^\d+$/.test(month) ? Number(month) : this.months.get(month) ?? 0;
+    const mo = /^\d+$/.test(month) ? Number(month) : (this.months.get(month) ?? 0);
     if (mo < 1 || mo > 12 || year < 1900 || year > 2100) return null;
     const last = new Date(Date.UTC(year, mo, 0)).getUTCDate();
     return `${year}-${String(mo).padStart(2, '0')}-${String(last).padStart(2, '0')}`;

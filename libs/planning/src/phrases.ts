@@ -42,12 +42,6 @@ export function containsPhrase(stems: readonly string[], phrase: readonly string
 }
 
 /** `containsPhrase` after an O(1) check that the phrase's first word occurs at all. */
-export function hasPhrase(
-  words: readonly string[],
-  wordSet: ReadonlySet<string>,
-  phrase: readonly string[],
-  maxGap: number,
-  atStart = false,
-): boolean {
+export function hasPhrase(words: readonly string[], wordSet: ReadonlySet<string>, phrase: readonly string[], maxGap: number, atStart = false): boolean {
   return phrase.length > 0 && wordSet.has(phrase[0]) && containsPhrase(words, phrase, maxGap, atStart);
 }

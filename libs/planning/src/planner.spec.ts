@@ -159,12 +159,9 @@ describe('Planner (deterministic)', () => {
       expect(plan('quanto rende a poupança hoje').entity).toBe('history_market_indicators');
     });
 
-    it.each(['o que é P/VP?', 'como funciona o dividend yield?', 'qual a diferença entre FII de tijolo e de papel?', 'o que significa vacância'])(
-      '%s -> concept',
-      (q) => {
-        expect(plan(q)).toMatchObject({ kind: 'concept', intent: 'concept', entity: null });
-      },
-    );
+    it.each(['o que é P/VP?', 'como funciona o dividend yield?', 'qual a diferença entre FII de tijolo e de papel?', 'o que significa vacância'])('%s -> concept', (q) => {
+      expect(plan(q)).toMatchObject({ kind: 'concept', intent: 'concept', entity: null });
+    });
   });
 
   describe('decision and explanation', () => {
@@ -186,10 +183,12 @@ describe('Planner (deterministic)', () => {
       const p = plan('carteira vs cdi');
       expect(p.kind).toBe('clarification');
       expect(p.planner.accepted).toBe(false);
-      expect(p.planner.candidates.map((c) => c.entity).slice(0, 2).sort()).toEqual([
-        'client_fiis_performance_vs_benchmark',
-        'client_fiis_performance_vs_benchmark_summary',
-      ]);
+      expect(
+        p.planner.candidates
+          .map((c) => c.entity)
+          .slice(0, 2)
+          .sort(),
+      ).toEqual(['client_fiis_performance_vs_benchmark', 'client_fiis_performance_vs_benchmark_summary']);
       expect(p.planner.reason).toMatch(/apart/);
       // Each reading carries its pt-BR label so the answer can ask "você quer X ou Y?".
       expect(p.planner.candidates[0].label).toMatch(/sua carteira/);
@@ -284,7 +283,7 @@ describe('Planner (deterministic)', () => {
       return p.kind === 'entity' || p.kind === 'measure' ? p.entity : `${p.kind}:${p.entity}`;
     };
 
-    it('reads first-person money talk as the client\'s own portfolio', () => {
+    it("reads first-person money talk as the client's own portfolio", () => {
       expect(entity('to ganhando ou perdendo dinheiro no RECR11?')).toBe('client_fiis_positions');
       expect(entity('meu pm no KNHY11 ta em quanto?')).toBe('client_fiis_positions');
       expect(entity('em quais fiis eu to com posicao hoje?')).toBe('client_fiis_positions');
@@ -313,7 +312,7 @@ describe('Planner (deterministic)', () => {
       expect(entity('qual a maior queda que o VGIA11 ja teve')).toBe('fiis_financials_risk');
     });
 
-    it('routes a fund\'s vacancy to its properties, the reported physical/financial vacancy to the snapshot', () => {
+    it("routes a fund's vacancy to its properties, the reported physical/financial vacancy to the snapshot", () => {
       expect(entity('qual a vacancia do HGLG11')).toBe('fiis_imoveis');
       expect(entity('e a vacancia?')).toBe('fiis_imoveis');
       expect(entity('vacancia financeira do XPLG11')).toBe('fiis_financials_snapshot');
@@ -400,7 +399,7 @@ describe('Planner (deterministic)', () => {
       expect(entity('selic atual')).toBe('history_market_indicators');
     });
 
-    it('reads the client\'s purchases, weights, expected income and results against an index', () => {
+    it("reads the client's purchases, weights, expected income and results against an index", () => {
       expect(entity('comprei knri11 a quanto em média?')).toBe('client_fiis_positions');
       expect(entity('Quando comprei XPML11 pela primeira vez?')).toBe('client_fiis_positions');
       expect(entity('vale a pena comprar HGLG11?')).toBe('fii_overview');
@@ -434,17 +433,25 @@ describe('Planner (deterministic)', () => {
     it('a condition on a metric the rankings lack screens the entity that has it, every fund counted', () => {
       const p = plan('quantos fundos de shopping tem p/vp abaixo de 1?');
       expect(p).toMatchObject({ kind: 'entity', entity: 'fiis_financials_snapshot' });
-      expect(p.params).toMatchObject({ order_by: 'price_book_ratio', limit: 1000, filters: { sector: 'Shoppings' }, conditions: [{ column: 'price_book_ratio', op: 'lt', value: 1 }] });
+      expect(p.params).toMatchObject({
+        order_by: 'price_book_ratio',
+        limit: 1000,
+        filters: { sector: 'Shoppings' },
+        conditions: [{ column: 'price_book_ratio', op: 'lt', value: 1 }],
+      });
     });
 
     it('a condition does not choose the order: "com valor de mercado acima de 1 bi, os 3 com menor p/vp"', () => {
       const p = plan('entre os fundos de logística com valor de mercado acima de 1 bi, quais os 3 com menor p/vp?');
       expect(p.params).toMatchObject({ order_by: 'price_book_ratio', order: 'asc', limit: 3, conditions: [{ column: 'market_cap_value', op: 'gt', value: 1e9 }] });
-      expect(plan('Quantos FIIs de papel têm DY acima de 15%?').params).toMatchObject({ filters: { fund_type: 'Papel' }, conditions: [{ column: 'dy_12m_pct', op: 'gt', value: 15 }] });
+      expect(plan('Quantos FIIs de papel têm DY acima de 15%?').params).toMatchObject({
+        filters: { fund_type: 'Papel' },
+        conditions: [{ column: 'dy_12m_pct', op: 'gt', value: 15 }],
+      });
     });
   });
 
-  describe('fund names, kinds of fund, market spans, benchmarks and the client\'s words', () => {
+  describe("fund names, kinds of fund, market spans, benchmarks and the client's words", () => {
     it('a fund named by the leading words of its registered name; a kind of fund asked of a named fund is no filter', () => {
       expect(plan('qual o ticker do Vinci Shopping Centers?')).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro', params: { ticker: 'VISC11' } });
       expect(plan('o knri11 é papel ou tijolo?').params).toMatchObject({ ticker: 'KNRI11', filters: {} });
@@ -457,8 +464,11 @@ describe('Planner (deterministic)', () => {
       expect(plan('preço do XPML11 em março de 2024').question).toMatchObject({ measure: 'price', agg: 'value' });
     });
 
-    it('a fund against the CDI over a period said is each one\'s return; without one, the 12-month benchmark plan', () => {
-      expect(plan('KNHY11 rendeu mais que o CDI no 1º semestre de 2024?')).toMatchObject({ kind: 'measure', question: { measure: null, agg: 'variation', subjects: [{ id: 'KNHY11' }, { id: 'CDI' }] } });
+    it("a fund against the CDI over a period said is each one's return; without one, the 12-month benchmark plan", () => {
+      expect(plan('KNHY11 rendeu mais que o CDI no 1º semestre de 2024?')).toMatchObject({
+        kind: 'measure',
+        question: { measure: null, agg: 'variation', subjects: [{ id: 'KNHY11' }, { id: 'CDI' }] },
+      });
       expect(plan('O HGLG11 rendeu mais que o CDI nos últimos 12 meses?').kind).toBe('plan');
     });
 

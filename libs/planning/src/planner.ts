@@ -76,7 +76,10 @@ export class Planner {
   /** Replaces the fund list (the service refreshes it from the warehouse). */
   setFunds(funds: Iterable<string | NamedFund>): void {
     const list = [...funds].map((f) => (typeof f === 'string' ? { ticker: f, name: null } : f));
-    this.tickers = new TickerIndex(list.map((f) => f.ticker), this.ontology.tickerPrefixStopwords);
+    this.tickers = new TickerIndex(
+      list.map((f) => f.ticker),
+      this.ontology.tickerPrefixStopwords,
+    );
     this.names = new FundNameIndex(list, (w) => this.ontology.vocabulary.has(w));
   }
 
@@ -119,10 +122,7 @@ export class Planner {
     const question = named.question;
     const nameNote = `${named.note}${listed ? `; "${listed.ticker}" is the fund at that place of the previous answer` : ''}`;
     const q = analyseQuestion(question, this.recognizeTickers(question), this.ontology.vocabulary);
-    const tickerNote =
-      q.tickers.mode === 'fund-list'
-        ? ''
-        : '; fund list not loaded yet: tickers recognised by pattern (AAAA11) only';
+    const tickerNote = q.tickers.mode === 'fund-list' ? '' : '; fund list not loaded yet: tickers recognised by pattern (AAAA11) only';
     const corrections = q.corrections.length ? `; corrected ${q.corrections.join(', ')}` : '';
     const suffix = tickerNote + corrections + nameNote;
 
@@ -154,7 +154,8 @@ export class Planner {
     }
     const byWords = detectTool(q, this.ontology);
     // By its arguments only when no rule named a tool, or to confirm a calculator rule (see `certain`).
-    const byArgs = this.opts.policies.tools && (!byWords || byWords.name === 'calcular_financas') ? toolByArguments(question, this.opts.policies.tools, q.tickers.tickers.length > 0) : null;
+    const byArgs =
+      this.opts.policies.tools && (!byWords || byWords.name === 'calcular_financas') ? toolByArguments(question, this.opts.policies.tools, q.tickers.tickers.length > 0) : null;
     const tool = byWords ?? byArgs;
     // "ifix no ano, quanto acumula?" names a series and a measure: it asks for data, not a calculator.
     // A calculation whose arguments are all written out ("CDI de 10,65% ao ano, quanto é isso por mês?")
@@ -192,11 +193,24 @@ export class Planner {
     // A question that names its own topic ("e o overview dele?" after a Sharpe) is not an edit of the
     // previous measure: its entity answers it, and the fund comes from the last reference.
     const ownTopic =
-      routed.kind === 'entity' && routed.planner.accepted && !routed.elliptic && !reading.measureNamed && !!routed.entity && reading.question.subjects.length === 0 &&
-      !!opts.previousQuestion?.measure && this.opts.policies.measures.measures[opts.previousQuestion.measure]?.entity !== routed.entity &&
-      !reading.cues.includes('among_previous') && !reading.cues.includes('add_subject') && !reading.cues.includes('refers_subject') && !reading.cues.includes('between_answers');
+      routed.kind === 'entity' &&
+      routed.planner.accepted &&
+      !routed.elliptic &&
+      !reading.measureNamed &&
+      !!routed.entity &&
+      reading.question.subjects.length === 0 &&
+      !!opts.previousQuestion?.measure &&
+      this.opts.policies.measures.measures[opts.previousQuestion.measure]?.entity !== routed.entity &&
+      !reading.cues.includes('among_previous') &&
+      !reading.cues.includes('add_subject') &&
+      !reading.cues.includes('refers_subject') &&
+      !reading.cues.includes('between_answers');
     if (hasPrevious && cue && !ownTopic) {
-      const edited = applyFollowUp(reading, { question: opts.previousQuestion ?? null, tickers: opts.previousTickers ?? [], earlier: opts.earlierSubjects ?? [], earlierPeriod: opts.earlierPeriod ?? null }, this.opts.policies.measures);
+      const edited = applyFollowUp(
+        reading,
+        { question: opts.previousQuestion ?? null, tickers: opts.previousTickers ?? [], earlier: opts.earlierSubjects ?? [], earlierPeriod: opts.earlierPeriod ?? null },
+        this.opts.policies.measures,
+      );
       question = edited.question;
       followUp = edited.meta;
     }
@@ -208,7 +222,14 @@ export class Planner {
     // A fund and a date but no measure ("brcr11 em 10/06/2019, qto tava?"), and no entity that reads it:
     // the fund's price is what a date asks of a fund.
     const price = this.opts.policies.measures.measures.price;
-    if (!question.measure && price && question.period && question.subjects.length > 0 && question.subjects.every((s) => s.kind === 'fund') && (!routed.planner.accepted || routed.kind !== 'entity')) {
+    if (
+      !question.measure &&
+      price &&
+      question.period &&
+      question.subjects.length > 0 &&
+      question.subjects.every((s) => s.kind === 'fund') &&
+      (!routed.planner.accepted || routed.kind !== 'entity')
+    ) {
       question = { ...question, measure: price.name, agg: chooseAgg(price, new Set(), question.period, question.group_by !== null, '') };
       reading.signals.push('measure price (a fund and a date, no other measure)');
     }
@@ -223,21 +244,30 @@ export class Planner {
       // Several series at one date: the panel answers the panorama's question with each series' value.
       (question.measure === null && marketOnly && (routed.entity === 'macro_consolidada' || !routed.planner.accepted || routed.entity?.startsWith('history_') === true)) ||
       // "Qual dos meus fundos tem o maior DY?": a fund measure over the client's funds.
-      (routed.entity?.startsWith('client_') === true && question.subjects.some((s) => s.kind === 'portfolio') &&
+      (routed.entity?.startsWith('client_') === true &&
+        question.subjects.some((s) => s.kind === 'portfolio') &&
         this.opts.policies.measures.measures[question.measure ?? '']?.subject === 'fund') ||
       // An edit of the previous structured question stays one ("qual deles pagou mais?").
       (followUp?.applied === true && followUp.inherited.length > 0) ||
       // A fund against an index over a period ("ABCP11 x IFIX em 2024, quem foi melhor?"): each one's return, whatever the words leaned to.
       (!fundList && isReturnsPanel(question, this.opts.policies.measures)) ||
       // "o que subiu mais em 2021, IPCA ou IGP-M?": one measure serves every series asked; the panorama shows levels only.
-      (marketOnly && !fundList && (routed.entity !== 'macro_consolidada' || question.measure !== null) && ((question.period !== null && question.period.kind !== 'latest') || reading.aggNamed)) ||
+      (marketOnly &&
+        !fundList &&
+        (routed.entity !== 'macro_consolidada' || question.measure !== null) &&
+        ((question.period !== null && question.period.kind !== 'latest') || reading.aggNamed)) ||
       // The client's own measure named ("quanto recebi", "rendeu pra mim") while the words leaned to a
       // fund or market entity (dividends, news): the client's figure.
       (reading.measureNamed && this.opts.policies.measures.measures[question.measure ?? '']?.subject === 'portfolio' && !routed.entity?.startsWith('client_'));
     let measurable = isMeasurable(question, reading, followUp, this.opts.policies.measures);
     // "peso de cada fundo pelo valor investido", "quanto % da carteira é cada fundo": a share of the
     // portfolio, which the portfolio entity lists per fund; the measure named is what the share is of.
-    if (measurable.ok && routed.kind === 'entity' && routed.entity?.startsWith('client_') && /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/.test(q.normalized)) {
+    if (
+      measurable.ok &&
+      routed.kind === 'entity' &&
+      routed.entity?.startsWith('client_') &&
+      /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/.test(q.normalized)
+    ) {
       measurable = { ok: false, why: 'a share of the portfolio: the portfolio entity lists it per fund' };
     }
     // No entity reads it ("market cap do mxrf11") but the measure catalog names it: the measure answers.
@@ -285,16 +315,23 @@ export class Planner {
     }
     const entity = 'fii_overview';
     const inferred = this.opts.policies.params.infer(q, entity);
-    const res = this.respond(q, 'entity', entity, entity, { ...inferred, ticker_sources: ['text', 'context'], ticker_required: true }, {
-      normalized: q.normalized,
-      score: 0,
-      gap: 0,
-      thresholds: { min_score: this.ontology.thresholds.min_score, min_gap: this.ontology.thresholds.min_gap },
-      candidates: [{ entity, score: 0, signals: ['advice'], label: this.ontology.labelOf(entity) }],
-      llm_used: false,
-      accepted: true,
-      reason: `request for a recommendation ("${phrase}"): the fund's overview, and Cota says it does not recommend${suffix}`,
-    });
+    const res = this.respond(
+      q,
+      'entity',
+      entity,
+      entity,
+      { ...inferred, ticker_sources: ['text', 'context'], ticker_required: true },
+      {
+        normalized: q.normalized,
+        score: 0,
+        gap: 0,
+        thresholds: { min_score: this.ontology.thresholds.min_score, min_gap: this.ontology.thresholds.min_gap },
+        candidates: [{ entity, score: 0, signals: ['advice'], label: this.ontology.labelOf(entity) }],
+        llm_used: false,
+        accepted: true,
+        reason: `request for a recommendation ("${phrase}"): the fund's overview, and Cota says it does not recommend${suffix}`,
+      },
+    );
     return { ...res, advice: true };
   }
 
@@ -417,13 +454,22 @@ export class Planner {
         : `not accepted: ${best.entity} (${best.score}) and ${second.entity} (${second.score}) are ${gap} apart < ${min_gap}`;
     // "Ranking de fundos por P/VP": the rankings entity has no P/VP rank, so the funds are ordered
     // by that column of the entity that has it, never silently by another rank.
-    const redirect = accepted && best.entity === this.opts.policies.params.spec.ranking.entity && q.tickers.tickers.length === 0
-      ? (this.opts.policies.params.rankingRedirect(qr) ?? this.opts.policies.params.conditionRedirect(q.original))
-      : null;
+    const redirect =
+      accepted && best.entity === this.opts.policies.params.spec.ranking.entity && q.tickers.tickers.length === 0
+        ? (this.opts.policies.params.rankingRedirect(qr) ?? this.opts.policies.params.conditionRedirect(q.original))
+        : null;
     if (redirect) {
       const r = this.opts.policies.params.infer(qr, redirect.entity, q.original);
-      r.params = { ...r.params, ticker: null, tickers: [], agg: 'list', window: null, order_by: redirect.order_by, order: redirect.order,
-        limit: r.params.limit ?? this.opts.policies.params.spec.ranking.default_limit };
+      r.params = {
+        ...r.params,
+        ticker: null,
+        tickers: [],
+        agg: 'list',
+        window: null,
+        order_by: redirect.order_by,
+        order: redirect.order,
+        limit: r.params.limit ?? this.opts.policies.params.spec.ranking.default_limit,
+      };
       r.ticker_sources = r.ticker_sources.filter((s) => s !== 'context');
       r.ticker_required = false;
       const rNotes = r.notes.length ? `; params: ${r.notes.join('; ')}` : '';
@@ -434,11 +480,17 @@ export class Planner {
       });
     }
     // "qual fii de lajes tem o menor p/vp?" routed straight to the entity that has the column: ordered by it, across funds.
-    const ordered = accepted && q.tickers.tickers.length === 0 && best.entity !== this.opts.policies.params.spec.ranking.entity ? this.opts.policies.params.rankingRedirect(qr) : null;
+    const ordered =
+      accepted && q.tickers.tickers.length === 0 && best.entity !== this.opts.policies.params.spec.ranking.entity ? this.opts.policies.params.rankingRedirect(qr) : null;
     if (ordered?.directed && ordered.entity === best.entity && !inferred.params.order_by) {
       // "qual fii ... tem o menor" asks for one fund: the answer is that fund (and "dele" then points at it).
       const one = /(?:^| )(?:qual|que) (?:o )?(?:fii|fundo)(?= )/.test(q.normalized) && !/(?:^| )(?:fiis|fundos)(?= |$)/.test(q.normalized);
-      inferred.params = { ...inferred.params, order_by: ordered.order_by, order: ordered.order, limit: inferred.params.limit ?? (one ? 1 : this.opts.policies.params.spec.ranking.default_limit) };
+      inferred.params = {
+        ...inferred.params,
+        order_by: ordered.order_by,
+        order: ordered.order,
+        limit: inferred.params.limit ?? (one ? 1 : this.opts.policies.params.spec.ranking.default_limit),
+      };
       inferred.notes.push(`ordered by ${ordered.order_by} ${ordered.order} ("${ordered.matched}")`);
     }
     const notes = inferred.notes.length ? `; params: ${inferred.notes.join('; ')}` : '';
@@ -520,4 +572,3 @@ export class Planner {
     };
   }
 }
-

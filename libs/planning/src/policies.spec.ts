@@ -61,7 +61,11 @@ describe('loadPlanningPolicies', () => {
   });
 
   it('names file and field when a default aggregation is not offered', () => {
-    edit('param_inference.yaml', 'fiis_cadastro: {ticker: *fund_or_list, agg: latest, aggs: [latest, list, count]', 'fiis_cadastro: {ticker: *fund_or_list, agg: sum, aggs: [latest, list, count]');
+    edit(
+      'param_inference.yaml',
+      'fiis_cadastro: {ticker: *fund_or_list, agg: latest, aggs: [latest, list, count]',
+      'fiis_cadastro: {ticker: *fund_or_list, agg: sum, aggs: [latest, list, count]',
+    );
     const e = failure();
     expect(e).toBeInstanceOf(PolicyError);
     expect(e.message).toMatch(/param_inference\.yaml.*entities\.fiis_cadastro\.agg/);

@@ -21,7 +21,10 @@ export function detectConfirmation(q: AnalysedQuestion, o: Ontology): { value: '
   if (yes) return { value: 'yes', phrase: yes.text };
   const covered = new Array<boolean>(q.stems.length).fill(false);
   const found = { yes: [] as string[], no: [] as string[] };
-  for (const [value, phrases] of [['no', o.confirmation.no], ['yes', o.confirmation.yes]] as const) {
+  for (const [value, phrases] of [
+    ['no', o.confirmation.no],
+    ['yes', o.confirmation.yes],
+  ] as const) {
     for (const hit of o.occurrences(q, phrases)) {
       for (let j = 0; j < hit.length; j++) covered[hit.start + j] = true;
       found[value].push(hit.phrase.text);

@@ -69,7 +69,11 @@ export class TickerIndex {
     const tickers: string[] = [];
     const unknown: string[] = [];
     const surfaces = new Set<string>();
-    const words = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').match(/[A-Za-z0-9]+/g) ?? [];
+    const words =
+      text
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .match(/[A-Za-z0-9]+/g) ?? [];
     for (const word of words) {
       if (FULL.test(word)) {
         const t = word.toUpperCase();

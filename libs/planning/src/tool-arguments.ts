@@ -85,6 +85,7 @@ export function toolByArguments(question: string, policy: ToolGatePolicy, hasTic
   const t = extractTransaction(question, policy.filters.categories, todayInBrazil());
   const kindSaid = STATED.test(text) ? transactionKindSaid(question) : null;
   const everyday = t.categoria !== undefined && !NOT_QUERIED_BY_CATEGORY.has(t.categoria) && !hasTicker && !FUND_WORDS.test(text);
-  if (t.valor && !looksLikeYear(t.valor, text) && (kindSaid || everyday)) return { name: 'registrar_transacao', matched: `a ${t.tipo ?? 'transaction'} of ${t.valor}${t.categoria ? ` in ${t.categoria}` : ''}` };
+  if (t.valor && !looksLikeYear(t.valor, text) && (kindSaid || everyday))
+    return { name: 'registrar_transacao', matched: `a ${t.tipo ?? 'transaction'} of ${t.valor}${t.categoria ? ` in ${t.categoria}` : ''}` };
   return null;
 }

@@ -16,9 +16,30 @@ class FakeNews implements NewsSource {
 }
 
 const NEWS: NewsItem[] = [
-  { ticker: 'HGLG11', source: 'Portal A', title: 'HGLG11 anuncia compra de galpão logístico em Extrema', description: 'O fundo adquiriu um galpão de 50 mil m².', url: 'https://example.org/a1', published_at: '2025-10-01' },
-  { ticker: 'HGLG11', source: 'Portal B', title: 'HGLG11 mantém rendimento de R$ 1,10 por cota', description: 'Distribuição referente a setembro.', url: 'https://example.org/a2', published_at: '2025-09-15' },
-  { ticker: 'KNRI11', source: 'Portal A', title: 'KNRI11 renova contrato de laje corporativa', description: 'Inquilino renovou por cinco anos.', url: 'https://example.org/b1', published_at: '2025-08-20' },
+  {
+    ticker: 'HGLG11',
+    source: 'Portal A',
+    title: 'HGLG11 anuncia compra de galpão logístico em Extrema',
+    description: 'O fundo adquiriu um galpão de 50 mil m².',
+    url: 'https://example.org/a1',
+    published_at: '2025-10-01',
+  },
+  {
+    ticker: 'HGLG11',
+    source: 'Portal B',
+    title: 'HGLG11 mantém rendimento de R$ 1,10 por cota',
+    description: 'Distribuição referente a setembro.',
+    url: 'https://example.org/a2',
+    published_at: '2025-09-15',
+  },
+  {
+    ticker: 'KNRI11',
+    source: 'Portal A',
+    title: 'KNRI11 renova contrato de laje corporativa',
+    description: 'Inquilino renovou por cinco anos.',
+    url: 'https://example.org/b1',
+    published_at: '2025-08-20',
+  },
 ];
 
 function makeEngine(policy: RagPolicy, store = new InMemoryChunkStore(), news: NewsSource | null = new FakeNews(NEWS), now = () => 0) {

@@ -235,10 +235,7 @@ export class RagEngine {
         out.push({ chunk, score, vector: vec, lexical: lex, tickerMatch });
       }
     }
-    return out.sort(
-      (a, b) =>
-        b.score - a.score || (b.chunk.published_at ?? '').localeCompare(a.chunk.published_at ?? '') || a.chunk.chunk_id.localeCompare(b.chunk.chunk_id),
-    );
+    return out.sort((a, b) => b.score - a.score || (b.chunk.published_at ?? '').localeCompare(a.chunk.published_at ?? '') || a.chunk.chunk_id.localeCompare(b.chunk.chunk_id));
   }
 
   /** Builds `meta.rag` for one question. Failures come back as `enabled: false` with `error`, never thrown. */

@@ -26,12 +26,7 @@ export function createEmbedder(policy: RagPolicy, openai: CotaEnv['openai']): { 
 }
 
 /** A RagEngine over Postgres (chunks, state and the warehouse news) and the knowledge folder. */
-export async function createPostgresRagEngine(opts: {
-  ds: DataSource;
-  policy: RagPolicy;
-  embedder: Embedder;
-  knowledgeDir?: string;
-}): Promise<RagEngine> {
+export async function createPostgresRagEngine(opts: { ds: DataSource; policy: RagPolicy; embedder: Embedder; knowledgeDir?: string }): Promise<RagEngine> {
   const store = await PostgresChunkStore.open(opts.ds);
   return new RagEngine({
     policy: opts.policy,

@@ -102,10 +102,11 @@ export class PostgresChunkStore implements ChunkStore {
       await runner.startTransaction();
       await runner.query('SELECT pg_advisory_xact_lock($1)', [RAG_LOCK]);
       if (opts.onlyIfChanged) {
-        const cur: Array<{ n: number }> = await runner.query(
-          'SELECT count(*)::int AS n FROM rag_index_state WHERE origin = $1 AND content_hash = $2 AND embedder = $3',
-          [state.origin, state.content_hash, state.embedder],
-        );
+        const cur: Array<{ n: number }> = await runner.query('SELECT count(*)::int AS n FROM rag_index_state WHERE origin = $1 AND content_hash = $2 AND embedder = $3', [
+          state.origin,
+          state.content_hash,
+          state.embedder,
+        ]);
         if (cur[0]?.n > 0) {
           await runner.commitTransaction();
           return false;

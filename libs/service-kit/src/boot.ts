@@ -121,14 +121,9 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   // Once stop() begins the service reports not ready (a rolling restart takes it out of rotation) while it drains.
   let draining = false;
   const checks = () =>
-    draining
-      ? { ...readinessChecks(infra), draining: async () => Promise.reject(new Error('shutting down: finishing in-flight messages')) }
-      : readinessChecks(infra);
+    draining ? { ...readinessChecks(infra), draining: async () => Promise.reject(new Error('shutting down: finishing in-flight messages')) } : readinessChecks(infra);
   if (!shared?.metrics) registerReadinessMetrics(metrics.registry, def.name, checks);
-  const ops =
-    !shared && env.metricsPort !== undefined && env.metricsPort !== null
-      ? await startOpsServer({ port: env.metricsPort, registry: metrics.registry, checks })
-      : null;
+  const ops = !shared && env.metricsPort !== undefined && env.metricsPort !== null ? await startOpsServer({ port: env.metricsPort, registry: metrics.registry, checks }) : null;
   log.info('started', { transport: transport.name, embedded: env.embedded, ...(ops ? { metrics_port: ops.port } : {}) });
 
   let stopped = false;
@@ -152,4 +147,3 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     },
   };
 }
-

@@ -46,10 +46,7 @@ export async function runChecks(checks: Record<string, HealthCheck>, timeoutMs =
     Object.entries(checks).map(async ([name, check]) => {
       let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          check(),
-          new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs))),
-        ]);
+        await Promise.race([check(), new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs)))]);
         return [name, { ok: true } as { ok: boolean; detail?: string }] as const;
       } catch (e) {
         return [name, { ok: false, detail: (e as Error).message } as { ok: boolean; detail?: string }] as const;

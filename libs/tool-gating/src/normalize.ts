@@ -12,7 +12,19 @@ export function normalizeText(text: string): string {
 }
 
 /** How people shorten words in a chat ("qto vale hj?"): read as the words they stand for. */
-const SHORTHAND: Record<string, string> = { hj: 'hoje', qto: 'quanto', qnto: 'quanto', qtos: 'quantos', qtas: 'quantas', vc: 'voce', pq: 'porque', tb: 'tambem', msm: 'mesmo', td: 'tudo', mt: 'muito' };
+const SHORTHAND: Record<string, string> = {
+  hj: 'hoje',
+  qto: 'quanto',
+  qnto: 'quanto',
+  qtos: 'quantos',
+  qtas: 'quantas',
+  vc: 'voce',
+  pq: 'porque',
+  tb: 'tambem',
+  msm: 'mesmo',
+  td: 'tudo',
+  mt: 'muito',
+};
 const CHAT_SHORTHAND = new RegExp(String.raw`\b(${Object.keys(SHORTHAND).join('|')})\b`, 'g');
 
 /** Normalised text reduced to words (punctuation → spaces), for vocabulary matching. */

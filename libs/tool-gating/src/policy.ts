@@ -71,9 +71,7 @@ const ToolContract = z
     /** Arguments a calculation needs only in some cases ("vpl" needs fluxos and taxa). */
     required_when: z.array(z.object({ when: Condition, args: z.array(z.string().min(1)).min(1) }).strict()).default([]),
     /** At least one of these arguments in some cases (VaR: returns or a volatility). */
-    require_any_when: z
-      .array(z.object({ when: Condition, args: z.array(z.string().min(1)).min(1), message: z.string().min(1) }).strict())
-      .default([]),
+    require_any_when: z.array(z.object({ when: Condition, args: z.array(z.string().min(1)).min(1), message: z.string().min(1) }).strict()).default([]),
     args: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/, 'argument names are snake_case'), ArgSpec).default({}),
   })
   .strict()
@@ -83,7 +81,8 @@ const ToolContract = z
         if (!t.args[a]) ctx.addIssue({ code: 'custom', path: ['required_when', i], message: `names '${a}', which is not an argument` });
       }
       for (const a of r.args) {
-        if (t.args[a] && !t.args[a].missing_message) ctx.addIssue({ code: 'custom', path: ['args', a, 'missing_message'], message: 'is required for an argument listed in required_when' });
+        if (t.args[a] && !t.args[a].missing_message)
+          ctx.addIssue({ code: 'custom', path: ['args', a, 'missing_message'], message: 'is required for an argument listed in required_when' });
       }
     });
     t.require_any_when.forEach((r, i) => {

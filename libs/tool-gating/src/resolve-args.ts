@@ -41,18 +41,12 @@ export function coerceArg(spec: ArgSpec, v: unknown): Coerced {
       if (v === 'true' || v === 'false') return { ok: true, value: v === 'true' };
       return { ok: false, detail: 'deveria ser verdadeiro ou falso' };
     case 'email':
-      return typeof v === 'string' && EMAIL_RE.test(v.trim())
-        ? { ok: true, value: v.trim().toLowerCase() }
-        : { ok: false, detail: 'não é um endereço de e-mail válido' };
+      return typeof v === 'string' && EMAIL_RE.test(v.trim()) ? { ok: true, value: v.trim().toLowerCase() } : { ok: false, detail: 'não é um endereço de e-mail válido' };
     case 'enum':
-      return typeof v === 'string' && spec.values!.includes(v)
-        ? { ok: true, value: v }
-        : { ok: false, detail: `deveria ser um destes: ${spec.values!.join(', ')}` };
+      return typeof v === 'string' && spec.values!.includes(v) ? { ok: true, value: v } : { ok: false, detail: `deveria ser um destes: ${spec.values!.join(', ')}` };
     case 'decimal_list': {
       const list = Array.isArray(v) ? v.map((x) => (typeof x === 'number' && Number.isFinite(x) ? String(x) : typeof x === 'string' ? x.trim() : null)) : null;
-      return list && list.length > 0 && list.every((x) => x !== null && DECIMAL_RE.test(x))
-        ? { ok: true, value: list }
-        : { ok: false, detail: 'deveria ser uma lista de números' };
+      return list && list.length > 0 && list.every((x) => x !== null && DECIMAL_RE.test(x)) ? { ok: true, value: list } : { ok: false, detail: 'deveria ser uma lista de números' };
     }
     case 'date':
       return typeof v === 'string' && isIsoDate(v.trim()) ? { ok: true, value: v.trim() } : { ok: false, detail: 'deveria ser uma data válida' };

@@ -47,9 +47,25 @@ class FakeRunner implements ToolRunner {
           ],
         };
       case 'filtrar_relatorio':
-        return { name: req.name, ok: true, result: { report_id: 'rel_20260114_095900_bbbbbb' }, session_updates: [{ key: 'last_report_id', value: 'rel_20260114_095900_bbbbbb', ttl_seconds: null }] };
+        return {
+          name: req.name,
+          ok: true,
+          result: { report_id: 'rel_20260114_095900_bbbbbb' },
+          session_updates: [{ key: 'last_report_id', value: 'rel_20260114_095900_bbbbbb', ttl_seconds: null }],
+        };
       case 'enviar_relatorio_email':
-        if (req.args.previa) return { name: req.name, ok: true, result: { titulo: 'Briefing diário', destinatario: req.args.destinatario ?? 'cli1@exemplo.com.br', report_id: req.args.report_id, entrega_prevista: 'O e-mail sai em instantes.' }, session_updates: [] };
+        if (req.args.previa)
+          return {
+            name: req.name,
+            ok: true,
+            result: {
+              titulo: 'Briefing diário',
+              destinatario: req.args.destinatario ?? 'cli1@exemplo.com.br',
+              report_id: req.args.report_id,
+              entrega_prevista: 'O e-mail sai em instantes.',
+            },
+            session_updates: [],
+          };
         return { name: req.name, ok: true, result: { status: 'queued', text: 'Relatório colocado na fila de envio' }, session_updates: [] };
       default:
         return { name: req.name, ok: true, result: { args: req.args }, session_updates: [] };
@@ -291,7 +307,15 @@ describe('ToolGate: missing arguments and follow-ups', () => {
 
   it('a fund tool takes the fund of the conversation when the message names none', async () => {
     const { gate } = setup();
-    const res = await gate.invoke({ request_id: 'r1', client_id: 'cli1', conversation_id: 'c-fund', question: 'qual o número mágico dele?', tool: { name: 'numero_magico', args: {} }, confirmation: null, context_ticker: 'MXRF11' });
+    const res = await gate.invoke({
+      request_id: 'r1',
+      client_id: 'cli1',
+      conversation_id: 'c-fund',
+      question: 'qual o número mágico dele?',
+      tool: { name: 'numero_magico', args: {} },
+      confirmation: null,
+      context_ticker: 'MXRF11',
+    });
     expect(res.tool).toMatchObject({ status: 'executed', args: { ticker: 'MXRF11' }, injected: [{ arg: 'ticker', value: 'MXRF11', source: 'context:last_ticker' }] });
   });
 });

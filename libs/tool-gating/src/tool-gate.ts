@@ -78,7 +78,8 @@ export class ToolGate {
     if (pending) for (const [k, v] of Object.entries(pending.args)) if (!isAbsent(v)) explicit[k] = v;
     // A continuation that brings nothing the call can use is not one: the message is planned anew.
     if (last && added.length === 0) return { status: 'ok', tool: null, result: null, message: null, declined: true };
-    if (pending && mode === 'try_complete' && !req.tool && !added.some((k) => pending.missing.includes(k))) return { status: 'ok', tool: null, result: null, message: null, declined: true };
+    if (pending && mode === 'try_complete' && !req.tool && !added.some((k) => pending.missing.includes(k)))
+      return { status: 'ok', tool: null, result: null, message: null, declined: true };
     if (last) {
       // An edit keeps the last call and changes what the message says. Unless the planner read the
       // message as this tool itself ("e o VPL desses fluxos?"), the kind of calculation stays: a bare
@@ -212,13 +213,7 @@ export class ToolGate {
     }
   }
 
-  private async run(
-    req: GateRequest,
-    conv: ConversationRef,
-    name: string,
-    args: Record<string, unknown>,
-    injected: Injection[],
-  ): Promise<InvokeResponse> {
+  private async run(req: GateRequest, conv: ConversationRef, name: string, args: Record<string, unknown>, injected: Injection[]): Promise<InvokeResponse> {
     let out: ToolRunResult;
     try {
       out = await this.runner.run({ ...this.runIds(req), name, args });

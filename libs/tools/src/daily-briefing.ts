@@ -36,7 +36,6 @@ function batches<T>(items: T[], size: number): T[][] {
   return out;
 }
 
-
 /**
  * Builds the daily briefing from the warehouse: market (IFIX, SELIC, CDI, IPCA, dollar), the
  * client's positions, the dividends and the news of the funds they hold. Every number comes from
@@ -82,11 +81,7 @@ export async function buildDailyBriefing(wh: WarehouseQuery, ctx: BriefingContex
     buildDividendsSection(okOf(dividends), pf.segments, todayInBrazil(ctx.now), noFunds ?? failNote(dividends, 'os proventos')),
     buildNewsSection(okOf(news), pf.segments, MAX_NEWS, noFunds ?? failNote(news, 'as notícias')),
   ];
-  const sources = [
-    ...new Set(
-      [...marketOk, ...(portfolio.ok ? [portfolio.value] : []), ...okOf(dividends), ...okOf(news), ...registryRows].flatMap((r) => r.sources),
-    ),
-  ].sort();
+  const sources = [...new Set([...marketOk, ...(portfolio.ok ? [portfolio.value] : []), ...okOf(dividends), ...okOf(news), ...registryRows].flatMap((r) => r.sources))].sort();
 
   const generated = ctx.now;
   const base: Omit<Report, 'text'> = {

@@ -18,9 +18,7 @@ export async function deleteClientRows(db: SqlQueryable, table: string, clientId
   // Resolved on the search path, like the DELETE below.
   const [exists] = (await db.query('SELECT to_regclass($1) IS NOT NULL AS ok', [table])) as Array<{ ok: boolean }>;
   if (!exists?.ok) return 0;
-  const rows = (await db.query(`WITH gone AS (DELETE FROM "${table}" WHERE client_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [
-    clientId,
-  ])) as Array<{ n: number }>;
+  const rows = (await db.query(`WITH gone AS (DELETE FROM "${table}" WHERE client_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [clientId])) as Array<{ n: number }>;
   return Number(rows[0]?.n ?? 0);
 }
 

@@ -16,7 +16,15 @@ describe('pt-BR formatting', () => {
 
 describe('calcular_financas', () => {
   it('the product example: R$ 10.000 at 1% a month for 24 months', () => {
-    const r = calculateFinance({ operacao: 'juros_compostos', valor_inicial: '10000', taxa: '1', taxa_periodo: 'mes', taxa_periodo_informado: true, prazo_meses: 24, prazo_unidade: 'meses' });
+    const r = calculateFinance({
+      operacao: 'juros_compostos',
+      valor_inicial: '10000',
+      taxa: '1',
+      taxa_periodo: 'mes',
+      taxa_periodo_informado: true,
+      prazo_meses: 24,
+      prazo_unidade: 'meses',
+    });
     expect(r.resultado).toMatchObject({ montante: '12697.35', juros: '2697.35', rendimento_pct: '26.97', periodos: '24' });
     expect(r.valores_exatos.montante).toBe('12697.34648531914468903714880493455422105');
     expect(r.text).toContain('R$ 10.000,00 a 1% ao mês por 24 meses rendem R$ 2.697,35 de juros: o montante final é R$ 12.697,35.');
@@ -52,7 +60,9 @@ describe('calcular_financas', () => {
   });
 
   it('present value and rate conversion', () => {
-    expect(calculateFinance({ operacao: 'valor_presente', valor_inicial: '1210', taxa: '10', taxa_periodo: 'ano', prazo_meses: 24, prazo_unidade: 'anos' }).resultado.valor_presente).toBe('1000.00');
+    expect(
+      calculateFinance({ operacao: 'valor_presente', valor_inicial: '1210', taxa: '10', taxa_periodo: 'ano', prazo_meses: 24, prazo_unidade: 'anos' }).resultado.valor_presente,
+    ).toBe('1000.00');
     const conv = calculateFinance({ operacao: 'conversao_taxa', taxa: '1', taxa_periodo: 'mes' });
     expect(conv.resultado.taxa_anual).toBe('0.12682503');
     expect(conv.text).toContain('1% ao mês equivalem a 12,6825% ao ano');

@@ -170,9 +170,11 @@ function projection(args: FinanceToolArgs): FinanceResult {
     `M = ${formatMoney(pv)} × (1 + i)^${p.n} + ${formatMoney(pmt)} × ((1 + i)^${p.n} − 1) / i, com i = ${formatRate(p.rate, 6)} ao mês`,
     ...(table.length > 1
       ? [
-          ['| Mês | Aportado | Juros acumulados | Saldo |', '| --- | --- | --- | --- |', ...table.map((t) => `| ${t.mes} | ${formatMoney(t.aportado)} | ${formatMoney(t.juros_acumulados)} | ${formatMoney(t.saldo)} |`)].join(
-            '\n',
-          ),
+          [
+            '| Mês | Aportado | Juros acumulados | Saldo |',
+            '| --- | --- | --- | --- |',
+            ...table.map((t) => `| ${t.mes} | ${formatMoney(t.aportado)} | ${formatMoney(t.juros_acumulados)} | ${formatMoney(t.saldo)} |`),
+          ].join('\n'),
         ]
       : []),
     ...p.notes,
@@ -252,9 +254,7 @@ function conversion(args: FinanceToolArgs): FinanceResult {
   const fromYear = args.taxa_periodo === 'ano';
   const converted = fromYear ? yearlyToMonthly(rate) : monthlyToYearly(rate);
   const text = [
-    fromYear
-      ? `**${formatRate(rate)} ao ano equivalem a ${formatRate(converted, 6)} ao mês.**`
-      : `**${formatRate(rate)} ao mês equivalem a ${formatRate(converted)} ao ano.**`,
+    fromYear ? `**${formatRate(rate)} ao ano equivalem a ${formatRate(converted, 6)} ao mês.**` : `**${formatRate(rate)} ao mês equivalem a ${formatRate(converted)} ao ano.**`,
     fromYear ? 'Fórmula (juros compostos): i_m = (1 + i_a)^(1/12) − 1' : 'Fórmula (juros compostos): i_a = (1 + i_m)^12 − 1',
     `A conta simples (${fromYear ? 'dividir por 12' : 'multiplicar por 12'}) daria ${formatRate(fromYear ? rate.div(12) : rate.times(12), 6)}, o que ignora os juros sobre juros.`,
     ...(args.taxa_periodo_informado === false ? ['A taxa foi considerada ao mês, porque o período não foi informado.'] : []),
@@ -421,7 +421,11 @@ function sharpe(args: FinanceToolArgs): FinanceResult {
     `Sharpe = (retorno − taxa livre de risco) / volatilidade = (${formatRate(ret)} − ${formatRate(rf)}) / ${formatRate(sigma)} = ${formatBrDecimal(s, 4)}.`,
     how,
     args.taxa_livre_risco ? 'Retorno, taxa livre de risco e volatilidade precisam estar no mesmo período.' : 'Sem taxa livre de risco informada, considerei 0%.',
-    s.gte(1) ? 'Acima de 1: bom retorno pelo risco assumido.' : s.gt(0) ? 'Entre 0 e 1: o retorno acima da taxa livre de risco é pequeno para o risco assumido.' : 'Negativo ou zero: não superou a taxa livre de risco.',
+    s.gte(1)
+      ? 'Acima de 1: bom retorno pelo risco assumido.'
+      : s.gt(0)
+        ? 'Entre 0 e 1: o retorno acima da taxa livre de risco é pequeno para o risco assumido.'
+        : 'Negativo ou zero: não superou a taxa livre de risco.',
   ];
   return {
     title: 'Índice de Sharpe',
@@ -453,7 +457,11 @@ const OPERATIONS: Record<string, (a: FinanceToolArgs) => FinanceResult> = {
 /** `calcular_financas`: exact decimal.js calculations with the formula explained in pt-BR. */
 export function calculateFinance(args: FinanceToolArgs): FinanceResult {
   const op = OPERATIONS[args.operacao ?? ''];
-  if (!op) throw new CotaError('BAD_REQUEST', `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL, TIR, VaR e índice de Sharpe.`);
+  if (!op)
+    throw new CotaError(
+      'BAD_REQUEST',
+      `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL, TIR, VaR e índice de Sharpe.`,
+    );
   // Rates arrive in percent ("0.8" is 0,8%), as people say them; the formulas use fractions.
   if (args.taxa === undefined || args.taxa === null || args.taxa === '') return op(args);
   const result = op({ ...args, taxa: pct(args.taxa).toFixed() });

@@ -113,7 +113,12 @@ export async function incomeCalendar(wh: WarehouseQuery, ctx: FundToolContext) {
     };
   });
   funds.sort((a, b) => String(a.data_pagamento ?? '9999').localeCompare(String(b.data_pagamento ?? '9999')));
-  const lastKnown = funds.map((f) => f.data_pagamento).filter((x): x is string => !!x).sort().at(-1) ?? null;
+  const lastKnown =
+    funds
+      .map((f) => f.data_pagamento)
+      .filter((x): x is string => !!x)
+      .sort()
+      .at(-1) ?? null;
   const lines = [
     `**Renda mensal esperada da carteira: ${formatMoney(total)}**, repetindo o último rendimento de cada fundo.`,
     ...funds.map((f) =>

@@ -55,10 +55,7 @@ export class PgReportRepository implements ReportRepository {
   }
 
   async findForClient(clientId: string, reportId: string): Promise<Report | null> {
-    const rows: Array<{ content: Report | string }> = await this.db.query(
-      'SELECT content FROM tool_reports WHERE report_id = $1 AND client_id = $2',
-      [reportId, clientId],
-    );
+    const rows: Array<{ content: Report | string }> = await this.db.query('SELECT content FROM tool_reports WHERE report_id = $1 AND client_id = $2', [reportId, clientId]);
     if (!rows.length) return null;
     const c = rows[0].content;
     return typeof c === 'string' ? (JSON.parse(c) as Report) : c;
@@ -91,13 +88,7 @@ export class OutboxMailer implements Mailer {
       [`msg_${randomUUID()}`, m.client_id, m.report_id, m.recipient, m.subject, m.body, m.request_id, m.idempotency_key],
     );
     const row =
-      rows[0] ??
-      (
-        await this.db.query('SELECT message_id, created_at FROM email_outbox WHERE idempotency_key = $1 AND client_id = $2', [
-          m.idempotency_key,
-          m.client_id,
-        ])
-      )[0];
+      rows[0] ?? (await this.db.query('SELECT message_id, created_at FROM email_outbox WHERE idempotency_key = $1 AND client_id = $2', [m.idempotency_key, m.client_id]))[0];
     if (!row) throw new Error('outbox insert conflicted with another client');
     if (rows[0]) this.options.onQueued?.();
     return { ...m, message_id: row.message_id, status: 'queued', created_at: new Date(row.created_at).toISOString() };

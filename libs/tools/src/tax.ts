@@ -21,11 +21,7 @@ export function darfDueDate(isoDate: string): string {
  * `simular_ir_venda`: the capital gain of selling the client's own shares at their average price,
  * 20% of a gain, and the DARF due date; a loss is said to offset future FII gains.
  */
-export async function simulateSaleTax(
-  wh: WarehouseQuery,
-  args: { ticker?: unknown; quantidade?: unknown; preco_venda?: unknown },
-  ctx: FundToolContext & { today: string },
-) {
+export async function simulateSaleTax(wh: WarehouseQuery, args: { ticker?: unknown; quantidade?: unknown; preco_venda?: unknown }, ctx: FundToolContext & { today: string }) {
   const ticker = typeof args.ticker === 'string' ? args.ticker.toUpperCase() : '';
   if (!ticker) throw new CotaError('BAD_REQUEST', 'De qual fundo seria a venda? (ex.: HGLG11)');
   const positions = await wh.query('client_fiis_positions', { ticker, tickers: [ticker], limit: 5 }, ctx);

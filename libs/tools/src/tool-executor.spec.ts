@@ -36,32 +36,59 @@ class FakeWarehouse implements WarehouseQuery {
     const held = (rows: Row[]) => rows.filter((r) => (params.tickers ?? []).includes(String(r.ticker)));
     switch (entity) {
       case 'macro_consolidada':
-        return result(entity, [col('ref_date', 'date'), col('selic', 'percent', 'SELIC (% a.a.)'), col('ipca', 'percent', 'IPCA (% no mês)'), col('ifix_points', 'number'), col('ifix_var_pct', 'percent'), col('usd_sell_amt', 'money')], [
-          { ref_date: '2030-01-10', selic: '10.50', ipca: null, ifix_points: '3000', ifix_var_pct: '-0.25', usd_sell_amt: '5.10' },
-          { ref_date: '2030-01-02', selic: '10.50', ipca: '0.40', ifix_points: '2990', ifix_var_pct: '0.10', usd_sell_amt: '5.00' },
-        ]);
+        return result(
+          entity,
+          [
+            col('ref_date', 'date'),
+            col('selic', 'percent', 'SELIC (% a.a.)'),
+            col('ipca', 'percent', 'IPCA (% no mês)'),
+            col('ifix_points', 'number'),
+            col('ifix_var_pct', 'percent'),
+            col('usd_sell_amt', 'money'),
+          ],
+          [
+            { ref_date: '2030-01-10', selic: '10.50', ipca: null, ifix_points: '3000', ifix_var_pct: '-0.25', usd_sell_amt: '5.10' },
+            { ref_date: '2030-01-02', selic: '10.50', ipca: '0.40', ifix_points: '2990', ifix_var_pct: '0.10', usd_sell_amt: '5.00' },
+          ],
+        );
       case 'history_market_indicators':
-        return result(entity, [col('indicator_date', 'date'), col('indicator_name', 'text'), col('indicator_amt', 'percent', 'Valor (%)')], [
-          { indicator_date: '2030-01-09', indicator_name: 'CDI', indicator_amt: '10.40' },
-          { indicator_date: '2030-01-09', indicator_name: 'META-SELIC', indicator_amt: '10.75' },
-        ]);
+        return result(
+          entity,
+          [col('indicator_date', 'date'), col('indicator_name', 'text'), col('indicator_amt', 'percent', 'Valor (%)')],
+          [
+            { indicator_date: '2030-01-09', indicator_name: 'CDI', indicator_amt: '10.40' },
+            { indicator_date: '2030-01-09', indicator_name: 'META-SELIC', indicator_amt: '10.75' },
+          ],
+        );
       case 'history_b3_indexes':
       case 'history_currency_rates':
         return result(entity, [col('index_date', 'date')], []);
       case 'client_fiis_enriched_portfolio':
-        return result(entity, [col('ticker', 'text'), col('sector', 'text', 'Segmento'), col('quantity', 'integer', 'Cotas'), col('market_value', 'money', 'Valor de mercado')], this.positions[ctx.client_id] ?? []);
+        return result(
+          entity,
+          [col('ticker', 'text'), col('sector', 'text', 'Segmento'), col('quantity', 'integer', 'Cotas'), col('market_value', 'money', 'Valor de mercado')],
+          this.positions[ctx.client_id] ?? [],
+        );
       case 'fiis_dividendos':
-        return result(entity, [col('ticker', 'text'), col('traded_until_date', 'date'), col('payment_date', 'date'), col('dividend_amt', 'money')], held([
-          { ticker: 'HGLG11', traded_until_date: '2030-02-27', payment_date: '2030-03-06', dividend_amt: '1.10' },
-          { ticker: 'HGLG11', traded_until_date: '2029-12-30', payment_date: '2030-01-07', dividend_amt: '1.10' },
-          { ticker: 'HGLG11', traded_until_date: '2029-11-28', payment_date: '2029-12-06', dividend_amt: '1.05' },
-          { ticker: 'XPML11', traded_until_date: '2029-12-30', payment_date: '2030-01-08', dividend_amt: '0.92' },
-        ]));
+        return result(
+          entity,
+          [col('ticker', 'text'), col('traded_until_date', 'date'), col('payment_date', 'date'), col('dividend_amt', 'money')],
+          held([
+            { ticker: 'HGLG11', traded_until_date: '2030-02-27', payment_date: '2030-03-06', dividend_amt: '1.10' },
+            { ticker: 'HGLG11', traded_until_date: '2029-12-30', payment_date: '2030-01-07', dividend_amt: '1.10' },
+            { ticker: 'HGLG11', traded_until_date: '2029-11-28', payment_date: '2029-12-06', dividend_amt: '1.05' },
+            { ticker: 'XPML11', traded_until_date: '2029-12-30', payment_date: '2030-01-08', dividend_amt: '0.92' },
+          ]),
+        );
       case 'fiis_noticias':
-        return result(entity, [col('ticker', 'text'), col('title', 'text'), col('source', 'text'), col('url', 'url'), col('published_at', 'datetime')], held([
-          { ticker: 'HGLG11', title: 'Manchete de teste A', source: 'Fonte X', url: 'https://exemplo.com/a', published_at: '2030-01-05T10:00:00' },
-          { ticker: 'XPML11', title: 'Manchete de teste B', source: 'Fonte Y', url: 'https://exemplo.com/b', published_at: '2030-01-06T10:00:00' },
-        ]));
+        return result(
+          entity,
+          [col('ticker', 'text'), col('title', 'text'), col('source', 'text'), col('url', 'url'), col('published_at', 'datetime')],
+          held([
+            { ticker: 'HGLG11', title: 'Manchete de teste A', source: 'Fonte X', url: 'https://exemplo.com/a', published_at: '2030-01-05T10:00:00' },
+            { ticker: 'XPML11', title: 'Manchete de teste B', source: 'Fonte Y', url: 'https://exemplo.com/b', published_at: '2030-01-06T10:00:00' },
+          ]),
+        );
       default:
         throw new CotaError('NOT_FOUND', `entity ${entity}`);
     }
@@ -83,8 +110,7 @@ function setup(outbox = new InMemoryOutbox()) {
     now: () => new Date('2030-01-15T12:00:00Z'),
     randomId: () => String(++n).padStart(6, '0'),
   });
-  const run = (name: string, args: Record<string, unknown> = {}, client_id = 'cli1') =>
-    tools.run({ request_id: 'r1', client_id, conversation_id: 'c1', name, args });
+  const run = (name: string, args: Record<string, unknown> = {}, client_id = 'cli1') => tools.run({ request_id: 'r1', client_id, conversation_id: 'c1', name, args });
   return { warehouse, reports, outbox, run };
 }
 
@@ -191,16 +217,26 @@ describe('enviar_relatorio_email', () => {
     const { run, outbox } = setup();
     const base = (await run('gerar_relatorio_diario')).result as Report;
     const preview = await run('enviar_relatorio_email', { report_id: base.report_id, previa: true });
-    expect(preview.result).toEqual({ report_id: base.report_id, titulo: base.title, destinatario: 'cli1@exemplo.com.br', destinatario_origem: 'cadastro', entrega_prevista: expect.stringMatching(/não é enviado/) });
+    expect(preview.result).toEqual({
+      report_id: base.report_id,
+      titulo: base.title,
+      destinatario: 'cli1@exemplo.com.br',
+      destinatario_origem: 'cadastro',
+      entrega_prevista: expect.stringMatching(/não é enviado/),
+    });
     expect(outbox.messages).toHaveLength(0);
 
     const sent = await run('enviar_relatorio_email', { report_id: base.report_id, destinatario: 'cli1@exemplo.com.br' });
     expect(sent.result).toMatchObject({ status: 'queued', destinatario: 'cli1@exemplo.com.br' });
     // No SMTP server here (InMemoryOutbox delivers nothing): stored, and the answer says it was not sent.
     expect(sent.result).toMatchObject({ entrega: 'desativada' });
-    expect((sent.result as { text: string }).text).toMatch(/^O relatório "Briefing diário de 15\/01\/2030" foi guardado na caixa de saída \(mensagem msg_1\), mas não foi enviado para cli1@exemplo\.com\.br: não há servidor de e-mail configurado/);
+    expect((sent.result as { text: string }).text).toMatch(
+      /^O relatório "Briefing diário de 15\/01\/2030" foi guardado na caixa de saída \(mensagem msg_1\), mas não foi enviado para cli1@exemplo\.com\.br: não há servidor de e-mail configurado/,
+    );
     expect((sent.result as { text: string }).text).not.toMatch(/fila de envio/);
-    expect(outbox.messages).toEqual([expect.objectContaining({ client_id: 'cli1', report_id: base.report_id, recipient: 'cli1@exemplo.com.br', body: base.text, status: 'queued' })]);
+    expect(outbox.messages).toEqual([
+      expect.objectContaining({ client_id: 'cli1', report_id: base.report_id, recipient: 'cli1@exemplo.com.br', body: base.text, status: 'queued' }),
+    ]);
   });
 
   it('with a delivering mailer (SMTP configured) says the report is in the send queue for the address', async () => {

@@ -13,10 +13,7 @@ export interface EnsureLog {
  * the warehouse is still empty. A missing data folder is said plainly (with where to get the data)
  * and the warehouse stays empty rather than failing obscurely.
  */
-export async function ensureWarehouse(
-  ds: DataSource,
-  opts: { dataDir: string; log: EnsureLog | ((msg: string) => void) },
-): Promise<IngestSummary | null> {
+export async function ensureWarehouse(ds: DataSource, opts: { dataDir: string; log: EnsureLog | ((msg: string) => void) }): Promise<IngestSummary | null> {
   const log: EnsureLog =
     typeof opts.log === 'function'
       ? { info: (m, f) => (opts.log as (msg: string) => void)(f ? `${m} ${JSON.stringify(f)}` : m), warn: (m) => (opts.log as (msg: string) => void)(m) }

@@ -16,7 +16,9 @@ export function jsonBody(maxBytes: number) {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxBytes) return next(new HttpError(413, 'payload_too_large', `O corpo da requisição passa do limite de ${maxBytes} bytes.`));
-    const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    const encoding = String(req.headers['content-encoding'] ?? 'identity')
+      .trim()
+      .toLowerCase();
     if (encoding !== 'identity' && encoding !== '') {
       return next(new HttpError(400, 'invalid_body', "O corpo da requisição não pode vir comprimido (cabeçalho 'Content-Encoding'); envie JSON simples."));
     }

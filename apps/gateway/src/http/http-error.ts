@@ -35,7 +35,7 @@ export function toHttpError(e: unknown): HttpError {
 
 function fromFailure(e: unknown): HttpError {
   if (CotaError.is(e)) {
-    const svc = e.service ? SERVICE_NAMES_PT[e.service] ?? `(${e.service})` : null;
+    const svc = e.service ? (SERVICE_NAMES_PT[e.service] ?? `(${e.service})`) : null;
     switch (e.code) {
       case 'UNAVAILABLE': {
         if (e.details?.bus) {
@@ -48,14 +48,18 @@ function fromFailure(e: unknown): HttpError {
           return new HttpError(
             503,
             'service_unavailable',
-            svc ? `O serviço ${svc} está sobrecarregado no momento. Tente novamente em instantes.` : 'Um serviço necessário está sobrecarregado no momento. Tente novamente em instantes.',
+            svc
+              ? `O serviço ${svc} está sobrecarregado no momento. Tente novamente em instantes.`
+              : 'Um serviço necessário está sobrecarregado no momento. Tente novamente em instantes.',
             { 'Retry-After': retryAfter },
           );
         }
         return new HttpError(
           503,
           'service_unavailable',
-          svc ? `O serviço ${svc} está indisponível no momento. Tente novamente em instantes.` : 'Um serviço necessário está indisponível no momento. Tente novamente em instantes.',
+          svc
+            ? `O serviço ${svc} está indisponível no momento. Tente novamente em instantes.`
+            : 'Um serviço necessário está indisponível no momento. Tente novamente em instantes.',
           { 'Retry-After': retryAfter },
         );
       }

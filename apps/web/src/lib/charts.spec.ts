@@ -1,5 +1,18 @@
 import { chooseCharts, describeChart, joinNames } from './charts';
-import { CATALOG, dividends12m, dividendsCompare, dyCompare, incomeByMonth, ipcaMonthly, overviewCompare, portfolio, priceHistory, reply, mv, confirmation } from './testing-answers';
+import {
+  CATALOG,
+  dividends12m,
+  dividendsCompare,
+  dyCompare,
+  incomeByMonth,
+  ipcaMonthly,
+  overviewCompare,
+  portfolio,
+  priceHistory,
+  reply,
+  mv,
+  confirmation,
+} from './testing-answers';
 
 describe('chooseCharts', () => {
   it('draws dividends per month as bars in R$, keyed by month', () => {

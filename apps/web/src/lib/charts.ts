@@ -133,10 +133,7 @@ function measureCharts(reply: AskReply, values: MeasureValueLike[], catalog: Mea
 function seriesChart(info: MeasureInfo, values: MeasureValueLike[], groupBy: 'month' | 'year' | null): ChartSpec {
   const allRows = values.flatMap((v) => v.rows ?? []);
   const monthly =
-    groupBy === 'month' ||
-    values.some((v) => v.grain === 'month') ||
-    info.kind === 'flow' ||
-    (allRows.length > 0 && allRows.every((r) => /^\d{4}-\d{2}-01$/.test(r.date)));
+    groupBy === 'month' || values.some((v) => v.grain === 'month') || info.kind === 'flow' || (allRows.length > 0 && allRows.every((r) => /^\d{4}-\d{2}-01$/.test(r.date)));
   const yearly = groupBy === 'year';
   const keyOf = (date: string) => (yearly ? date.slice(0, 4) : monthly ? date.slice(0, 7) : date.slice(0, 10));
   const keys = [...new Set(allRows.map((r) => keyOf(r.date)))].sort();
@@ -175,11 +172,15 @@ function portfolioCharts(reply: AskReply, rows: Array<Record<string, unknown>>):
   const tickers = rows.map((r) => String(r.ticker ?? '?'));
   const weights = rows.map((r) => num(r.weight_pct));
   if (rows.length >= 1 && weights.every((w) => w !== null)) {
-    out.push(finish({ type: 'doughnut', title: 'Peso de cada fundo na carteira', unit: 'pct', x: 'category', labels: tickers, series: [{ label: 'Peso na carteira', values: weights }] }));
+    out.push(
+      finish({ type: 'doughnut', title: 'Peso de cada fundo na carteira', unit: 'pct', x: 'category', labels: tickers, series: [{ label: 'Peso na carteira', values: weights }] }),
+    );
   }
   const income = rows.map((r) => num(r.expected_monthly_income_amt));
   if (rows.length >= 1 && income.every((v) => v !== null)) {
-    out.push(finish({ type: 'bar', title: 'Renda mensal esperada por fundo', unit: 'brl', x: 'category', labels: tickers, series: [{ label: 'Renda mensal esperada', values: income }] }));
+    out.push(
+      finish({ type: 'bar', title: 'Renda mensal esperada por fundo', unit: 'brl', x: 'category', labels: tickers, series: [{ label: 'Renda mensal esperada', values: income }] }),
+    );
   }
   // "quanto vou receber por mês?": the income first.
   const q = reply.meta?.planner?.question;

@@ -11,7 +11,10 @@ describe('buildComparison', () => {
   });
 
   it('follows the comparison the question asked for (qual é menor)', () => {
-    const asked = { ...dyCompare, meta: { ...dyCompare.meta, planner: { ...dyCompare.meta.planner, question: { ...dyCompare.meta.planner!.question!, compare: 'min' as const } } } };
+    const asked = {
+      ...dyCompare,
+      meta: { ...dyCompare.meta, planner: { ...dyCompare.meta.planner, question: { ...dyCompare.meta.planner!.question!, compare: 'min' as const } } },
+    };
     const c = buildComparison(asked, CATALOG)!;
     expect(c.cards[1].lines[0]).toMatchObject({ winner: true, mark: 'menor' });
     expect(c.criteria[0].text).toBe('menor dividend yield');

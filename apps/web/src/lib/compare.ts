@@ -62,14 +62,7 @@ const FUND_FIELDS: FieldSpec[] = [
   { key: 'shareholders_count', label: 'Cotistas', unit: 'count' },
 ];
 
-const FUND_ENTITIES = new Set([
-  'fii_overview',
-  'fiis_cadastro',
-  'fiis_financials_snapshot',
-  'fiis_financials_risk',
-  'fiis_dividends_yields',
-  'fiis_rankings',
-]);
+const FUND_ENTITIES = new Set(['fii_overview', 'fiis_cadastro', 'fiis_financials_snapshot', 'fiis_financials_risk', 'fiis_dividends_yields', 'fiis_rankings']);
 
 /** The comparison cards of an answer, or null when it does not compare two to four subjects. */
 export function buildComparison(reply: AskReply, catalog: MeasureCatalog): Comparison | null {
@@ -89,7 +82,12 @@ function measureComparison(reply: AskReply, catalog: MeasureCatalog): Comparison
   const measure = q?.measure ?? values[0].measure ?? '';
   const direction = q?.compare ?? (q?.agg === 'variation' || q?.agg === 'accumulated' ? 'max' : MEASURE_DIRECTION[measure]);
   const label = capitalize(q?.agg === 'variation' ? `variação do ${info.label}` : q?.agg === 'total' ? `${info.label} (soma)` : info.label);
-  const winnerIdx = direction ? pick(values.map((v) => v.value), direction) : null;
+  const winnerIdx = direction
+    ? pick(
+        values.map((v) => v.value),
+        direction,
+      )
+    : null;
   const cards: CompareCard[] = values.map((v, i) => ({
     id: v.subject.id,
     subtitle: v.period ? `de ${formatDate(v.period.from)} a ${formatDate(v.period.to)}` : v.date ? `em ${formatDate(v.date)}` : null,
@@ -98,7 +96,13 @@ function measureComparison(reply: AskReply, catalog: MeasureCatalog): Comparison
   }));
   return {
     cards,
-    criteria: [{ key: measure || 'value', text: direction ? `${direction === 'max' ? 'maior' : 'menor'} ${lowerFirst(label)}` : label, winner: winnerIdx === null ? null : values[winnerIdx].subject.id }],
+    criteria: [
+      {
+        key: measure || 'value',
+        text: direction ? `${direction === 'max' ? 'maior' : 'menor'} ${lowerFirst(label)}` : label,
+        winner: winnerIdx === null ? null : values[winnerIdx].subject.id,
+      },
+    ],
   };
 }
 
@@ -111,7 +115,16 @@ function entityComparison(reply: AskReply): Comparison | null {
   const fields = FUND_FIELDS.filter((f) => rows.some((r) => r[f.key] !== null && r[f.key] !== undefined && r[f.key] !== ''));
   if (fields.length < 2) return null;
   const winners = new Map<string, number | null>();
-  for (const f of fields) winners.set(f.key, f.better ? pick(rows.map((r) => (typeof r[f.key] === 'number' ? (r[f.key] as number) : null)), f.better) : null);
+  for (const f of fields)
+    winners.set(
+      f.key,
+      f.better
+        ? pick(
+            rows.map((r) => (typeof r[f.key] === 'number' ? (r[f.key] as number) : null)),
+            f.better,
+          )
+        : null,
+    );
   const cards: CompareCard[] = rows.map((r, i) => {
     const lines = fields.map((f) => {
       const winner = winners.get(f.key) === i;
@@ -121,7 +134,11 @@ function entityComparison(reply: AskReply): Comparison | null {
   });
   const criteria = fields
     .filter((f) => f.better)
-    .map((f) => ({ key: f.key, text: `${f.better === 'max' ? 'maior' : 'menor'} ${lowerFirst(f.label)}`, winner: winners.get(f.key) == null ? null : (rows[winners.get(f.key) as number].ticker as string) }));
+    .map((f) => ({
+      key: f.key,
+      text: `${f.better === 'max' ? 'maior' : 'menor'} ${lowerFirst(f.label)}`,
+      winner: winners.get(f.key) == null ? null : (rows[winners.get(f.key) as number].ticker as string),
+    }));
   return { cards, criteria };
 }
 

@@ -9,7 +9,19 @@ describe('explain panel model', () => {
       ['Agregação', 'soma'],
       ['Período', 'últimos 12 meses'],
     ]);
-    expect(describeQuestion({ subjects: [{ kind: 'fund', id: 'A' }, { kind: 'fund', id: 'B' }], measure: 'dy', agg: 'max', compare: 'max', group_by: 'month', period: null })).toContainEqual(['Comparação', 'qual é maior']);
+    expect(
+      describeQuestion({
+        subjects: [
+          { kind: 'fund', id: 'A' },
+          { kind: 'fund', id: 'B' },
+        ],
+        measure: 'dy',
+        agg: 'max',
+        compare: 'max',
+        group_by: 'month',
+        period: null,
+      }),
+    ).toContainEqual(['Comparação', 'qual é maior']);
     expect(describeQuestion(null)).toBeNull();
   });
 
@@ -61,7 +73,14 @@ describe('explain panel model', () => {
   });
 
   it('shows the entity and params, never SQL', () => {
-    const rows = safeParams({ ticker: 'HGLG11', tickers: ['HGLG11', 'KNRI11'], limit: null, sql: 'SELECT * FROM wh_prices', filters: { index: 'IFIX', where_clause: 'x' }, note: 'select a from b' });
+    const rows = safeParams({
+      ticker: 'HGLG11',
+      tickers: ['HGLG11', 'KNRI11'],
+      limit: null,
+      sql: 'SELECT * FROM wh_prices',
+      filters: { index: 'IFIX', where_clause: 'x' },
+      note: 'select a from b',
+    });
     expect(rows).toEqual([
       ['ticker', 'HGLG11'],
       ['tickers', 'HGLG11, KNRI11'],
@@ -84,9 +103,18 @@ describe('explain panel model', () => {
 
   it('lists retrieved chunks with title, source and score', () => {
     const x = buildExplain({
-      rag: { enabled: true, reason: 'ok', used_collections: ['concepts-risk'], chunks: [{ text: 'Índice de Sharpe\nO **índice** mede...', score: 0.2712, doc_id: 'indice-sharpe', source_id: 'knowledge/indice-sharpe.md' }] },
+      rag: {
+        enabled: true,
+        reason: 'ok',
+        used_collections: ['concepts-risk'],
+        chunks: [{ text: 'Índice de Sharpe\nO **índice** mede...', score: 0.2712, doc_id: 'indice-sharpe', source_id: 'knowledge/indice-sharpe.md' }],
+      },
     });
-    expect(x.rag.summary).toEqual([['Usada', 'sim'], ['Motivo', 'ok'], ['Coleções', 'concepts-risk']]);
+    expect(x.rag.summary).toEqual([
+      ['Usada', 'sim'],
+      ['Motivo', 'ok'],
+      ['Coleções', 'concepts-risk'],
+    ]);
     expect(x.rag.chunks).toEqual([{ title: 'Índice de Sharpe', source: 'knowledge/indice-sharpe.md', score: '0,271', excerpt: 'O índice mede...' }]);
   });
 

@@ -156,7 +156,8 @@ export function buildExplain(meta: AskMeta | undefined): ExplainModel {
   if (planner.normalized) plannerPairs.push(['Pergunta normalizada', planner.normalized]);
   if (typeof planner.score === 'number') plannerPairs.push(['Pontuação', formatNumber(planner.score, 2, true)]);
   if (typeof planner.gap === 'number') plannerPairs.push(['Vantagem sobre o 2º', formatNumber(planner.gap, 2, true)]);
-  if (planner.thresholds) plannerPairs.push(['Mínimos', `pontuação ${formatNumber(planner.thresholds.min_score ?? 0, 2, true)}, vantagem ${formatNumber(planner.thresholds.min_gap ?? 0, 2, true)}`]);
+  if (planner.thresholds)
+    plannerPairs.push(['Mínimos', `pontuação ${formatNumber(planner.thresholds.min_score ?? 0, 2, true)}, vantagem ${formatNumber(planner.thresholds.min_gap ?? 0, 2, true)}`]);
   if (typeof planner.accepted === 'boolean') plannerPairs.push(['Aceito', planner.accepted ? 'sim' : 'não (pediu esclarecimento)']);
   if (typeof planner.llm_used === 'boolean') plannerPairs.push(['Modelo de linguagem', planner.llm_used ? 'usado' : 'não usado']);
   if (planner.reason) plannerPairs.push(['Razão', planner.reason]);
@@ -184,7 +185,10 @@ export function buildExplain(meta: AskMeta | undefined): ExplainModel {
     : null;
 
   const rag = m.rag ?? {};
-  const ragSummary: Pair[] = [['Usada', rag.enabled ? 'sim' : 'não'], ['Motivo', rag.reason ?? '—']];
+  const ragSummary: Pair[] = [
+    ['Usada', rag.enabled ? 'sim' : 'não'],
+    ['Motivo', rag.reason ?? '—'],
+  ];
   if (rag.used_collections?.length) ragSummary.push(['Coleções', rag.used_collections.join(', ')]);
   if (rag.error) ragSummary.push(['Erro', rag.error]);
   const chunks = (rag.chunks ?? []).slice(0, 8).map((c) => {

@@ -10,12 +10,14 @@ export function escapeHtml(s: string): string {
 }
 
 function inline(escaped: string): string {
-  return escaped
-    .replace(/`([^`]+)`/g, '<code>$1</code>')
-    // [text](https://...): only http(s) links, opened apart from the page.
-    .replace(/\[([^\]\n]+)\]\((https?:\/\/[^\s()<>]+)\)/g, '<a href="$2" target="_blank" rel="noopener noreferrer">$1</a>')
-    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-    .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,;:!?])/g, '$1<em>$2</em>');
+  return (
+    escaped
+      .replace(/`([^`]+)`/g, '<code>$1</code>')
+      // [text](https://...): only http(s) links, opened apart from the page.
+      .replace(/\[([^\]\n]+)\]\((https?:\/\/[^\s()<>]+)\)/g, '<a href="$2" target="_blank" rel="noopener noreferrer">$1</a>')
+      .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+      .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,;:!?])/g, '$1<em>$2</em>')
+  );
 }
 
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
@@ -23,11 +25,17 @@ const TABLE_SEP = /^\s*\|(\s*:?-{2,}:?\s*\|)+\s*$/;
 const LIST_ITEM = /^\s*([-*•]|\d+[.)])\s+/;
 
 function cells(line: string): string[] {
-  return line.trim().slice(1, -1).split('|').map((c) => c.trim());
+  return line
+    .trim()
+    .slice(1, -1)
+    .split('|')
+    .map((c) => c.trim());
 }
 
 export function renderMarkdown(text: string): string {
-  const lines = escapeHtml(text ?? '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = escapeHtml(text ?? '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   const out: string[] = [];
   let para: string[] = [];
   const flush = () => {

@@ -25,7 +25,10 @@ describe('session', () => {
   });
 
   it('makes conversation ids the gateway accepts', () => {
-    const id = newConversationId(() => 0.5, () => 1_700_000_000_000);
+    const id = newConversationId(
+      () => 0.5,
+      () => 1_700_000_000_000,
+    );
     expect(id).toMatch(/^web-[a-z0-9]+-[a-z0-9]{6}$/);
     expect(id).toMatch(/^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/);
   });

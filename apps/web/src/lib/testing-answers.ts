@@ -46,28 +46,69 @@ export function reply(entity: string | null, results: unknown[], question: Recor
   };
 }
 
-const monthEnds = ['2024-05-31', '2024-06-28', '2024-07-31', '2024-08-30', '2024-09-30', '2024-10-31', '2024-11-29', '2024-12-30', '2025-01-31', '2025-02-28', '2025-03-31', '2025-04-30', '2025-05-30'];
+const monthEnds = [
+  '2024-05-31',
+  '2024-06-28',
+  '2024-07-31',
+  '2024-08-30',
+  '2024-09-30',
+  '2024-10-31',
+  '2024-11-29',
+  '2024-12-30',
+  '2025-01-31',
+  '2025-02-28',
+  '2025-03-31',
+  '2025-04-30',
+  '2025-05-30',
+];
 
 /** "dividendos do HGLG11 nos últimos 12 meses": a total with the 13 payments as rows. */
-export const dividends12m = reply('fiis_dividendos', [mv('HGLG11', 13.1, monthEnds.map((d, i) => [d, 1 + (i % 3) * 0.05]))], {
-  subjects: [{ kind: 'fund', id: 'HGLG11' }],
-  measure: 'dividend',
-  agg: 'total',
-  period: { kind: 'trailing', unit: 'month', n: 12 },
-  group_by: null,
-  compare: null,
-});
+export const dividends12m = reply(
+  'fiis_dividendos',
+  [
+    mv(
+      'HGLG11',
+      13.1,
+      monthEnds.map((d, i) => [d, 1 + (i % 3) * 0.05]),
+    ),
+  ],
+  {
+    subjects: [{ kind: 'fund', id: 'HGLG11' }],
+    measure: 'dividend',
+    agg: 'total',
+    period: { kind: 'trailing', unit: 'month', n: 12 },
+    group_by: null,
+    compare: null,
+  },
+);
 
 /** "evolução do preço do KNRI11 em 2024": daily closes. */
 export const priceHistory = reply(
   'fiis_precos',
-  [mv('KNRI11', 126.6, [['2024-01-02', 160.1], ['2024-01-03', 159.5], ['2024-06-03', 150.25], ['2024-12-30', 126.6]])],
-  { subjects: [{ kind: 'fund', id: 'KNRI11' }], measure: 'price', agg: 'list', period: { kind: 'range', from: '2024-01-01', to: '2024-12-31', grain: 'year' }, group_by: null, compare: null },
+  [
+    mv('KNRI11', 126.6, [
+      ['2024-01-02', 160.1],
+      ['2024-01-03', 159.5],
+      ['2024-06-03', 150.25],
+      ['2024-12-30', 126.6],
+    ]),
+  ],
+  {
+    subjects: [{ kind: 'fund', id: 'KNRI11' }],
+    measure: 'price',
+    agg: 'list',
+    period: { kind: 'range', from: '2024-01-01', to: '2024-12-31', grain: 'year' },
+    group_by: null,
+    compare: null,
+  },
 );
 
 /** "compare o DY do HGLG11 e do KNRI11": one value each, no rows. */
 export const dyCompare = reply('fiis_dividends_yields', [mv('HGLG11', 8.3), mv('KNRI11', 8.1)], {
-  subjects: [{ kind: 'fund', id: 'HGLG11' }, { kind: 'fund', id: 'KNRI11' }],
+  subjects: [
+    { kind: 'fund', id: 'HGLG11' },
+    { kind: 'fund', id: 'KNRI11' },
+  ],
   measure: 'dy',
   agg: 'value',
   period: null,
@@ -79,12 +120,28 @@ export const dyCompare = reply('fiis_dividends_yields', [mv('HGLG11', 8.3), mv('
 export const dividendsCompare = reply(
   'fiis_dividendos',
   [
-    mv('HGLG11', 3.3, [['2024-01-31', 1.1], ['2024-02-29', 1.1], ['2024-03-28', 1.1]]),
-    mv('KNRI11', 3.0, [['2024-01-30', 1.0], ['2024-02-28', 1.0], ['2024-03-27', 1.0]]),
-    mv('XPML11', 2.7, [['2024-01-31', 0.9], ['2024-02-29', 0.9], ['2024-03-28', 0.9]]),
+    mv('HGLG11', 3.3, [
+      ['2024-01-31', 1.1],
+      ['2024-02-29', 1.1],
+      ['2024-03-28', 1.1],
+    ]),
+    mv('KNRI11', 3.0, [
+      ['2024-01-30', 1.0],
+      ['2024-02-28', 1.0],
+      ['2024-03-27', 1.0],
+    ]),
+    mv('XPML11', 2.7, [
+      ['2024-01-31', 0.9],
+      ['2024-02-29', 0.9],
+      ['2024-03-28', 0.9],
+    ]),
   ],
   {
-    subjects: [{ kind: 'fund', id: 'HGLG11' }, { kind: 'fund', id: 'KNRI11' }, { kind: 'fund', id: 'XPML11' }],
+    subjects: [
+      { kind: 'fund', id: 'HGLG11' },
+      { kind: 'fund', id: 'KNRI11' },
+      { kind: 'fund', id: 'XPML11' },
+    ],
     measure: 'dividend',
     agg: 'total',
     period: { kind: 'range', from: '2024-01-01', to: '2024-03-31', grain: 'custom' },
@@ -96,8 +153,26 @@ export const dividendsCompare = reply(
 /** "IPCA mês a mês em 2024": monthly rates dated on the 1st. */
 export const ipcaMonthly = reply(
   'history_market_indicators',
-  [mv('IPCA', 0.52, [['2024-01-01', 0.42], ['2024-02-01', 0.83], ['2024-03-01', 0.16]], { subject: { kind: 'indicator', id: 'IPCA' } })],
-  { subjects: [{ kind: 'indicator', id: 'IPCA' }], measure: 'monthly_rate', agg: 'list', period: { kind: 'range', from: '2024-01-01', to: '2024-12-31', grain: 'year' }, group_by: 'month', compare: null },
+  [
+    mv(
+      'IPCA',
+      0.52,
+      [
+        ['2024-01-01', 0.42],
+        ['2024-02-01', 0.83],
+        ['2024-03-01', 0.16],
+      ],
+      { subject: { kind: 'indicator', id: 'IPCA' } },
+    ),
+  ],
+  {
+    subjects: [{ kind: 'indicator', id: 'IPCA' }],
+    measure: 'monthly_rate',
+    agg: 'list',
+    period: { kind: 'range', from: '2024-01-01', to: '2024-12-31', grain: 'year' },
+    group_by: 'month',
+    compare: null,
+  },
 );
 
 /** "minha carteira": entity rows of the client's positions. */
@@ -126,11 +201,52 @@ export const incomeByMonth = reply(
 export const overviewCompare = reply(
   'fii_overview',
   [
-    { ticker: 'HGLG11', snapshot_date: '2025-11-22', display_name: 'Fundo A', sector: 'Logística', last_price: 157.6, price_book_ratio: 0.99, dy_12m_pct: 8.25, sharpe_ratio: -1.05, market_cap_value: 5.4e9 },
-    { ticker: 'KNRI11', snapshot_date: '2025-11-22', display_name: 'Fundo B', sector: 'Híbrido', last_price: 143.3, price_book_ratio: 0.9, dy_12m_pct: 8.13, sharpe_ratio: -1.2, market_cap_value: 4.2e9 },
-    { ticker: 'XPML11', snapshot_date: '2025-11-22', display_name: 'Fundo C', sector: 'Shoppings', last_price: 102.6, price_book_ratio: 0.92, dy_12m_pct: 10.43, sharpe_ratio: -1.08, market_cap_value: 6.1e9 },
+    {
+      ticker: 'HGLG11',
+      snapshot_date: '2025-11-22',
+      display_name: 'Fundo A',
+      sector: 'Logística',
+      last_price: 157.6,
+      price_book_ratio: 0.99,
+      dy_12m_pct: 8.25,
+      sharpe_ratio: -1.05,
+      market_cap_value: 5.4e9,
+    },
+    {
+      ticker: 'KNRI11',
+      snapshot_date: '2025-11-22',
+      display_name: 'Fundo B',
+      sector: 'Híbrido',
+      last_price: 143.3,
+      price_book_ratio: 0.9,
+      dy_12m_pct: 8.13,
+      sharpe_ratio: -1.2,
+      market_cap_value: 4.2e9,
+    },
+    {
+      ticker: 'XPML11',
+      snapshot_date: '2025-11-22',
+      display_name: 'Fundo C',
+      sector: 'Shoppings',
+      last_price: 102.6,
+      price_book_ratio: 0.92,
+      dy_12m_pct: 10.43,
+      sharpe_ratio: -1.08,
+      market_cap_value: 6.1e9,
+    },
   ],
-  { subjects: [{ kind: 'fund', id: 'HGLG11' }, { kind: 'fund', id: 'KNRI11' }, { kind: 'fund', id: 'XPML11' }], measure: null, agg: null, period: null, group_by: null, compare: null },
+  {
+    subjects: [
+      { kind: 'fund', id: 'HGLG11' },
+      { kind: 'fund', id: 'KNRI11' },
+      { kind: 'fund', id: 'XPML11' },
+    ],
+    measure: null,
+    agg: null,
+    period: null,
+    group_by: null,
+    compare: null,
+  },
 );
 
 /** "manda por e-mail" after a briefing: waits for a yes. */
@@ -140,4 +256,9 @@ export const confirmation = reply('', [], null, {
   results: { tool: { report_id: 'rel_1', destinatario: 'ana@exemplo.com.br', text: 'Posso enviar...' } },
 });
 confirmation.meta.entity = null;
-confirmation.meta.tool = { name: 'enviar_relatorio_email', args: { report_id: 'rel_1', destinatario: 'ana@exemplo.com.br' }, injected: [{ arg: 'report_id', value: 'rel_1', source: 'session:last_report_id' }], status: 'confirmation_required' };
+confirmation.meta.tool = {
+  name: 'enviar_relatorio_email',
+  args: { report_id: 'rel_1', destinatario: 'ana@exemplo.com.br' },
+  injected: [{ arg: 'report_id', value: 'rel_1', source: 'session:last_report_id' }],
+  status: 'confirmation_required',
+};

@@ -56,7 +56,10 @@ function draw(canvas: HTMLCanvasElement, spec: ChartSpec): void {
     const colors = spec.labels.map((_, i) => PALETTE[i % PALETTE.length]);
     const config: ChartConfiguration<'doughnut'> = {
       type: 'doughnut',
-      data: { labels: spec.labels, datasets: [{ label: spec.series[0].label, data: spec.series[0].values as number[], backgroundColor: colors, borderColor: '#fff', borderWidth: 2 }] },
+      data: {
+        labels: spec.labels,
+        datasets: [{ label: spec.series[0].label, data: spec.series[0].values as number[], backgroundColor: colors, borderColor: '#fff', borderWidth: 2 }],
+      },
       options: {
         responsive: true,
         maintainAspectRatio: false,
@@ -125,7 +128,11 @@ function draw(canvas: HTMLCanvasElement, spec: ChartSpec): void {
           ticks: {
             maxTicksLimit: 6,
             callback: (v: unknown, _i: number, ticks: Array<{ value: number }>) =>
-              formatTick(spec.unit, Number(v), ticks.some((t) => Math.abs(t.value - Math.round(t.value)) > 1e-9)),
+              formatTick(
+                spec.unit,
+                Number(v),
+                ticks.some((t) => Math.abs(t.value - Math.round(t.value)) > 1e-9),
+              ),
           },
         },
       },

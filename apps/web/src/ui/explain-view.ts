@@ -61,7 +61,9 @@ export function explainPanel(model: ExplainModel): HTMLDetailsElement {
     for (const s of model.timings.steps) {
       const fill = h('span', { class: 't-fill' });
       fill.style.width = `${Math.max(1, s.share)}%`; // CSSOM, allowed by the CSP (no style attribute)
-      bars.append(h('div', { class: 't-row', role: 'listitem' }, h('span', { class: 't-label' }, s.label), h('span', { class: 't-bar' }, fill), h('span', { class: 't-val' }, s.text)));
+      bars.append(
+        h('div', { class: 't-row', role: 'listitem' }, h('span', { class: 't-label' }, s.label), h('span', { class: 't-bar' }, fill), h('span', { class: 't-val' }, s.text)),
+      );
     }
     body.append(wide(section(`Tempos${model.timings.total !== null ? ` (total ${formatMs(model.timings.total)})` : ''}`, bars)));
   }

@@ -6,7 +6,4 @@ import { Health } from '../common';
 export const healthSubject = (service: ServiceName) =>
   defineRpc({ subject: `cota.${service}.health.v1`, service, request: z.object({}), response: Health, timeoutMs: 1500, idempotent: true });
 
-export const HealthSubjects = Object.fromEntries(SERVICES.map((s) => [s, healthSubject(s)])) as Record<
-  ServiceName,
-  ReturnType<typeof healthSubject>
->;
+export const HealthSubjects = Object.fromEntries(SERVICES.map((s) => [s, healthSubject(s)])) as Record<ServiceName, ReturnType<typeof healthSubject>>;

@@ -48,7 +48,11 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
       expect((await store.snapshot(k, 2)).turnCount).toBe(5);
       expect((await store.snapshot(k, 50)).turns.map((t) => t.turn.content)).toEqual(['q1', 'q2', 'q3', 'q4', 'q5']);
       const opened = await store.openTurn(k, turn('user', 'q6'), null, { ...limits, previousTurns: 3 });
-      expect(opened!.previous.map((t) => [t.turnIndex, t.turn.content])).toEqual([[3, 'q3'], [4, 'q4'], [5, 'q5']]);
+      expect(opened!.previous.map((t) => [t.turnIndex, t.turn.content])).toEqual([
+        [3, 'q3'],
+        [4, 'q4'],
+        [5, 'q5'],
+      ]);
     });
 
     it('keeps what it stored when the caller changes its objects afterwards', async () => {
@@ -70,7 +74,12 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
       await expect(store.closeTurn(k, 3, turn('assistant', 'a3'), null, limits)).rejects.toBeInstanceOf(UnknownTurnError);
       const snap = await store.snapshot(k);
       expect(snap.reference).toMatchObject({ ticker: 'MXRF11', turn_index: 2 });
-      expect(snap.turns.map((t) => [t.turnIndex, t.turn.role])).toEqual([[1, 'user'], [2, 'user'], [2, 'assistant'], [1, 'assistant']]);
+      expect(snap.turns.map((t) => [t.turnIndex, t.turn.role])).toEqual([
+        [1, 'user'],
+        [2, 'user'],
+        [2, 'assistant'],
+        [1, 'assistant'],
+      ]);
       expect(await store.closeTurn(key(), 1, turn('assistant', 'x'), null, limits)).toEqual({ known: false, referenceUpdated: false, unsummarised: 0 });
     });
 
@@ -80,7 +89,10 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
       expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: true, unsummarised: 1 });
       expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: false, unsummarised: 1 });
       const snap = await store.snapshot(k);
-      expect(snap.turns.map((t) => [t.turnIndex, t.turn.role])).toEqual([[1, 'user'], [1, 'assistant']]);
+      expect(snap.turns.map((t) => [t.turnIndex, t.turn.role])).toEqual([
+        [1, 'user'],
+        [1, 'assistant'],
+      ]);
     });
 
     it('saves a summary only when nobody else moved it (compare-and-set)', async () => {

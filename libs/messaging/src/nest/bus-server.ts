@@ -67,4 +67,3 @@ export class BusServer extends Server implements CustomTransportStrategy {
     });
   }
 }
-

@@ -11,11 +11,7 @@ import { BusEventHandler, RpcHandler } from '../nest/decorators';
  * Serves one handler the way services do: a `@RpcHandler` method of a Nest controller, in a Nest
  * microservice whose strategy is BusServer on the given bus. For the transport contract suite.
  */
-export async function serveThroughNest<D extends RpcDef>(
-  bus: Bus,
-  def: D,
-  handler: (request: RequestOf<D>) => Promise<ResponseOf<D>> | ResponseOf<D>,
-): Promise<INestMicroservice> {
+export async function serveThroughNest<D extends RpcDef>(bus: Bus, def: D, handler: (request: RequestOf<D>) => Promise<ResponseOf<D>> | ResponseOf<D>): Promise<INestMicroservice> {
   @Controller()
   class Handlers {
     @RpcHandler(def)

@@ -110,7 +110,16 @@ export function describeTransportContract(
     it('delivers events to wildcard listeners without blocking the publisher; a listener drops what breaks the contract', async () => {
       const bus = new Bus(transport, 'test');
       const ev = Events.plannerPlanned;
-      const event = { request_id: 'r1', conversation_hash: null, service: 'planner', event: 'planned', outcome: 'ok' as const, timings_ms: { total: 1 }, at: '2026-11-26T00:00:00.000Z', attributes: { n: 1 } };
+      const event = {
+        request_id: 'r1',
+        conversation_hash: null,
+        service: 'planner',
+        event: 'planned',
+        outcome: 'ok' as const,
+        timings_ms: { total: 1 },
+        at: '2026-11-26T00:00:00.000Z',
+        attributes: { n: 1 },
+      };
       const got: Array<[string, unknown]> = [];
       await listen(bus, 'cota.events.>', (s, p) => got.push([s, p]));
       await listen(bus, 'cota.events.*.planned.v1', (s, p) => got.push([s, p]));

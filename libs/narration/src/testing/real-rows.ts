@@ -68,12 +68,15 @@ export function realResult(
   const def = testCatalog()[entity];
   if (!def) throw new Error(`entity ${entity} is not in the catalog`);
   const columns: Column[] = def.columns.map((c) => ({ name: c.name, type: c.type, label: c.label }));
-  const rows: Row[] = records.map((rec) =>
-    Object.fromEntries(columns.map((c) => [c.name, shapeValue(clean(rec[c.name] ?? undefined), c.type)])),
-  );
+  const rows: Row[] = records.map((rec) => Object.fromEntries(columns.map((c) => [c.name, shapeValue(clean(rec[c.name] ?? undefined), c.type)])));
   // as_of: the newest value of the entity's date column (undated entities have none).
   const dated = def.date_column ? columns.find((c) => c.name === def.date_column) : undefined;
-  const dates = dated ? rows.map((r) => r[dated.name]).filter((v): v is string => typeof v === 'string').sort() : [];
+  const dates = dated
+    ? rows
+        .map((r) => r[dated.name])
+        .filter((v): v is string => typeof v === 'string')
+        .sort()
+    : [];
   const full: QueryParams = queryParams(params);
   if (full.ticker && full.tickers.length === 0) full.tickers = [full.ticker];
   return {

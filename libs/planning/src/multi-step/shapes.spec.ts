@@ -30,9 +30,15 @@ describe('multi-step shapes', () => {
     });
   });
 
-  it('the screen reads every condition with its sign, and the benchmark measures the rate over the fund\'s dates', () => {
+  it("the screen reads every condition with its sign, and the benchmark measures the rate over the fund's dates", () => {
     const screen = plan('HGLG11, KNRI11 e BTLG11: quais têm P/VP abaixo de 1 e Sharpe acima de -1?').plan!;
-    expect(screen.synthesis).toMatchObject({ shape: 'screen', conditions: [{ step: 'pvp', op: 'lt', value: 1 }, { step: 'sharpe', op: 'gt', value: -1 }] });
+    expect(screen.synthesis).toMatchObject({
+      shape: 'screen',
+      conditions: [
+        { step: 'pvp', op: 'lt', value: 1 },
+        { step: 'sharpe', op: 'gt', value: -1 },
+      ],
+    });
     const bench = plan('Vale mais a pena manter o KNRI11 ou trocar por CDI?').plan!;
     expect(bench.steps.find((s) => s.id === 'rate')).toMatchObject({ depends_on: ['price'], period_from: 'price' });
   });

@@ -5,7 +5,11 @@ import { extractFinanceArgs } from '@cota/tool-gating';
 import { PlansPolicy } from './policy';
 
 /** Folded words with spaces around, so phrases match on word boundaries. */
-const wordsOf = (question: string) => ` ${fold(question).replace(/[^a-z0-9/%,.]+/g, ' ').replace(/\s+/g, ' ').trim()} `;
+const wordsOf = (question: string) =>
+  ` ${fold(question)
+    .replace(/[^a-z0-9/%,.]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()} `;
 /** The policy's phrases (a fixed set from plans.yaml), folded once each rather than on every question. */
 const foldedPhrases = new Map<string, string>();
 function padded(phrase: string): string {
@@ -24,7 +28,8 @@ function question(subjects: StructuredQuestion['subjects'], measure: string, agg
 }
 
 /** "P/VP abaixo de 1", "DY acima de 9%", "preço menor que 100": a measure, a direction, a number. */
-const CONDITION = /(p\/vp|pvp|dividend yield|dy|preco|cotacao|sharpe|valor de mercado)\s+(?:(?:esta|for|seja|estiver|fica|ficar|e)\s+)?(abaixo de|acima de|menor que|maior que|menor do que|maior do que|menos de|mais de|inferior a|superior a|<|>)\s*(-?\s?\d+(?:[.,]\d+)?)\s*%?/g;
+const CONDITION =
+  /(p\/vp|pvp|dividend yield|dy|preco|cotacao|sharpe|valor de mercado)\s+(?:(?:esta|for|seja|estiver|fica|ficar|e)\s+)?(abaixo de|acima de|menor que|maior que|menor do que|maior do que|menos de|mais de|inferior a|superior a|<|>)\s*(-?\s?\d+(?:[.,]\d+)?)\s*%?/g;
 const CONDITION_MEASURE: Record<string, { measure: string; label: string }> = {
   'p/vp': { measure: 'pvp', label: 'P/VP' },
   pvp: { measure: 'pvp', label: 'P/VP' },
@@ -77,7 +82,13 @@ export class MultiStepShapes {
     // The fund's yield is the rate: a rate written in the question makes it a plain calculation.
     if (f.aporte_mensal === undefined || f.prazo_meses === undefined || f.taxa !== undefined) return null;
     const ticker = tickers[0];
-    const args: Record<string, unknown> = { operacao: 'projecao_aportes', aporte_mensal: f.aporte_mensal, prazo_meses: f.prazo_meses, taxa_periodo: 'ano', taxa_periodo_informado: true };
+    const args: Record<string, unknown> = {
+      operacao: 'projecao_aportes',
+      aporte_mensal: f.aporte_mensal,
+      prazo_meses: f.prazo_meses,
+      taxa_periodo: 'ano',
+      taxa_periodo_informado: true,
+    };
     if (f.prazo_unidade) args.prazo_unidade = f.prazo_unidade;
     if (f.valor_inicial !== undefined) args.valor_inicial = f.valor_inicial;
     return {
@@ -139,8 +150,22 @@ export class MultiStepShapes {
       goal: `comparar o retorno do ${ticker} com o ${rate} nos últimos ${months} meses`,
       source: 'deterministic',
       steps: [
-        { id: 'price', kind: 'measure', label: `Variação da cota do ${ticker}`, depends_on: [], period_from: null, question: question([fund(ticker)], 'price', 'variation', period) },
-        { id: 'income', kind: 'measure', label: `Dividendos pagos pelo ${ticker}`, depends_on: ['price'], period_from: 'price', question: question([fund(ticker)], 'dividend', 'total', period) },
+        {
+          id: 'price',
+          kind: 'measure',
+          label: `Variação da cota do ${ticker}`,
+          depends_on: [],
+          period_from: null,
+          question: question([fund(ticker)], 'price', 'variation', period),
+        },
+        {
+          id: 'income',
+          kind: 'measure',
+          label: `Dividendos pagos pelo ${ticker}`,
+          depends_on: ['price'],
+          period_from: 'price',
+          question: question([fund(ticker)], 'dividend', 'total', period),
+        },
         // The rate over the fund's own dates, so both returns cover the same days.
         {
           id: 'rate',

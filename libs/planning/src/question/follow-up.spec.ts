@@ -127,7 +127,16 @@ describe('follow-ups edit the previous structured question', () => {
   it('"qual dos dois" compares the subjects of the last two answers', () => {
     const [, , p] = converse('quanto o ifix subiu em novembro de 2023?', 'e o ibov no mesmo período?', 'qual dos dois subiu mais?');
     expect(p.kind).toBe('measure');
-    expect(p.question).toMatchObject({ subjects: [{ kind: 'index', id: 'IFIX' }, { kind: 'index', id: 'IBOV' }], measure: 'index_points', agg: 'variation', compare: 'max', period: { from: '2023-11-01', to: '2023-11-30' } });
+    expect(p.question).toMatchObject({
+      subjects: [
+        { kind: 'index', id: 'IFIX' },
+        { kind: 'index', id: 'IBOV' },
+      ],
+      measure: 'index_points',
+      agg: 'variation',
+      compare: 'max',
+      period: { from: '2023-11-01', to: '2023-11-30' },
+    });
   });
 
   it('"qual deles tem o menor" compares by the smallest value', () => {
@@ -149,7 +158,12 @@ describe('follow-ups edit the previous structured question', () => {
 
 describe('comparisons without a comparison phrase', () => {
   it('"qual dos meus fundos caiu mais" compares each fund’s price variation, the smallest first', () => {
-    expect(planner.planDeterministic('qual dos meus fundos caiu mais em 2024?').question).toMatchObject({ subjects: [{ kind: 'portfolio' }], measure: 'price', agg: 'variation', compare: 'min' });
+    expect(planner.planDeterministic('qual dos meus fundos caiu mais em 2024?').question).toMatchObject({
+      subjects: [{ kind: 'portfolio' }],
+      measure: 'price',
+      agg: 'variation',
+      compare: 'min',
+    });
   });
 
   it('"em qual fii eu coloquei mais dinheiro" compares the client’s invested amount per fund', () => {
@@ -191,7 +205,7 @@ describe('comparisons without a comparison phrase', () => {
   });
 });
 
-describe('follow-ups about the client\'s own figures and the conversation\'s subject', () => {
+describe("follow-ups about the client's own figures and the conversation's subject", () => {
   it('"e quanto entrou com essa venda?" keeps the fund of the sale; a position keeps no period it was not asked', () => {
     const [, proceeds] = converse('quanto lucrei vendendo xpin11?', 'e quanto entrou de dinheiro com essa venda?');
     expect(proceeds.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'XPIN11' }], measure: 'sale_proceeds' });
@@ -215,7 +229,12 @@ describe('a follow-up of an entity answer edits its parameters', () => {
 
   it('keeps what the previous answer filtered on, its size and order', () => {
     const prev = { ...base, limit: 5, order: 'asc' as const, order_by: 'rank_dy_12m' };
-    expect(editEntityParams(prev, { indicator: 'IPCA' }, { ...base, window: 'year:2023' })).toMatchObject({ limit: 5, order_by: 'rank_dy_12m', window: 'year:2023', filters: { indicator: 'IPCA' } });
+    expect(editEntityParams(prev, { indicator: 'IPCA' }, { ...base, window: 'year:2023' })).toMatchObject({
+      limit: 5,
+      order_by: 'rank_dy_12m',
+      window: 'year:2023',
+      filters: { indicator: 'IPCA' },
+    });
   });
 
   it('a new kind of fund replaces the previous one ("e os de logística?" after "fundos de papel")', () => {

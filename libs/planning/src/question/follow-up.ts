@@ -26,7 +26,8 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   let reading = read;
   // "e quanto entrou com essa venda?" after the result of the XPIN11's sale: the client's own figures
   // of the same fund, not the whole portfolio the measure defaulted to.
-  const prevOwnOfFund = !!previous.question?.measure && catalog.measures[previous.question.measure]?.subject === 'portfolio' && previous.question.subjects.some((s) => s.kind === 'fund');
+  const prevOwnOfFund =
+    !!previous.question?.measure && catalog.measures[previous.question.measure]?.subject === 'portfolio' && previous.question.subjects.some((s) => s.kind === 'fund');
   if (read.impliedPortfolio && prevOwnOfFund) reading = { ...read, question: { ...read.question, subjects: [] } };
   const cur = reading.question;
   const prev = previous.question;
@@ -57,8 +58,15 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   // measure falls back to the closes).
   const curDef = cur.measure ? catalog.measures[cur.measure] : null;
   const extremeOfCloses = !!curDef && curDef.fallback_measure === prev.measure && (prev.agg === 'max' || prev.agg === 'min');
-  const aggOnly = reading.measureNamed && reading.aggNamed && !!cur.agg && !!prevDef && prevDef.aggregations.includes(cur.agg) && cur.subjects.length === 0 &&
-    !!cur.measure && (catalog.measures[cur.measure]?.subject !== prevDef.subject || extremeOfCloses);
+  const aggOnly =
+    reading.measureNamed &&
+    reading.aggNamed &&
+    !!cur.agg &&
+    !!prevDef &&
+    prevDef.aggregations.includes(cur.agg) &&
+    cur.subjects.length === 0 &&
+    !!cur.measure &&
+    (catalog.measures[cur.measure]?.subject !== prevDef.subject || extremeOfCloses);
   if (aggOnly) reading = { ...reading, measureNamed: false };
   const named = reading.measureNamed && cur.measure ? catalog.measures[cur.measure] : null;
   // "qual deles" after a list of the client's funds: those funds, whatever the previous measure's subject.
@@ -71,7 +79,8 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     subjects = [];
     changed.push(`subjects (a ${named.subject} measure: from the last reference)`);
   } else if (
-    reading.cues.includes('refers_fund') && cur.subjects.every((s) => s.kind === 'portfolio') &&
+    reading.cues.includes('refers_fund') &&
+    cur.subjects.every((s) => s.kind === 'portfolio') &&
     // (after a list across funds that came down to one, "dele" is that one)
     (prev.subjects.some((s) => s.kind === 'fund') || (prev.subjects.length === 0 && previous.tickers.length === 1)) &&
     (!named || named.subject === 'portfolio' || named.subject === 'fund')
@@ -85,16 +94,18 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     const own = funds.length > 1 && earlier.length === 1 && earlier[0].kind === 'fund' && funds.some((s) => s.id === earlier[0].id) ? earlier[0] : null;
     const picked = !own && prev.compare && funds.length > 1 && previous.tickers.length > 0 && funds.some((s) => s.id === previous.tickers[0]);
     subjects = own ? [own] : picked ? [{ kind: 'fund', id: previous.tickers[0] }] : funds;
-    inherited.push(own ? 'subjects (the fund the conversation was about before the comparison)' : picked ? 'subjects (the fund the comparison picked)' : 'subjects (the fund "nele" points at)');
+    inherited.push(
+      own ? 'subjects (the fund the conversation was about before the comparison)' : picked ? 'subjects (the fund the comparison picked)' : 'subjects (the fund "nele" points at)',
+    );
   } else if (cur.subjects.length === 0) {
     const earlier = (previous.earlier ?? []).filter((e) => !prev.subjects.some((p) => p.kind === e.kind && p.id === e.id));
     if (amongListed) {
       subjects = previous.tickers.map((id) => ({ kind: 'fund', id }));
-      inherited.push('subjects (the previous answer\'s funds)');
+      inherited.push("subjects (the previous answer's funds)");
     } else if (reading.cues.includes('among_previous') && prev.subjects.length === 1 && earlier.length > 0) {
       // "qual dos dois": the subject asked before and the one asked last.
       subjects = [...earlier, ...prev.subjects];
-      inherited.push('subjects (the last two answers\')');
+      inherited.push("subjects (the last two answers')");
     } else {
       subjects = prev.subjects;
       inherited.push('subjects');
@@ -112,7 +123,11 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   const fits = (name: string | null) => {
     const m = name ? catalog.measures[name] : null;
     // A client's own measure is asked of one of its funds too ("quanto eu recebi dele").
-    return !!m && (kind === null || m.subject === kind || (kind === 'portfolio' && m.subject === 'fund') || (kind === 'fund' && m.subject === 'portfolio')) && (!m.subject_ids || subjects.every((s) => m.subject_ids!.includes(s.id)));
+    return (
+      !!m &&
+      (kind === null || m.subject === kind || (kind === 'portfolio' && m.subject === 'fund') || (kind === 'fund' && m.subject === 'portfolio')) &&
+      (!m.subject_ids || subjects.every((s) => m.subject_ids!.includes(s.id)))
+    );
   };
   let measure: string | null;
   if (reading.measureNamed && fits(cur.measure)) {
@@ -126,12 +141,16 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     // After returns compared (no one measure: "compara com o ifix"), "e o BTLG11?" asks the new subject's return.
     const returns = !prev.measure && prev.agg === 'variation';
     measure = cur.measure ?? ((prev.measure || returns) && subjects[0] ? (defaultMeasureFor(catalog, subjects[0].kind, subjects[0].id)?.name ?? null) : null);
-    if (measure) changed.push('measure (the new subject\'s)');
+    if (measure) changed.push("measure (the new subject's)");
   }
 
   let period = cur.period;
-  const between = !period || reading.cues.includes('same_period') || reading.cues.includes('between_answers') ? betweenTurns(prev, previous.earlierPeriod ?? null, reading, cur.subjects.length === 0, catalog) : null;
-  const ordinal = reading.ordinal !== null && !period && prev.period?.kind === 'range' && (prev.period.grain === 'quarter' || prev.period.grain === 'semester') ? prev.period : null;
+  const between =
+    !period || reading.cues.includes('same_period') || reading.cues.includes('between_answers')
+      ? betweenTurns(prev, previous.earlierPeriod ?? null, reading, cur.subjects.length === 0, catalog)
+      : null;
+  const ordinal =
+    reading.ordinal !== null && !period && prev.period?.kind === 'range' && (prev.period.grain === 'quarter' || prev.period.grain === 'semester') ? prev.period : null;
   if (reading.shift && prev.period?.kind === 'range') {
     period = shiftPeriod(prev.period, reading.shift);
     changed.push(`period (the ${reading.shift.unit} ${reading.shift.offset > 0 ? 'after' : 'before'} the previous question's)`);
@@ -141,12 +160,17 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     const y = Number(ordinal.from.slice(0, 4));
     const m1 = (reading.ordinal - 1) * months + 1;
     const m2 = m1 + months - 1;
-    period = { kind: 'range', from: `${y}-${String(m1).padStart(2, '0')}-01`, to: `${y}-${String(m2).padStart(2, '0')}-${new Date(Date.UTC(y, m2, 0)).getUTCDate()}`, grain: ordinal.grain };
+    period = {
+      kind: 'range',
+      from: `${y}-${String(m1).padStart(2, '0')}-01`,
+      to: `${y}-${String(m2).padStart(2, '0')}-${new Date(Date.UTC(y, m2, 0)).getUTCDate()}`,
+      grain: ordinal.grain,
+    };
     changed.push(`period (the ${reading.ordinal}º ${ordinal.grain === 'semester' ? 'semester' : 'quarter'} of ${y})`);
   } else if (between) {
     // "VP por cota em dez/2021" → "e em dez/2023?" → "qual foi a variação nesse intervalo?": from the one to the other.
     period = between;
-    changed.push('period (from the earlier answer\'s date to the previous one\'s)');
+    changed.push("period (from the earlier answer's date to the previous one's)");
   } else if (!period || reading.cues.includes('same_period')) {
     period = prev.period;
     if (period) inherited.push('period');
@@ -168,7 +192,12 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     if (y !== null) {
       const y1 = period.from_month <= period.to_month ? y : y - 1;
       const last = new Date(Date.UTC(y, period.to_month, 0)).getUTCDate();
-      period = { kind: 'range', from: `${y1}-${String(period.from_month).padStart(2, '0')}-01`, to: `${y}-${String(period.to_month).padStart(2, '0')}-${last}`, grain: period.from_month === period.to_month ? 'month' : period.from_month === 1 && period.to_month === 12 ? 'year' : 'custom' };
+      period = {
+        kind: 'range',
+        from: `${y1}-${String(period.from_month).padStart(2, '0')}-01`,
+        to: `${y}-${String(period.to_month).padStart(2, '0')}-${last}`,
+        grain: period.from_month === period.to_month ? 'month' : period.from_month === 1 && period.to_month === 12 ? 'year' : 'custom',
+      };
       changed.push(`period (month of ${y}, the previous question's year)`);
     } else changed.push('period');
   } else changed.push('period');
@@ -217,7 +246,8 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   }
   const group_by = cur.group_by ?? prev.group_by;
   // "e o maior valor de mercado?" after "qual deles tem o menor p/vp?": the new words' order wins.
-  const compare = subjects.length > 1 ? (cur.compare ?? (prev.compare ? reading.compareWanted : null) ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null)) : null;
+  const compare =
+    subjects.length > 1 ? (cur.compare ?? (prev.compare ? reading.compareWanted : null) ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null)) : null;
   return {
     question: { subjects, measure, agg, also, period, group_by, compare, condition: cur.condition ?? null },
     meta: {
@@ -234,7 +264,13 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
  * variation): the span whose variation runs from the earlier value to the later one (a daily
  * level's starts from the value before the period: right after the earlier date). Null when the last two answers were not two such dates.
  */
-function betweenTurns(prev: StructuredQuestion, earlier: StructuredQuestion['period'], reading: QuestionReading, sameSubjects: boolean, catalog: MeasureCatalog): StructuredQuestion['period'] {
+function betweenTurns(
+  prev: StructuredQuestion,
+  earlier: StructuredQuestion['period'],
+  reading: QuestionReading,
+  sameSubjects: boolean,
+  catalog: MeasureCatalog,
+): StructuredQuestion['period'] {
   const p = prev.period;
   if (!sameSubjects || !reading.aggWanted.includes('variation') || p?.kind !== 'range' || earlier?.kind !== 'range') return null;
   const point = (g: string) => g === 'day' || g === 'month';
@@ -266,7 +302,7 @@ export function editEntityParams(prev: QueryParams | null, prevFilters: Record<s
     window: cur.window ?? prev.window,
     limit: cur.limit ?? prev.limit,
     order_by: cur.order_by ?? prev.order_by,
-    order: cur.order_by ? cur.order : prev.order ?? cur.order,
+    order: cur.order_by ? cur.order : (prev.order ?? cur.order),
     filters,
   };
 }

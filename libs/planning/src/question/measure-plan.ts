@@ -5,13 +5,7 @@ import type { QuestionReading } from './structure';
 
 /** Entities whose questions a measure can answer better (the rows they list are a measure's series). */
 export function measureFamily(catalog: MeasureCatalog): Set<string> {
-  return new Set([
-    ...Object.values(catalog.measures).map((m) => m.entity),
-    'fiis_yield_history',
-    'fiis_dividends_yields',
-    'fii_overview',
-    'fiis_financials_snapshot',
-  ]);
+  return new Set([...Object.values(catalog.measures).map((m) => m.entity), 'fiis_yield_history', 'fiis_dividends_yields', 'fii_overview', 'fiis_financials_snapshot']);
 }
 
 /**
@@ -81,14 +75,7 @@ export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, fo
 const AGG_PARAM: Record<string, Agg> = { total: 'sum', avg: 'avg', count: 'count', list: 'list' };
 
 /** The plan of a measure question: entity and params for meta, the structured question to execute. */
-export function measurePlan(
-  base: PlanResponse,
-  q: StructuredQuestion,
-  catalog: MeasureCatalog,
-  signals: string[],
-  why: string,
-  followUp: FollowUpMeta | null,
-): PlanResponse {
+export function measurePlan(base: PlanResponse, q: StructuredQuestion, catalog: MeasureCatalog, signals: string[], why: string, followUp: FollowUpMeta | null): PlanResponse {
   if (!q.measure) {
     // A panel: the macro panorama's entity, each series with its own measure.
     return {
@@ -138,7 +125,7 @@ export function measurePlan(
     planner: {
       ...base.planner,
       accepted: true,
-      reason: `measure ${def.name} (${q.agg}) over ${q.subjects.map((s) => s.id).join(', ') || 'the conversation\'s fund'}: ${why}; ${signals.join('; ')}${followUp?.applied ? `; ${followUp.reason}` : ''}`,
+      reason: `measure ${def.name} (${q.agg}) over ${q.subjects.map((s) => s.id).join(', ') || "the conversation's fund"}: ${why}; ${signals.join('; ')}${followUp?.applied ? `; ${followUp.reason}` : ''}`,
     },
   };
 }

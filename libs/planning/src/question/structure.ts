@@ -43,7 +43,8 @@ const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceir
 export type FollowUpCue = 'same_period' | 'between_answers' | 'add_subject' | 'among_previous' | 'opener' | 'refers_fund' | 'refers_subject' | 'refers_listed';
 
 /** "do primeiro", "o segundo", "do último (da lista)": a fund of the previous answer's list, by its place. */
-export const LISTED_REFERENCE = /(?:^|\s)(?:d?o|no|pro|pelo)\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s*[?!.]*\s*$)/;
+export const LISTED_REFERENCE =
+  /(?:^|\s)(?:d?o|no|pro|pelo)\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s*[?!.]*\s*$)/;
 
 const CUES: Array<[FollowUpCue, RegExp]> = [
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
@@ -56,7 +57,10 @@ const CUES: Array<[FollowUpCue, RegExp]> = [
   ['add_subject', /(?:^| )(?:compar[ae]\w*|versus|vs|x|contra|frente a|em relacao a)(?= |$)/],
   // "qual foi melhor?" with nothing else: the subjects the conversation just compared.
   ['among_previous', /^(?:e )?(?:qual|quem) (?:foi |e |esta |ta |se saiu |rendeu |performou )?(?:o |a )?(?:melhor|pior)$/],
-  ['among_previous', /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles|dos dois|das duas|dos tres|das tres|entre os dois|entre as duas)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus)(?= |$)/],
+  [
+    'among_previous',
+    /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles|dos dois|das duas|dos tres|das tres|entre os dois|entre as duas)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus)(?= |$)/,
+  ],
   // "nele", "desse fundo": the fund the conversation is about, even in "o meu preço médio nele".
   ['refers_fund', /(?:^| )(?:nele|nela|dele|dela|desse fundo|deste fundo|nesse fundo|neste fundo|desse fii|deste fii|nesse fii|neste fii)(?= |$)/],
   ['opener', /^(?:e|e o|e a|e os|e as|e no|e na|e em|e do|e da|e pro|e para|e pra|e se|agora|tambem|mesmo)(?= |$)/],
@@ -133,16 +137,16 @@ export class QuestionReader {
     const measureText = text.replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ').trim();
     const bare = withoutPossessives(` ${measureText} `).trim();
     const measureHit =
-      [...this.longestMatches(vocabulary, measureText), ...(bare !== measureText ? this.longestMatches(vocabulary, bare) : [])].sort((a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length)[0] ?? null;
+      [...this.longestMatches(vocabulary, measureText), ...(bare !== measureText ? this.longestMatches(vocabulary, bare) : [])].sort(
+        (a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length,
+      )[0] ?? null;
     let measure: MeasureDef | null = measureHit?.measure ?? null;
     if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
     const measureNamed = measure !== null;
 
     // "últimos 6 meses" is a period, not the aggregation "last"; "acumulado no ano" keeps its "acumulado".
     const periodWords = period ? ` ${normalize(period.matched)} ` : '';
-    const aggHits = this.longestMatches(this.aggWords, fullText).filter(
-      (h) => !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)),
-    );
+    const aggHits = this.longestMatches(this.aggWords, fullText).filter((h) => !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)));
     const paddedText = ` ${text} `;
     const groupHit = this.groupWords.find((g) => paddedText.includes(g.phrase.padded)) ?? null;
     // "qual deles tem o menor", "qual dos meus fundos caiu mais": the comparison phrase without whom it picks from.
@@ -190,7 +194,14 @@ export class QuestionReader {
     }
     // "quantos cotistas em dez/2020 e em dez/2023?": a level or stock read at both dates (the span's ends).
     let periodSpec = period?.spec ?? null;
-    if (period?.span && measure && (measure.kind === 'level' || measure.kind === 'stock') && agg === 'value' && measure.aggregations.includes('first') && measure.aggregations.includes('last')) {
+    if (
+      period?.span &&
+      measure &&
+      (measure.kind === 'level' || measure.kind === 'stock') &&
+      agg === 'value' &&
+      measure.aggregations.includes('first') &&
+      measure.aggregations.includes('last')
+    ) {
       periodSpec = period.span;
       agg = 'first';
       also = ['last'];
@@ -203,7 +214,13 @@ export class QuestionReader {
     const multi = subjects.length > 1 || cues.includes('among_previous') || ofPortfolio || ownPerFund;
     // Without a comparison phrase, "qual ... mais/menos" ("em qual fii eu coloquei mais dinheiro") still picks one.
     const which = /(?:^| )(?:qual|quem)(?= |$)/.test(text);
-    const moreOrLess = which ? (/(?:^| )menos(?= |$)/.test(text) ? 'min' : /(?:^| )mais(?! (?:recente|recentes|novo|nova|antigo|antiga)(?: |$))(?= |$)/.test(text) ? 'max' : null) : null;
+    const moreOrLess = which
+      ? /(?:^| )menos(?= |$)/.test(text)
+        ? 'min'
+        : /(?:^| )mais(?! (?:recente|recentes|novo|nova|antigo|antiga)(?: |$))(?= |$)/.test(text)
+          ? 'max'
+          : null
+      : null;
     const compare = multi ? (compareHit?.order ?? moreOrLess ?? (cues.includes('among_previous') ? 'max' : null)) : null;
     // Two indices or funds compared over a period are compared by how they did, not by their points.
     let finalAgg = agg;
@@ -282,7 +299,8 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   const has = (a: MeasureAgg) => wanted.has(a) && allowed(a);
   // "últimos 12 dividendos", "as 5 primeiras cotações": the last (first) N values are a list of N, not one.
   if ((wanted.has('last') || wanted.has('first')) && allowed('list') && COUNTED_ENDS.test(text)) return 'list';
-  if ((m.kind === 'monthly_rate' || m.compounding) && (wanted.has('accumulated') || wanted.has('total') || (m.kind === 'monthly_rate' && wanted.has('variation')))) return 'accumulated';
+  if ((m.kind === 'monthly_rate' || m.compounding) && (wanted.has('accumulated') || wanted.has('total') || (m.kind === 'monthly_rate' && wanted.has('variation'))))
+    return 'accumulated';
   // "quanto rendeu a Selic em 2023": an annual rate "yields" what it accumulates.
   if (m.compounding && wanted.has('variation')) return 'accumulated';
   // "acumulado no ano" of a level (an index, a price) is its variation.
@@ -308,7 +326,8 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   if (has('first')) return 'first';
   if (has('last') && m.kind === 'flow') return 'last';
   const span = period && period.kind !== 'latest' && period.kind !== 'previous_session' && !(period.kind === 'range' && period.grain === 'day');
-  if (m.kind === 'monthly_rate' && span && !(period?.kind === 'range' && period.grain === 'month') && !(period?.kind === 'months_of_year' && period.from_month === period.to_month)) return 'accumulated';
+  if (m.kind === 'monthly_rate' && span && !(period?.kind === 'range' && period.grain === 'month') && !(period?.kind === 'months_of_year' && period.from_month === period.to_month))
+    return 'accumulated';
   // "quanto já recebi do BTAL11?", "desde que comprei": the client's own flow without a period is all of it.
   if (m.kind === 'flow') return span || m.subject === 'portfolio' ? 'total' : 'last';
   return m.default_agg;

@@ -48,7 +48,12 @@ describe('fund tools', () => {
 describe('risk calculations', () => {
   it('VaR: a list of returns, the confidence and the amount at risk', () => {
     expect(extractFinanceArgs('VaR de 95% para os retornos -2%, 1%, 0,5%, -3% e 2%')).toMatchObject({ operacao: 'var', confianca: '95', retornos: ['-2', '1', '0.5', '-3', '2'] });
-    expect(extractFinanceArgs('VaR 99% de R$ 100 mil com volatilidade diária de 1,5%')).toMatchObject({ operacao: 'var', confianca: '99', volatilidade: '1.5', valor_inicial: '100000' });
+    expect(extractFinanceArgs('VaR 99% de R$ 100 mil com volatilidade diária de 1,5%')).toMatchObject({
+      operacao: 'var',
+      confianca: '99',
+      volatilidade: '1.5',
+      valor_inicial: '100000',
+    });
   });
 
   it('Sharpe: return, risk-free rate and volatility by their words', () => {

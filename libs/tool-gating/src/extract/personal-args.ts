@@ -62,7 +62,10 @@ export interface TransactionArgs {
 
 /** The first amount of money in the text that is not a date or a day. */
 function firstAmount(text: string): string | undefined {
-  const cleaned = text.replace(/\b\d{1,2}\/\d{1,2}(\/\d{2,4})?\b/g, ' ').replace(/\bdia\s+\d{1,2}\b/g, ' ').replace(/\b\d{4}-\d{2}-\d{2}\b/g, ' ');
+  const cleaned = text
+    .replace(/\b\d{1,2}\/\d{1,2}(\/\d{2,4})?\b/g, ' ')
+    .replace(/\bdia\s+\d{1,2}\b/g, ' ')
+    .replace(/\b\d{4}-\d{2}-\d{2}\b/g, ' ');
   const money = findMentions(cleaned).find((m): m is MoneyMention => m.kind === 'money');
   return money ? money.value.toFixed() : undefined;
 }

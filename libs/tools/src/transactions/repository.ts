@@ -89,7 +89,17 @@ export class InMemoryTransactionRepository implements TransactionRepository {
       if (existing.client_id !== t.client_id) throw new Error('transaction insert conflicted with another client');
       return { transaction: pick(existing), created: false };
     }
-    const row = { transaction_id: `trx_${this.rows.length + 1}`, tipo: t.tipo, valor: Number(t.valor).toFixed(2), categoria: t.categoria, descricao: t.descricao, data: t.data, client_id: t.client_id, idempotency_key: t.idempotency_key, seq: this.rows.length };
+    const row = {
+      transaction_id: `trx_${this.rows.length + 1}`,
+      tipo: t.tipo,
+      valor: Number(t.valor).toFixed(2),
+      categoria: t.categoria,
+      descricao: t.descricao,
+      data: t.data,
+      client_id: t.client_id,
+      idempotency_key: t.idempotency_key,
+      seq: this.rows.length,
+    };
     this.rows.push(row);
     return { transaction: pick(row), created: true };
   }
@@ -126,7 +136,14 @@ export class InMemoryTransactionRepository implements TransactionRepository {
   }
 }
 
-const pick = (r: TransactionRow): TransactionRow => ({ transaction_id: r.transaction_id, tipo: r.tipo, valor: r.valor, categoria: r.categoria, descricao: r.descricao, data: r.data });
+const pick = (r: TransactionRow): TransactionRow => ({
+  transaction_id: r.transaction_id,
+  tipo: r.tipo,
+  valor: r.valor,
+  categoria: r.categoria,
+  descricao: r.descricao,
+  data: r.data,
+});
 
 function sumBy<T extends { tipo: 'despesa' | 'receita'; valor: string }>(rows: T[], key: (r: T) => string) {
   const out = new Map<string, { key: string; tipo: 'despesa' | 'receita'; cents: number; n: number }>();

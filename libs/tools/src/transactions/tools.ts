@@ -130,7 +130,9 @@ export async function queryTransactions(repo: TransactionRepository, categories:
     lines.push(`**Você recebeu ${formatMoney(receitas)} ${scope}** (${count} ${count === 1 ? 'receita' : 'receitas'}).`);
   } else {
     const saldo = receitas.minus(despesas);
-    lines.push(`**${scope.charAt(0).toUpperCase()}${scope.slice(1)}: despesas de ${formatMoney(despesas)} e receitas de ${formatMoney(receitas)}; saldo de ${formatMoney(saldo)}** (${count} ${count === 1 ? 'transação' : 'transações'}).`);
+    lines.push(
+      `**${scope.charAt(0).toUpperCase()}${scope.slice(1)}: despesas de ${formatMoney(despesas)} e receitas de ${formatMoney(receitas)}; saldo de ${formatMoney(saldo)}** (${count} ${count === 1 ? 'transação' : 'transações'}).`,
+    );
   }
   if (by && groups.length) {
     lines.push(`Por ${by === 'categoria' ? 'categoria' : 'mês'}:`);
@@ -139,7 +141,9 @@ export async function queryTransactions(repo: TransactionRepository, categories:
   if (items.length && (!by || args.ordem === 'maiores')) {
     lines.push(order === 'maiores' ? `As maiores (${items.length}):` : `As mais recentes (${items.length}):`);
     for (const t of items) {
-      lines.push(`- ${formatDate(t.data)} · ${t.tipo === 'despesa' ? 'despesa' : 'receita'} · ${label(categories, t.categoria)}${t.descricao ? ` (${t.descricao})` : ''}: ${formatMoney(t.valor)}`);
+      lines.push(
+        `- ${formatDate(t.data)} · ${t.tipo === 'despesa' ? 'despesa' : 'receita'} · ${label(categories, t.categoria)}${t.descricao ? ` (${t.descricao})` : ''}: ${formatMoney(t.valor)}`,
+      );
     }
   }
   return {

@@ -2,7 +2,16 @@ import { cdiMonthlyReturns, comparePerformance, indexMonthlyReturns, portfolioMo
 import { DEMO_CLIENTS } from './demo-clients';
 
 describe('client performance (hand-checked)', () => {
-  const adj = new Map([['XXXX11', new Map([['2024-01-01', 50], ['2024-02-01', 55], ['2024-03-01', 49.5]])]]);
+  const adj = new Map([
+    [
+      'XXXX11',
+      new Map([
+        ['2024-01-01', 50],
+        ['2024-02-01', 55],
+        ['2024-03-01', 49.5],
+      ]),
+    ],
+  ]);
 
   it('positions grow with the adjusted close from the trade price', () => {
     const m = portfolioMonthlyReturns([{ trade_date: '2024-01-31', ticker: 'XXXX11', side: 'buy', quantity: 10, price: 100 }], adj, '2024-03-01');
@@ -31,7 +40,14 @@ describe('client performance (hand-checked)', () => {
       { month: '2024-02-01', ret: 0.1, value: 1100 },
       { month: '2024-03-01', ret: -0.1, value: 990 },
     ];
-    const rows = comparePerformance(m, 'IFIX', new Map([['2024-02-01', 0.05], ['2024-03-01', 0]]));
+    const rows = comparePerformance(
+      m,
+      'IFIX',
+      new Map([
+        ['2024-02-01', 0.05],
+        ['2024-03-01', 0],
+      ]),
+    );
     expect(rows[1]).toEqual({
       benchmark: 'IFIX',
       ref_month: '2024-03-01',
@@ -45,7 +61,11 @@ describe('client performance (hand-checked)', () => {
   });
 
   it('index month returns use the last session of each month; CDI compounds per session', () => {
-    const idx = indexMonthlyReturns([['2024-01-30', 100], ['2024-01-31', 110], ['2024-02-29', 121]]);
+    const idx = indexMonthlyReturns([
+      ['2024-01-30', 100],
+      ['2024-01-31', 110],
+      ['2024-02-29', 121],
+    ]);
     expect(idx.get('2024-02-01')).toBeCloseTo(0.1, 10);
     expect(idx.has('2024-01-01')).toBe(false);
     const cdi = cdiMonthlyReturns(['2024-01-30', '2024-01-31'], () => 10);

@@ -37,11 +37,7 @@ const r4 = (v: number) => Math.round(v * 1e4) / 1e4;
 const r2 = (v: number) => Math.round(v * 100) / 100;
 
 /** Monthly portfolio returns from trades and month-end adjusted closes ('YYYY-MM-01' -> price). */
-export function portfolioMonthlyReturns(
-  trades: Trade[],
-  adjMonthEnd: Map<string, Map<string, number>>,
-  lastMonth: string,
-): Array<{ month: string; ret: number; value: number }> {
+export function portfolioMonthlyReturns(trades: Trade[], adjMonthEnd: Map<string, Map<string, number>>, lastMonth: string): Array<{ month: string; ret: number; value: number }> {
   const sorted = [...trades].sort((a, b) => a.trade_date.localeCompare(b.trade_date));
   if (!sorted.length) return [];
   const value = new Map<string, number>();
@@ -103,11 +99,7 @@ export function cdiMonthlyReturns(sessions: string[], cdiOn: (date: string) => n
   return new Map([...acc].map(([m, f]) => [m, f - 1]));
 }
 
-export function comparePerformance(
-  portfolio: Array<{ month: string; ret: number; value: number }>,
-  benchmark: string,
-  benchmarkReturns: Map<string, number>,
-): PerformanceRow[] {
+export function comparePerformance(portfolio: Array<{ month: string; ret: number; value: number }>, benchmark: string, benchmarkReturns: Map<string, number>): PerformanceRow[] {
   let cumP = 1;
   let cumB = 1;
   const rows: PerformanceRow[] = [];

@@ -18,11 +18,25 @@ describe('plausibility checks', () => {
     const days = ['2024-12-20', '2024-12-23', '2024-12-26', '2024-12-27', '2024-12-30', '2024-12-31', '2025-01-02', '2025-01-03', '2025-01-06'];
     const sells = [6.1, 6.12, 6.15, 0.16, 6.18, 0.16, 6.16, 6.1, 6.08];
     const rows = days.map((d, i) => ({ currency: 'USD', rate_date: d, sell_amt: sells[i] }));
-    const { kept, flags } = dropSpikes(rows, 'wh_currency_rates', (r) => r.currency, (r) => r.rate_date, 'sell_amt');
+    const { kept, flags } = dropSpikes(
+      rows,
+      'wh_currency_rates',
+      (r) => r.currency,
+      (r) => r.rate_date,
+      'sell_amt',
+    );
     expect(flags.map((f) => f.row_key)).toEqual(['USD|2024-12-27', 'USD|2024-12-31']);
     expect(kept).toHaveLength(7);
     // A 10% fall over a few sessions stays.
     const falls = days.map((d, i) => ({ currency: 'USD', rate_date: d, sell_amt: 6 - i * 0.08 }));
-    expect(dropSpikes(falls, 't', (r) => r.currency, (r) => r.rate_date, 'sell_amt').flags).toEqual([]);
+    expect(
+      dropSpikes(
+        falls,
+        't',
+        (r) => r.currency,
+        (r) => r.rate_date,
+        'sell_amt',
+      ).flags,
+    ).toEqual([]);
   });
 });

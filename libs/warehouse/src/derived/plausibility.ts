@@ -77,8 +77,13 @@ export function dropSpikes<T extends Row>(rows: T[], table: string, key: (r: T) 
 export function summariseFlags(flags: QualityFlag[]): string[] {
   const byRule = new Map<string, QualityFlag[]>();
   for (const f of flags) byRule.set(f.rule, [...(byRule.get(f.rule) ?? []), f]);
-  return [...byRule].sort(([a], [b]) => a.localeCompare(b)).map(([rule, list]) => {
-    const examples = list.slice(0, 5).map((f) => `${f.row_key} ${f.column_name}=${f.value}`).join('; ');
-    return `plausibility ${rule}: ${list.length} flagged (${examples}${list.length > 5 ? '; ...' : ''})`;
-  });
+  return [...byRule]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([rule, list]) => {
+      const examples = list
+        .slice(0, 5)
+        .map((f) => `${f.row_key} ${f.column_name}=${f.value}`)
+        .join('; ');
+      return `plausibility ${rule}: ${list.length} flagged (${examples}${list.length > 5 ? '; ...' : ''})`;
+    });
 }

@@ -41,4 +41,3 @@ describe('implausible yields', () => {
     expect(ranks.get('CCCC11')?.rank_dy_12m).toBe(2);
   });
 });
-

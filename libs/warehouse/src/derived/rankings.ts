@@ -10,9 +10,7 @@ export function competitionRank<K>(
   maxPlausible = Number.POSITIVE_INFINITY,
 ): Map<K, number | null> {
   const out = new Map<K, number | null>();
-  const valid = items.filter(
-    (i) => i.value !== null && Number.isFinite(i.value) && (!positiveOnly || i.value > 0) && i.value <= maxPlausible,
-  );
+  const valid = items.filter((i) => i.value !== null && Number.isFinite(i.value) && (!positiveOnly || i.value > 0) && i.value <= maxPlausible);
   const sorted = [...valid].sort((a, b) => (dir === 'asc' ? a.value! - b.value! : b.value! - a.value!));
   for (const i of items) out.set(i.key, null);
   let rank = 0;
@@ -59,7 +57,12 @@ export const MAX_PLAUSIBLE_DY_MONTHLY_PCT = 5;
 /** Every rank column of `fiis_rankings` for one universe of funds (same as-of date). */
 export function computeRankings(rows: RankInput[]): Map<string, RankColumns> {
   const by = (f: (r: RankInput) => number | null, dir: 'asc' | 'desc', positiveOnly: boolean, max?: number) =>
-    competitionRank(rows.map((r) => ({ key: r.ticker, value: f(r) })), dir, positiveOnly, max);
+    competitionRank(
+      rows.map((r) => ({ key: r.ticker, value: f(r) })),
+      dir,
+      positiveOnly,
+      max,
+    );
   const ranks = {
     rank_dy_12m: by((r) => r.dy_12m_pct, 'desc', true, MAX_PLAUSIBLE_DY_12M_PCT),
     rank_dy_monthly: by((r) => r.dy_monthly_pct, 'desc', true, MAX_PLAUSIBLE_DY_MONTHLY_PCT),

@@ -35,7 +35,10 @@ describe('risk formulas (hand-checked values)', () => {
   });
 
   it('onOrBefore finds the value of the date or the last date before it', () => {
-    const s: Array<[string, number]> = [['2024-01-02', 1], ['2024-01-05', 2]];
+    const s: Array<[string, number]> = [
+      ['2024-01-02', 1],
+      ['2024-01-05', 2],
+    ];
     expect(onOrBefore(s, '2024-01-01')).toBeNull();
     expect(onOrBefore(s, '2024-01-04')).toBe(1);
     expect(onOrBefore(s, '2024-01-05')).toBe(2);
@@ -63,6 +66,15 @@ describe('risk formulas (hand-checked values)', () => {
   });
 
   it('computeRisk refuses series too short to annualise', () => {
-    expect(computeRisk([['2024-01-01', 1], ['2024-01-02', 2]], [], new Map())).toBeNull();
+    expect(
+      computeRisk(
+        [
+          ['2024-01-01', 1],
+          ['2024-01-02', 2],
+        ],
+        [],
+        new Map(),
+      ),
+    ).toBeNull();
   });
 });

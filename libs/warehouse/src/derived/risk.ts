@@ -105,12 +105,7 @@ export function onOrBefore(series: Array<[string, number]>, date: string): numbe
  * @param cdi     [date, CDI % a.a.] ascending
  * @param ifix    date -> IFIX points
  */
-export function computeRisk(
-  prices: Array<[string, number]>,
-  cdi: Array<[string, number]>,
-  ifix: Map<string, number>,
-  window = TRADING_DAYS,
-): RiskResult | null {
+export function computeRisk(prices: Array<[string, number]>, cdi: Array<[string, number]>, ifix: Map<string, number>, window = TRADING_DAYS): RiskResult | null {
   const slice = prices.slice(-(window + 1));
   if (slice.length < 60) return null; // too short for annualised figures
   const px = slice.map(([, p]) => p);

@@ -8,7 +8,15 @@ describe('monthly and 12-month yields (hand-checked)', () => {
     payment_date: new Date(Date.UTC(2023, i + 1, 14)).toISOString().slice(0, 10),
     dividend_amt: 1,
   }));
-  const closes = new Map([['XXXX11', new Map([['2023-06-01', 80], ['2024-01-01', 100]])]]);
+  const closes = new Map([
+    [
+      'XXXX11',
+      new Map([
+        ['2023-06-01', 80],
+        ['2024-01-01', 100],
+      ]),
+    ],
+  ]);
   const { history, yields } = computeYields(dividends, closes);
 
   it('uses the payment month as the reference month', () => {
@@ -41,11 +49,29 @@ describe('monthly and 12-month yields (hand-checked)', () => {
   });
 
   it('regression: a month right after the newest dividend takes the 12 months ending there (KNRI11 showed 11 payments as 12 months)', () => {
-    const divs = Array.from({ length: 12 }, (_, i) => ({ ticker: 'KNRI11', traded_until_date: addMonths('2024-06-01', i).replace(/01$/, '28'), payment_date: null, dividend_amt: 1 }));
-    const closes = new Map([['KNRI11', new Map([['2025-05-01', 140], ['2025-06-01', 143], ['2025-09-01', 150]])]]);
+    const divs = Array.from({ length: 12 }, (_, i) => ({
+      ticker: 'KNRI11',
+      traded_until_date: addMonths('2024-06-01', i).replace(/01$/, '28'),
+      payment_date: null,
+      dividend_amt: 1,
+    }));
+    const closes = new Map([
+      [
+        'KNRI11',
+        new Map([
+          ['2025-05-01', 140],
+          ['2025-06-01', 143],
+          ['2025-09-01', 150],
+        ]),
+      ],
+    ]);
     const out = computeYields(divs, closes).yields;
     // September is three months past the last dividend: a fund that stopped paying shows it.
-    expect(out.map((y) => [y.ref_month, y.dividends_12m_amt])).toEqual([['2025-05-01', 12], ['2025-06-01', 12], ['2025-09-01', 8]]);
+    expect(out.map((y) => [y.ref_month, y.dividends_12m_amt])).toEqual([
+      ['2025-05-01', 12],
+      ['2025-06-01', 12],
+      ['2025-09-01', 8],
+    ]);
   });
 
   it('addMonths crosses years both ways', () => {

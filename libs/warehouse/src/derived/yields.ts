@@ -57,10 +57,7 @@ export function refMonth(d: DividendIn): string {
  * @param dividends every dividend of the tickers
  * @param closes    last unadjusted close per ticker and month ('YYYY-MM-01')
  */
-export function computeYields(
-  dividends: DividendIn[],
-  closes: Map<string, Map<string, number>>,
-): { history: YieldHistoryRow[]; yields: DividendsYieldsRow[] } {
+export function computeYields(dividends: DividendIn[], closes: Map<string, Map<string, number>>): { history: YieldHistoryRow[]; yields: DividendsYieldsRow[] } {
   const byTicker = new Map<string, DividendIn[]>();
   for (const d of dividends) {
     const list = byTicker.get(d.ticker) ?? [];

@@ -53,21 +53,52 @@ describe('source reconciliation', () => {
     expect(classificationLabel('Tijolo')).toBe('Tijolo');
   });
 
-  it('segments: the first source\'s specific label, else the segment most sources give; on a tie a specific one, in precedence order', () => {
-    const tgar = [{ source: 'araquem', label: 'Desenvolvimento' }, { source: 'cvm', label: 'Híbrido' }, { source: 'dashbord', label: 'Hibrido' }, { source: 'paulo037', label: 'Outros' }];
+  it("segments: the first source's specific label, else the segment most sources give; on a tie a specific one, in precedence order", () => {
+    const tgar = [
+      { source: 'araquem', label: 'Desenvolvimento' },
+      { source: 'cvm', label: 'Híbrido' },
+      { source: 'dashbord', label: 'Hibrido' },
+      { source: 'paulo037', label: 'Outros' },
+    ];
     expect(chooseSegment(tgar)).toEqual({ segment: 'Desenvolvimento', source: 'araquem' });
-    const jsre = [{ source: 'araquem', label: 'Híbrido' }, { source: 'dashbord', label: 'Lajes Comerciais' }, { source: 'paulo037', label: 'Híbrido' }];
+    const jsre = [
+      { source: 'araquem', label: 'Híbrido' },
+      { source: 'dashbord', label: 'Lajes Comerciais' },
+      { source: 'paulo037', label: 'Híbrido' },
+    ];
     expect(chooseSegment(jsre)).toEqual({ segment: 'Híbrido', source: 'araquem' });
     // A source that describes the fund twice still votes once.
-    expect(chooseSegment([...jsre, { source: 'dashbord', label: 'Escritórios' }, { source: 'dashbord', label: 'Lajes Comerciais' }])).toEqual({ segment: 'Híbrido', source: 'araquem' });
-    expect(chooseSegment([{ source: 'cvm', label: 'Híbrido' }, { source: 'dashbord', label: 'Logisticos' }])).toEqual({ segment: 'Logística', source: 'dashbord' });
-    expect(chooseSegment([{ source: 'araquem', label: 'Multicategoria' }, { source: 'cvm', label: 'Outros' }])).toEqual({ segment: 'Híbrido', source: 'araquem' });
+    expect(chooseSegment([...jsre, { source: 'dashbord', label: 'Escritórios' }, { source: 'dashbord', label: 'Lajes Comerciais' }])).toEqual({
+      segment: 'Híbrido',
+      source: 'araquem',
+    });
+    expect(
+      chooseSegment([
+        { source: 'cvm', label: 'Híbrido' },
+        { source: 'dashbord', label: 'Logisticos' },
+      ]),
+    ).toEqual({ segment: 'Logística', source: 'dashbord' });
+    expect(
+      chooseSegment([
+        { source: 'araquem', label: 'Multicategoria' },
+        { source: 'cvm', label: 'Outros' },
+      ]),
+    ).toEqual({ segment: 'Híbrido', source: 'araquem' });
     expect(chooseSegment([{ source: 'x', label: null }])).toBeNull();
   });
 
   it('detects a one-session shift between two series', () => {
-    const a = new Map([['2025-03-12', 3100], ['2025-03-13', 3188], ['2024-05-02', 3300]]);
-    const b = new Map([['2025-03-11', 3050], ['2025-03-12', 3188.41], ['2025-03-13', 3210], ['2024-05-02', 3300.2]]);
+    const a = new Map([
+      ['2025-03-12', 3100],
+      ['2025-03-13', 3188],
+      ['2024-05-02', 3300],
+    ]);
+    const b = new Map([
+      ['2025-03-11', 3050],
+      ['2025-03-12', 3188.41],
+      ['2025-03-13', 3210],
+      ['2024-05-02', 3300.2],
+    ]);
     const d = compareSeries('IFIX', ['araquem', a], ['opbrreit', b]);
     expect(d).toMatchObject({ overlap: 3, differing: 2, shifted_one_session: 1 });
   });

@@ -38,9 +38,26 @@ function reconcileFunds(raw: RawData): { funds: Row[]; segmentMap: Row[] } {
     byTicker.set(f.ticker, list);
   }
   const columns = [
-    'fii_cnpj', 'display_name', 'b3_name', 'isin', 'classification', 'sub_sector', 'management_type', 'target_market',
-    'is_exclusive', 'mandate', 'ipo_date', 'website_url', 'admin_name', 'admin_cnpj', 'manager_name', 'custodian_name',
-    'ifil_weight_pct', 'ifix_weight_pct', 'shares_count', 'shareholders_count',
+    'fii_cnpj',
+    'display_name',
+    'b3_name',
+    'isin',
+    'classification',
+    'sub_sector',
+    'management_type',
+    'target_market',
+    'is_exclusive',
+    'mandate',
+    'ipo_date',
+    'website_url',
+    'admin_name',
+    'admin_cnpj',
+    'manager_name',
+    'custodian_name',
+    'ifil_weight_pct',
+    'ifix_weight_pct',
+    'shares_count',
+    'shareholders_count',
   ];
   const funds: Row[] = [];
   // Names from every source teach the accents araquem's export dropped.
@@ -308,7 +325,13 @@ function dedupe(rows: Row[], key: (r: Row) => string): Row[] {
 }
 
 const adjustDividends = (dividends: DividendFact[], actions: CorporateAction[]) =>
-  adjustPerShare(dividends, actions, (d) => d.ticker, (d) => d.traded_until_date, (d, f) => ({ ...d, dividend_amt: d.dividend_amt / f }));
+  adjustPerShare(
+    dividends,
+    actions,
+    (d) => d.ticker,
+    (d) => d.traded_until_date,
+    (d, f) => ({ ...d, dividend_amt: d.dividend_amt / f }),
+  );
 
 /** Monthly closes before an event on the scale after it. */
 function adjustCloses(closes: Map<string, Map<string, number>>, actions: CorporateAction[]): Map<string, Map<string, number>> {
@@ -318,7 +341,13 @@ function adjustCloses(closes: Map<string, Map<string, number>>, actions: Corpora
     if (!months) continue;
     const rows = [...months].map(([month, close]) => ({ month, close }));
     // A month's close is the scale of its last session: it is before the event only when the month ends before it.
-    const adjusted = adjustPerShare(rows, actions, () => ticker, (r) => `${r.month.slice(0, 7)}-31`, (r, f) => ({ ...r, close: r.close / f }));
+    const adjusted = adjustPerShare(
+      rows,
+      actions,
+      () => ticker,
+      (r) => `${r.month.slice(0, 7)}-31`,
+      (r, f) => ({ ...r, close: r.close / f }),
+    );
     out.set(ticker, new Map(adjusted.map((r) => [r.month, r.close])));
   }
   return out;
@@ -470,7 +499,13 @@ export function reconcile(raw: RawData): Reconciled {
     ['IFIX', indexMonthlyReturns(ifixSeries)],
     ['IBOV', indexMonthlyReturns(indexes.filter((r) => r.index_name === 'IBOV').map((r) => [r.index_date, r.points] as [string, number]))],
     ['IFIL', indexMonthlyReturns(indexes.filter((r) => r.index_name === 'IFIL').map((r) => [r.index_date, r.points] as [string, number]))],
-    ['CDI', cdiMonthlyReturns(ifixSeries.map(([d]) => d), (d) => onOrBefore(cdi, d))],
+    [
+      'CDI',
+      cdiMonthlyReturns(
+        ifixSeries.map(([d]) => d),
+        (d) => onOrBefore(cdi, d),
+      ),
+    ],
   ]);
   for (const c of DEMO_CLIENTS) {
     clients.push({ client_id: c.client_id, display_name: c.display_name, email: c.email, is_demo: true, source: 'demo' });
@@ -485,9 +520,7 @@ export function reconcile(raw: RawData): Reconciled {
       transactions.push({ client_id: c.client_id, seq: i + 1, ...trade, price_source: session.source, is_demo: true, source: 'demo' });
     });
     const tickers = [...new Set(trades.map((t) => t.ticker))];
-    const lastMonth = tickers
-      .map((t) => [...(adjMonthEnd.get(t)?.keys() ?? [])].sort().pop() ?? '0000')
-      .sort()[0];
+    const lastMonth = tickers.map((t) => [...(adjMonthEnd.get(t)?.keys() ?? [])].sort().pop() ?? '0000').sort()[0];
     const monthly = portfolioMonthlyReturns(trades, adjMonthEnd, lastMonth);
     for (const [name, rets] of benchmarks) {
       for (const row of comparePerformance(monthly, name, rets)) {
@@ -498,8 +531,20 @@ export function reconcile(raw: RawData): Reconciled {
   notes.push(`${raw.skippedTickers.size} codes that are not fund tickers (AAAA11) were skipped`);
 
   // Plausibility: glitches in daily series are dropped, out-of-range values flagged; all reported per rule.
-  const currencies = dropSpikes(raw.currencies as unknown as Row[], 'wh_currency_rates', (r) => String(r.currency), (r) => String(r.rate_date), 'sell_amt');
-  const indexSeries = dropSpikes(indexes, 'wh_index_history', (r) => String(r.index_name), (r) => String(r.index_date), 'points');
+  const currencies = dropSpikes(
+    raw.currencies as unknown as Row[],
+    'wh_currency_rates',
+    (r) => String(r.currency),
+    (r) => String(r.rate_date),
+    'sell_amt',
+  );
+  const indexSeries = dropSpikes(
+    indexes,
+    'wh_index_history',
+    (r) => String(r.index_name),
+    (r) => String(r.index_date),
+    'points',
+  );
   const flags = [...currencies.flags, ...indexSeries.flags, ...checkSnapshots(snapshots, dividendsYields)];
   notes.push(...summariseFlags(flags));
 
@@ -526,7 +571,11 @@ export function reconcile(raw: RawData): Reconciled {
       wh_currency_rates: currencies.kept,
       wh_quality_flags: flags as unknown as Row[],
       wh_quarterly_fundamentals: raw.quarterly.filter((r) => known.has(r.ticker as string)),
-      wh_source_dates: sourceDates([...prices.map((p): Dated => [p.source, p.traded_at]), ...snapshots.map((x): Dated => [x.source, x.ref_date]), ...raw.cvmMonthly.map((m): Dated => ['cvm', m.ref_date])]),
+      wh_source_dates: sourceDates([
+        ...prices.map((p): Dated => [p.source, p.traded_at]),
+        ...snapshots.map((x): Dated => [x.source, x.ref_date]),
+        ...raw.cvmMonthly.map((m): Dated => ['cvm', m.ref_date]),
+      ]),
       wh_market_indicators: indicators,
       wh_macro_consolidated: raw.macro,
       wh_clients: clients,

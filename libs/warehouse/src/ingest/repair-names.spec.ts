@@ -19,7 +19,9 @@ describe('accent repair of araquem fund names', () => {
   });
 
   it('with the real B3 list (read in place), KNRI11 gets its accent back', () => {
-    const b3 = readFileSync(join(dataDir(), 'cvm', 'fundosListados.csv'), 'utf8').split('\n').map((l) => l.split(';')[0]);
+    const b3 = readFileSync(join(dataDir(), 'cvm', 'fundosListados.csv'), 'utf8')
+      .split('\n')
+      .map((l) => l.split(';')[0]);
     expect(repairStrippedAccents('Kinea Renda Imobiliria Fundo Investimento Imobiliario FII', accentVocabulary(b3))).toContain('Imobiliária');
   });
 });

@@ -75,10 +75,31 @@ export async function readSources(dataDir: string, onProgress?: IngestOptions['o
 
 /** Table write order (no foreign keys, but the order keeps the summary readable). */
 const TABLE_ORDER = [
-  'wh_segment_map', 'wh_funds', 'wh_cvm_monthly', 'wh_prices', 'wh_dividends', 'wh_corporate_actions', 'wh_yield_history', 'wh_dividends_yields',
-  'wh_snapshots', 'wh_revenue_schedule', 'wh_risk', 'wh_properties', 'wh_news', 'wh_legal', 'wh_rankings',
-  'wh_index_history', 'wh_currency_rates', 'wh_market_indicators', 'wh_macro_consolidated', 'wh_clients',
-  'wh_client_transactions', 'wh_client_performance', 'wh_quality_flags', 'wh_source_dates', 'wh_quarterly_fundamentals',
+  'wh_segment_map',
+  'wh_funds',
+  'wh_cvm_monthly',
+  'wh_prices',
+  'wh_dividends',
+  'wh_corporate_actions',
+  'wh_yield_history',
+  'wh_dividends_yields',
+  'wh_snapshots',
+  'wh_revenue_schedule',
+  'wh_risk',
+  'wh_properties',
+  'wh_news',
+  'wh_legal',
+  'wh_rankings',
+  'wh_index_history',
+  'wh_currency_rates',
+  'wh_market_indicators',
+  'wh_macro_consolidated',
+  'wh_clients',
+  'wh_client_transactions',
+  'wh_client_performance',
+  'wh_quality_flags',
+  'wh_source_dates',
+  'wh_quarterly_fundamentals',
 ];
 
 /**

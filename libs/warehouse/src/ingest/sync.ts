@@ -52,14 +52,10 @@ export async function syncTable(q: QueryRunner, spec: TableSpec, rows: Row[]): P
 
   const pkList = spec.pk.map((c) => `"${c}"`).join(', ');
   const joinOn = spec.pk.map((c) => `s."${c}" = t."${c}"`).join(' AND ');
-  const del = await q.query(
-    `WITH d AS (DELETE FROM "${spec.name}" t WHERE NOT EXISTS (SELECT 1 FROM "${stage}" s WHERE ${joinOn}) RETURNING 1) SELECT count(*)::int AS n FROM d`,
-  );
+  const del = await q.query(`WITH d AS (DELETE FROM "${spec.name}" t WHERE NOT EXISTS (SELECT 1 FROM "${stage}" s WHERE ${joinOn}) RETURNING 1) SELECT count(*)::int AS n FROM d`);
   const nonKey = cols.filter((c) => !spec.pk.includes(c));
   const set = nonKey.length ? nonKey.map((c) => `"${c}" = EXCLUDED."${c}"`).join(', ') : null;
-  const changed = nonKey.length
-    ? `(${nonKey.map((c) => `t."${c}"`).join(', ')}) IS DISTINCT FROM (${nonKey.map((c) => `EXCLUDED."${c}"`).join(', ')})`
-    : 'false';
+  const changed = nonKey.length ? `(${nonKey.map((c) => `t."${c}"`).join(', ')}) IS DISTINCT FROM (${nonKey.map((c) => `EXCLUDED."${c}"`).join(', ')})` : 'false';
   const up = await q.query(
     `WITH u AS (INSERT INTO "${spec.name}" AS t (${quoted.join(', ')}) SELECT ${quoted.join(', ')} FROM "${stage}"
        ON CONFLICT (${pkList}) ${set ? `DO UPDATE SET ${set} WHERE ${changed}` : 'DO NOTHING'}

@@ -4,7 +4,15 @@ import { EntityQueryService, SqlRunner, toJsonValue } from './entity-query.servi
 
 const catalog = loadEntityCatalog();
 const P = (over: Partial<QueryParams> = {}): QueryParams => ({
-  ticker: null, tickers: [], agg: 'list', window: null, limit: null, order: null, order_by: null, filters: {}, ...over,
+  ticker: null,
+  tickers: [],
+  agg: 'list',
+  window: null,
+  limit: null,
+  order: null,
+  order_by: null,
+  filters: {},
+  ...over,
 });
 
 /** In-memory runner: records what it was asked and returns canned rows (pg returns numerics as text). */

@@ -109,7 +109,11 @@ export class EntityQueryService {
       .filter((n): n is { label: string; date: string } => n.date !== null && n.date.slice(0, 10) !== asOf?.slice(0, 10));
 
     // Sources: what the rows say (provenance columns), else the catalog's list.
-    const provenance = built.columns.some((c) => c.name === 'data_source') ? 'data_source' : built.columns.some((c) => c.name === 'source') && def.entity !== 'fiis_noticias' ? 'source' : null;
+    const provenance = built.columns.some((c) => c.name === 'data_source')
+      ? 'data_source'
+      : built.columns.some((c) => c.name === 'source') && def.entity !== 'fiis_noticias'
+        ? 'source'
+        : null;
     const found = new Set<string>();
     if (provenance) {
       for (const r of rows) {

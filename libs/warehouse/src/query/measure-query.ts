@@ -230,7 +230,19 @@ export class MeasureQueryService {
       };
     }
     const valueUnit = m.kind === 'yield' || (agg === 'variation' && m.unit !== 'pct') ? 'pct' : agg === 'count' ? 'count' : agg === 'accumulated' ? 'pct' : m.unit;
-    return { measure: m.name, entity: m.entity, agg, unit: m.unit, value_unit: valueUnit, group_by: question.group_by, grain: m.grain, fallback_note: m.fallback_note ?? null, values, winner, portfolio };
+    return {
+      measure: m.name,
+      entity: m.entity,
+      agg,
+      unit: m.unit,
+      value_unit: valueUnit,
+      group_by: question.group_by,
+      grain: m.grain,
+      fallback_note: m.fallback_note ?? null,
+      values,
+      winner,
+      portfolio,
+    };
   }
 
   /**
@@ -252,7 +264,19 @@ export class MeasureQueryService {
         }),
       );
       const winner = winnerOf(values, question.compare);
-      return { measure: 'panel', entity: 'macro_consolidada', agg: 'variation', unit: 'pct', value_unit: 'pct', group_by: null, grain: 'day', fallback_note: null, values, winner, portfolio: null };
+      return {
+        measure: 'panel',
+        entity: 'macro_consolidada',
+        agg: 'variation',
+        unit: 'pct',
+        value_unit: 'pct',
+        group_by: null,
+        grain: 'day',
+        fallback_note: null,
+        values,
+        winner,
+        portfolio: null,
+      };
     }
     const period = question.period && question.period.kind === 'range' ? { ...question.period, from: question.period.to, grain: 'day' as const } : question.period;
     const values = await Promise.all(
@@ -263,7 +287,19 @@ export class MeasureQueryService {
         return { ...v, measure: m.name, unit: m.unit, grain: m.grain };
       }),
     );
-    return { measure: 'panel', entity: 'macro_consolidada', agg: 'value', unit: 'points', value_unit: 'points', group_by: null, grain: 'day', fallback_note: null, values, winner: null, portfolio: null };
+    return {
+      measure: 'panel',
+      entity: 'macro_consolidada',
+      agg: 'value',
+      unit: 'points',
+      value_unit: 'points',
+      group_by: null,
+      grain: 'day',
+      fallback_note: null,
+      values,
+      winner: null,
+      portfolio: null,
+    };
   }
 
   /** The client's funds and their market values (the catalog's portfolio table, filtered by the client). */
@@ -309,7 +345,26 @@ export class MeasureQueryService {
     const [[cov], [snapshot]] = await Promise.all([this.run(sql.coverage, [sid, ...client]), now ? this.run(sql.current!, [sid]) : Promise.resolve([] as Raw[])]);
     const coverage = cov?.first_date && cov?.last_date ? { from: String(cov.first_date), to: String(cov.last_date) } : null;
     const empty: MeasureValue = {
-      subject, value: null, date: null, start: null, end: null, count: 0, rows: [], coverage, period: null, adjusted: false, sources: [], extra: [], paid_on: null, fallback: null, nearest: null, grain: null, matched: null, measure: null, unit: null, agg: null,
+      subject,
+      value: null,
+      date: null,
+      start: null,
+      end: null,
+      count: 0,
+      rows: [],
+      coverage,
+      period: null,
+      adjusted: false,
+      sources: [],
+      extra: [],
+      paid_on: null,
+      fallback: null,
+      nearest: null,
+      grain: null,
+      matched: null,
+      measure: null,
+      unit: null,
+      agg: null,
     };
     if (snapshot && num(snapshot.v) !== null && str(snapshot.d) && (!coverage || str(snapshot.d)! > coverage.to)) {
       return { ...empty, value: round(num(snapshot.v)!), date: str(snapshot.d), count: 1, grain: 'day', sources: [m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived'] };
@@ -339,7 +394,10 @@ export class MeasureQueryService {
     ]);
     const s = statsRows[0] ?? {};
     const n = Number(s.n ?? 0);
-    const sources = String(s.sources ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+    const sources = String(s.sources ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
     const rows = rowRows.slice(0, ROW_CAP).map((r) => ({ date: String(r.d).slice(0, 10), value: round(num(r.v) ?? 0) }));
     const base: MeasureValue = {
       ...empty,
@@ -364,10 +422,12 @@ export class MeasureQueryService {
       return { ...base, value: matched.length, date: null, matched };
     }
     const main = aggregate(m, agg, s, n);
-    const extra = (question.also ?? []).filter((a) => a !== agg && m.aggregations.includes(a)).map((a) => {
-      const x = aggregate(m, a, s, n);
-      return { agg: a, value: x.value, date: x.date };
-    });
+    const extra = (question.also ?? [])
+      .filter((a) => a !== agg && m.aggregations.includes(a))
+      .map((a) => {
+        const x = aggregate(m, a, s, n);
+        return { agg: a, value: x.value, date: x.date };
+      });
     return { ...base, ...main, extra, paid_on: agg === 'last' || agg === 'value' ? str(s.last_d2) : null };
   }
 
@@ -403,7 +463,14 @@ export class MeasureQueryService {
     const pr = price[0] ?? {};
     const total = num(dv.total);
     const close = num(pr.last_v);
-    const sources = [...new Set([String(dv.sources ?? ''), String(pr.sources ?? '')].flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean))].sort();
+    const sources = [
+      ...new Set(
+        [String(dv.sources ?? ''), String(pr.sources ?? '')]
+          .flatMap((x) => x.split(','))
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
+    ].sort();
     if (total === null || close === null || close <= 0) return { ...empty, coverage: priceCoverage, period, sources };
     return {
       ...empty,

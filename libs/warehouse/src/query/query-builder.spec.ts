@@ -38,8 +38,17 @@ describe('buildEntityQuery', () => {
     expect(q.sql).toContain('"rank_sharpe" ASC');
   });
 
-  it('numeric conditions on the entity\'s numeric columns travel as parameters; any other column is refused', () => {
-    const q = buildEntityQuery(catalog.fiis_financials_snapshot, P({ conditions: [{ column: 'market_cap_value', op: 'gt', value: 1e9 }, { column: 'price_book_ratio', op: 'lt', value: 1 }] }), 'c1');
+  it("numeric conditions on the entity's numeric columns travel as parameters; any other column is refused", () => {
+    const q = buildEntityQuery(
+      catalog.fiis_financials_snapshot,
+      P({
+        conditions: [
+          { column: 'market_cap_value', op: 'gt', value: 1e9 },
+          { column: 'price_book_ratio', op: 'lt', value: 1 },
+        ],
+      }),
+      'c1',
+    );
     expect(q.sql).toMatch(/"market_cap_value" > \$\d+::numeric/);
     expect(q.sql).toMatch(/"price_book_ratio" < \$\d+::numeric/);
     expect(q.values).toEqual(expect.arrayContaining([1e9, 1]));
@@ -156,7 +165,11 @@ describe('SQL text never depends on parameter values (property)', () => {
     for (const shape of shapes) {
       const reference = (() => {
         try {
-          return buildEntityQuery(catalog[shape.entity], shape.params(shape.entity === 'fiis_rankings' ? 'Logística' : shape.entity === 'history_market_indicators' ? 'SELIC' : 'IFIX'), 'c1').sql;
+          return buildEntityQuery(
+            catalog[shape.entity],
+            shape.params(shape.entity === 'fiis_rankings' ? 'Logística' : shape.entity === 'history_market_indicators' ? 'SELIC' : 'IFIX'),
+            'c1',
+          ).sql;
         } catch {
           return null;
         }
@@ -181,10 +194,14 @@ describe('SQL text never depends on parameter values (property)', () => {
     const clientEntities = Object.keys(catalog).filter((e) => catalog[e].scope === 'client');
     const reference = new Map(clientEntities.map((e) => [e, buildEntityQuery(catalog[e], P({ tickers: ['HGLG11'] }), 'cliente-demo-1').sql]));
     fc.assert(
-      fc.property(hostile.filter((s) => s.length > 0), fc.constantFrom(...clientEntities), (clientId, entity) => {
-        const q = buildEntityQuery(catalog[entity], P({ tickers: ['HGLG11'] }), clientId);
-        return q.values[0] === clientId && q.sql.includes('"client_id" = $1') && q.sql === reference.get(entity);
-      }),
+      fc.property(
+        hostile.filter((s) => s.length > 0),
+        fc.constantFrom(...clientEntities),
+        (clientId, entity) => {
+          const q = buildEntityQuery(catalog[entity], P({ tickers: ['HGLG11'] }), clientId);
+          return q.values[0] === clientId && q.sql.includes('"client_id" = $1') && q.sql === reference.get(entity);
+        },
+      ),
       { numRuns: 300 },
     );
   });

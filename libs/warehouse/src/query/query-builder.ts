@@ -138,9 +138,7 @@ export function buildEntityQuery(def: EntityDef, input: QueryParams, clientId: s
       }
       where.push(`regexp_replace(upper(${q(f.column)}), '[^A-Z0-9]', '', 'g') = ${param(code)}`);
     } else {
-      where.push(
-        `translate(lower(${q(f.column)}), '${ACCENTED}', '${PLAIN}') = translate(lower(${param(value)}), '${ACCENTED}', '${PLAIN}')`,
-      );
+      where.push(`translate(lower(${q(f.column)}), '${ACCENTED}', '${PLAIN}') = translate(lower(${param(value)}), '${ACCENTED}', '${PLAIN}')`);
     }
   }
 
@@ -260,10 +258,7 @@ function buildAggregate(
   const select: string[] = keyCols.map((c) => `b.${q(c.name)} AS ${q(c.name)}`);
   if (def.date_column) {
     columns.push({ name: 'period_start', type: 'date', label: 'Início do período' }, { name: 'period_end', type: 'date', label: 'Fim do período' });
-    select.push(
-      `to_char(MIN(b.${q(def.date_column)}), 'YYYY-MM-DD') AS "period_start"`,
-      `to_char(MAX(b.${q(def.date_column)}), 'YYYY-MM-DD') AS "period_end"`,
-    );
+    select.push(`to_char(MIN(b.${q(def.date_column)}), 'YYYY-MM-DD') AS "period_start"`, `to_char(MAX(b.${q(def.date_column)}), 'YYYY-MM-DD') AS "period_end"`);
   }
   columns.push({ name: 'row_count', type: 'integer', label: 'Quantidade de registros' });
   select.push('COUNT(*)::int AS "row_count"');

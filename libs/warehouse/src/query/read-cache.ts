@@ -39,9 +39,7 @@ export class PublicReadCache {
     private readonly measures: MeasureCatalog,
     private readonly onLookup: ((hit: boolean) => void) | null = null,
   ) {
-    this.cache = policy.enabled
-      ? new LRUCache({ max: policy.max_entries, ttl: policy.ttl_s * 1000, fetchMethod: (_key, _stale, { context }) => context() })
-      : null;
+    this.cache = policy.enabled ? new LRUCache({ max: policy.max_entries, ttl: policy.ttl_s * 1000, fetchMethod: (_key, _stale, { context }) => context() }) : null;
   }
 
   /** An entity query, kept when the entity is public. */

@@ -18,9 +18,7 @@ export const WAREHOUSE_CLIENT_TABLES: string[] = WAREHOUSE_TABLES.filter((t) => 
 export async function eraseWarehouseClient(db: { query(sql: string, params?: unknown[]): Promise<unknown> }, clientId: string): Promise<ErasedStore[]> {
   const out: ErasedStore[] = [];
   for (const table of WAREHOUSE_CLIENT_TABLES) {
-    const rows = (await db.query(`WITH gone AS (DELETE FROM "${table}" WHERE client_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [
-      clientId,
-    ])) as Array<{ n: number }>;
+    const rows = (await db.query(`WITH gone AS (DELETE FROM "${table}" WHERE client_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [clientId])) as Array<{ n: number }>;
     out.push({ service: 'executor', store: table, backend: 'postgres', count: Number(rows[0]?.n ?? 0) });
   }
   return out;

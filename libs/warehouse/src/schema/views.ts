@@ -138,10 +138,7 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
             string_agg(DISTINCT source, ',') AS source
        FROM wh_currency_rates GROUP BY rate_date`,
   ],
-  [
-    'history_market_indicators',
-    `SELECT indicator_date, indicator_name, indicator_amt, unit, source FROM wh_market_indicators`,
-  ],
+  ['history_market_indicators', `SELECT indicator_date, indicator_name, indicator_amt, unit, source FROM wh_market_indicators`],
   ['macro_consolidada', `SELECT * FROM wh_macro_consolidated`],
   [
     'client_fiis_positions',

@@ -60,10 +60,28 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
   }
 
   const snapshotNums = [
-    'dy_monthly_pct', 'dy_pct', 'sum_anual_dy_amt', 'last_dividend_amt', 'market_cap_value', 'enterprise_value',
-    'price_book_ratio', 'equity_per_share', 'revenue_per_share', 'dividend_payout_pct', 'growth_rate', 'cap_rate',
-    'leverage_ratio', 'equity_value', 'variation_month_ratio', 'variation_year_ratio', 'equity_month_ratio',
-    'dividend_reserve_amt', 'admin_fee_due_amt', 'perf_fee_due_amt', 'total_cash_amt', 'expected_revenue_amt',
+    'dy_monthly_pct',
+    'dy_pct',
+    'sum_anual_dy_amt',
+    'last_dividend_amt',
+    'market_cap_value',
+    'enterprise_value',
+    'price_book_ratio',
+    'equity_per_share',
+    'revenue_per_share',
+    'dividend_payout_pct',
+    'growth_rate',
+    'cap_rate',
+    'leverage_ratio',
+    'equity_value',
+    'variation_month_ratio',
+    'variation_year_ratio',
+    'equity_month_ratio',
+    'dividend_reserve_amt',
+    'admin_fee_due_amt',
+    'perf_fee_due_amt',
+    'total_cash_amt',
+    'expected_revenue_amt',
     'liabilities_total_amt',
   ];
   for (const r of load('fiis_financials_snapshot')) {
@@ -108,10 +126,24 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
     if (!ticker) continue;
     const row: Row = { ticker, ref_date: r.date('updated_at'), source: 'araquem' };
     for (const c of [
-      'revenue_due_0_3m_pct', 'revenue_due_3_6m_pct', 'revenue_due_6_9m_pct', 'revenue_due_9_12m_pct', 'revenue_due_12_15m_pct',
-      'revenue_due_15_18m_pct', 'revenue_due_18_21m_pct', 'revenue_due_21_24m_pct', 'revenue_due_24_27m_pct', 'revenue_due_27_30m_pct',
-      'revenue_due_30_33m_pct', 'revenue_due_33_36m_pct', 'revenue_due_over_36m_pct', 'revenue_due_undetermined_pct',
-      'revenue_igpm_pct', 'revenue_inpc_pct', 'revenue_ipca_pct', 'revenue_incc_pct',
+      'revenue_due_0_3m_pct',
+      'revenue_due_3_6m_pct',
+      'revenue_due_6_9m_pct',
+      'revenue_due_9_12m_pct',
+      'revenue_due_12_15m_pct',
+      'revenue_due_15_18m_pct',
+      'revenue_due_18_21m_pct',
+      'revenue_due_21_24m_pct',
+      'revenue_due_24_27m_pct',
+      'revenue_due_27_30m_pct',
+      'revenue_due_30_33m_pct',
+      'revenue_due_33_36m_pct',
+      'revenue_due_over_36m_pct',
+      'revenue_due_undetermined_pct',
+      'revenue_igpm_pct',
+      'revenue_inpc_pct',
+      'revenue_ipca_pct',
+      'revenue_incc_pct',
     ]) {
       row[c] = r.num(c);
     }
@@ -122,7 +154,13 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
     const ticker = cleanTicker(r.str('ticker'), raw);
     const amt = r.num('dividend_amt');
     if (!ticker || amt === null || amt <= 0) continue;
-    raw.dividends.push({ ticker, traded_until_date: r.date('traded_until_date') ?? r.fail('no record date'), payment_date: r.date('payment_date'), dividend_amt: amt, source: 'araquem' });
+    raw.dividends.push({
+      ticker,
+      traded_until_date: r.date('traded_until_date') ?? r.fail('no record date'),
+      payment_date: r.date('payment_date'),
+      dividend_amt: amt,
+      source: 'araquem',
+    });
   }
 
   for (const r of load('fiis_quota_prices')) {
@@ -233,7 +271,11 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
 
   for (const r of load('history_b3_indexes')) {
     const date = r.date('index_date') ?? r.fail('no index date');
-    for (const [name, col] of [['IBOV', 'ibov'], ['IFIX', 'ifix'], ['IFIL', 'ifil']] as const) {
+    for (const [name, col] of [
+      ['IBOV', 'ibov'],
+      ['IFIX', 'ifix'],
+      ['IFIL', 'ifil'],
+    ] as const) {
       const points = r.num(`${col}_points_count`);
       if (points !== null && points > 0) raw.indexes.push({ index_name: name, index_date: date, points, var_pct: r.num(`${col}_var_pct`), source: 'araquem' });
     }
@@ -241,7 +283,10 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
 
   for (const r of load('history_currency_rates')) {
     const date = r.date('rate_date') ?? r.fail('no rate date');
-    for (const [cur, col] of [['USD', 'usd'], ['EUR', 'eur']] as const) {
+    for (const [cur, col] of [
+      ['USD', 'usd'],
+      ['EUR', 'eur'],
+    ] as const) {
       // araquem writes 0.00 for days it has no quote (e.g. 2024-03); a currency is never worth R$ 0.
       const buy = positiveOrNull(r.num(`${col}_buy_amt`));
       const sell = positiveOrNull(r.num(`${col}_sell_amt`));
@@ -265,7 +310,21 @@ export function readAraquem(dir: string, raw: RawData, progress: (file: string) 
 
   for (const r of load('consolidated_macroeconomic')) {
     const row: Row = { ref_date: r.date('ref_date'), source: 'araquem' };
-    for (const c of ['ipca', 'selic', 'cdi', 'ifix_points', 'ifix_var_pct', 'ibov_points', 'ibov_var_pct', 'usd_buy_amt', 'usd_sell_amt', 'usd_var_pct', 'eur_buy_amt', 'eur_sell_amt', 'eur_var_pct']) {
+    for (const c of [
+      'ipca',
+      'selic',
+      'cdi',
+      'ifix_points',
+      'ifix_var_pct',
+      'ibov_points',
+      'ibov_var_pct',
+      'usd_buy_amt',
+      'usd_sell_amt',
+      'usd_var_pct',
+      'eur_buy_amt',
+      'eur_sell_amt',
+      'eur_var_pct',
+    ]) {
       row[c] = r.num(c);
     }
     // Zero points or a zero exchange rate mean "no quote that day", not a value.

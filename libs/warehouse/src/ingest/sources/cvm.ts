@@ -23,7 +23,9 @@ interface Month {
  * `Versao` wins; the three files join on (CNPJ, Data_Referencia).
  */
 export async function readCvm(dir: string, raw: RawData, progress: (file: string) => void): Promise<void> {
-  const zips = readdirSync(join(dir, 'cvm')).filter((f) => /^inf_mensal_fii_\d{4}\.zip$/.test(f)).sort();
+  const zips = readdirSync(join(dir, 'cvm'))
+    .filter((f) => /^inf_mensal_fii_\d{4}\.zip$/.test(f))
+    .sort();
   if (!zips.length) throw new IngestError('cvm/', null, 'no inf_mensal_fii_YYYY.zip found');
   const months = new Map<string, Month>();
   for (const z of zips) {

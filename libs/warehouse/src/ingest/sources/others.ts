@@ -64,7 +64,10 @@ export function readMarket16(dir: string, raw: RawData, progress: Progress): voi
       raw.indicators.push({ indicator_name: 'CDI', indicator_date: date, indicator_amt: dailyToAnnualPct(cdi), unit: '% a.a.', source: 'market16' });
       raw.indicators.push({ indicator_name: 'CDI-DAILY', indicator_date: date, indicator_amt: cdi, unit: '% a.d.', source: 'market16' });
     }
-    for (const [col, name] of [['ipca', 'IPCA'], ['igpm', 'IGP-M']] as const) {
+    for (const [col, name] of [
+      ['ipca', 'IPCA'],
+      ['igpm', 'IGP-M'],
+    ] as const) {
       const v = r.num(col);
       if (previous[col] !== undefined && v !== null && v !== previous[col]) {
         raw.indicators.push({ indicator_name: name, indicator_date: previousMonth(monthStart(date)), indicator_amt: v, unit: '% a.m.', source: 'market16' });
@@ -93,7 +96,12 @@ export function readDashbord(dir: string, raw: RawData, progress: Progress): voi
   for (const r of load(dir, raw, progress, 'dashbord/fiis.csv')) {
     const ticker = cleanTicker(r.str('ticker'), raw);
     if (!ticker) continue;
-    raw.funds.push({ ticker, source: 'dashbord', segment: r.str('setor'), fields: { display_name: r.str('nome'), manager_name: r.str('gestao'), admin_name: r.str('administrador') } });
+    raw.funds.push({
+      ticker,
+      source: 'dashbord',
+      segment: r.str('setor'),
+      fields: { display_name: r.str('nome'), manager_name: r.str('gestao'), admin_name: r.str('administrador') },
+    });
   }
   for (const r of load(dir, raw, progress, 'dashbord/dividendos.csv')) {
     const ticker = cleanTicker(r.str('ticker'), raw);
