@@ -29,7 +29,7 @@ import { runFromEnv, ServiceDefinition } from '@cota/service-kit';
 /** The step event each real handler publishes (apps/<service>/*.handlers.ts); subjects without one publish none. */
 const STEP_EVENTS = new Map<RpcDef, EventDef>([
   [PlannerSubjects.plan, Events.plannerPlanned],
-  [ContextSubjects.resolve, Events.contextResolved],
+  [ContextSubjects.open, Events.contextOpened],
   [ContextSubjects.commit, Events.contextCommitted],
   [ExecutorSubjects.query, Events.executorQueried],
   [ExecutorSubjects.measure, Events.executorQueried],

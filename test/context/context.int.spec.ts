@@ -3,10 +3,11 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { ContextSubjects, Events, TelemetryEvent } from '@cota/contracts';
 import { loadEnv } from '@cota/config';
-import { ContextManager, loadContextPolicy } from '@cota/conversation';
+import { ContextManager } from '@cota/conversation';
+import { loadContextPolicy } from '@cota/dialogue';
 import { Bus, NatsTransport } from '@cota/messaging';
 import { RunningService, startService } from '@cota/service-kit';
-import { createTestDatabase, REDIS_TEST_URL, startTestNats, TestDatabase, TestNats, testRedisPrefix } from '@cota/test-support';
+import { contextTurn, createTestDatabase, REDIS_TEST_URL, startTestNats, TestDatabase, TestNats, testRedisPrefix } from '@cota/test-support';
 import { createContextService } from '../../apps/context/src/context.service';
 
 /**
@@ -61,34 +62,23 @@ let seq = 0;
 type Source = 'text' | 'context';
 const FUND_SOURCES: Source[] = ['text', 'context'];
 
-/** One question as the pipeline runs it: resolve, then commit with the tickers the answer used. */
+/** One question as the pipeline runs it: open, the planner's fund decision, commit with the tickers the answer used. */
 async function ask(
   q: { client?: string; conv: string; question: string; entity: string | null; tickers?: string[]; sources?: Source[] },
   answer: { status?: 'ok' | 'error' | 'needs_clarification'; accepted?: boolean; tickers?: string[] } = {},
 ) {
-  const caller = { request_id: `req-${++seq}`, client_id: q.client ?? 'cliente-a', conversation_id: q.conv };
-  const entity = q.entity;
-  const resolved = await bus.call(ContextSubjects.resolve, {
-    ...caller,
+  const request_id = `req-${++seq}`;
+  const turn = await contextTurn(bus, {
+    request_id,
+    client_id: q.client ?? 'cliente-a',
+    conversation_id: q.conv,
     question: q.question,
-    intent: entity ?? 'smalltalk',
-    entity,
-    tickers_in_text: q.tickers ?? [],
-    ticker_sources: q.sources ?? (entity && entity.startsWith('fii') ? FUND_SOURCES : []),
+    entity: q.entity,
+    tickers: q.tickers,
+    sources: q.sources ?? (q.entity && q.entity.startsWith('fii') ? FUND_SOURCES : []),
+    answer,
   });
-  const tickers = answer.tickers ?? resolved.tickers;
-  const committed = await bus.call(ContextSubjects.commit, {
-    ...caller,
-    turn_index: resolved.turn_index,
-    answer: `Resposta a ${caller.request_id} (${tickers.join(', ') || 'sem ticker'}).`,
-    status: answer.status ?? 'ok',
-    intent: entity ?? 'smalltalk',
-    entity,
-    accepted: answer.accepted ?? true,
-    tickers,
-    meta: { request_id: caller.request_id },
-  });
-  return { resolved, committed, request_id: caller.request_id };
+  return { ...turn, request_id };
 }
 
 const debug = (conv: string, client = 'cliente-a') => bus.call(ContextSubjects.debug, { client_id: client, conversation_id: conv });
@@ -185,12 +175,12 @@ describe('context service: inheritance rules', () => {
 
   it('publishes telemetry without the raw conversation id', async () => {
     await new Promise((r) => setTimeout(r, 200));
-    const resolved = events.filter((e) => e.event === 'resolved');
-    expect(resolved.length).toBeGreaterThan(5);
+    const opened = events.filter((e) => e.event === 'opened');
+    expect(opened.length).toBeGreaterThan(5);
     expect(events.every((e) => e.conversation_hash && !JSON.stringify(e).includes('flow-1'))).toBe(true);
-    expect(resolved.some((e) => e.attributes.reason === 'inherited_last_reference')).toBe(true);
+    expect(opened.some((e) => e.attributes.has_reference === true)).toBe(true);
     expect(events.some((e) => e.event === 'committed' && e.attributes.reference_updated === true)).toBe(true);
-    expect(Events.contextResolved.subject).toBe('cota.events.context.resolved.v1');
+    expect(Events.contextOpened.subject).toBe('cota.events.context.opened.v1');
   });
 });
 
@@ -263,7 +253,7 @@ describe('context service: replicas and restart', () => {
   it('two replicas in one queue group serve one conversation under 50 concurrent requests', async () => {
     const second = await startReplica();
     const managers = replicas.map((r) => r.app.get(ContextManager));
-    const spies = managers.map((m) => jest.spyOn(m, 'resolve'));
+    const spies = managers.map((m) => jest.spyOn(m, 'open'));
     const runs = await Promise.all([
       ...Array.from({ length: 50 }, (_, i) => ask({ conv: 'busy', question: `Preço do HGLG11 número ${i}?`, entity: 'fiis_precos', tickers: ['HGLG11'] })),
       ...Array.from({ length: 10 }, (_, i) => ask({ conv: 'busy-other', question: `Outra conversa ${i}`, entity: 'fiis_precos', tickers: ['MXRF11'] })),

@@ -3,7 +3,7 @@ import { ContextSubjects } from '@cota/contracts';
 import { loadEnv } from '@cota/config';
 import { Bus, InProcessTransport } from '@cota/messaging';
 import { openDatabase, RunningService, startService } from '@cota/service-kit';
-import { createTestDatabase, TestDatabase } from '@cota/test-support';
+import { contextTurn, createTestDatabase, TestDatabase } from '@cota/test-support';
 import type { DataSource } from 'typeorm';
 import { contextService } from '../../apps/context/src/context.service';
 
@@ -37,42 +37,22 @@ describe('context service in embedded mode', () => {
   it('inherits the ticker and keeps the history in the database', async () => {
     const bus = new Bus(transport, 'gateway');
     const caller = { client_id: 'c1', conversation_id: 'e1' };
-    const first = await bus.call(ContextSubjects.resolve, {
+    await contextTurn(bus, {
       ...caller,
       request_id: 'r1',
       question: 'CNPJ do HGLG11?',
-      intent: 'fiis_cadastro',
       entity: 'fiis_cadastro',
-      tickers_in_text: ['HGLG11'],
-      ticker_sources: ['text', 'context'],
-    });
-    await bus.call(ContextSubjects.commit, {
-      ...caller,
-      request_id: 'r1',
-      turn_index: first.turn_index,
-      answer: 'O CNPJ do HGLG11 é 11.728.688/0001-47.',
-      status: 'ok',
-      intent: 'fiis_cadastro',
-      entity: 'fiis_cadastro',
-      accepted: true,
       tickers: ['HGLG11'],
-      meta: {},
+      answer: { text: 'O CNPJ do HGLG11 é 11.728.688/0001-47.' },
     });
-    const second = await bus.call(ContextSubjects.resolve, {
-      ...caller,
-      request_id: 'r2',
-      question: 'Esse fundo tem Sharpe bom?',
-      intent: 'fiis_financials_risk',
-      entity: 'fiis_financials_risk',
-      tickers_in_text: [],
-      ticker_sources: ['text', 'context'],
-    });
+    const second = (await contextTurn(bus, { ...caller, request_id: 'r2', question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' })).resolved;
     expect(second).toMatchObject({ turn_index: 2, ticker: 'HGLG11', context: { last_reference_used: true } });
     const rows = await database.query('SELECT role, turn_index FROM conversation_turns ORDER BY id');
     expect(rows).toEqual([
       { role: 'user', turn_index: 1 },
       { role: 'assistant', turn_index: 1 },
       { role: 'user', turn_index: 2 },
+      { role: 'assistant', turn_index: 2 },
     ]);
   });
 });

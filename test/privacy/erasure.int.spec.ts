@@ -6,7 +6,7 @@ import { ContextSubjects, ErasureReceipt } from '@cota/contracts';
 import { loadEnv } from '@cota/config';
 import { Bus, NatsTransport } from '@cota/messaging';
 import { RunningService, startService } from '@cota/service-kit';
-import { createTestDatabase, freePort, REDIS_TEST_URL, startTestNats, TestDatabase, TestNats, testRedisPrefix } from '@cota/test-support';
+import { contextTurn, createTestDatabase, freePort, REDIS_TEST_URL, startTestNats, TestDatabase, TestNats, testRedisPrefix } from '@cota/test-support';
 import { createContextService } from '../../apps/context/src/context.service';
 import { executorService } from '../../apps/executor/src/executor.service';
 import { gatewayService } from '../../apps/gateway/src/gateway.service';
@@ -81,24 +81,7 @@ async function seedEveryStore(clientId: string, adminKey: string, demoKey: strin
   // Conversation turns (Postgres) and hot state + session values (Redis), through the context service.
   for (const conversation_id of ['conversa-1', 'conversa-2']) {
     const caller = { request_id: `req-${++seq}`, client_id: clientId, conversation_id };
-    const r = await bus.call(ContextSubjects.resolve, {
-      ...caller,
-      question: 'CNPJ do HGLG11?',
-      intent: 'fiis_cadastro',
-      entity: 'fiis_cadastro',
-      tickers_in_text: ['HGLG11'],
-      ticker_sources: ['text', 'context'],
-    });
-    await bus.call(ContextSubjects.commit, {
-      ...caller,
-      turn_index: r.turn_index,
-      answer: 'O CNPJ do HGLG11 é 11.728.688/0001-47.',
-      status: 'ok',
-      intent: 'fiis_cadastro',
-      entity: 'fiis_cadastro',
-      accepted: true,
-      tickers: ['HGLG11'],
-    });
+    await contextTurn(bus, { ...caller, question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'], answer: { text: 'O CNPJ do HGLG11 é 11.728.688/0001-47.' } });
     await bus.call(ContextSubjects.sessionSet, { client_id: clientId, conversation_id, key: 'active_report_id', value: `rel_${clientId}_${conversation_id}`, ttl_seconds: null });
   }
   // A second key (an admin one) besides the demo key of COTA_DEMO_KEYS.

@@ -3,3 +3,4 @@ export * from './postgres';
 export * from './redis';
 export * from './fake-openai';
 export * from './smtp';
+export * from './context-turn';

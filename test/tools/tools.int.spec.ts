@@ -6,6 +6,9 @@ import { loadEnv } from '@cota/config';
 import { Bus, NatsTransport } from '@cota/messaging';
 import { openDatabase, RunningService, startService } from '@cota/service-kit';
 import { loadToolGatePolicy } from '@cota/tool-gating';
+import { extractArgs } from '@cota/planning';
+
+const gatePolicy = loadToolGatePolicy();
 import { Report, segmentMatches } from '@cota/tools';
 import { ensureWarehouse } from '@cota/warehouse';
 import { createTestDatabase, REDIS_TEST_URL, startTestNats, TestDatabase, TestNats, testRedisPrefix } from '@cota/test-support';
@@ -70,8 +73,8 @@ function invoke(
     request_id: `tools-${++seq}`,
     client_id: opts.client ?? ANA,
     conversation_id: opts.conv ?? 'conv-tools',
-    question,
-    tool: tool ? { name: tool.name, args: tool.args ?? {} } : null,
+    // What the planner reads from the message: the arguments the tool's extractors find in it.
+    tool: tool ? { name: tool.name, args: { ...extractArgs(question, gatePolicy.tools[tool.name].extractors, gatePolicy), ...tool.args }, continuation: 'none', own: true } : null,
     confirmation: opts.confirmation ?? null,
   });
 }

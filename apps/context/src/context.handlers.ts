@@ -33,31 +33,28 @@ export class ContextHandlers implements OnModuleInit, OnApplicationShutdown {
     await this.manager.drain();
   }
 
-  @RpcHandler(ContextSubjects.resolve)
-  @StepEvent(ContextSubjects.resolve, Events.contextResolved, {
-    attributes: (req, res) => ({
-      entity: req.entity,
-      intent: req.intent,
-      turn_index: res.turn_index,
-      last_reference_used: res.context.last_reference_used,
-      reason: res.context.reason,
+  @RpcHandler(ContextSubjects.open)
+  @StepEvent(ContextSubjects.open, Events.contextOpened, {
+    attributes: (_req, res) => ({
+      turn_index: res.state.turn_index,
+      has_reference: res.state.last_reference !== null,
+      pending_call: res.state.pending_call?.tool ?? null,
       memory_turns: res.memory.recent.length,
       has_summary: res.memory.summary !== null,
     }),
     failure: failed,
   })
-  resolve(req: RequestOf<typeof ContextSubjects.resolve>) {
-    return mapped(this.manager.resolve(req));
+  open(req: RequestOf<typeof ContextSubjects.open>) {
+    return mapped(this.manager.open(req));
   }
 
   @RpcHandler(ContextSubjects.commit)
   @StepEvent(ContextSubjects.commit, Events.contextCommitted, {
     attributes: (req, res) => ({
-      entity: req.entity,
-      status: req.status,
-      accepted: req.accepted,
+      kind: req.reading.kind,
+      entity: req.reading.entity,
+      status: req.outcome.status,
       turn_index: req.turn_index,
-      ticker_count: req.tickers.length,
       reference_updated: res.reference_updated,
     }),
     failure: failed,
@@ -74,11 +71,6 @@ export class ContextHandlers implements OnModuleInit, OnApplicationShutdown {
   @RpcHandler(ContextSubjects.debug)
   debug(req: RequestOf<typeof ContextSubjects.debug>) {
     return mapped(this.manager.debug(req));
-  }
-
-  @RpcHandler(ContextSubjects.peek)
-  peek(req: RequestOf<typeof ContextSubjects.peek>) {
-    return mapped(this.manager.peek(req));
   }
 
   @RpcHandler(ContextSubjects.clear)

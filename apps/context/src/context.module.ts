@@ -6,13 +6,13 @@ import {
   HistoryStore,
   InMemoryContextStore,
   LlmSummarizer,
-  loadContextPolicy,
   loadRetentionPolicy,
   PostgresHistoryStore,
   RedisContextStore,
   Summarizer,
   TurnRetentionSweeper,
 } from '@cota/conversation';
+import { loadContextPolicy } from '@cota/dialogue';
 import { createLlmClient } from '@cota/llm';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 import { ContextHandlers, CONTEXT_STORE, HISTORY_STORE } from './context.handlers';

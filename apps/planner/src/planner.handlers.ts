@@ -1,12 +1,12 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Events, PlannerSubjects, RequestOf } from '@cota/contracts';
 import { RpcHandler, StepEvent } from '@cota/messaging';
-import { Planner } from '@cota/planning';
+import { TurnReader } from '@cota/planning';
 
-/** Serves `cota.planner.plan.v1`: a question (and the conversation's previous one) becomes a plan. */
+/** Serves `cota.planner.plan.v2`: a question, read once against what its conversation holds, becomes the turn's reading. */
 @Controller()
 export class PlannerHandlers {
-  constructor(@Inject(Planner) private readonly planner: Planner) {}
+  constructor(@Inject(TurnReader) private readonly reader: TurnReader) {}
 
   @RpcHandler(PlannerSubjects.plan)
   @StepEvent(PlannerSubjects.plan, Events.plannerPlanned, {
@@ -24,14 +24,6 @@ export class PlannerHandlers {
     }),
   })
   plan(req: RequestOf<typeof PlannerSubjects.plan>) {
-    return this.planner.plan(req.question, {
-      previousEntity: req.previous_entity,
-      previousQuestion: req.previous_question,
-      previousTickers: req.previous_tickers,
-      earlierSubjects: req.earlier_subjects,
-      earlierPeriod: req.earlier_period,
-      previousParams: req.previous_params,
-      previousFilters: req.previous_filters,
-    });
+    return this.reader.read(req.question, req.state);
   }
 }

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { createLlmClient } from '@cota/llm';
-import { Planner, loadPlanningPolicies } from '@cota/planning';
+import { loadContextPolicy } from '@cota/dialogue';
+import { Planner, loadPlanningPolicies, PlanningPolicies, TurnReader } from '@cota/planning';
 import { healthChecksProvider, INFRA, Infra } from '@cota/service-kit';
 import { DEFAULT_FUND_LIST_OPTIONS, FundListLoader, FundListLoaderOptions } from './fund-list.loader';
 import { PlannerHandlers } from './planner.handlers';
@@ -11,6 +12,8 @@ export interface PlannerServiceOptions {
   funds?: Partial<FundListLoaderOptions>;
 }
 
+const PLANNING_POLICIES = Symbol('PLANNING_POLICIES');
+
 @Module({})
 export class PlannerModule {
   static register(infra: Infra, options: PlannerServiceOptions = {}): DynamicModule {
@@ -18,12 +21,19 @@ export class PlannerModule {
       module: PlannerModule,
       providers: [
         { provide: INFRA, useValue: infra },
+        // Policies loaded once, here: a bad file stops the service naming file and field.
+        { provide: PLANNING_POLICIES, useFactory: () => loadPlanningPolicies(options.policiesDir) },
         {
           provide: Planner,
-          // Policies loaded once, here: a bad ontology.yaml or param_inference.yaml stops the service
-          // naming file and field. The fund list arrives later from the executor.
-          useFactory: () =>
-            new Planner({ policies: loadPlanningPolicies(options.policiesDir), funds: null, llm: createLlmClient(infra.env.openai, infra.metrics?.llmUsage('planner') ?? null) }),
+          inject: [PLANNING_POLICIES],
+          // The fund list arrives later from the executor.
+          useFactory: (policies: PlanningPolicies) => new Planner({ policies, funds: null, llm: createLlmClient(infra.env.openai, infra.metrics?.llmUsage('planner') ?? null) }),
+        },
+        {
+          provide: TurnReader,
+          inject: [Planner, PLANNING_POLICIES],
+          // A turn is read under the conversation's rules (context.yaml) and the tools' contracts.
+          useFactory: (planner: Planner, policies: PlanningPolicies) => new TurnReader(planner, { context: loadContextPolicy(options.policiesDir), tools: policies.tools! }),
         },
         {
           provide: FundListLoader,

@@ -27,11 +27,10 @@ const gateway: ServiceName[] = ['gateway'];
 
 /** Callers of every request-reply subject. */
 export const RPC_CALLERS: ReadonlyArray<readonly [RpcDef, readonly ServiceName[]]> = [
-  // The ask pipeline (libs/orchestration, in the gateway).
+  // The turn protocol (libs/orchestration, in the gateway): open → plan → act → narrate → commit.
+  [ContextSubjects.open, gateway],
   [PlannerSubjects.plan, gateway],
-  [ContextSubjects.resolve, gateway],
   [ContextSubjects.commit, gateway],
-  [ContextSubjects.peek, gateway],
   // Conversation history and the ops endpoints of the gateway.
   [ContextSubjects.history, gateway],
   [ContextSubjects.debug, gateway],

@@ -3,6 +3,7 @@ export * from './define';
 export * from './common';
 export * from './question';
 export * from './plan';
+export * from './conversation-state';
 export * from './subjects/planner';
 export * from './subjects/context';
 export * from './subjects/executor';

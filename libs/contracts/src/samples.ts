@@ -70,58 +70,53 @@ const ifixIn2024 = {
   condition: null,
 };
 
+/** A turn's reading, as the planner returns it: samples, tests and benchmarks share it. */
+export const SAMPLE_READING = {
+  kind: 'entity' as const,
+  intent: 'fiis_cadastro',
+  entity: 'fiis_cadastro',
+  tickers_in_text: ['HGLG11'],
+  unknown_tickers: [],
+  params,
+  context: { last_reference_used: false, reason: 'explicit_ticker_in_text' },
+  ticker_sources: ['text' as const, 'context' as const],
+  ticker_required: true,
+  tool: null,
+  smalltalk: null,
+  advice: false,
+  confirmation: null,
+  elliptic: false,
+  follow_up_candidate: false,
+  question: null,
+  plan: null,
+  follow_up: null,
+  planner: plannerMeta,
+};
+
+/** What the sample reading's answer found: one fund's row. */
+export const SAMPLE_OUTCOME = { status: 'ok' as const, problem: null, question: null, params, row_tickers: ['HGLG11'], values: [], winner: null };
+
+const conversationState = {
+  turn_index: 2,
+  last_entity: 'fiis_cadastro',
+  last_tickers: ['HGLG11'],
+  last_reference: { ticker: 'HGLG11', entity: 'fiis_cadastro', intent: 'fiis_cadastro', updated_at: '2026-01-01T00:00:00.000Z', turn_index: 1 },
+};
+
 export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: unknown }> = [
   {
     def: PlannerSubjects.plan,
-    request: { ...caller, question: 'Qual o CNPJ do HGLG11?' },
-    response: {
-      kind: 'entity',
-      intent: 'fiis_cadastro',
-      entity: 'fiis_cadastro',
-      tickers_in_text: ['HGLG11'],
-      unknown_tickers: [],
-      params,
-      ticker_sources: ['text', 'context'],
-      ticker_required: true,
-      tool: null,
-      smalltalk: null,
-      confirmation: null,
-      elliptic: false,
-      planner: plannerMeta,
-    },
+    request: { ...caller, question: 'Qual o CNPJ do HGLG11?', state: conversationState },
+    response: SAMPLE_READING,
   },
   {
-    def: ContextSubjects.resolve,
-    request: {
-      ...caller,
-      question: 'Esse fundo tem Sharpe bom?',
-      intent: 'fiis_financials_risk',
-      entity: 'fiis_financials_risk',
-      tickers_in_text: [],
-      ticker_sources: ['text', 'context'],
-    },
-    response: {
-      turn_index: 2,
-      ticker: 'HGLG11',
-      tickers: ['HGLG11'],
-      context: { last_reference_used: true, reason: 'inherited_last_reference' },
-      memory: { recent: [turn], summary: null },
-    },
+    def: ContextSubjects.open,
+    request: { ...caller, question: 'Esse fundo tem Sharpe bom?' },
+    response: { state: conversationState, memory: { recent: [turn], summary: null } },
   },
   {
     def: ContextSubjects.commit,
-    request: {
-      ...caller,
-      turn_index: 1,
-      answer: 'O CNPJ é 11.728.688/0001-47.',
-      status: 'ok',
-      intent: 'fiis_cadastro',
-      entity: 'fiis_cadastro',
-      accepted: true,
-      tickers: ['HGLG11'],
-      filters: {},
-      meta: {},
-    },
+    request: { ...caller, turn_index: 1, answer: 'O CNPJ é 11.728.688/0001-47.', reading: SAMPLE_READING, outcome: SAMPLE_OUTCOME },
     response: { reference_updated: true },
   },
   { def: ContextSubjects.history, request: { client_id: 'c', conversation_id: 'k', limit: 10 }, response: { conversation_id: 'k', turns: [turn] } },
@@ -129,16 +124,6 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
     def: ContextSubjects.debug,
     request: { client_id: 'c', conversation_id: 'k' },
     response: { key: { client_id: 'c', conversation_id: 'k' }, turn_count: 1, last_reference: null, session: {}, recent: [turn], summary: null },
-  },
-  {
-    def: ContextSubjects.peek,
-    request: { client_id: 'c', conversation_id: 'k' },
-    response: {
-      last_entity: 'fiis_financials_snapshot',
-      last_tickers: ['VISC11'],
-      last_filters: {},
-      last_reference: { ticker: 'VISC11', entity: 'fiis_financials_snapshot', intent: 'fiis_financials_snapshot', updated_at: '2026-01-01T00:00:00.000Z', turn_index: 1 },
-    },
   },
   { def: ContextSubjects.clear, request: { client_id: 'c', conversation_id: 'k' }, response: { cleared: true } },
   { def: ContextSubjects.sessionGet, request: { client_id: 'c', conversation_id: 'k', keys: ['active_report_id'] }, response: { values: { active_report_id: 'rel_1' } } },

@@ -6,7 +6,7 @@ describe('conversationBenchmarks', () => {
     expect(benches.map((b) => b.name)).toEqual([
       'conversation.resolveLastReference',
       'conversation.buildNarratorMemory(40 turns)',
-      'conversation.ContextManager.resolve+commit(in-memory)',
+      'conversation.ContextManager.open+commit(in-memory)',
     ]);
     expect(await benches[0].run()).toMatchObject({ ticker: 'HGLG11', context: { last_reference_used: true } });
     expect(await benches[1].run()).toMatchObject({ summary: 'Pergunta 1: CNPJ do HGLG11?' });

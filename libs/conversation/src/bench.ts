@@ -1,8 +1,8 @@
 import { ContextManager } from './context-manager';
 import { ExtractiveSummarizer } from './summarizer';
 import { InMemoryContextStore, InMemoryHistoryStore } from './in-memory-store';
-import { resolveLastReference } from './last-reference';
-import { loadContextPolicy } from './policy';
+import { SAMPLE_OUTCOME, SAMPLE_READING } from '@cota/contracts';
+import { loadContextPolicy, resolveLastReference } from '@cota/dialogue';
 import { buildNarratorMemory } from './memory';
 import type { IndexedTurn } from './store';
 
@@ -14,7 +14,7 @@ export interface Benchmark {
 
 /**
  * Benchmarks of the context library (run by cli/bench.ts). Targets: inheritance decision well under
- * 10 µs; a resolve + commit cycle over the in-memory store under 0.5 ms.
+ * 10 µs; an open + commit cycle over the in-memory store under 0.5 ms.
  */
 export function conversationBenchmarks(): Benchmark[] {
   const policy = loadContextPolicy();
@@ -38,31 +38,14 @@ export function conversationBenchmarks(): Benchmark[] {
     },
     {
       name: 'conversation.buildNarratorMemory(40 turns)',
-      run: () => buildNarratorMemory(turns, { text: 'Pergunta 1: CNPJ do HGLG11?', through: 1 }, policy, 'fiis_financials_risk', now),
+      run: () => buildNarratorMemory(turns, { text: 'Pergunta 1: CNPJ do HGLG11?', through: 1 }, policy, now),
     },
     {
-      name: 'conversation.ContextManager.resolve+commit(in-memory)',
+      name: 'conversation.ContextManager.open+commit(in-memory)',
       run: async () => {
         const caller = { request_id: `bench-${n}`, client_id: 'bench', conversation_id: `conv-${n++ % 100}` };
-        const r = await manager.resolve({
-          ...caller,
-          question: 'Esse fundo tem Sharpe bom?',
-          intent: 'fiis_financials_risk',
-          entity: 'fiis_financials_risk',
-          tickers_in_text: ['HGLG11'],
-          ticker_sources: ['text', 'context'],
-        });
-        await manager.commit({
-          ...caller,
-          turn_index: r.turn_index,
-          answer: 'O Sharpe do HGLG11 é 0,8.',
-          status: 'ok',
-          intent: 'fiis_financials_risk',
-          entity: 'fiis_financials_risk',
-          accepted: true,
-          tickers: ['HGLG11'],
-          meta: {},
-        });
+        const opened = await manager.open({ ...caller, question: 'Qual o CNPJ do HGLG11?' });
+        await manager.commit({ ...caller, turn_index: opened.state.turn_index, answer: 'O CNPJ é 11.728.688/0001-47.', reading: SAMPLE_READING, outcome: SAMPLE_OUTCOME });
       },
     },
   ];

@@ -1,10 +1,36 @@
-import { CotaError } from '@cota/contracts';
-import { ContextManager, ResolveRequest } from './context-manager';
+import { CotaError, queryParams, SAMPLE_READING } from '@cota/contracts';
+import { ContextManager } from './context-manager';
 import { InMemoryContextStore, InMemoryHistoryStore } from './in-memory-store';
-import { ContextPolicy, loadContextPolicy } from './policy';
+import { ContextPolicy, loadContextPolicy, resolveLastReference } from '@cota/dialogue';
 import { ExtractiveSummarizer } from './summarizer';
 
 const shipped = loadContextPolicy();
+
+/** A commit as a turn of the given entity whose answer was about `tickers`. */
+function commitOf(c: {
+  request_id: string;
+  client_id: string;
+  conversation_id: string;
+  turn_index: number;
+  answer: string;
+  status: 'ok' | 'error' | 'needs_clarification';
+  intent: string;
+  entity: string | null;
+  accepted: boolean;
+  tickers: string[];
+  meta?: object;
+}) {
+  const reading = {
+    ...SAMPLE_READING,
+    kind: c.entity ? ('entity' as const) : ('smalltalk' as const),
+    intent: c.intent,
+    entity: c.entity,
+    planner: { ...SAMPLE_READING.planner, accepted: c.accepted },
+  };
+  const params = queryParams({ ticker: c.tickers.length === 1 ? c.tickers[0] : null, tickers: c.tickers });
+  const outcome = { status: c.status, problem: null, question: null, params, row_tickers: [], values: [], winner: null };
+  return { request_id: c.request_id, client_id: c.client_id, conversation_id: c.conversation_id, turn_index: c.turn_index, answer: c.answer, reading, outcome };
+}
 
 function setup(policy: ContextPolicy = shipped) {
   let now = Date.parse('2026-03-01T12:00:00.000Z');
@@ -15,32 +41,40 @@ function setup(policy: ContextPolicy = shipped) {
   const advance = (ms: number) => (now += ms);
   let seq = 0;
 
-  /** One question through resolve and commit, as the pipeline does it. */
+  /** One question through open, the planner's fund decision and commit, as a turn goes. */
   async function ask(
     q: { client?: string; conv?: string; question: string; entity: string | null; tickers?: string[]; sources?: Array<'text' | 'context'> },
     answer: { status?: 'ok' | 'error' | 'needs_clarification'; accepted?: boolean; tickers?: string[] } = {},
   ) {
     const caller = { request_id: `r${++seq}`, client_id: q.client ?? 'c1', conversation_id: q.conv ?? 'conv1' };
-    const req: ResolveRequest = {
-      ...caller,
-      question: q.question,
-      intent: q.entity ?? 'smalltalk',
+    const opened = await manager.open({ ...caller, question: q.question });
+    const sources = q.sources ?? (q.entity && !q.entity.startsWith('history_') && !q.entity.startsWith('client_') ? ['text', 'context'] : []);
+    const decided = resolveLastReference({
+      policy,
       entity: q.entity,
-      tickers_in_text: q.tickers ?? [],
-      ticker_sources: q.sources ?? (q.entity && !q.entity.startsWith('history_') && !q.entity.startsWith('client_') ? ['text', 'context'] : []),
-    };
-    const resolved = await manager.resolve(req);
-    const tickers = answer.tickers ?? resolved.tickers;
+      tickersInText: q.tickers ?? [],
+      tickerSources: sources as Array<'text' | 'context'>,
+      reference: opened.state.last_reference,
+      currentTurn: opened.state.turn_index,
+    });
+    const resolved = { ...decided, turn_index: opened.state.turn_index, memory: opened.memory, state: opened.state };
+    const tickers = answer.tickers ?? decided.tickers;
+    const reading = { ...SAMPLE_READING, kind: q.entity ? ('entity' as const) : ('smalltalk' as const), intent: q.entity ?? 'smalltalk', entity: q.entity };
+    const accepted = answer.accepted ?? true;
     const committed = await manager.commit({
       ...caller,
-      turn_index: resolved.turn_index,
+      turn_index: opened.state.turn_index,
       answer: `Resposta ${seq} sobre ${tickers.join(', ') || 'o mercado'}.`,
-      status: answer.status ?? 'ok',
-      intent: req.intent,
-      entity: q.entity,
-      accepted: answer.accepted ?? true,
-      tickers,
-      meta: {},
+      reading: { ...reading, planner: { ...reading.planner, accepted } },
+      outcome: {
+        status: answer.status ?? 'ok',
+        problem: null,
+        question: null,
+        params: queryParams({ ticker: tickers.length === 1 ? tickers[0] : null, tickers }),
+        row_tickers: [],
+        values: [],
+        winner: null,
+      },
     });
     await manager.drain();
     return { resolved, committed };
@@ -77,7 +111,7 @@ describe('ContextManager', () => {
     await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
     for (let i = 0; i < 3; i++) await ask({ question: 'E o IPCA?', entity: 'history_market_indicators' });
     const late = await ask({ question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
-    expect(late.resolved.turn_index).toBe(5);
+    expect(late.resolved.state.turn_index).toBe(5);
     expect(late.resolved.context).toEqual({ last_reference_used: false, reason: 'last_reference_expired' });
   });
 
@@ -104,11 +138,15 @@ describe('ContextManager', () => {
     const { manager } = setup();
     const caller = { client_id: 'c1', conversation_id: 'conv1' };
     const base = { intent: 'fiis_precos', entity: 'fiis_precos', ticker_sources: ['text', 'context'] as Array<'text' | 'context'> };
-    const first = await manager.resolve({ ...caller, ...base, request_id: 'a', question: 'Preço do HGLG11?', tickers_in_text: ['HGLG11'] });
-    const second = await manager.resolve({ ...caller, ...base, request_id: 'b', question: 'Preço do MXRF11?', tickers_in_text: ['MXRF11'] });
+    const first = await manager.open({ ...caller, ...base, request_id: 'a', question: 'Preço do HGLG11?' });
+    const second = await manager.open({ ...caller, ...base, request_id: 'b', question: 'Preço do MXRF11?' });
     const commit = { ...caller, status: 'ok' as const, intent: 'fiis_precos', entity: 'fiis_precos', accepted: true, meta: {} };
-    expect((await manager.commit({ ...commit, request_id: 'b', turn_index: second.turn_index, answer: 'MXRF11', tickers: ['MXRF11'] })).reference_updated).toBe(true);
-    expect((await manager.commit({ ...commit, request_id: 'a', turn_index: first.turn_index, answer: 'HGLG11', tickers: ['HGLG11'] })).reference_updated).toBe(false);
+    expect((await manager.commit(commitOf({ ...commit, request_id: 'b', turn_index: second.state.turn_index, answer: 'MXRF11', tickers: ['MXRF11'] }))).reference_updated).toBe(
+      true,
+    );
+    expect((await manager.commit(commitOf({ ...commit, request_id: 'a', turn_index: first.state.turn_index, answer: 'HGLG11', tickers: ['HGLG11'] }))).reference_updated).toBe(
+      false,
+    );
     expect((await manager.debug(caller)).last_reference).toMatchObject({ ticker: 'MXRF11', turn_index: 2 });
   });
 
@@ -116,19 +154,21 @@ describe('ContextManager', () => {
     const { manager, ask } = setup();
     await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
     const err = await manager
-      .commit({
-        request_id: 'x',
-        client_id: 'c1',
-        conversation_id: 'conv1',
-        turn_index: 9,
-        answer: '',
-        status: 'ok',
-        intent: 'i',
-        entity: null,
-        accepted: true,
-        tickers: [],
-        meta: {},
-      })
+      .commit(
+        commitOf({
+          request_id: 'x',
+          client_id: 'c1',
+          conversation_id: 'conv1',
+          turn_index: 9,
+          answer: '',
+          status: 'ok',
+          intent: 'i',
+          entity: null,
+          accepted: true,
+          tickers: [],
+          meta: {},
+        }),
+      )
       .catch((e) => e);
     expect(CotaError.is(err, 'BAD_REQUEST')).toBe(true);
   });
@@ -136,27 +176,25 @@ describe('ContextManager', () => {
   it('a commit whose hot store fails after the resolve still records the answer durably, and fails', async () => {
     const { manager, store, history } = setup();
     const caller = { request_id: 'r1', client_id: 'c1', conversation_id: 'conv1' };
-    const resolved = await manager.resolve({
+    const resolved = await manager.open({
       ...caller,
       question: 'CNPJ do HGLG11?',
-      intent: 'fiis_cadastro',
-      entity: 'fiis_cadastro',
-      tickers_in_text: ['HGLG11'],
-      ticker_sources: ['text'],
     });
     store.closeTurn = () => Promise.reject(new Error('redis down'));
     const err = await manager
-      .commit({
-        ...caller,
-        turn_index: resolved.turn_index,
-        answer: 'O CNPJ é 11.728.688/0001-47.',
-        status: 'ok',
-        intent: 'fiis_cadastro',
-        entity: 'fiis_cadastro',
-        accepted: true,
-        tickers: ['HGLG11'],
-        meta: {},
-      })
+      .commit(
+        commitOf({
+          ...caller,
+          turn_index: resolved.state.turn_index,
+          answer: 'O CNPJ é 11.728.688/0001-47.',
+          status: 'ok',
+          intent: 'fiis_cadastro',
+          entity: 'fiis_cadastro',
+          accepted: true,
+          tickers: ['HGLG11'],
+          meta: {},
+        }),
+      )
       .catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     const turns = await history.list({ clientId: 'c1', conversationId: 'conv1' }, 10);
@@ -169,7 +207,7 @@ describe('ContextManager', () => {
     await ask({ question: 'E o Sharpe?', entity: 'fiis_financials_risk' });
     advance((shipped.ttl_seconds + 1) * 1000);
     const after = await ask({ question: 'E o overview dele?', entity: 'fii_overview' });
-    expect(after.resolved.turn_index).toBe(3);
+    expect(after.resolved.state.turn_index).toBe(3);
     expect(after.resolved.context.reason).toBe('no_last_reference');
     const h = await manager.history({ client_id: 'c1', conversation_id: 'conv1', limit: 100 });
     expect(h.turns.map((t) => [t.role, t.meta.turn_index])).toEqual([
@@ -231,28 +269,26 @@ describe('ContextManager', () => {
     const key = { clientId: 'c1', conversationId: 'conv1' };
     const caller = { client_id: 'c1', conversation_id: 'conv1' };
     const open = (n: number) =>
-      manager.resolve({
+      manager.open({
         ...caller,
         request_id: `q${n}`,
         question: `Pergunta número ${n}?`,
-        intent: 'fiis_cadastro',
-        entity: 'fiis_cadastro',
-        tickers_in_text: ['HGLG11'],
-        ticker_sources: ['text'],
       });
     const close = async (n: number) => {
-      await manager.commit({
-        ...caller,
-        request_id: `q${n}`,
-        turn_index: n,
-        answer: `Resposta ${n}.`,
-        status: 'ok',
-        intent: 'fiis_cadastro',
-        entity: 'fiis_cadastro',
-        accepted: true,
-        tickers: ['HGLG11'],
-        meta: {},
-      });
+      await manager.commit(
+        commitOf({
+          ...caller,
+          request_id: `q${n}`,
+          turn_index: n,
+          answer: `Resposta ${n}.`,
+          status: 'ok',
+          intent: 'fiis_cadastro',
+          entity: 'fiis_cadastro',
+          accepted: true,
+          tickers: ['HGLG11'],
+          meta: {},
+        }),
+      );
       await manager.drain();
     };
     // Questions 1-4 go unanswered long enough to be skipped as abandoned; 5-9 are asked and answered.
@@ -276,12 +312,12 @@ describe('ContextManager', () => {
     expect(summary.text).toContain('Pergunta 8: Pergunta número 8?');
   });
 
-  it('gives the narrator nothing when its block denies the entity', async () => {
+  it('hands the memory over whatever the entity: the narrator applies its own scope once the entity is known', async () => {
     const policy = { ...shipped, narrator: { ...shipped.narrator, denied_entities: ['client_fiis_positions'] } };
     const { ask } = setup(policy);
     await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
     const r = await ask({ question: 'Minha carteira?', entity: 'client_fiis_positions' });
-    expect(r.resolved.memory).toEqual({ recent: [], summary: null });
+    expect(r.resolved.memory.recent).toHaveLength(2);
     expect(r.resolved.context.reason).toBe('entity_never_inherits');
   });
 
@@ -328,31 +364,29 @@ describe('ContextManager scopes and limits', () => {
     const history = new InMemoryHistoryStore();
     const manager = new ContextManager({ policy, store, history, summarizer: new ExtractiveSummarizer() });
     const caller = { request_id: 'r', client_id: 'c', conversation_id: 'x' };
-    const r = await manager.resolve({
+    const r = await manager.open({
       ...caller,
       question: 'CNPJ do HGLG11?',
-      intent: 'fiis_cadastro',
-      entity: 'fiis_cadastro',
-      tickers_in_text: ['HGLG11'],
-      ticker_sources: ['text'],
     });
     const long = 'O CNPJ do HGLG11 é 11.728.688/0001-47. ' + 'x'.repeat(500);
-    await manager.commit({
-      ...caller,
-      turn_index: r.turn_index,
-      answer: long,
-      status: 'ok',
-      intent: 'fiis_cadastro',
-      entity: 'fiis_cadastro',
-      accepted: true,
-      tickers: ['HGLG11'],
-      meta: {},
-    });
+    await manager.commit(
+      commitOf({
+        ...caller,
+        turn_index: r.state.turn_index,
+        answer: long,
+        status: 'ok',
+        intent: 'fiis_cadastro',
+        entity: 'fiis_cadastro',
+        accepted: true,
+        tickers: ['HGLG11'],
+        meta: {},
+      }),
+    );
     // The capped answer alone fills max_chars, so the question before it is dropped.
     const planner = await manager.loadRecent(caller, { name: 'planner', entity: 'fiis_precos' });
     expect(planner.map((t) => [t.role, t.content.length])).toEqual([['assistant', 200]]);
     for (const q of ['E o preço?', 'E o P/VP?']) {
-      await manager.resolve({ ...caller, question: q, intent: 'fiis_precos', entity: 'fiis_precos', tickers_in_text: [], ticker_sources: ['text'] });
+      await manager.open({ ...caller, question: q });
     }
     expect((await manager.loadRecent(caller, { name: 'planner', entity: 'fiis_precos' })).map((t) => t.content)).toEqual(['E o preço?', 'E o P/VP?']);
     expect(await manager.loadRecent(caller, { name: 'planner', entity: 'client_fiis_positions' })).toEqual([]);

@@ -1,19 +1,17 @@
-import { CallRequestOf, ContextSubjects, CotaError, RequestOf, ResponseOf, QueryParams, StructuredQuestion, Turn } from '@cota/contracts';
-import { referenceFromCommit, resolveLastReference } from './last-reference';
+import { ContextSubjects, CotaError, RequestOf, ResponseOf, Turn } from '@cota/contracts';
+import { ContextPolicy, referenceFromCommit, scopeAllowsEntity, turnLeftBehind } from '@cota/dialogue';
+import { conversationState } from './conversation-state';
 import { buildNarratorMemory, countWords, cyclesToSummarise, fitChars, loadRecent } from './memory';
-import { ContextPolicy, scopeAllowsEntity } from './policy';
 import { ContextSnapshot, ContextStore, ConversationKey, foldingTurns, HistoryStore, HotLimits, UnknownTurnError } from './store';
 import { Summarizer } from './summarizer';
 
-export type ResolveRequest = RequestOf<typeof ContextSubjects.resolve>;
-export type ResolveResponse = ResponseOf<typeof ContextSubjects.resolve>;
-/** As callers may send it: `filters` (and other defaulted fields) may be left out. */
-export type CommitRequest = CallRequestOf<typeof ContextSubjects.commit>;
+export type OpenRequest = RequestOf<typeof ContextSubjects.open>;
+export type OpenResponse = ResponseOf<typeof ContextSubjects.open>;
+export type CommitRequest = RequestOf<typeof ContextSubjects.commit>;
 export type CommitResponse = ResponseOf<typeof ContextSubjects.commit>;
 export type HistoryRequest = RequestOf<typeof ContextSubjects.history>;
 export type HistoryResponse = ResponseOf<typeof ContextSubjects.history>;
 export type DebugResponse = ResponseOf<typeof ContextSubjects.debug>;
-export type PeekResponse = ResponseOf<typeof ContextSubjects.peek>;
 export type ClearResponse = ResponseOf<typeof ContextSubjects.clear>;
 export type SessionGetRequest = RequestOf<typeof ContextSubjects.sessionGet>;
 export type SessionSetRequest = RequestOf<typeof ContextSubjects.sessionSet>;
@@ -32,6 +30,9 @@ export interface ContextManagerDeps {
 
 /** How long a question may wait for its answer before summarisation skips it as abandoned. */
 const PENDING_GRACE_MS = 60_000;
+
+/** The session values that describe the conversation's tool calls (kept by the tool gate). */
+const TOOL_CALL_KEYS = ['pending_call', 'last_call'];
 
 const keyOf = (k: WireConversationKey): ConversationKey => ({ clientId: k.client_id, conversationId: k.conversation_id });
 
@@ -67,80 +68,68 @@ export class ContextManager {
     this.limits = {
       keepTurns: p.memory.hot_turns,
       stateTtlSeconds: p.ttl_seconds,
-      previousTurns: Math.min(p.memory.hot_turns, memoryTurns),
+      // ...and the state a follow-up is read against looks back over the context window.
+      previousTurns: Math.min(p.memory.hot_turns, Math.max(memoryTurns, p.max_turns)),
       // The commit that makes folding due brings back what folding reads.
       ...(p.enabled ? { foldAfter: p.memory.recent_cycles } : {}),
     };
   }
 
-  /** Opens a turn: numbers it, records the question, decides inheritance, hands memory to the narrator. */
-  async resolve(req: ResolveRequest): Promise<ResolveResponse> {
+  /** Opens a turn: numbers it, records the question, hands back what the conversation holds and the narrator's memory. */
+  async open(req: OpenRequest): Promise<OpenResponse> {
     const key = keyOf(req);
     const now = this.clock();
-    const turn: Turn = {
-      role: 'user',
-      content: req.question,
-      created_at: new Date(now).toISOString(),
-      meta: { request_id: req.request_id, intent: req.intent, entity: req.entity, tickers_in_text: req.tickers_in_text },
-    };
+    const turn: Turn = { role: 'user', content: req.question, created_at: new Date(now).toISOString(), meta: { request_id: req.request_id } };
     const hot = this.forHotState(turn);
-    let opened = await this.store.openTurn(key, hot, null, this.limits);
+    const [first, session] = await Promise.all([this.store.openTurn(key, hot, null, this.limits), this.store.sessionGet(key, TOOL_CALL_KEYS, now)]);
+    let opened = first;
     if (!opened) {
       // No hot state (new, expired or cleared conversation): continue numbering from the durable history.
       opened = await this.store.openTurn(key, hot, await this.historyStore.lastTurnIndex(key), this.limits);
       if (!opened) throw new CotaError('INTERNAL', 'context store did not open the turn');
     }
-    const decision = resolveLastReference({
-      policy: this.policy,
-      entity: req.entity,
-      tickersInText: req.tickers_in_text,
-      tickerSources: req.ticker_sources,
-      reference: opened.reference,
-      currentTurn: opened.turnIndex,
-    });
-    await this.historyStore.append(key, opened.turnIndex, {
-      ...turn,
-      meta: { ...turn.meta, turn_index: opened.turnIndex, context: decision.context, ticker: decision.ticker },
-    });
+    await this.historyStore.append(key, opened.turnIndex, { ...turn, meta: { ...turn.meta, turn_index: opened.turnIndex } });
+    const recent = this.policy.enabled ? loadRecent(opened.previous, this.policy, this.policy.max_turns, now) : [];
     return {
-      turn_index: opened.turnIndex,
-      ticker: decision.ticker,
-      tickers: decision.tickers,
-      context: decision.context,
-      memory: buildNarratorMemory(opened.previous, opened.summary, this.policy, req.entity, now),
+      state: conversationState(recent, session, opened.reference, opened.turnIndex),
+      memory: buildNarratorMemory(opened.previous, opened.summary, this.policy, now),
     };
   }
 
-  /** Closes a turn: records the answer; only an accepted ok answer about one ticker moves the reference. */
+  /** Closes a turn: records the answer and what the turn leaves behind (decided by the dialogue's rules); only an accepted ok answer about one fund moves the reference. */
   async commit(req: CommitRequest): Promise<CommitResponse> {
     if (req.turn_index < 1) throw new CotaError('BAD_REQUEST', `turn_index must be at least 1, got ${req.turn_index}`);
     const key = keyOf(req);
     const now = this.clock();
+    const { reading, outcome } = req;
+    const left = turnLeftBehind(reading, outcome);
     const turn: Turn = {
       role: 'assistant',
       content: req.answer,
       created_at: new Date(now).toISOString(),
       meta: {
         request_id: req.request_id,
-        status: req.status,
-        intent: req.intent,
-        entity: req.entity,
-        accepted: req.accepted,
-        tickers: req.tickers,
-        filters: req.filters ?? {},
-        ...(req.question ? { question: req.question } : {}),
-        ...(req.listed_tickers?.length ? { listed: req.listed_tickers } : {}),
-        ...(req.params ? { params: req.params } : {}),
-        ...(typeof req.meta?.problem === 'string' ? { problem: req.meta.problem } : {}),
-        ...(typeof req.meta?.kind === 'string' ? { kind: req.meta.kind } : {}),
+        status: outcome.status,
+        intent: reading.intent,
+        entity: reading.entity,
+        accepted: left.accepted,
+        tickers: left.tickers,
+        filters: left.filters,
+        ...(left.question ? { question: left.question } : {}),
+        ...(left.listed.length ? { listed: left.listed } : {}),
+        ...(left.params ? { params: left.params } : {}),
+        ...(outcome.problem ? { problem: outcome.problem } : {}),
+        kind: reading.kind,
       },
     };
     const reference = referenceFromCommit(
       this.policy,
-      { status: req.status, accepted: req.accepted, entity: req.entity, intent: req.intent, tickers: req.tickers, turnIndex: req.turn_index },
+      { status: outcome.status, accepted: left.accepted, entity: reading.entity, intent: reading.intent, tickers: left.tickers, turnIndex: req.turn_index },
       new Date(now),
     );
-    const durable = { ...turn, meta: { ...req.meta, ...turn.meta, turn_index: req.turn_index } };
+    // The durable history keeps how the turn was read, for audit and "detalhes".
+    const read = { context: reading.context ?? null, tickers_in_text: reading.tickers_in_text, ticker: reading.params.ticker };
+    const durable = { ...turn, meta: { ...read, ...turn.meta, turn_index: req.turn_index } };
     let closed;
     try {
       closed = await this.store.closeTurn(key, req.turn_index, this.forHotState(turn), reference, this.limits);
@@ -188,44 +177,6 @@ export class ContextManager {
       session,
       recent: loadRecent(snap.turns, this.policy, this.policy.max_turns, now),
       summary: snap.summary?.text ?? null,
-    };
-  }
-
-  /**
-   * The subject of the conversation's last answered question (entity and tickers of the newest
-   * successful assistant turn) and the last reference, without opening a turn.
-   */
-  async peek(k: WireConversationKey): Promise<PeekResponse> {
-    const key = keyOf(k);
-    const [snap, session] = await Promise.all([this.store.snapshot(key, this.policy.max_turns), this.store.sessionGet(key, ['pending_call', 'last_call'], this.clock())]);
-    const toolOf = (v: unknown) => (v && typeof v === 'object' && typeof (v as { tool?: unknown }).tool === 'string' ? (v as { tool: string }).tool : null);
-    const recent = loadRecent(snap.turns, this.policy, this.policy.max_turns, this.clock());
-    // The newest answer, or the question still waiting for its fund when Cota just asked which one.
-    const newest = [...recent].reverse().find((t) => t.role === 'assistant');
-    const waiting =
-      newest && newest.meta.status === 'needs_clarification' && newest.meta.problem === 'ticker_required' && typeof newest.meta.entity === 'string' ? newest : undefined;
-    const last = waiting ?? [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && typeof t.meta.entity === 'string');
-    const tickers = Array.isArray(last?.meta.tickers) ? (last!.meta.tickers as string[]) : [];
-    const filters = last?.meta.filters && typeof last.meta.filters === 'object' ? (last.meta.filters as Record<string, string>) : {};
-    const question = last?.meta.question && typeof last.meta.question === 'object' ? (last.meta.question as StructuredQuestion) : null;
-    const listed = Array.isArray(last?.meta.listed) ? (last!.meta.listed as string[]) : [];
-    // The answered question before the last one ("IFIX em novembro?" → "e o IBOV?" → "qual dos dois?").
-    const answered = recent.filter((t) => t.role === 'assistant' && t.meta.status === 'ok' && t.meta.question && typeof t.meta.question === 'object');
-    const earlier = last ? answered.filter((t) => t !== last).pop() : undefined;
-    const earlierSubjects = ((earlier?.meta.question as StructuredQuestion | undefined)?.subjects ?? []).slice(0, 10);
-    return {
-      last_entity: (last?.meta.entity as string | undefined) ?? null,
-      last_tickers: tickers,
-      last_filters: filters,
-      last_question: question,
-      last_listed_tickers: listed,
-      earlier_subjects: earlierSubjects,
-      earlier_period: (earlier?.meta.question as StructuredQuestion | undefined)?.period ?? null,
-      last_params: last?.meta.params && typeof last.meta.params === 'object' ? (last.meta.params as QueryParams) : null,
-      pending_call: toolOf(session.pending_call),
-      last_call: toolOf(session.last_call),
-      last_kind: typeof newest?.meta.kind === 'string' ? newest.meta.kind : null,
-      last_reference: snap.reference,
     };
   }
 

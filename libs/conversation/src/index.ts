@@ -1,6 +1,3 @@
-export * from './entities';
-export * from './policy';
-export * from './last-reference';
 export * from './store';
 export * from './memory';
 export * from './summarizer';
@@ -12,3 +9,4 @@ export * from './errors';
 export * from './retention';
 export * from './erasure';
 export { conversationBenchmarks } from './bench';
+export * from './conversation-state';

@@ -1,5 +1,5 @@
 import type { NarratorMemory, Turn } from '@cota/contracts';
-import { ContextPolicy, scopeAllowsEntity } from './policy';
+import { ContextPolicy, scopeAllowsEntity } from '@cota/dialogue';
 import { IndexedTurn, MemorySummary } from './store';
 
 /** A cycle (seed 004): one question and its answer, identified by the question's turn index. */
@@ -57,11 +57,12 @@ export function fitChars(turns: Turn[], maxChars: number): Turn[] {
 /**
  * Memory handed to the narrator with one question: the last complete cycles verbatim (bounded by the
  * narrator block's max_turns and max_chars, and the context TTL) plus the summary of older cycles.
- * Empty when the policy does not let the narrator see history for this entity.
+ * Empty when the policy gives the narrator no history; which answers may use it is the narrator's
+ * scope, applied by the narrator once the turn's entity is known.
  */
-export function buildNarratorMemory(previous: IndexedTurn[], summary: MemorySummary | null, policy: ContextPolicy, entity: string | null, nowMs: number): NarratorMemory {
+export function buildNarratorMemory(previous: IndexedTurn[], summary: MemorySummary | null, policy: ContextPolicy, nowMs: number): NarratorMemory {
   const n = policy.narrator;
-  if (!policy.enabled || !n.inject_history || !scopeAllowsEntity(n, entity)) return { recent: [], summary: null };
+  if (!policy.enabled || !n.inject_history || !n.enabled) return { recent: [], summary: null };
   const cycles = groupCycles(freshTurns(previous, policy.ttl_seconds, nowMs)).filter(isComplete);
   const recentCycles = policy.memory.recent_cycles > 0 ? cycles.slice(-policy.memory.recent_cycles) : [];
   const turns = recentCycles.flatMap((c) => [withTurnIndex({ turnIndex: c.turnIndex, turn: c.user }), withTurnIndex({ turnIndex: c.turnIndex, turn: c.assistant })]);

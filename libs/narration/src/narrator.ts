@@ -1,5 +1,6 @@
 import { PolicyError } from '@cota/config';
 import type { NarrateRequest, NarrateResponse } from '@cota/contracts';
+import { ContextPolicy, loadContextPolicy, scopeAllowsEntity } from '@cota/dialogue';
 import type { LlmClient } from '@cota/llm';
 import { DeterministicNarrator } from './deterministic-narrator';
 import { LlmNarrator } from './llm-narrator';
@@ -19,6 +20,8 @@ export class Narrator {
     readonly policy: NarratorPolicy,
     readonly templates: TemplateSet,
     client: LlmClient | null,
+    /** The narrator block of policies/context.yaml: which answers may see the conversation's memory (null: all). */
+    private readonly memoryScope: ContextPolicy['narrator'] | null = null,
   ) {
     this.deterministic = new DeterministicNarrator(policy, templates);
     this.llm = client ? new LlmNarrator(client, policy) : null;
@@ -35,8 +38,10 @@ export class Narrator {
   }
 
   /** `onDelta` receives guarded pieces of the model's text when the request asks to stream. */
-  async narrate(req: NarrateRequest, onDelta?: (delta: string) => void): Promise<NarrateResponse> {
+  async narrate(asked: NarrateRequest, onDelta?: (delta: string) => void): Promise<NarrateResponse> {
     const started = performance.now();
+    // The memory reaches only answers the context policy lets the narrator see history for.
+    const req = !this.memoryScope || scopeAllowsEntity(this.memoryScope, asked.entity) ? asked : { ...asked, memory: { recent: [], summary: null } };
     const deterministic = this.deterministic.narrate(req);
     const skip = this.llmSkipReason(req);
     if (skip || !this.llm) {
@@ -75,7 +80,7 @@ export function createNarrator(setup: NarratorSetup): Narrator {
   policy.llm.entities.forEach((e, i) => {
     if (e !== '*' && !templates[e]) throw new PolicyError('policies/narrator.yaml', `llm.entities.${i}`, `'${e}' is not an entity with a template`);
   });
-  return new Narrator(policy, templates, setup.llm);
+  return new Narrator(policy, templates, setup.llm, loadContextPolicy(setup.policiesDir).narrator);
 }
 
 function validateMessages(policy: NarratorPolicy): void {

@@ -1,14 +1,16 @@
 import {
   CommitRequest,
   ContextSubjects,
+  ConversationState,
   ExecutorSubjects,
+  InvokeRequest,
   NarrateRequest,
   NarratorSubjects,
   PlannerSubjects,
+  PlanRequest,
   PlanResponse,
   QueryParams,
   RagSubjects,
-  ResolveRequest,
   ToolGateSubjects,
 } from '@cota/contracts';
 import { Bus, BusClient, InProcessTransport } from '@cota/messaging';
@@ -47,29 +49,29 @@ function plan(over: Partial<PlanResponse>): PlanResponse {
     follow_up: null,
     plan: null,
     planner: plannerMeta,
+    context: { last_reference_used: false, reason: 'test' },
     ...over,
   };
 }
 
-/** Fake services on an in-process bus: each records what it received. */
-function setup(opts: { plan: PlanResponse; inherited?: string | null; rows?: number; rowTicker?: string; ragDown?: boolean; commitDown?: boolean }) {
+/** Fake services on an in-process bus: each records what it received, and the order of the calls. */
+function setup(opts: { plan: PlanResponse; rows?: number; rowTicker?: string; ragDown?: boolean; commitDown?: boolean }) {
   const transport = new InProcessTransport();
   const bus = new Bus(transport, 'test');
-  const seen = { resolve: [] as z.infer<typeof ResolveRequest>[], commit: [] as z.infer<typeof CommitRequest>[], narrate: [] as NarrateRequest[], queries: [] as QueryParams[] };
-  bus.serve(PlannerSubjects.plan, () => opts.plan);
-  bus.serve(ContextSubjects.resolve, (req) => {
-    seen.resolve.push(req);
-    const t = req.tickers_in_text.length ? req.tickers_in_text : opts.inherited ? [opts.inherited] : [];
-    return {
-      turn_index: 2,
-      ticker: t.length === 1 ? t[0] : null,
-      tickers: t,
-      context: { last_reference_used: !req.tickers_in_text.length && Boolean(opts.inherited), reason: 'test' },
-      memory: { recent: [], summary: null },
-    };
-  });
-  if (!opts.commitDown) bus.serve(ContextSubjects.commit, (req) => (seen.commit.push(req), { reference_updated: req.accepted }));
+  const seen = {
+    calls: [] as string[],
+    plan: [] as z.infer<typeof PlanRequest>[],
+    commit: [] as z.infer<typeof CommitRequest>[],
+    narrate: [] as NarrateRequest[],
+    queries: [] as QueryParams[],
+    invoke: [] as z.infer<typeof InvokeRequest>[],
+  };
+  const state = ConversationState.parse({ turn_index: 2, last_entity: 'fiis_cadastro', last_tickers: ['HGLG11'], last_reference: null });
+  bus.serve(ContextSubjects.open, () => (seen.calls.push('open'), { state, memory: { recent: [], summary: null } }));
+  bus.serve(PlannerSubjects.plan, (req) => (seen.calls.push('plan'), seen.plan.push(req), opts.plan));
+  if (!opts.commitDown) bus.serve(ContextSubjects.commit, (req) => (seen.calls.push('commit'), seen.commit.push(req), { reference_updated: true }));
   bus.serve(ExecutorSubjects.query, (req) => {
+    seen.calls.push('query');
     seen.queries.push(req.params);
     const rows = Array.from({ length: opts.rows ?? 1 }, () => ({ ticker: req.params.ticker ?? opts.rowTicker ?? null, sharpe_ratio: 0.42 }));
     return { entity: req.entity, columns: [], rows, row_count: rows.length, truncated: false, as_of: null, sources: ['araquem'], params: req.params };
@@ -77,36 +79,47 @@ function setup(opts: { plan: PlanResponse; inherited?: string | null; rows?: num
   if (!opts.ragDown) {
     bus.serve(RagSubjects.retrieve, (req) => ({ enabled: false, reason: `denied:${req.intent}`, used_collections: [], chunks: [], total_chunks: 0, policy: null, error: null }));
   }
-  bus.serve(
-    NarratorSubjects.narrate,
-    (req) => (seen.narrate.push(req), { answer: `resposta ${req.problem ?? 'ok'}`, narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0 } }),
-  );
-  bus.serve(ToolGateSubjects.invoke, (req) => ({
-    status: req.confirmation ? ('ok' as const) : ('confirmation_required' as const),
-    tool: {
-      name: 'enviar_relatorio_email',
-      args: { report_id: 'rel_1' },
-      injected: [{ arg: 'report_id', value: 'rel_1', source: 'session.active_report_id' }],
-      status: req.confirmation ? ('executed' as const) : ('confirmation_required' as const),
-    },
-    result: null,
-    message: 'Posso enviar?',
-  }));
-  return { pipeline: new AskPipeline(new BusClient(bus)), seen, transport };
+  bus.serve(NarratorSubjects.narrate, (req) => {
+    seen.calls.push('narrate');
+    seen.narrate.push(req);
+    return { answer: `resposta ${req.problem ?? 'ok'}`, narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0 } };
+  });
+  bus.serve(ToolGateSubjects.invoke, (req) => {
+    seen.invoke.push(req);
+    return {
+      status: req.confirmation ? ('ok' as const) : ('confirmation_required' as const),
+      tool: {
+        name: 'enviar_relatorio_email',
+        args: { report_id: 'rel_1' },
+        injected: [{ arg: 'report_id', value: 'rel_1', source: 'session.active_report_id' }],
+        status: req.confirmation ? ('executed' as const) : ('confirmation_required' as const),
+      },
+      result: null,
+      message: 'Posso enviar?',
+    };
+  });
+  return { pipeline: new AskPipeline(new BusClient(bus)), seen, transport, state };
 }
 
 const input = { request_id: 'r-1', client_id: 'ana', conversation_id: 'c-1', nickname: 'Ana', question: 'Esse fundo tem Sharpe bom?' };
+const inherited = plan({ params: { ...params, ticker: 'HGLG11', tickers: ['HGLG11'] }, context: { last_reference_used: true, reason: 'inherited_last_reference' } });
 
 describe('AskPipeline', () => {
-  it('a list across funds that came down to one fund is about that fund (the reference it commits)', async () => {
-    const across = plan({ ticker_sources: [], ticker_required: false, params: { ...params, ticker: null, tickers: [], order_by: 'sharpe_ratio', limit: 1 } });
-    const { pipeline, seen } = setup({ plan: across, rowTicker: 'CNES11' });
-    await pipeline.ask({ ...input, question: 'qual fii de lajes tem o maior sharpe?' });
-    expect(seen.commit[0]).toMatchObject({ accepted: true, tickers: ['CNES11'], listed_tickers: ['CNES11'] });
+  it('makes five sequential calls: open, plan (with what the conversation holds), act, narrate, commit (with the reading and what the answer found)', async () => {
+    const { pipeline, seen, state } = setup({ plan: inherited });
+    const out = await pipeline.ask(input);
+    expect(seen.calls).toEqual(['open', 'plan', 'query', 'narrate', 'commit']);
+    expect(seen.plan[0]).toMatchObject({ question: input.question, state });
+    expect(Object.keys(out.meta.timings_ms)).toEqual(['open', 'plan', 'act', 'narrate', 'commit', 'total']);
+    expect(seen.commit[0]).toMatchObject({
+      turn_index: 2,
+      reading: { kind: 'entity', entity: 'fiis_financials_risk' },
+      outcome: { status: 'ok', problem: null, row_tickers: ['HGLG11'] },
+    });
   });
 
-  it('uses the inherited ticker, answers, and commits an accepted single-ticker answer', async () => {
-    const { pipeline, seen } = setup({ plan: plan({}), inherited: 'HGLG11' });
+  it('queries with the funds the reading decided and answers with the contract meta', async () => {
+    const { pipeline, seen } = setup({ plan: inherited });
     const out = await pipeline.ask(input);
     expect(out.status).toBe('ok');
     expect(seen.queries[0]).toMatchObject({ ticker: 'HGLG11', tickers: ['HGLG11'] });
@@ -115,116 +128,61 @@ describe('AskPipeline', () => {
       intent: 'fiis_financials_risk',
       entity: 'fiis_financials_risk',
       params: { ticker: 'HGLG11', tickers: ['HGLG11'], agg: 'latest' },
-      context: { last_reference_used: true },
+      context: { last_reference_used: true, reason: 'inherited_last_reference', turn_index: 2 },
       planner: { accepted: true },
       narrator: { llm_used: false },
     });
     expect(out.results).toEqual({ fiis_financials_risk: [{ ticker: 'HGLG11', sharpe_ratio: 0.42 }] });
-    expect(seen.commit[0]).toMatchObject({ accepted: true, tickers: ['HGLG11'], status: 'ok', turn_index: 2 });
-    expect(Object.keys(out.meta.timings_ms)).toEqual(expect.arrayContaining(['planner', 'context_resolve', 'executor', 'rag', 'narrator', 'context_commit', 'total']));
   });
 
   it('asks back for a fund when the entity needs one and none is known, without querying', async () => {
-    const { pipeline, seen } = setup({ plan: plan({}), inherited: null });
+    const { pipeline, seen } = setup({ plan: plan({}) });
     const out = await pipeline.ask(input);
     expect(out.status).toBe('needs_clarification');
     expect(seen.queries).toHaveLength(0);
     expect(seen.narrate[0].problem).toBe('ticker_required');
-    expect(seen.commit[0].accepted).toBe(false);
+    expect(seen.commit[0].outcome).toMatchObject({ status: 'needs_clarification', problem: 'ticker_required' });
   });
 
-  it('does not pass an entity to context resolution for non-entity plans (nothing to inherit)', async () => {
+  it('small talk fetches nothing', async () => {
     const { pipeline, seen } = setup({ plan: plan({ kind: 'smalltalk', intent: 'smalltalk', entity: null, smalltalk: 'greeting', ticker_sources: [] }) });
     const out = await pipeline.ask({ ...input, question: 'oi' });
     expect(out.status).toBe('ok');
-    expect(seen.resolve[0].entity).toBeNull();
+    expect(seen.calls).toEqual(['open', 'plan', 'narrate', 'commit']);
     expect(out.meta.rag).toMatchObject({ enabled: false, reason: 'not_needed' });
   });
 
   it('still answers when RAG is down, and says so in meta.rag', async () => {
-    const { pipeline } = setup({ plan: plan({}), inherited: 'HGLG11', ragDown: true });
+    const { pipeline } = setup({ plan: inherited, ragDown: true });
     const out = await pipeline.ask(input);
     expect(out.status).toBe('ok');
     expect(out.meta.rag).toMatchObject({ enabled: false, reason: 'rag_unavailable', error: 'UNAVAILABLE' });
   });
 
-  it('reports no data without updating the reference', async () => {
-    const { pipeline, seen } = setup({ plan: plan({}), inherited: 'HGLG11', rows: 0 });
+  it('reports no data to the narrator and the conversation', async () => {
+    const { pipeline, seen } = setup({ plan: inherited, rows: 0 });
     const out = await pipeline.ask(input);
     expect(seen.narrate[0].problem).toBe('no_data');
     expect(out.answer).toBe('resposta no_data');
-    expect(seen.commit[0].accepted).toBe(false);
+    expect(seen.commit[0].outcome.problem).toBe('no_data');
   });
 
   it('gives no answer whose turn could not be recorded: UNAVAILABLE naming the context service', async () => {
-    const { pipeline } = setup({ plan: plan({}), inherited: 'HGLG11', commitDown: true });
+    const { pipeline } = setup({ plan: inherited, commitDown: true });
     await expect(pipeline.ask(input)).rejects.toMatchObject({ code: 'UNAVAILABLE', service: 'context' });
   });
 
-  it('passes tools to the tool gate and carries meta.tool and confirmation status', async () => {
-    const { pipeline } = setup({
-      plan: plan({ kind: 'tool', intent: 'enviar_relatorio_email', entity: null, tool: { name: 'enviar_relatorio_email', args: {} }, ticker_sources: [] }),
-    });
-    const out = await pipeline.ask({ ...input, question: 'manda por e-mail' });
+  it("hands the tool gate the reading's call, never the question, and carries meta.tool and the confirmation status", async () => {
+    const tool = { name: 'enviar_relatorio_email', args: { destinatario: 'ana@exemplo.com' }, continuation: 'none' as const, own: true, context_ticker: null };
+    const { pipeline, seen } = setup({ plan: plan({ kind: 'tool', intent: 'enviar_relatorio_email', entity: null, tool, ticker_sources: [] }) });
+    const out = await pipeline.ask({ ...input, question: 'manda por e-mail pra ana@exemplo.com' });
     expect(out.status).toBe('confirmation_required');
+    expect(seen.invoke[0]).toEqual({ request_id: 'r-1', client_id: 'ana', conversation_id: 'c-1', tool, confirmation: null });
     expect(out.meta.tool).toMatchObject({ name: 'enviar_relatorio_email', injected: [{ arg: 'report_id', source: 'session.active_report_id' }] });
   });
 
-  it('fails with UNAVAILABLE naming the service when the planner is down', async () => {
+  it('fails with UNAVAILABLE naming the service when the context is down', async () => {
     const down = new AskPipeline(new BusClient(new Bus(new InProcessTransport(), 'empty')));
-    await expect(down.ask(input)).rejects.toMatchObject({ code: 'UNAVAILABLE', service: 'planner' });
-  });
-
-  it('re-plans an elliptic follow-up with the subject of the previous answer', async () => {
-    const transport = new InProcessTransport();
-    const bus = new Bus(transport, 'test');
-    const planned: Array<string | null> = [];
-    const sentFilters: Array<Record<string, string>> = [];
-    bus.serve(PlannerSubjects.plan, (req) => {
-      planned.push(req.previous_entity);
-      sentFilters.push(req.previous_filters);
-      return req.previous_entity
-        ? plan({ entity: req.previous_entity, intent: req.previous_entity, tickers_in_text: ['XPML11'], params: { ...params, ticker: 'XPML11', tickers: ['XPML11'] } })
-        : plan({ kind: 'clarification', entity: 'fii_overview', elliptic: true, tickers_in_text: ['XPML11'], planner: { ...plannerMeta, accepted: false } });
-    });
-    bus.serve(ContextSubjects.peek, () => ({
-      last_entity: 'fiis_financials_snapshot',
-      last_tickers: ['VISC11'],
-      last_filters: { sector: 'Shoppings' },
-      last_question: null,
-      last_listed_tickers: [],
-      earlier_subjects: [],
-      earlier_period: null,
-      last_params: null,
-      pending_call: null,
-      last_call: null,
-      last_kind: 'entity',
-      last_reference: null,
-    }));
-    bus.serve(ContextSubjects.resolve, (req) => ({
-      turn_index: 2,
-      ticker: req.tickers_in_text[0] ?? null,
-      tickers: req.tickers_in_text,
-      context: { last_reference_used: false, reason: 'explicit_ticker_in_text' },
-      memory: { recent: [], summary: null },
-    }));
-    bus.serve(ContextSubjects.commit, () => ({ reference_updated: true }));
-    bus.serve(ExecutorSubjects.query, (req) => ({
-      entity: req.entity,
-      columns: [],
-      rows: [{ ticker: 'XPML11' }],
-      row_count: 1,
-      truncated: false,
-      as_of: null,
-      sources: [],
-      params: req.params,
-    }));
-    bus.serve(NarratorSubjects.narrate, () => ({ answer: 'ok', narrator: { llm_used: false, reason: 'llm_disabled', model: null, latency_ms: 0 } }));
-    const out = await new AskPipeline(new BusClient(bus)).ask({ ...input, question: 'E o do XPML11?' });
-    expect(planned).toEqual([null, 'fiis_financials_snapshot']);
-    // The planner edits the previous parameters (libs/planning follow-up): the pipeline only sends them.
-    expect(sentFilters).toEqual([{}, { sector: 'Shoppings' }]);
-    expect(out.meta).toMatchObject({ entity: 'fiis_financials_snapshot', params: { ticker: 'XPML11' } });
-    expect(out.meta.timings_ms).toHaveProperty('planner_followup');
+    await expect(down.ask(input)).rejects.toMatchObject({ code: 'UNAVAILABLE', service: 'context' });
   });
 });

@@ -15,3 +15,5 @@ export * from './evaluation';
 export { planningBenchmarks } from './bench';
 export * from './elliptic';
 export * from './multi-step';
+export * from './read-turn';
+export { extractArgs } from './tool-args';

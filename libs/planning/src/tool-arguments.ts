@@ -1,16 +1,7 @@
 import { parsePeriod } from '@cota/periods';
-import {
-  asksRateConversion,
-  extractEmail,
-  extractFinanceArgs,
-  extractTransaction,
-  findMentions,
-  matchVocabulary,
-  normalizeText,
-  todayInBrazil,
-  ToolGatePolicy,
-  transactionKindSaid,
-} from '@cota/tool-gating';
+import { normalizeText } from '@cota/text';
+import { ToolGatePolicy } from '@cota/tool-gating';
+import { asksRateConversion, extractEmail, extractFinanceArgs, extractTransaction, findMentions, matchVocabulary, todayInBrazil, transactionKindSaid } from './tool-args';
 
 /** Words of a question (not a statement): "quanto gastei?" asks, "gastei 85" tells. */
 const QUESTION = /\?|\b(quanto|quantos|quantas|qual|quais|quando|onde|porque|por que)\b/;

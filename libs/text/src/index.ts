@@ -4,3 +4,4 @@ export * from './stem';
 export * from './stopwords';
 export * from './fuzzy';
 export { ABBREVIATIONS } from './abbreviations';
+export * from './argument-text';

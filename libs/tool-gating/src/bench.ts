@@ -1,4 +1,3 @@
-import { extractArgs } from './extract';
 import { loadToolGatePolicy } from './policy';
 import { SessionStore, ToolRunner } from './ports';
 import { ToolGate } from './tool-gate';
@@ -12,8 +11,7 @@ export interface Benchmark {
 
 /**
  * Benchmarks of the gate's own work (run by cli/bench.ts), bus and executor replaced by in-memory
- * fakes so only extraction, injection and confirmation bookkeeping are timed.
- * Targets: argument extraction under 0.2 ms; a full gate decision under 0.5 ms.
+ * fakes so only injection and confirmation bookkeeping are timed. Target: a gate decision under 0.5 ms.
  */
 export function toolGatingBenchmarks(): Benchmark[] {
   const policy = loadToolGatePolicy();
@@ -27,21 +25,21 @@ export function toolGatingBenchmarks(): Benchmark[] {
   const caller = { request_id: 'bench', client_id: 'bench', conversation_id: 'bench' };
   return [
     {
-      name: 'tool-gating.extract(finance question)',
-      targetMeanMs: 0.2,
-      run: () => void extractArgs('Se eu investir R$ 5 mil e aportar R$ 500 por mês a 0,8% a.m. durante 10 anos, quanto terei?', ['finance'], policy),
-    },
-    {
       name: 'tool-gating.invoke(filtrar_relatorio with injection)',
       targetMeanMs: 0.5,
-      run: async () => void (await gate.invoke({ ...caller, question: 'filtre só os de logística', tool: { name: 'filtrar_relatorio', args: {} }, confirmation: null })),
+      run: async () =>
+        void (await gate.invoke({
+          ...caller,
+          tool: { name: 'filtrar_relatorio', args: { segmento: 'logistica' }, continuation: 'none', own: true, context_ticker: null },
+          confirmation: null,
+        })),
     },
     {
       name: 'tool-gating.invoke(e-mail confirmation + "não")',
       targetMeanMs: 0.5,
       run: async () => {
-        await gate.invoke({ ...caller, question: 'manda por e-mail', tool: { name: 'enviar_relatorio_email', args: {} }, confirmation: null });
-        await gate.invoke({ ...caller, question: 'não', tool: null, confirmation: 'no' });
+        await gate.invoke({ ...caller, tool: { name: 'enviar_relatorio_email', args: {}, continuation: 'none', own: true, context_ticker: null }, confirmation: null });
+        await gate.invoke({ ...caller, tool: null, confirmation: 'no' });
       },
     },
   ];

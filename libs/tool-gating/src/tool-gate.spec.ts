@@ -78,15 +78,16 @@ function setup() {
   const session = new FakeSession(clock);
   const runner = new FakeRunner();
   const gate = new ToolGate(policy, session, runner, () => new Date(clock.now));
-  const ask = (question: string, tool: GateRequest['tool'], confirmation: GateRequest['confirmation'] = null, conversation_id = 'conv1') =>
-    gate.invoke({ request_id: 'r1', client_id: 'cli1', conversation_id, question, tool, confirmation });
+  // The gate never reads the question: the planner hands it the arguments the message states.
+  const ask = (tool: GateRequest['tool'], confirmation: GateRequest['confirmation'] = null, conversation_id = 'conv1') =>
+    gate.invoke({ request_id: 'r1', client_id: 'cli1', conversation_id, tool, confirmation });
   return { clock, session, runner, gate, ask };
 }
 
 describe('ToolGate: injection', () => {
   it('runs the daily report and stores the session values it sets, with the policy TTLs', async () => {
     const { ask, session } = setup();
-    const res = await ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
+    const res = await ask({ name: 'gerar_relatorio_diario', args: {} });
     expect(res).toMatchObject({ status: 'ok', tool: { name: 'gerar_relatorio_diario', status: 'executed', injected: [] }, message: null });
     expect(session.writes).toEqual([
       { key: 'active_report_id', value: 'rel_20260114_095826_aaaaaa', ttl: 3600 },
@@ -96,10 +97,10 @@ describe('ToolGate: injection', () => {
     ]);
   });
 
-  it('injects the active report id into a filter and reads the filter from the question', async () => {
+  it('injects the active report id into a filter and keeps the filter the message states', async () => {
     const { ask, runner } = setup();
-    await ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
-    const res = await ask('filtre só os de logística', { name: 'filtrar_relatorio', args: {} });
+    await ask({ name: 'gerar_relatorio_diario', args: {} });
+    const res = await ask({ name: 'filtrar_relatorio', args: { segmento: 'logistica' } });
     expect(res.status).toBe('ok');
     expect(res.tool).toEqual({
       name: 'filtrar_relatorio',
@@ -112,16 +113,16 @@ describe('ToolGate: injection', () => {
 
   it('never overrides an explicit report id', async () => {
     const { ask } = setup();
-    await ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
-    const fromText = await ask('filtre o rel_20260101_080000_cccccc só proventos', { name: 'filtrar_relatorio', args: {} });
+    await ask({ name: 'gerar_relatorio_diario', args: {} });
+    const fromText = await ask({ name: 'filtrar_relatorio', args: { report_id: 'rel_20260101_080000_cccccc', secao: 'proventos' } });
     expect(fromText.tool).toMatchObject({ args: { report_id: 'rel_20260101_080000_cccccc', secao: 'proventos' }, injected: [] });
-    const fromCall = await ask('filtre só proventos', { name: 'filtrar_relatorio', args: { report_id: 'rel_20260101_080000_dddddd' } });
+    const fromCall = await ask({ name: 'filtrar_relatorio', args: { report_id: 'rel_20260101_080000_dddddd', secao: 'proventos' } });
     expect(fromCall.tool).toMatchObject({ args: { report_id: 'rel_20260101_080000_dddddd' }, injected: [] });
   });
 
   it('explains in pt-BR when there is no active report, without running anything', async () => {
     const { ask, runner } = setup();
-    const res = await ask('filtre só os de logística', { name: 'filtrar_relatorio', args: {} });
+    const res = await ask({ name: 'filtrar_relatorio', args: {} });
     expect(res).toMatchObject({ status: 'error', tool: { status: 'rejected' }, result: null });
     expect(res.message).toMatch(/Nenhum relatório ativo\. Gere um relatório primeiro/);
     expect(runner.calls).toHaveLength(0);
@@ -129,33 +130,34 @@ describe('ToolGate: injection', () => {
 
   it('an expired active report is not injected', async () => {
     const { ask, clock } = setup();
-    await ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
+    await ask({ name: 'gerar_relatorio_diario', args: {} });
     clock.now += 3601 * 1000;
-    expect((await ask('filtre só os de logística', { name: 'filtrar_relatorio', args: {} })).status).toBe('error');
+    expect((await ask({ name: 'filtrar_relatorio', args: {} })).status).toBe('error');
   });
 
   it('asks how to filter when no filter is stated', async () => {
     const { ask } = setup();
-    await ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
-    const res = await ask('filtre o relatório', { name: 'filtrar_relatorio', args: {} });
+    await ask({ name: 'gerar_relatorio_diario', args: {} });
+    const res = await ask({ name: 'filtrar_relatorio', args: {} });
     expect(res).toMatchObject({ status: 'needs_clarification', tool: { status: 'needs_argument' } });
     expect(res.message).toMatch(/Diga como quer filtrar/);
   });
 
   it('rejects explicit values of the wrong type and unknown tools', async () => {
     const { ask } = setup();
-    const bad = await ask('calcule', { name: 'calcular_financas', args: { operacao: 'juros_compostos', prazo_meses: 'muitos' } });
+    const bad = await ask({ name: 'calcular_financas', args: { operacao: 'juros_compostos', prazo_meses: 'muitos' } });
     expect(bad).toMatchObject({ status: 'error', tool: { status: 'rejected' } });
     expect(bad.message).toMatch(/prazo_meses.*número inteiro/);
-    const unknown = await ask('x', { name: 'apagar_tudo', args: {} });
+    const unknown = await ask({ name: 'apagar_tudo', args: {} });
     expect(unknown).toMatchObject({ status: 'error', tool: null });
     expect(unknown.message).toMatch(/apagar_tudo/);
-    expect((await ask('x', null)).status).toBe('error');
+    expect((await ask(null)).status).toBe('error');
   });
 
-  it('passes finance arguments read from the question to the executor as exact decimal strings', async () => {
+  it('passes finance arguments to the executor as exact decimal strings', async () => {
     const { ask, runner } = setup();
-    const res = await ask('quanto rende R$ 10.000 a 1% ao mês por 24 meses?', { name: 'calcular_financas', args: {} });
+    const args = { operacao: 'juros_compostos', valor_inicial: '10000', taxa: '1', taxa_periodo: 'mes', taxa_periodo_informado: true, prazo_meses: 24, prazo_unidade: 'meses' };
+    const res = await ask({ name: 'calcular_financas', args });
     expect(res.status).toBe('ok');
     expect(runner.calls[0].args).toEqual({
       operacao: 'juros_compostos',
@@ -170,11 +172,11 @@ describe('ToolGate: injection', () => {
 });
 
 describe('ToolGate: cash flows', () => {
-  it('reads the flows of an NPV question as a decimal list, and rejects a malformed explicit list', async () => {
+  it('takes the flows of an NPV call as a decimal list, and rejects a malformed list', async () => {
     const { ask, runner } = setup();
-    expect((await ask('qual o VPL dos fluxos -1000, 500 e 700 a 10% ao ano?', { name: 'calcular_financas', args: {} })).status).toBe('ok');
+    expect((await ask({ name: 'calcular_financas', args: { operacao: 'vpl', fluxos: [-1000, 500, 700], taxa: '10', taxa_periodo: 'ano' } })).status).toBe('ok');
     expect(runner.calls[0].args).toMatchObject({ operacao: 'vpl', fluxos: ['-1000', '500', '700'], taxa: '10' });
-    const bad = await ask('tir', { name: 'calcular_financas', args: { operacao: 'tir', fluxos: ['-1000', 'muito'] } });
+    const bad = await ask({ name: 'calcular_financas', args: { operacao: 'tir', fluxos: ['-1000', 'muito'] } });
     expect(bad).toMatchObject({ status: 'error', tool: { status: 'rejected' } });
     expect(bad.message).toMatch(/fluxos.*lista de números/);
   });
@@ -183,8 +185,8 @@ describe('ToolGate: cash flows', () => {
 describe('ToolGate: confirmation of sensitive actions', () => {
   async function askToSend() {
     const s = setup();
-    await s.ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
-    const res = await s.ask('manda por e-mail', { name: 'enviar_relatorio_email', args: {} });
+    await s.ask({ name: 'gerar_relatorio_diario', args: {} });
+    const res = await s.ask({ name: 'enviar_relatorio_email', args: {} });
     return { ...s, res };
   }
 
@@ -203,13 +205,13 @@ describe('ToolGate: confirmation of sensitive actions', () => {
 
   it('"sim" sends exactly what was previewed and clears the pending action', async () => {
     const { ask, runner, session } = await askToSend();
-    const res = await ask('sim', null, 'yes');
+    const res = await ask(null, 'yes');
     expect(res).toMatchObject({ status: 'ok', tool: { name: 'enviar_relatorio_email', status: 'executed' }, result: { status: 'queued' } });
     // The preview's request id travels along so the executor can deduplicate a repeated "sim".
     expect(runner.calls.at(-1)!.args).toEqual({ report_id: 'rel_20260114_095826_aaaaaa', destinatario: 'cli1@exemplo.com.br', confirmacao_id: 'r1' });
     expect(await session.get({ client_id: 'cli1', conversation_id: 'conv1' }, ['pending_action'])).toEqual({});
     // A second "sim" finds nothing to confirm and sends nothing.
-    const again = await ask('sim', null, 'yes');
+    const again = await ask(null, 'yes');
     expect(again.status).toBe('error');
     expect(again.message).toMatch(/Não há nenhuma ação aguardando/);
     expect(runner.calls.filter((c) => c.name === 'enviar_relatorio_email' && !c.args.previa)).toHaveLength(1);
@@ -218,12 +220,12 @@ describe('ToolGate: confirmation of sensitive actions', () => {
   it('an outage while "sim" runs keeps the confirmation (same idempotency key) until it expires', async () => {
     const { ask, runner, clock } = await askToSend();
     runner.failWith = new CotaError('UNAVAILABLE', 'no service is answering');
-    await expect(ask('sim', null, 'yes')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    await expect(ask(null, 'yes')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     runner.failWith = new CotaError('TIMEOUT', 'executor did not answer');
-    await expect(ask('sim', null, 'yes')).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(ask(null, 'yes')).rejects.toMatchObject({ code: 'TIMEOUT' });
     runner.failWith = null;
     clock.now += 60_000;
-    const res = await ask('sim', null, 'yes');
+    const res = await ask(null, 'yes');
     expect(res).toMatchObject({ status: 'ok', tool: { name: 'enviar_relatorio_email', status: 'executed' } });
     const sends = runner.calls.filter((c) => c.name === 'enviar_relatorio_email' && !c.args.previa);
     expect(sends.map((c) => c.args.confirmacao_id)).toEqual(['r1', 'r1', 'r1']);
@@ -233,15 +235,15 @@ describe('ToolGate: confirmation of sensitive actions', () => {
     const { ask, runner, clock } = await askToSend();
     clock.now += 500_000;
     runner.failWith = new CotaError('UNAVAILABLE', 'no service is answering');
-    await expect(ask('sim', null, 'yes')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    await expect(ask(null, 'yes')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     runner.failWith = null;
     clock.now += 101_000;
-    expect((await ask('sim', null, 'yes')).message).toMatch(/Não há nenhuma ação aguardando/);
+    expect((await ask(null, 'yes')).message).toMatch(/Não há nenhuma ação aguardando/);
   });
 
   it('"não" cancels without sending', async () => {
     const { ask, runner } = await askToSend();
-    const res = await ask('não', null, 'no');
+    const res = await ask(null, 'no');
     expect(res).toMatchObject({ status: 'ok', tool: { status: 'cancelled' } });
     expect(res.message).toMatch(/cancelei o envio do relatório por e-mail/);
     expect(runner.calls.filter((c) => c.name === 'enviar_relatorio_email' && !c.args.previa)).toHaveLength(0);
@@ -249,57 +251,57 @@ describe('ToolGate: confirmation of sensitive actions', () => {
 
   it('a confirmation after the TTL, or in another conversation, finds nothing', async () => {
     const { ask, clock } = await askToSend();
-    expect((await ask('sim', null, 'yes', 'other-conv')).status).toBe('error');
+    expect((await ask(null, 'yes', 'other-conv')).status).toBe('error');
     clock.now += 601 * 1000;
-    expect((await ask('sim', null, 'yes')).status).toBe('error');
+    expect((await ask(null, 'yes')).status).toBe('error');
   });
 
-  it('an address written in the question is used as the recipient', async () => {
+  it('an address the message states is used as the recipient', async () => {
     const s = setup();
-    await s.ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} });
-    const res = await s.ask('manda pra maria@exemplo.com', { name: 'enviar_relatorio_email', args: {} });
+    await s.ask({ name: 'gerar_relatorio_diario', args: {} });
+    const res = await s.ask({ name: 'enviar_relatorio_email', args: { destinatario: 'maria@exemplo.com' } });
     expect(res.message).toMatch(/para maria@exemplo\.com\?/);
   });
 
   it('tool domain errors become pt-BR answers; outages propagate', async () => {
     const s = setup();
     s.runner.failWith = new CotaError('NOT_FOUND', 'Relatório não encontrado.');
-    const res = await s.ask('filtre o rel_20260101_080000_cccccc só proventos', { name: 'filtrar_relatorio', args: {} });
+    const res = await s.ask({ name: 'filtrar_relatorio', args: { report_id: 'rel_20260101_080000_cccccc', secao: 'proventos' } });
     expect(res).toMatchObject({ status: 'error', message: 'Relatório não encontrado.', tool: { status: 'failed' } });
     s.runner.failWith = new CotaError('UNAVAILABLE', 'no service is answering');
-    await expect(s.ask('o que temos pra hoje?', { name: 'gerar_relatorio_diario', args: {} })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    await expect(s.ask({ name: 'gerar_relatorio_diario', args: {} })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
   });
 });
 
 describe('ToolGate: missing arguments and follow-ups', () => {
   it('asks for exactly the missing argument, keeps the call, and the next message completes it', async () => {
-    const { gate, runner } = setup();
-    const call = (question: string, continuation: GateRequest['continuation'] = 'none', tool: GateRequest['tool'] = { name: 'calcular_financas', args: {} }) =>
-      gate.invoke({ request_id: 'r1', client_id: 'cli1', conversation_id: 'c-missing', question, tool, confirmation: null, continuation });
-    const first = await call('qual a TIR?');
+    const { gate, runner, session } = setup();
+    const call = (args: Record<string, unknown>, continuation: 'none' | 'complete' = 'none') =>
+      gate.invoke({ request_id: 'r1', client_id: 'cli1', conversation_id: 'c-missing', tool: { name: 'calcular_financas', args, continuation }, confirmation: null });
+    const first = await call({ operacao: 'tir' });
     expect(first).toMatchObject({ status: 'needs_clarification', tool: { name: 'calcular_financas', status: 'needs_argument', args: { operacao: 'tir' } } });
     expect(first.message).toMatch(/fluxos de caixa/);
     expect(runner.calls).toHaveLength(0);
 
-    const nothing = await call('hmm, não sei', 'complete', null);
+    const nothing = await call({}, 'complete');
     expect(nothing.message).toMatch(/^Ainda preciso de uma informação para continuar\. Quais são os fluxos/);
 
-    const done = await call('-1000, 300, 400 e 500', 'complete', null);
+    const done = await call({ fluxos: ['-1000', '300', '400', '500'] }, 'complete');
     expect(done).toMatchObject({ status: 'ok', tool: { status: 'executed', args: { operacao: 'tir', fluxos: ['-1000', '300', '400', '500'] } } });
     expect(runner.calls).toHaveLength(1);
-    // Completed: a later bare list is not applied to it again.
-    expect((await call('1, 2, 3', 'complete', null)).message).toBe(policy.messages.no_tool);
+    // Completed: no call waits any more, so the planner has nothing to continue.
+    expect(await session.get({ client_id: 'cli1', conversation_id: 'c-missing' }, ['pending_call'])).toEqual({});
   });
 
   it('an edit changes what the message says and keeps the rest of the last call', async () => {
     const { gate, runner } = setup();
-    const call = (question: string, continuation: GateRequest['continuation']) =>
-      gate.invoke({ request_id: 'r1', client_id: 'cli1', conversation_id: 'c-edit', question, tool: { name: 'calcular_financas', args: {} }, confirmation: null, continuation });
-    await call('quanto rende R$ 10.000 a 1% ao mês por 24 meses?', 'none');
-    const edited = await call('e em 36 meses?', 'edit');
+    const call = (args: Record<string, unknown>, continuation: 'none' | 'edit', own = false) =>
+      gate.invoke({ request_id: 'r1', client_id: 'cli1', conversation_id: 'c-edit', tool: { name: 'calcular_financas', args, continuation, own }, confirmation: null });
+    await call({ operacao: 'juros_compostos', valor_inicial: '10000', taxa: '1', taxa_periodo: 'mes', prazo_meses: 24, prazo_unidade: 'meses' }, 'none', true);
+    const edited = await call({ prazo_meses: 36, prazo_unidade: 'meses' }, 'edit');
     expect(edited.tool).toMatchObject({ status: 'executed', args: { operacao: 'juros_compostos', valor_inicial: '10000', taxa: '1', prazo_meses: 36 } });
     // A whole new request is taken as such, not merged into the last call.
-    const fresh = await call('qual a TIR dos fluxos -500, 200, 200 e 200?', 'edit');
+    const fresh = await call({ operacao: 'tir', fluxos: ['-500', '200', '200', '200'] }, 'edit', true);
     expect(fresh.tool).toMatchObject({ args: { operacao: 'tir', fluxos: ['-500', '200', '200', '200'] } });
     expect(fresh.tool?.args).not.toHaveProperty('valor_inicial');
     expect(runner.calls).toHaveLength(3);
@@ -311,10 +313,8 @@ describe('ToolGate: missing arguments and follow-ups', () => {
       request_id: 'r1',
       client_id: 'cli1',
       conversation_id: 'c-fund',
-      question: 'qual o número mágico dele?',
-      tool: { name: 'numero_magico', args: {} },
+      tool: { name: 'numero_magico', args: {}, context_ticker: 'MXRF11' },
       confirmation: null,
-      context_ticker: 'MXRF11',
     });
     expect(res.tool).toMatchObject({ status: 'executed', args: { ticker: 'MXRF11' }, injected: [{ arg: 'ticker', value: 'MXRF11', source: 'context:last_ticker' }] });
   });

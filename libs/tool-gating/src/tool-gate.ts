@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { CotaError, InjectedArg, InvokeRequest, InvokeResponse, ToolMeta } from '@cota/contracts';
-import { extractArgs, todayInBrazil } from './extract';
 import { sessionTtl, ToolContract, ToolGatePolicy } from './policy';
 import { ConversationRef, SessionStore, ToolRunner, ToolRunResult } from './ports';
 import { Injection, isAbsent, resolveArgs } from './resolve-args';
@@ -59,39 +58,33 @@ export class ToolGate {
   async invoke(req: GateRequest): Promise<InvokeResponse> {
     const conv: ConversationRef = { client_id: req.client_id, conversation_id: req.conversation_id };
     if (req.confirmation) return this.answerConfirmation(req, conv, req.confirmation);
-    const mode = req.continuation ?? 'none';
-    const pending = mode === 'complete' || mode === 'try_complete' ? await this.storedCall(conv, PENDING_CALL) : null;
+    if (!req.tool) return this.error(null, this.policy.messages.no_tool);
+    const mode = req.tool.continuation ?? 'none';
+    const pending = mode === 'complete' ? await this.storedCall(conv, PENDING_CALL) : null;
     const last = mode === 'edit' ? await this.storedCall(conv, LAST_CALL) : null;
-    const name = pending?.tool ?? last?.tool ?? req.tool?.name;
-    if (!name) return this.error(null, this.policy.messages.no_tool);
+    const name = pending?.tool ?? last?.tool ?? req.tool.name;
 
     const contract = this.policy.tools[name];
     if (!contract) return this.error(null, fillTemplate(this.policy.messages.unknown_tool, { tool: name }));
 
-    // Explicit values: the tool call first, then what the question itself states; in a continuation
-    // what was said before stands and the new message fills what was asked for.
-    const expecting = pending?.missing ?? [];
-    const fromText = extractArgs(req.question, contract.extractors, this.policy, { today: todayInBrazil(this.now()), expecting, editing: last ? Object.keys(last.args) : [] });
-    const explicit: Record<string, unknown> = { ...fromText };
-    if (req.tool?.name === name) for (const [k, v] of Object.entries(req.tool.args)) if (!isAbsent(v)) explicit[k] = v;
-    const added = Object.keys(explicit).filter((k) => !isAbsent(explicit[k]) && isAbsent(pending?.args[k]));
+    // Explicit values: what the message states (read by the planner); in a continuation what was said
+    // before stands and the new message fills what was asked for.
+    const stated = req.tool.name === name ? req.tool.args : {};
+    const explicit: Record<string, unknown> = Object.fromEntries(Object.entries(stated).filter(([, v]) => !isAbsent(v)));
+    const added = Object.keys(explicit).filter((k) => isAbsent(pending?.args[k]));
     if (pending) for (const [k, v] of Object.entries(pending.args)) if (!isAbsent(v)) explicit[k] = v;
-    // A continuation that brings nothing the call can use is not one: the message is planned anew.
-    if (last && added.length === 0) return { status: 'ok', tool: null, result: null, message: null, declined: true };
-    if (pending && mode === 'try_complete' && !req.tool && !added.some((k) => pending.missing.includes(k)))
-      return { status: 'ok', tool: null, result: null, message: null, declined: true };
     if (last) {
       // An edit keeps the last call and changes what the message says. Unless the planner read the
       // message as this tool itself ("e o VPL desses fluxos?"), the kind of calculation stays: a bare
       // "e a 2%?" would otherwise read as a rate conversion.
-      for (const [k, v] of Object.entries(last.args)) if (isAbsent(explicit[k]) || (k === 'operacao' && !req.tool)) explicit[k] = v;
+      for (const [k, v] of Object.entries(last.args)) if (isAbsent(explicit[k]) || (k === 'operacao' && !req.tool.own)) explicit[k] = v;
     }
 
     const needsSession = Object.values(contract.args).some((a) => a.inject_from.some((k) => this.sessionKeys.includes(k)));
     const session: Record<string, unknown> = needsSession ? await this.session.get(conv, this.sessionKeys) : {};
-    if (req.context_ticker) session.last_ticker = req.context_ticker;
+    if (req.tool.context_ticker) session.last_ticker = req.tool.context_ticker;
     // A message that is a whole request on its own is taken as such, not merged into an earlier call.
-    const alone = (pending || last) && req.tool?.name === name ? resolveArgs(contract, { ...fromText, ...req.tool.args }, session) : null;
+    const alone = (pending || last) && req.tool.own ? resolveArgs(contract, stated, session) : null;
     const resolved = alone && alone.missing.length === 0 && alone.invalid.length === 0 ? alone : resolveArgs(contract, explicit, session);
     const meta = (status: ToolMeta['status']): ToolMeta => ({ name, args: resolved.args, injected: resolved.injected, status });
 

@@ -119,11 +119,11 @@ describe('explain panel model', () => {
   });
 
   it('turns step timings into bars relative to the slowest step, total apart', () => {
-    const t = timingBars({ planner: 12, executor: 6, narrator: 3, total: 30 });
+    const t = timingBars({ plan: 12, act: 6, narrate: 3, total: 30 });
     expect(t.total).toBe(30);
     expect(t.steps.map((s) => [s.label, s.share, s.text])).toEqual([
-      ['planejamento', 100, '12 ms'],
-      ['consulta aos dados', 50, '6,0 ms'],
+      ['leitura da pergunta', 100, '12 ms'],
+      ['consulta aos dados e ferramentas', 50, '6,0 ms'],
       ['redação da resposta', 25, '3,0 ms'],
     ]);
     expect(timingBars(undefined)).toEqual({ total: null, steps: [] });

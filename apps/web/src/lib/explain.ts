@@ -36,16 +36,11 @@ const AGG: Record<string, string> = {
 };
 
 const STEP_LABELS: Record<string, string> = {
-  planner: 'planejamento',
-  planner_followup: 'planejamento (continuação)',
-  context_peek: 'contexto (leitura)',
-  context_resolve: 'contexto (herança)',
-  context_commit: 'contexto (registro)',
-  executor: 'consulta aos dados',
-  rag: 'base de conhecimento',
-  narrator: 'redação da resposta',
-  tool_gate: 'ferramentas',
-  tool: 'ferramenta',
+  open: 'conversa (abertura)',
+  plan: 'leitura da pergunta',
+  act: 'consulta aos dados e ferramentas',
+  narrate: 'redação da resposta',
+  commit: 'conversa (registro)',
 };
 
 const UNIT_WORDS: Record<string, [string, string]> = { day: ['dia', 'dias'], month: ['mês', 'meses'], year: ['ano', 'anos'] };

@@ -27,7 +27,7 @@ export const Events = {
   /** A client's data was erased (DELETE /me/data, /ops/erase, npm run erase): receipt id and totals only. */
   gatewayClientErased: ev('gateway', 'client-erased'),
   plannerPlanned: ev('planner', 'planned'),
-  contextResolved: ev('context', 'resolved'),
+  contextOpened: ev('context', 'opened'),
   contextCommitted: ev('context', 'committed'),
   toolGateInvoked: ev('tool-gate', 'invoked'),
   executorQueried: ev('executor', 'queried'),

@@ -1,30 +1,15 @@
 import { z } from 'zod';
 import { defineRpc } from '../define';
 import { Caller, QueryParams, Ticker } from '../common';
-import { FollowUpMeta, PeriodSpec, QuestionSubject, StructuredQuestion } from '../question';
+import { ContextMeta, ConversationState } from '../conversation-state';
+import { FollowUpMeta, StructuredQuestion } from '../question';
 import { ExecutionPlan } from '../plan';
 
+/** A question and what its conversation holds (from `context.open`): the planner reads the turn once against it. */
 export const PlanRequest = Caller.extend({
   question: z.string().min(1).max(2000),
-  /**
-   * The entity of the conversation's previous answer, sent only to re-plan an elliptic follow-up
-   * ("E o do XPML11?" after a P/VP question): the planner then keeps that subject.
-   */
-  previous_entity: z.string().nullable().default(null),
-  /** The previous answer's structured question: a follow-up ("e em abril?") is planned as an edit of it. */
-  previous_question: StructuredQuestion.nullable().default(null),
-  /** The funds the previous answer was about ("qual deles paga mais?" ranks over them). */
-  previous_tickers: z.array(Ticker).max(50).default([]),
-  /** The subjects of the answer before the previous one ("qual dos dois" after "IFIX em nov/23?" → "e o IBOV?"). */
-  earlier_subjects: z.array(QuestionSubject).max(10).default([]),
-  /** The period of the answer before the previous one ("cotistas em dez/2021" → "e em dez/2023?" → "quanto variou nesse intervalo?"). */
-  earlier_period: PeriodSpec.nullable().default(null),
-  /**
-   * The previous answer's query parameters and the filters the conversation holds: a follow-up of the
-   * same entity edits them ("e os de logística?" changes a ranking's filter, keeps its order and size).
-   */
-  previous_params: QueryParams.nullable().default(null),
-  previous_filters: z.record(z.string().max(64), z.string().max(128)).default({}),
+  /** null for a conversation the context could not describe (its first turn reads the same). */
+  state: ConversationState.nullable().default(null),
 });
 
 /** What kind of answer the question needs. */
@@ -61,6 +46,21 @@ export const PlannerMeta = z.object({
 });
 export type PlannerMeta = z.infer<typeof PlannerMeta>;
 
+/**
+ * A tool call as the planner read it: the arguments the message states, and whether it continues the
+ * conversation's call waiting for an argument (`complete`) or edits the last one (`edit`).
+ */
+export const ToolReading = z.object({
+  name: z.string(),
+  args: z.record(z.unknown()),
+  continuation: z.enum(['none', 'complete', 'edit']).optional(),
+  /** The message reads as this tool on its own ("e o VPL desses fluxos?"): its arguments may stand alone. */
+  own: z.boolean().optional(),
+  /** The conversation's one fund, for tools that take a ticker ("e o número mágico dele?"). */
+  context_ticker: Ticker.nullable().optional(),
+});
+export type ToolReading = z.infer<typeof ToolReading>;
+
 export const PlanResponse = z.object({
   kind: PlanKind,
   intent: z.string(),
@@ -68,13 +68,15 @@ export const PlanResponse = z.object({
   /** Tickers written in the question, in order; unknown ones listed separately. */
   tickers_in_text: z.array(Ticker),
   unknown_tickers: z.array(z.string()),
-  /** Parameters inferred from the text only; the context service may fill `ticker`. */
+  /** Parameters inferred from the question, with the turn's funds (written or inherited) in `ticker`/`tickers`. */
   params: QueryParams,
+  /** How the turn's funds were decided under the last-reference rule (CONTRACT, three layers); set once the turn is read. */
+  context: ContextMeta.optional(),
   /** Where a ticker may come from for this entity (param_inference.yaml). */
   ticker_sources: z.array(z.enum(['text', 'context'])),
   /** Whether the entity cannot answer without a ticker. */
   ticker_required: z.boolean(),
-  tool: z.object({ name: z.string(), args: z.record(z.unknown()) }).nullable(),
+  tool: ToolReading.nullable(),
   smalltalk: z.enum(['greeting', 'thanks', 'capabilities', 'goodbye', 'identity', 'advice']).nullable(),
   /** A request for a recommendation: the answer gives facts and says Cota does not recommend. */
   advice: z.boolean().default(false),
@@ -98,5 +100,5 @@ export type PlanRequest = z.infer<typeof PlanRequest>;
 export type PlanResponse = z.infer<typeof PlanResponse>;
 
 export const PlannerSubjects = {
-  plan: defineRpc({ subject: 'cota.planner.plan.v1', service: 'planner', request: PlanRequest, response: PlanResponse, idempotent: true }),
+  plan: defineRpc({ subject: 'cota.planner.plan.v2', service: 'planner', request: PlanRequest, response: PlanResponse, idempotent: true }),
 };

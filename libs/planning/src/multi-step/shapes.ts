@@ -1,7 +1,7 @@
 import type { ExecutionPlan, PlanStep, StructuredQuestion, Synthesis } from '@cota/contracts';
 import { parsePeriod } from '@cota/periods';
 import { fold } from '@cota/text';
-import { extractFinanceArgs } from '@cota/tool-gating';
+import { extractFinanceArgs } from '../tool-args';
 import { PlansPolicy } from './policy';
 
 /** Folded words with spaces around, so phrases match on word boundaries. */

@@ -1,8 +1,8 @@
-import type { ContextSubjects, PlannerSubjects, ResponseOf } from '@cota/contracts';
+import type { ConversationState, PlanResponse } from '@cota/contracts';
 import { fold } from '@cota/text';
 
-type Plan = ResponseOf<typeof PlannerSubjects.plan>;
-type Peek = ResponseOf<typeof ContextSubjects.peek>;
+type Plan = Pick<PlanResponse, 'kind' | 'tool' | 'elliptic' | 'planner'>;
+type Peek = Pick<ConversationState, 'pending_call' | 'last_call' | 'last_kind'>;
 
 export type Continuation = { mode: 'complete' | 'try_complete' | 'edit'; tool: string } | null;
 
@@ -20,20 +20,21 @@ export function toolContinuation(plan: Plan, peek: Peek | null, question: string
   const weak = plan.kind === 'unknown' || plan.kind === 'clarification' || (plan.kind === 'entity' && !plan.planner.accepted);
   const words = question.trim().split(/\s+/).filter(Boolean).length;
   if (peek.pending_call) {
+    const pendingTool = peek.pending_call.tool;
     // Anything but another tool or a yes/no may be the answer to the question Cota just asked
     // ("volatilidade diária de 1%" after "qual a volatilidade?"); the gate declines it when it holds
     // none of the missing arguments, and the message is then planned as a question of its own.
-    const otherTool = plan.kind === 'tool' && plan.tool?.name !== peek.pending_call;
-    if (weak || plan.elliptic || (plan.kind === 'tool' && !otherTool)) return { mode: 'complete', tool: peek.pending_call };
-    if (!otherTool && plan.kind !== 'confirmation' && plan.kind !== 'smalltalk') return { mode: 'try_complete', tool: peek.pending_call };
+    const otherTool = plan.kind === 'tool' && plan.tool?.name !== pendingTool;
+    if (weak || plan.elliptic || (plan.kind === 'tool' && !otherTool)) return { mode: 'complete', tool: pendingTool };
+    if (!otherTool && plan.kind !== 'confirmation' && plan.kind !== 'smalltalk') return { mode: 'try_complete', tool: pendingTool };
   }
   if (peek.last_call && peek.last_kind === 'tool') {
-    const sameTool = plan.kind === 'tool' && plan.tool?.name === peek.last_call;
+    const sameTool = plan.kind === 'tool' && plan.tool?.name === peek.last_call.tool;
     // "e a 2%?", "agora só logística", "só as notícias": said right after a tool ran. The gate declines
     // an edit that changes nothing, and the message is then planned as a question of its own.
     const opensFollowUp = FOLLOW_UP_OPENING.test(fold(question).trim()) && words <= FOLLOW_UP_MAX_WORDS;
     const otherTool = plan.kind === 'tool' && !sameTool;
-    if (!otherTool && plan.kind !== 'confirmation' && (weak || sameTool || plan.elliptic || opensFollowUp)) return { mode: 'edit', tool: peek.last_call };
+    if (!otherTool && plan.kind !== 'confirmation' && (weak || sameTool || plan.elliptic || opensFollowUp)) return { mode: 'edit', tool: peek.last_call.tool };
   }
   return null;
 }

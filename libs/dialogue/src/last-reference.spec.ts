@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { FUND_ENTITIES } from './entities';
+import { FUND_ENTITIES } from '@cota/contracts';
 import { REASONS, referenceFromCommit, resolveLastReference, ResolveInput } from './last-reference';
-import { loadContextPolicy } from './policy';
+import { loadContextPolicy } from './context-policy';
 
 const policy = loadContextPolicy();
 const ref = { ticker: 'HGLG11', entity: 'fiis_cadastro', intent: 'fiis_cadastro', updated_at: '2026-01-01T00:00:00.000Z', turn_index: 1 };

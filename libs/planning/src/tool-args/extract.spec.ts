@@ -1,9 +1,9 @@
-import { loadToolGatePolicy } from '../policy';
+import { loadToolGatePolicy } from '@cota/tool-gating';
 import { extractArgs } from './index';
 import { extractFinanceArgs } from './finance-args';
 import { findMentions, parseBrNumber } from './numbers';
 import { extractEmail, extractReportFilters, extractReportId, extractTickers } from './text-args';
-import { normalizeText } from '../normalize';
+import { normalizeText } from '@cota/text';
 
 const policy = loadToolGatePolicy();
 

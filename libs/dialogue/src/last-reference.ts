@@ -1,6 +1,6 @@
 import type { ContextMeta, LastReference } from '@cota/contracts';
-import { isClientEntity, isMarketEntity } from './entities';
-import type { ContextPolicy } from './policy';
+import { isClientEntity, isMarketEntity } from '@cota/contracts';
+import type { ContextPolicy } from './context-policy';
 
 export type TickerSource = 'text' | 'context';
 

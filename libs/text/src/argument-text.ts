@@ -1,4 +1,4 @@
-import { fold } from '@cota/text';
+import { fold } from './fold';
 
 /**
  * The shared pt-BR fold (lower case, accents removed) with spaces collapsed, for argument

@@ -1,4 +1,4 @@
-import { normalizeText, phraseMatcher } from '../normalize';
+import { normalizeText, phraseMatcher } from '@cota/text';
 
 const EMAIL_RE = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/i;
 /** Report ids the tools mint: rel_YYYYMMDD_HHMMSS_xxxxxx. */

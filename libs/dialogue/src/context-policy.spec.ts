@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PolicyError, policiesDir } from '@cota/config';
 import { parse, stringify } from 'yaml';
-import { FUND_ENTITIES } from './entities';
-import { loadContextPolicy, scopeAllowsEntity } from './policy';
+import { FUND_ENTITIES } from '@cota/contracts';
+import { loadContextPolicy, scopeAllowsEntity } from './context-policy';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- YAML documents are mutated freely to build bad files
 type Doc = any;

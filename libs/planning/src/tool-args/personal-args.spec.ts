@@ -1,4 +1,4 @@
-import { loadToolGatePolicy } from '../policy';
+import { loadToolGatePolicy } from '@cota/tool-gating';
 import { extractFinanceArgs } from './finance-args';
 import { extractTaxSale, extractTransaction, extractTransactionQuery, extractMagic, readDay } from './personal-args';
 

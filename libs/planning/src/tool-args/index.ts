@@ -1,4 +1,4 @@
-import { ToolGatePolicy } from '../policy';
+import { ToolGatePolicy } from '@cota/tool-gating';
 import { extractFinanceArgs } from './finance-args';
 import { extractFund, extractMagic, extractTaxSale, extractTransaction, extractTransactionQuery } from './personal-args';
 import { extractEmail, extractReportFilters, extractReportId } from './text-args';
@@ -20,8 +20,8 @@ export interface ExtractContext {
 type Extractor = (question: string, policy: ToolGatePolicy, ctx: ExtractContext) => Record<string, unknown>;
 
 /**
- * The planner does not read tool arguments: the gate does, with the extractors a tool's contract
- * lists. Each returns only what the text states; nothing is guessed here.
+ * A tool's arguments are read here, once, when the planner reads the turn, with the extractors the
+ * tool's contract lists; the gate never sees the text. Each returns only what the text states.
  */
 export const EXTRACTORS: Record<ToolGatePolicy['tools'][string]['extractors'][number], Extractor> = {
   report_id: (q) => {

@@ -33,9 +33,16 @@ const peek = (over: Partial<Peek>): Peek =>
 
 describe('toolContinuation', () => {
   it('a weak message completes the call waiting for an argument; a confident question only tries to', () => {
-    expect(toolContinuation(plan({}), peek({ pending_call: 'calcular_financas' }), '1% ao mês')).toEqual({ mode: 'complete', tool: 'calcular_financas' });
+    expect(toolContinuation(plan({}), peek({ pending_call: { tool: 'calcular_financas', args: {}, missing: [] } }), '1% ao mês')).toEqual({
+      mode: 'complete',
+      tool: 'calcular_financas',
+    });
     expect(
-      toolContinuation(plan({ kind: 'entity', planner: { accepted: true } as Plan['planner'] }), peek({ pending_call: 'calcular_financas' }), 'volatilidade diária de 1%'),
+      toolContinuation(
+        plan({ kind: 'entity', planner: { accepted: true } as Plan['planner'] }),
+        peek({ pending_call: { tool: 'calcular_financas', args: {}, missing: [] } }),
+        'volatilidade diária de 1%',
+      ),
     ).toEqual({
       mode: 'try_complete',
       tool: 'calcular_financas',
@@ -44,13 +51,17 @@ describe('toolContinuation', () => {
 
   it('another tool or a yes/no is never read as the missing argument', () => {
     expect(
-      toolContinuation(plan({ kind: 'tool', tool: { name: 'gerar_relatorio_diario', args: {} } }), peek({ pending_call: 'calcular_financas' }), 'o que temos pra hoje?'),
+      toolContinuation(
+        plan({ kind: 'tool', tool: { name: 'gerar_relatorio_diario', args: {} } }),
+        peek({ pending_call: { tool: 'calcular_financas', args: {}, missing: [] } }),
+        'o que temos pra hoje?',
+      ),
     ).toBeNull();
-    expect(toolContinuation(plan({ kind: 'confirmation' }), peek({ pending_call: 'calcular_financas' }), 'sim')).toBeNull();
+    expect(toolContinuation(plan({ kind: 'confirmation' }), peek({ pending_call: { tool: 'calcular_financas', args: {}, missing: [] } }), 'sim')).toBeNull();
   });
 
   it('edits the tool that just ran when the message opens like a follow-up, accents or not', () => {
-    const after = peek({ last_call: 'filtrar_relatorio', last_kind: 'tool' });
+    const after = peek({ last_call: { tool: 'filtrar_relatorio', args: {}, missing: [] }, last_kind: 'tool' });
     expect(toolContinuation(plan({ kind: 'entity', planner: { accepted: true } as Plan['planner'] }), after, 'só as notícias')).toEqual({
       mode: 'edit',
       tool: 'filtrar_relatorio',
@@ -59,7 +70,7 @@ describe('toolContinuation', () => {
   });
 
   it('does not edit a tool when the last answer was not a tool, nor without one', () => {
-    expect(toolContinuation(plan({}), peek({ last_call: 'calcular_financas', last_kind: 'entity' }), 'e a 2%?')).toBeNull();
+    expect(toolContinuation(plan({}), peek({ last_call: { tool: 'calcular_financas', args: {}, missing: [] }, last_kind: 'entity' }), 'e a 2%?')).toBeNull();
     expect(toolContinuation(plan({}), null, 'e a 2%?')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import type { TransactionQueryArgs } from '@cota/contracts';
 import { addDays, addMonths, parsePeriod, resolvePeriod } from '@cota/periods';
 export { todayInBrazil } from '@cota/periods';
-import { normalizeText } from '../normalize';
+import { normalizeText } from '@cota/text';
 import { findMentions, MoneyMention, parseBrNumber } from './numbers';
 import { matchVocabulary, Vocabulary } from './text-args';
 

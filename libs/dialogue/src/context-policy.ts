@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadPolicy } from '@cota/config';
-import { isClientEntity, isFundEntity, isMarketEntity } from './entities';
+import { isClientEntity, isFundEntity, isMarketEntity } from '@cota/contracts';
 
 const EntityName = z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be an entity name (lower_snake_case)');
 const EntityList = z.array(EntityName);

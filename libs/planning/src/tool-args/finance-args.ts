@@ -1,5 +1,5 @@
 import { DurationMention, findMentions, Mention, MoneyMention, parseBrNumber, RateMention } from './numbers';
-import { normalizeText } from '../normalize';
+import { normalizeText } from '@cota/text';
 import type { FinanceToolArgs } from '@cota/contracts';
 
 /** The calculations `calcular_financas` knows (values of its `operacao` argument). */

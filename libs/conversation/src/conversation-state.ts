@@ -1,0 +1,44 @@
+import { ConversationState, LastReference, QueryParams, StructuredQuestion, ToolCallState, Turn } from '@cota/contracts';
+
+const objectOr = <T>(v: unknown): T | null => (v && typeof v === 'object' ? (v as T) : null);
+const callOf = (v: unknown): ToolCallState | null => {
+  const parsed = ToolCallState.safeParse(v);
+  return parsed.success ? parsed.data : null;
+};
+
+/** The newest answer a follow-up points at: the question still waiting for its fund, else the newest answered one. */
+function pointedAnswer(recent: Turn[]): Turn | undefined {
+  const newest = [...recent].reverse().find((t) => t.role === 'assistant');
+  const waiting = newest && newest.meta.status === 'needs_clarification' && newest.meta.problem === 'ticker_required' && typeof newest.meta.entity === 'string';
+  if (waiting) return newest;
+  return [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && typeof t.meta.entity === 'string');
+}
+
+/**
+ * What a conversation holds when a turn opens, read from its recent turns (oldest first), its tool
+ * calls in the session and its last reference: the planner reads the new turn against it.
+ */
+export function conversationState(recent: Turn[], session: Record<string, unknown>, reference: LastReference | null, turnIndex: number): ConversationState {
+  const last = pointedAnswer(recent);
+  const question = objectOr<StructuredQuestion>(last?.meta.question);
+  // The answered question before the last one ("IFIX em novembro?" → "e o IBOV?" → "qual dos dois?").
+  const answered = recent.filter((t) => t.role === 'assistant' && t.meta.status === 'ok' && objectOr(t.meta.question));
+  const earlier = last ? answered.filter((t) => t !== last).pop() : undefined;
+  const earlierQuestion = objectOr<StructuredQuestion>(earlier?.meta.question);
+  const newest = [...recent].reverse().find((t) => t.role === 'assistant');
+  return {
+    turn_index: turnIndex,
+    last_entity: typeof last?.meta.entity === 'string' ? last.meta.entity : null,
+    last_tickers: Array.isArray(last?.meta.tickers) ? (last.meta.tickers as string[]) : [],
+    last_filters: objectOr<Record<string, string>>(last?.meta.filters) ?? {},
+    last_question: question,
+    last_params: objectOr<QueryParams>(last?.meta.params),
+    last_listed_tickers: Array.isArray(last?.meta.listed) ? (last.meta.listed as string[]).slice(0, 50) : [],
+    earlier_subjects: (earlierQuestion?.subjects ?? []).slice(0, 10),
+    earlier_period: earlierQuestion?.period ?? null,
+    pending_call: callOf(session.pending_call),
+    last_call: callOf(session.last_call),
+    last_kind: typeof newest?.meta.kind === 'string' ? newest.meta.kind : null,
+    last_reference: reference,
+  };
+}

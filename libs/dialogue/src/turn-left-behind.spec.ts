@@ -1,0 +1,51 @@
+import { PlanResponse, queryParams, SAMPLE_OUTCOME, SAMPLE_READING, StructuredQuestion, TurnOutcome } from '@cota/contracts';
+import { turnLeftBehind } from './turn-left-behind';
+
+const reading = (over: Partial<PlanResponse> = {}): PlanResponse => ({ ...SAMPLE_READING, ...over });
+const outcome = (over: Partial<TurnOutcome>): TurnOutcome => ({ ...SAMPLE_OUTCOME, ...over });
+const fund = (id: string) => ({ kind: 'fund' as const, id });
+
+describe('turnLeftBehind', () => {
+  it('an accepted answer about one fund leaves that fund, its filters and its parameters', () => {
+    const left = turnLeftBehind(reading(), outcome({}));
+    expect(left).toMatchObject({ accepted: true, tickers: ['HGLG11'], listed: ['HGLG11'], params: { ticker: 'HGLG11' } });
+  });
+
+  it('a list across funds that came down to one fund is about that fund', () => {
+    const params = queryParams({ order_by: 'sharpe_ratio', limit: 1 });
+    expect(turnLeftBehind(reading(), outcome({ params, row_tickers: ['CNES11'] }))).toMatchObject({ accepted: true, tickers: ['CNES11'], listed: ['CNES11'] });
+    // The client's own funds are not "the fund" of the conversation.
+    expect(turnLeftBehind(reading({ entity: 'client_fiis_positions' }), outcome({ params, row_tickers: ['CNES11'] })).tickers).toEqual([]);
+  });
+
+  it('leaves nothing to inherit when the answer found no data or was not accepted', () => {
+    expect(turnLeftBehind(reading(), outcome({ problem: 'no_data' }))).toMatchObject({ accepted: false, tickers: [], listed: [] });
+    expect(turnLeftBehind(reading({ planner: { ...SAMPLE_READING.planner, accepted: false } }), outcome({})).accepted).toBe(false);
+  });
+
+  it('a comparison lists its funds best first and is about the winner', () => {
+    const question = {
+      subjects: [fund('HGLG11'), fund('KNRI11'), fund('XPML11')],
+      measure: 'dy_12m',
+      agg: 'value' as const,
+      period: null,
+      group_by: null,
+      compare: 'max' as const,
+      condition: null,
+      also: [],
+    };
+    const values = [
+      { subject: fund('HGLG11'), value: 8.1 },
+      { subject: fund('KNRI11'), value: 9.2 },
+      { subject: fund('XPML11'), value: null },
+    ];
+    const left = turnLeftBehind(reading({ kind: 'measure', entity: 'fiis_dividends' }), outcome({ question, values, winner: fund('KNRI11') }));
+    expect(left).toMatchObject({ accepted: true, tickers: ['KNRI11'], listed: ['KNRI11', 'HGLG11', 'XPML11'], question, params: null });
+  });
+
+  it('a question waiting for its fund is kept so the next message can complete it', () => {
+    const question = StructuredQuestion.parse({ subjects: [], measure: 'dy_12m', agg: 'value', period: null, group_by: null, compare: null, condition: null, also: [] });
+    const left = turnLeftBehind(reading({ kind: 'measure' }), outcome({ status: 'needs_clarification', problem: 'ticker_required', question }));
+    expect(left).toMatchObject({ accepted: false, question });
+  });
+});

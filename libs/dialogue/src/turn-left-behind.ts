@@ -1,0 +1,69 @@
+import { isClientEntity, PlanResponse, QueryParams, StructuredQuestion, TICKER_RE, TurnOutcome } from '@cota/contracts';
+
+/** What a finished turn leaves for the next one to read as a follow-up. */
+export interface TurnLeftBehind {
+  /** An entity or measure answer the planner accepted and that answered: only it may move the last reference. */
+  accepted: boolean;
+  /** The funds the answer was about (a comparison's winner, the fund asked). */
+  tickers: string[];
+  /** The query filters of the answer (indicator, currency, segment...), so "e em 2023?" keeps them. */
+  filters: Record<string, string>;
+  /** The structured question a follow-up may edit ("e em abril?", "e o beta?"). */
+  question: StructuredQuestion | null;
+  /** Every fund the answer listed, in the order shown: "qual deles", "o segundo". */
+  listed: string[];
+  /** An entity answer's parameters (order, limit, window), so "só os 3 primeiros" edits the ranking. */
+  params: QueryParams | null;
+}
+
+type Reading = Pick<PlanResponse, 'kind' | 'entity' | 'planner'>;
+
+const funds = (subjects: StructuredQuestion['subjects']) => subjects.filter((s) => s.kind === 'fund').map((s) => s.id);
+
+/** The funds an answer showed, in its order: a comparison best first, a list as its rows came. */
+function listedFunds(reading: Reading, outcome: TurnOutcome, question: StructuredQuestion | null): string[] {
+  if (reading.kind !== 'measure') return [...new Set(outcome.row_tickers.filter((t) => TICKER_RE.test(t)))].slice(0, 50);
+  const compare = question?.compare;
+  const byValue = compare ? outcome.values.filter((v) => v.value !== null).sort((a, b) => (compare === 'max' ? b.value! - a.value! : a.value! - b.value!)) : outcome.values;
+  return [...new Set([...funds(byValue.map((v) => v.subject)), ...funds(question?.subjects ?? [])])].slice(0, 50);
+}
+
+/** The funds the answer was about: what the next "dele" points at. */
+function answeredFunds(reading: Reading, outcome: TurnOutcome, question: StructuredQuestion | null, listed: string[]): string[] {
+  if (reading.kind === 'measure') {
+    // A comparison with a winner is about the winner now ("qual deles tem o maior dy?" → "vale a pena comprar mais dele?").
+    return outcome.winner?.kind === 'fund' ? [outcome.winner.id] : funds(question?.subjects ?? []);
+  }
+  const params = outcome.params;
+  if (params?.tickers.length) return params.tickers;
+  if (params?.ticker) return [params.ticker];
+  // A list across funds that came down to one fund ("qual fii de lajes tem o menor p/vp?") is about that fund.
+  return listed.length === 1 && !(reading.entity && isClientEntity(reading.entity)) ? listed : [];
+}
+
+/**
+ * What a turn leaves behind, decided from the turn's reading and what its answer found: the one place
+ * the conversation learns from an answer (the context service records it at commit).
+ */
+export function turnLeftBehind(reading: Reading, outcome: TurnOutcome): TurnLeftBehind {
+  const answerKind = reading.kind === 'entity' || reading.kind === 'measure';
+  const accepted = answerKind && reading.planner.accepted && outcome.status === 'ok' && outcome.problem === null;
+  let question = outcome.question;
+  // An entity answer that named a measure is editable like one, about the funds the query used
+  // (a ranking across funds has none: "top 10 fiis por dy").
+  const used = outcome.params?.tickers ?? [];
+  if (reading.kind === 'entity' && question?.measure && question.subjects.length === 0 && used.length) {
+    question = { ...question, subjects: used.map((id) => ({ kind: 'fund' as const, id })) };
+  }
+  const listed = listedFunds(reading, outcome, question);
+  // A question waiting for its fund ("de qual fundo?") is kept too: "o TRXF11" completes it.
+  const keepQuestion = (accepted || outcome.problem === 'ticker_required') && question && (question.measure || reading.kind === 'measure');
+  return {
+    accepted,
+    tickers: accepted ? answeredFunds(reading, outcome, question, listed) : [],
+    filters: answerKind && outcome.status === 'ok' ? (outcome.params?.filters ?? {}) : {},
+    question: keepQuestion ? question : null,
+    listed: accepted ? listed : [],
+    params: reading.kind === 'entity' && accepted ? outcome.params : null,
+  };
+}

@@ -1,0 +1,16 @@
+import { CotaError, ExecutorSubjects, MeasureResult } from '@cota/contracts';
+import { Acted, ActContext, nothingFetched } from './act';
+
+/** A measure over a period, a comparison or a panel, computed by the executor from the measure catalog. */
+export async function answerMeasure({ client, input, reading }: ActContext): Promise<Acted> {
+  if (reading.ticker_required && reading.params.tickers.length === 0) return nothingFetched(reading, 'needs_clarification', 'ticker_required');
+  let measure: MeasureResult;
+  try {
+    measure = await client.call(ExecutorSubjects.measure, { request_id: input.request_id, client_id: input.client_id, question: reading.question! });
+  } catch (e) {
+    if (!CotaError.is(e) || e.code !== 'BAD_REQUEST') throw e;
+    return nothingFetched(reading, 'error', 'generic');
+  }
+  const empty = measure.values.every((v) => v.value === null);
+  return { ...nothingFetched(reading, 'ok', empty ? 'no_data' : null), results: { [reading.entity!]: measure.values }, measure };
+}

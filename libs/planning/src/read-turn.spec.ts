@@ -1,0 +1,46 @@
+import { ConversationState } from '@cota/contracts';
+import { loadContextPolicy } from '@cota/dialogue';
+import { loadToolGatePolicy } from '@cota/tool-gating';
+import { TurnReader } from './read-turn';
+import { realPlanner } from './test-helpers';
+
+const reader = new TurnReader(realPlanner(), { context: loadContextPolicy(), tools: loadToolGatePolicy() }, () => new Date('2026-11-27T15:00:00Z'));
+const state = (over: Partial<ConversationState>) => ConversationState.parse({ turn_index: 2, last_entity: null, last_tickers: [], last_reference: null, ...over });
+const reference = { ticker: 'HGLG11', entity: 'fiis_cadastro', intent: 'fiis_cadastro', updated_at: '2026-11-27T14:59:00Z', turn_index: 1 };
+
+describe('TurnReader', () => {
+  it("decides the turn's fund under the last-reference rule: a written ticker wins, else the reference is inherited", async () => {
+    const inherited = await reader.read('Esse fundo tem Sharpe bom?', state({ last_reference: reference, last_entity: 'fiis_cadastro', last_tickers: ['HGLG11'] }));
+    expect(inherited.params).toMatchObject({ ticker: 'HGLG11', tickers: ['HGLG11'] });
+    expect(inherited.context).toEqual({ last_reference_used: true, reason: 'inherited_last_reference' });
+    const written = await reader.read('Sharpe do KNRI11?', state({ last_reference: reference }));
+    expect(written.params.ticker).toBe('KNRI11');
+    expect(written.context?.reason).toBe('explicit_ticker_in_text');
+    const fresh = await reader.read('Esse fundo tem Sharpe bom?', null);
+    expect(fresh.params.tickers).toEqual([]);
+  });
+
+  it('reads an elliptic follow-up as an edit of the previous question, with its filters', async () => {
+    const reading = await reader.read('E o do XPML11?', state({ last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_kind: 'entity' }));
+    expect(reading).toMatchObject({ kind: 'entity', entity: 'fiis_financials_snapshot', params: { ticker: 'XPML11' } });
+  });
+
+  it('completes the call waiting for an argument with what the message states', async () => {
+    const pending = { tool: 'calcular_financas', args: { operacao: 'tir' }, missing: ['fluxos'] };
+    const reading = await reader.read('-1000, 300, 400 e 500', state({ pending_call: pending }));
+    expect(reading).toMatchObject({ kind: 'tool', tool: { name: 'calcular_financas', continuation: 'complete', args: { fluxos: ['-1000', '300', '400', '500'] } } });
+  });
+
+  it('edits the last call when the message changes one of its arguments, and reads it anew when it changes nothing', async () => {
+    const last = { tool: 'calcular_financas', args: { operacao: 'juros_compostos', valor_inicial: '10000', taxa: '1', prazo_meses: 24 }, missing: [] };
+    const edit = await reader.read('e em 36 meses?', state({ last_call: last, last_kind: 'tool' }));
+    expect(edit.tool).toMatchObject({ name: 'calcular_financas', continuation: 'edit', args: { prazo_meses: 36 } });
+    const other = await reader.read('e o cnpj do HGLG11?', state({ last_call: last, last_kind: 'tool' }));
+    expect(other).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro' });
+  });
+
+  it('a tool read from the message carries every argument it states, never the text', async () => {
+    const reading = await reader.read('quanto rende R$ 10.000 a 1% ao mês por 24 meses?', null);
+    expect(reading.tool).toMatchObject({ name: 'calcular_financas', continuation: 'none', args: { valor_inicial: '10000', taxa: '1', prazo_meses: 24 } });
+  });
+});

@@ -1,0 +1,105 @@
+import { ConversationState, PlanResponse, ToolReading } from '@cota/contracts';
+import { ContextPolicy, Continuation, resolveLastReference, toolContinuation } from '@cota/dialogue';
+import { todayInBrazil } from '@cota/periods';
+import { isAbsent, ToolGatePolicy } from '@cota/tool-gating';
+import { PlanOptions, Planner } from './planner';
+import { extractArgs } from './tool-args';
+
+/** The rules a turn is read under: the conversation's (policies/context.yaml) and the tools' contracts. */
+export interface TurnReaderPolicies {
+  context: Pick<ContextPolicy, 'enabled' | 'last_reference'>;
+  tools: ToolGatePolicy;
+}
+
+/** What the previous answers leave for a follow-up to edit. */
+function followUpOptions(state: ConversationState): PlanOptions {
+  return {
+    previousEntity: state.last_entity,
+    previousQuestion: state.last_question,
+    previousTickers: (state.last_listed_tickers.length ? state.last_listed_tickers : state.last_tickers).slice(0, 50),
+    earlierSubjects: state.earlier_subjects,
+    earlierPeriod: state.earlier_period,
+    previousParams: state.last_params,
+    previousFilters: state.last_filters,
+  };
+}
+
+const present = (args: Record<string, unknown>) => Object.fromEntries(Object.entries(args).filter(([, v]) => !isAbsent(v)));
+
+/**
+ * Reads one turn against what its conversation holds, once, into the reading every later step
+ * acts on: a continued tool call with the arguments the message states, or the question planned
+ * (as an edit of the previous one when it is a follow-up) with its funds decided under the
+ * contract's last-reference rule.
+ */
+export class TurnReader {
+  constructor(
+    private readonly planner: Planner,
+    private readonly policies: TurnReaderPolicies,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async read(question: string, state: ConversationState | null): Promise<PlanResponse> {
+    const first = await this.planner.plan(question);
+    const continued = state ? this.continuedCall(question, first, state) : null;
+    if (continued) return this.withFunds(continued, state);
+    const followUp = (first.elliptic || first.follow_up_candidate) && state && (state.last_entity || state.last_question);
+    const plan = followUp ? await this.planner.plan(question, followUpOptions(state)) : first;
+    return this.withToolArgs(question, this.withFunds(plan, state), state);
+  }
+
+  /** The message continues the call waiting for an argument, or edits the last one, when it brings something that call can use. */
+  private continuedCall(question: string, first: PlanResponse, state: ConversationState): PlanResponse | null {
+    const c: Continuation = toolContinuation(first, state, question);
+    const call = c?.mode === 'edit' ? state.last_call : state.pending_call;
+    if (!c || !call || !this.policies.tools.tools[c.tool]) return null;
+    // The tool is the message's own only when the planner read it as that tool: then it may be a whole new request.
+    const own = first.kind === 'tool' && first.tool?.name === c.tool;
+    const editing = c.mode === 'edit';
+    const args = this.statedArgs(question, c.tool, own ? first.tool!.args : {}, { expecting: editing ? [] : call.missing, editing: editing ? Object.keys(call.args) : [] });
+    const added = Object.keys(args).filter((k) => editing || isAbsent(call.args[k]));
+    // An edit that changes nothing, or a question of its own that answers none of the missing arguments, is not a continuation.
+    if (editing && added.length === 0) return null;
+    if (c.mode === 'try_complete' && !own && !added.some((k) => call.missing.includes(k))) return null;
+    const tool: ToolReading = { name: c.tool, args, continuation: editing ? 'edit' : 'complete', own, context_ticker: this.conversationFund(state) };
+    const reason = `${first.planner.reason}; continues the ${editing ? 'last' : 'pending'} call of ${c.tool}`;
+    return { ...first, kind: 'tool', intent: c.tool, entity: null, tool, confirmation: null, question: null, plan: null, planner: { ...first.planner, reason } };
+  }
+
+  /** A tool read from the message gets every argument the message states. */
+  private withToolArgs(question: string, plan: PlanResponse, state: ConversationState | null): PlanResponse {
+    if (plan.kind !== 'tool' || !plan.tool || !this.policies.tools.tools[plan.tool.name]) return plan;
+    const args = this.statedArgs(question, plan.tool.name, plan.tool.args, { expecting: [], editing: [] });
+    return { ...plan, tool: { name: plan.tool.name, args, continuation: 'none', own: true, context_ticker: state ? this.conversationFund(state) : null } };
+  }
+
+  /** What the text states for the tool's contract, with the planner's own arguments on top. */
+  private statedArgs(question: string, tool: string, own: Record<string, unknown>, ctx: { expecting: string[]; editing: string[] }): Record<string, unknown> {
+    const contract = this.policies.tools.tools[tool];
+    const fromText = extractArgs(question, contract.extractors, this.policies.tools, { today: todayInBrazil(this.now()), ...ctx });
+    return present({ ...fromText, ...present(own) });
+  }
+
+  /** The conversation's one fund, for tools that take a ticker ("e o número mágico dele?"). */
+  private conversationFund(state: ConversationState): string | null {
+    return state.last_tickers.length === 1 ? state.last_tickers[0] : null;
+  }
+
+  /** The turn's funds: written in the question, or inherited under the contract's three layers. */
+  private withFunds(plan: PlanResponse, state: ConversationState | null): PlanResponse {
+    const entity = plan.kind === 'entity' || plan.kind === 'measure' ? plan.entity : null;
+    const decided = resolveLastReference({
+      policy: this.policies.context,
+      entity,
+      tickersInText: plan.tickers_in_text,
+      tickerSources: plan.ticker_sources,
+      reference: state?.last_reference ?? null,
+      currentTurn: state?.turn_index ?? 1,
+    });
+    const params = { ...plan.params, ticker: decided.ticker, tickers: decided.tickers };
+    // A fund measure asked of "esse fundo": its subject is the fund the conversation points at.
+    const q = plan.question;
+    const question = plan.kind === 'measure' && q && q.subjects.length === 0 ? { ...q, subjects: decided.tickers.map((id) => ({ kind: 'fund' as const, id })) } : q;
+    return { ...plan, params, question, context: decided.context };
+  }
+}
