@@ -23,6 +23,8 @@ interface Admitted {
   requestId: string;
   clientId: string;
   body: AskBody;
+  /** When the rate limiter charged the question (what a refund names). */
+  chargedAt: number;
   /** The caller's W3C trace context (`traceparent` request header), when it sent a valid one. */
   traceparent?: string;
 }
@@ -84,8 +86,8 @@ export class AskController {
     if (body.client_id !== clientId) {
       throw new HttpError(403, 'forbidden', "O 'client_id' enviado não corresponde ao cliente da chave de API.");
     }
-    await this.checkQuota(clientId, requestId);
-    return { started, requestId, clientId, body, traceparent: parseTraceparent(req.headers.traceparent) };
+    const chargedAt = await this.checkQuota(clientId, requestId);
+    return { started, requestId, clientId, body, chargedAt, traceparent: parseTraceparent(req.headers.traceparent) };
   }
 
   private async answer(a: Admitted, stream: boolean): Promise<AskOutput> {
@@ -125,6 +127,7 @@ export class AskController {
       return out;
     } catch (e) {
       const err = toHttpError(e);
+      await this.refundIfShed(err, a.clientId, a.chargedAt);
       outcome = `http_${err.status}`;
       span?.setAttribute('http.response.status_code', err.status);
       this.metrics.ask.observe({ status: `http_${err.status}` }, (performance.now() - a.started) / 1000);
@@ -152,9 +155,15 @@ export class AskController {
       throw new HttpError(400, 'invalid_param', "Parâmetro 'conversation_id' inválido: use de 1 a 128 caracteres (letras, números, _ . : @ -).");
     }
     // The same per-client limiter (and budget) as /ask.
-    await this.checkQuota(clientId, requestIdOf(req));
-    // Only the caller's own turns: the key's client scopes the lookup, never a parameter.
-    return this.infra.bus.call(ContextSubjects.history, { client_id: clientId, conversation_id: conversationId, limit: 500 });
+    const chargedAt = await this.checkQuota(clientId, requestIdOf(req));
+    try {
+      // Only the caller's own turns: the key's client scopes the lookup, never a parameter.
+      return await this.infra.bus.call(ContextSubjects.history, { client_id: clientId, conversation_id: conversationId, limit: 500 });
+    } catch (e) {
+      const err = toHttpError(e);
+      await this.refundIfShed(err, clientId, chargedAt);
+      throw err;
+    }
   }
 
   // The chat page at `/` is served by web/web.controller.ts (the app built by apps/web).
@@ -167,10 +176,20 @@ export class AskController {
     res.send(await this.metrics.registry.metrics());
   }
 
-  private async checkQuota(clientId: string, requestId: string): Promise<void> {
+  /**
+   * A request answered 503 (a service overloaded, its circuit open, or down) was shed, not served:
+   * its hit goes back to the client's budget. Best effort: a refund that fails leaves the hit charged.
+   */
+  private async refundIfShed(err: HttpError, clientId: string, chargedAt: number): Promise<void> {
+    if (err.status === 503) await this.limiter.refund(clientId, chargedAt).catch(() => undefined);
+  }
+
+  /** Charges one hit to the client (429 past its limits); returns when it was charged. */
+  private async checkQuota(clientId: string, requestId: string): Promise<number> {
+    const chargedAt = Date.now();
     let decision;
     try {
-      decision = await this.limiter.hit(clientId);
+      decision = await this.limiter.hit(clientId, chargedAt);
     } catch {
       throw new HttpError(503, 'service_unavailable', 'O controle de cotas (Redis) está indisponível no momento. Tente novamente em instantes.', { 'Retry-After': '5' });
     }
@@ -188,5 +207,6 @@ export class AskController {
         { 'Retry-After': String(decision.retryAfterSeconds) },
       );
     }
+    return chargedAt;
   }
 }
