@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { ApiKeyAuthenticator, hashApiKey, InMemoryApiKeyRepository, InMemoryRateLimiter, QuotaPolicy } from '@cota/access';
+import { ApiKeyAuthenticator, hashApiKey, InMemoryApiKeyRepository, InMemoryAskFence, InMemoryRateLimiter, QuotaPolicy } from '@cota/access';
 import { CotaError } from '@cota/contracts';
 import { Bus, InProcessTransport } from '@cota/messaging';
 import type { AskOutput, AskPipeline } from '@cota/orchestration';
@@ -22,7 +22,8 @@ async function setup(pipelineFails: () => unknown) {
   await keys.upsert({ client_id: ANA.clientId, key_hash: hashApiKey(ANA.key), source: 'demo' });
   const pipeline = { ask: async () => pipelineFails() } as unknown as AskPipeline;
   const limiter = new InMemoryRateLimiter(quotas.per_client);
-  const controller = new AskController(infra, pipeline, new ApiKeyAuthenticator(keys), limiter, quotas, new GatewayMetrics());
+  const fence = new InMemoryAskFence(10_000);
+  const controller = new AskController(infra, pipeline, new ApiKeyAuthenticator(keys), limiter, quotas, new GatewayMetrics(), fence);
   const ask = async (): Promise<number> => {
     const req = {
       headers: { authorization: `Bearer ${ANA.key}` },
@@ -36,7 +37,7 @@ async function setup(pipelineFails: () => unknown) {
       return (e as HttpError).status;
     }
   };
-  return { ask };
+  return { ask, fence };
 }
 
 const overloaded = () => {
@@ -71,5 +72,28 @@ describe('POST /ask rate limit', () => {
     expect(await ask()).toBe(200);
     expect(await ask()).toBe(200);
     expect(await ask()).toBe(429);
+  });
+});
+
+describe('POST /ask and the erasure fence', () => {
+  it('counts a question running until its pipeline settles, so the erasure waits for it', async () => {
+    let finish!: () => void;
+    const answered = { status: 'ok', results: {}, answer: 'ok', meta: { timings_ms: {} } } as unknown as AskOutput;
+    const { ask, fence } = await setup(() => new Promise((r) => (finish = () => r(answered))));
+    const running = ask();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await fence.drained([hashApiKey(ANA.key)])).toBe(false);
+    finish();
+    expect(await running).toBe(200);
+    await new Promise((r) => setImmediate(r));
+    expect(await fence.drained([hashApiKey(ANA.key)])).toBe(true);
+  });
+
+  it('refuses a fenced key with 401 and runs nothing', async () => {
+    let ran = 0;
+    const { ask, fence } = await setup(() => ran++);
+    await fence.fence([hashApiKey(ANA.key)]);
+    expect(await ask()).toBe(401);
+    expect(ran).toBe(0);
   });
 });
