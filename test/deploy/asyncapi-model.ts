@@ -1,4 +1,4 @@
-import { ALL_RPCS, ERROR_CODES, EventDef, Events, NarratorStream, RpcDef } from '@cota/contracts';
+import { ALL_BROADCASTS, ALL_RPCS, BROADCAST_SUBSCRIBERS, ERROR_CODES, EventDef, Events, NarratorStream, RpcDef } from '@cota/contracts';
 import { JsonSchema, zodToJsonSchema } from './zod-json-schema';
 
 /**
@@ -130,6 +130,32 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
     };
   }
 
+  for (const b of [...ALL_BROADCASTS].sort((x, y) => x.subject.localeCompare(y.subject))) {
+    const id = channelId(b.subject);
+    const name = pascal(b.subject);
+    const subscribers = BROADCAST_SUBSCRIBERS.find(([d]) => d.subject === b.subject)?.[1] ?? [];
+    schemas[name] = zodToJsonSchema(b.payload);
+    messages[name] = { name, title: b.subject, contentType: 'application/json', payload: { $ref: `#/components/schemas/${name}` } };
+    channels[id] = {
+      address: b.subject,
+      title: b.subject,
+      description: `Broadcast published by the ${b.service} service, fire-and-forget; every replica of ${subscribers.join(', ')} receives it (no queue group).`,
+      messages: { broadcast: { $ref: `#/components/messages/${name}` } },
+    };
+    operations[id] = {
+      action: 'send',
+      title: `${b.service} publishes ${b.subject}`,
+      channel: { $ref: `#/channels/${id}` },
+      messages: [{ $ref: `#/channels/${id}/messages/broadcast` }],
+    };
+    operations[`${id}_receive`] = {
+      action: 'receive',
+      title: `every ${subscribers.join(', ')} replica receives ${b.subject}`,
+      channel: { $ref: `#/channels/${id}` },
+      messages: [{ $ref: `#/channels/${id}/messages/broadcast` }],
+    };
+  }
+
   // Per-request answer stream (chat page): one subject per request id.
   schemas.AnswerDelta = zodToJsonSchema(NarratorStream.payload);
   channels.narrator_delta = {
@@ -153,8 +179,8 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
       title: 'Cota messaging (NATS)',
       version: '1.0.0',
       description:
-        'Every NATS subject of Cota: request-reply subjects served by the seven services, and the telemetry events ' +
-        '`cota.events.<service>.<event>.v1`. Generated from libs/contracts (test/deploy/asyncapi-model.ts); ' +
+        'Every NATS subject of Cota: request-reply subjects served by the seven services, the telemetry events ' +
+        '`cota.events.<service>.<event>.v1`, and the broadcasts every replica of a service receives. Generated from libs/contracts (test/deploy/asyncapi-model.ts); ' +
         'regenerate with `UPDATE_ASYNCAPI=1 npx jest --config jest.config.cjs test/deploy`.',
     },
     defaultContentType: 'application/json',

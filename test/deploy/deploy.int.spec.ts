@@ -8,7 +8,7 @@ import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
 import { parse, stringify } from 'yaml';
-import { ALL_RPCS, Events, NATS_USERS, natsPasswordVariable, renderNatsConfig, SERVICES } from '@cota/contracts';
+import { ALL_BROADCASTS, ALL_RPCS, Events, NATS_USERS, natsPasswordVariable, renderNatsConfig, SERVICES } from '@cota/contracts';
 import { repoRoot } from '@cota/config';
 import { DEFAULT_METRICS_PORTS } from '@cota/service-kit';
 import { buildAsyncApiDocument, channelId } from './asyncapi-model';
@@ -54,6 +54,15 @@ describe('docs/asyncapi.yaml', () => {
       .filter((s) => !addresses.has(s));
     expect(missing).toEqual([]);
     for (const e of Object.values(Events)) expect(doc.operations[channelId(e.subject)]).toMatchObject({ action: 'send' });
+  });
+
+  it('documents every broadcast, sent and received', () => {
+    const addresses = new Set(Object.values(doc.channels).map((c) => c.address));
+    expect(ALL_BROADCASTS.map((b) => b.subject).filter((s) => !addresses.has(s))).toEqual([]);
+    for (const b of ALL_BROADCASTS) {
+      expect(doc.operations[channelId(b.subject)]).toMatchObject({ action: 'send' });
+      expect(doc.operations[`${channelId(b.subject)}_receive`]).toMatchObject({ action: 'receive' });
+    }
   });
 
   it('matches the zod schemas of libs/contracts exactly (regenerate when contracts change)', () => {

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { ApiKeyAuthenticator, safeEqual } from '@cota/access';
+import { ApiKeyAuthenticator, hashApiKey, safeEqual } from '@cota/access';
 import { HttpError } from './http/http-error';
 
 function bearer(req: Request): string | null {
@@ -16,6 +16,11 @@ function bearer(req: Request): string | null {
 
 /** The client that owns the API key; 401 when missing or unknown. */
 export async function authenticateClient(req: Request, auth: ApiKeyAuthenticator): Promise<string> {
+  return (await authenticateKey(req, auth)).clientId;
+}
+
+/** The client that owns the API key and the key's hash (what fences and revocations name); 401 when missing or unknown. */
+export async function authenticateKey(req: Request, auth: ApiKeyAuthenticator): Promise<{ clientId: string; keyHash: string }> {
   const key = bearer(req);
   if (!key) throw new HttpError(401, 'unauthorized', "Envie a chave de API no cabeçalho 'Authorization: Bearer <chave>'.");
   let clientId: string | null;
@@ -25,7 +30,7 @@ export async function authenticateClient(req: Request, auth: ApiKeyAuthenticator
     throw new HttpError(503, 'service_unavailable', 'Não foi possível verificar a chave de API agora (banco de dados indisponível). Tente novamente.', { 'Retry-After': '5' });
   }
   if (!clientId) throw new HttpError(401, 'unauthorized', 'Chave de API desconhecida ou revogada.');
-  return clientId;
+  return { clientId, keyHash: hashApiKey(key) };
 }
 
 /** `GET /metrics`: open when COTA_OPS_TOKEN is unset (local runs), else it needs the ops token as bearer. */

@@ -1,28 +1,32 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiKeyAuthenticator, QuotaPolicy, RateLimiter } from '@cota/access';
+import { ApiKeyAuthenticator, AskFence, QuotaPolicy, RateLimiter } from '@cota/access';
 import { ContextSubjects, CotaError, Events, NarratorStream } from '@cota/contracts';
 import { emitStep, endSpan, parseTraceparent, SpanKind, startSpan, traceparentOf, withCallScope } from '@cota/messaging';
 import { AskOutput, AskPipeline } from '@cota/orchestration';
 import { INFRA, Infra } from '@cota/service-kit';
-import { authenticateClient, requireOpsWhenSet } from './auth';
+import { authenticateKey, requireOpsWhenSet } from './auth';
 import { AskBody, parseAskBody, unsafeTextReason } from './http/ask-body';
 import { HttpError, toHttpError } from './http/http-error';
 import { requestIdOf } from './http/request-id';
 import { GatewayMetrics } from './metrics';
-import { QUOTA_POLICY, RATE_LIMITER } from './tokens';
+import { ASK_FENCE, QUOTA_POLICY, RATE_LIMITER } from './tokens';
 
 /**
  * Past the deadline every hop has already given up (each waits at most the time left); this margin
  * only lets a commit that started in time report back, so a 504 never hides a committed turn.
  */
-const DEADLINE_GRACE_MS = 1000;
+export const DEADLINE_GRACE_MS = 1000;
 
 interface Admitted {
   started: number;
   requestId: string;
   clientId: string;
+  /** The API key's hash: the request is counted running under it (the erasure fence) until `leave`. */
+  keyHash: string;
   body: AskBody;
+  /** When the rate limiter charged the question (what a refund names). */
+  chargedAt: number;
   /** The caller's W3C trace context (`traceparent` request header), when it sent a valid one. */
   traceparent?: string;
 }
@@ -36,6 +40,7 @@ export class AskController {
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(QUOTA_POLICY) private readonly quotas: QuotaPolicy,
     private readonly metrics: GatewayMetrics,
+    @Inject(ASK_FENCE) private readonly fence: AskFence,
   ) {}
 
   @Post('ask')
@@ -73,19 +78,45 @@ export class AskController {
   }
 
   /**
-   * Authentication, body validation, client check and quota: everything before the question runs.
-   * Nothing reaches the pipeline (so no turn index is consumed) unless all of it passed.
+   * Authentication, body validation, client check, the erasure fence and quota: everything before the
+   * question runs. Nothing reaches the pipeline (so no turn index is consumed) unless all of it passed;
+   * once admitted, the question is counted running under its key until its pipeline settles.
    */
   private async admit(req: Request): Promise<Admitted> {
     const started = performance.now();
     const requestId = requestIdOf(req);
-    const clientId = await authenticateClient(req, this.auth);
+    const { clientId, keyHash } = await authenticateKey(req, this.auth);
     const body = parseAskBody((req as Request & { body: unknown }).body, this.quotas.http.max_question_chars);
     if (body.client_id !== clientId) {
       throw new HttpError(403, 'forbidden', "O 'client_id' enviado não corresponde ao cliente da chave de API.");
     }
-    await this.checkQuota(clientId, requestId);
-    return { started, requestId, clientId, body, traceparent: parseTraceparent(req.headers.traceparent) };
+    const chargedAt = await this.enterCharged(clientId, keyHash, requestId);
+    return { started, requestId, clientId, keyHash, body, chargedAt, traceparent: parseTraceparent(req.headers.traceparent) };
+  }
+
+  /**
+   * Counts the request in under its key (refused while the key's client is being erased: the erasure
+   * waits for the requests counted in, then erases), then charges the quota.
+   */
+  private async enterCharged(clientId: string, keyHash: string, requestId: string): Promise<number> {
+    let entered: boolean;
+    try {
+      entered = await this.fence.enter(keyHash);
+    } catch {
+      throw new HttpError(503, 'service_unavailable', 'O controle de acesso (Redis) está indisponível no momento. Tente novamente em instantes.', { 'Retry-After': '5' });
+    }
+    if (!entered) throw new HttpError(401, 'unauthorized', 'Chave de API revogada: os dados deste cliente estão sendo apagados.');
+    try {
+      return await this.checkQuota(clientId, requestId);
+    } catch (e) {
+      this.leave(keyHash);
+      throw e;
+    }
+  }
+
+  /** Counts a request out of the fence; a failure leaves the count to expire with its questions' deadline. */
+  private leave(keyHash: string): void {
+    this.fence.leave(keyHash).catch(() => undefined);
   }
 
   private async answer(a: Admitted, stream: boolean): Promise<AskOutput> {
@@ -106,25 +137,29 @@ export class AskController {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new CotaError('TIMEOUT', 'ask deadline exceeded')), Math.max(0, left) + DEADLINE_GRACE_MS);
     });
+    // Counted out when the pipeline settles, not at the deadline: its last write may come after a 504.
+    const run = withCallScope(scope, () =>
+      this.pipeline.ask({
+        request_id: a.requestId,
+        client_id: a.clientId,
+        conversation_id: a.body.conversation_id,
+        nickname: a.body.nickname,
+        question: a.body.question,
+        stream,
+      }),
+    );
+    run.then(
+      () => this.leave(a.keyHash),
+      () => this.leave(a.keyHash),
+    );
     try {
-      const out = await Promise.race([
-        withCallScope(scope, () =>
-          this.pipeline.ask({
-            request_id: a.requestId,
-            client_id: a.clientId,
-            conversation_id: a.body.conversation_id,
-            nickname: a.body.nickname,
-            question: a.body.question,
-            stream,
-          }),
-        ),
-        deadline,
-      ]);
+      const out = await Promise.race([run, deadline]);
       this.metrics.ask.observe({ status: out.status }, (performance.now() - a.started) / 1000);
       for (const [k, v] of Object.entries(out.meta.timings_ms)) if (k !== 'total') this.metrics.step.observe({ step: k }, v / 1000);
       return out;
     } catch (e) {
       const err = toHttpError(e);
+      await this.refundIfShed(err, a.clientId, a.chargedAt);
       outcome = `http_${err.status}`;
       span?.setAttribute('http.response.status_code', err.status);
       this.metrics.ask.observe({ status: `http_${err.status}` }, (performance.now() - a.started) / 1000);
@@ -145,16 +180,24 @@ export class AskController {
 
   @Get('conversations/:conversation_id/history')
   async history(@Req() req: Request, @Param('conversation_id') conversationId: string): Promise<unknown> {
-    const clientId = await authenticateClient(req, this.auth);
+    const { clientId, keyHash } = await authenticateKey(req, this.auth);
     const unsafe = unsafeTextReason(conversationId);
     if (unsafe) throw new HttpError(400, 'invalid_param', `Parâmetro 'conversation_id' ${unsafe}.`);
     if (!/^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/.test(conversationId)) {
       throw new HttpError(400, 'invalid_param', "Parâmetro 'conversation_id' inválido: use de 1 a 128 caracteres (letras, números, _ . : @ -).");
     }
-    // The same per-client limiter (and budget) as /ask.
-    await this.checkQuota(clientId, requestIdOf(req));
-    // Only the caller's own turns: the key's client scopes the lookup, never a parameter.
-    return this.infra.bus.call(ContextSubjects.history, { client_id: clientId, conversation_id: conversationId, limit: 500 });
+    // The same fence and per-client limiter (and budget) as /ask.
+    const chargedAt = await this.enterCharged(clientId, keyHash, requestIdOf(req));
+    try {
+      // Only the caller's own turns: the key's client scopes the lookup, never a parameter.
+      return await this.infra.bus.call(ContextSubjects.history, { client_id: clientId, conversation_id: conversationId, limit: 500 });
+    } catch (e) {
+      const err = toHttpError(e);
+      await this.refundIfShed(err, clientId, chargedAt);
+      throw err;
+    } finally {
+      this.leave(keyHash);
+    }
   }
 
   // The chat page at `/` is served by web/web.controller.ts (the app built by apps/web).
@@ -167,10 +210,20 @@ export class AskController {
     res.send(await this.metrics.registry.metrics());
   }
 
-  private async checkQuota(clientId: string, requestId: string): Promise<void> {
+  /**
+   * A request answered 503 (a service overloaded, its circuit open, or down) was shed, not served:
+   * its hit goes back to the client's budget. Best effort: a refund that fails leaves the hit charged.
+   */
+  private async refundIfShed(err: HttpError, clientId: string, chargedAt: number): Promise<void> {
+    if (err.status === 503) await this.limiter.refund(clientId, chargedAt).catch(() => undefined);
+  }
+
+  /** Charges one hit to the client (429 past its limits); returns when it was charged. */
+  private async checkQuota(clientId: string, requestId: string): Promise<number> {
+    const chargedAt = Date.now();
     let decision;
     try {
-      decision = await this.limiter.hit(clientId);
+      decision = await this.limiter.hit(clientId, chargedAt);
     } catch {
       throw new HttpError(503, 'service_unavailable', 'O controle de cotas (Redis) está indisponível no momento. Tente novamente em instantes.', { 'Retry-After': '5' });
     }
@@ -188,5 +241,6 @@ export class AskController {
         { 'Retry-After': String(decision.retryAfterSeconds) },
       );
     }
+    return chargedAt;
   }
 }

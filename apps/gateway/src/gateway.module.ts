@@ -1,20 +1,31 @@
 import { DynamicModule, Inject, Injectable, MiddlewareConsumer, Module, NestModule, OnModuleInit, Optional } from '@nestjs/common';
 import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
-import { ApiKeyAuthenticator, demoKeySeeding, InMemoryRateLimiter, loadQuotaPolicy, PostgresApiKeyRepository, QuotaPolicy, RedisRateLimiter, seedDemoKeys } from '@cota/access';
+import {
+  ApiKeyAuthenticator,
+  demoKeySeeding,
+  InMemoryAskFence,
+  InMemoryRateLimiter,
+  loadQuotaPolicy,
+  PostgresApiKeyRepository,
+  QuotaPolicy,
+  RedisAskFence,
+  RedisRateLimiter,
+  seedDemoKeys,
+} from '@cota/access';
 import { BusClient } from '@cota/messaging';
 import { AskPipeline, ClientErasure } from '@cota/orchestration';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 import { ErrorFilter, routeLabel } from './error.filter';
-import { AskController } from './gateway.controller';
+import { AskController, DEADLINE_GRACE_MS } from './gateway.controller';
 import { HealthController } from './health.controller';
 import { jsonBody } from './http/body';
 import { answerClientErrorsAsJson } from './http/client-error';
 import { securityHeaders } from './http/security-headers';
 import { GatewayMetrics } from './metrics';
 import { OpsController } from './ops.controller';
-import { GatewayErasureHandler, PrivacyController } from './privacy';
-import { QUOTA_POLICY, RATE_LIMITER } from './tokens';
+import { GatewayErasureHandler, KeyRevocationListener, PrivacyController, revokeEverywhere } from './privacy';
+import { ASK_FENCE, QUOTA_POLICY, RATE_LIMITER } from './tokens';
 import { DemoSession } from './web/demo-session';
 import { loadWebAssets } from './web/web-assets';
 import { WEB_ASSETS, WebController } from './web/web.controller';
@@ -28,6 +39,7 @@ const log = new Logger('gateway');
 class GatewayStartup implements OnModuleInit {
   constructor(
     @Inject(INFRA) private readonly infra: Infra,
+    private readonly auth: ApiKeyAuthenticator,
     @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
@@ -44,7 +56,9 @@ class GatewayStartup implements OnModuleInit {
 
   private async seedDemoKeys(seeding: 'listed' | 'generate'): Promise<void> {
     const repo = new PostgresApiKeyRepository(requireDatabase(this.infra));
-    const { created, seeded } = await seedDemoKeys(repo, seeding === 'listed' ? this.infra.env.demoKeys : null);
+    const { created, seeded, revoked } = await seedDemoKeys(repo, seeding === 'listed' ? this.infra.env.demoKeys : null);
+    // Demo keys replaced: the replicas already running drop them too.
+    revokeEverywhere(this.infra, this.auth, revoked);
     if (seeded && !created.length) log.info('demo API keys seeded from COTA_DEMO_KEYS', { count: seeded });
     if (created.length) {
       process.stdout.write(
@@ -66,7 +80,7 @@ export class GatewayModule implements NestModule {
     const db = requireDatabase(infra);
     return {
       module: GatewayModule,
-      controllers: [AskController, HealthController, OpsController, PrivacyController, WebController, GatewayErasureHandler],
+      controllers: [AskController, HealthController, OpsController, PrivacyController, WebController, GatewayErasureHandler, KeyRevocationListener],
       providers: [
         { provide: INFRA, useValue: infra },
         { provide: QUOTA_POLICY, useValue: quotas },
@@ -75,6 +89,13 @@ export class GatewayModule implements NestModule {
         { provide: AskPipeline, inject: [BusClient], useFactory: (client: BusClient) => new AskPipeline(client) },
         { provide: ClientErasure, inject: [BusClient], useFactory: (client: BusClient) => new ClientErasure(client) },
         { provide: ApiKeyAuthenticator, useValue: new ApiKeyAuthenticator(new PostgresApiKeyRepository(db), undefined, infra.metrics?.cacheLookup('gateway', 'api_keys') ?? null) },
+        {
+          // Counts each admitted request until it settles: a question's deadline and its commit's grace at most.
+          provide: ASK_FENCE,
+          useValue: infra.redis
+            ? new RedisAskFence(infra.redis, quotas.http.ask_deadline_ms + DEADLINE_GRACE_MS, `${infra.env.redisPrefix}fence:`)
+            : new InMemoryAskFence(quotas.http.ask_deadline_ms + DEADLINE_GRACE_MS),
+        },
         {
           provide: RATE_LIMITER,
           useValue: infra.redis ? new RedisRateLimiter(infra.redis, quotas.per_client, `${infra.env.redisPrefix}rl:`) : new InMemoryRateLimiter(quotas.per_client),

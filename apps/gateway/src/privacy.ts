@@ -1,19 +1,22 @@
 import { Controller, Delete, HttpCode, Inject, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { ApiKeyAuthenticator, PostgresApiKeyRepository, RateLimiter } from '@cota/access';
-import { ErasureReceipt, PrivacySubjects, RequestOf } from '@cota/contracts';
-import { RpcHandler } from '@cota/messaging';
+import { ApiKeyAuthenticator, AskFence, fenceAndDrain, PostgresApiKeyRepository, QuotaPolicy, RateLimiter } from '@cota/access';
+import { AccessBroadcasts, ErasureReceipt, KeysRevoked, PrivacySubjects, RequestOf } from '@cota/contracts';
+import { BusEventHandler, RpcHandler } from '@cota/messaging';
 import { ClientErasure } from '@cota/orchestration';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 import { authenticateClient } from './auth';
-import { RATE_LIMITER } from './tokens';
+import { DEADLINE_GRACE_MS } from './gateway.controller';
+import { ASK_FENCE, QUOTA_POLICY, RATE_LIMITER } from './tokens';
 
 const log = new Logger('gateway');
 
 /**
- * The gateway's part of a client erasure, served on `cota.gateway.erase-client.v1`: the client's API
- * keys (api_keys, owned by the gateway through @cota/access) and its rate-limit counters. This
- * replica's key cache forgets the client at once; other replicas' caches within 30 s.
+ * The gateway's parts of a client erasure. First (`cota.gateway.fence-client.v1`) the client's keys are
+ * fenced on every replica (shared fence: no new request gets in) and the requests already running end.
+ * Last (`cota.gateway.erase-client.v1`) the client's API keys (api_keys, owned by the gateway through
+ * @cota/access) are deleted and their revocation broadcast, so every replica's key cache drops them at
+ * once, then the rate-limit counters go.
  */
 @Controller()
 export class GatewayErasureHandler {
@@ -23,21 +26,52 @@ export class GatewayErasureHandler {
     @Inject(INFRA) private readonly infra: Infra,
     private readonly auth: ApiKeyAuthenticator,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    @Inject(ASK_FENCE) private readonly fence: AskFence,
+    @Inject(QUOTA_POLICY) private readonly quotas: QuotaPolicy,
   ) {
     this.keys = new PostgresApiKeyRepository(requireDatabase(infra));
   }
 
+  @RpcHandler(PrivacySubjects.fenceGateway)
+  async fenceClient(req: RequestOf<typeof PrivacySubjects.fenceGateway>) {
+    const hashes = await this.keys.hashesOfClient(req.client_id);
+    // A question admitted just before the fence ends within its deadline (and the grace of its commit).
+    const drained = await fenceAndDrain(this.fence, hashes, this.quotas.http.ask_deadline_ms + DEADLINE_GRACE_MS);
+    if (!drained) log.warn('erasure fence: requests still counted running at the end of the wait', { erasure_id: req.erasure_id, keys: hashes.length });
+    return { keys: hashes.length, drained };
+  }
+
   @RpcHandler(PrivacySubjects.eraseGateway)
   async erase(req: RequestOf<typeof PrivacySubjects.eraseGateway>) {
-    const counters = await this.limiter.eraseClient(req.client_id);
+    // Fenced again, so the fence outlasts the broadcast below by its whole lifetime.
+    await this.fence.fence(await this.keys.hashesOfClient(req.client_id));
     const deleted = await this.keys.deleteClient(req.client_id);
-    this.auth.forgetClient(req.client_id);
+    revokeEverywhere(this.infra, this.auth, deleted);
+    const counters = await this.limiter.eraseClient(req.client_id);
     return {
       erased: [
-        { service: 'gateway' as const, store: 'api_keys', backend: 'postgres' as const, count: deleted },
+        { service: 'gateway' as const, store: 'api_keys', backend: 'postgres' as const, count: deleted.length },
         { service: 'gateway' as const, store: 'rate_limit_counters', backend: this.infra.redis ? ('redis' as const) : ('memory' as const), count: counters },
       ],
     };
+  }
+}
+
+/** Revoked keys: this replica refuses them now, every other gateway when the broadcast reaches it. */
+export function revokeEverywhere(infra: Infra, auth: ApiKeyAuthenticator, keyHashes: string[]): void {
+  if (!keyHashes.length) return;
+  auth.forgetKeys(keyHashes);
+  infra.bus.emit(AccessBroadcasts.keysRevoked, { key_hashes: keyHashes });
+}
+
+/** Every gateway replica hears key revocations (no queue group) and drops the keys from its cache. */
+@Controller()
+export class KeyRevocationListener {
+  constructor(private readonly auth: ApiKeyAuthenticator) {}
+
+  @BusEventHandler(AccessBroadcasts.keysRevoked)
+  revoked(msg: KeysRevoked): void {
+    this.auth.forgetKeys(msg.key_hashes);
   }
 }
 

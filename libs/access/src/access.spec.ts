@@ -1,5 +1,7 @@
 import { ApiKeyAuthenticator, demoKeySeeding, hashApiKey, InMemoryApiKeyRepository, seedDemoKeys } from './api-keys';
+import { InMemoryAskFence } from './ask-fence';
 import { InMemoryRateLimiter } from './rate-limiter';
+import { describeAskFenceContract } from './testing/ask-fence-contract';
 import { describeRateLimiterContract } from './testing/rate-limiter-contract';
 
 describe('API keys', () => {
@@ -53,8 +55,8 @@ describe('erasure of a client', () => {
       { clientId: 'ana', key: 'chave-nova-11111' },
       { clientId: 'bia', key: 'chave-da-bia-222' },
     ]);
-    expect(await repo.deleteClient('ana')).toBe(2);
-    expect(await repo.deleteClient('ana')).toBe(0);
+    expect((await repo.deleteClient('ana')).sort()).toEqual([hashApiKey('chave-antiga-000'), hashApiKey('chave-nova-11111')].sort());
+    expect(await repo.deleteClient('ana')).toEqual([]);
     expect([...repo.records.values()].map((r) => r.client_id)).toEqual(['bia']);
   });
 
@@ -74,5 +76,55 @@ describe('erasure of a client', () => {
     await expect(auth.authenticate('chave-da-bia-456')).resolves.toBe('bia');
   });
 });
+
+describe('revocation heard from the bus', () => {
+  it('refuses the revoked keys at once, and only them', async () => {
+    const repo = new InMemoryApiKeyRepository();
+    await seedDemoKeys(repo, [
+      { clientId: 'ana', key: 'chave-da-ana-123' },
+      { clientId: 'bia', key: 'chave-da-bia-456' },
+    ]);
+    const auth = new ApiKeyAuthenticator(repo, 60_000);
+    await expect(auth.authenticate('chave-da-ana-123')).resolves.toBe('ana');
+    await expect(auth.authenticate('chave-da-bia-456')).resolves.toBe('bia');
+    const gone = await repo.deleteClient('ana');
+    auth.forgetKeys(gone);
+    await expect(auth.authenticate('chave-da-ana-123')).resolves.toBeNull();
+    await expect(auth.authenticate('chave-da-bia-456')).resolves.toBe('bia');
+  });
+
+  it('does not cache a lookup that a revocation overtook (it may have read the key before the revocation)', async () => {
+    const repo = new InMemoryApiKeyRepository();
+    await seedDemoKeys(repo, [{ clientId: 'ana', key: 'chave-da-ana-123' }]);
+    let release!: () => void;
+    const slow = Object.assign(Object.create(repo) as InMemoryApiKeyRepository, {
+      findClientByHash: async (h: string) => {
+        const found = await repo.findClientByHash(h);
+        await new Promise<void>((r) => (release = r));
+        return found;
+      },
+    });
+    const auth = new ApiKeyAuthenticator(slow, 60_000);
+    const first = auth.authenticate('chave-da-ana-123');
+    await new Promise((r) => setImmediate(r));
+    // The key is deleted and its revocation heard while the lookup had already read it.
+    auth.forgetKeys(await repo.deleteClient('ana'));
+    release();
+    await expect(first).resolves.toBe('ana');
+    const second = auth.authenticate('chave-da-ana-123');
+    await new Promise((r) => setImmediate(r));
+    release();
+    await expect(second).resolves.toBeNull();
+  });
+
+  it('demo seeding returns the demo keys it revoked, for the broadcast', async () => {
+    const repo = new InMemoryApiKeyRepository();
+    await seedDemoKeys(repo, [{ clientId: 'ana', key: 'chave-antiga-000' }]);
+    const next = await seedDemoKeys(repo, [{ clientId: 'ana', key: 'chave-nova-11111' }]);
+    expect(next.revoked).toEqual([hashApiKey('chave-antiga-000')]);
+  });
+});
+
+describeAskFenceContract('in-memory', (ttl) => new InMemoryAskFence(ttl));
 
 describeRateLimiterContract('in-memory', (policy) => new InMemoryRateLimiter(policy));

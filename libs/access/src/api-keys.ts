@@ -21,11 +21,13 @@ export interface ApiKeyRecord {
 export interface ApiKeyRepository {
   findClientByHash(keyHash: string): Promise<string | null>;
   upsert(record: ApiKeyRecord): Promise<void>;
-  /** Revokes demo keys not in `keep` (COTA_DEMO_KEYS seeds exactly its keys). */
-  revokeDemoKeysExcept(keepHashes: string[]): Promise<number>;
+  /** Revokes demo keys not in `keep` (COTA_DEMO_KEYS seeds exactly its keys); returns the revoked hashes. */
+  revokeDemoKeysExcept(keepHashes: string[]): Promise<string[]>;
   countActive(): Promise<number>;
-  /** Erasure: deletes every key of the client (active or revoked); returns how many. */
-  deleteClient(clientId: string): Promise<number>;
+  /** The hashes of every key of the client (active or revoked). */
+  hashesOfClient(clientId: string): Promise<string[]>;
+  /** Erasure: deletes every key of the client (active or revoked); returns the deleted hashes. */
+  deleteClient(clientId: string): Promise<string[]>;
 }
 
 export const accessMigrations: Migration[] = [
@@ -64,12 +66,13 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
     );
   }
 
-  async revokeDemoKeysExcept(keep: string[]): Promise<number> {
+  async revokeDemoKeysExcept(keep: string[]): Promise<string[]> {
     const rows = await this.ds.query(
       `UPDATE api_keys SET revoked_at = now() WHERE source = 'demo' AND revoked_at IS NULL AND NOT (key_hash = ANY($1::text[])) RETURNING key_hash`,
       [keep],
     );
-    return Array.isArray(rows?.[0]) ? rows[0].length : (rows?.length ?? 0);
+    // TypeORM answers an UPDATE ... RETURNING as [rows, count].
+    return hashesOf(Array.isArray(rows?.[0]) ? rows[0] : rows);
   }
 
   async countActive(): Promise<number> {
@@ -77,11 +80,16 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
     return Number(rows[0].n);
   }
 
-  async deleteClient(clientId: string): Promise<number> {
-    const rows: Array<{ n: number }> = await this.ds.query('WITH gone AS (DELETE FROM api_keys WHERE client_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone', [clientId]);
-    return Number(rows[0]?.n ?? 0);
+  async hashesOfClient(clientId: string): Promise<string[]> {
+    return hashesOf(await this.ds.query('SELECT key_hash FROM api_keys WHERE client_id = $1', [clientId]));
+  }
+
+  async deleteClient(clientId: string): Promise<string[]> {
+    return hashesOf(await this.ds.query('WITH gone AS (DELETE FROM api_keys WHERE client_id = $1 RETURNING key_hash) SELECT key_hash FROM gone', [clientId]));
   }
 }
+
+const hashesOf = (rows: Array<{ key_hash: string }> | undefined): string[] => (rows ?? []).map((r) => r.key_hash);
 
 /** For unit tests of the authenticator. */
 export class InMemoryApiKeyRepository implements ApiKeyRepository {
@@ -94,35 +102,37 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     this.records.set(r.key_hash, { ...r, revoked: false });
   }
   async revokeDemoKeysExcept(keep: string[]) {
-    let n = 0;
+    const revoked: string[] = [];
     for (const r of this.records.values()) {
       if (r.source === 'demo' && !r.revoked && !keep.includes(r.key_hash)) {
         r.revoked = true;
-        n++;
+        revoked.push(r.key_hash);
       }
     }
-    return n;
+    return revoked;
   }
   async countActive() {
     return [...this.records.values()].filter((r) => !r.revoked).length;
   }
+  async hashesOfClient(clientId: string) {
+    return [...this.records.values()].filter((r) => r.client_id === clientId).map((r) => r.key_hash);
+  }
   async deleteClient(clientId: string) {
-    let n = 0;
-    for (const [h, r] of [...this.records.entries()]) {
-      if (r.client_id !== clientId) continue;
-      this.records.delete(h);
-      n++;
-    }
-    return n;
+    const gone = await this.hashesOfClient(clientId);
+    for (const h of gone) this.records.delete(h);
+    return gone;
   }
 }
 
 /**
  * Resolves a bearer key to its client, with a short in-process cache so the hot path does not
- * hit Postgres on every question (revocation takes effect within `cacheMs`).
+ * hit Postgres on every question. A revocation (`forgetKeys`, told by the key-revocation broadcast)
+ * takes effect at once; the cache's `cacheMs` only bounds a revocation this process never heard of.
  */
 export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, { clientId: string | null; until: number }>();
+  /** Revocations heard so far: a lookup that a revocation overtook is not cached (it may predate it). */
+  private revocations = 0;
 
   constructor(
     private readonly repo: ApiKeyRepository,
@@ -137,17 +147,26 @@ export class ApiKeyAuthenticator {
     const fresh = !!hit && hit.until > Date.now();
     this.onLookup?.(fresh);
     if (hit && fresh) return hit.clientId;
+    const heard = this.revocations;
     const clientId = await this.repo.findClientByHash(h);
+    if (heard !== this.revocations) return clientId;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(h, { clientId, until: Date.now() + (clientId ? this.cacheMs : 2_000) });
     return clientId;
   }
 
+  /** Revoked keys (by hash): this process stops accepting them at once. */
+  forgetKeys(keyHashes: readonly string[]): void {
+    this.revocations++;
+    for (const h of keyHashes) this.cache.delete(h);
+  }
+
   /**
-   * Drops this process's cached keys of one client (after its erasure), so they stop working here
-   * at once; other gateway replicas drop theirs within `cacheMs`.
+   * Drops this process's cached keys of one client (after its erasure answered here, when the erase
+   * step ran on another replica whose broadcast may not have arrived yet).
    */
   forgetClient(clientId: string): void {
+    this.revocations++;
     for (const [h, entry] of [...this.cache.entries()]) if (entry.clientId === clientId) this.cache.delete(h);
   }
 }
@@ -173,20 +192,21 @@ export function demoKeySeeding(env: { embedded: boolean; demo: boolean; demoKeys
 }
 
 /**
- * Demo seeding. With COTA_DEMO_KEYS: exactly those keys are active demo keys. Without it and no
- * key at all: one new key per demo client, returned so the caller can print them once.
+ * Demo seeding. With COTA_DEMO_KEYS: exactly those keys are active demo keys (the others revoked,
+ * returned so the caller can tell every gateway). Without it and no key at all: one new key per
+ * demo client, returned so the caller can print them once.
  */
 export async function seedDemoKeys(
   repo: ApiKeyRepository,
   demoKeys: Array<{ clientId: string; key: string }> | null,
-): Promise<{ created: Array<{ clientId: string; key: string }>; seeded: number }> {
+): Promise<{ created: Array<{ clientId: string; key: string }>; seeded: number; revoked: string[] }> {
   if (demoKeys) {
     for (const k of demoKeys) await repo.upsert({ client_id: k.clientId, key_hash: hashApiKey(k.key), source: 'demo' });
-    await repo.revokeDemoKeysExcept(demoKeys.map((k) => hashApiKey(k.key)));
-    return { created: [], seeded: demoKeys.length };
+    const revoked = await repo.revokeDemoKeysExcept(demoKeys.map((k) => hashApiKey(k.key)));
+    return { created: [], seeded: demoKeys.length, revoked };
   }
-  if ((await repo.countActive()) > 0) return { created: [], seeded: 0 };
+  if ((await repo.countActive()) > 0) return { created: [], seeded: 0, revoked: [] };
   const created = DEMO_CLIENTS.map((clientId) => ({ clientId, key: generateApiKey() }));
   for (const k of created) await repo.upsert({ client_id: k.clientId, key_hash: hashApiKey(k.key), source: 'demo' });
-  return { created, seeded: created.length };
+  return { created, seeded: created.length, revoked: [] };
 }

@@ -1,2 +1,3 @@
 export * from './api-keys';
 export * from './rate-limiter';
+export * from './ask-fence';

@@ -35,6 +35,12 @@ export interface RateDecision {
 /** Fixed-window counters per client; Redis-backed so every gateway replica shares them. */
 export interface RateLimiter {
   hit(clientId: string, now?: number): Promise<RateDecision>;
+  /**
+   * Gives back one allowed hit charged at `chargedAt` (a request shed with 503 before it was served):
+   * both counters of that hit's windows lose one, never below zero; a counter that expired or was
+   * erased stays absent (a refund never creates one).
+   */
+  refund(clientId: string, chargedAt: number): Promise<void>;
   /** Erasure: drops the client's counters (they name the client); returns how many. */
   eraseClient(clientId: string): Promise<number>;
 }
@@ -64,8 +70,19 @@ if d == 1 then redis.call('EXPIRE', KEYS[2], ARGV[2]) end
 return {m, d}
 `;
 
-/** The script as an ioredis command: sent by EVALSHA (loaded on first use), auto-pipelined with the rest. */
-type WithHit = Redis & { cotaRateHit(minuteKey: string, dayKey: string, minuteTtl: number, dayTtl: number): Promise<[number, number]> };
+/** KEYS: minute counter, day counter. Each present counter above zero loses one, in one atomic command. */
+const REFUND_SCRIPT = `
+for i = 1, 2 do
+  if tonumber(redis.call('GET', KEYS[i]) or '0') > 0 then redis.call('DECR', KEYS[i]) end
+end
+return 1
+`;
+
+/** The scripts as ioredis commands: sent by EVALSHA (loaded on first use), auto-pipelined with the rest. */
+type WithHit = Redis & {
+  cotaRateHit(minuteKey: string, dayKey: string, minuteTtl: number, dayTtl: number): Promise<[number, number]>;
+  cotaRateRefund(minuteKey: string, dayKey: string): Promise<number>;
+};
 
 const windows = (now: number) => {
   const minute = Math.floor(now / 60_000);
@@ -93,6 +110,7 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly prefix = 'cota:rl:',
   ) {
     if (!('cotaRateHit' in redis)) redis.defineCommand('cotaRateHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
+    if (!('cotaRateRefund' in redis)) redis.defineCommand('cotaRateRefund', { numberOfKeys: 2, lua: REFUND_SCRIPT });
     this.redis = redis as WithHit;
   }
 
@@ -100,6 +118,11 @@ export class RedisRateLimiter implements RateLimiter {
     const w = windows(now);
     const [m, d] = await this.redis.cotaRateHit(this.prefix + counterKey('m', clientId, w.minute), this.prefix + counterKey('d', clientId, w.day), 120, 172_800);
     return decide(this.policy.requests_per_minute, this.policy.requests_per_day, Number(m), Number(d), w);
+  }
+
+  async refund(clientId: string, chargedAt: number): Promise<void> {
+    const w = windows(chargedAt);
+    await this.redis.cotaRateRefund(this.prefix + counterKey('m', clientId, w.minute), this.prefix + counterKey('d', clientId, w.day));
   }
 
   async eraseClient(clientId: string): Promise<number> {
@@ -130,6 +153,14 @@ export class InMemoryRateLimiter implements RateLimiter {
     this.counts.set(dk, d);
     if (this.counts.size > 50_000) this.counts.clear();
     return decide(this.policy.requests_per_minute, this.policy.requests_per_day, m, d, w);
+  }
+
+  async refund(clientId: string, chargedAt: number): Promise<void> {
+    const w = windows(chargedAt);
+    for (const k of [counterKey('m', clientId, w.minute), counterKey('d', clientId, w.day)]) {
+      const n = this.counts.get(k) ?? 0;
+      if (n > 0) this.counts.set(k, n - 1);
+    }
   }
 
   async eraseClient(clientId: string): Promise<number> {

@@ -3,7 +3,8 @@ import { SERVICES } from './define';
 import { ContextSubjects } from './subjects/context';
 import { ExecutorSubjects } from './subjects/executor';
 import { PlannerSubjects } from './subjects/planner';
-import { EVENT_READER, eventsOutsideTheirNamespace, natsPermissions, renderNatsConfig, RPC_CALLERS } from './bus-access';
+import { AccessBroadcasts } from './subjects/access';
+import { BROADCAST_SUBSCRIBERS, EVENT_READER, eventsOutsideTheirNamespace, natsPermissions, renderNatsConfig, RPC_CALLERS } from './bus-access';
 
 describe('bus access (NATS permissions generated from the contracts)', () => {
   const perms = natsPermissions();
@@ -22,7 +23,10 @@ describe('bus access (NATS permissions generated from the contracts)', () => {
         if (queue !== undefined) {
           expect(queue).toBe(s);
           expect(ALL_RPCS.find((r) => r.subject === subject)?.service).toBe(s);
-        } else expect(subject === `_INBOX.${s}.>` || subject.startsWith('cota.narrator.delta.v1')).toBe(true);
+        } else {
+          const hears = BROADCAST_SUBSCRIBERS.some(([d, subscribers]) => d.subject === subject && subscribers.includes(s));
+          expect(subject === `_INBOX.${s}.>` || subject.startsWith('cota.narrator.delta.v1') || hears).toBe(true);
+        }
       }
       expect(perms[s].allow_responses).toBe(true);
       expect(perms[s].publish.allow).toContain(`cota.events.${s}.>`);
@@ -38,6 +42,14 @@ describe('bus access (NATS permissions generated from the contracts)', () => {
     expect(publishers(ExecutorSubjects.funds.subject)).toEqual(['planner']);
     expect(publishers(ContextSubjects.sessionSet.subject)).toEqual(['tool-gate']);
     expect(publishers('cota.planner.health.v1').sort()).toEqual(['gateway', 'planner']);
+  });
+
+  it('lets every gateway hear key revocations, published by gateways only, outside the events the reader sees', () => {
+    const subject = AccessBroadcasts.keysRevoked.subject;
+    expect(SERVICES.filter((s) => perms[s].publish.allow!.includes(subject))).toEqual(['gateway']);
+    // No queue group: every replica receives it.
+    expect(SERVICES.filter((s) => perms[s].subscribe.allow!.includes(subject))).toEqual(['gateway']);
+    expect(subject.startsWith('cota.events.')).toBe(false);
   });
 
   it('gives the event reader read-only access to events', () => {

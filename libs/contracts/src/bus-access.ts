@@ -1,5 +1,5 @@
-import { RpcDef, SERVICES, ServiceName, StreamDef } from './define';
-import { ALL_RPCS } from './registry';
+import { EventDef, RpcDef, SERVICES, ServiceName, StreamDef } from './define';
+import { ALL_BROADCASTS, ALL_RPCS } from './registry';
 import { Events } from './subjects/events';
 import { PlannerSubjects } from './subjects/planner';
 import { ContextSubjects } from './subjects/context';
@@ -9,6 +9,7 @@ import { RagSubjects } from './subjects/rag';
 import { NarratorStream, NarratorSubjects } from './subjects/narrator';
 import { HealthSubjects } from './subjects/health';
 import { PrivacySubjects } from './subjects/privacy';
+import { AccessBroadcasts } from './subjects/access';
 
 /**
  * Who may call what on the bus (issue 11, "a closed bus"). The subjects and the service that serves
@@ -49,6 +50,7 @@ export const RPC_CALLERS: ReadonlyArray<readonly [RpcDef, readonly ServiceName[]
   [RagSubjects.reindex, gateway],
   [NarratorSubjects.narrate, gateway],
   // Erasure (ClientErasure in the gateway and `npm run erase`, which runs with the gateway's user).
+  [PrivacySubjects.fenceGateway, gateway],
   [PrivacySubjects.eraseContext, gateway],
   [PrivacySubjects.eraseExecutor, gateway],
   [PrivacySubjects.eraseGateway, gateway],
@@ -59,6 +61,9 @@ export const RPC_CALLERS: ReadonlyArray<readonly [RpcDef, readonly ServiceName[]
 
 /** Per-request streams: the owner publishes, the followers subscribe. */
 export const STREAM_FOLLOWERS: ReadonlyArray<readonly [StreamDef, readonly ServiceName[]]> = [[NarratorStream, gateway]];
+
+/** Broadcasts: the owner publishes, every replica of the subscribers receives (no queue group). */
+export const BROADCAST_SUBSCRIBERS: ReadonlyArray<readonly [EventDef, readonly ServiceName[]]> = [[AccessBroadcasts.keysRevoked, gateway]];
 
 /** One NATS user's permissions, as the server's `permissions` block. */
 export interface NatsPermissions {
@@ -78,8 +83,8 @@ const uniq = (xs: string[]) => [...new Set(xs)];
 
 /** Every user's permissions, derived from the registry and the callers above. */
 export function natsPermissions(): Record<NatsUser, NatsPermissions> {
-  const declared = new Set(RPC_CALLERS.map(([d]) => d.subject));
-  const undeclared = ALL_RPCS.filter((r) => !declared.has(r.subject)).map((r) => r.subject);
+  const declared = new Set([...RPC_CALLERS, ...BROADCAST_SUBSCRIBERS].map(([d]) => d.subject));
+  const undeclared = [...ALL_RPCS, ...ALL_BROADCASTS].filter((r) => !declared.has(r.subject)).map((r) => r.subject);
   if (undeclared.length) throw new Error(`bus-access: no callers declared for ${undeclared.join(', ')}`);
 
   const out = {} as Record<NatsUser, NatsPermissions>;
@@ -88,11 +93,13 @@ export function natsPermissions(): Record<NatsUser, NatsPermissions> {
     const serves = ALL_RPCS.filter((r) => r.service === s);
     const streams = STREAM_FOLLOWERS.filter(([d]) => d.service === s).map(([d]) => `${d.prefix}.>`);
     const follows = STREAM_FOLLOWERS.filter(([, f]) => f.includes(s)).map(([d]) => `${d.prefix}.>`);
+    const broadcasts = BROADCAST_SUBSCRIBERS.filter(([d]) => d.service === s).map(([d]) => d.subject);
+    const hears = BROADCAST_SUBSCRIBERS.filter(([, f]) => f.includes(s)).map(([d]) => d.subject);
     out[s] = {
-      publish: { allow: uniq([...calls, `cota.events.${s}.>`, ...streams]) },
+      publish: { allow: uniq([...calls, `cota.events.${s}.>`, ...streams, ...broadcasts]) },
       subscribe: {
-        // Its own subjects, in its own queue group only; its own reply inbox; the streams it follows.
-        allow: uniq([...serves.map((r) => `${r.subject} ${r.service}`), ...(calls.length ? [`${inboxOf(s)}.>`] : []), ...follows]),
+        // Its own subjects, in its own queue group only; its own reply inbox; the streams it follows; the broadcasts it hears.
+        allow: uniq([...serves.map((r) => `${r.subject} ${r.service}`), ...(calls.length ? [`${inboxOf(s)}.>`] : []), ...follows, ...hears]),
       },
       allow_responses: serves.length > 0,
     };

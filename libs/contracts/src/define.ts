@@ -26,7 +26,7 @@ export interface RpcDef<Req extends ZodTypeAny = ZodTypeAny, Res extends ZodType
   readonly mustLand: boolean;
 }
 
-/** A fire-and-forget event subject (telemetry). */
+/** A fire-and-forget event subject: telemetry (`defineEvent`), or a broadcast to every replica (`defineBroadcast`). */
 export interface EventDef<P extends ZodTypeAny = ZodTypeAny> {
   readonly kind: 'event';
   readonly subject: string;
@@ -54,6 +54,14 @@ export function defineRpc<Req extends ZodTypeAny, Res extends ZodTypeAny>(def: {
 
 export function defineEvent<P extends ZodTypeAny>(def: { service: ServiceName; event: string; payload: P }): EventDef<P> {
   return { kind: 'event', subject: `cota.events.${def.service}.${def.event}.v1`, service: def.service, payload: def.payload };
+}
+
+/**
+ * A fire-and-forget message every subscribing replica receives (no queue group), outside
+ * `cota.events.>`: it is no telemetry, and the event reader does not see it.
+ */
+export function defineBroadcast<P extends ZodTypeAny>(def: { subject: string; service: ServiceName; payload: P }): EventDef<P> {
+  return { kind: 'event', ...def };
 }
 
 /** Validates a payload against a schema; the error names the first offending field. */

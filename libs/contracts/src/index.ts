@@ -12,6 +12,7 @@ export * from './subjects/rag';
 export * from './subjects/narrator';
 export * from './subjects/health';
 export * from './subjects/privacy';
+export * from './subjects/access';
 export * from './subjects/events';
 export * from './registry';
 export * from './bus-access';

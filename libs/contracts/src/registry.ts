@@ -8,6 +8,7 @@ import { RagSubjects } from './subjects/rag';
 import { NarratorSubjects } from './subjects/narrator';
 import { HealthSubjects } from './subjects/health';
 import { PrivacySubjects } from './subjects/privacy';
+import { AccessBroadcasts } from './subjects/access';
 
 /** Every request-reply subject, for contract tests and the AsyncAPI document. */
 export const ALL_RPCS: RpcDef[] = [
@@ -23,3 +24,6 @@ export const ALL_RPCS: RpcDef[] = [
 
 /** Every telemetry event, for listeners that validate what they receive and the AsyncAPI document. */
 export const ALL_EVENTS: EventDef[] = Object.values(Events);
+
+/** Every broadcast (each subscribing replica receives it), for the permissions and the AsyncAPI document. */
+export const ALL_BROADCASTS: EventDef[] = Object.values(AccessBroadcasts);

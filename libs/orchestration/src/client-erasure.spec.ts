@@ -10,6 +10,10 @@ function setup(opts: { executorDown?: boolean; counts?: number } = {}) {
   const calls: Array<{ service: string; req: EraseClientRequest }> = [];
   const events: TelemetryEvent[] = [];
   const n = opts.counts ?? 2;
+  bus.serve(PrivacySubjects.fenceGateway, (req) => {
+    calls.push({ service: 'gateway-fence', req });
+    return { keys: 1, drained: true };
+  });
   bus.serve(PrivacySubjects.eraseContext, (req) => {
     calls.push({ service: 'context', req });
     return { erased: [pgStore('context', 'conversation_turns', n)] };
@@ -30,7 +34,7 @@ function setup(opts: { executorDown?: boolean; counts?: number } = {}) {
 }
 
 describe('ClientErasure', () => {
-  it('asks every owner to erase the client, keys last, and answers a receipt listing each store', async () => {
+  it('fences the client first, asks every owner to erase it, keys last, and answers a receipt listing each store', async () => {
     const { erasure, calls, events } = setup();
     const receipt = await erasure.erase('cliente-1', 'client');
     expect(receipt).toEqual({
@@ -46,6 +50,7 @@ describe('ClientErasure', () => {
       total: 5,
       message: erasureMessage(5),
     });
+    expect(calls.map((c) => c.service)[0]).toBe('gateway-fence');
     expect(calls.map((c) => c.service).slice(-1)).toEqual(['gateway']);
     expect(calls.every((c) => c.req.client_id === 'cliente-1' && c.req.erasure_id === 'erasure_test')).toBe(true);
     await new Promise((r) => setImmediate(r));
@@ -67,7 +72,7 @@ describe('ClientErasure', () => {
     const error = await erasure.erase('cliente-1', 'client').catch((e) => e);
     expect(CotaError.is(error, 'UNAVAILABLE')).toBe(true);
     expect(error.service).toBe('executor');
-    expect(calls.map((c) => c.service)).toEqual(['context']);
+    expect(calls.map((c) => c.service)).toEqual(['gateway-fence', 'context']);
   });
 
   it('refuses an empty client id', async () => {

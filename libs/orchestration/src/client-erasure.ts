@@ -17,13 +17,16 @@ export function erasureMessage(total: number): string {
 
 /**
  * Erasure of everything Cota holds about one client (issue 11), the one place it is orchestrated:
- * each owner erases its own stores over the bus (context: conversation turns and hot state;
- * executor: tool tables and the warehouse's client tables; gateway: API keys and rate-limit
- * counters), then a receipt lists every store with its count. Used by `DELETE /me/data`,
- * `POST /ops/erase` and `npm run erase`.
+ * the gateways first fence the client's keys (no new request of the client gets in on any replica)
+ * and wait for its running requests to end, so nothing is written for the client once its data is
+ * erased; then each owner erases its own stores over the bus (context: conversation turns and hot
+ * state; executor: tool tables and the warehouse's client tables; gateway: API keys, revoked on every
+ * gateway at once, and rate-limit counters), and a receipt lists every store with its count. Used by
+ * `DELETE /me/data`, `POST /ops/erase` and `npm run erase`.
  *
- * Data goes first and the keys last: when a step fails (a service down), the error names it, the
- * client still holds a working key and simply asks again (every step is idempotent).
+ * The keys are deleted last: when a step fails (a service down), the error names it, and the client
+ * still holds a key that can ask for the erasure again (every step is idempotent; the fence lets
+ * nothing else in until it expires).
  */
 export class ClientErasure {
   private readonly clock: () => number;
@@ -52,6 +55,7 @@ export class ClientErasure {
 
     let erased: ErasedStore[];
     try {
+      await this.client.call(PrivacySubjects.fenceGateway, req);
       const data = await Promise.allSettled([this.client.call(PrivacySubjects.eraseContext, req), this.client.call(PrivacySubjects.eraseExecutor, req)]);
       const failed = data.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;

@@ -40,6 +40,39 @@ export function describeRateLimiterContract(name: string, make: (policy: QuotaPo
       expect(all.filter((d) => d.allowed)).toHaveLength(10);
     });
 
+    it('does not count a refunded hit in its minute', async () => {
+      const rl = make({ requests_per_minute: 2, requests_per_day: 100 });
+      const ana = id('ana');
+      const t = Date.UTC(2026, 0, 1, 12, 0, 10);
+      expect((await rl.hit(ana, t)).allowed).toBe(true);
+      expect((await rl.hit(ana, t)).allowed).toBe(true);
+      await rl.refund(ana, t);
+      expect((await rl.hit(ana, t + 1000)).allowed).toBe(true);
+      expect(await rl.hit(ana, t + 1000)).toMatchObject({ allowed: false, limit: 'minute' });
+    });
+
+    it('does not count a refunded hit in its day, even refunded in a later minute', async () => {
+      const rl = make({ requests_per_minute: 100, requests_per_day: 2 });
+      const ana = id('ana');
+      const t = Date.UTC(2026, 0, 1, 12, 0, 59);
+      expect((await rl.hit(ana, t)).allowed).toBe(true);
+      expect((await rl.hit(ana, t)).allowed).toBe(true);
+      await rl.refund(ana, t);
+      expect((await rl.hit(ana, t + 5000)).allowed).toBe(true);
+      expect(await rl.hit(ana, t + 5000)).toMatchObject({ allowed: false, limit: 'day' });
+    });
+
+    it('never refunds below zero, nor creates a counter (a refund after erasure leaves nothing)', async () => {
+      const rl = make({ requests_per_minute: 1, requests_per_day: 100 });
+      const ana = id('ana');
+      const t = Date.UTC(2026, 0, 1, 12, 0, 0);
+      await rl.refund(ana, t);
+      await rl.refund(ana, t);
+      expect(await rl.eraseClient(ana)).toBe(0);
+      expect((await rl.hit(ana, t)).allowed).toBe(true);
+      expect((await rl.hit(ana, t)).allowed).toBe(false);
+    });
+
     it("erases the client's counters only: an id that extends it, or holds ':' or braces, is another client", async () => {
       const rl = make({ requests_per_minute: 1, requests_per_day: 100 });
       const ana = id('ana');

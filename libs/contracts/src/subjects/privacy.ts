@@ -43,15 +43,29 @@ export const ErasureReceipt = z.object({
 });
 export type ErasureReceipt = z.infer<typeof ErasureReceipt>;
 
+/** The gateway's fence: the client's keys let no new request in, and none is still running. */
+export const FenceClientResponse = z.object({
+  /** How many keys of the client were fenced. */
+  keys: z.number().int().min(0),
+  /** False when requests were still counted running at the end of the wait (a replica that stopped mid-request). */
+  drained: z.boolean(),
+});
+export type FenceClientResponse = z.infer<typeof FenceClientResponse>;
+
 const erase = (service: 'context' | 'executor' | 'gateway') =>
   defineRpc({ subject: `cota.${service}.erase-client.v1`, service, request: EraseClientRequest, response: EraseClientResponse, timeoutMs: 30_000 });
 
 /** One erase subject per owner of client data; the subjects stay namespaced by the owning service. */
 export const PrivacySubjects = {
+  /**
+   * First step: the client's keys are fenced (no new question or history read gets in on any gateway)
+   * and the requests already running end, so nothing is written for the client after its data is erased.
+   */
+  fenceGateway: defineRpc({ subject: 'cota.gateway.fence-client.v1', service: 'gateway', request: EraseClientRequest, response: FenceClientResponse, timeoutMs: 30_000 }),
   /** Conversation history (conversation_turns) and the hot state (Redis or memory) of every conversation of the client. */
   eraseContext: erase('context'),
   /** Tool tables (tool_reports, email_outbox, client_transactions) and the warehouse's client tables. */
   eraseExecutor: erase('executor'),
-  /** API keys (api_keys) and the rate-limit counters of the client. */
+  /** Last step: API keys (api_keys, revoked on every gateway at once) and the rate-limit counters of the client. */
   eraseGateway: erase('gateway'),
 };
