@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { ContextSubjects } from '@cota/contracts';
 import { loadEnv } from '@cota/config';
 import { Bus, InProcessTransport } from '@cota/messaging';
 import { openDatabase, RunningService, startService } from '@cota/service-kit';

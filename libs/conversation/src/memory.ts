@@ -1,5 +1,5 @@
 import type { NarratorMemory, Turn } from '@cota/contracts';
-import { ContextPolicy, scopeAllowsEntity } from '@cota/dialogue';
+import { ContextPolicy } from '@cota/dialogue';
 import { IndexedTurn, MemorySummary } from './store';
 
 /** A cycle (seed 004): one question and its answer, identified by the question's turn index. */
