@@ -65,7 +65,7 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
       user: env.natsUser,
       pass: env.natsPassword,
       name: `cota-${def.name}`,
-      onStatus: (s) => log.info('nats status', { status: s }),
+      onStatus: (status, level) => log[level]('nats status', { status }),
     });
     transport = nats;
     owned.push(() => nats.drain());
