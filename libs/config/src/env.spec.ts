@@ -19,6 +19,12 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ NATS_PASSWORD: 's3cret' })).toThrow(/NATS_PASSWORD needs NATS_USER/);
   });
 
+  it('reads the secret of the event salt (COTA_EVENT_SALT), and refuses a short one', () => {
+    expect(loadEnv({}).eventSalt).toBeNull();
+    expect(loadEnv({ COTA_EVENT_SALT: 'um-segredo-longo-o-bastante' }).eventSalt).toBe('um-segredo-longo-o-bastante');
+    expect(() => loadEnv({ COTA_EVENT_SALT: 'curto' })).toThrow(/COTA_EVENT_SALT must be at least 16 characters/);
+  });
+
   it('parses COTA_DEMO_KEYS into client/key pairs', () => {
     expect(loadEnv({ COTA_DEMO_KEYS: 'ana:chave-da-ana-123, bia:chave-da-bia-456' }).demoKeys).toEqual([
       { clientId: 'ana', key: 'chave-da-ana-123' },

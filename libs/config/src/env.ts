@@ -37,6 +37,12 @@ export interface CotaEnv {
   metricsPort?: number | null;
   /** OTEL_EXPORTER_OTLP_ENDPOINT: OTLP/HTTP collector base URL; null (default) leaves tracing off. */
   otlpEndpoint?: string | null;
+  /**
+   * COTA_EVENT_SALT: the secret the salt of `conversation_hash` in telemetry events is derived from,
+   * daily (libs/messaging telemetry.ts). Every service and replica must share it for their events to
+   * correlate; unset, each process draws its own. Secret: never log it.
+   */
+  eventSalt?: string | null;
 }
 
 /** SMTP delivery of the e-mail outbox (the executor's worker). */
@@ -130,7 +136,15 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): CotaEnv {
     mail: loadMailEnv(source),
     metricsPort: metricsPortOf(source),
     otlpEndpoint: otlpEndpointOf(source),
+    eventSalt: eventSaltOf(source),
   };
+}
+
+function eventSaltOf(source: NodeJS.ProcessEnv): string | null {
+  const raw = blank(source.COTA_EVENT_SALT);
+  // A secret: the error names the variable, never the value.
+  if (raw !== null && raw.length < 16) throw new EnvError('COTA_EVENT_SALT', 'must be at least 16 characters (e.g. openssl rand -hex 24)');
+  return raw;
 }
 
 function metricsPortOf(source: NodeJS.ProcessEnv): number | null {

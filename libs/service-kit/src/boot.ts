@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { ServiceName } from '@cota/contracts';
 import { CotaEnv, loadPolicy } from '@cota/config';
 import { collectDefaultMetrics } from 'prom-client';
-import { Bus, BusMetrics, BusServer, FabricPolicy, NatsTransport, tracingEnabled, Transport, TransportSubscription } from '@cota/messaging';
+import { Bus, BusMetrics, BusServer, EventSalt, FabricPolicy, NatsTransport, tracingEnabled, Transport, TransportSubscription } from '@cota/messaging';
 import { Migration, openDatabase, runMigrations } from './database';
 import { ownHealthChecks, readinessChecks, serveHealth } from './health';
 import { Infra } from './infra';
@@ -35,6 +35,16 @@ export interface RunningService {
   opsPort: number | null;
   /** Drain in-flight messages, close Nest, release connections it owns. */
   stop(): Promise<void>;
+}
+
+/**
+ * The salt of the service's telemetry hashes: derived from COTA_EVENT_SALT, or the process's own
+ * (fine embedded: one process); run apart without it, events of different processes do not correlate.
+ */
+function eventSaltOf(env: CotaEnv, log: Logger): EventSalt | undefined {
+  if (env.eventSalt) return new EventSalt(env.eventSalt);
+  if (!env.embedded) log.warn('COTA_EVENT_SALT is not set: conversation hashes in telemetry events are salted per process and do not correlate across services');
+  return undefined;
 }
 
 /** Connections shared by the services of one process (embedded mode, tests). */
@@ -94,7 +104,7 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   const infra: Infra = {
     service: def.name,
     env,
-    bus: new Bus(transport, def.name, { fabric, calls: fabric.client.callers.includes(def.name) ? fabric.client : undefined, log, metrics }),
+    bus: new Bus(transport, def.name, { fabric, calls: fabric.client.callers.includes(def.name) ? fabric.client : undefined, log, metrics, eventSalt: eventSaltOf(env, log) }),
     database: def.needsDatabase ? database : null,
     redis: def.needsRedis ? redis : null,
     embedded: env.embedded,
