@@ -8,7 +8,7 @@ import { CotaEnv, loadPolicy } from '@cota/config';
 import { collectDefaultMetrics } from 'prom-client';
 import { Bus, BusMetrics, BusServer, EventSalt, FabricPolicy, NatsTransport, tracingEnabled, Transport, TransportSubscription } from '@cota/messaging';
 import { Migration, openDatabase, runMigrations } from './database';
-import { ownHealthChecks, readinessChecks, serveHealth } from './health';
+import { HealthProblem, ownHealthChecks, readinessChecks, serveHealth } from './health';
 import { Infra } from './infra';
 import { Logger } from './logger';
 import { registerReadinessMetrics, startOpsServer } from './ops-server';
@@ -131,7 +131,7 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   // Once stop() begins the service reports not ready (a rolling restart takes it out of rotation) while it drains.
   let draining = false;
   const checks = () =>
-    draining ? { ...readinessChecks(infra), draining: async () => Promise.reject(new Error('shutting down: finishing in-flight messages')) } : readinessChecks(infra);
+    draining ? { ...readinessChecks(infra), draining: async () => Promise.reject(new HealthProblem('encerrando: terminando as mensagens em andamento')) } : readinessChecks(infra);
   if (!shared?.metrics) registerReadinessMetrics(metrics.registry, def.name, checks);
   const ops = !shared && env.metricsPort !== undefined && env.metricsPort !== null ? await startOpsServer({ port: env.metricsPort, registry: metrics.registry, checks }) : null;
   log.info('started', { transport: transport.name, embedded: env.embedded, ...(ops ? { metrics_port: ops.port } : {}) });

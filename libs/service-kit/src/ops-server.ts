@@ -25,7 +25,7 @@ export async function startOpsServer(opts: { port: number; host?: string; regist
     if (path === '/health/ready') {
       void runChecks(opts.checks()).then(
         (r) => json(r.ok ? 200 : 503, { status: r.ok ? 'ready' : 'not_ready', checks: r.checks }),
-        (e) => json(503, { status: 'not_ready', error: (e as Error).message }),
+        () => json(503, { status: 'not_ready' }),
       );
       return;
     }
