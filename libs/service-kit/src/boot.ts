@@ -9,7 +9,7 @@ import { collectDefaultMetrics } from 'prom-client';
 import { Bus, BusMetrics, BusServer, EventSalt, FabricPolicy, NatsTransport, tracingEnabled, Transport, TransportSubscription } from '@cota/messaging';
 import { Migration, openDatabase, runMigrations } from './database';
 import { HealthProblem, ownHealthChecks, readinessChecks, serveHealth } from './health';
-import { Infra } from './infra';
+import { Infra, onOpenBus } from './infra';
 import { Logger } from './logger';
 import { registerReadinessMetrics, startOpsServer } from './ops-server';
 import { openRedis } from './redis';
@@ -111,6 +111,9 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     metrics,
   };
 
+  if (onOpenBus(infra)) {
+    log.warn('NATS WITHOUT CREDENTIALS: any client on the network can call, serve and read every subject; set NATS_USER/NATS_PASSWORD (deploy/README.md, "A closed bus")');
+  }
   const module = def.module(infra);
   // Handlers are @MessagePattern methods served by the bus's Nest transport strategy (same on NATS and in-process).
   const strategy = new BusServer(infra.bus);

@@ -32,3 +32,25 @@ describe('readiness checks as the open probe shows them', () => {
     expect(r.checks).toEqual({ postgres: { ok: false, detail: 'sem resposta' } });
   });
 });
+
+describe('a bus without credentials', () => {
+  const natsInfra = (env: Record<string, unknown>, embedded = false) =>
+    ({ bus: { transport: { name: 'nats', ping: async () => 1 } }, database: null, redis: null, embedded, env }) as unknown as Infra;
+
+  it('is shown in the readiness detail of the NATS check without failing readiness', async () => {
+    const r = await runChecks(standardChecks(natsInfra({ natsUrl: 'nats://nats:4222', natsUser: null })));
+    expect(r.ok).toBe(true);
+    expect(r.checks.nats.ok).toBe(true);
+    expect(r.checks.nats.detail).toMatch(/^sem credenciais/);
+  });
+
+  it('is not reported with a NATS user (variable or URL), nor in embedded mode', async () => {
+    for (const infra of [
+      natsInfra({ natsUrl: 'nats://nats:4222', natsUser: 'planner' }),
+      natsInfra({ natsUrl: 'nats://planner:segredo@nats:4222', natsUser: null }),
+      { ...natsInfra({ natsUrl: null, natsUser: null }, true), bus: new Bus(new InProcessTransport(), 'planner') } as unknown as Infra,
+    ]) {
+      expect((await runChecks(standardChecks(infra))).checks.nats).toEqual({ ok: true });
+    }
+  });
+});

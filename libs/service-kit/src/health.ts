@@ -2,11 +2,12 @@ import { CotaError, HealthSubjects } from '@cota/contracts';
 import { TransportSubscription } from '@cota/messaging';
 import { pingDatabase } from './database';
 import type { FactoryProvider, InjectionToken } from '@nestjs/common';
-import { Infra, INFRA } from './infra';
+import { Infra, INFRA, onOpenBus } from './infra';
 import { Logger } from './logger';
 import { pingRedis } from './redis';
 
-export type HealthCheck = () => Promise<void>;
+/** Resolves when the dependency is usable; a string it resolves with is a note the probe shows with `ok: true`. */
+export type HealthCheck = () => Promise<void | string>;
 
 /** A readiness problem a service states itself: its message is for the open probe (pt-BR, no internals). */
 export class HealthProblem extends Error {}
@@ -67,9 +68,18 @@ export function ownHealthChecks(infra: Infra): Record<string, HealthCheck> {
   return ownChecks.get(infra) ?? {};
 }
 
+/** The readiness note of a NATS connection without credentials (onOpenBus): shown, never failing. */
+export const OPEN_BUS_DETAIL = 'sem credenciais: o NATS aceita qualquer cliente da rede (defina NATS_USER/NATS_PASSWORD)';
+
 /** Checks every service has: its bus, and the database/Redis it was given. */
 export function standardChecks(infra: Infra): Record<string, HealthCheck> {
-  const checks: Record<string, HealthCheck> = { nats: async () => void (await infra.bus.transport.ping()) };
+  const open = onOpenBus(infra);
+  const checks: Record<string, HealthCheck> = {
+    nats: async () => {
+      await infra.bus.transport.ping();
+      return open ? OPEN_BUS_DETAIL : undefined;
+    },
+  };
   if (infra.database) checks.postgres = async () => void (await pingDatabase(infra.database!));
   if (infra.redis) checks.redis = async () => void (await pingRedis(infra.redis!));
   return checks;
@@ -78,9 +88,9 @@ export function standardChecks(infra: Infra): Record<string, HealthCheck> {
 async function runCheck(name: string, check: HealthCheck, timeoutMs: number): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([check(), new Promise((_, rej) => (timer = setTimeout(() => rej(new NoAnswer(`no answer in ${timeoutMs} ms`)), timeoutMs)))]);
+    const note = await Promise.race([check(), new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new NoAnswer(`no answer in ${timeoutMs} ms`)), timeoutMs)))]);
     lastLogged.delete(name);
-    return { ok: true };
+    return note ? { ok: true, detail: note } : { ok: true };
   } catch (e) {
     logFailure(name, e);
     return { ok: false, detail: publicDetail(e) };
