@@ -122,7 +122,7 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     const http = await NestFactory.create(module, { logger: ['error', 'warn'], bodyParser: false, abortOnError: false });
     http.connectMicroservice({ strategy }, { inheritAppConfig: true });
     await http.startAllMicroservices();
-    await http.listen(env.port, '0.0.0.0');
+    await http.listen(env.port, env.host);
     app = http;
   } else {
     const micro = await NestFactory.createMicroservice(module, { strategy, logger: ['error', 'warn'], abortOnError: false });
@@ -136,8 +136,16 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   const checks = () =>
     draining ? { ...readinessChecks(infra), draining: async () => Promise.reject(new HealthProblem('encerrando: terminando as mensagens em andamento')) } : readinessChecks(infra);
   if (!shared?.metrics) registerReadinessMetrics(metrics.registry, def.name, checks);
-  const ops = !shared && env.metricsPort !== undefined && env.metricsPort !== null ? await startOpsServer({ port: env.metricsPort, registry: metrics.registry, checks }) : null;
-  log.info('started', { transport: transport.name, embedded: env.embedded, ...(ops ? { metrics_port: ops.port } : {}) });
+  const ops =
+    !shared && env.metricsPort !== undefined && env.metricsPort !== null
+      ? await startOpsServer({ port: env.metricsPort, host: env.metricsHost, opsToken: env.opsToken, registry: metrics.registry, checks })
+      : null;
+  log.info('started', {
+    transport: transport.name,
+    embedded: env.embedded,
+    ...(def.http ? { host: env.host, port: env.port } : {}),
+    ...(ops ? { metrics_host: ops.address, metrics_port: ops.port } : {}),
+  });
 
   let stopped = false;
   return {
