@@ -2,6 +2,8 @@
 # One image for the seven Cota services: `docker run cota <service>` (gateway, planner, context,
 # tool-gate, executor, rag, narrator), `node dist/cli/ingest.js` for the ingest job.
 # The raw FII data is never copied in: mount it at /data/fii (COTA_DATA_DIR).
+# The services listen on loopback unless told otherwise: a container passes HOST=0.0.0.0 (gateway) and
+# COTA_METRICS_HOST=0.0.0.0 (metrics/probe ports) explicitly, as deploy/ and docker-compose.yml do.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 

@@ -227,7 +227,8 @@ function checkServices(objs: K8sObject[], expectTag: string): void {
       'prometheus.io/path': '/metrics',
     });
   }
-  expect(find(objs, 'ConfigMap', 'cota-config')).toBeDefined();
+  // The services bind loopback unless told otherwise: every container (envFrom cota-config) says every interface.
+  expect(find(objs, 'ConfigMap', 'cota-config')!.data).toMatchObject({ HOST: '0.0.0.0', COTA_METRICS_HOST: '0.0.0.0' });
   expect((find(objs, 'ConfigMap', 'cota-nats-config')!.data as Record<string, string>)['nats.conf']).toBe(renderNatsConfig());
   checkNetworkPolicies(objs);
   const job = find(objs, 'Job', 'cota-ingest');
@@ -314,7 +315,7 @@ describe('docker-compose.yml and Dockerfile', () => {
       expect(s.build).toMatchObject({ context: '.', dockerfile: 'Dockerfile' });
       expect(s.command).toEqual([svc]);
       const env = s.environment as Record<string, string>;
-      expect(env).toMatchObject({ NATS_URL: 'nats://nats:4222', COTA_DATA_DIR: '/data/fii', NATS_USER: svc });
+      expect(env).toMatchObject({ NATS_URL: 'nats://nats:4222', COTA_DATA_DIR: '/data/fii', NATS_USER: svc, HOST: '0.0.0.0', COTA_METRICS_HOST: '0.0.0.0' });
       expect(env.NATS_PASSWORD).toBe((compose.services.nats.environment as Record<string, string>)[natsPasswordVariable(svc)]);
       expect(env.DATABASE_URL).toMatch(/^postgres:\/\/.+@postgres:5432\//);
       expect(env.REDIS_URL).toBe('redis://redis:6379');

@@ -109,7 +109,7 @@ describe('deploy/observability', () => {
 
   it('prometheus-scrape.yaml keeps annotated Cota pods and reads the alert rules', () => {
     const doc = parse(readFileSync(join(DIR, 'prometheus-scrape.yaml'), 'utf8')) as {
-      scrape_configs: Array<{ job_name: string; relabel_configs: Array<{ source_labels: string[] }> }>;
+      scrape_configs: Array<{ job_name: string; authorization?: { type: string; credentials_file?: string }; relabel_configs: Array<{ source_labels: string[] }> }>;
       rule_files: string[];
     };
     const job = doc.scrape_configs.find((j) => j.job_name === 'cota')!;
@@ -117,5 +117,7 @@ describe('deploy/observability', () => {
       expect.arrayContaining(['__meta_kubernetes_pod_annotation_prometheus_io_scrape', '__meta_kubernetes_pod_annotation_prometheus_io_port']),
     );
     expect(doc.rule_files).toContain('alerts.yaml');
+    // The metrics ports need the ops token when it is set (it is, in deploy/): Prometheus sends it as bearer.
+    expect(job.authorization).toEqual({ type: 'Bearer', credentials_file: expect.stringMatching(/COTA_OPS_TOKEN$/) });
   });
 });

@@ -62,6 +62,7 @@ export async function startCluster(
       .map((d) => `${d.clientId}:${d.key}`)
       .join(','),
     COTA_OPS_TOKEN: 'ops-token-de-teste',
+    COTA_EVENT_SALT: 'sal-dos-eventos-de-teste',
     PORT: String(port),
     COTA_LOG_LEVEL: 'warn',
     // Each service's metrics/probe port on a free port (a fixed default would collide between suites).

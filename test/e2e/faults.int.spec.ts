@@ -411,3 +411,41 @@ describe('faults survived under steady load', () => {
 });
 
 const faultNotes: { terminatedBackends: number } = { terminatedBackends: 0 };
+
+/**
+ * A service killed with calls in flight (a hostile run saw this): the calls delivered to the dead
+ * instance time out (executor.query: 10 s) after its replacement answered and the gateway's circuit
+ * closed again. Those late timeouts must not open the circuit a second time.
+ */
+describe('a service killed with calls in flight', () => {
+  const STUCK = 10; // more than policies/fabric.yaml client.breaker.consecutive_failures (5)
+  const CNPJ_QUESTION = 'Qual o CNPJ do HGLG11?';
+  let n = 0;
+  const askOnce = (who: Who) => cluster.ask(CNPJ_QUESTION, { who, conversation: `stuck-${who}-${n++}` });
+
+  it('is answered again once its replacement is up, with no second outage when the stuck calls time out', async () => {
+    await waitFor('the cluster to be ready', ready);
+    // Frozen first, so the questions' executor calls reach it and stay unanswered; then killed.
+    cluster.processes.get('executor')!.kill('SIGSTOP');
+    const stuck = Array.from({ length: STUCK }, (_, i) => askOnce(i % 2 ? 'ana' : 'bia'));
+    await sleep(1500);
+    await killProcess('executor');
+    // Nobody answers executor.query now: the gateway's circuit for the executor opens.
+    for (let i = 0; i < 3; i++) expect((await askOnce('ana')).status).toBe(503);
+    await cluster.spawnService('executor');
+    await waitFor('a 200 from the replacement', async () => (await askOnce('bia')).status === 200, 15_000);
+
+    let stuckDone = false;
+    const stuckStatuses = Promise.all(stuck).then((r) => ((stuckDone = true), r.map((x) => x.status)));
+    const after: number[] = [];
+    let doneAt = Infinity;
+    // Questions while the stuck calls time out, and a few seconds after (an open circuit lasts 3 s).
+    while (Date.now() < doneAt + 4000) {
+      after.push((await askOnce(after.length % 2 ? 'ana' : 'bia')).status);
+      if (stuckDone && doneAt === Infinity) doneAt = Date.now();
+      await sleep(200);
+    }
+    expect(await stuckStatuses).toEqual(Array(STUCK).fill(504));
+    expect(after.filter((status) => status !== 200)).toEqual([]);
+  }, 120_000);
+});

@@ -97,6 +97,7 @@ describe('traces across services (W3C traceparent in NATS headers)', () => {
 });
 
 describe('metrics and probes on each service port', () => {
+  const OPS = { headers: { authorization: 'Bearer ops-token-de-teste' } }; // COTA_OPS_TOKEN of cluster.ts
   it('serves /metrics, /health/live and /health/ready on every service', async () => {
     for (const [name, svc] of cluster.services) {
       expect([name, svc.opsPort]).toEqual([name, expect.any(Number)]);
@@ -105,22 +106,24 @@ describe('metrics and probes on each service port', () => {
       const ready = await fetch(`${base}/health/ready`);
       expect([name, ready.status]).toEqual([name, 200]);
       expect(await ready.json()).toMatchObject({ status: 'ready', checks: { nats: { ok: true } } });
-      const metrics = await (await fetch(`${base}/metrics`)).text();
+      // /metrics behind the ops token (COTA_OPS_TOKEN is set), like the gateway's; the probes stay open.
+      expect([name, (await fetch(`${base}/metrics`)).status]).toEqual([name, 401]);
+      const metrics = await (await fetch(`${base}/metrics`, OPS)).text();
       expect(metrics).toContain('cota_bus_handle_duration_seconds');
     }
   });
 
   it('counts handled messages by subject and outcome, calls and breaker states', async () => {
     await cluster.ask('Qual o CNPJ do HGLG11?', { conversation: 'metrics-1' });
-    const planner = await (await fetch(`http://127.0.0.1:${cluster.services.get('planner')!.opsPort}/metrics`)).text();
+    const planner = await (await fetch(`http://127.0.0.1:${cluster.services.get('planner')!.opsPort}/metrics`, OPS)).text();
     expect(planner).toMatch(/cota_bus_handle_duration_seconds_count\{service="planner",subject="cota\.planner\.plan\.v1",outcome="ok"\} [1-9]/);
     expect(planner).toMatch(/cota_bus_in_flight\{service="planner",subject="cota\.planner\.plan\.v1"\} 0/);
-    const gateway = await (await fetch(`http://127.0.0.1:${cluster.services.get('gateway')!.opsPort}/metrics`)).text();
+    const gateway = await (await fetch(`http://127.0.0.1:${cluster.services.get('gateway')!.opsPort}/metrics`, OPS)).text();
     expect(gateway).toMatch(/cota_bus_call_duration_seconds_count\{service="gateway",subject="cota\.planner\.plan\.v1",outcome="ok"\} [1-9]/);
     expect(gateway).toMatch(/cota_breaker_state\{service="gateway",target="planner"\} 0/);
     expect(gateway).toContain('cota_ask_duration_seconds_bucket');
     // The gateway's own /metrics (behind the ops token) serves the same registry.
-    const own = await fetch(`${cluster.baseUrl}/metrics`, { headers: { authorization: 'Bearer ops-token-de-teste' } });
+    const own = await fetch(`${cluster.baseUrl}/metrics`, OPS);
     expect(await own.text()).toContain('cota_bus_call_duration_seconds_count{service="gateway"');
   });
 });

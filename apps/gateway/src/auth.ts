@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import { ApiKeyAuthenticator, hashApiKey, safeEqual } from '@cota/access';
+import { ApiKeyAuthenticator, hashApiKey } from '@cota/access';
+import { safeEqual } from '@cota/service-kit';
 import { HttpError } from './http/http-error';
 
 function bearer(req: Request): string | null {

@@ -19,7 +19,7 @@ function setup(waitS: number) {
     );
   const controller = new HealthController(infra, quotas);
   const ask = async () => {
-    const out = { status: 0, body: {} as { status: string; services: Record<string, { ok: boolean }> } };
+    const out = { status: 0, body: {} as { status: string; services: Record<string, { ok: boolean; detail?: string }> } };
     const res = { status: (c: number) => ((out.status = c), res), json: (b: typeof out.body) => ((out.body = b), res) } as unknown as Response;
     await controller.ready(res);
     return out;
@@ -35,7 +35,8 @@ describe('GET /health/ready', () => {
     const first = await ask();
     expect(first.status).toBe(503);
     expect(first.body.status).toBe('starting');
-    expect(first.body.services.planner.ok).toBe(false);
+    // Which service, in plain words: not the bus's message (it names subjects and internals).
+    expect(first.body.services.planner).toEqual({ ok: false, detail: 'indisponível' });
     serve('planner');
     expect((await ask()).status).toBe(200);
     served.get('planner')!.unsubscribe();

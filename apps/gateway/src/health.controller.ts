@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { HealthSubjects, SERVICES } from '@cota/contracts';
 import type { QuotaPolicy } from '@cota/access';
-import { INFRA, Infra, runChecks, standardChecks } from '@cota/service-kit';
+import { INFRA, Infra, publicDetail, runChecks, standardChecks } from '@cota/service-kit';
 import { QUOTA_POLICY } from './tokens';
 
 @Controller('health')
@@ -39,7 +39,7 @@ export class HealthController {
           const h = await this.infra.bus.call(HealthSubjects[s], {}, { timeoutMs: 1000 });
           return [s, { ok: h.ok, checks: h.checks }] as const;
         } catch (e) {
-          return [s, { ok: false, detail: (e as Error).message }] as const;
+          return [s, { ok: false, detail: publicDetail(e) }] as const;
         }
       }),
     );

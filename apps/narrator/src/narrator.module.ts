@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { createLlmClient } from '@cota/llm';
 import { createNarrator, loadCatalogColumns, Narrator } from '@cota/narration';
-import { healthChecksProvider, INFRA, Infra, Logger } from '@cota/service-kit';
+import { HealthProblem, healthChecksProvider, INFRA, Infra, Logger } from '@cota/service-kit';
 import { NarratorHandlers } from './narrator.handlers';
 
 export interface NarratorServiceOptions {
@@ -36,7 +36,7 @@ export class NarratorModule {
         },
         healthChecksProvider([Narrator], (narrator: Narrator) => ({
           templates: async () => {
-            if (Object.keys(narrator.templates).length === 0) throw new Error('no answer templates loaded');
+            if (Object.keys(narrator.templates).length === 0) throw new HealthProblem('nenhum modelo de resposta carregado');
           },
         })),
       ],

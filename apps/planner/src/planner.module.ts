@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { createLlmClient } from '@cota/llm';
 import { loadContextPolicy } from '@cota/dialogue';
 import { Planner, loadPlanningPolicies, PlanningPolicies, TurnReader } from '@cota/planning';
-import { healthChecksProvider, INFRA, Infra } from '@cota/service-kit';
+import { HealthProblem, healthChecksProvider, INFRA, Infra } from '@cota/service-kit';
 import { DEFAULT_FUND_LIST_OPTIONS, FundListLoader, FundListLoaderOptions } from './fund-list.loader';
 import { PlannerHandlers } from './planner.handlers';
 
@@ -42,7 +42,7 @@ export class PlannerModule {
         },
         healthChecksProvider([FundListLoader], (funds: FundListLoader) => ({
           funds: async () => {
-            if (!funds.loaded) throw new Error('fund list not loaded yet (tickers recognised by pattern only)');
+            if (!funds.loaded) throw new HealthProblem('lista de fundos ainda não carregada (tickers reconhecidos só pelo formato)');
           },
         })),
       ],

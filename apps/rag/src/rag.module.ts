@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { createEmbedder, createPostgresRagEngine, loadRagPolicy, RagEngine } from '@cota/retrieval';
-import { healthChecksProvider, INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
+import { HealthProblem, healthChecksProvider, INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 import { RagHandlers } from './rag.handlers';
 
 @Module({})
@@ -23,7 +23,7 @@ export class RagModule {
         },
         healthChecksProvider([RagEngine], (engine: RagEngine) => ({
           index: async () => {
-            if (!engine.loadedCounts().knowledge) throw new Error('knowledge index is not loaded');
+            if (!engine.loadedCounts().knowledge) throw new HealthProblem('base de conhecimento não carregada');
           },
         })),
       ],

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { Migration } from '@cota/service-kit';
 
@@ -169,13 +169,6 @@ export class ApiKeyAuthenticator {
     this.revocations++;
     for (const [h, entry] of [...this.cache.entries()]) if (entry.clientId === clientId) this.cache.delete(h);
   }
-}
-
-/** Constant-time comparison for the ops token. */
-export function safeEqual(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
 }
 
 export const DEMO_CLIENTS = ['cliente-demo-1', 'cliente-demo-2', 'cliente-demo-3'];

@@ -19,6 +19,20 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ NATS_PASSWORD: 's3cret' })).toThrow(/NATS_PASSWORD needs NATS_USER/);
   });
 
+  it('reads the secret of the event salt (COTA_EVENT_SALT), and refuses a short one', () => {
+    expect(loadEnv({}).eventSalt).toBeNull();
+    expect(loadEnv({ COTA_EVENT_SALT: 'um-segredo-longo-o-bastante' }).eventSalt).toBe('um-segredo-longo-o-bastante');
+    expect(() => loadEnv({ COTA_EVENT_SALT: 'curto' })).toThrow(/COTA_EVENT_SALT must be at least 16 characters/);
+  });
+
+  it('binds the gateway (HOST) and the metrics ports (COTA_METRICS_HOST) to loopback unless told otherwise', () => {
+    for (const env of [loadEnv({}), loadEnv({ NATS_URL: 'nats://nats:4222' })])
+      expect({ host: env.host, metricsHost: env.metricsHost }).toEqual({ host: '127.0.0.1', metricsHost: '127.0.0.1' });
+    const container = loadEnv({ NATS_URL: 'nats://nats:4222', HOST: '0.0.0.0', COTA_METRICS_HOST: '::' });
+    expect({ host: container.host, metricsHost: container.metricsHost }).toEqual({ host: '0.0.0.0', metricsHost: '::' });
+    expect(() => loadEnv({ HOST: 'http://0.0.0.0' })).toThrow(/HOST must be an IP address or a host name/);
+  });
+
   it('parses COTA_DEMO_KEYS into client/key pairs', () => {
     expect(loadEnv({ COTA_DEMO_KEYS: 'ana:chave-da-ana-123, bia:chave-da-bia-456' }).demoKeys).toEqual([
       { clientId: 'ana', key: 'chave-da-ana-123' },

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { dataDir } from './paths';
 
@@ -15,6 +16,11 @@ export interface CotaEnv {
   redisUrl: string | null;
   openai: { apiKey: string | null; baseUrl: string | null; model: string | null };
   port: number;
+  /**
+   * HOST: the interface the gateway's HTTP server binds. Loopback unless told otherwise, in every mode:
+   * a container sets 0.0.0.0 explicitly (deploy/, docker-compose.yml).
+   */
+  host: string;
   /** `client_id:key,...` from COTA_DEMO_KEYS, or null. */
   demoKeys: Array<{ clientId: string; key: string }> | null;
   /**
@@ -35,8 +41,16 @@ export interface CotaEnv {
    * per-service default when run alone, none in tests that do not ask. `0` picks a free port.
    */
   metricsPort?: number | null;
+  /** COTA_METRICS_HOST: the interface of that metrics/probe port; loopback unless told otherwise (containers: 0.0.0.0). */
+  metricsHost: string;
   /** OTEL_EXPORTER_OTLP_ENDPOINT: OTLP/HTTP collector base URL; null (default) leaves tracing off. */
   otlpEndpoint?: string | null;
+  /**
+   * COTA_EVENT_SALT: the secret the salt of `conversation_hash` in telemetry events is derived from,
+   * daily (libs/messaging telemetry.ts). Every service and replica must share it for their events to
+   * correlate; unset, each process draws its own. Secret: never log it.
+   */
+  eventSalt?: string | null;
 }
 
 /** SMTP delivery of the e-mail outbox (the executor's worker). */
@@ -121,6 +135,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): CotaEnv {
     redisUrl,
     openai: { apiKey: blank(source.OPENAI_API_KEY), baseUrl: blank(source.OPENAI_BASE_URL), model: blank(source.OPENAI_MODEL) },
     port,
+    host: hostOf(source, 'HOST'),
     demoKeys,
     demo: demoFlag !== null && ['1', 'true', 'yes'].includes(demoFlag),
     opsToken: blank(source.COTA_OPS_TOKEN),
@@ -129,8 +144,29 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): CotaEnv {
     embedded: !natsUrl && !databaseUrl && !redisUrl,
     mail: loadMailEnv(source),
     metricsPort: metricsPortOf(source),
+    metricsHost: hostOf(source, 'COTA_METRICS_HOST'),
     otlpEndpoint: otlpEndpointOf(source),
+    eventSalt: eventSaltOf(source),
   };
+}
+
+function eventSaltOf(source: NodeJS.ProcessEnv): string | null {
+  const raw = blank(source.COTA_EVENT_SALT);
+  // A secret: the error names the variable, never the value.
+  if (raw !== null && raw.length < 16) throw new EnvError('COTA_EVENT_SALT', 'must be at least 16 characters (e.g. openssl rand -hex 24)');
+  return raw;
+}
+
+/** Where a server listens when the environment does not say: this machine only. */
+export const LOOPBACK = '127.0.0.1';
+
+function hostOf(source: NodeJS.ProcessEnv, name: 'HOST' | 'COTA_METRICS_HOST'): string {
+  const raw = blank(source[name]);
+  if (raw === null) return LOOPBACK;
+  if (!isIP(raw) && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(raw)) {
+    throw new EnvError(name, `must be an IP address or a host name (0.0.0.0: every interface), got '${raw}'`);
+  }
+  return raw;
 }
 
 function metricsPortOf(source: NodeJS.ProcessEnv): number | null {

@@ -6,6 +6,7 @@ import { CallScope, currentCallScope, isRequestId, MessageHeaders, scopeFromHead
 import { bulkheadLimits, ClientPolicy, DEFAULT_FABRIC, FabricPolicy } from './fabric-policy';
 import { BusMetrics } from './metrics';
 import { BusLog, CallGuard, subscriptionBulkhead } from './resilience';
+import { EventSalt, PROCESS_EVENT_SALT } from './telemetry';
 import { endSpan, SpanKind, startSpan, traceparentOf } from './tracing';
 import { Transport, TransportSubscription } from './transport';
 
@@ -27,6 +28,8 @@ export interface BusOptions {
   log?: BusLog;
   /** Prometheus metrics of handled messages, calls and breakers (metrics.ts); none when absent. */
   metrics?: BusMetrics;
+  /** Salt of the conversation hashes in its telemetry events (COTA_EVENT_SALT); the process's random one when absent. */
+  eventSalt?: EventSalt;
 }
 
 /** Client errors are answers, not incidents: logged at info; the rest at warn (timeouts, outages) or error. */
@@ -80,6 +83,8 @@ export class Bus {
   private readonly metrics?: BusMetrics;
   /** Breakers and retries of this bus's calls (the gateway's); null for the other services. */
   readonly guard: CallGuard | null;
+  /** Salt of `conversation_hash` in the telemetry events it publishes (telemetry.ts emitStep). */
+  readonly eventSalt: EventSalt;
 
   constructor(
     readonly transport: Transport,
@@ -91,6 +96,7 @@ export class Bus {
     this.log = opts.log;
     this.guard = opts.calls ? new CallGuard(opts.calls, opts.log) : null;
     this.metrics = opts.metrics;
+    this.eventSalt = opts.eventSalt ?? PROCESS_EVENT_SALT;
     if (this.metrics && this.guard) this.metrics.watchBreakers(owner, this.guard);
   }
 

@@ -1,4 +1,4 @@
-import { connect, ErrorCode, headers as natsHeaders, Msg, MsgHdrs, NatsConnection, NatsError, StringCodec, Subscription } from 'nats';
+import { connect, DebugEvents, ErrorCode, Events, headers as natsHeaders, Msg, MsgHdrs, NatsConnection, NatsError, StringCodec, Subscription } from 'nats';
 import { CotaError, inboxOf } from '@cota/contracts';
 import type { MessageHeaders } from './call-scope';
 import { EventHandler, RequestHandler, Transport, TransportSubscription } from './transport';
@@ -23,8 +23,8 @@ export interface NatsTransportOptions {
   url: string;
   /** Connection name shown by the NATS server (service + instance). */
   name: string;
-  /** Called on connection state changes, for logs. */
-  onStatus?: (status: string) => void;
+  /** Called on connection state changes, for logs, with how loud each is (natsStatusLevel). */
+  onStatus?: (status: string, level: NatsStatusLevel) => void;
   /**
    * NATS user and password (NATS_USER/NATS_PASSWORD). `nats://user:pass@host:4222` in the URL works too;
    * these win over the URL's. The user's permissions are generated from libs/contracts (bus-access.ts); its
@@ -46,6 +46,19 @@ export function natsServerAndCredentials(url: string): { server: string; user: s
   const user = decodeURIComponent(idx >= 0 ? auth.slice(0, idx) : auth) || null;
   const pass = idx >= 0 ? decodeURIComponent(auth.slice(idx + 1)) || null : null;
   return { server: scheme + rest, user, pass };
+}
+
+export type NatsStatusLevel = 'debug' | 'info' | 'warn';
+
+/**
+ * How loud a connection status is: nats.js's routine debug events (its ping timer fires every 10 s,
+ * each reconnect attempt) at debug; losing the server, a stale link or an error at warn; the rest
+ * (reconnected, cluster update, lame duck) at info.
+ */
+export function natsStatusLevel(type: string): NatsStatusLevel {
+  if (type === Events.Disconnect || type === Events.Error || type === DebugEvents.StaleConnection) return 'warn';
+  if (type === DebugEvents.PingTimer || type === DebugEvents.Reconnecting) return 'debug';
+  return 'info';
 }
 
 /** Maps a nats.js failure to the wire error a caller can act on. */
@@ -112,7 +125,7 @@ export class NatsTransport implements Transport {
       for await (const s of nc.status()) {
         if (s.type === 'disconnect') transport.linkUp = false;
         if (s.type === 'reconnect') transport.linkUp = true;
-        opts.onStatus?.(`${s.type}${s.data ? ' ' + String(s.data) : ''}`);
+        opts.onStatus?.(`${s.type}${s.data ? ' ' + String(s.data) : ''}`, natsStatusLevel(s.type));
       }
     })().catch(() => undefined);
     return transport;

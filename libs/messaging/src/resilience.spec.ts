@@ -5,6 +5,7 @@ import { ClientPolicy, DEFAULT_FABRIC } from './fabric-policy';
 import { InProcessTransport } from './in-process-transport';
 import { withCallScope } from './call-scope';
 import { countsAgainstTarget, retryable, transient } from './resilience';
+import { Transport } from './transport';
 
 const read = defineRpc({ subject: 'cota.test.read.v1', service: 'executor', request: z.object({}), response: z.object({ n: z.number() }), idempotent: true, timeoutMs: 300 });
 const write = defineRpc({ subject: 'cota.test.write.v1', service: 'executor', request: z.object({}), response: z.object({ n: z.number() }), timeoutMs: 300 });
@@ -106,5 +107,127 @@ describe('the gateway bus client (breakers per target, retries of idempotent rea
 
   it('does not guard buses built without a client policy (every service but the gateway)', () => {
     expect(new Bus(new InProcessTransport(), 'executor').guard).toBeNull();
+  });
+});
+
+/**
+ * A transport whose requests wait until the test answers them: a call stuck on a killed replica
+ * is one the test rejects with TIMEOUT later, whenever it likes.
+ */
+class HeldTransport implements Transport {
+  readonly name = 'in-process' as const;
+  readonly held: Array<{ resolve(v: string): void; reject(e: unknown): void }> = [];
+  request(): Promise<string> {
+    return new Promise((resolve, reject) => this.held.push({ resolve, reject }));
+  }
+  serve(): never {
+    throw new Error('not served here');
+  }
+  publish(): void {}
+  subscribe(): never {
+    throw new Error('not subscribed here');
+  }
+  isConnected(): boolean {
+    return true;
+  }
+  async ping(): Promise<number> {
+    return 0;
+  }
+  async drain(): Promise<void> {}
+}
+
+describe('the breaker after a target recovered (calls still stuck on the old instance)', () => {
+  const timeout = () => new CotaError('TIMEOUT', 'no answer in time', { subject: write.subject });
+  const noResponders = () => new CotaError('UNAVAILABLE', 'no service is answering', { subject: write.subject });
+  const ok = JSON.stringify({ ok: true, data: { n: 1 } });
+
+  function setupHeld() {
+    const transport = new HeldTransport();
+    const client = new Bus(transport, 'gateway', { calls: policy });
+    /** Starts a call now; its transport request is the last one held. */
+    const start = () => {
+      const p = client.call(write, {}).then(
+        () => 'ok',
+        (e: CotaError) => e.code,
+      );
+      return { p, held: transport.held[transport.held.length - 1] };
+    };
+    return { transport, client, start };
+  }
+
+  beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
+  afterEach(() => jest.useRealTimers());
+
+  it('does not open again on late timeouts of calls that started before the half-open trial closed it', async () => {
+    const { client, start } = setupHeld();
+    const stuck = [start(), start(), start()]; // in flight on the instance that is then killed
+    await Promise.resolve();
+    for (let i = 0; i < 3; i++) {
+      const c = start(); // the replacement is not up yet: nobody answers
+      c.held.reject(noResponders());
+      await c.p;
+    }
+    expect(client.guard?.states()).toMatchObject({ executor: 'open' });
+    jest.advanceTimersByTime(250);
+    const trial = start();
+    trial.held.resolve(ok);
+    expect(await trial.p).toBe('ok');
+    expect(client.guard?.states()).toMatchObject({ executor: 'closed' });
+    // The calls stuck on the killed instance time out now, long after the replacement answered.
+    for (const s of stuck) s.held.reject(timeout());
+    expect(await Promise.all(stuck.map((s) => s.p))).toEqual(['TIMEOUT', 'TIMEOUT', 'TIMEOUT']);
+    expect(client.guard?.states()).toMatchObject({ executor: 'closed' });
+    const next = start();
+    next.held.resolve(ok);
+    expect(await next.p).toBe('ok');
+  });
+
+  it('does not open on late timeouts of calls older than a call that succeeded, and still opens on fresh ones', async () => {
+    const { client, start } = setupHeld();
+    const stuck = [start(), start(), start()];
+    const answered = start(); // started after them, answered by the restarted instance
+    answered.held.resolve(ok);
+    expect(await answered.p).toBe('ok');
+    for (const s of stuck) s.held.reject(timeout());
+    await Promise.all(stuck.map((s) => s.p));
+    expect(client.guard?.states()).toMatchObject({ executor: 'closed' });
+    // Calls that started after the last success and fail are evidence: three of them open the circuit.
+    const fresh = [start(), start(), start()];
+    for (const f of fresh) f.held.reject(timeout());
+    await Promise.all(fresh.map((f) => f.p));
+    expect(client.guard?.states()).toMatchObject({ executor: 'open' });
+  });
+
+  it('opens again when the half-open trial itself fails', async () => {
+    const { client, start } = setupHeld();
+    for (let i = 0; i < 3; i++) {
+      const c = start();
+      c.held.reject(noResponders());
+      await c.p;
+    }
+    jest.advanceTimersByTime(250);
+    const trial = start();
+    trial.held.reject(timeout());
+    expect(await trial.p).toBe('TIMEOUT');
+    expect(client.guard?.states()).toMatchObject({ executor: 'open' });
+  });
+
+  it('does not let late timeouts of calls from before the outage end a half-open trial', async () => {
+    const { client, start } = setupHeld();
+    const stuck = [start(), start(), start()];
+    await Promise.resolve();
+    for (let i = 0; i < 3; i++) {
+      const c = start();
+      c.held.reject(noResponders());
+      await c.p;
+    }
+    jest.advanceTimersByTime(250);
+    const trial = start(); // half-open: the trial is in flight
+    expect(client.guard?.states()).toMatchObject({ executor: 'half-open' });
+    for (const s of stuck) s.held.reject(timeout());
+    await Promise.all(stuck.map((s) => s.p));
+    trial.held.resolve(ok);
+    expect(await trial.p).toBe('ok');
+    expect(client.guard?.states()).toMatchObject({ executor: 'closed' });
   });
 });

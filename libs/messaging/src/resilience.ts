@@ -4,6 +4,7 @@ import {
   BulkheadPolicy,
   circuitBreaker,
   CircuitBreakerPolicy,
+  CircuitState,
   ConsecutiveBreaker,
   ExponentialBackoff,
   handleWhen,
@@ -55,7 +56,7 @@ const MUST_LAND_ATTEMPTS_WITHOUT_DEADLINE = 5;
  * UNAVAILABLE at once (the gateway's 503 with Retry-After) instead of waiting out timeouts.
  */
 export class CallGuard {
-  private readonly breakers = new Map<string, CircuitBreakerPolicy>();
+  private readonly circuits = new Map<string, TargetCircuit>();
   private readonly retry: RetryPolicy | null;
   private readonly mustLandBackoff: IBackoffFactory<unknown>;
 
@@ -74,10 +75,10 @@ export class CallGuard {
   }
 
   async run<T>(def: RpcDef, attempt: () => Promise<T>): Promise<T> {
-    const breaker = this.breakerFor(def.service);
+    const circuit = this.circuitFor(def.service);
     const once = async () => {
       try {
-        return await breaker.execute(attempt);
+        return await circuit.execute(attempt);
       } catch (e) {
         if (e instanceof BrokenCircuitError || e instanceof IsolatedCircuitError) {
           throw new CotaError(
@@ -115,22 +116,76 @@ export class CallGuard {
   /** State of each target's circuit (for tests and diagnostics). */
   states(): Record<string, 'closed' | 'open' | 'half-open' | 'isolated'> {
     const names = ['closed', 'open', 'half-open', 'isolated'] as const;
-    return Object.fromEntries([...this.breakers].map(([target, b]) => [target, names[b.state]]));
+    return Object.fromEntries([...this.circuits].map(([target, c]) => [target, names[c.state]]));
   }
 
-  private breakerFor(target: string): CircuitBreakerPolicy {
-    let b = this.breakers.get(target);
-    if (!b) {
-      b = circuitBreaker(handleWhen(countsAgainstTarget), {
-        halfOpenAfter: this.policy.breaker.half_open_after_ms,
-        breaker: new ConsecutiveBreaker(this.policy.breaker.consecutive_failures),
-      });
-      b.onBreak(() => this.log?.warn('circuit opened', { target, half_open_after_ms: this.policy.breaker.half_open_after_ms }));
-      b.onHalfOpen(() => this.log?.info('circuit half-open', { target }));
-      b.onReset(() => this.log?.info('circuit closed', { target }));
-      this.breakers.set(target, b);
+  private circuitFor(target: string): TargetCircuit {
+    let c = this.circuits.get(target);
+    if (!c) {
+      c = new TargetCircuit(target, this.policy.breaker, this.log);
+      this.circuits.set(target, c);
     }
-    return b;
+    return c;
+  }
+}
+
+/**
+ * One target service's circuit breaker (cockatiel), fed only with failures that still say something
+ * about the target. Calls are numbered as they go out; a failure counts only when its call went out
+ * after the circuit last changed state (opened, half-open, closed) and after the latest call that
+ * succeeded went out. A call stuck on a killed instance times out long after its replacement answered
+ * and the circuit closed: that late timeout is old news and must not open the circuit again.
+ */
+class TargetCircuit {
+  private readonly breaker: CircuitBreakerPolicy;
+  /** Calls sent so far: the next call's number. */
+  private sent = 0;
+  /** Calls numbered below this one are stale: their failures no longer count. */
+  private freshFrom = 0;
+  /** Failures of stale calls, which the breaker's filter ignores (the caller still gets them as they are). */
+  private readonly stale = new WeakSet<Error>();
+
+  constructor(target: string, policy: ClientPolicy['breaker'], log?: BusLog) {
+    this.breaker = circuitBreaker(
+      handleWhen((e) => countsAgainstTarget(e) && !this.stale.has(e)),
+      { halfOpenAfter: policy.half_open_after_ms, breaker: new ConsecutiveBreaker(policy.consecutive_failures) },
+    );
+    // Each change of state starts a new generation: what was in flight before it is stale. Not
+    // onStateChange: cockatiel emits that after the half-open trial went out (the trial would be stale);
+    // onHalfOpen comes before it.
+    const renew = () => {
+      this.freshFrom = this.sent;
+    };
+    this.breaker.onBreak(() => {
+      renew();
+      log?.warn('circuit opened', { target, half_open_after_ms: policy.half_open_after_ms });
+    });
+    this.breaker.onHalfOpen(() => {
+      renew();
+      log?.info('circuit half-open', { target });
+    });
+    this.breaker.onReset(() => {
+      renew();
+      log?.info('circuit closed', { target });
+    });
+  }
+
+  get state(): CircuitState {
+    return this.breaker.state;
+  }
+
+  execute<T>(attempt: () => Promise<T>): Promise<T> {
+    return this.breaker.execute(async () => {
+      const n = this.sent++;
+      try {
+        const out = await attempt();
+        this.freshFrom = Math.max(this.freshFrom, n); // calls sent before this one are older news
+        return out;
+      } catch (e) {
+        if (n < this.freshFrom && e instanceof Error) this.stale.add(e);
+        throw e;
+      }
+    });
   }
 }
 

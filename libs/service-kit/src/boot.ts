@@ -6,10 +6,10 @@ import type { DataSource } from 'typeorm';
 import { ServiceName } from '@cota/contracts';
 import { CotaEnv, loadPolicy } from '@cota/config';
 import { collectDefaultMetrics } from 'prom-client';
-import { Bus, BusMetrics, BusServer, FabricPolicy, NatsTransport, tracingEnabled, Transport, TransportSubscription } from '@cota/messaging';
+import { Bus, BusMetrics, BusServer, EventSalt, FabricPolicy, NatsTransport, tracingEnabled, Transport, TransportSubscription } from '@cota/messaging';
 import { Migration, openDatabase, runMigrations } from './database';
-import { ownHealthChecks, readinessChecks, serveHealth } from './health';
-import { Infra } from './infra';
+import { HealthProblem, ownHealthChecks, readinessChecks, serveHealth } from './health';
+import { Infra, onOpenBus } from './infra';
 import { Logger } from './logger';
 import { registerReadinessMetrics, startOpsServer } from './ops-server';
 import { openRedis } from './redis';
@@ -35,6 +35,16 @@ export interface RunningService {
   opsPort: number | null;
   /** Drain in-flight messages, close Nest, release connections it owns. */
   stop(): Promise<void>;
+}
+
+/**
+ * The salt of the service's telemetry hashes: derived from COTA_EVENT_SALT, or the process's own
+ * (fine embedded: one process); run apart without it, events of different processes do not correlate.
+ */
+function eventSaltOf(env: CotaEnv, log: Logger): EventSalt | undefined {
+  if (env.eventSalt) return new EventSalt(env.eventSalt);
+  if (!env.embedded) log.warn('COTA_EVENT_SALT is not set: conversation hashes in telemetry events are salted per process and do not correlate across services');
+  return undefined;
 }
 
 /** Connections shared by the services of one process (embedded mode, tests). */
@@ -65,7 +75,7 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
       user: env.natsUser,
       pass: env.natsPassword,
       name: `cota-${def.name}`,
-      onStatus: (s) => log.info('nats status', { status: s }),
+      onStatus: (status, level) => log[level]('nats status', { status }),
     });
     transport = nats;
     owned.push(() => nats.drain());
@@ -94,13 +104,16 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   const infra: Infra = {
     service: def.name,
     env,
-    bus: new Bus(transport, def.name, { fabric, calls: fabric.client.callers.includes(def.name) ? fabric.client : undefined, log, metrics }),
+    bus: new Bus(transport, def.name, { fabric, calls: fabric.client.callers.includes(def.name) ? fabric.client : undefined, log, metrics, eventSalt: eventSaltOf(env, log) }),
     database: def.needsDatabase ? database : null,
     redis: def.needsRedis ? redis : null,
     embedded: env.embedded,
     metrics,
   };
 
+  if (onOpenBus(infra)) {
+    log.warn('NATS WITHOUT CREDENTIALS: any client on the network can call, serve and read every subject; set NATS_USER/NATS_PASSWORD (deploy/README.md, "A closed bus")');
+  }
   const module = def.module(infra);
   // Handlers are @MessagePattern methods served by the bus's Nest transport strategy (same on NATS and in-process).
   const strategy = new BusServer(infra.bus);
@@ -109,7 +122,7 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     const http = await NestFactory.create(module, { logger: ['error', 'warn'], bodyParser: false, abortOnError: false });
     http.connectMicroservice({ strategy }, { inheritAppConfig: true });
     await http.startAllMicroservices();
-    await http.listen(env.port, '0.0.0.0');
+    await http.listen(env.port, env.host);
     app = http;
   } else {
     const micro = await NestFactory.createMicroservice(module, { strategy, logger: ['error', 'warn'], abortOnError: false });
@@ -121,10 +134,18 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   // Once stop() begins the service reports not ready (a rolling restart takes it out of rotation) while it drains.
   let draining = false;
   const checks = () =>
-    draining ? { ...readinessChecks(infra), draining: async () => Promise.reject(new Error('shutting down: finishing in-flight messages')) } : readinessChecks(infra);
+    draining ? { ...readinessChecks(infra), draining: async () => Promise.reject(new HealthProblem('encerrando: terminando as mensagens em andamento')) } : readinessChecks(infra);
   if (!shared?.metrics) registerReadinessMetrics(metrics.registry, def.name, checks);
-  const ops = !shared && env.metricsPort !== undefined && env.metricsPort !== null ? await startOpsServer({ port: env.metricsPort, registry: metrics.registry, checks }) : null;
-  log.info('started', { transport: transport.name, embedded: env.embedded, ...(ops ? { metrics_port: ops.port } : {}) });
+  const ops =
+    !shared && env.metricsPort !== undefined && env.metricsPort !== null
+      ? await startOpsServer({ port: env.metricsPort, host: env.metricsHost, opsToken: env.opsToken, registry: metrics.registry, checks })
+      : null;
+  log.info('started', {
+    transport: transport.name,
+    embedded: env.embedded,
+    ...(def.http ? { host: env.host, port: env.port } : {}),
+    ...(ops ? { metrics_host: ops.address, metrics_port: ops.port } : {}),
+  });
 
   let stopped = false;
   return {

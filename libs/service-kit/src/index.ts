@@ -8,3 +8,4 @@ export * from './boot';
 export * from './run';
 export * from './tracing';
 export * from './ops-server';
+export * from './ops-token';

@@ -1,19 +1,29 @@
 import { createServer, Server } from 'node:http';
 import { Gauge, Registry } from 'prom-client';
 import { HealthCheck, runChecks } from './health';
+import { opsBearer } from './ops-token';
 
 export interface OpsServer {
   /** The port it listens on (the real one when asked for port 0). */
   port: number;
+  /** The interface it listens on (COTA_METRICS_HOST). */
+  address: string;
   close(): Promise<void>;
 }
 
 /**
- * The small HTTP port of a NATS-only service (COTA_METRICS_PORT, or its default): Prometheus
- * metrics at GET /metrics, and the Kubernetes probes: GET /health/live (the process answers) and
+ * The small HTTP port of a NATS-only service (COTA_METRICS_PORT, or its default, on COTA_METRICS_HOST):
+ * Prometheus metrics at GET /metrics, behind the ops token as bearer when COTA_OPS_TOKEN is set (like the
+ * gateway's /metrics), and the open Kubernetes probes: GET /health/live (the process answers) and
  * GET /health/ready (the service's own health checks: NATS, Postgres/Redis it uses, its extras).
  */
-export async function startOpsServer(opts: { port: number; host?: string; registry: Registry; checks: () => Record<string, HealthCheck> }): Promise<OpsServer> {
+export async function startOpsServer(opts: {
+  port: number;
+  host: string;
+  opsToken: string | null;
+  registry: Registry;
+  checks: () => Record<string, HealthCheck>;
+}): Promise<OpsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const json = (status: number, body: unknown) => {
@@ -25,11 +35,14 @@ export async function startOpsServer(opts: { port: number; host?: string; regist
     if (path === '/health/ready') {
       void runChecks(opts.checks()).then(
         (r) => json(r.ok ? 200 : 503, { status: r.ok ? 'ready' : 'not_ready', checks: r.checks }),
-        (e) => json(503, { status: 'not_ready', error: (e as Error).message }),
+        () => json(503, { status: 'not_ready' }),
       );
       return;
     }
     if (path === '/metrics') {
+      const token = opsBearer(req, opts.opsToken);
+      if (token === 'missing') return json(401, { error: "envie o token de operação em 'Authorization: Bearer <token>'" });
+      if (token === 'wrong') return json(403, { error: 'token de operação inválido' });
       void opts.registry.metrics().then(
         (text) => {
           res.writeHead(200, { 'content-type': opts.registry.contentType });
@@ -43,11 +56,12 @@ export async function startOpsServer(opts: { port: number; host?: string; regist
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
+    server.listen(opts.port, opts.host, () => resolve());
   });
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : opts.port,
+    address: typeof address === 'object' && address ? address.address : opts.host,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import { ApiKeyRepository, DEMO_CLIENTS, generateApiKey, hashApiKey } from '@cota/access';
 
 export interface DemoCredentials {
@@ -12,7 +13,8 @@ export interface DemoCredentials {
  * is erased with the client (DELETE /me/data) like any other. The plain key lives only in this
  * process's memory and in the browser that asked; a key no longer active (erased, revoked by
  * COTA_DEMO_KEYS at a restart) is replaced by a new one on the next login.
- * In any other mode the page asks for a key and the gateway answers 404 here.
+ * In any other mode, or to a caller from another machine, the page asks for a key and the gateway
+ * answers 404 here.
  */
 export class DemoSession {
   private current: DemoCredentials | null = null;
@@ -24,9 +26,18 @@ export class DemoSession {
     readonly clientId: string = DEMO_CLIENTS[0],
   ) {}
 
-  /** The demo login's credentials, or null when demo login is off (not embedded). */
-  async issue(): Promise<DemoCredentials | null> {
-    if (!this.enabled) return null;
+  /**
+   * Whether a caller at `remoteAddress` (the socket's peer, never a forwarded header) may use the demo
+   * login: embedded mode, and a caller on this machine. Embedded mode binds loopback by default, but a
+   * HOST of 0.0.0.0 must not hand a working key to anyone on the network.
+   */
+  availableTo(remoteAddress: string | undefined): boolean {
+    return this.enabled && isLoopback(remoteAddress);
+  }
+
+  /** The demo login's credentials for a caller at `remoteAddress`, or null when it may not have them. */
+  async issue(remoteAddress: string | undefined): Promise<DemoCredentials | null> {
+    if (!this.availableTo(remoteAddress)) return null;
     if (!this.pending) this.pending = this.activeOrNew().finally(() => (this.pending = null));
     return this.pending;
   }
@@ -38,4 +49,11 @@ export class DemoSession {
     this.current = { client_id: this.clientId, key };
     return this.current;
   }
+}
+
+/** 127.0.0.0/8 (also IPv4-mapped in IPv6) or ::1: a caller on this machine. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return address === '::1' || (isIPv4(v4) && v4.startsWith('127.'));
 }

@@ -47,19 +47,19 @@ export class WebController {
     this.send(req, res, found, 'no-cache');
   }
 
-  /** Whether the page may offer "entrar como cliente de demonstração" (embedded mode only). */
+  /** Whether the page may offer "entrar como cliente de demonstração" (embedded mode, a caller on this machine). */
   @Get('demo/session')
-  demoInfo(@Res({ passthrough: true }) res: Response): { available: true; client_id: string } {
-    if (!this.demo.enabled) throw demoOff();
+  demoInfo(@Req() req: Request, @Res({ passthrough: true }) res: Response): { available: true; client_id: string } {
+    if (!this.demo.availableTo(req.socket.remoteAddress)) throw demoOff();
     res.setHeader('cache-control', 'no-store');
     return { available: true, client_id: this.demo.clientId };
   }
 
-  /** The demo login: an API key of the demo client (embedded mode only; 404 elsewhere). */
+  /** The demo login: an API key of the demo client (embedded mode, a caller on this machine; 404 otherwise). */
   @Post('demo/session')
   @HttpCode(200)
-  async demoLogin(@Res({ passthrough: true }) res: Response): Promise<{ client_id: string; key: string }> {
-    const creds = await this.demo.issue();
+  async demoLogin(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ client_id: string; key: string }> {
+    const creds = await this.demo.issue(req.socket.remoteAddress);
     if (!creds) throw demoOff();
     res.setHeader('cache-control', 'no-store');
     return creds;
@@ -78,5 +78,9 @@ export class WebController {
 }
 
 function demoOff(): HttpError {
-  return new HttpError(404, 'not_found', 'O login de demonstração só existe no modo embutido (npm start sem NATS_URL, DATABASE_URL e REDIS_URL).');
+  return new HttpError(
+    404,
+    'not_found',
+    'O login de demonstração só existe no modo embutido (npm start sem NATS_URL, DATABASE_URL e REDIS_URL) e só para quem acessa da própria máquina.',
+  );
 }

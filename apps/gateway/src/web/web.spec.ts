@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplication, Module } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import { hashApiKey, InMemoryApiKeyRepository } from '@cota/access';
 import { ErrorFilter } from '../error.filter';
@@ -46,24 +47,47 @@ describe('loadWebAssets', () => {
 describe('DemoSession', () => {
   it('hands out nothing outside embedded mode', async () => {
     const repo = new InMemoryApiKeyRepository();
-    expect(await new DemoSession(repo, false).issue()).toBeNull();
+    expect(await new DemoSession(repo, false).issue('127.0.0.1')).toBeNull();
     expect(repo.records.size).toBe(0);
   });
 
   it('makes one stored demo key of the first demo client and reuses it while it is active', async () => {
     const repo = new InMemoryApiKeyRepository();
     const demo = new DemoSession(repo, true);
-    const [a, b] = await Promise.all([demo.issue(), demo.issue()]);
+    const [a, b] = await Promise.all([demo.issue('127.0.0.1'), demo.issue('127.0.0.1')]);
     expect(a).toEqual(b);
     expect(a!.client_id).toBe('cliente-demo-1');
     expect(await repo.findClientByHash(hashApiKey(a!.key))).toBe('cliente-demo-1');
     expect([...repo.records.values()].map((r) => r.source)).toEqual(['demo']);
-    expect(await demo.issue()).toEqual(a);
+    expect(await demo.issue('127.0.0.1')).toEqual(a);
     // Erased (DELETE /me/data) or revoked: the next login gets a new key.
     repo.records.clear();
-    const c = await demo.issue();
+    const c = await demo.issue('127.0.0.1');
     expect(c!.key).not.toBe(a!.key);
     expect(await repo.findClientByHash(hashApiKey(c!.key))).toBe('cliente-demo-1');
+  });
+});
+
+describe('the demo login in embedded mode', () => {
+  const res = { setHeader: () => undefined } as unknown as Response;
+  const from = (remoteAddress: string, headers: Record<string, string> = {}) => ({ socket: { remoteAddress }, headers }) as unknown as Request;
+
+  it('is refused (404) to a caller from another machine, whatever its headers say', async () => {
+    const repo = new InMemoryApiKeyRepository();
+    const controller = new WebController(null, new DemoSession(repo, true));
+    const remote = from('203.0.113.7', { 'x-forwarded-for': '127.0.0.1', host: 'localhost:3000' });
+    await expect(controller.demoLogin(remote, res)).rejects.toMatchObject({ status: 404 });
+    expect(() => controller.demoInfo(remote, res)).toThrow(expect.objectContaining({ status: 404 }));
+    await expect(controller.demoLogin(from('::ffff:192.168.0.10'), res)).rejects.toMatchObject({ status: 404 });
+    expect(repo.records.size).toBe(0);
+  });
+
+  it('is served to callers on this machine (loopback, IPv4 or IPv6)', async () => {
+    const controller = new WebController(null, new DemoSession(new InMemoryApiKeyRepository(), true));
+    for (const local of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+      expect(await controller.demoLogin(from(local), res)).toMatchObject({ client_id: 'cliente-demo-1' });
+      expect(controller.demoInfo(from(local), res)).toEqual({ available: true, client_id: 'cliente-demo-1' });
+    }
   });
 });
 
