@@ -195,7 +195,8 @@ describe('context service: history, session, debug, clear', () => {
       ['user', 3],
       ['assistant', 3],
     ]);
-    expect(hist.turns[2].meta.context).toEqual({ last_reference_used: true, reason: 'inherited_last_reference' });
+    // How the turn was read (its funds under the last-reference rule) is recorded with its answer.
+    expect(hist.turns[3].meta.context).toEqual({ last_reference_used: true, reason: 'inherited_last_reference' });
     const pg = new Client({ connectionString: db.url });
     await pg.connect();
     try {
