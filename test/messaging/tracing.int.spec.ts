@@ -66,7 +66,9 @@ describe('traces across services (W3C traceparent in NATS headers)', () => {
     const served = new Set(spans.filter((s) => s.kind === 1).map((s) => attr(s, 'cota.service')));
     for (const svc of ['gateway', 'planner', 'context', 'executor', 'rag', 'narrator']) expect([svc, served.has(svc)]).toEqual([svc, true]);
     const subjects = spans.filter((s) => s.kind === 2).map((s) => s.name);
-    expect(subjects).toEqual(expect.arrayContaining(['cota.planner.plan.v1', 'cota.executor.query.v1', 'cota.narrator.narrate.v1']));
+    expect(subjects).toEqual(
+      expect.arrayContaining(['cota.context.open.v2', 'cota.planner.plan.v2', 'cota.context.commit.v2', 'cota.executor.query.v1', 'cota.narrator.narrate.v1']),
+    );
     for (const s of spans) expect(s.resource.attributes['service.name']).toBe('cota-test');
   });
 
@@ -116,10 +118,10 @@ describe('metrics and probes on each service port', () => {
   it('counts handled messages by subject and outcome, calls and breaker states', async () => {
     await cluster.ask('Qual o CNPJ do HGLG11?', { conversation: 'metrics-1' });
     const planner = await (await fetch(`http://127.0.0.1:${cluster.services.get('planner')!.opsPort}/metrics`, OPS)).text();
-    expect(planner).toMatch(/cota_bus_handle_duration_seconds_count\{service="planner",subject="cota\.planner\.plan\.v1",outcome="ok"\} [1-9]/);
-    expect(planner).toMatch(/cota_bus_in_flight\{service="planner",subject="cota\.planner\.plan\.v1"\} 0/);
+    expect(planner).toMatch(/cota_bus_handle_duration_seconds_count\{service="planner",subject="cota\.planner\.plan\.v2",outcome="ok"\} [1-9]/);
+    expect(planner).toMatch(/cota_bus_in_flight\{service="planner",subject="cota\.planner\.plan\.v2"\} 0/);
     const gateway = await (await fetch(`http://127.0.0.1:${cluster.services.get('gateway')!.opsPort}/metrics`, OPS)).text();
-    expect(gateway).toMatch(/cota_bus_call_duration_seconds_count\{service="gateway",subject="cota\.planner\.plan\.v1",outcome="ok"\} [1-9]/);
+    expect(gateway).toMatch(/cota_bus_call_duration_seconds_count\{service="gateway",subject="cota\.planner\.plan\.v2",outcome="ok"\} [1-9]/);
     expect(gateway).toMatch(/cota_breaker_state\{service="gateway",target="planner"\} 0/);
     expect(gateway).toContain('cota_ask_duration_seconds_bucket');
     // The gateway's own /metrics (behind the ops token) serves the same registry.

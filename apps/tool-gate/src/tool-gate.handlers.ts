@@ -3,7 +3,7 @@ import { Events, RequestOf, ToolGateSubjects } from '@cota/contracts';
 import { errorCode, RpcHandler, StepEvent } from '@cota/messaging';
 import { ToolGate } from '@cota/tool-gating';
 
-/** Serves `cota.tool-gate.invoke.v1`: every tool call passes the gate (policy, confirmation, injection checks). */
+/** Serves `cota.tool-gate.invoke.v2`: every tool call passes the gate (policy, confirmation, injection checks). */
 @Controller()
 export class ToolGateHandlers {
   constructor(private readonly gate: ToolGate) {}

@@ -83,6 +83,7 @@ export const SAMPLE_READING = {
   ticker_required: true,
   tool: null,
   smalltalk: null,
+  out_of_scope: null,
   advice: false,
   confirmation: null,
   elliptic: false,

@@ -68,6 +68,8 @@ export const NarratorPolicySchema = z
         /** A ranking left funds out as implausible (`{count}`, `{column}`). */
         left_out_note: Text,
         smalltalk: z.object({ greeting: Text, thanks: Text, capabilities: Text, goodbye: Text, identity: Text, advice: Text }).strict(),
+        /** What Cota does not cover, said plainly (`{termo}`: the asset or measure named). */
+        out_of_scope: z.object({ asset: Text, measure: Text, topic: Text }).strict(),
         /** Closes an answer to a request for a recommendation. */
         advice_note: Text,
         problems: z

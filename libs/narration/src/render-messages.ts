@@ -26,6 +26,10 @@ export function fillMessage(text: string, values: Record<string, string | null |
 }
 
 export function smalltalkAnswer(kind: string | null, req: NarrateRequest, messages: Messages): string {
+  if (kind === 'out_of_scope') {
+    const outside = req.out_of_scope ?? { reason: 'topic' as const, term: null };
+    return fillMessage(messages.out_of_scope[outside.reason], { termo: outside.term ?? '' });
+  }
   const key = (kind ?? 'greeting') as keyof Messages['smalltalk'];
   const text = messages.smalltalk[key] ?? messages.smalltalk.greeting;
   return fillMessage(text, { nickname: req.nickname.trim() });

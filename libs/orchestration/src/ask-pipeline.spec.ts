@@ -41,6 +41,7 @@ function plan(over: Partial<PlanResponse>): PlanResponse {
     ticker_required: true,
     tool: null,
     smalltalk: null,
+    out_of_scope: null,
     confirmation: null,
     advice: false,
     elliptic: false,

@@ -128,6 +128,20 @@ export const OntologySchema = z
      */
     advice: z.array(Rule).default([]),
     /**
+     * What Cota does not cover, answered plainly instead of with a menu: other assets (a B3 stock code
+     * such as "PETR4" counts too) and company measures FIIs do not report.
+     */
+    out_of_scope: z
+      .object({
+        /** Groups of assets by the name an answer gives them, each with the words that name it. */
+        assets: z.record(z.string().min(1), z.array(z.string().min(1))).default({}),
+        /** The group a B3 share code ("PETR4") belongs to. */
+        stock_group: z.string().min(1).default('ações'),
+        measures: z.array(z.string().min(1)).default([]),
+      })
+      .strict()
+      .default({}),
+    /**
      * Elliptic follow-ups ("e o do XPML11?", "e em 2023?"): an opener at the start, then only a fund,
      * a period and function words. Such a question has no subject of its own and keeps the previous one.
      */

@@ -59,6 +59,8 @@ export class Ontology {
   readonly tools: ReadonlyArray<{ name: string; rules: CompiledRule[] }>;
   readonly concept: CompiledRule[];
   readonly advice: CompiledRule[];
+  /** Other assets and company measures Cota does not cover (ontology.yaml `out_of_scope`). */
+  readonly outOfScope: { assets: Array<{ group: string; phrases: CompiledPhrase[] }>; stockGroup: string; measures: CompiledPhrase[] };
   readonly confirmation: { yes: CompiledPhrase[]; no: CompiledPhrase[]; openers: CompiledPhrase[]; lead: ReadonlySet<string>; filler: ReadonlySet<string> };
   readonly smalltalk: ReadonlyArray<{ kind: 'greeting' | 'thanks' | 'capabilities' | 'goodbye' | 'identity'; phrases: CompiledPhrase[] }>;
   readonly smalltalkFiller: ReadonlySet<string>;
@@ -152,6 +154,11 @@ export class Ontology {
     this.tools = Object.entries(spec.tools).map(([name, rules]) => ({ name, rules: rules.map(rule) }));
     this.concept = spec.concept.map(rule);
     this.advice = spec.advice.map(rule);
+    this.outOfScope = {
+      assets: Object.entries(spec.out_of_scope.assets).map(([group, words]) => ({ group, phrases: words.map(collect) })),
+      stockGroup: spec.out_of_scope.stock_group,
+      measures: spec.out_of_scope.measures.map(collect),
+    };
     this.confirmation = {
       yes: spec.confirmation.yes.map(collect),
       no: spec.confirmation.no.map(collect),

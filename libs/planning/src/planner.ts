@@ -9,7 +9,7 @@ import { toolByArguments } from './tool-arguments';
 import { withoutConditions } from './conditions';
 import { MultiStepShapes, writePlanWithLlm } from './multi-step';
 import { validatePlan } from '@cota/contracts';
-import { detectAdvice, detectConcept, detectConfirmation, detectSmalltalk, detectTool } from './special';
+import { detectAdvice, detectConcept, detectConfirmation, detectOutOfScope, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
 import { FundNameIndex, NamedFund } from './fund-names';
 import { fold } from '@cota/text';
@@ -133,6 +133,12 @@ export class Planner {
     const smalltalk = detectSmalltalk(q, this.ontology);
     if (smalltalk) {
       return this.special(q, 'smalltalk', `smalltalk_${smalltalk.kind}`, { smalltalk: smalltalk.kind }, `small talk (${smalltalk.kind}): ${smalltalk.phrases.join(', ')}${suffix}`);
+    }
+    // Another asset, or a company measure FIIs do not report: said plainly, not asked back.
+    const outside = detectOutOfScope(q, this.ontology);
+    if (outside) {
+      const res = this.special(q, 'smalltalk', 'out_of_scope', { smalltalk: 'out_of_scope' }, `out of scope (${outside.reason}: ${outside.term})${suffix}`);
+      return { ...res, out_of_scope: outside };
     }
     // Several steps: a comparison on several dimensions, a projection at a fund's yield, a screen
     // with several conditions, a fund against a benchmark rate.
@@ -562,6 +568,7 @@ export class Planner {
       ticker_required: inferred?.ticker_required ?? false,
       tool: null,
       smalltalk: null,
+      out_of_scope: null,
       confirmation: null,
       advice: false,
       elliptic: false,

@@ -24,6 +24,24 @@ function followUpOptions(state: ConversationState): PlanOptions {
   };
 }
 
+/**
+ * A question with nothing of Cota's vocabulary, no fund, no number and nothing it continues is about
+ * another topic altogether ("vai chover amanhã?"): said plainly, with what Cota covers.
+ */
+function outsideTopic(question: string, plan: PlanResponse): PlanResponse {
+  const nothing = plan.kind === 'unknown' && plan.planner.candidates.length === 0 && !plan.elliptic && !plan.follow_up_candidate;
+  if (!nothing || plan.tickers_in_text.length > 0 || plan.unknown_tickers.length > 0 || /\d/.test(question)) return plan;
+  const reason = `${plan.planner.reason}; out of scope (topic)`;
+  return {
+    ...plan,
+    kind: 'smalltalk',
+    intent: 'out_of_scope',
+    smalltalk: 'out_of_scope',
+    out_of_scope: { reason: 'topic', term: null },
+    planner: { ...plan.planner, accepted: true, reason },
+  };
+}
+
 const present = (args: Record<string, unknown>) => Object.fromEntries(Object.entries(args).filter(([, v]) => !isAbsent(v)));
 
 /**
@@ -45,7 +63,7 @@ export class TurnReader {
     if (continued) return this.withFunds(continued, state);
     const followUp = (first.elliptic || first.follow_up_candidate) && state && (state.last_entity || state.last_question);
     const plan = followUp ? await this.planner.plan(question, followUpOptions(state)) : first;
-    return this.withToolArgs(question, this.withFunds(plan, state), state);
+    return this.withToolArgs(question, this.withFunds(outsideTopic(question, plan), state), state);
   }
 
   /** The message continues the call waiting for an argument, or edits the last one, when it brings something that call can use. */

@@ -96,3 +96,26 @@ export function detectConcept(q: AnalysedQuestion, o: Ontology): string | null {
   }
   return null;
 }
+
+/** A B3 stock code ("PETR4", "vale3"): four letters and a share-class digit, never a fund's 11. */
+const STOCK_CODE = /(?<![a-z0-9])[a-z]{4}[3-8](?![a-z0-9])/i;
+
+export type OutOfScope = { reason: 'asset' | 'measure'; term: string };
+
+/**
+ * What Cota does not cover, read before anything else is tried: another asset (crypto, a stock,
+ * named by word or by its B3 code) when no fund is named, or a company measure FIIs do not report.
+ */
+export function detectOutOfScope(q: AnalysedQuestion, o: Ontology): OutOfScope | null {
+  // The longest name wins ("rating de crédito" over "rating").
+  const measure = o.occurrences(q, o.outOfScope.measures).sort((a, b) => b.length - a.length)[0];
+  if (measure) return { reason: 'measure', term: measure.phrase.text };
+  if (q.tickers.tickers.length > 0) return null;
+  for (const { group, phrases } of o.outOfScope.assets) {
+    const hit = o.occurrences(q, phrases)[0];
+    // A word that only points at the group ("ação da Petrobras") is not repeated: the group names it.
+    if (hit) return { reason: 'asset', term: hit.length > 1 || group === hit.phrase.text ? group : `${group} (${hit.phrase.text})` };
+  }
+  const code = STOCK_CODE.exec(q.original);
+  return code ? { reason: 'asset', term: `${o.outOfScope.stockGroup} (${code[0].toUpperCase()})` } : null;
+}

@@ -3,7 +3,7 @@ import { defineRpc, defineStream } from '../define';
 import { QueryParams, QueryResult, RagChunk } from '../common';
 import { NarratorMemory } from './context';
 import { MeasureResult, StructuredQuestion } from '../question';
-import { PlanKind } from './planner';
+import { OutOfScopeReading, PlanKind } from './planner';
 import { ToolMeta } from './tool-gate';
 import { PlanRun } from '../plan';
 
@@ -26,6 +26,8 @@ export const NarrateRequest = z.object({
   entity: z.string().nullable(),
   params: QueryParams.nullable(),
   smalltalk: z.string().nullable(),
+  /** What Cota does not cover, when the question asked it (smalltalk `out_of_scope`). */
+  out_of_scope: OutOfScopeReading.nullable().default(null),
   unknown_tickers: z.array(z.string()),
   /** Candidate entities when asking back. */
   candidates: z.array(z.string()),

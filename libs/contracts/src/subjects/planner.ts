@@ -61,6 +61,9 @@ export const ToolReading = z.object({
 });
 export type ToolReading = z.infer<typeof ToolReading>;
 
+export const OutOfScopeReading = z.object({ reason: z.enum(['asset', 'measure', 'topic']), term: z.string().max(64).nullable() });
+export type OutOfScopeReading = z.infer<typeof OutOfScopeReading>;
+
 export const PlanResponse = z.object({
   kind: PlanKind,
   intent: z.string(),
@@ -77,7 +80,9 @@ export const PlanResponse = z.object({
   /** Whether the entity cannot answer without a ticker. */
   ticker_required: z.boolean(),
   tool: ToolReading.nullable(),
-  smalltalk: z.enum(['greeting', 'thanks', 'capabilities', 'goodbye', 'identity', 'advice']).nullable(),
+  smalltalk: z.enum(['greeting', 'thanks', 'capabilities', 'goodbye', 'identity', 'advice', 'out_of_scope']).nullable(),
+  /** What the question asks that Cota does not cover (smalltalk `out_of_scope`): another asset, a measure FIIs do not report, another topic. */
+  out_of_scope: OutOfScopeReading.nullable().default(null),
   /** A request for a recommendation: the answer gives facts and says Cota does not recommend. */
   advice: z.boolean().default(false),
   confirmation: z.enum(['yes', 'no']).nullable(),

@@ -13,6 +13,7 @@ export function narrateRequest(over: Partial<NarrateRequest> & { question: strin
     entity: data?.entity ?? null,
     params: data?.params ?? null,
     smalltalk: null,
+    out_of_scope: null,
     unknown_tickers: [],
     candidates: [],
     problem: null,

@@ -15,6 +15,7 @@ export function narrateRequest(input: AskInput, reading: PlanResponse, acted: Ac
     entity: reading.entity,
     params: answersData ? acted.params : null,
     smalltalk: reading.smalltalk,
+    out_of_scope: reading.out_of_scope,
     unknown_tickers: reading.unknown_tickers,
     candidates: reading.planner.candidates.map((c) => c.entity),
     problem: acted.problem,
