@@ -1,12 +1,14 @@
 // Builds the chat page (apps/web) into static files: dist/apps/web/index.html and
 // dist/apps/web/assets/{app.js,app.css,favicon.svg}. The gateway serves them at `/` and `/assets/*`.
 // Everything is bundled locally (Chart.js included): no CDN, no inline script, so the page runs
-// under `script-src 'self'`. The measure catalog's units and labels (policies/measures.yaml) are
-// built in, so the charts format R$, % and points the way the answers do.
+// under `script-src 'self'`. The catalog's vocabulary is built in: each measure's unit, label and
+// better direction (policies/measures.yaml), so the charts format R$, % and points the way the answers
+// do and the comparison cards mark the winner the catalog's way; each entity's class
+// (policies/entities/*.yaml), so only fund answers become fund cards.
 //
 //   node apps/web/build.mjs            one build
 //   node apps/web/build.mjs --watch    rebuild on change (development)
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -18,7 +20,10 @@ const src = join(here, 'src');
 const out = join(root, 'dist', 'apps', 'web');
 const watch = process.argv.includes('--watch');
 
-/** {measure: {unit, label, kind}} from the measure catalog; a bad file stops the build, naming it. */
+const BETTER = ['higher', 'lower', 'none'];
+const CLASSES = ['fund', 'market', 'client'];
+
+/** {measure: {unit, label, kind, better}} from the measure catalog; a bad file stops the build, naming it. */
 function measureCatalog() {
   const file = join(root, 'policies', 'measures.yaml');
   const doc = parse(readFileSync(file, 'utf8'));
@@ -27,9 +32,22 @@ function measureCatalog() {
   const catalog = {};
   for (const [name, m] of Object.entries(measures)) {
     if (!m || typeof m.unit !== 'string' || typeof m.label !== 'string') throw new Error(`${file}: measures.${name} needs 'unit' and 'label'`);
-    catalog[name] = { unit: m.unit, label: m.label, kind: typeof m.kind === 'string' ? m.kind : undefined };
+    if (!BETTER.includes(m.better)) throw new Error(`${file}: measures.${name}.better must be one of ${BETTER.join(', ')}`);
+    catalog[name] = { unit: m.unit, label: m.label, kind: typeof m.kind === 'string' ? m.kind : undefined, better: m.better };
   }
   return catalog;
+}
+
+/** {entity: class} from the entity catalog (each file's `scope`); a bad file stops the build, naming it. */
+function entityClasses() {
+  const dir = join(root, 'policies', 'entities');
+  const classes = {};
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.yaml'))) {
+    const doc = parse(readFileSync(join(dir, name), 'utf8'));
+    if (!CLASSES.includes(doc?.scope)) throw new Error(`${join(dir, name)}: 'scope' must be one of ${CLASSES.join(', ')}`);
+    classes[name.replace(/\.yaml$/, '')] = doc.scope;
+  }
+  return classes;
 }
 
 function copyStatic() {
@@ -51,7 +69,7 @@ const options = {
   minify: !watch,
   sourcemap: 'linked',
   legalComments: 'linked',
-  define: { __COTA_MEASURES__: JSON.stringify(measureCatalog()) },
+  define: { __COTA_MEASURES__: JSON.stringify(measureCatalog()), __COTA_ENTITY_CLASSES__: JSON.stringify(entityClasses()) },
   logLevel: 'warning',
   plugins: [
     {

@@ -10,15 +10,18 @@ import { buildExplain } from './lib/explain';
 import { formatMs } from './lib/format';
 import { renderMarkdown } from './lib/markdown';
 import { awaitsConfirmation, clearSession, CONFIRM_REPLY, credentialsProblem, loadSession, newConversationId, saveSession, Session } from './lib/session';
-import { AskReply, MeasureCatalog } from './lib/types';
+import { AskReply, EntityClasses, MeasureCatalog } from './lib/types';
 import { ApiError, askStream, checkKey, demoAvailable, startDemo } from './ui/api';
 import { chartFigure } from './ui/chart-view';
 import { $, h } from './ui/dom';
 import { explainPanel } from './ui/explain-view';
 
-/** The measure catalog (units and labels), put in by the build from policies/measures.yaml. */
+/** The measure catalog (units, labels, better directions), put in by the build from policies/measures.yaml. */
 declare const __COTA_MEASURES__: MeasureCatalog | undefined;
 const CATALOG: MeasureCatalog = typeof __COTA_MEASURES__ === 'object' && __COTA_MEASURES__ ? __COTA_MEASURES__ : {};
+/** Each entity's class, put in by the build from policies/entities/*.yaml. */
+declare const __COTA_ENTITY_CLASSES__: EntityClasses | undefined;
+const ENTITY_CLASSES: EntityClasses = typeof __COTA_ENTITY_CLASSES__ === 'object' && __COTA_ENTITY_CLASSES__ ? __COTA_ENTITY_CLASSES__ : {};
 
 const SUGGESTIONS = [
   'dividendos do HGLG11 nos últimos 12 meses',
@@ -213,7 +216,7 @@ function renderAnswer(card: HTMLElement, reply: AskReply): void {
   text.innerHTML = renderMarkdown(reply.answer); // escaped markdown only
   card.append(text);
 
-  const comparison = buildComparison(reply, CATALOG);
+  const comparison = buildComparison(reply, CATALOG, ENTITY_CLASSES);
   if (comparison) card.append(comparisonView(comparison));
   for (const spec of chooseCharts(reply, CATALOG)) card.append(chartFigure(spec));
   if (awaitsConfirmation(reply)) card.append(confirmBox());

@@ -28,6 +28,7 @@ export const EntityDefSchema = z
   .object({
     entity: Ident,
     description: z.string().min(3),
+    /** The entity's class: fund, market or client (what it answers about; client entities are private). */
     scope: z.enum(['fund', 'market', 'client']),
     view: Ident,
     identifiers: z.object({ ticker: z.boolean(), client: z.boolean() }),

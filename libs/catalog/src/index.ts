@@ -1,3 +1,4 @@
 export * from './entity-def';
 export * from './load-catalog';
 export * from './measures';
+export * from './entity-classes';

@@ -2,6 +2,7 @@ import { mkdtempSync, cpSync, readFileSync, writeFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PolicyError, policiesDir } from '@cota/config';
+import { entitiesOfClass, entityClasses } from './entity-classes';
 import { CATALOG_ENTITIES, loadEntityCatalog } from './load-catalog';
 
 describe('entity catalog', () => {
@@ -13,6 +14,15 @@ describe('entity catalog', () => {
       if (e.scope === 'client') expect(e.identifiers).toEqual({ ticker: e.entity === 'client_fiis_positions', client: true });
       else expect(e.identifiers.client).toBe(false);
     }
+  });
+
+  it('classes each entity as its file declares: the funds, market and client data of the contract', () => {
+    const classes = entityClasses(loadEntityCatalog());
+    expect(entitiesOfClass(classes, 'market').sort()).toEqual(['history_b3_indexes', 'history_currency_rates', 'history_market_indicators', 'macro_consolidada']);
+    expect(entitiesOfClass(classes, 'client')).toHaveLength(5);
+    expect(entitiesOfClass(classes, 'fund')).toHaveLength(13);
+    expect(classes.fii_overview).toBe('fund');
+    expect(classes.client_fiis_positions).toBe('client');
   });
 
   it('a bad file stops start-up naming file and field', () => {

@@ -21,9 +21,22 @@ export const MeasureKind = z.enum([
 ]);
 export type MeasureKind = z.infer<typeof MeasureKind>;
 
+/** Which value of a measure wins a comparison: the higher (DY), the lower (P/VP), or none (a price: a matter of taste). */
+export const Better = z.enum(['higher', 'lower', 'none']);
+export type Better = z.infer<typeof Better>;
+
+/** What one row of a series is, to count rows in words ("3 pagamentos"). */
+const RowNoun = z.object({ one: z.string().min(1), many: z.string().min(1) }).strict();
+
 export const MeasureDefSchema = z
   .object({
+    /** The measure's name on its own (charts, the explain panel): "preço de fechamento". */
     label: z.string().min(1),
+    /** How an answer names it, with its article: "o dividend yield", "as cotas vendidas". */
+    answer_name: z.string().regex(/^(o|a|os|as) \S/, 'must start with its article (o, a, os, as)'),
+    /** What one row is, for measures whose totals and counts say how many rows they took. */
+    row_noun: RowNoun.optional(),
+    better: Better,
     entity: z.enum(CATALOG_ENTITIES as unknown as [string, ...string[]]),
     subject: SubjectKind,
     subject_ids: z.array(z.string().regex(/^[A-Z0-9-]{2,16}$/)).optional(),

@@ -102,7 +102,7 @@ export class ContextManager {
     const key = keyOf(req);
     const now = this.clock();
     const { reading, outcome } = req;
-    const left = turnLeftBehind(reading, outcome);
+    const left = turnLeftBehind(reading, outcome, this.policy.entity_classes);
     const turn: Turn = {
       role: 'assistant',
       content: req.answer,

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PolicyError, policiesDir } from '@cota/config';
 import { parse, stringify } from 'yaml';
-import { FUND_ENTITIES } from '@cota/contracts';
+import { entitiesOfClass, loadEntityClasses } from '@cota/catalog';
 import { loadContextPolicy, scopeAllowsEntity } from './context-policy';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- YAML documents are mutated freely to build bad files
@@ -17,6 +17,7 @@ function loadVariant(mutate: (doc: Doc) => void): unknown {
     const doc = shipped();
     mutate(doc);
     writeFileSync(join(dir, 'context.yaml'), stringify(doc));
+    cpSync(join(policiesDir(), 'entities'), join(dir, 'entities'), { recursive: true });
     return loadContextPolicy(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -39,7 +40,7 @@ describe('context policy', () => {
     expect(p.enabled).toBe(true);
     expect(p.last_reference.enable_last_ticker).toBe(true);
     expect(p.last_reference.max_age_turns).toBe(3);
-    expect([...p.last_reference.allowed_entities].sort()).toEqual([...FUND_ENTITIES].sort());
+    expect([...p.last_reference.allowed_entities].sort()).toEqual(entitiesOfClass(loadEntityClasses(), 'fund').sort());
   });
 
   it.each(['history_currency_rates', 'history_b3_indexes', 'macro_consolidada', 'client_fiis_positions'])(

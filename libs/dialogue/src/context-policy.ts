@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { loadPolicy } from '@cota/config';
-import { isClientEntity, isFundEntity, isMarketEntity } from '@cota/contracts';
+import { EntityClasses, loadEntityClasses } from '@cota/catalog';
+import { loadPolicy, policiesDir } from '@cota/config';
 
 const EntityName = z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be an entity name (lower_snake_case)');
 const EntityList = z.array(EntityName);
@@ -24,7 +24,7 @@ const NarratorPolicy = ScopePolicy.extend({
 const LastReferencePolicy = z
   .object({
     enable_last_ticker: z.boolean(),
-    /** Entities that may inherit the last ticker; must be fund entities of the catalog. */
+    /** Entities that may inherit the last ticker; must be entities the catalog classes as fund. */
     allowed_entities: EntityList,
     /** A reference is fresh while current_turn - turn_index <= max_age_turns (a turn = one question). */
     max_age_turns: z.number().int().min(0).max(1000),
@@ -70,48 +70,61 @@ export const ContextPolicySchema = z
     session: SessionPolicy,
   })
   .strict();
-export type ContextPolicy = z.infer<typeof ContextPolicySchema>;
+export type ContextPolicy = z.infer<typeof ContextPolicySchema> & {
+  /** Each catalog entity's class (policies/entities/*.yaml): only fund entities ever inherit a ticker. */
+  entity_classes: EntityClasses;
+};
 
-/** The file: everything under a `context:` block, as in the seeds. */
-export const ContextPolicyFile = z
-  .object({ context: ContextPolicySchema })
-  .strict()
-  .superRefine((file, ctx) => {
-    const p = file.context;
-    p.last_reference.allowed_entities.forEach((entity, i) => {
-      const path = ['context', 'last_reference', 'allowed_entities', i];
-      if (isMarketEntity(entity) || isClientEntity(entity)) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: `lists '${entity}': market and client entities never inherit a ticker` });
-      } else if (!isFundEntity(entity)) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: `lists '${entity}', which is not a fund entity of the catalog` });
-      }
-    });
-    if (p.narrator.max_chars > p.max_chars) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['context', 'narrator', 'max_chars'], message: `must not exceed context.max_chars (${p.max_chars})` });
-    }
-    if (p.memory.compress_target_words >= Math.floor(p.memory.word_budget * p.memory.compress_at_ratio)) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ['context', 'memory', 'compress_target_words'],
-        message: 'must be below word_budget * compress_at_ratio, or compression would never shrink the summary',
+/** The file: everything under a `context:` block, as in the seeds; the entities it lists are checked against their classes. */
+export const contextPolicyFile = (classes: EntityClasses) =>
+  z
+    .object({ context: ContextPolicySchema })
+    .strict()
+    .superRefine((file, ctx) => {
+      file.context.last_reference.allowed_entities.forEach((entity, i) => {
+        const path = ['context', 'last_reference', 'allowed_entities', i];
+        const cls = classes[entity];
+        if (cls && cls !== 'fund') {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: `lists '${entity}', a ${cls} entity: market and client entities never inherit a ticker` });
+        } else if (!cls) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: `lists '${entity}', which is not an entity of the catalog` });
+        }
       });
-    }
-    if (p.memory.hot_turns < 2 * p.memory.recent_cycles + 2) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['context', 'memory', 'hot_turns'], message: 'must hold at least the recent cycles plus one (2 * recent_cycles + 2)' });
-    }
-    if (p.session.default_ttl_seconds > p.session.max_ttl_seconds) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['context', 'session', 'default_ttl_seconds'], message: 'must not exceed max_ttl_seconds' });
-    }
-    for (const [key, v] of Object.entries(p.session.keys)) {
-      if (v.ttl_seconds > p.session.max_ttl_seconds) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['context', 'session', 'keys', key, 'ttl_seconds'], message: 'must not exceed max_ttl_seconds' });
-      }
-    }
-  });
+      checkLimits(file.context, ctx);
+    });
 
-/** Loads and validates `policies/context.yaml` (call once at start-up); a bad file throws PolicyError naming the field. */
-export function loadContextPolicy(dir?: string): ContextPolicy {
-  return loadPolicy('context', ContextPolicyFile, dir).context;
+/** Limits that must agree with each other. */
+function checkLimits(p: z.infer<typeof ContextPolicySchema>, ctx: z.RefinementCtx): void {
+  if (p.narrator.max_chars > p.max_chars) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['context', 'narrator', 'max_chars'], message: `must not exceed context.max_chars (${p.max_chars})` });
+  }
+  if (p.memory.compress_target_words >= Math.floor(p.memory.word_budget * p.memory.compress_at_ratio)) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ['context', 'memory', 'compress_target_words'],
+      message: 'must be below word_budget * compress_at_ratio, or compression would never shrink the summary',
+    });
+  }
+  if (p.memory.hot_turns < 2 * p.memory.recent_cycles + 2) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['context', 'memory', 'hot_turns'], message: 'must hold at least the recent cycles plus one (2 * recent_cycles + 2)' });
+  }
+  if (p.session.default_ttl_seconds > p.session.max_ttl_seconds) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['context', 'session', 'default_ttl_seconds'], message: 'must not exceed max_ttl_seconds' });
+  }
+  for (const [key, v] of Object.entries(p.session.keys)) {
+    if (v.ttl_seconds > p.session.max_ttl_seconds) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['context', 'session', 'keys', key, 'ttl_seconds'], message: 'must not exceed max_ttl_seconds' });
+    }
+  }
+}
+
+/**
+ * Loads and validates `policies/context.yaml` with the entity classes of `policies/entities/` (call
+ * once at start-up); a bad file throws PolicyError naming the field.
+ */
+export function loadContextPolicy(dir = policiesDir()): ContextPolicy {
+  const entity_classes = loadEntityClasses(dir);
+  return { ...loadPolicy('context', contextPolicyFile(entity_classes), dir).context, entity_classes };
 }
 
 /** Applies a scope's allowed/denied lists (seed M13): no entity, or a disabled scope, sees nothing. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { FUND_ENTITIES } from '@cota/contracts';
+import { entitiesOfClass } from '@cota/catalog';
 import { REASONS, referenceFromCommit, resolveLastReference, ResolveInput } from './last-reference';
 import { loadContextPolicy } from './context-policy';
 
@@ -55,9 +55,14 @@ describe('resolveLastReference', () => {
     expect(resolveLastReference({ ...base, currentTurn: 1 + policy.last_reference.max_age_turns }).context.last_reference_used).toBe(true);
   });
 
+  it('reads the entity class from the catalog: an entity classed as market never inherits', () => {
+    const reclassed = { ...policy, entity_classes: { ...policy.entity_classes, fiis_financials_risk: 'market' as const } };
+    expect(resolveLastReference({ ...base, policy: reclassed }).context.reason).toBe(REASONS.neverInherits);
+  });
+
   const tickerArb = fc.stringMatching(/^[A-Z]{4}11$/);
   const entityArb = fc.oneof(
-    fc.constantFrom(...FUND_ENTITIES),
+    fc.constantFrom(...entitiesOfClass(policy.entity_classes, 'fund')),
     fc.constantFrom('history_b3_indexes', 'history_currency_rates', 'history_market_indicators', 'macro_consolidada', 'client_fiis_positions'),
   );
   const inputArb = fc.record({

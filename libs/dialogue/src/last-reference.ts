@@ -1,5 +1,5 @@
 import type { ContextMeta, LastReference } from '@cota/contracts';
-import { isClientEntity, isMarketEntity } from '@cota/contracts';
+import type { EntityClasses } from '@cota/catalog';
 import type { ContextPolicy } from './context-policy';
 
 export type TickerSource = 'text' | 'context';
@@ -20,7 +20,7 @@ export const REASONS = {
 } as const;
 
 export interface ResolveInput {
-  policy: Pick<ContextPolicy, 'enabled' | 'last_reference'>;
+  policy: Pick<ContextPolicy, 'enabled' | 'last_reference' | 'entity_classes'>;
   entity: string | null;
   tickersInText: string[];
   /** From the entity's parameter declaration (param_inference.yaml), computed by the planner. */
@@ -36,6 +36,9 @@ export interface ResolvedIdentifiers {
   context: ContextMeta;
 }
 
+/** An entity of a class other than fund (market, client) is never about the conversation's fund. */
+const neverInherits = (classes: EntityClasses, entity: string) => classes[entity] !== undefined && classes[entity] !== 'fund';
+
 const decided = (ticker: string | null, tickers: string[], used: boolean, reason: string): ResolvedIdentifiers => ({
   ticker,
   tickers,
@@ -46,7 +49,8 @@ const decided = (ticker: string | null, tickers: string[], used: boolean, reason
  * The only place ticker inheritance is decided (CONTRACT, three layers):
  * a ticker written in the question always wins; otherwise the last reference is inherited only when
  * the policy allows it for this entity, the reference is fresh, and the entity declares `context`
- * as a ticker source. Market and client entities never inherit, whatever the policy file says.
+ * as a ticker source. Market and client entities (as the catalog classes them) never inherit,
+ * whatever the policy file says.
  */
 export function resolveLastReference(input: ResolveInput): ResolvedIdentifiers {
   const inText = [...new Set(input.tickersInText)];
@@ -58,7 +62,7 @@ export function resolveLastReference(input: ResolveInput): ResolvedIdentifiers {
   if (!entity) return decided(null, [], false, REASONS.noEntity);
   if (!policy.enabled) return decided(null, [], false, REASONS.contextDisabled);
   if (!policy.last_reference.enable_last_ticker) return decided(null, [], false, REASONS.lastReferenceDisabled);
-  if (isMarketEntity(entity) || isClientEntity(entity)) return decided(null, [], false, REASONS.neverInherits);
+  if (neverInherits(policy.entity_classes, entity)) return decided(null, [], false, REASONS.neverInherits);
   if (!policy.last_reference.allowed_entities.includes(entity)) return decided(null, [], false, REASONS.entityNotAllowed);
   if (!input.tickerSources.includes('context')) return decided(null, [], false, REASONS.noContextSource);
 

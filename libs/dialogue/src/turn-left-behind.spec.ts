@@ -1,5 +1,9 @@
 import { PlanResponse, queryParams, SAMPLE_OUTCOME, SAMPLE_READING, StructuredQuestion, TurnOutcome } from '@cota/contracts';
-import { turnLeftBehind } from './turn-left-behind';
+import { loadEntityClasses } from '@cota/catalog';
+import { turnLeftBehind as leftBehind } from './turn-left-behind';
+
+const classes = loadEntityClasses();
+const turnLeftBehind = (r: PlanResponse, o: TurnOutcome) => leftBehind(r, o, classes);
 
 const reading = (over: Partial<PlanResponse> = {}): PlanResponse => ({ ...SAMPLE_READING, ...over });
 const outcome = (over: Partial<TurnOutcome>): TurnOutcome => ({ ...SAMPLE_OUTCOME, ...over });

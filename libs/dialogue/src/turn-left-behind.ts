@@ -1,4 +1,5 @@
-import { isClientEntity, PlanResponse, QueryParams, StructuredQuestion, TICKER_RE, TurnOutcome } from '@cota/contracts';
+import type { EntityClasses } from '@cota/catalog';
+import { PlanResponse, QueryParams, StructuredQuestion, TICKER_RE, TurnOutcome } from '@cota/contracts';
 
 /** What a finished turn leaves for the next one to read as a follow-up. */
 export interface TurnLeftBehind {
@@ -29,7 +30,7 @@ function listedFunds(reading: Reading, outcome: TurnOutcome, question: Structure
 }
 
 /** The funds the answer was about: what the next "dele" points at. */
-function answeredFunds(reading: Reading, outcome: TurnOutcome, question: StructuredQuestion | null, listed: string[]): string[] {
+function answeredFunds(reading: Reading, outcome: TurnOutcome, question: StructuredQuestion | null, listed: string[], classes: EntityClasses): string[] {
   if (reading.kind === 'measure') {
     // A comparison with a winner is about the winner now ("qual deles tem o maior dy?" → "vale a pena comprar mais dele?").
     return outcome.winner?.kind === 'fund' ? [outcome.winner.id] : funds(question?.subjects ?? []);
@@ -38,14 +39,14 @@ function answeredFunds(reading: Reading, outcome: TurnOutcome, question: Structu
   if (params?.tickers.length) return params.tickers;
   if (params?.ticker) return [params.ticker];
   // A list across funds that came down to one fund ("qual fii de lajes tem o menor p/vp?") is about that fund.
-  return listed.length === 1 && !(reading.entity && isClientEntity(reading.entity)) ? listed : [];
+  return listed.length === 1 && !(reading.entity && classes[reading.entity] === 'client') ? listed : [];
 }
 
 /**
  * What a turn leaves behind, decided from the turn's reading and what its answer found: the one place
  * the conversation learns from an answer (the context service records it at commit).
  */
-export function turnLeftBehind(reading: Reading, outcome: TurnOutcome): TurnLeftBehind {
+export function turnLeftBehind(reading: Reading, outcome: TurnOutcome, classes: EntityClasses): TurnLeftBehind {
   const answerKind = reading.kind === 'entity' || reading.kind === 'measure';
   const accepted = answerKind && reading.planner.accepted && outcome.status === 'ok' && outcome.problem === null;
   let question = outcome.question;
@@ -60,7 +61,7 @@ export function turnLeftBehind(reading: Reading, outcome: TurnOutcome): TurnLeft
   const keepQuestion = (accepted || outcome.problem === 'ticker_required') && question && (question.measure || reading.kind === 'measure');
   return {
     accepted,
-    tickers: accepted ? answeredFunds(reading, outcome, question, listed) : [],
+    tickers: accepted ? answeredFunds(reading, outcome, question, listed, classes) : [],
     filters: answerKind && outcome.status === 'ok' ? (outcome.params?.filters ?? {}) : {},
     question: keepQuestion ? question : null,
     listed: accepted ? listed : [],

@@ -6,7 +6,7 @@ import type { NarratorPolicy } from './policy';
 import { EntityRenderer, requestedTickers } from './render-entity';
 import { clarificationAnswer, conceptAnswer, fillMessage, problemAnswer, smalltalkAnswer, toolAnswer, unknownTickersPhrase } from './render-messages';
 import type { TemplateSet } from './templates';
-import { measureSources, renderMeasure } from './render-measure';
+import { measureSources, MeasureWords, renderMeasure } from './render-measure';
 import { joinPt } from './format';
 
 /** A deterministic answer and its parts (the LLM narrator rephrases the body only). */
@@ -28,6 +28,7 @@ export class DeterministicNarrator {
   constructor(
     private readonly policy: NarratorPolicy,
     private readonly templates: TemplateSet,
+    private readonly measures: MeasureWords,
   ) {}
 
   narrate(req: NarrateRequest): DeterministicAnswer {
@@ -64,7 +65,7 @@ export class DeterministicNarrator {
             body = clarificationAnswer(req, m, this.templates);
             break;
           }
-          body = renderMeasure(req.measure, req.question_spec);
+          body = renderMeasure(req.measure, req.question_spec, this.measures);
           const src = measureSources(req.measure);
           const labels = [...new Set(src.sources.map((s) => this.policy.sources[s] ?? s))];
           // Nothing found and no source to name: no "Fonte:." line.

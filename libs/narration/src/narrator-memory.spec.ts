@@ -6,7 +6,7 @@ const base = createNarrator({ llm: null });
 
 function narratorDenying(entity: string): Narrator {
   const scope = { ...loadContextPolicy().narrator, denied_entities: [entity] };
-  return new Narrator(base.policy, base.templates, null, scope);
+  return new Narrator(base.policy, base.templates, base.measures, null, scope);
 }
 
 describe('Narrator memory scope (policies/context.yaml, narrator block)', () => {

@@ -1,9 +1,11 @@
+import { loadMeasureCatalog } from '@cota/catalog';
 import { PolicyError } from '@cota/config';
 import type { NarrateRequest, NarrateResponse } from '@cota/contracts';
 import { ContextPolicy, loadContextPolicy, scopeAllowsEntity } from '@cota/dialogue';
 import type { LlmClient } from '@cota/llm';
 import { DeterministicNarrator } from './deterministic-narrator';
 import { LlmNarrator } from './llm-narrator';
+import type { MeasureWords } from './render-measure';
 import { llmAllowsEntity, loadNarratorPolicy, NarratorPolicy } from './policy';
 import { checkSyntax } from './template-text';
 import { CatalogColumns, loadTemplates, TemplateSet, validateTemplates } from './templates';
@@ -19,11 +21,13 @@ export class Narrator {
   constructor(
     readonly policy: NarratorPolicy,
     readonly templates: TemplateSet,
+    /** How answers name the measures: the measure catalog's vocabulary. */
+    readonly measures: MeasureWords,
     client: LlmClient | null,
     /** The narrator block of policies/context.yaml: which answers may see the conversation's memory (null: all). */
     private readonly memoryScope: ContextPolicy['narrator'] | null = null,
   ) {
-    this.deterministic = new DeterministicNarrator(policy, templates);
+    this.deterministic = new DeterministicNarrator(policy, templates, measures);
     this.llm = client ? new LlmNarrator(client, policy) : null;
   }
 
@@ -61,7 +65,7 @@ export class Narrator {
 }
 
 export interface NarratorSetup {
-  /** Folder holding narrator.yaml and templates/ (default: the repo's policies). */
+  /** Folder holding narrator.yaml, templates/, measures.yaml and context.yaml (default: the repo's policies). */
   policiesDir?: string;
   llm: LlmClient | null;
   /** Column names per entity from the entity catalog; templates are checked against it. */
@@ -70,7 +74,8 @@ export interface NarratorSetup {
 
 /**
  * Loads and validates everything once, at start-up: narrator.yaml, every template, the
- * templates against the catalog, and the policy's entity allow list. Throws PolicyError.
+ * templates against the catalog, the policy's entity allow list, and the measure catalog whose
+ * names the answers use. Throws PolicyError.
  */
 export function createNarrator(setup: NarratorSetup): Narrator {
   const policy = loadNarratorPolicy(setup.policiesDir);
@@ -80,7 +85,7 @@ export function createNarrator(setup: NarratorSetup): Narrator {
   policy.llm.entities.forEach((e, i) => {
     if (e !== '*' && !templates[e]) throw new PolicyError('policies/narrator.yaml', `llm.entities.${i}`, `'${e}' is not an entity with a template`);
   });
-  return new Narrator(policy, templates, setup.llm, loadContextPolicy(setup.policiesDir).narrator);
+  return new Narrator(policy, templates, loadMeasureCatalog(setup.policiesDir).measures, setup.llm, loadContextPolicy(setup.policiesDir).narrator);
 }
 
 function validateMessages(policy: NarratorPolicy): void {

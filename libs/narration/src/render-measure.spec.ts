@@ -1,5 +1,9 @@
+import { loadMeasureCatalog } from '@cota/catalog';
 import type { MeasureResult } from '@cota/contracts';
-import { renderMeasure } from './render-measure';
+import { renderMeasure as render } from './render-measure';
+
+const words = loadMeasureCatalog().measures;
+const renderMeasure = (r: MeasureResult, q: Parameters<typeof render>[1]) => render(r, q, words);
 
 const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResult['values'][number] => ({
   subject: { kind: 'index', id: 'IFIX' },

@@ -1,40 +1,18 @@
+import type { MeasureDef } from '@cota/catalog';
 import type { MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { brDate, describePeriod } from '@cota/periods';
 import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, groupPtBr, MONTH_NAMES_PT, toDecimal } from './format';
 
 type Unit = MeasureResult['unit'];
 
-/** The measures' names as the answer says them (the catalog's label is for the explain panel). */
-const NAMES: Record<string, string> = {
-  price: 'o preço de fechamento',
-  high_price: 'a máxima',
-  low_price: 'a mínima',
-  dividend: 'os dividendos por cota',
-  dividend_paid: 'os dividendos por cota (pela data de pagamento)',
-  dy: 'o dividend yield',
-  nav: 'o patrimônio líquido',
-  nav_per_share: 'o valor patrimonial por cota',
-  shareholders: 'o número de cotistas',
-  index_points: 'o fechamento',
-  fx_rate: 'a cotação',
-  monthly_rate: 'a variação mensal',
-  annual_rate: 'a taxa',
-  invested: 'o valor investido',
-  avg_price: 'o preço médio de compra',
-  shares_held: 'as cotas em carteira',
-  dy_monthly: 'o dividend yield mensal',
-  received: 'os dividendos recebidos',
-  realized: 'o resultado das vendas',
-  sale_proceeds: 'o valor recebido nas vendas',
-  cash_revenue: 'a receita caixa',
-  cash_profit: 'o lucro caixa',
-  delinquency: 'a inadimplência',
-  shares_bought: 'as cotas compradas',
-  shares_sold: 'as cotas vendidas',
-  pvp: 'o P/VP',
-  market_cap: 'o valor de mercado',
-  sharpe: 'o índice de Sharpe',
-};
+/**
+ * How answers name each measure ("o dividend yield") and what one of its rows is ("pagamento"):
+ * the measure catalog's vocabulary (policies/measures.yaml), never restated here.
+ */
+export type MeasureWords = Readonly<Record<string, Pick<MeasureDef, 'answer_name' | 'row_noun'>>>;
+
+const nameOf = (words: MeasureWords, measure: string) => words[measure]?.answer_name ?? measure;
+const nounOf = (words: MeasureWords, measure: string) => words[measure]?.row_noun ?? { one: 'registro', many: 'registros' };
 
 const CURRENCY: Record<string, string> = { USD: 'do dólar (USD)', EUR: 'do euro (EUR)' };
 
@@ -172,12 +150,12 @@ function inCompareOrder(values: MeasureValue[], question: StructuredQuestion | n
   return [...values].sort((a, b) => (a.value === null ? 1 : b.value === null ? -1 : compare === 'max' ? b.value - a.value : a.value - b.value));
 }
 
-export function renderMeasure(result: MeasureResult, question: StructuredQuestion | null): string {
-  if (result.measure === 'panel') return renderPanel(result, question);
-  const name = NAMES[result.measure] ?? result.measure;
+export function renderMeasure(result: MeasureResult, question: StructuredQuestion | null, words: MeasureWords): string {
+  if (result.measure === 'panel') return renderPanel(result, question, words);
+  const name = nameOf(words, result.measure);
   const spec = question?.period ?? null;
   const ordered = inCompareOrder(result.values, question);
-  const lines = ordered.map((v) => sentence(result, v, name, spec, question?.condition ?? null));
+  const lines = ordered.map((v) => sentence(result, v, name, spec, question?.condition ?? null, words));
   const parts = [lines.join('\n')];
   // "O DY médio da minha carteira": the funds' values weighted by what each is worth in it.
   if (result.portfolio && question?.agg === 'avg' && result.portfolio.value !== null) {
@@ -204,33 +182,18 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
 
 type Condition = StructuredQuestion['condition'];
 
-function sentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null, condition: Condition): string {
+function sentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null, condition: Condition, words: MeasureWords): string {
   // "cotistas em dez/2020 e em dez/2023": the value at each end, in one sentence.
   const last = r.agg === 'first' ? v.extra.find((e) => e.agg === 'last' && e.value !== null) : undefined;
   if (last && v.value !== null && v.date && last.date && v.extra.length === 1) {
-    return `${cap(NAMES[r.measure] ?? name)} ${subjectOf(v.subject)} era ${formatIn(r.unit, v.value)} em ${dateOf(r, v.date)} e ${formatIn(r.unit, last.value as number)} em ${dateOf(r, last.date)}.`;
+    return `${cap(words[r.measure]?.answer_name ?? name)} ${subjectOf(v.subject)} era ${formatIn(r.unit, v.value)} em ${dateOf(r, v.date)} e ${formatIn(r.unit, last.value as number)} em ${dateOf(r, last.date)}.`;
   }
-  const main = mainSentence(r, v, v.fallback ? (NAMES[v.fallback] ?? name) : name, spec, condition);
+  const main = mainSentence(r, v, v.fallback ? (words[v.fallback]?.answer_name ?? name) : name, spec, condition, words);
   // A total already says how many rows it summed.
   const extras = v.extra.filter((e) => e.value !== null && !(e.agg === 'count' && r.agg === 'total')).map((e) => extraPhrase(r, e));
   const body = v.fallback && v.value !== null && r.fallback_note ? `${main.replace(/\.$/, '')} (${r.fallback_note}).` : main;
   return `${body}${extras.length ? ` ${extras.join(' ')}` : ''}`;
 }
-
-/** What one row of a flow is, to count it in words. */
-const NOUNS: Record<string, [string, string]> = {
-  dividend: ['pagamento', 'pagamentos'],
-  dividend_paid: ['pagamento', 'pagamentos'],
-  sale_proceeds: ['venda', 'vendas'],
-  received: ['pagamento', 'pagamentos'],
-  realized: ['venda', 'vendas'],
-  cash_revenue: ['trimestre', 'trimestres'],
-  cash_profit: ['trimestre', 'trimestres'],
-  shares_bought: ['compra', 'compras'],
-  shares_sold: ['venda', 'vendas'],
-  invested: ['posição', 'posições'],
-  shares_held: ['posição', 'posições'],
-};
 
 const EXTRA_NAMES: Record<string, string> = { max: 'Máximo', min: 'Mínimo', first: 'Primeiro', last: 'Último', total: 'Total', count: 'Quantidade', avg: 'Média' };
 
@@ -239,7 +202,7 @@ function extraPhrase(r: MeasureResult, e: MeasureValue['extra'][number]): string
   return `${EXTRA_NAMES[e.agg] ?? e.agg}: ${val}${e.date && e.agg !== 'total' && e.agg !== 'count' && e.agg !== 'avg' ? `, em ${dateOf(r, e.date)}` : ''}.`;
 }
 
-function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null, condition: Condition): string {
+function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null, condition: Condition, words: MeasureWords): string {
   // A fallback measure dates its values its own way (a monthly DY by month).
   const r: MeasureResult = v.grain ? { ...result, grain: v.grain } : result;
   const who = subjectOf(v.subject);
@@ -291,11 +254,11 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
     case 'max':
     case 'min': {
       // A monthly payment's extreme is known by its month ("o de dezembro"), its day given too.
-      const monthly = NOUNS[r.measure]?.[0] === 'pagamento' && r.grain !== 'month' && v.date ? ` (o de ${MONTH_NAMES[Number(v.date.slice(5, 7)) - 1]})` : '';
+      const monthly = nounOf(words, r.measure).one === 'pagamento' && r.grain !== 'month' && v.date ? ` (o de ${MONTH_NAMES[Number(v.date.slice(5, 7)) - 1]})` : '';
       return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}.`;
     }
     case 'total': {
-      const [one, many] = NOUNS[v.fallback ?? r.measure] ?? ['registro', 'registros'];
+      const { one, many } = nounOf(words, v.fallback ?? r.measure);
       const verb = /^(os|as) /.test(name) ? 'somam' : 'soma';
       return `${cap(name)} ${who}${when} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}).`;
     }
@@ -356,8 +319,8 @@ const monthOf = (d: string) => `${MONTHS[Number(d.slice(5, 7)) - 1]}/${d.slice(0
 const PANEL_NAMES: Record<string, string> = { USD: 'Dólar (USD)', EUR: 'Euro (EUR)', SELIC: 'Selic', 'META-SELIC': 'Meta da Selic', POUPANCA: 'Poupança' };
 
 /** Several series at one date: one line each, with the date (or reference month) of its value. */
-function renderPanel(r: MeasureResult, question: StructuredQuestion | null): string {
-  if (r.agg === 'variation') return renderReturnsPanel(r, question);
+function renderPanel(r: MeasureResult, question: StructuredQuestion | null, words: MeasureWords): string {
+  if (r.agg === 'variation') return renderReturnsPanel(r, question, words);
   const p = question?.period;
   const day = p && p.kind === 'range' ? p.to : null;
   const head = day ? `Panorama em ${brDate(day)}:` : 'Panorama com o dado mais recente de cada série:';
@@ -377,13 +340,13 @@ function renderPanel(r: MeasureResult, question: StructuredQuestion | null): str
  * Several series over one period, each by its own return (an index's variation, a rate compounded),
  * in the words each would get alone; the comparison's verdict when one was asked.
  */
-function renderReturnsPanel(r: MeasureResult, question: StructuredQuestion | null): string {
+function renderReturnsPanel(r: MeasureResult, question: StructuredQuestion | null, words: MeasureWords): string {
   const spec = question?.period ?? null;
   const ordered = inCompareOrder(r.values, question);
   const lines = ordered.map((v) => {
     const measure = v.measure ?? r.measure;
     const own: MeasureResult = { ...r, measure, agg: v.agg ?? 'variation', unit: v.unit ?? r.unit, value_unit: 'pct', grain: v.grain ?? 'day', values: [v] };
-    return sentence(own, v, NAMES[measure] ?? measure, spec, null);
+    return sentence(own, v, nameOf(words, measure), spec, null, words);
   });
   const parts = [lines.join('\n')];
   if (question?.compare && r.values.length > 1) {

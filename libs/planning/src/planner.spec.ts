@@ -1,4 +1,4 @@
-import { loadMeasureCatalog } from '@cota/catalog';
+import { loadEntityClasses, loadMeasureCatalog } from '@cota/catalog';
 import { PlanResponse } from '@cota/contracts';
 import { Ontology } from './ontology';
 import { OntologySpec } from './ontology.schema';
@@ -197,7 +197,10 @@ describe('Planner (deterministic)', () => {
     it('accepts a smaller lead only when it rests on a specific word the runner-up lacks', () => {
       const { ontology, params } = loadPlanningPolicies();
       const withThresholds = (t: OntologySpec['thresholds']) =>
-        new Planner({ policies: { ontology: new Ontology({ ...ontology.spec, thresholds: t }), params, measures: loadMeasureCatalog() }, funds: ['HGLG11'] });
+        new Planner({
+          policies: { ontology: new Ontology({ ...ontology.spec, thresholds: t }), params, measures: loadMeasureCatalog(), entities: loadEntityClasses() },
+          funds: ['HGLG11'],
+        });
       // fiis_cadastro leads fiis_precos by 2, with "cnpj" (6) that the price reading lacks.
       const q = 'qual o preco e o cnpj do HGLG11';
       const strict = withThresholds({ min_score: 3, min_gap: 3 }).planDeterministic(q);

@@ -1,4 +1,5 @@
 import { FollowUpMeta, PlanResponse, PlannerMeta, QueryParams, queryParams, QuestionSubject, StructuredQuestion } from '@cota/contracts';
+import type { EntityClass } from '@cota/catalog';
 import type { LlmClient } from '@cota/llm';
 import { AnalysedQuestion, analyseQuestion } from './analysis';
 import { Ellipsis, detectEllipsis } from './elliptic';
@@ -248,9 +249,9 @@ export class Planner {
       (routed.entity !== null && this.measureFamily.has(routed.entity) && this.sameScope(question.measure, routed.entity)) ||
       // ...but a panorama (several series, "o cenário") stays the panorama's.
       // Several series at one date: the panel answers the panorama's question with each series' value.
-      (question.measure === null && marketOnly && (routed.entity === 'macro_consolidada' || !routed.planner.accepted || routed.entity?.startsWith('history_') === true)) ||
+      (question.measure === null && marketOnly && (!routed.planner.accepted || this.classOf(routed.entity) === 'market')) ||
       // "Qual dos meus fundos tem o maior DY?": a fund measure over the client's funds.
-      (routed.entity?.startsWith('client_') === true &&
+      (this.classOf(routed.entity) === 'client' &&
         question.subjects.some((s) => s.kind === 'portfolio') &&
         this.opts.policies.measures.measures[question.measure ?? '']?.subject === 'fund') ||
       // An edit of the previous structured question stays one ("qual deles pagou mais?").
@@ -264,14 +265,14 @@ export class Planner {
         ((question.period !== null && question.period.kind !== 'latest') || reading.aggNamed)) ||
       // The client's own measure named ("quanto recebi", "rendeu pra mim") while the words leaned to a
       // fund or market entity (dividends, news): the client's figure.
-      (reading.measureNamed && this.opts.policies.measures.measures[question.measure ?? '']?.subject === 'portfolio' && !routed.entity?.startsWith('client_'));
+      (reading.measureNamed && this.opts.policies.measures.measures[question.measure ?? '']?.subject === 'portfolio' && this.classOf(routed.entity) !== 'client');
     let measurable = isMeasurable(question, reading, followUp, this.opts.policies.measures);
     // "peso de cada fundo pelo valor investido", "quanto % da carteira é cada fundo": a share of the
     // portfolio, which the portfolio entity lists per fund; the measure named is what the share is of.
     if (
       measurable.ok &&
       routed.kind === 'entity' &&
-      routed.entity?.startsWith('client_') &&
+      this.classOf(routed.entity) === 'client' &&
       /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/.test(q.normalized)
     ) {
       measurable = { ok: false, why: 'a share of the portfolio: the portfolio entity lists it per fund' };
@@ -293,16 +294,20 @@ export class Planner {
       }
       return out;
     }
-    return measurePlan(out, question, this.opts.policies.measures, reading.signals, measurable.why, followUp);
+    return measurePlan(out, question, this.opts.policies, reading.signals, measurable.why, followUp);
+  }
+
+  /** The entity's class, as the catalog declares it (null: no entity, or not one of the catalog). */
+  private classOf(entity: string | null): EntityClass | null {
+    return entity ? (this.opts.policies.entities[entity] ?? null) : null;
   }
 
   /** Whether a measure and a routed entity speak of the same kind of thing (a fund, the market, the client). */
   private sameScope(measure: string | null, entity: string): boolean {
     const def = measure ? this.opts.policies.measures.measures[measure] : null;
     if (!def) return false;
-    const scope = entity.startsWith('client_') ? 'portfolio' : entity.startsWith('history_') || entity === 'macro_consolidada' ? 'market' : 'fund';
-    const own = def.subject === 'fund' || def.subject === 'portfolio' ? def.subject : 'market';
-    return scope === own;
+    const own = def.subject === 'fund' ? 'fund' : def.subject === 'portfolio' ? 'client' : 'market';
+    return this.classOf(entity) === own;
   }
 
   private advicePlan(q: AnalysedQuestion, phrase: string, suffix: string, opts: PlanOptions): PlanResponse {
@@ -402,7 +407,7 @@ export class Planner {
     const spec = this.opts.policies.params.entitySpec(entity);
     if (!this.ontology.has(entity) || !spec) return `${entity} is not a catalog entity`;
     const named = q.tickers.tickers.length + q.tickers.unknown.length > 0;
-    if (named && entity.startsWith('client_')) return `${entity} is the client's own data and the question names a fund`;
+    if (named && this.classOf(entity) === 'client') return `${entity} is the client's own data and the question names a fund`;
     if (named && !spec.ticker.source.includes('text')) return `${entity} takes no fund ticker`;
     return null;
   }

@@ -1,5 +1,5 @@
 import { loadPolicy, policiesDir } from '@cota/config';
-import { loadEntityCatalog, loadMeasureCatalog, MeasureCatalog } from '@cota/catalog';
+import { EntityClasses, loadEntityCatalog, loadEntityClasses, loadMeasureCatalog, MeasureCatalog } from '@cota/catalog';
 import { loadToolGatePolicy, ToolGatePolicy } from '@cota/tool-gating';
 import { Ontology } from './ontology';
 import { PlansPolicy, PlansPolicySchema } from './multi-step/policy';
@@ -12,6 +12,8 @@ export interface PlanningPolicies {
   params: ParamInference;
   /** The measure catalog (policies/measures.yaml): structured questions are read with its words. */
   measures: MeasureCatalog;
+  /** Each entity's class (policies/entities/*.yaml): fund, market or client. */
+  entities: EntityClasses;
   /** The tool contracts (policies/tool_gate.yaml): tools are also recognised by their arguments. */
   tools?: ToolGatePolicy;
   /** The shapes of multi-step answers (policies/plans.yaml). */
@@ -29,7 +31,14 @@ export function loadPlanningPolicies(dir = policiesDir()): PlanningPolicies {
   checkConsistency(ontology, params);
   checkRankingRedirects(params, dir);
   checkConditions(params, dir);
-  return { ontology, params, measures: loadMeasureCatalog(dir), tools: loadToolGatePolicy(dir), plans: loadPolicy('plans', PlansPolicySchema, dir) };
+  return {
+    ontology,
+    params,
+    measures: loadMeasureCatalog(dir),
+    entities: loadEntityClasses(dir),
+    tools: loadToolGatePolicy(dir),
+    plans: loadPolicy('plans', PlansPolicySchema, dir),
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import { extractArgs } from './tool-args';
 
 /** The rules a turn is read under: the conversation's (policies/context.yaml) and the tools' contracts. */
 export interface TurnReaderPolicies {
-  context: Pick<ContextPolicy, 'enabled' | 'last_reference'>;
+  context: Pick<ContextPolicy, 'enabled' | 'last_reference' | 'entity_classes'>;
   tools: ToolGatePolicy;
 }
 

@@ -1,9 +1,9 @@
 import { buildComparison, pick } from './compare';
-import { CATALOG, dividends12m, dividendsCompare, dyCompare, overviewCompare, portfolio, reply, mv } from './testing-answers';
+import { CATALOG, dividends12m, ENTITY_CLASSES, dividendsCompare, dyCompare, overviewCompare, portfolio, reply, mv } from './testing-answers';
 
 describe('buildComparison', () => {
   it('puts two funds side by side and marks the higher DY', () => {
-    const c = buildComparison(dyCompare, CATALOG)!;
+    const c = buildComparison(dyCompare, CATALOG, ENTITY_CLASSES)!;
     expect(c.cards.map((x) => x.id)).toEqual(['HGLG11', 'KNRI11']);
     expect(c.cards[0].lines).toEqual([{ key: 'dy', label: 'Dividend yield', text: '8,30%', winner: true, mark: 'maior' }]);
     expect(c.cards[1].lines[0].winner).toBe(false);
@@ -15,13 +15,13 @@ describe('buildComparison', () => {
       ...dyCompare,
       meta: { ...dyCompare.meta, planner: { ...dyCompare.meta.planner, question: { ...dyCompare.meta.planner!.question!, compare: 'min' as const } } },
     };
-    const c = buildComparison(asked, CATALOG)!;
+    const c = buildComparison(asked, CATALOG, ENTITY_CLASSES)!;
     expect(c.cards[1].lines[0]).toMatchObject({ winner: true, mark: 'menor' });
     expect(c.criteria[0].text).toBe('menor dividend yield');
   });
 
   it('compares totals over a period (dividends of three funds), with the period on each card', () => {
-    const c = buildComparison(dividendsCompare, CATALOG)!;
+    const c = buildComparison(dividendsCompare, CATALOG, ENTITY_CLASSES)!;
     expect(c.cards.map((x) => x.lines[0].text)).toEqual(['R$ 3,30', 'R$ 3,00', 'R$ 2,70']);
     expect(c.cards[0].subtitle).toBe('de 31/01/2024 a 28/03/2024');
     expect(c.cards[0].wins).toBe(1);
@@ -30,13 +30,25 @@ describe('buildComparison', () => {
 
   it('marks no winner on a tie or for a measure without a better side (price)', () => {
     const tie = reply('fiis_dividends_yields', [mv('HGLG11', 8), mv('KNRI11', 8)], { measure: 'dy', agg: 'value', subjects: [] });
-    expect(buildComparison(tie, CATALOG)!.cards.every((c) => !c.lines[0].winner)).toBe(true);
+    expect(buildComparison(tie, CATALOG, ENTITY_CLASSES)!.cards.every((c) => !c.lines[0].winner)).toBe(true);
     const price = reply('fiis_precos', [mv('HGLG11', 157), mv('KNRI11', 143)], { measure: 'price', agg: 'value', subjects: [] });
-    expect(buildComparison(price, CATALOG)!.criteria[0].winner).toBeNull();
+    expect(buildComparison(price, CATALOG, ENTITY_CLASSES)!.criteria[0].winner).toBeNull();
+  });
+
+  it('marks the winner the way the catalog says the measure is better', () => {
+    const price = reply('fiis_precos', [mv('HGLG11', 157), mv('KNRI11', 143)], { measure: 'price', agg: 'value', subjects: [] });
+    const lowerWins = { ...CATALOG, price: { ...CATALOG.price, better: 'lower' as const } };
+    const c = buildComparison(price, lowerWins, ENTITY_CLASSES)!;
+    expect(c.criteria[0]).toEqual({ key: 'price', text: 'menor preço de fechamento', winner: 'KNRI11' });
+    expect(c.cards[1].lines[0].mark).toBe('menor');
+  });
+
+  it('makes fund cards only from the rows of an entity the catalog classes as fund', () => {
+    expect(buildComparison(overviewCompare, CATALOG, { ...ENTITY_CLASSES, fii_overview: 'market' })).toBeNull();
   });
 
   it('builds fund cards from overviews: each measure its own winner', () => {
-    const c = buildComparison(overviewCompare, CATALOG)!;
+    const c = buildComparison(overviewCompare, CATALOG, ENTITY_CLASSES)!;
     expect(c.cards.map((x) => x.id)).toEqual(['HGLG11', 'KNRI11', 'XPML11']);
     const winnerOf = (key: string) => c.cards.find((card) => card.lines.some((l) => l.key === key && l.winner))?.id;
     expect(winnerOf('dy_12m_pct')).toBe('XPML11');
@@ -48,8 +60,8 @@ describe('buildComparison', () => {
   });
 
   it('does not treat a single fund or the portfolio as a comparison', () => {
-    expect(buildComparison(dividends12m, CATALOG)).toBeNull();
-    expect(buildComparison(portfolio, CATALOG)).toBeNull();
+    expect(buildComparison(dividends12m, CATALOG, ENTITY_CLASSES)).toBeNull();
+    expect(buildComparison(portfolio, CATALOG, ENTITY_CLASSES)).toBeNull();
   });
 
   it('picks the single best value', () => {

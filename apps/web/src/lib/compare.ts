@@ -4,7 +4,7 @@
  */
 import { capitalize, measureInfo, valueUnit } from './charts';
 import { formatBRLCompact, formatDate, formatValue, Unit } from './format';
-import { AskReply, entityRows, MeasureCatalog, measureValues } from './types';
+import { AskReply, EntityClasses, entityRows, MeasureCatalog, MeasureInfo, measureValues } from './types';
 
 export interface CompareLine {
   key: string;
@@ -30,15 +30,10 @@ export interface Comparison {
   criteria: Array<{ key: string; text: string; winner: string | null }>;
 }
 
-/** Which way is "better" for measures where that is not a matter of taste. */
-const MEASURE_DIRECTION: Record<string, 'max' | 'min'> = {
-  dividend: 'max',
-  dy: 'max',
-  dy_monthly: 'max',
-  received: 'max',
-  sharpe: 'max',
-  pvp: 'min',
-};
+/** Which way the catalog says a measure is better, when that is not a matter of taste. */
+function catalogDirection(info: MeasureInfo | undefined): 'max' | 'min' | undefined {
+  return info?.better === 'higher' ? 'max' : info?.better === 'lower' ? 'min' : undefined;
+}
 
 interface FieldSpec {
   key: string;
@@ -62,12 +57,10 @@ const FUND_FIELDS: FieldSpec[] = [
   { key: 'shareholders_count', label: 'Cotistas', unit: 'count' },
 ];
 
-const FUND_ENTITIES = new Set(['fii_overview', 'fiis_cadastro', 'fiis_financials_snapshot', 'fiis_financials_risk', 'fiis_dividends_yields', 'fiis_rankings']);
-
 /** The comparison cards of an answer, or null when it does not compare two to four subjects. */
-export function buildComparison(reply: AskReply, catalog: MeasureCatalog): Comparison | null {
+export function buildComparison(reply: AskReply, catalog: MeasureCatalog, classes: EntityClasses): Comparison | null {
   if (!reply || reply.status !== 'ok' || !reply.results) return null;
-  return measureComparison(reply, catalog) ?? entityComparison(reply);
+  return measureComparison(reply, catalog) ?? entityComparison(reply, classes);
 }
 
 function measureComparison(reply: AskReply, catalog: MeasureCatalog): Comparison | null {
@@ -80,7 +73,7 @@ function measureComparison(reply: AskReply, catalog: MeasureCatalog): Comparison
   if (!info) return null;
   const unit = valueUnit(info, q?.agg);
   const measure = q?.measure ?? values[0].measure ?? '';
-  const direction = q?.compare ?? (q?.agg === 'variation' || q?.agg === 'accumulated' ? 'max' : MEASURE_DIRECTION[measure]);
+  const direction = q?.compare ?? (q?.agg === 'variation' || q?.agg === 'accumulated' ? 'max' : catalogDirection(catalog[measure]));
   const label = capitalize(q?.agg === 'variation' ? `variação do ${info.label}` : q?.agg === 'total' ? `${info.label} (soma)` : info.label);
   const winnerIdx = direction
     ? pick(
@@ -106,9 +99,10 @@ function measureComparison(reply: AskReply, catalog: MeasureCatalog): Comparison
   };
 }
 
-function entityComparison(reply: AskReply): Comparison | null {
+/** Funds side by side from the rows of a fund entity (an overview, a snapshot): the fields they carry. */
+function entityComparison(reply: AskReply, classes: EntityClasses): Comparison | null {
   const found = entityRows(reply);
-  if (!found || !FUND_ENTITIES.has(found.entity)) return null;
+  if (!found || classes[found.entity] !== 'fund') return null;
   const rows = found.rows.filter((r) => typeof r.ticker === 'string');
   const tickers = [...new Set(rows.map((r) => r.ticker as string))];
   if (tickers.length < 2 || tickers.length > 4 || tickers.length !== rows.length) return null;

@@ -2,18 +2,29 @@
  * Answers shaped like the gateway's real ones (seen by running the system), with made-up numbers:
  * the page's unit tests build on them. No data from the source files.
  */
-import { AskReply, MeasureCatalog, MeasureValueLike } from './types';
+import { AskReply, EntityClasses, MeasureCatalog, MeasureValueLike } from './types';
 
 export const CATALOG: MeasureCatalog = {
-  price: { unit: 'brl', label: 'preço de fechamento', kind: 'level' },
-  dividend: { unit: 'brl', label: 'dividendos por cota', kind: 'flow' },
-  dy: { unit: 'pct', label: 'dividend yield', kind: 'yield' },
-  dy_monthly: { unit: 'pct', label: 'dividend yield mensal', kind: 'level' },
-  received: { unit: 'brl', label: 'dividendos recebidos', kind: 'flow' },
-  pvp: { unit: 'ratio', label: 'P/VP', kind: 'level' },
-  index_points: { unit: 'points', label: 'pontos', kind: 'level' },
-  monthly_rate: { unit: 'pct_month', label: 'taxa mensal', kind: 'monthly_rate' },
-  annual_rate: { unit: 'pct_year', label: 'taxa anual', kind: 'annual_rate' },
+  price: { unit: 'brl', label: 'preço de fechamento', kind: 'level', better: 'none' },
+  dividend: { unit: 'brl', label: 'dividendos por cota', kind: 'flow', better: 'higher' },
+  dy: { unit: 'pct', label: 'dividend yield', kind: 'yield', better: 'higher' },
+  dy_monthly: { unit: 'pct', label: 'dividend yield mensal', kind: 'level', better: 'higher' },
+  received: { unit: 'brl', label: 'dividendos recebidos', kind: 'flow', better: 'higher' },
+  pvp: { unit: 'ratio', label: 'P/VP', kind: 'level', better: 'lower' },
+  index_points: { unit: 'points', label: 'pontos', kind: 'level', better: 'none' },
+  monthly_rate: { unit: 'pct_month', label: 'taxa mensal', kind: 'monthly_rate', better: 'none' },
+  annual_rate: { unit: 'pct_year', label: 'taxa anual', kind: 'annual_rate', better: 'none' },
+};
+
+/** Entity classes as the build puts them in (a few of policies/entities). */
+export const ENTITY_CLASSES: EntityClasses = {
+  fii_overview: 'fund',
+  fiis_precos: 'fund',
+  fiis_dividendos: 'fund',
+  fiis_dividends_yields: 'fund',
+  client_fiis_positions: 'client',
+  client_fiis_dividends_evolution: 'client',
+  history_b3_indexes: 'market',
 };
 
 export function mv(id: string, value: number | null, rows: Array<[string, number]> = [], extra: Partial<MeasureValueLike> = {}): MeasureValueLike {

@@ -100,8 +100,13 @@ export interface MeasureInfo {
   unit: Unit;
   label: string;
   kind?: string;
+  /** Which value wins a comparison: the higher, the lower, or none. */
+  better?: 'higher' | 'lower' | 'none';
 }
 export type MeasureCatalog = Record<string, MeasureInfo>;
+
+/** Each entity's class as the page knows it (built from policies/entities/*.yaml). */
+export type EntityClasses = Record<string, 'fund' | 'market' | 'client'>;
 
 export function isMeasureValue(x: unknown): x is MeasureValueLike {
   if (!x || typeof x !== 'object') return false;

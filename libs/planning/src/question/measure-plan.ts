@@ -1,6 +1,7 @@
 import type { Agg, FollowUpMeta, PlanResponse, StructuredQuestion } from '@cota/contracts';
 import { queryParams } from '@cota/contracts';
 import { MeasureCatalog } from '@cota/catalog';
+import type { PlanningPolicies } from '../policies';
 import type { QuestionReading } from './structure';
 
 /** Entities whose questions a measure can answer better (the rows they list are a measure's series). */
@@ -75,7 +76,15 @@ export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, fo
 const AGG_PARAM: Record<string, Agg> = { total: 'sum', avg: 'avg', count: 'count', list: 'list' };
 
 /** The plan of a measure question: entity and params for meta, the structured question to execute. */
-export function measurePlan(base: PlanResponse, q: StructuredQuestion, catalog: MeasureCatalog, signals: string[], why: string, followUp: FollowUpMeta | null): PlanResponse {
+export function measurePlan(
+  base: PlanResponse,
+  q: StructuredQuestion,
+  policies: Pick<PlanningPolicies, 'measures' | 'entities'>,
+  signals: string[],
+  why: string,
+  followUp: FollowUpMeta | null,
+): PlanResponse {
+  const catalog = policies.measures;
   if (!q.measure) {
     // A panel: the macro panorama's entity, each series with its own measure.
     return {
@@ -99,7 +108,8 @@ export function measurePlan(base: PlanResponse, q: StructuredQuestion, catalog: 
   const filters: Record<string, string> = {};
   const market = q.subjects.find((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
   if (market) filters[market.kind] = market.id;
-  const entity = base.planner.accepted && base.kind === 'entity' && base.entity && fundMeasure === !base.entity.startsWith('history_') ? base.entity : def.entity;
+  // The routed entity names the answer when it speaks of the same kind of subject (funds, or the market's series).
+  const entity = base.planner.accepted && base.kind === 'entity' && base.entity && fundMeasure === (policies.entities[base.entity] !== 'market') ? base.entity : def.entity;
   return {
     ...base,
     kind: 'measure',

@@ -1,0 +1,27 @@
+import { policiesDir } from '@cota/config';
+import type { EntityCatalog, EntityDef } from './entity-def';
+import { loadEntityCatalog } from './load-catalog';
+
+/**
+ * An entity's class, as its file declares it (`scope` in policies/entities/<entity>.yaml): fund
+ * entities answer about funds, market entities about the market, client entities about the
+ * authenticated client's own data.
+ */
+export type EntityClass = EntityDef['scope'];
+
+/** Every catalog entity's class, by entity name. */
+export type EntityClasses = Readonly<Record<string, EntityClass>>;
+
+export function entityClasses(catalog: EntityCatalog): EntityClasses {
+  return Object.fromEntries(Object.entries(catalog).map(([name, def]) => [name, def.scope]));
+}
+
+/** Reads the classes from policies/entities/*.yaml (once, at start-up); a bad file throws PolicyError. */
+export function loadEntityClasses(dir = policiesDir()): EntityClasses {
+  return entityClasses(loadEntityCatalog(dir));
+}
+
+/** The entities of one class, in catalog order. */
+export function entitiesOfClass(classes: EntityClasses, cls: EntityClass): string[] {
+  return Object.keys(classes).filter((name) => classes[name] === cls);
+}
