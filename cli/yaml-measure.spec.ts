@@ -89,6 +89,7 @@ function measureRequest(question: StructuredQuestion, measure: MeasureResult): N
     entity: 'fiis_precos',
     params: null,
     smalltalk: null,
+    out_of_scope: null,
     unknown_tickers: [],
     candidates: [],
     problem: null,

@@ -200,7 +200,12 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
     request: {},
     response: { service: def.service, instance: 'abc', ok: true, checks: { nats: { ok: true } } },
   })),
-  ...Object.values(PrivacySubjects).map((def) => ({
+  {
+    def: PrivacySubjects.fenceGateway,
+    request: { erasure_id: 'erasure_1', client_id: 'cliente-demo-1' },
+    response: { keys: 2, drained: true },
+  },
+  ...[PrivacySubjects.eraseContext, PrivacySubjects.eraseExecutor, PrivacySubjects.eraseGateway].map((def) => ({
     def,
     request: { erasure_id: 'erasure_1', client_id: 'cliente-demo-1' },
     response: { erased: [{ service: def.service, store: 'api_keys', backend: 'postgres' as const, count: 1 }] },
