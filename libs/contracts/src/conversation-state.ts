@@ -48,5 +48,10 @@ export const ConversationState = z.object({
   /** How the newest answer was made (entity, measure, tool, ...), so follow-ups edit the right thing. */
   last_kind: z.string().nullable().default(null),
   last_reference: LastReference.nullable(),
+  /**
+   * Questions opened after the last reference whose answer never came (a 5xx, a timeout): they are
+   * not turns of the conversation, so they do not age the reference (CONTRACT: a turn is one question).
+   */
+  unanswered_since_reference: z.number().int().min(0).default(0),
 });
 export type ConversationState = z.infer<typeof ConversationState>;

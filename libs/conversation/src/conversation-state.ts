@@ -16,9 +16,9 @@ function pointedAnswer(recent: Turn[]): Turn | undefined {
 
 /**
  * What a conversation holds when a turn opens, read from its recent turns (oldest first), its tool
- * calls in the session and its last reference: the planner reads the new turn against it.
+ * calls in the session, its last reference and the earlier questions never answered (`unanswered`).
  */
-export function conversationState(recent: Turn[], session: Record<string, unknown>, reference: LastReference | null, turnIndex: number): ConversationState {
+export function conversationState(recent: Turn[], session: Record<string, unknown>, reference: LastReference | null, turnIndex: number, unanswered: number[]): ConversationState {
   const last = pointedAnswer(recent);
   const question = objectOr<StructuredQuestion>(last?.meta.question);
   // The answered question before the last one ("IFIX em novembro?" → "e o IBOV?" → "qual dos dois?").
@@ -40,5 +40,6 @@ export function conversationState(recent: Turn[], session: Record<string, unknow
     last_call: callOf(session.last_call),
     last_kind: typeof newest?.meta.kind === 'string' ? newest.meta.kind : null,
     last_reference: reference,
+    unanswered_since_reference: reference ? unanswered.filter((i) => i > reference.turn_index).length : 0,
   };
 }
