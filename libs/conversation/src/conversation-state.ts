@@ -1,4 +1,4 @@
-import { ConversationState, LastReference, QueryParams, StructuredQuestion, ToolCallState, Turn } from '@cota/contracts';
+import { ConversationState, LastReference, MAX_QUESTION_SUBJECTS, QueryParams, StructuredQuestion, ToolCallState, Turn } from '@cota/contracts';
 
 const objectOr = <T>(v: unknown): T | null => (v && typeof v === 'object' ? (v as T) : null);
 const callOf = (v: unknown): ToolCallState | null => {
@@ -34,7 +34,7 @@ export function conversationState(recent: Turn[], session: Record<string, unknow
     last_question: question,
     last_params: objectOr<QueryParams>(last?.meta.params),
     last_listed_tickers: Array.isArray(last?.meta.listed) ? (last.meta.listed as string[]).slice(0, 50) : [],
-    earlier_subjects: (earlierQuestion?.subjects ?? []).slice(0, 10),
+    earlier_subjects: (earlierQuestion?.subjects ?? []).slice(0, MAX_QUESTION_SUBJECTS),
     earlier_period: earlierQuestion?.period ?? null,
     pending_call: callOf(session.pending_call),
     last_call: callOf(session.last_call),

@@ -79,6 +79,8 @@ export const NarratorPolicySchema = z
             no_funds_match: Text,
             service_unavailable: Text,
             not_understood: Text,
+            /** More funds named than one question compares: {limit} and {count}. */
+            too_many_funds: Text,
             generic: Text,
           })
           .strict(),

@@ -16,6 +16,7 @@ export function narrateRequest(input: AskInput, reading: PlanResponse, acted: Ac
     params: answersData ? acted.params : null,
     smalltalk: reading.smalltalk,
     unknown_tickers: reading.unknown_tickers,
+    funds_named: reading.funds_named,
     candidates: reading.planner.candidates.map((c) => c.entity),
     problem: acted.problem,
     data: acted.data,
