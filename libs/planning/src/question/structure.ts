@@ -287,7 +287,7 @@ export function readCondition(text: string): { op: 'gt' | 'lt'; value: number } 
 }
 
 /** A count next to "últimos"/"primeiros" (either side): how many of the newest or oldest values. */
-const COUNTED_ENDS = /(?:^| )(?:(?:ultim|primeir)[oa]s \d{1,3}|\d{1,3} (?:ultim|primeir)[oa]s)(?= |$)/;
+const COUNTED_ENDS = /(?:^| )(?:(?:ultim|primeir)[oa]s \d+|\d+ (?:ultim|primeir)[oa]s)(?= |$)/;
 
 /**
  * The aggregation a measure's kind gives the words that were said: "acumulado" compounds a monthly

@@ -25,3 +25,19 @@ describe('Planner: how many subjects one question takes', () => {
     expect(PlanResponse.safeParse(withIndex).success).toBe(true);
   });
 });
+
+describe('Planner: how many rows a question asks for', () => {
+  const planner = realPlanner();
+
+  it('"últimos 1000 dividendos" lists them (it read as the last one), and keeps the number asked', () => {
+    const p = planner.planDeterministic('últimos 1000 dividendos do HGLG11');
+    expect(p).toMatchObject({ kind: 'entity', entity: 'fiis_dividendos' });
+    expect(p.params).toMatchObject({ agg: 'list', limit: 1000, limit_asked: 1000 });
+    expect(p.question).toMatchObject({ measure: 'dividend', agg: 'list' });
+  });
+
+  it('"top 50 fiis por dy" keeps the number asked; a ranking without one has none', () => {
+    expect(planner.planDeterministic('top 50 fiis por dy').params).toMatchObject({ limit: 50, limit_asked: 50 });
+    expect(planner.planDeterministic('fiis com maior dy').params.limit_asked ?? null).toBeNull();
+  });
+});
