@@ -288,4 +288,42 @@ describe('context service: replicas and restart', () => {
     const after = await ask({ conv: 'restart', question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
     expect(after.resolved).toMatchObject({ turn_index: 2, ticker: 'HGLG11', context: { last_reference_used: true } });
   });
+
+  it('after Redis loses the conversation, the next turn is read against the same state, rebuilt from Postgres', async () => {
+    await ask({ conv: 'redis-lost', question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    await ask({ conv: 'redis-lost', question: 'Quanto está o dólar?', entity: 'history_currency_rates' });
+    const before = await debug('redis-lost');
+    // Redis restarted empty: every hot key of the conversation is gone, the durable history stays.
+    const keys = await redis.keys(`${prefix}*redis-lost*`);
+    expect(keys.length).toBeGreaterThan(0);
+    await redis.del(...keys);
+    expect(await debug('redis-lost')).toMatchObject({ turn_count: 0, last_reference: null });
+    const after = await ask({ conv: 'redis-lost', question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
+    expect(after.resolved).toMatchObject({ turn_index: 3, ticker: 'HGLG11', context: { last_reference_used: true, reason: 'inherited_last_reference' } });
+    expect(after.resolved.state).toMatchObject({ turn_index: 3, last_entity: before.recent.at(-1)!.meta.entity, last_reference: before.last_reference });
+    expect(after.resolved.memory.recent.map((t) => t.content)).toEqual(before.recent.map((t) => t.content));
+    // The rebuilt hot state carries on from there.
+    expect(await debug('redis-lost')).toMatchObject({ turn_count: 3, last_reference: { ticker: 'HGLG11', turn_index: 3 } });
+  });
+
+  it('a question that never got its answer leaves the visible history and does not age the reference', async () => {
+    await ask({ conv: 'never-answered', question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    for (let i = 0; i < 3; i++)
+      await bus.call(ContextSubjects.open, { request_id: `falhou-${i}`, client_id: 'cliente-a', conversation_id: 'never-answered', question: `Pergunta que falhou ${i}` });
+    await ask({ conv: 'never-answered', question: 'E o IPCA?', entity: 'history_market_indicators' });
+    const late = await ask({ conv: 'never-answered', question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
+    expect(late.resolved).toMatchObject({ turn_index: 6, ticker: 'HGLG11', context: { last_reference_used: true } });
+    const visible = await bus.call(ContextSubjects.history, { client_id: 'cliente-a', conversation_id: 'never-answered', limit: 50 });
+    expect(visible.turns.map((t) => t.meta.turn_index)).toEqual([1, 1, 5, 5, 6, 6]);
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    try {
+      const { rows } = await pg.query(
+        `SELECT turn_index FROM conversation_turns WHERE conversation_id = 'never-answered' AND role = 'user' AND meta @> '{"unanswered": true}' ORDER BY turn_index`,
+      );
+      expect(rows.map((r) => r.turn_index)).toEqual([2, 3, 4]);
+    } finally {
+      await pg.end();
+    }
+  });
 });

@@ -55,6 +55,27 @@ describe('PostgresHistoryStore', () => {
     expect(await h.lastTurnIndex(k)).toBe(2);
   });
 
+  it('keeps questions marked unanswered for audit, out of the visible list until their answer lands', async () => {
+    const h = new PostgresHistoryStore(ds);
+    const k = { clientId: 'c', conversationId: 'unanswered' };
+    const t = (role: 'user' | 'assistant', i: number) => ({ role, content: `${role} ${i}`, created_at: '2026-01-01T10:00:00.000Z', meta: { turn_index: i } });
+    for (const i of [1, 2, 3]) await h.append(k, i, t('user', i));
+    await h.append(k, 1, t('assistant', 1));
+    await h.markUnanswered(k, [1, 2, 3]);
+    await h.markUnanswered(k, [2]);
+    expect((await h.list(k, 10)).map((x) => x.content)).toEqual(['user 1', 'assistant 1']);
+    expect((await h.recent(k, 10)).map((x) => [x.turnIndex, x.turn.content, x.turn.meta.unanswered ?? false])).toEqual([
+      [1, 'user 1', false],
+      [1, 'assistant 1', false],
+      [2, 'user 2', true],
+      [3, 'user 3', true],
+    ]);
+    expect((await h.recent(k, 1)).map((x) => x.turnIndex)).toEqual([3]);
+    // A late answer brings its question back.
+    await h.append(k, 3, t('assistant', 3));
+    expect((await h.list(k, 10)).map((x) => x.content)).toEqual(['user 1', 'assistant 1', 'user 3', 'assistant 3']);
+  });
+
   it('records a turn once when the append is repeated (a retry after a lost reply)', async () => {
     const h = new PostgresHistoryStore(ds);
     const k = { clientId: 'c', conversationId: 'twice' };

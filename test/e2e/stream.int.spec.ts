@@ -76,6 +76,25 @@ describe('POST /ask/stream', () => {
     expect(final.data.answer).toContain('11.728.688/0001-47');
   });
 
+  it('answers a question naming more funds than a comparison takes, on /ask and /ask/stream, with no 5xx', async () => {
+    invent = false;
+    const funds = ['HGLG11', 'XPML11', 'KNRI11', 'MXRF11', 'VISC11', 'BTLG11', 'HGRU11', 'XPLG11', 'KNCR11', 'RECR11', 'VILG11', 'HGBS11'];
+    const question = `Compare o dividend yield de ${funds.join(', ')}`;
+    const plain = await cluster.ask(question, { conversation: 'many-funds-1' });
+    expect(plain.status).toBe(200);
+    expect(plain.body).toMatchObject({ status: 'needs_clarification', meta: { intent: 'too_many_funds' } });
+    expect(plain.body.answer).toMatch(/consigo comparar até 10 fundos por vez; você citou 12\./i);
+    const { res, events } = await askStream(question, 'many-funds-2');
+    expect(res.status).toBe(200);
+    const final = events.at(-1)!;
+    expect(final.event).toBe('answer');
+    expect(final.data.answer).toContain('você citou 12');
+    // Ten funds are still one comparison.
+    const ten = await cluster.ask(`Compare o dividend yield de ${funds.slice(0, 10).join(', ')}`, { conversation: 'many-funds-3' });
+    expect(ten.status).toBe(200);
+    expect(ten.body.meta.intent).not.toBe('too_many_funds');
+  });
+
   it('rejects a bad request with a plain JSON error before streaming', async () => {
     const res = await fetch(`${cluster.baseUrl}/ask/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(401);

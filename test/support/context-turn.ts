@@ -32,6 +32,7 @@ export async function contextTurn(bus: Bus | BusClient, t: ContextTurn) {
     tickerSources: sources,
     reference: opened.state.last_reference,
     currentTurn: opened.state.turn_index,
+    unansweredTurns: opened.state.unanswered_since_reference,
   });
   const tickers = t.answer?.tickers ?? decided.tickers;
   const accepted = t.answer?.accepted ?? true;

@@ -31,6 +31,11 @@ export const QueryParams = z.object({
   agg: Agg,
   window: Window,
   limit: z.number().int().min(1).max(1000).nullable(),
+  /**
+   * How many rows the question itself asked for ("top 50", "últimos 1000"), when it named a number:
+   * an answer with fewer rows says why (the most a query lists, or all there is).
+   */
+  limit_asked: z.number().int().min(1).max(1000).nullable().optional(),
   order: Order.nullable(),
   /** Column to order by (must be one the entity allows). */
   order_by: z.string().max(64).nullable().default(null),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QueryParams, Ticker } from './common';
-import { PeriodSpec, QuestionSubject, StructuredQuestion } from './question';
+import { MAX_QUESTION_SUBJECTS, PeriodSpec, QuestionSubject, StructuredQuestion } from './question';
 
 /** How the planner decided the turn's funds under the contract's last-reference rule (`meta.context`). */
 export const ContextMeta = z.object({ last_reference_used: z.boolean(), reason: z.string() });
@@ -38,7 +38,7 @@ export const ConversationState = z.object({
   /** The funds the previous answer listed, in the order shown. */
   last_listed_tickers: z.array(Ticker).max(50).default([]),
   /** The subjects of the answered question before the last one, for "qual dos dois" across two turns. */
-  earlier_subjects: z.array(QuestionSubject).max(10).default([]),
+  earlier_subjects: z.array(QuestionSubject).max(MAX_QUESTION_SUBJECTS).default([]),
   /** The period of the answer before the previous one: "qual foi a variação nesse intervalo?" spans both. */
   earlier_period: PeriodSpec.nullable().default(null),
   /** The tool call waiting for a missing argument in this conversation, if any. */
@@ -48,5 +48,10 @@ export const ConversationState = z.object({
   /** How the newest answer was made (entity, measure, tool, ...), so follow-ups edit the right thing. */
   last_kind: z.string().nullable().default(null),
   last_reference: LastReference.nullable(),
+  /**
+   * Questions opened after the last reference whose answer never came (a 5xx, a timeout): they are
+   * not turns of the conversation, so they do not age the reference (CONTRACT: a turn is one question).
+   */
+  unanswered_since_reference: z.number().int().min(0).default(0),
 });
 export type ConversationState = z.infer<typeof ConversationState>;

@@ -63,8 +63,11 @@ export const MeasureAgg = z.enum([
 ]);
 export type MeasureAgg = z.infer<typeof MeasureAgg>;
 
+/** The most subjects one question compares (funds, indices...): more are asked again in smaller groups. */
+export const MAX_QUESTION_SUBJECTS = 10;
+
 export const StructuredQuestion = z.object({
-  subjects: z.array(QuestionSubject).max(10),
+  subjects: z.array(QuestionSubject).max(MAX_QUESTION_SUBJECTS),
   /**
    * A measure of policies/measures.yaml, or null when the question names none. Null with several
    * market subjects is a panel: each series' own measure, at the same date.

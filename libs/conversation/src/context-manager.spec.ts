@@ -38,6 +38,9 @@ function setup(policy: ContextPolicy = shipped) {
   const store = new InMemoryContextStore(clock);
   const history = new InMemoryHistoryStore();
   const manager = new ContextManager({ policy, store, history, summarizer: new ExtractiveSummarizer(), clock });
+  let current = manager;
+  /** The hot store restarts empty (a Redis restart); the durable history stays. */
+  const restartHotStore = () => (current = new ContextManager({ policy, store: new InMemoryContextStore(clock), history, summarizer: new ExtractiveSummarizer(), clock }));
   const advance = (ms: number) => (now += ms);
   let seq = 0;
 
@@ -47,7 +50,7 @@ function setup(policy: ContextPolicy = shipped) {
     answer: { status?: 'ok' | 'error' | 'needs_clarification'; accepted?: boolean; tickers?: string[] } = {},
   ) {
     const caller = { request_id: `r${++seq}`, client_id: q.client ?? 'c1', conversation_id: q.conv ?? 'conv1' };
-    const opened = await manager.open({ ...caller, question: q.question });
+    const opened = await current.open({ ...caller, question: q.question });
     const sources = q.sources ?? (q.entity && !q.entity.startsWith('history_') && !q.entity.startsWith('client_') ? ['text', 'context'] : []);
     const decided = resolveLastReference({
       policy,
@@ -56,12 +59,13 @@ function setup(policy: ContextPolicy = shipped) {
       tickerSources: sources as Array<'text' | 'context'>,
       reference: opened.state.last_reference,
       currentTurn: opened.state.turn_index,
+      unansweredTurns: opened.state.unanswered_since_reference,
     });
     const resolved = { ...decided, turn_index: opened.state.turn_index, memory: opened.memory, state: opened.state };
     const tickers = answer.tickers ?? decided.tickers;
     const reading = { ...SAMPLE_READING, kind: q.entity ? ('entity' as const) : ('smalltalk' as const), intent: q.entity ?? 'smalltalk', entity: q.entity };
     const accepted = answer.accepted ?? true;
-    const committed = await manager.commit({
+    const committed = await current.commit({
       ...caller,
       turn_index: opened.state.turn_index,
       answer: `Resposta ${seq} sobre ${tickers.join(', ') || 'o mercado'}.`,
@@ -76,10 +80,12 @@ function setup(policy: ContextPolicy = shipped) {
         winner: null,
       },
     });
-    await manager.drain();
+    await current.drain();
     return { resolved, committed };
   }
-  return { manager, store, history, ask, advance };
+  /** A question opened whose answer never commits (a 5xx or a timeout in a later step). */
+  const fail = (question: string) => current.open({ request_id: `r${++seq}`, client_id: 'c1', conversation_id: 'conv1', question });
+  return { manager, store, history, ask, fail, advance, restartHotStore };
 }
 
 describe('ContextManager', () => {
@@ -113,6 +119,78 @@ describe('ContextManager', () => {
     const late = await ask({ question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
     expect(late.resolved.state.turn_index).toBe(5);
     expect(late.resolved.context).toEqual({ last_reference_used: false, reason: 'last_reference_expired' });
+  });
+
+  it('after the hot store restarts empty, the next turn reads the same state as without the restart', async () => {
+    const run = async (restart: boolean) => {
+      const s = setup();
+      await s.ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+      await s.ask({ question: 'Quanto está o dólar?', entity: 'history_currency_rates' });
+      if (restart) s.restartHotStore();
+      const next = await s.ask({ question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
+      const after = await s.ask({ question: 'E o overview dele?', entity: 'fii_overview' });
+      return { next: next.resolved, after: after.resolved };
+    };
+    const kept = await run(false);
+    const restarted = await run(true);
+    expect(restarted.next).toMatchObject({ turn_index: 3, ticker: 'HGLG11', context: { last_reference_used: true, reason: 'inherited_last_reference' } });
+    expect(restarted.next.state).toEqual(kept.next.state);
+    const memory = (m: typeof kept.next.memory) => ({ summary: m.summary, recent: m.recent.map((t) => [t.role, t.content, t.meta.turn_index]) });
+    expect(memory(restarted.next.memory)).toEqual(memory(kept.next.memory));
+    expect(restarted.next.memory.recent).toHaveLength(4);
+    // The rebuilt hot state carries on: the turn after it still inherits.
+    expect(restarted.after).toMatchObject({ turn_index: 4, ticker: 'HGLG11' });
+    expect(restarted.after.state).toEqual(kept.after.state);
+  });
+
+  it('a conversation idle past the TTL starts again from its numbering only, restart or not', async () => {
+    const { ask, advance, restartHotStore } = setup();
+    await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    advance((shipped.ttl_seconds + 1) * 1000);
+    restartHotStore();
+    const next = await ask({ question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
+    expect(next.resolved).toMatchObject({ turn_index: 2, ticker: null, context: { reason: 'no_last_reference' } });
+  });
+
+  it('questions whose answer never came do not age the reference, and leave the visible history but not the audit', async () => {
+    const { ask, fail, manager, history } = setup();
+    await ask({ question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    for (let i = 0; i < 3; i++) await fail(`Pergunta que falhou ${i}`);
+    await ask({ question: 'E o IPCA?', entity: 'history_market_indicators' });
+    const late = await ask({ question: 'Esse fundo tem Sharpe bom?', entity: 'fiis_financials_risk' });
+    expect(late.resolved.state).toMatchObject({ turn_index: 6, unanswered_since_reference: 3 });
+    expect(late.resolved).toMatchObject({ ticker: 'HGLG11', context: { last_reference_used: true, reason: 'inherited_last_reference' } });
+    const visible = (await manager.history({ client_id: 'c1', conversation_id: 'conv1', limit: 50 })).turns;
+    expect(visible.map((t) => t.content).filter((c) => c.startsWith('Pergunta que falhou'))).toEqual([]);
+    expect(visible.map((t) => t.meta.turn_index)).toEqual([1, 1, 5, 5, 6, 6]);
+    const audit = await history.recent({ clientId: 'c1', conversationId: 'conv1' }, 50);
+    expect(audit.filter((t) => t.turn.meta.unanswered === true).map((t) => t.turnIndex)).toEqual([2, 3, 4]);
+    // Answered questions still age it: three more and it has expired.
+    for (let i = 0; i < 3; i++) await ask({ question: 'E o IPCA?', entity: 'history_market_indicators' });
+    const expired = await ask({ question: 'E o overview dele?', entity: 'fii_overview' });
+    expect(expired.resolved.context).toEqual({ last_reference_used: false, reason: 'last_reference_expired' });
+  });
+
+  it('a question still running when the next one opens shows again once its answer lands', async () => {
+    const { ask, manager } = setup();
+    const key = { client_id: 'c1', conversation_id: 'conv1' };
+    const slow = await manager.open({ ...key, request_id: 'slow', question: 'CNPJ do HGLG11?' });
+    await ask({ question: 'Quanto está o dólar?', entity: 'history_currency_rates' });
+    expect((await manager.history({ ...key, limit: 50 })).turns.map((t) => t.content)).not.toContain('CNPJ do HGLG11?');
+    await manager.commit(
+      commitOf({
+        ...key,
+        request_id: 'slow',
+        turn_index: slow.state.turn_index,
+        answer: 'O CNPJ é 11.728.688/0001-47.',
+        status: 'ok',
+        intent: 'fiis_cadastro',
+        entity: 'fiis_cadastro',
+        accepted: true,
+        tickers: ['HGLG11'],
+      }),
+    );
+    expect((await manager.history({ ...key, limit: 50 })).turns.map((t) => t.content)).toContain('CNPJ do HGLG11?');
   });
 
   it('an unaccepted or failed answer does not update the reference', async () => {

@@ -1,8 +1,9 @@
 import { ContextSubjects, CotaError, RequestOf, ResponseOf, Turn } from '@cota/contracts';
 import { ContextPolicy, referenceFromCommit, scopeAllowsEntity, turnLeftBehind } from '@cota/dialogue';
 import { conversationState } from './conversation-state';
-import { buildNarratorMemory, countWords, cyclesToSummarise, fitChars, loadRecent } from './memory';
-import { ContextSnapshot, ContextStore, ConversationKey, foldingTurns, HistoryStore, HotLimits, UnknownTurnError } from './store';
+import { forHotState, seedFromHistory } from './hot-seed';
+import { buildNarratorMemory, countWords, cyclesToSummarise, fitChars, loadRecent, unansweredQuestions } from './memory';
+import { ContextSnapshot, ContextStore, ConversationKey, foldingTurns, HistoryStore, HotLimits, OpenedTurn, UnknownTurnError } from './store';
 import { Summarizer } from './summarizer';
 
 export type OpenRequest = RequestOf<typeof ContextSubjects.open>;
@@ -82,18 +83,29 @@ export class ContextManager {
     const turn: Turn = { role: 'user', content: req.question, created_at: new Date(now).toISOString(), meta: { request_id: req.request_id } };
     const hot = this.forHotState(turn);
     const [first, session] = await Promise.all([this.store.openTurn(key, hot, null, this.limits), this.store.sessionGet(key, TOOL_CALL_KEYS, now)]);
-    let opened = first;
-    if (!opened) {
-      // No hot state (new, expired or cleared conversation): continue numbering from the durable history.
-      opened = await this.store.openTurn(key, hot, await this.historyStore.lastTurnIndex(key), this.limits);
-      if (!opened) throw new CotaError('INTERNAL', 'context store did not open the turn');
-    }
-    await this.historyStore.append(key, opened.turnIndex, { ...turn, meta: { ...turn.meta, turn_index: opened.turnIndex } });
+    const opened = first ?? (await this.openFromHistory(key, hot, now));
+    // Earlier questions still without an answer failed (or are still running): recorded, not counted.
+    const unanswered = unansweredQuestions(opened.previous, opened.turnIndex);
+    await Promise.all([
+      this.historyStore.append(key, opened.turnIndex, { ...turn, meta: { ...turn.meta, turn_index: opened.turnIndex } }),
+      this.historyStore.markUnanswered(key, unanswered),
+    ]);
     const recent = this.policy.enabled ? loadRecent(opened.previous, this.policy, this.policy.max_turns, now) : [];
     return {
-      state: conversationState(recent, session, opened.reference, opened.turnIndex),
+      state: conversationState(recent, session, opened.reference, opened.turnIndex, unanswered),
       memory: buildNarratorMemory(opened.previous, opened.summary, this.policy, now),
     };
+  }
+
+  /**
+   * No hot state (a new, expired or cleared conversation, or one the hot store lost in a restart): the
+   * conversation continues from its durable history, with its numbering, recent turns and last reference.
+   */
+  private async openFromHistory(key: ConversationKey, hot: Turn, now: number): Promise<OpenedTurn> {
+    const recorded = await this.historyStore.recent(key, this.limits.keepTurns);
+    const opened = await this.store.openTurn(key, hot, seedFromHistory(recorded, this.policy, now), this.limits);
+    if (!opened) throw new CotaError('INTERNAL', 'context store did not open the turn');
+    return opened;
   }
 
   /** Closes a turn: records the answer and what the turn leaves behind (decided by the dialogue's rules); only an accepted ok answer about one fund moves the reference. */
@@ -241,10 +253,8 @@ export class ContextManager {
     while (this.background.size) await Promise.allSettled([...this.background]);
   }
 
-  /** Hot state feeds prompts, so a turn is kept there within max_chars; the durable history keeps it whole. */
   private forHotState(turn: Turn): Turn {
-    const max = this.policy.max_chars;
-    return turn.content.length <= max ? turn : { ...turn, content: turn.content.slice(0, max - 1) + '…' };
+    return forHotState(turn, this.policy.max_chars);
   }
 
   private scheduleMemoryMaintenance(key: ConversationKey, unsummarised: number, read?: ContextSnapshot): void {

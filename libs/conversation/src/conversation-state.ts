@@ -1,4 +1,4 @@
-import { ConversationState, LastReference, QueryParams, StructuredQuestion, ToolCallState, Turn } from '@cota/contracts';
+import { ConversationState, LastReference, MAX_QUESTION_SUBJECTS, QueryParams, StructuredQuestion, ToolCallState, Turn } from '@cota/contracts';
 
 const objectOr = <T>(v: unknown): T | null => (v && typeof v === 'object' ? (v as T) : null);
 const callOf = (v: unknown): ToolCallState | null => {
@@ -16,9 +16,9 @@ function pointedAnswer(recent: Turn[]): Turn | undefined {
 
 /**
  * What a conversation holds when a turn opens, read from its recent turns (oldest first), its tool
- * calls in the session and its last reference: the planner reads the new turn against it.
+ * calls in the session, its last reference and the earlier questions never answered (`unanswered`).
  */
-export function conversationState(recent: Turn[], session: Record<string, unknown>, reference: LastReference | null, turnIndex: number): ConversationState {
+export function conversationState(recent: Turn[], session: Record<string, unknown>, reference: LastReference | null, turnIndex: number, unanswered: number[]): ConversationState {
   const last = pointedAnswer(recent);
   const question = objectOr<StructuredQuestion>(last?.meta.question);
   // The answered question before the last one ("IFIX em novembro?" → "e o IBOV?" → "qual dos dois?").
@@ -34,11 +34,12 @@ export function conversationState(recent: Turn[], session: Record<string, unknow
     last_question: question,
     last_params: objectOr<QueryParams>(last?.meta.params),
     last_listed_tickers: Array.isArray(last?.meta.listed) ? (last.meta.listed as string[]).slice(0, 50) : [],
-    earlier_subjects: (earlierQuestion?.subjects ?? []).slice(0, 10),
+    earlier_subjects: (earlierQuestion?.subjects ?? []).slice(0, MAX_QUESTION_SUBJECTS),
     earlier_period: earlierQuestion?.period ?? null,
     pending_call: callOf(session.pending_call),
     last_call: callOf(session.last_call),
     last_kind: typeof newest?.meta.kind === 'string' ? newest.meta.kind : null,
     last_reference: reference,
+    unanswered_since_reference: reference ? unanswered.filter((i) => i > reference.turn_index).length : 0,
   };
 }

@@ -7,6 +7,7 @@ import {
   foldingTurns,
   HistoryStore,
   HotLimits,
+  HotSeed,
   IndexedTurn,
   MemorySummary,
   OpenedTurn,
@@ -46,6 +47,8 @@ const newest = <T>(list: T[], n: number | undefined): T[] => (n !== undefined &&
 export class InMemoryContextStore implements ContextStore {
   private readonly conversations = new Map<string, Conversation>();
   private readonly sessions = new Map<string, Map<string, { value: unknown; expiresAt: number }>>();
+  /** Cleared conversations, until their hot state would have expired: a seed brings back the numbering only. */
+  private readonly cleared = new Map<string, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -59,11 +62,11 @@ export class InMemoryContextStore implements ContextStore {
     return c;
   }
 
-  async openTurn(key: ConversationKey, turn: Turn, seedTurnCount: number | null, limits: HotLimits): Promise<OpenedTurn | null> {
+  async openTurn(key: ConversationKey, turn: Turn, seed: HotSeed | null, limits: HotLimits): Promise<OpenedTurn | null> {
     let c = this.live(key);
     if (!c) {
-      if (seedTurnCount === null) return null;
-      c = { turnCount: seedTurnCount, turns: [], reference: null, summary: null, expiresAt: 0 };
+      if (seed === null) return null;
+      c = this.seeded(key, seed, limits);
       this.conversations.set(keyOf(key), c);
     }
     const previous = newest(c.turns, limits.previousTurns);
@@ -72,6 +75,16 @@ export class InMemoryContextStore implements ContextStore {
     if (c.turns.length > limits.keepTurns) c.turns.splice(0, c.turns.length - limits.keepTurns);
     c.expiresAt = this.now() + limits.stateTtlSeconds * 1000;
     return { turnIndex: c.turnCount, previous, reference: c.reference, summary: c.summary };
+  }
+
+  private seeded(key: ConversationKey, seed: HotSeed, limits: HotLimits): Conversation {
+    const k = keyOf(key);
+    const clearedUntil = this.cleared.get(k);
+    this.cleared.delete(k);
+    const empty = { turnCount: seed.turnCount, turns: [], reference: null, summary: null, expiresAt: 0 };
+    if (clearedUntil !== undefined && clearedUntil > this.now()) return empty;
+    const turns = (seed.turns ?? []).slice(-limits.keepTurns).map((t) => frozenCopy(t));
+    return { ...empty, turns, reference: seed.reference ? frozenCopy(seed.reference) : null };
   }
 
   async closeTurn(key: ConversationKey, turnIndex: number, turn: Turn, reference: LastReference | null, limits: HotLimits): Promise<ClosedTurn> {
@@ -109,7 +122,9 @@ export class InMemoryContextStore implements ContextStore {
 
   async clear(key: ConversationKey): Promise<boolean> {
     const k = keyOf(key);
-    const had = this.live(key) !== undefined || (this.sessions.get(k)?.size ?? 0) > 0;
+    const c = this.live(key);
+    const had = c !== undefined || (this.sessions.get(k)?.size ?? 0) > 0;
+    if (c) this.cleared.set(k, c.expiresAt);
     this.conversations.delete(k);
     this.sessions.delete(k);
     return had;
@@ -131,7 +146,7 @@ export class InMemoryContextStore implements ContextStore {
 
   async eraseClient(clientId: string): Promise<number> {
     let erased = 0;
-    for (const map of [this.conversations, this.sessions] as Array<Map<string, unknown>>) {
+    for (const map of [this.conversations, this.sessions, this.cleared] as Array<Map<string, unknown>>) {
       for (const k of [...map.keys()]) {
         if ((JSON.parse(k) as [string, string])[0] !== clientId) continue;
         map.delete(k);
@@ -163,9 +178,31 @@ export class InMemoryHistoryStore implements HistoryStore {
   }
 
   async list(key: ConversationKey, limit: number): Promise<Turn[]> {
+    const rows = this.ordered(key);
+    const answered = new Set(rows.filter((r) => r.turn.role === 'assistant').map((r) => r.turnIndex));
+    const visible = rows.filter((r) => !(r.turn.role === 'user' && r.turn.meta.unanswered === true && !answered.has(r.turnIndex)));
+    return visible.slice(-limit).map((r) => clone(r.turn));
+  }
+
+  async recent(key: ConversationKey, limit: number): Promise<IndexedTurn[]> {
+    return this.ordered(key)
+      .slice(-limit)
+      .map((r) => clone({ turnIndex: r.turnIndex, turn: r.turn }));
+  }
+
+  async markUnanswered(key: ConversationKey, turnIndexes: number[]): Promise<void> {
+    const rows = this.rows.get(keyOf(key)) ?? [];
+    const answered = new Set(rows.filter((r) => r.turn.role === 'assistant').map((r) => r.turnIndex));
+    for (const r of rows) {
+      if (r.turn.role === 'user' && turnIndexes.includes(r.turnIndex) && !answered.has(r.turnIndex)) r.turn = { ...r.turn, meta: { ...r.turn.meta, unanswered: true } };
+    }
+  }
+
+  /** Turn order, then append order within a turn. */
+  private ordered(key: ConversationKey): IndexedTurn[] {
     const rows = [...(this.rows.get(keyOf(key)) ?? [])].map((r, seq) => ({ ...r, seq }));
     rows.sort((a, b) => a.turnIndex - b.turnIndex || a.seq - b.seq);
-    return rows.slice(-limit).map((r) => clone(r.turn));
+    return rows;
   }
 
   async lastTurnIndex(key: ConversationKey): Promise<number> {

@@ -23,6 +23,13 @@ export function groupCycles(turns: IndexedTurn[]): Cycle[] {
   return [...byIndex.values()].sort((a, b) => a.turnIndex - b.turnIndex);
 }
 
+/** The questions before `turnIndex` among these turns whose answer has not arrived (failed, timed out, or still running). */
+export function unansweredQuestions(turns: IndexedTurn[], turnIndex: number): number[] {
+  return groupCycles(turns)
+    .filter((c) => c.user !== null && c.assistant === null && c.turnIndex < turnIndex)
+    .map((c) => c.turnIndex);
+}
+
 export function countWords(text: string): number {
   const m = text.trim().match(/\S+/g);
   return m ? m.length : 0;

@@ -3,7 +3,7 @@ import type { Turn } from '@cota/contracts';
 import type { Migration } from '@cota/service-kit';
 import { ConstantBackoff, handleWhen, retry } from 'cockatiel';
 import { isConnectionLost } from './errors';
-import { ConversationKey, HistoryStore } from './store';
+import { ConversationKey, HistoryStore, IndexedTurn } from './store';
 
 /**
  * A pooled connection the server dropped (a restart, an operator's pg_terminate_backend) fails the
@@ -68,6 +68,13 @@ interface TurnRow {
   meta: Record<string, unknown> | string;
   created_at: Date | string;
 }
+
+const toTurn = (r: TurnRow): Turn => ({
+  role: r.role,
+  content: r.content,
+  meta: typeof r.meta === 'string' ? (JSON.parse(r.meta) as Record<string, unknown>) : r.meta,
+  created_at: new Date(r.created_at).toISOString(),
+});
 
 type TurnValues = [clientId: string, conversationId: string, turnIndex: number, role: string, content: string, meta: string, createdAt: string];
 
@@ -142,18 +149,42 @@ export class PostgresHistoryStore implements HistoryStore {
   async list(key: ConversationKey, limit: number): Promise<Turn[]> {
     const rows = (await this.ds.query(
       `SELECT role, content, meta, created_at FROM (
-         SELECT role, content, meta, created_at, turn_index, id FROM conversation_turns
+         SELECT role, content, meta, created_at, turn_index, id FROM conversation_turns t
           WHERE client_id = $1 AND conversation_id = $2
+            AND NOT (role = 'user' AND meta @> '{"unanswered": true}' AND NOT EXISTS (
+              SELECT 1 FROM conversation_turns a
+               WHERE a.client_id = t.client_id AND a.conversation_id = t.conversation_id AND a.turn_index = t.turn_index AND a.role = 'assistant'))
           ORDER BY turn_index DESC, id DESC LIMIT $3
        ) last ORDER BY turn_index, id`,
       [key.clientId, key.conversationId, limit],
     )) as TurnRow[];
-    return rows.map((r) => ({
-      role: r.role,
-      content: r.content,
-      meta: typeof r.meta === 'string' ? (JSON.parse(r.meta) as Record<string, unknown>) : r.meta,
-      created_at: new Date(r.created_at).toISOString(),
-    }));
+    return rows.map(toTurn);
+  }
+
+  async recent(key: ConversationKey, limit: number): Promise<IndexedTurn[]> {
+    const rows = (await this.ds.query(
+      `SELECT turn_index, role, content, meta, created_at FROM (
+         SELECT turn_index, role, content, meta, created_at, id FROM conversation_turns
+          WHERE client_id = $1 AND conversation_id = $2
+          ORDER BY turn_index DESC, id DESC LIMIT $3
+       ) last ORDER BY turn_index, id`,
+      [key.clientId, key.conversationId, limit],
+    )) as Array<TurnRow & { turn_index: number }>;
+    return rows.map((r) => ({ turnIndex: Number(r.turn_index), turn: toTurn(r) }));
+  }
+
+  async markUnanswered(key: ConversationKey, turnIndexes: number[]): Promise<void> {
+    if (turnIndexes.length === 0) return;
+    await onLostConnection.execute(() =>
+      this.ds.query(
+        `UPDATE conversation_turns t SET meta = t.meta || '{"unanswered": true}'::jsonb
+          WHERE t.client_id = $1 AND t.conversation_id = $2 AND t.turn_index = ANY($3::int[]) AND t.role = 'user'
+            AND NOT t.meta @> '{"unanswered": true}'
+            AND NOT EXISTS (SELECT 1 FROM conversation_turns a
+                             WHERE a.client_id = t.client_id AND a.conversation_id = t.conversation_id AND a.turn_index = t.turn_index AND a.role = 'assistant')`,
+        [key.clientId, key.conversationId, turnIndexes],
+      ),
+    );
   }
 
   async eraseClient(clientId: string): Promise<number> {

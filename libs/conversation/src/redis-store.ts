@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import { LastReference, Turn } from '@cota/contracts';
-import { ClosedTurn, ContextSnapshot, ContextStore, ConversationKey, FOLDING_WINDOW, HotLimits, IndexedTurn, MemorySummary, OpenedTurn, UnknownTurnError } from './store';
+import { ClosedTurn, ContextSnapshot, ContextStore, ConversationKey, FOLDING_WINDOW, HotLimits, HotSeed, IndexedTurn, MemorySummary, OpenedTurn, UnknownTurnError } from './store';
 
 /** A Lua script run by SHA, loaded on first use (NOSCRIPT) so no client-side registration is needed. */
 class LuaScript {
@@ -22,12 +22,21 @@ class LuaScript {
 // Each script touches one conversation's keys only (same hash tag), so it is atomic across replicas
 // and valid on Redis Cluster. Turns are stored as {"i":<turn index>,"t":<turn>}.
 
-/** KEYS: meta, turns. ARGV: turn json, seed ('' = none), keep, ttl ms, previous turns to return (0 = all). */
+/**
+ * KEYS: meta, turns. ARGV: turn json, seed turn count ('' = none), keep, ttl ms, previous turns to
+ * return (0 = all), seed reference json ('' = none), its turn index, then the seed's turns (encoded).
+ * A conversation marked cleared takes the seed's numbering only.
+ */
 const OPEN = new LuaScript(`
 if redis.call('HEXISTS', KEYS[1], 'turns') == 0 then
   if ARGV[2] == '' then return false end
-  redis.call('DEL', KEYS[2])
+  local cleared = redis.call('HEXISTS', KEYS[1], 'cleared') == 1
+  redis.call('DEL', KEYS[1], KEYS[2])
   redis.call('HSET', KEYS[1], 'turns', ARGV[2])
+  if not cleared then
+    if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'ref', ARGV[6], 'ref_turn', ARGV[7]) end
+    for i = 8, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+  end
 end
 local want = tonumber(ARGV[5])
 local prev = redis.call('LRANGE', KEYS[2], want > 0 and -want or 0, -1)
@@ -38,6 +47,22 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 local st = redis.call('HMGET', KEYS[1], 'ref', 'summary', 'summary_through')
 return {idx, prev, st[1] or '', st[2] or '', st[3] or ''}
+`);
+
+/**
+ * KEYS: meta, turns, session. Drops the hot state and session values, leaving a `cleared` mark for
+ * as long as the hot state had left to live. Returns 1 when there was something.
+ */
+const CLEAR = new LuaScript(`
+local had = redis.call('HEXISTS', KEYS[1], 'turns') + redis.call('EXISTS', KEYS[3])
+local ttl = redis.call('PTTL', KEYS[1])
+local live = redis.call('HEXISTS', KEYS[1], 'turns') == 1 or redis.call('HEXISTS', KEYS[1], 'cleared') == 1
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+if live and ttl > 0 then
+  redis.call('HSET', KEYS[1], 'cleared', 1)
+  redis.call('PEXPIRE', KEYS[1], ttl)
+end
+return had > 0 and 1 or 0
 `);
 
 /**
@@ -117,6 +142,8 @@ export interface RedisContextStoreOptions {
   prefix?: string;
 }
 
+const encodeTurn = ({ turnIndex, turn }: IndexedTurn): string => `{"i":${turnIndex},"t":${JSON.stringify(turn)}}`;
+
 function decodeTurns(raw: string[]): IndexedTurn[] {
   return raw.map((s) => {
     const { i, t } = JSON.parse(s) as { i: number; t: Turn };
@@ -167,12 +194,22 @@ export class RedisContextStore implements ContextStore {
     return { meta: `${this.prefix}${tag}:meta`, turns: `${this.prefix}${tag}:turns`, session: `${this.prefix}${tag}:session` };
   }
 
-  async openTurn(key: ConversationKey, turn: Turn, seedTurnCount: number | null, limits: HotLimits): Promise<OpenedTurn | null> {
+  async openTurn(key: ConversationKey, turn: Turn, seed: HotSeed | null, limits: HotLimits): Promise<OpenedTurn | null> {
     const k = this.keys(key);
+    const seedRef = seed?.reference ?? null;
     const res = (await OPEN.run(
       this.redis,
       [k.meta, k.turns],
-      [JSON.stringify(turn), seedTurnCount === null ? '' : String(seedTurnCount), limits.keepTurns, limits.stateTtlSeconds * 1000, limits.previousTurns ?? 0],
+      [
+        JSON.stringify(turn),
+        seed === null ? '' : String(seed.turnCount),
+        limits.keepTurns,
+        limits.stateTtlSeconds * 1000,
+        limits.previousTurns ?? 0,
+        seedRef ? JSON.stringify(seedRef) : '',
+        seedRef ? seedRef.turn_index : 0,
+        ...(seed?.turns ?? []).slice(-limits.keepTurns).map(encodeTurn),
+      ],
     )) as [number, string[], string, string, string] | null;
     if (!res) return null;
     const [idx, prev, ref, summary, through] = res;
@@ -221,7 +258,7 @@ export class RedisContextStore implements ContextStore {
 
   async clear(key: ConversationKey): Promise<boolean> {
     const k = this.keys(key);
-    return (await this.redis.del(k.meta, k.turns, k.session)) > 0;
+    return (await CLEAR.run(this.redis, [k.meta, k.turns, k.session], [])) === 1;
   }
 
   /**

@@ -42,6 +42,18 @@ export function foldingTurns(unsummarised: number): number {
   return FOLDING_WINDOW.turnsPerQuestion * unsummarised + FOLDING_WINDOW.slack;
 }
 
+/**
+ * What a conversation's hot state starts from when it has none (new, expired, cleared, or lost with
+ * the hot store): the numbering, and the recent turns and last reference rebuilt from the durable
+ * history. A cleared conversation takes the numbering only (clear forgets the rest).
+ */
+export interface HotSeed {
+  turnCount: number;
+  /** Oldest first. */
+  turns?: IndexedTurn[];
+  reference?: LastReference | null;
+}
+
 export interface OpenedTurn {
   turnIndex: number;
   /** Hot turns as they were before this question was appended. */
@@ -74,10 +86,10 @@ export interface ContextSnapshot {
 export interface ContextStore {
   /**
    * Assigns the next turn index and appends the user turn, atomically. When the conversation has no
-   * hot state and `seedTurnCount` is null, returns null so the caller can seed the counter from the
-   * durable history (keeps numbering continuous after expiry or clear).
+   * hot state and `seed` is null, returns null so the caller can seed it from the durable history
+   * (keeps numbering continuous after expiry or clear, and the conversation after a lost hot store).
    */
-  openTurn(key: ConversationKey, turn: Turn, seedTurnCount: number | null, limits: HotLimits): Promise<OpenedTurn | null>;
+  openTurn(key: ConversationKey, turn: Turn, seed: HotSeed | null, limits: HotLimits): Promise<OpenedTurn | null>;
   /**
    * Appends the answer and, when `reference` is given, stores it unless a newer turn already did
    * (a late answer never overwrites a newer reference). Throws when turnIndex was never opened.
@@ -87,7 +99,10 @@ export interface ContextStore {
   snapshot(key: ConversationKey, lastTurns?: number): Promise<ContextSnapshot>;
   /** Compare-and-set of the summary: writes only if the stored `through` still equals `expectedThrough`. */
   saveSummary(key: ConversationKey, expectedThrough: number, next: MemorySummary, limits: HotLimits): Promise<boolean>;
-  /** Drops the conversation's hot state and session values; true when there was something. */
+  /**
+   * Drops the conversation's hot state and session values; true when there was something. The hot
+   * state remembers it was cleared (until it would have expired), so the next seed keeps only the numbering.
+   */
   clear(key: ConversationKey): Promise<boolean>;
   /** Session values that have not expired (all, or only `names`). */
   sessionGet(key: ConversationKey, names: string[] | undefined, nowMs: number): Promise<Record<string, unknown>>;
@@ -104,8 +119,15 @@ export interface ContextStore {
 /** Durable full history (Postgres; never summarised; trimmed only by policies/retention.yaml and by erasure). */
 export interface HistoryStore {
   append(key: ConversationKey, turnIndex: number, turn: Turn): Promise<void>;
-  /** The last `limit` turns, oldest first. */
+  /** The last `limit` visible turns, oldest first: a question marked unanswered whose answer never came is left out. */
   list(key: ConversationKey, limit: number): Promise<Turn[]>;
+  /** The last `limit` turns as recorded (unanswered questions included), oldest first, to rebuild the hot state. */
+  recent(key: ConversationKey, limit: number): Promise<IndexedTurn[]>;
+  /**
+   * Marks these questions unanswered (`meta.unanswered`): their answer had not arrived when a later
+   * question opened (a 5xx or a timeout). They stay for audit; `list` leaves them out unless their answer lands after all.
+   */
+  markUnanswered(key: ConversationKey, turnIndexes: number[]): Promise<void>;
   /** Highest turn index recorded, 0 for a new conversation. */
   lastTurnIndex(key: ConversationKey): Promise<number>;
   /** Erasure: deletes every turn of one client, in every conversation; returns how many. */

@@ -60,6 +60,12 @@ describe('resolveLastReference', () => {
     expect(resolveLastReference({ ...base, policy: reclassed }).context.reason).toBe(REASONS.neverInherits);
   });
 
+  it('questions never answered since the reference do not age it; answered ones do', () => {
+    const age = policy.last_reference.max_age_turns;
+    expect(resolveLastReference({ ...base, currentTurn: 1 + age + 2, unansweredTurns: 2 }).context.last_reference_used).toBe(true);
+    expect(resolveLastReference({ ...base, currentTurn: 1 + age + 3, unansweredTurns: 2 }).context.reason).toBe(REASONS.expired);
+  });
+
   const tickerArb = fc.stringMatching(/^[A-Z]{4}11$/);
   const entityArb = fc.oneof(
     fc.constantFrom(...entitiesOfClass(policy.entity_classes, 'fund')),

@@ -28,6 +28,8 @@ export interface ResolveInput {
   reference: LastReference | null;
   /** The turn being resolved (number of user turns including this one). */
   currentTurn: number;
+  /** Questions since the reference whose answer never came: they do not age it. */
+  unansweredTurns?: number;
 }
 
 export interface ResolvedIdentifiers {
@@ -68,7 +70,7 @@ export function resolveLastReference(input: ResolveInput): ResolvedIdentifiers {
 
   const ref = input.reference;
   if (!ref) return decided(null, [], false, REASONS.noReference);
-  if (input.currentTurn - ref.turn_index > policy.last_reference.max_age_turns) {
+  if (input.currentTurn - ref.turn_index - (input.unansweredTurns ?? 0) > policy.last_reference.max_age_turns) {
     return decided(null, [], false, REASONS.expired);
   }
   return decided(ref.ticker, [ref.ticker], true, REASONS.inherited);

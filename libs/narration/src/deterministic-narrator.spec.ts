@@ -1,7 +1,7 @@
 import { loadCatalogColumns } from './catalog-columns';
 import { createNarrator } from './narrator';
 import { shouldUseNickname } from './phrases';
-import { araquemCsv, realResult } from './testing/real-rows';
+import { araquemCsv, realResult, tickerRecords } from './testing/real-rows';
 import { narrateRequest, recentTurns } from './testing/requests';
 
 /** Every planner outcome that is not an entity table gets a natural pt-BR answer. */
@@ -165,5 +165,25 @@ describe('nickname and context', () => {
   it('mentions the inherited fund naturally', () => {
     const a = det.narrate(narrateRequest({ question: 'e o CNPJ?', data, context_used: true, memory: { recent: recentTurns(['x']), summary: null } }));
     expect(a.answer).toMatch(/^Sobre o HGLG11: o CNPJ do HGLG11/);
+  });
+});
+
+describe('a list with fewer rows than the question asked for', () => {
+  const dividends = tickerRecords('fiis_dividends', 'ABCP11', 'traded_until_date');
+  const narrate = (rows: typeof dividends, params: Parameters<typeof realResult>[2]) =>
+    det.narrate(narrateRequest({ question: '...', data: realResult('fiis_dividendos', rows, { ticker: 'ABCP11', agg: 'list', ...params }) })).answer;
+
+  it('says there is no more data ("últimos 1000 dividendos")', () => {
+    const rows = dividends.slice(0, 3);
+    expect(narrate(rows, { limit: 1000, limit_asked: 1000 })).toContain('Só há 3 pagamentos na base, menos que os 1.000 pedidos.');
+  });
+
+  it('says the list stops at the most a query lists ("top 50" capped at 10)', () => {
+    expect(narrate(dividends.slice(0, 10), { limit: 10, limit_asked: 50 })).toContain('Mostrando os 10 primeiros de 50 pedidos');
+  });
+
+  it('says nothing when the question named no number, or got all it asked', () => {
+    expect(narrate(dividends.slice(0, 3), { limit: 10 })).not.toMatch(/Só há|Mostrando os/);
+    expect(narrate(dividends.slice(0, 3), { limit: 3, limit_asked: 3 })).not.toMatch(/Só há|Mostrando os/);
   });
 });

@@ -1,5 +1,5 @@
 import type { NarrateRequest, QueryResult } from '@cota/contracts';
-import { formatDate, formatMonth } from './format';
+import { formatDate, formatInteger, formatMonth } from './format';
 import { renderPlan } from './render-plan';
 import { addressByNickname, lowerFirstWord, shouldUseNickname, startsWithStructure } from './phrases';
 import type { NarratorPolicy } from './policy';
@@ -110,9 +110,27 @@ export class DeterministicNarrator {
     if (data.left_out && data.left_out.count > 0) {
       body += `\n\n${fillMessage(this.policy.messages.left_out_note, { count: String(data.left_out.count), column: data.left_out.column })}`;
     }
+    const short = this.fewerThanAsked(data);
+    if (short) body += `\n\n${short}`;
     const unknown = unknownTickersPhrase(req.unknown_tickers);
     if (unknown) body += `\n\n${fillMessage(this.policy.messages.unknown_tickers_note, { tickers: unknown })}`;
     return body;
+  }
+
+  /**
+   * A list with fewer rows than the question asked for says why: the query lists at most its limit
+   * ("mostrando os 500 primeiros de 1000 pedidos"), or the data has no more ("só há 3 registros").
+   * Several funds are listed up to the limit each, so only a one-fund or cross-fund list is counted.
+   */
+  private fewerThanAsked(data: QueryResult): string | null {
+    const { limit, limit_asked: asked, tickers } = data.params;
+    const shown = data.rows.length;
+    if (!asked || tickers.length > 1 || shown === 0 || shown >= asked) return null;
+    const values = { shown: formatInteger(shown), asked: formatInteger(asked) };
+    if (limit !== null && limit < asked) return fillMessage(this.policy.messages.limit_capped, values);
+    if (data.truncated) return null;
+    const unit = this.templates[data.entity]?.window_unit ?? { one: 'registro', many: 'registros' };
+    return fillMessage(this.policy.messages.limit_beyond_data, { ...values, unit: shown === 1 ? unit.one : unit.many });
   }
 
   /** "Fonte: CVM/B3 (via araquem), dados até 14/11/2025." */

@@ -67,6 +67,9 @@ export const NarratorPolicySchema = z
         unknown_tickers_note: Text,
         /** A ranking left funds out as implausible (`{count}`, `{column}`). */
         left_out_note: Text,
+        /** Fewer rows than the question asked for: the query's most (`{shown}`, `{asked}`), or all the data has (`{shown}`, `{asked}`, `{unit}`). */
+        limit_capped: Text,
+        limit_beyond_data: Text,
         smalltalk: z.object({ greeting: Text, thanks: Text, capabilities: Text, goodbye: Text, identity: Text, advice: Text }).strict(),
         /** What Cota does not cover, said plainly (`{termo}`: the asset or measure named). */
         out_of_scope: z.object({ asset: Text, measure: Text, topic: Text }).strict(),
@@ -81,6 +84,8 @@ export const NarratorPolicySchema = z
             no_funds_match: Text,
             service_unavailable: Text,
             not_understood: Text,
+            /** More funds named than one question compares: {limit} and {count}. */
+            too_many_funds: Text,
             generic: Text,
           })
           .strict(),

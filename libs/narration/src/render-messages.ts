@@ -1,4 +1,4 @@
-import type { NarrateRequest, RagChunk } from '@cota/contracts';
+import { MAX_QUESTION_SUBJECTS, TOO_MANY_FUNDS, type NarrateRequest, type RagChunk } from '@cota/contracts';
 import { formatBoolean, formatDate, formatMoney, formatNumber, formatPercent, joinPt, capitalize } from './format';
 import { conditionsPhrase, fundsPhrase, joinOr, windowPhrase } from './phrases';
 import type { NarratorPolicy } from './policy';
@@ -82,6 +82,8 @@ export function problemAnswer(problem: string, req: NarrateRequest, messages: Me
       return fillMessage(messages.problems.service_unavailable, values);
     case 'not_understood':
       return fillMessage(messages.problems.not_understood, values);
+    case TOO_MANY_FUNDS:
+      return fillMessage(messages.problems.too_many_funds, { ...values, limit: String(MAX_QUESTION_SUBJECTS), count: String(req.funds_named ?? 0) });
     default:
       return fillMessage(messages.problems.generic, values);
   }

@@ -263,6 +263,7 @@ export class ParamInference {
     }
     if (topN) p.limit = topN;
     else if (counted) p.limit = counted;
+    if (topN || counted) p.limit_asked = p.limit;
 
     // Order: recent first unless the text asks otherwise.
     if (this.asc.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0))) p.order = 'asc';

@@ -1,4 +1,4 @@
-import { FollowUpMeta, PlanResponse, PlannerMeta, QueryParams, queryParams, QuestionSubject, StructuredQuestion } from '@cota/contracts';
+import { FollowUpMeta, MAX_QUESTION_SUBJECTS, PlanResponse, PlannerMeta, QueryParams, queryParams, QuestionSubject, StructuredQuestion, TOO_MANY_FUNDS } from '@cota/contracts';
 import type { EntityClass } from '@cota/catalog';
 import type { LlmClient } from '@cota/llm';
 import { AnalysedQuestion, analyseQuestion } from './analysis';
@@ -127,6 +127,7 @@ export class Planner {
     const corrections = q.corrections.length ? `; corrected ${q.corrections.join(', ')}` : '';
     const suffix = tickerNote + corrections + nameNote;
 
+    if (q.tickers.tickers.length > MAX_QUESTION_SUBJECTS) return this.tooManyFunds(q, suffix);
     const confirmation = detectConfirmation(q, this.ontology);
     if (confirmation) {
       return this.special(q, 'confirmation', 'confirmation', { confirmation: confirmation.value }, `whole message is a ${confirmation.value} ("${confirmation.phrase}")${suffix}`);
@@ -551,6 +552,21 @@ export class Planner {
     return { ...res, ...extra };
   }
 
+  /** More funds named than one question compares: nothing is read further, the answer asks for fewer. */
+  private tooManyFunds(q: AnalysedQuestion, suffix: string): PlanResponse {
+    const named = q.tickers.tickers.length;
+    return this.respond(q, 'clarification', TOO_MANY_FUNDS, null, null, {
+      normalized: q.normalized,
+      score: 0,
+      gap: 0,
+      accepted: false,
+      thresholds: { min_score: this.ontology.thresholds.min_score, min_gap: this.ontology.thresholds.min_gap },
+      candidates: [],
+      llm_used: false,
+      reason: `${named} funds named, more than the ${MAX_QUESTION_SUBJECTS} one question compares${suffix}`,
+    });
+  }
+
   private respond(
     q: AnalysedQuestion,
     kind: PlanResponse['kind'],
@@ -568,6 +584,7 @@ export class Planner {
       plan: null,
       tickers_in_text: tickers.slice(0, 20),
       unknown_tickers: q.tickers.unknown,
+      funds_named: tickers.length,
       params,
       ticker_sources: inferred?.ticker_sources ?? [],
       ticker_required: inferred?.ticker_required ?? false,

@@ -113,6 +113,7 @@ export class TurnReader {
       tickerSources: plan.ticker_sources,
       reference: state?.last_reference ?? null,
       currentTurn: state?.turn_index ?? 1,
+      unansweredTurns: state?.unanswered_since_reference ?? 0,
     });
     const params = { ...plan.params, ticker: decided.ticker, tickers: decided.tickers };
     // A fund measure asked of "esse fundo": its subject is the fund the conversation points at.

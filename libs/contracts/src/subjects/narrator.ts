@@ -29,6 +29,8 @@ export const NarrateRequest = z.object({
   /** What Cota does not cover, when the question asked it (smalltalk `out_of_scope`). */
   out_of_scope: OutOfScopeReading.nullable().default(null),
   unknown_tickers: z.array(z.string()),
+  /** How many funds the question named (PlanResponse.funds_named), for an answer that says how many it takes. */
+  funds_named: z.number().int().min(0).optional(),
   /** Candidate entities when asking back. */
   candidates: z.array(z.string()),
   /** Why the question cannot be answered (no ticker, not found...), as a code the templates know. */

@@ -26,6 +26,9 @@ export const PlanKind = z.enum([
 ]);
 export type PlanKind = z.infer<typeof PlanKind>;
 
+/** The intent (and the answer's problem) of a question naming more funds than one question compares (MAX_QUESTION_SUBJECTS). */
+export const TOO_MANY_FUNDS = 'too_many_funds';
+
 export const PlanCandidate = z.object({
   entity: z.string(),
   score: z.number(),
@@ -71,6 +74,8 @@ export const PlanResponse = z.object({
   /** Tickers written in the question, in order; unknown ones listed separately. */
   tickers_in_text: z.array(Ticker),
   unknown_tickers: z.array(z.string()),
+  /** How many funds the question names (`tickers_in_text` keeps the first 20): more than a question compares is said in the answer. */
+  funds_named: z.number().int().min(0).optional(),
   /** Parameters inferred from the question, with the turn's funds (written or inherited) in `ticker`/`tickers`. */
   params: QueryParams,
   /** How the turn's funds were decided under the last-reference rule (CONTRACT, three layers); set once the turn is read. */

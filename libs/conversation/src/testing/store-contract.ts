@@ -24,16 +24,52 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
     it('asks for a seed on a new conversation, then numbers turns from it', async () => {
       const k = key();
       expect(await store.openTurn(k, turn('user', 'q'), null, limits)).toBeNull();
-      const first = await store.openTurn(k, turn('user', 'q1'), 7, limits);
+      const first = await store.openTurn(k, turn('user', 'q1'), { turnCount: 7 }, limits);
       expect(first).toMatchObject({ turnIndex: 8, previous: [], reference: null, summary: null });
       const second = await store.openTurn(k, turn('user', 'q2'), null, limits);
       expect(second!.turnIndex).toBe(9);
       expect(second!.previous.map((t) => [t.turnIndex, t.turn.role, t.turn.content, t.turn.meta])).toEqual([[8, 'user', 'q1', { x: 'q1' }]]);
     });
 
+    it('starts a conversation it lost from the seed: its turns and its last reference', async () => {
+      const k = key();
+      const seed = {
+        turnCount: 4,
+        turns: [3, 4].flatMap((i) => [
+          { turnIndex: i, turn: turn('user', `q${i}`) },
+          { turnIndex: i, turn: turn('assistant', `a${i}`) },
+        ]),
+        reference: ref('HGLG11', 3),
+      };
+      const opened = await store.openTurn(k, turn('user', 'q5'), seed, limits);
+      expect(opened).toMatchObject({ turnIndex: 5, reference: { ticker: 'HGLG11', turn_index: 3 } });
+      expect(opened!.previous.map((t) => [t.turnIndex, t.turn.content])).toEqual([
+        [3, 'q3'],
+        [3, 'a3'],
+        [4, 'q4'],
+        [4, 'a4'],
+      ]);
+      // The seeded reference is the one a newer answer replaces, and an older one does not.
+      await store.closeTurn(k, 2, turn('assistant', 'late'), ref('MXRF11', 2), limits);
+      expect((await store.snapshot(k)).reference).toMatchObject({ ticker: 'HGLG11' });
+      // Once the conversation has hot state, a seed changes nothing.
+      expect((await store.openTurn(k, turn('user', 'q6'), { turnCount: 99, turns: [], reference: null }, limits))!.turnIndex).toBe(6);
+    });
+
+    it('after a clear, a seed brings back the numbering only', async () => {
+      const k = key();
+      await store.openTurn(k, turn('user', 'q1'), { turnCount: 0 }, limits);
+      await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits);
+      expect(await store.clear(k)).toBe(true);
+      expect(await store.openTurn(k, turn('user', 'q2'), null, limits)).toBeNull();
+      const seed = { turnCount: 1, turns: [{ turnIndex: 1, turn: turn('user', 'q1') }], reference: ref('HGLG11', 1) };
+      expect(await store.openTurn(k, turn('user', 'q2'), seed, limits)).toMatchObject({ turnIndex: 2, previous: [], reference: null });
+      await store.clear(k);
+    });
+
     it('keeps only the last keepTurns turns', async () => {
       const k = key();
-      await store.openTurn(k, turn('user', 'q0'), 0, limits);
+      await store.openTurn(k, turn('user', 'q0'), { turnCount: 0 }, limits);
       for (let i = 1; i < 10; i++) await store.openTurn(k, turn('user', `q${i}`), null, limits);
       const snap = await store.snapshot(k);
       expect(snap.turnCount).toBe(10);
@@ -42,7 +78,7 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
 
     it('reads only the newest turns when asked: a snapshot of the last n, an opened turn with previousTurns', async () => {
       const k = key();
-      await store.openTurn(k, turn('user', 'q1'), 0, limits);
+      await store.openTurn(k, turn('user', 'q1'), { turnCount: 0 }, limits);
       for (let i = 2; i <= 5; i++) await store.openTurn(k, turn('user', `q${i}`), null, limits);
       expect((await store.snapshot(k, 2)).turns.map((t) => t.turn.content)).toEqual(['q4', 'q5']);
       expect((await store.snapshot(k, 2)).turnCount).toBe(5);
@@ -58,7 +94,7 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
     it('keeps what it stored when the caller changes its objects afterwards', async () => {
       const k = key();
       const q = turn('user', 'q1');
-      await store.openTurn(k, q, 0, limits);
+      await store.openTurn(k, q, { turnCount: 0 }, limits);
       q.content = 'changed';
       (q.meta as Record<string, unknown>).x = 'changed';
       const snap = await store.snapshot(k);
@@ -67,7 +103,7 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
 
     it('closes a turn, refuses an unknown one, and never lets an older turn overwrite a newer reference', async () => {
       const k = key();
-      await store.openTurn(k, turn('user', 'q1'), 0, limits);
+      await store.openTurn(k, turn('user', 'q1'), { turnCount: 0 }, limits);
       await store.openTurn(k, turn('user', 'q2'), null, limits);
       expect(await store.closeTurn(k, 2, turn('assistant', 'a2'), ref('MXRF11', 2), limits)).toEqual({ known: true, referenceUpdated: true, unsummarised: 2 });
       expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: false, unsummarised: 2 });
@@ -85,7 +121,7 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
 
     it('closes a turn once when its commit is retried', async () => {
       const k = key();
-      await store.openTurn(k, turn('user', 'q1'), 0, limits);
+      await store.openTurn(k, turn('user', 'q1'), { turnCount: 0 }, limits);
       expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: true, unsummarised: 1 });
       expect(await store.closeTurn(k, 1, turn('assistant', 'a1'), ref('HGLG11', 1), limits)).toEqual({ known: true, referenceUpdated: false, unsummarised: 1 });
       const snap = await store.snapshot(k);
@@ -97,7 +133,7 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
 
     it('saves a summary only when nobody else moved it (compare-and-set)', async () => {
       const k = key();
-      await store.openTurn(k, turn('user', 'q1'), 0, limits);
+      await store.openTurn(k, turn('user', 'q1'), { turnCount: 0 }, limits);
       expect(await store.saveSummary(k, 0, { text: 'Pergunta 1', through: 1 }, limits)).toBe(true);
       expect(await store.saveSummary(k, 0, { text: 'outra', through: 1 }, limits)).toBe(false);
       expect((await store.snapshot(k)).summary).toEqual({ text: 'Pergunta 1', through: 1 });
@@ -110,7 +146,7 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
     it('hands back what memory folding reads when the answer makes folding due (foldAfter), and only then', async () => {
       const k = key();
       const folding = { ...limits, keepTurns: 20, foldAfter: 2 };
-      await store.openTurn(k, turn('user', 'q1'), 0, folding);
+      await store.openTurn(k, turn('user', 'q1'), { turnCount: 0 }, folding);
       await store.saveSummary(k, 0, { text: 'nada ainda', through: 0 }, folding);
       for (let i = 1; i <= 4; i++) {
         if (i > 1) await store.openTurn(k, turn('user', `q${i}`), null, folding);
@@ -147,7 +183,7 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
     it('does not mix ids that look alike when joined', async () => {
       const a = { clientId: 'a:b', conversationId: 'c' };
       const b = { clientId: 'a', conversationId: 'b:c' };
-      await store.openTurn(a, turn('user', 'from a'), 0, limits);
+      await store.openTurn(a, turn('user', 'from a'), { turnCount: 0 }, limits);
       expect(await store.openTurn(b, turn('user', 'from b'), null, limits)).toBeNull();
       expect((await store.snapshot(b)).turns).toEqual([]);
       await store.clear(a);
@@ -155,7 +191,7 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
 
     it('clears hot state and session values', async () => {
       const k = key();
-      await store.openTurn(k, turn('user', 'q1'), 0, limits);
+      await store.openTurn(k, turn('user', 'q1'), { turnCount: 0 }, limits);
       await store.sessionSet(k, 'active_report_id', 'rel_1', 60, Date.now());
       expect(await store.clear(k)).toBe(true);
       expect(await store.snapshot(k)).toEqual({ turnCount: 0, reference: null, turns: [], summary: null });
@@ -175,7 +211,7 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
         { clientId: 'erase*', conversationId: 'c1' },
       ];
       for (const k of [...mine, ...others]) {
-        await store.openTurn(k, turn('user', 'q1'), 0, limits);
+        await store.openTurn(k, turn('user', 'q1'), { turnCount: 0 }, limits);
         await store.sessionSet(k, 'active_report_id', 'rel_1', 60, Date.now());
       }
       const erased = await store.eraseClient('erase-me');
@@ -208,7 +244,7 @@ export function describeContextStoreContract(name: string, make: () => Promise<C
 
     it('forgets an idle conversation after stateTtlSeconds', async () => {
       const k = key();
-      await store.openTurn(k, turn('user', 'q1'), 0, { keepTurns: 6, stateTtlSeconds: 1 });
+      await store.openTurn(k, turn('user', 'q1'), { turnCount: 0 }, { keepTurns: 6, stateTtlSeconds: 1 });
       expect((await store.snapshot(k)).turnCount).toBe(1);
       await new Promise((r) => setTimeout(r, 1100));
       expect((await store.snapshot(k)).turnCount).toBe(0);

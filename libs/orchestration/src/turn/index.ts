@@ -1,4 +1,4 @@
-import type { PlanKind } from '@cota/contracts';
+import { type PlanKind, TOO_MANY_FUNDS } from '@cota/contracts';
 import { Acted, ActContext, nothingFetched } from './act';
 import { answerConcept } from './answer-concept';
 import { answerEntity } from './answer-entity';
@@ -16,7 +16,7 @@ const ACTS: Record<PlanKind, (ctx: ActContext) => Promise<Acted>> = {
   tool: runTool,
   confirmation: runTool,
   plan: runMultiStep,
-  clarification: async ({ reading }) => nothingFetched(reading, 'needs_clarification', null),
+  clarification: async ({ reading }) => nothingFetched(reading, 'needs_clarification', reading.intent === TOO_MANY_FUNDS ? TOO_MANY_FUNDS : null),
   unknown: async ({ reading }) => nothingFetched(reading, 'needs_clarification', 'not_understood'),
   smalltalk: async ({ reading }) => nothingFetched(reading, 'ok', null),
 };

@@ -17,6 +17,7 @@ export function narrateRequest(input: AskInput, reading: PlanResponse, acted: Ac
     smalltalk: reading.smalltalk,
     out_of_scope: reading.out_of_scope,
     unknown_tickers: reading.unknown_tickers,
+    funds_named: reading.funds_named,
     candidates: reading.planner.candidates.map((c) => c.entity),
     problem: acted.problem,
     data: acted.data,

@@ -1,4 +1,4 @@
-import type { FollowUpMeta, QueryParams, QuestionSubject, StructuredQuestion } from '@cota/contracts';
+import { MAX_QUESTION_SUBJECTS, type FollowUpMeta, type QueryParams, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog } from '@cota/catalog';
 import { shiftPeriod, yearOf } from '@cota/periods';
 import { fold } from '@cota/text';
@@ -249,7 +249,7 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   const compare =
     subjects.length > 1 ? (cur.compare ?? (prev.compare ? reading.compareWanted : null) ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null)) : null;
   return {
-    question: { subjects, measure, agg, also, period, group_by, compare, condition: cur.condition ?? null },
+    question: { subjects: subjects.slice(0, MAX_QUESTION_SUBJECTS), measure, agg, also, period, group_by, compare, condition: cur.condition ?? null },
     meta: {
       applied: true,
       inherited,

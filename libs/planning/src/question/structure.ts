@@ -1,4 +1,4 @@
-import type { MeasureAgg, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
+import { MAX_QUESTION_SUBJECTS, type MeasureAgg, type PeriodSpec, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
 import { parsePeriod, PeriodShift } from '@cota/periods';
 import { normalize } from '@cota/text';
@@ -230,7 +230,7 @@ export class QuestionReader {
     return {
       question: {
         condition,
-        subjects,
+        subjects: subjects.slice(0, MAX_QUESTION_SUBJECTS),
         measure: measure?.name ?? null,
         agg: finalAgg,
         also: also.length && also.some((a) => PAIRS[agg as string]?.includes(a)) ? also.filter((a) => PAIRS[agg as string]?.includes(a)) : [],
@@ -287,7 +287,7 @@ export function readCondition(text: string): { op: 'gt' | 'lt'; value: number } 
 }
 
 /** A count next to "últimos"/"primeiros" (either side): how many of the newest or oldest values. */
-const COUNTED_ENDS = /(?:^| )(?:(?:ultim|primeir)[oa]s \d{1,3}|\d{1,3} (?:ultim|primeir)[oa]s)(?= |$)/;
+const COUNTED_ENDS = /(?:^| )(?:(?:ultim|primeir)[oa]s \d+|\d+ (?:ultim|primeir)[oa]s)(?= |$)/;
 
 /**
  * The aggregation a measure's kind gives the words that were said: "acumulado" compounds a monthly

@@ -126,8 +126,10 @@ describe('buildEntityQuery', () => {
   });
 
   it('limits are capped by the entity max_rows', () => {
-    const q = buildEntityQuery(catalog.client_fiis_performance_vs_benchmark_summary, P({ limit: 1000 }), 'c');
+    const q = buildEntityQuery(catalog.client_fiis_performance_vs_benchmark_summary, P({ limit: 1000, limit_asked: 1000 }), 'c');
     expect(q.params.limit).toBe(50);
+    // What the question asked stays beside what the query used, for the answer to say it.
+    expect(q.params.limit_asked).toBe(1000);
   });
 
   it('normaliseCode strips accents, case and punctuation', () => {
