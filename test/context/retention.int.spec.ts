@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
@@ -30,6 +30,8 @@ beforeAll(async () => {
   // The shipped context policy, and a retention policy that sweeps every second in batches of 2.
   policies = mkdtempSync(join(tmpdir(), 'cota-retention-policies-'));
   copyFileSync(join(policiesDir(), 'context.yaml'), join(policies, 'context.yaml'));
+  // The context policy reads each entity's class from the catalog.
+  cpSync(join(policiesDir(), 'entities'), join(policies, 'entities'), { recursive: true });
   writeFileSync(
     join(policies, 'retention.yaml'),
     'retention:\n  conversation_turns:\n    enabled: true\n    max_age_days: 30\n    sweep_interval_seconds: 1\n    batch_size: 2\n    max_batches_per_sweep: 100\n',
