@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import type { Column, Row } from '@cota/contracts';
+import { fold } from '@cota/text';
 import { dateParts, isMissing, MONTH_NAMES_PT, toDecimal } from './format';
 
 /**
@@ -45,15 +46,7 @@ type Token =
   | { kind: 'code'; raw: string; code: string };
 
 const MONTH_ALT = MONTH_NAMES_PT.map((m) => m.replace('ç', '[cç]')).join('|');
-const MONTH_INDEX = (name: string) =>
-  MONTH_NAMES_PT.findIndex(
-    (m) =>
-      m.normalize('NFD').replace(/[\u0300-\u036f]/g, '') ===
-      name
-        .toLowerCase()
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, ''),
-  ) + 1;
+const MONTH_INDEX = (name: string) => MONTH_NAMES_PT.findIndex((m) => fold(m) === fold(name)) + 1;
 const pad = (n: number | string) => String(n).padStart(2, '0');
 
 const SCALES: Record<string, number> = {
@@ -107,17 +100,10 @@ const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }
   {
     re: /(?<![\w.,])[-+−]?(?:\d{1,3}(?:[.,]\d{3})+(?!\d)(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?:\s*(mil|k|mi|milh[aã]o|milh[oõ]es|bi|bilh[aã]o|bilh[oõ]es|tri|trilh[aã]o|trilh[oõ]es)\b)?/gi,
     make: (m) => {
-      const scaleWord = m[1]
-        ?.toLowerCase()
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, '');
+      const scaleWord = m[1] ? fold(m[1]) : undefined;
       const raw = m[0].slice(0, m[1] ? m[0].toLowerCase().lastIndexOf(m[1].toLowerCase()) : undefined).trim();
       // "caiu 5,89%", "queda de 1,08": an unsigned figure after a word of decline is negative.
-      const before = m.input
-        .slice(Math.max(0, m.index - 28), m.index)
-        .toLowerCase()
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, '');
+      const before = fold(m.input.slice(Math.max(0, m.index - 28), m.index));
       const declines = !/^[-+−]/.test(raw) && /(queda|caiu|cairam|recuo|recuou|perda|perdeu|desvaloriz\w*|negativ\w*|menos|baixa de)\s+(?:de\s+)?$/.test(before);
       const readings = readNumber(declines ? `-${raw}` : raw, scaleWord ? SCALES[scaleWord] : 1);
       return readings.length ? { kind: 'number', raw: m[0].trim(), readings } : null;

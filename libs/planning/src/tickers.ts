@@ -1,4 +1,5 @@
 import { TICKER_RE } from '@cota/contracts';
+import { stripAccents } from '@cota/text';
 
 /** Tickers written in a question, in order, and the ticker-shaped words no fund has. */
 export interface TickerMatch {
@@ -69,11 +70,7 @@ export class TickerIndex {
     const tickers: string[] = [];
     const unknown: string[] = [];
     const surfaces = new Set<string>();
-    const words =
-      text
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, '')
-        .match(/[A-Za-z0-9]+/g) ?? [];
+    const words = stripAccents(text).match(/[A-Za-z0-9]+/g) ?? [];
     for (const word of words) {
       if (FULL.test(word)) {
         const t = word.toUpperCase();

@@ -1,5 +1,23 @@
 import fc from 'fast-check';
-import { DEFAULT_FUZZY, FuzzyVocabulary, editDistance, fold, normalize, stem, tokenize } from './index';
+import { DEFAULT_FUZZY, FuzzyVocabulary, codeOf, editDistance, fold, foldWords, normalize, readableText, stem, tokenize } from './index';
+
+describe('readableText', () => {
+  it('writes compatibility characters in their plain form and drops invisible ones', () => {
+    expect(readableText('ＨＧＬＧ１１')).toBe('HGLG11');
+    expect(readableText('HG\u200bLG\u200c11\u200d \u2060e\ufeff o\u00ad KNRI11')).toBe('HGLG11 e o KNRI11');
+    expect(readableText('cotação ﬁnal')).toBe('cotação final');
+  });
+});
+
+describe('fold, foldWords and codeOf', () => {
+  it('fold keeps punctuation, foldWords keeps words, codeOf keeps an upper-case code', () => {
+    expect(fold('Cotação nº 1/2025 ＨＧＬＧ\u200b11')).toBe('cotacao no 1/2025 hglg11');
+    expect(foldWords('  Galpões   Logísticos (SP)! ')).toBe('galpoes logisticos sp');
+    expect(codeOf('IPCA-15')).toBe('IPCA15');
+    expect(codeOf('igp-m')).toBe('IGPM');
+    expect(codeOf('Poupança')).toBe('POUPANCA');
+  });
+});
 
 describe('normalize', () => {
   it('lowercases, strips accents and turns punctuation into single spaces', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { CotaError, QueryParams, queryParams } from '@cota/contracts';
 import { loadEntityCatalog } from '@cota/catalog';
-import { buildEntityQuery, normaliseCode } from './query-builder';
+import { buildEntityQuery } from './query-builder';
 
 const catalog = loadEntityCatalog();
 const P = (over: Partial<QueryParams> = {}): QueryParams => queryParams(over);
@@ -128,11 +128,6 @@ describe('buildEntityQuery', () => {
   it('limits are capped by the entity max_rows', () => {
     const q = buildEntityQuery(catalog.client_fiis_performance_vs_benchmark_summary, P({ limit: 1000 }), 'c');
     expect(q.params.limit).toBe(50);
-  });
-
-  it('normaliseCode strips accents, case and punctuation', () => {
-    expect(normaliseCode('igp-m')).toBe('IGPM');
-    expect(normaliseCode('Poupança')).toBe('POUPANCA');
   });
 });
 
