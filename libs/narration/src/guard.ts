@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { Column, Row } from '@cota/contracts';
-import { fold } from '@cota/text';
+import { fold, SCALE_WORD, scaleFactor } from '@cota/text';
 import { dateParts, isMissing, MONTH_NAMES_PT, toDecimal } from './format';
 
 /**
@@ -49,20 +49,6 @@ const MONTH_ALT = MONTH_NAMES_PT.map((m) => m.replace('ç', '[cç]')).join('|');
 const MONTH_INDEX = (name: string) => MONTH_NAMES_PT.findIndex((m) => fold(m) === fold(name)) + 1;
 const pad = (n: number | string) => String(n).padStart(2, '0');
 
-const SCALES: Record<string, number> = {
-  mil: 1e3,
-  k: 1e3,
-  mi: 1e6,
-  milhao: 1e6,
-  milhoes: 1e6,
-  bi: 1e9,
-  bilhao: 1e9,
-  bilhoes: 1e9,
-  tri: 1e12,
-  trilhao: 1e12,
-  trilhoes: 1e12,
-};
-
 const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }> = [
   {
     // CNPJ, masked or not
@@ -98,14 +84,13 @@ const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }
     make: (m) => ({ kind: 'code', raw: m[0], code: m[0].toUpperCase() }),
   },
   {
-    re: /(?<![\w.,])[-+−]?(?:\d{1,3}(?:[.,]\d{3})+(?!\d)(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?:\s*(mil|k|mi|milh[aã]o|milh[oõ]es|bi|bilh[aã]o|bilh[oõ]es|tri|trilh[aã]o|trilh[oõ]es)\b)?/gi,
+    re: new RegExp(String.raw`(?<![\w.,])[-+−]?(?:\d{1,3}(?:[.,]\d{3})+(?!\d)(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?:\s*(${SCALE_WORD})\b)?`, 'gi'),
     make: (m) => {
-      const scaleWord = m[1] ? fold(m[1]) : undefined;
       const raw = m[0].slice(0, m[1] ? m[0].toLowerCase().lastIndexOf(m[1].toLowerCase()) : undefined).trim();
       // "caiu 5,89%", "queda de 1,08": an unsigned figure after a word of decline is negative.
       const before = fold(m.input.slice(Math.max(0, m.index - 28), m.index));
       const declines = !/^[-+−]/.test(raw) && /(queda|caiu|cairam|recuo|recuou|perda|perdeu|desvaloriz\w*|negativ\w*|menos|baixa de)\s+(?:de\s+)?$/.test(before);
-      const readings = readNumber(declines ? `-${raw}` : raw, scaleWord ? SCALES[scaleWord] : 1);
+      const readings = readNumber(declines ? `-${raw}` : raw, scaleFactor(m[1]));
       return readings.length ? { kind: 'number', raw: m[0].trim(), readings } : null;
     },
   },

@@ -5,3 +5,4 @@ export * from './stopwords';
 export * from './fuzzy';
 export { ABBREVIATIONS } from './abbreviations';
 export * from './argument-text';
+export * from './numbers';

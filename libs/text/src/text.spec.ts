@@ -1,5 +1,44 @@
 import fc from 'fast-check';
-import { DEFAULT_FUZZY, FuzzyVocabulary, codeOf, editDistance, fold, foldWords, normalize, readableText, stem, tokenize } from './index';
+import {
+  DEFAULT_FUZZY,
+  FuzzyVocabulary,
+  codeOf,
+  editDistance,
+  fold,
+  foldWords,
+  normalize,
+  parseBrNumber,
+  readableText,
+  scaleFactor,
+  stem,
+  tokenize,
+  unreadableNumbers,
+} from './index';
+
+describe('pt-BR numbers', () => {
+  it.each([
+    ['10.000', '10000'],
+    ['10.000,50', '10000.5'],
+    ['1,5', '1.5'],
+    ['1.5', '1.5'],
+    ['1.234.567', '1234567'],
+    ['24', '24'],
+    ['-100', '-100'],
+    ['−1,5', '-1.5'],
+    ['+3', '3'],
+  ])('%s → %s', (raw, expected) => expect(parseBrNumber(raw)!.toFixed()).toBe(expected));
+
+  it('scales by the one table of scale words, written or folded', () => {
+    expect(parseBrNumber('1,5', 'mi')!.toFixed()).toBe('1500000');
+    expect(parseBrNumber('-2', 'bilhões')!.toFixed()).toBe('-2000000000');
+    expect([scaleFactor('milhoes'), scaleFactor('k'), scaleFactor('tri'), scaleFactor(undefined)]).toEqual([1e6, 1e3, 1e12, 1]);
+  });
+
+  it('refuses what pt-BR does not write, and finds numbers in scientific notation whole', () => {
+    for (const raw of ['1e300', '10.000.0', '1,2,3', '']) expect(parseBrNumber(raw)).toBeNull();
+    expect(unreadableNumbers('juros de 1e300 e 2E-5, mas não o hglg11 nem 3 e 4').map((n) => n.raw)).toEqual(['1e300', '2E-5']);
+  });
+});
 
 describe('readableText', () => {
   it('writes compatibility characters in their plain form and drops invisible ones', () => {

@@ -1,8 +1,8 @@
 import type { TransactionQueryArgs } from '@cota/contracts';
 import { addDays, addMonths, parsePeriod, resolvePeriod } from '@cota/periods';
 export { todayInBrazil } from '@cota/periods';
-import { normalizeText } from '@cota/text';
-import { findMentions, MoneyMention, parseBrNumber } from './numbers';
+import { BR_NUMBER, normalizeText, SCALE_WORD } from '@cota/text';
+import { findMentions, MoneyMention, readAmount } from './numbers';
 import { matchVocabulary, Vocabulary } from './text-args';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -94,11 +94,10 @@ export function extractTransaction(question: string, categories: Vocabulary, tod
   return out;
 }
 
-const NUM = String.raw`(?:r\$\s*)?(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)(?:\s*(mil))?`;
+const NUM = String.raw`(?:r\$\s*)?(${BR_NUMBER})(?:\s*(${SCALE_WORD})\b)?`;
 
-function amountOf(raw: string, mil?: string): string | undefined {
-  const n = parseBrNumber(raw);
-  return n ? (mil ? n.times(1000) : n).toFixed() : undefined;
+function amountOf(raw: string, scale?: string): string | undefined {
+  return readAmount(raw, scale)?.toFixed();
 }
 
 /** "quanto gastei com mercado em outubro?", "minhas maiores despesas", "gastos acima de 100 reais". */
