@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Column, Row } from '@cota/contracts';
-import { fold, SCALE_WORD, scaleFactor } from '@cota/text';
-import { dateParts, isMissing, MONTH_NAMES_PT, toDecimal } from './format';
+import { fold, MONTH_NAMES, monthNumber, SCALE_WORD, scaleFactor } from '@cota/text';
+import { dateParts, isMissing, toDecimal } from './format';
 
 /**
  * The LLM guard: every number, date and code (ticker, CNPJ, ISIN) in a model's text must exist in
@@ -45,8 +45,7 @@ type Token =
   | { kind: 'day'; raw: string; md: string }
   | { kind: 'code'; raw: string; code: string };
 
-const MONTH_ALT = MONTH_NAMES_PT.map((m) => m.replace('ç', '[cç]')).join('|');
-const MONTH_INDEX = (name: string) => MONTH_NAMES_PT.findIndex((m) => fold(m) === fold(name)) + 1;
+const MONTH_ALT = MONTH_NAMES.map((m) => m.replace('ç', '[cç]')).join('|');
 const pad = (n: number | string) => String(n).padStart(2, '0');
 
 const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }> = [
@@ -66,13 +65,13 @@ const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }
   {
     re: new RegExp(`\\b(\\d{1,2})º?\\s+de\\s+(${MONTH_ALT})(?:\\s+de\\s+(\\d{4}))?`, 'gi'),
     make: (m) => {
-      const month = MONTH_INDEX(m[2]);
+      const month = monthNumber(m[2]);
       return m[3] ? { kind: 'date', raw: m[0], iso: `${m[3]}-${pad(month)}-${pad(m[1])}` } : { kind: 'day', raw: m[0], md: `${pad(month)}-${pad(m[1])}` };
     },
   },
   {
     re: new RegExp(`\\b(${MONTH_ALT})(?:\\s+de\\s+|\\s*/\\s*)(\\d{4})\\b`, 'gi'),
-    make: (m) => ({ kind: 'month', raw: m[0], ym: `${m[2]}-${pad(MONTH_INDEX(m[1]))}` }),
+    make: (m) => ({ kind: 'month', raw: m[0], ym: `${m[2]}-${pad(monthNumber(m[1]))}` }),
   },
   {
     re: /\b(\d{1,2})\/(\d{4})\b/g,

@@ -6,3 +6,5 @@ export * from './fuzzy';
 export { ABBREVIATIONS } from './abbreviations';
 export * from './argument-text';
 export * from './numbers';
+export * from './months';
+export * from './format';

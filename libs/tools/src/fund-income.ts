@@ -1,6 +1,6 @@
 import { CotaError, QueryResult } from '@cota/contracts';
 import { Dec } from '@cota/finance';
-import { formatDate, formatMoney, formatPercent } from './format';
+import { formatDate, formatMoney, formatPercent } from '@cota/text';
 import { WarehouseQuery } from './warehouse-query';
 
 export interface FundToolContext {
