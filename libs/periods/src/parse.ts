@@ -1,5 +1,5 @@
 import type { PeriodSpec } from '@cota/contracts';
-import { fold, MONTH_NAMES, monthAbbreviation } from '@cota/text';
+import { fold, MONTH_NAMES, monthAbbreviation, withoutTickers } from '@cota/text';
 
 /**
  * A grammar of Brazilian Portuguese periods: "em março de 2024", "mar/24", "03/2024", "entre junho
@@ -321,7 +321,7 @@ function unanchored(shift: PeriodShift): PeriodSpec {
 /** The first period the question states, or null when it states none. */
 export function parsePeriod(question: string): ParsedPeriod | null {
   // Fund tickers end in digits ("HGLG11"): they are not years or months.
-  const text = fold(question).replace(/\b[a-z]{4}1[1-9]\b/g, ' ');
+  const text = withoutTickers(fold(question));
   // "e no último dia do mês?": the last day of the conversation's month (alone: the latest data).
   const last = LAST_DAY.exec(text);
   if (last && !firstRule(text.replace(last[0], ' '))) {

@@ -11,7 +11,6 @@ export interface TickerMatch {
   mode: 'fund-list' | 'pattern-only';
 }
 
-const FULL = /^[A-Za-z]{4}1[1-9]$/;
 const PREFIX = /^[A-Z]{4}$/;
 const LOWER_PREFIX = /^[a-z]{4}$/;
 
@@ -72,7 +71,7 @@ export class TickerIndex {
     const surfaces = new Set<string>();
     const words = stripAccents(text).match(/[A-Za-z0-9]+/g) ?? [];
     for (const word of words) {
-      if (FULL.test(word)) {
+      if (TICKER_RE.test(word.toUpperCase())) {
         const t = word.toUpperCase();
         surfaces.add(word.toLowerCase());
         if (this.has(t)) {

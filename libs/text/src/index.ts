@@ -8,3 +8,4 @@ export * from './argument-text';
 export * from './numbers';
 export * from './months';
 export * from './format';
+export * from './tickers';

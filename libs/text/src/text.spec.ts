@@ -13,6 +13,9 @@ import {
   stem,
   tokenize,
   unreadableNumbers,
+  TICKER_RE,
+  tickersIn,
+  withoutTickers,
 } from './index';
 
 describe('pt-BR numbers', () => {
@@ -37,6 +40,14 @@ describe('pt-BR numbers', () => {
   it('refuses what pt-BR does not write, and finds numbers in scientific notation whole', () => {
     for (const raw of ['1e300', '10.000.0', '1,2,3', '']) expect(parseBrNumber(raw)).toBeNull();
     expect(unreadableNumbers('juros de 1e300 e 2E-5, mas não o hglg11 nem 3 e 4').map((n) => n.raw)).toEqual(['1e300', '2E-5']);
+  });
+});
+
+describe('tickers', () => {
+  it('finds fund tickers in any case as whole words, once each, and only the fund shape', () => {
+    expect(tickersIn('compare hglg11, KNRI11 e HGLG11 com xhglg11, HGLG1 e PETR4')).toEqual(['HGLG11', 'KNRI11']);
+    expect(withoutTickers('vender 10 knri11 a 160', ' cotas ')).toBe('vender 10  cotas  a 160');
+    expect([TICKER_RE.test('HGLG11'), TICKER_RE.test('HGLG10'), TICKER_RE.test('hglg11')]).toEqual([true, false, false]);
   });
 });
 

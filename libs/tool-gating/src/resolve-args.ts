@@ -1,11 +1,10 @@
-import { unreadableNumberMessage, unreadableNumbers } from '@cota/text';
+import { TICKER_RE, unreadableNumberMessage, unreadableNumbers } from '@cota/text';
 import { ArgSpec, CONTEXT_SOURCES, ToolContract } from './policy';
 
 const CONTEXT_SOURCE_SET: Record<string, true> = Object.fromEntries(CONTEXT_SOURCES.map((k) => [k, true]));
 
 const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
-const TICKER_RE = /^[A-Z]{4}\d{1,2}$/;
 
 /** A real calendar date written YYYY-MM-DD. */
 function isIsoDate(s: string): boolean {

@@ -2,6 +2,7 @@
  * Answers shaped like the gateway's real ones (seen by running the system), with made-up numbers:
  * the page's unit tests build on them. No data from the source files.
  */
+import { TICKER_RE } from '@cota/text';
 import { AskReply, MeasureCatalog, MeasureValueLike } from './types';
 
 export const CATALOG: MeasureCatalog = {
@@ -18,7 +19,7 @@ export const CATALOG: MeasureCatalog = {
 
 export function mv(id: string, value: number | null, rows: Array<[string, number]> = [], extra: Partial<MeasureValueLike> = {}): MeasureValueLike {
   return {
-    subject: { kind: id === 'PORTFOLIO' ? 'portfolio' : /^[A-Z]{4}\d{2}$/.test(id) ? 'fund' : 'index', id },
+    subject: { kind: id === 'PORTFOLIO' ? 'portfolio' : TICKER_RE.test(id) ? 'fund' : 'index', id },
     value,
     date: rows.length ? rows[rows.length - 1][0] : '2025-05-30',
     rows: rows.map(([date, v]) => ({ date, value: v })),

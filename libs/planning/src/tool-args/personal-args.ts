@@ -1,7 +1,7 @@
 import type { TransactionQueryArgs } from '@cota/contracts';
 import { addDays, addMonths, parsePeriod, resolvePeriod } from '@cota/periods';
 export { todayInBrazil } from '@cota/periods';
-import { BR_NUMBER, normalizeText, SCALE_WORD } from '@cota/text';
+import { BR_NUMBER, normalizeText, SCALE_WORD, tickersIn, withoutTickers } from '@cota/text';
 import { findMentions, MoneyMention, readAmount } from './numbers';
 import { matchVocabulary, Vocabulary } from './text-args';
 
@@ -155,17 +155,15 @@ export function extractTransactionQuery(question: string, categories: Vocabulary
   return out;
 }
 
-const TICKER_RE = /\b[A-Z]{4}1[1-9]\b/;
-
 /** A fund ticker written in the message. */
 export function extractFund(question: string): { ticker?: string } {
-  const t = normalizeText(question).toUpperCase().match(TICKER_RE)?.[0];
+  const t = tickersIn(normalizeText(question))[0];
   return t ? { ticker: t } : {};
 }
 
 /** "número mágico do MXRF11", "quantas cotas para ganhar R$ 1.000 por mês". */
 export function extractMagic(question: string): { renda_mensal?: string } {
-  const text = normalizeText(question).replace(/\b[a-z]{4}1[1-9]\b/g, ' ');
+  const text = withoutTickers(normalizeText(question));
   const money = findMentions(text).find((m): m is MoneyMention => m.kind === 'money');
   return money ? { renda_mensal: money.value.toFixed() } : {};
 }
@@ -173,7 +171,7 @@ export function extractMagic(question: string): { renda_mensal?: string } {
 /** "se eu vender 10 cotas de KNRI11 a R$ 160": how many shares and at what price. */
 export function extractTaxSale(question: string): { quantidade?: number; preco_venda?: string } {
   // "vendendo 100 btlg11": a count right before a ticker is a number of shares.
-  const text = normalizeText(question).replace(/\b[a-z]{4}1[1-9]\b/g, ' cotas ');
+  const text = withoutTickers(normalizeText(question), ' cotas ');
   const out: { quantidade?: number; preco_venda?: string } = {};
   const qty = text.match(/\b(\d{1,3}(?:\.\d{3})+|\d+)\s*(?:cotas?|unidades)\b/);
   if (qty) out.quantidade = Number(qty[1].replace(/\./g, ''));
