@@ -9,3 +9,4 @@ export * from './numbers';
 export * from './months';
 export * from './format';
 export * from './tickers';
+export * from './business-days';
