@@ -173,13 +173,14 @@ export function extractTaxSale(question: string): { quantidade?: number; preco_v
   // "vendendo 100 btlg11": a count right before a ticker is a number of shares.
   const text = withoutTickers(normalizeText(question), ' cotas ');
   const out: { quantidade?: number; preco_venda?: string } = {};
-  const qty = text.match(/\b(\d{1,3}(?:\.\d{3})+|\d+)\s*(?:cotas?|unidades)\b/);
-  if (qty) out.quantidade = Number(qty[1].replace(/\./g, ''));
+  const qty = text.match(new RegExp(String.raw`\b(${BR_NUMBER})\s*(?:cotas?|unidades)\b`));
+  const shares = qty && readAmount(qty[1]);
+  if (shares?.isInteger()) out.quantidade = shares.toNumber();
   const price = text.match(new RegExp(String.raw`\b(?:a|por|ao preco de|preco de|cotacao de|valendo|vendendo a)\s*${NUM}(?!\s*(?:cotas?|%))`));
   if (price && price[1] !== qty?.[1]) out.preco_venda = amountOf(price[1], price[2]);
   else {
     // "e se o preço de venda for R$ 105,30?": an amount in reais is the price.
-    const reais = text.match(/r\$\s*(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)/);
+    const reais = text.match(new RegExp(String.raw`r\$\s*(${BR_NUMBER})`));
     if (reais) out.preco_venda = amountOf(reais[1]);
   }
   return out;
