@@ -11,7 +11,10 @@
 //                       narration, tools, mail)
 //            app        deployables (apps/*); cli (the launcher and one-off commands) may use any lib
 //   scope: a service's scope (scope:gateway, scope:planner, …) reaches itself and scope:shared;
-//          scope:shared reaches only itself; scope:web (the browser bundle) reaches nothing else.
+//          scope:shared reaches only itself; scope:web (the browser bundle) reaches itself and the
+//          libraries that run in a browser.
+//   runtime:browser: a library the browser bundle may use (libs/text): it imports only libraries
+//          that also run there (a Node built-in fails the bundle's build, apps/web/build.mjs).
 // The rule reads the project graph Nx cached in .nx/ and is skipped when there is none: `npm run lint`
 // has Nx compute it first (`nx lint` and the boundary spec do it themselves).
 import nx from '@nx/eslint-plugin';
@@ -33,7 +36,8 @@ const boundaries = {
     { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
     ...SERVICE_SCOPES.map((s) => ({ sourceTag: `scope:${s}`, onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared'] })),
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-    { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:web'] },
+    { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:web', 'runtime:browser'] },
+    { sourceTag: 'runtime:browser', onlyDependOnLibsWithTags: ['runtime:browser'] },
   ],
 };
 

@@ -54,6 +54,9 @@ const PROBES = {
     filePath: 'apps/rag/src/boundary-probe.ts',
     code: "import { Logger } from '@cota/service-kit';\nimport { Bm25Index } from '@cota/retrieval';\nexport const probe = [Logger, Bm25Index];\n",
   },
+  webUsesText: { filePath: 'apps/web/src/lib/boundary-probe.ts', code: "import { fold } from '@cota/text';\nexport const probe = fold;\n" },
+  webUsesContracts: { filePath: 'apps/web/src/lib/boundary-probe.ts', code: "import { TICKER_RE } from '@cota/contracts';\nexport const probe = TICKER_RE;\n" },
+  textUsesServerUtil: { filePath: 'libs/text/src/boundary-probe.ts', code: "import { Dec } from '@cota/finance';\nexport const probe = Dec;\n" },
 } satisfies Record<string, Probe>;
 
 describe('module boundaries (lint)', () => {
@@ -83,6 +86,18 @@ describe('module boundaries (lint)', () => {
 
   it("fails when a service's library imports another service's", () => {
     expect(errors.ragUsesContextLib).toEqual([expect.stringContaining('A project tagged with "scope:rag" can only depend on libs tagged with "scope:rag", "scope:shared"')]);
+  });
+
+  it('lets the browser bundle import a library that runs in a browser', () => {
+    expect(errors.webUsesText).toEqual([]);
+  });
+
+  it('fails when the browser bundle imports a library that does not run in a browser', () => {
+    expect(errors.webUsesContracts).toEqual([expect.stringContaining('A project tagged with "scope:web" can only depend on libs tagged with "scope:web", "runtime:browser"')]);
+  });
+
+  it('fails when a library the browser runs imports one that does not run there', () => {
+    expect(errors.textUsesServerUtil).toEqual([expect.stringContaining('A project tagged with "runtime:browser" can only depend on libs tagged with "runtime:browser"')]);
   });
 
   it('lets an app import its own and the shared libraries', () => {

@@ -1,3 +1,4 @@
+import { TICKER_RE } from '@cota/text';
 import { z } from 'zod';
 
 /** Who is asking. Set by the gateway from the API key, never from the request body. */
@@ -8,7 +9,7 @@ export const Caller = z.object({
 });
 export type Caller = z.infer<typeof Caller>;
 
-export const TICKER_RE = /^[A-Z]{4}1[1-9]$/;
+export { TICKER_RE };
 export const Ticker = z.string().regex(TICKER_RE, 'is not a fund ticker (AAAA11)');
 
 export const Agg = z.enum(['list', 'latest', 'avg', 'sum', 'count']);

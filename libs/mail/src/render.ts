@@ -1,5 +1,6 @@
 import type { Row } from '@cota/contracts';
-import { brDateTime, formatCell, formatDate, Report, ReportSection } from '@cota/tools';
+import { formatDate, formatTimeInBrazil } from '@cota/text';
+import { formatCell, Report, ReportSection } from '@cota/tools';
 
 /** The two parts of a report e-mail: self-contained HTML (inline styles, no external assets) and plain text. */
 export interface RenderedEmail {
@@ -56,7 +57,7 @@ const cell = (type: string, v: unknown) => formatCell(type, v).replace(/\s+/g, '
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v).replace(/\s+/g, ' ').trim());
 
 function intro(report: Report): string {
-  return `Relatório ${report.report_id}, gerado em ${brDateTime(new Date(report.generated_at))}. Os dados vêm do warehouse do Cota; cada seção mostra até quando vão.`;
+  return `Relatório ${report.report_id}, gerado em ${formatTimeInBrazil(new Date(report.generated_at))}. Os dados vêm do warehouse do Cota; cada seção mostra até quando vão.`;
 }
 
 const FOOTER = 'Enviado pelo Cota a seu pedido. Este endereço não recebe respostas.';

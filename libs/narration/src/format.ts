@@ -1,10 +1,11 @@
 import Decimal from 'decimal.js';
 import type { Column } from '@cota/contracts';
+import { formatDate as writeDate, formatDecimal, formatMoney as writeMoney, formatMoneyInWords, formatMonthYear, formatPercent as writePercent } from '@cota/text';
 
 /**
- * pt-BR formatting of warehouse values. Values arrive as the executor returns them: numbers,
- * numeric strings (Postgres `numeric` comes back as text), ISO date strings or Date objects.
- * Formatting goes through decimal.js so "0.005" rounds the way a person expects, never the float way.
+ * Warehouse values as the answers show them. Values arrive as the executor returns them: numbers,
+ * numeric strings (Postgres `numeric` comes back as text), ISO date strings or Date objects; a
+ * missing one is MISSING. The pt-BR writing itself is libs/text's.
  */
 
 export type ColumnType = Column['type'];
@@ -36,61 +37,28 @@ export function toDecimal(value: unknown): Decimal | null {
   return null;
 }
 
-/** Groups thousands with '.' and uses ',' for decimals: 1234567.891 (2) -> "1.234.567,89". */
-export function groupPtBr(d: Decimal, decimals: number): string {
-  const fixed = d.toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP).toFixed(decimals);
-  const negative = fixed.startsWith('-');
-  const [intPart, frac] = (negative ? fixed.slice(1) : fixed).split('.');
-  const grouped = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  const body = frac ? `${grouped},${frac}` : grouped;
-  // "-0,00" reads as a glitch: a value that rounds to zero is shown as zero.
-  return negative && /[1-9]/.test(body) ? `-${body}` : body;
-}
-
 /** R$ 1.234,56 (always two decimals, the way prices and dividends are quoted). */
 export function formatMoney(value: unknown): string {
   const d = toDecimal(value);
-  if (!d) return MISSING;
-  const body = groupPtBr(d.abs(), 2);
-  return d.isNegative() && /[1-9]/.test(body) ? `-R$ ${body}` : `R$ ${body}`;
+  return d ? writeMoney(d) : MISSING;
 }
 
-const SCALE_WORDS: Array<[number, string, string]> = [
-  [1e12, 'trilhão', 'trilhões'],
-  [1e9, 'bilhão', 'bilhões'],
-  [1e6, 'milhão', 'milhões'],
-];
-
-/**
- * Large amounts the way people say them: R$ 350,40 milhões, R$ 6,39 bilhões. Below a million,
- * the exact value (R$ 107.968,90).
- */
+/** Large amounts the way people say them: R$ 350,40 milhões; below a million, exact (R$ 107.968,90). */
 export function formatMoneyCompact(value: unknown): string {
   const d = toDecimal(value);
-  if (!d) return MISSING;
-  for (const [scale, one, many] of SCALE_WORDS) {
-    if (d.abs().gte(scale)) {
-      const scaled = d.abs().div(scale);
-      const body = groupPtBr(scaled, 2);
-      const word = body === '1,00' ? one : many;
-      return `${d.isNegative() ? '-' : ''}R$ ${body} ${word}`;
-    }
-  }
-  return formatMoney(value);
+  return d ? formatMoneyInWords(d) : MISSING;
 }
 
 /** A value already in percent: 9.87 -> "9,87%". */
 export function formatPercent(value: unknown, decimals = 2): string {
   const d = toDecimal(value);
-  if (!d) return MISSING;
-  return `${groupPtBr(d, decimals)}%`;
+  return d ? writePercent(d, decimals) : MISSING;
 }
 
 /** A fraction shown as percent: 0.0131 -> "1,31%". */
 export function formatRatio(value: unknown, decimals = 2): string {
   const d = toDecimal(value);
-  if (!d) return MISSING;
-  return `${groupPtBr(d.times(100), decimals)}%`;
+  return d ? writePercent(d.times(100), decimals) : MISSING;
 }
 
 /**
@@ -100,16 +68,16 @@ export function formatRatio(value: unknown, decimals = 2): string {
 export function formatNumber(value: unknown): string {
   const d = toDecimal(value);
   if (!d) return MISSING;
-  if (d.isInteger()) return groupPtBr(d, 0);
+  if (d.isInteger()) return formatDecimal(d, 0);
   const small = d.abs().lt(0.01);
-  return groupPtBr(d, small ? 4 : 2);
+  return formatDecimal(d, small ? 4 : 2);
 }
 
 /** 1234567 -> "1.234.567". */
 export function formatInteger(value: unknown): string {
   const d = toDecimal(value);
   if (!d) return MISSING;
-  return groupPtBr(d, 0);
+  return formatDecimal(d, 0);
 }
 
 const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -135,26 +103,23 @@ export function dateParts(value: unknown): { y: string; m: string; d: string; hh
 export function formatDate(value: unknown): string {
   const p = dateParts(value);
   if (!p) return isMissing(value) ? MISSING : String(value);
-  return `${p.d}/${p.m}/${p.y}`;
+  return writeDate(`${p.y}-${p.m}-${p.d}`);
 }
 
 /** Date and time; midnight (date-only data stored as timestamps) shows just the date. */
 export function formatDateTime(value: unknown): string {
   const p = dateParts(value);
   if (!p) return isMissing(value) ? MISSING : String(value);
-  return p.hh === '00' && p.mm === '00' ? `${p.d}/${p.m}/${p.y}` : `${p.d}/${p.m}/${p.y} ${p.hh}:${p.mm}`;
+  const day = writeDate(`${p.y}-${p.m}-${p.d}`);
+  return p.hh === '00' && p.mm === '00' ? day : `${day} ${p.hh}:${p.mm}`;
 }
-
-const MONTHS = ['janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'];
 
 /** "2025-11-01" -> "novembro de 2025" (monthly series). */
 export function formatMonth(value: unknown): string {
   const p = dateParts(value);
   if (!p) return isMissing(value) ? MISSING : String(value);
-  return `${MONTHS[Number(p.m) - 1]} de ${p.y}`;
+  return formatMonthYear(`${p.y}-${p.m}`);
 }
-
-export const MONTH_NAMES_PT = MONTHS;
 
 /** 11728688000147 -> "11.728.688/0001-47"; an already masked value is kept as is. */
 export function formatCnpj(value: unknown): string {
@@ -189,7 +154,7 @@ export function isPercentagePoints(column: Pick<Column, 'type' | 'label'> | unde
 export function formatPercentagePoints(value: unknown): string {
   const d = toDecimal(value);
   if (!d) return MISSING;
-  return `${groupPtBr(d, 2)} p.p.`;
+  return `${formatDecimal(d, 2)} p.p.`;
 }
 
 /** Formats one value of a catalog column: its type, and percentage points when the label says so. */

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Column, Row } from '@cota/contracts';
-import { dateParts, isMissing, MONTH_NAMES_PT, toDecimal } from './format';
+import { fold, MONTH_NAMES, monthNumber, SCALE_WORD, scaleFactor } from '@cota/text';
+import { dateParts, isMissing, toDecimal } from './format';
 
 /**
  * The LLM guard: every number, date and code (ticker, CNPJ, ISIN) in a model's text must exist in
@@ -44,31 +45,8 @@ type Token =
   | { kind: 'day'; raw: string; md: string }
   | { kind: 'code'; raw: string; code: string };
 
-const MONTH_ALT = MONTH_NAMES_PT.map((m) => m.replace('ç', '[cç]')).join('|');
-const MONTH_INDEX = (name: string) =>
-  MONTH_NAMES_PT.findIndex(
-    (m) =>
-      m.normalize('NFD').replace(/[\u0300-\u036f]/g, '') ===
-      name
-        .toLowerCase()
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, ''),
-  ) + 1;
+const MONTH_ALT = MONTH_NAMES.map((m) => m.replace('ç', '[cç]')).join('|');
 const pad = (n: number | string) => String(n).padStart(2, '0');
-
-const SCALES: Record<string, number> = {
-  mil: 1e3,
-  k: 1e3,
-  mi: 1e6,
-  milhao: 1e6,
-  milhoes: 1e6,
-  bi: 1e9,
-  bilhao: 1e9,
-  bilhoes: 1e9,
-  tri: 1e12,
-  trilhao: 1e12,
-  trilhoes: 1e12,
-};
 
 const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }> = [
   {
@@ -87,13 +65,13 @@ const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }
   {
     re: new RegExp(`\\b(\\d{1,2})º?\\s+de\\s+(${MONTH_ALT})(?:\\s+de\\s+(\\d{4}))?`, 'gi'),
     make: (m) => {
-      const month = MONTH_INDEX(m[2]);
+      const month = monthNumber(m[2]);
       return m[3] ? { kind: 'date', raw: m[0], iso: `${m[3]}-${pad(month)}-${pad(m[1])}` } : { kind: 'day', raw: m[0], md: `${pad(month)}-${pad(m[1])}` };
     },
   },
   {
     re: new RegExp(`\\b(${MONTH_ALT})(?:\\s+de\\s+|\\s*/\\s*)(\\d{4})\\b`, 'gi'),
-    make: (m) => ({ kind: 'month', raw: m[0], ym: `${m[2]}-${pad(MONTH_INDEX(m[1]))}` }),
+    make: (m) => ({ kind: 'month', raw: m[0], ym: `${m[2]}-${pad(monthNumber(m[1]))}` }),
   },
   {
     re: /\b(\d{1,2})\/(\d{4})\b/g,
@@ -105,21 +83,13 @@ const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }
     make: (m) => ({ kind: 'code', raw: m[0], code: m[0].toUpperCase() }),
   },
   {
-    re: /(?<![\w.,])[-+−]?(?:\d{1,3}(?:[.,]\d{3})+(?!\d)(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?:\s*(mil|k|mi|milh[aã]o|milh[oõ]es|bi|bilh[aã]o|bilh[oõ]es|tri|trilh[aã]o|trilh[oõ]es)\b)?/gi,
+    re: new RegExp(String.raw`(?<![\w.,])[-+−]?(?:\d{1,3}(?:[.,]\d{3})+(?!\d)(?:[.,]\d+)?|\d+(?:[.,]\d+)?)(?:\s*(${SCALE_WORD})\b)?`, 'gi'),
     make: (m) => {
-      const scaleWord = m[1]
-        ?.toLowerCase()
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, '');
       const raw = m[0].slice(0, m[1] ? m[0].toLowerCase().lastIndexOf(m[1].toLowerCase()) : undefined).trim();
       // "caiu 5,89%", "queda de 1,08": an unsigned figure after a word of decline is negative.
-      const before = m.input
-        .slice(Math.max(0, m.index - 28), m.index)
-        .toLowerCase()
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, '');
+      const before = fold(m.input.slice(Math.max(0, m.index - 28), m.index));
       const declines = !/^[-+−]/.test(raw) && /(queda|caiu|cairam|recuo|recuou|perda|perdeu|desvaloriz\w*|negativ\w*|menos|baixa de)\s+(?:de\s+)?$/.test(before);
-      const readings = readNumber(declines ? `-${raw}` : raw, scaleWord ? SCALES[scaleWord] : 1);
+      const readings = readNumber(declines ? `-${raw}` : raw, scaleFactor(m[1]));
       return readings.length ? { kind: 'number', raw: m[0].trim(), readings } : null;
     },
   },

@@ -1,23 +1,14 @@
 import type { Column, QueryCondition, Turn } from '@cota/contracts';
+import { foldWords } from '@cota/text';
 import { displayLabel, formatColumnValue, joinPt } from './format';
 import type { NarratorPolicy } from './policy';
 import type { WindowUnit } from './templates';
 
 /** Small pt-BR phrasing helpers shared by the renderers. */
 
-/** Lower-case, no accents, words separated by single spaces (keyword matching). */
-export function normalizeForMatch(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-}
-
 /** Whether a keyword (or its start, "administrador" ~ "administradora") is a word of the question. */
 export function mentions(normalizedQuestion: string, keyword: string): boolean {
-  const k = normalizeForMatch(keyword);
+  const k = foldWords(keyword);
   if (!k) return false;
   return ` ${normalizedQuestion}`.includes(` ${k}`);
 }

@@ -1,7 +1,8 @@
 import Decimal from 'decimal.js';
 import type { Column, QueryResult, Row } from '@cota/contracts';
+import { foldWords } from '@cota/text';
 import { displayLabel, formatColumnValue, formatDate, formatInteger, formatMonth, formatValue, isMissing, MISSING, capitalize, joinPt } from './format';
-import { conditionsPhrase, fundsPhrase, mentions, normalizeForMatch, windowPhrase } from './phrases';
+import { conditionsPhrase, fundsPhrase, mentions, windowPhrase } from './phrases';
 import type { NarratorPolicy } from './policy';
 import { markdownTable, shorten, TableColumn } from './render-table';
 import { fillMessage } from './render-messages';
@@ -35,7 +36,7 @@ export class EntityRenderer {
 
   constructor(private readonly input: EntityInput) {
     this.columns = new Map(input.data.columns.map((c) => [c.name, c]));
-    this.normalizedQuestion = normalizeForMatch(input.question);
+    this.normalizedQuestion = foldWords(input.question);
     this.tpl = input.template;
     const key = this.tpl ? this.tpl.key : 'ticker';
     this.key = key && (this.columns.has(key) || input.data.rows.some((r) => key in r)) ? key : null;

@@ -1,7 +1,8 @@
 import type { MeasureDef } from '@cota/catalog';
 import type { MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
-import { brDate, describePeriod } from '@cota/periods';
-import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, groupPtBr, MONTH_NAMES_PT, toDecimal } from './format';
+import { describePeriod } from '@cota/periods';
+import { formatDate, formatDecimal, formatMonthShort, formatMonthYear, monthName } from '@cota/text';
+import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, toDecimal } from './format';
 
 type Unit = MeasureResult['unit'];
 
@@ -38,7 +39,7 @@ export function formatIn(unit: Unit, value: number): string {
       if (d && d.abs().gte(1e6)) return `${formatMoneyCompact(value)} (${formatMoney(value)})`;
       // Per-share amounts keep the precision they were published with (R$ 0,948), up to 4 decimals.
       if (d && d.abs().lt(10) && !d.times(100).isInteger()) {
-        const body = groupPtBr(d.abs(), Math.min(4, Math.max(2, d.decimalPlaces())));
+        const body = formatDecimal(d.abs(), Math.min(4, Math.max(2, d.decimalPlaces())));
         return `${d.isNegative() ? '-' : ''}R$ ${body}`;
       }
       return formatMoney(value);
@@ -53,7 +54,7 @@ export function formatIn(unit: Unit, value: number): string {
       return `${formatPercent(value, 6)} ao dia`;
     case 'points': {
       const d = toDecimal(value);
-      return `${d ? groupPtBr(d, 2) : formatNumber(value)} pontos`;
+      return `${d ? formatDecimal(d, 2) : formatNumber(value)} pontos`;
     }
     case 'count':
       return formatInteger(value);
@@ -75,15 +76,16 @@ export function periodPhrase(spec: PeriodSpec | null, v: MeasureValue, grain: 'd
   // Monthly series count whole months: "de novembro de 2024 a outubro de 2025".
   const monthFrom = (d: string) => (d.endsWith('-01') ? d : `${addMonthIso(d)}`);
   const dataEnd = v.coverage && v.coverage.to < p.to ? v.coverage.to : p.to;
-  const until = dataEnd !== p.to ? ` (dados até ${grain === 'month' ? describePeriod(dataEnd.slice(0, 8) + '01', endOfMonth(dataEnd)).replace(/^em /, '') : brDate(dataEnd)})` : '';
+  const until =
+    dataEnd !== p.to ? ` (dados até ${grain === 'month' ? describePeriod(dataEnd.slice(0, 8) + '01', endOfMonth(dataEnd)).replace(/^em /, '') : formatDate(dataEnd)})` : '';
   switch (spec?.kind) {
     case 'trailing': {
       const unit = spec.unit === 'day' ? (spec.n === 1 ? 'dia' : 'dias') : spec.unit === 'month' ? (spec.n === 1 ? 'mês' : 'meses') : spec.n === 1 ? 'ano' : 'anos';
       if (grain === 'month') return `nos últimos ${spec.n} ${unit} (${describePeriod(monthFrom(p.from), endOfMonth(p.to)).replace(/^em /, '')})`;
-      return `nos últimos ${spec.n} ${unit} (de ${brDate(p.from)} a ${brDate(p.to)})`;
+      return `nos últimos ${spec.n} ${unit} (de ${formatDate(p.from)} a ${formatDate(p.to)})`;
     }
     case 'since':
-      return `desde ${brDate(p.from)} (até ${brDate(dataEnd)})`;
+      return `desde ${formatDate(p.from)} (até ${formatDate(dataEnd)})`;
     case 'relative_year':
       return `${describePeriod(p.from, p.to)}${until}`;
     case 'ago': {
@@ -116,9 +118,8 @@ const endOfMonth = (d: string) => {
   return `${y}-${String(m).padStart(2, '0')}-${new Date(Date.UTC(y, m, 0)).getUTCDate()}`;
 };
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const MONTH_NAMES = MONTH_NAMES_PT;
 /** A value's date as its series dates it: a day, or a month for monthly series ("outubro de 2021"). */
-const dateOf = (r: MeasureResult, d: string) => (r.grain === 'month' ? `${MONTH_NAMES[Number(d.slice(5, 7)) - 1]} de ${d.slice(0, 4)}` : brDate(d));
+const dateOf = (r: MeasureResult, d: string) => (r.grain === 'month' ? formatMonthYear(d) : formatDate(d));
 
 /**
  * The answer to a structured question, number first: one sentence with the value, its period,
@@ -140,7 +141,7 @@ export function dailyGapNote(v: MeasureValue): string {
   if (!v.start || !v.end || v.count <= 1) return '';
   const weekdays = weekdaysBetween(v.start.date, v.end.date);
   if (v.count >= weekdays * 0.92) return '';
-  return ` Atenção: a base tem ${v.count} dias com taxa entre ${brDate(v.start.date)} e ${brDate(v.end.date)}, de cerca de ${Math.round(weekdays * 0.96)} dias úteis, então o acumulado é parcial (menor que o real).`;
+  return ` Atenção: a base tem ${v.count} dias com taxa entre ${formatDate(v.start.date)} e ${formatDate(v.end.date)}, de cerca de ${Math.round(weekdays * 0.96)} dias úteis, então o acumulado é parcial (menor que o real).`;
 }
 
 /** A comparison lists the winner first, in the order asked; values missing last. */
@@ -220,7 +221,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
   }
   let val = formatIn(r.value_unit, v.value);
   // An annual rate is also quoted per business day (how the Selic and the CDI accrue).
-  if (r.value_unit === 'pct_year' && r.agg !== 'accumulated') val += ` (equivalente a ${groupPtBr(toDecimal(((1 + v.value / 100) ** (1 / 252) - 1) * 100)!, 6)}% ao dia útil)`;
+  if (r.value_unit === 'pct_year' && r.agg !== 'accumulated') val += ` (equivalente a ${formatDecimal(toDecimal(((1 + v.value / 100) ** (1 / 252) - 1) * 100)!, 6)}% ao dia útil)`;
   const at = v.date ? dateOf(r, v.date) : '';
   const unitOf = (x: number) => formatIn(r.unit, x);
   // A yield is one figure per fund whatever the aggregation asked across funds.
@@ -239,7 +240,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
     }
     case 'accumulated': {
       const daily = r.grain !== 'month';
-      const span = v.start && v.end ? (daily ? `, de ${brDate(v.start.date)} a ${brDate(v.end.date)}` : `, de ${monthOf(v.start.date)} a ${monthOf(v.end.date)}`) : '';
+      const span = v.start && v.end ? (daily ? `, de ${formatDate(v.start.date)} a ${formatDate(v.end.date)}` : `, de ${monthOf(v.start.date)} a ${monthOf(v.end.date)}`) : '';
       const n = daily ? `${v.count} ${v.count === 1 ? 'dia útil' : 'dias úteis'}` : `${v.count} ${v.count === 1 ? 'mês' : 'meses'}`;
       // A month missing from the base makes the accumulation partial: say so rather than pass it as the period's.
       const expected = !daily && v.period ? monthsBetween(v.period.from, v.coverage && v.coverage.to < v.period.to ? v.coverage.to : v.period.to) : v.count;
@@ -254,7 +255,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
     case 'max':
     case 'min': {
       // A monthly payment's extreme is known by its month ("o de dezembro"), its day given too.
-      const monthly = nounOf(words, r.measure).one === 'pagamento' && r.grain !== 'month' && v.date ? ` (o de ${MONTH_NAMES[Number(v.date.slice(5, 7)) - 1]})` : '';
+      const monthly = nounOf(words, r.measure).one === 'pagamento' && r.grain !== 'month' && v.date ? ` (o de ${monthName(Number(v.date.slice(5, 7)))})` : '';
       return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}.`;
     }
     case 'total': {
@@ -277,7 +278,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       return `O primeiro valor ${who}${when} foi ${val}, em ${at}.`;
     case 'last':
       return r.measure === 'dividend'
-        ? `O último dividendo ${who}${when} foi ${val} por cota, ${at ? `com data-com em ${at}${v.paid_on ? ` e pagamento em ${brDate(v.paid_on)}` : ''}` : `pago em ${brDate(v.paid_on as string)}`}.`
+        ? `O último dividendo ${who}${when} foi ${val} por cota, ${at ? `com data-com em ${at}${v.paid_on ? ` e pagamento em ${formatDate(v.paid_on)}` : ''}` : `pago em ${formatDate(v.paid_on as string)}`}.`
         : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
     default: {
       // The client's own current figures have no date to speak of.
@@ -285,7 +286,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
         return `Você tem ${val} ${v.value === 1 ? 'cota' : 'cotas'} ${v.subject.kind === 'portfolio' ? 'na sua carteira, somando todos os fundos' : who}.`;
       if (r.measure === 'avg_price' || r.measure === 'invested') return `${cap(name)} ${who} é ${val}.`;
       if (r.measure === 'dy' && v.start && v.end) {
-        return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre o fechamento de ${formatMoney(v.end.value)} em ${brDate(v.end.date)}.`;
+        return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre o fechamento de ${formatMoney(v.end.value)} em ${formatDate(v.end.date)}.`;
       }
       const oneMonth = r.grain === 'month' && v.period && v.period.from.slice(0, 7) === v.period.to.slice(0, 7);
       const span = !oneMonth && spec && spec.kind !== 'latest' && spec.kind !== 'previous_session' && spec.kind !== 'ago' && !(spec.kind === 'range' && spec.grain === 'day');
@@ -294,7 +295,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       // A day without a value (a holiday, a weekend): say so, and give the last value before it.
       const asked = spec && spec.kind === 'range' && spec.grain === 'day' ? spec.from : null;
       if (asked && v.date && v.date.slice(0, 10) !== asked)
-        return `Não há dado em ${brDate(asked)} (dia sem pregão ou sem publicação); ${name} ${who} no dia anterior mais próximo, ${at}, foi ${val}.`;
+        return `Não há dado em ${formatDate(asked)} (dia sem pregão ou sem publicação); ${name} ${who} no dia anterior mais próximo, ${at}, foi ${val}.`;
       return `${cap(name)} ${who}${asked ? '' : when} em ${at} foi ${val}.`;
     }
   }
@@ -313,8 +314,7 @@ const minName = (name: string) =>
       ? 'o menor dividendo por cota'
       : `o menor valor d${name.slice(0, 2) === 'a ' ? 'a ' + name.slice(2) : 'o ' + name.slice(2)}`;
 const signed = (v: number) => `${v > 0 ? '+' : ''}${formatPercent(v)}`;
-const MONTHS = ['jan', 'fev', 'mar', 'abr', 'mai', 'jun', 'jul', 'ago', 'set', 'out', 'nov', 'dez'];
-const monthOf = (d: string) => `${MONTHS[Number(d.slice(5, 7)) - 1]}/${d.slice(0, 4)}`;
+const monthOf = formatMonthShort;
 
 const PANEL_NAMES: Record<string, string> = { USD: 'Dólar (USD)', EUR: 'Euro (EUR)', SELIC: 'Selic', 'META-SELIC': 'Meta da Selic', POUPANCA: 'Poupança' };
 
@@ -323,12 +323,12 @@ function renderPanel(r: MeasureResult, question: StructuredQuestion | null, word
   if (r.agg === 'variation') return renderReturnsPanel(r, question, words);
   const p = question?.period;
   const day = p && p.kind === 'range' ? p.to : null;
-  const head = day ? `Panorama em ${brDate(day)}:` : 'Panorama com o dado mais recente de cada série:';
+  const head = day ? `Panorama em ${formatDate(day)}:` : 'Panorama com o dado mais recente de cada série:';
   const lines = r.values.map((v) => {
     const label = PANEL_NAMES[v.subject.id] ?? v.subject.id;
-    if (v.value === null || !v.unit) return `- ${label}: sem dado${v.coverage ? ` (a série vai de ${brDate(v.coverage.from)} a ${brDate(v.coverage.to)})` : ''}`;
+    if (v.value === null || !v.unit) return `- ${label}: sem dado${v.coverage ? ` (a série vai de ${formatDate(v.coverage.from)} a ${formatDate(v.coverage.to)})` : ''}`;
     const grainR: MeasureResult = { ...r, grain: v.grain ?? 'day' };
-    const when = v.date ? (v.grain === 'month' ? `referência: ${dateOf(grainR, v.date)}` : brDate(v.date)) : '';
+    const when = v.date ? (v.grain === 'month' ? `referência: ${dateOf(grainR, v.date)}` : formatDate(v.date)) : '';
     return `- ${label}: ${formatIn(v.unit, v.value)}${when ? ` (${when})` : ''}`;
   });
   const carried = r.values.some((v) => v.grain === 'month' && v.date && day && v.date.slice(0, 7) !== day.slice(0, 7));
@@ -374,7 +374,7 @@ function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
           : r.measure === 'dividend_paid'
             ? 'Pagamento'
             : 'Data';
-  const fmt = (d: string) => (r.group_by === 'month' || r.grain === 'month' ? monthOf(d) : r.group_by === 'year' ? d.slice(0, 4) : brDate(d));
+  const fmt = (d: string) => (r.group_by === 'month' || r.grain === 'month' ? monthOf(d) : r.group_by === 'year' ? d.slice(0, 4) : formatDate(d));
   const lines = v.rows.map((row) => `| ${fmt(row.date)} | ${formatIn(r.unit, row.value)} |`);
   return [`| ${head} | Valor |`, '|---|---|', ...lines].join('\n');
 }

@@ -3,4 +3,3 @@ export * from './resolve';
 export * from './label';
 export * from './today';
 export * from './shift';
-export * from './business-days';

@@ -1,17 +1,7 @@
-const MONTH_NAMES = ['janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'];
+import { formatDate, MONTH_NAMES } from '@cota/text';
 
 const parts = (d: string) => d.split('-').map(Number) as [number, number, number];
 const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
-
-/** dd/mm/aaaa */
-export function brDate(isoDate: string): string {
-  const [y, m, d] = isoDate.split('-');
-  return `${d}/${m}/${y}`;
-}
-
-export function monthName(month: number): string {
-  return MONTH_NAMES[month - 1];
-}
 
 /**
  * A period in words, as a person would say it: "em 2024", "em março de 2024", "no 1º trimestre de
@@ -20,9 +10,9 @@ export function monthName(month: number): string {
 export function describePeriod(from: string, to: string): string {
   const [y1, m1, d1] = parts(from);
   const [y2, m2, d2] = parts(to);
-  if (from === to) return `em ${brDate(from)}`;
+  if (from === to) return `em ${formatDate(from)}`;
   const wholeMonths = d1 === 1 && d2 === lastDay(y2, m2);
-  if (!wholeMonths) return `de ${brDate(from)} a ${brDate(to)}`;
+  if (!wholeMonths) return `de ${formatDate(from)} a ${formatDate(to)}`;
   if (y1 === y2 && m1 === 1 && m2 === 12) return `em ${y1}`;
   if (y1 === y2 && m1 === m2) return `em ${MONTH_NAMES[m1 - 1]} de ${y1}`;
   if (y1 === y2 && m2 - m1 === 2 && (m1 - 1) % 3 === 0) return `no ${(m1 - 1) / 3 + 1}º trimestre de ${y1} (${MONTH_NAMES[m1 - 1]} a ${MONTH_NAMES[m2 - 1]})`;

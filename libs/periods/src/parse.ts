@@ -1,5 +1,5 @@
 import type { PeriodSpec } from '@cota/contracts';
-import { fold } from '@cota/text';
+import { fold, MONTH_NAMES, monthAbbreviation, withoutTickers } from '@cota/text';
 
 /**
  * A grammar of Brazilian Portuguese periods: "em março de 2024", "mar/24", "03/2024", "entre junho
@@ -33,20 +33,8 @@ export interface PeriodShift {
   lastDay?: boolean;
 }
 
-const MONTHS: Array<[number, string[]]> = [
-  [1, ['janeiro', 'jan']],
-  [2, ['fevereiro', 'fev']],
-  [3, ['marco', 'mar']],
-  [4, ['abril', 'abr']],
-  [5, ['maio', 'mai']],
-  [6, ['junho', 'jun']],
-  [7, ['julho', 'jul']],
-  [8, ['agosto', 'ago']],
-  [9, ['setembro', 'set']],
-  [10, ['outubro', 'out']],
-  [11, ['novembro', 'nov']],
-  [12, ['dezembro', 'dez']],
-];
+/** Each month's folded name and abbreviation ("marco", "mar"), from the one list of months. */
+const MONTHS: Array<[number, string[]]> = MONTH_NAMES.map((name, i) => [i + 1, [fold(name), monthAbbreviation(i + 1)!]]);
 const MONTH_OF = new Map<string, number>(MONTHS.flatMap(([n, names]) => names.map((w) => [w, n] as [string, number])));
 const FULL_MONTH = MONTHS.map(([, names]) => names[0]).join('|');
 const ANY_MONTH = MONTHS.flatMap(([, names]) => names)
@@ -333,7 +321,7 @@ function unanchored(shift: PeriodShift): PeriodSpec {
 /** The first period the question states, or null when it states none. */
 export function parsePeriod(question: string): ParsedPeriod | null {
   // Fund tickers end in digits ("HGLG11"): they are not years or months.
-  const text = fold(question).replace(/\b[a-z]{4}1[1-9]\b/g, ' ');
+  const text = withoutTickers(fold(question));
   // "e no último dia do mês?": the last day of the conversation's month (alone: the latest data).
   const last = LAST_DAY.exec(text);
   if (last && !firstRule(text.replace(last[0], ' '))) {

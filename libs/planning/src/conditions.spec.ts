@@ -7,6 +7,12 @@ const COLUMNS = [
 ];
 
 describe('numeric conditions', () => {
+  it('reads a number with its sign, thousands and scale as pt-BR writes it', () => {
+    expect(readNumericConditions('dy acima de −5%').map((c) => c.value)).toEqual([-5]);
+    expect(readNumericConditions('valor de mercado acima de 1.000 mi').map((c) => c.value)).toEqual([1e9]);
+    expect(readNumericConditions('valor de mercado acima de 2 bilhões').map((c) => c.value)).toEqual([2e9]);
+  });
+
   it.each([
     ['DY acima de 15%', [{ op: 'gt', value: 15 }]],
     ['p/vp abaixo de 0,95', [{ op: 'lt', value: 0.95 }]],

@@ -1,5 +1,5 @@
 import type { QueryCondition } from '@cota/contracts';
-import { fold } from '@cota/text';
+import { BR_NUMBER, fold, NUMBER_SIGN, parseBrNumber, SCALE_WORD } from '@cota/text';
 
 /**
  * Numeric conditions as investors write them: "DY acima de 15%", "p/vp abaixo de 1", "valor de
@@ -30,13 +30,12 @@ const ABOVE = [
   'acima do',
 ];
 const BELOW = ['abaixo de', 'abaixo dos', 'abaixo da', 'abaixo do', 'menos de', 'menor que', 'menor do que', 'menores que', 'inferior a'];
-const SCALES: Record<string, number> = { bi: 1e9, bilhao: 1e9, bilhoes: 1e9, mi: 1e6, mm: 1e6, milhao: 1e6, milhoes: 1e6, mil: 1e3, k: 1e3 };
 const words = (list: string[]) =>
   list
     .sort((a, b) => b.length - a.length)
     .map((w) => w.replace(/ /g, '\\s+'))
     .join('|');
-const CONDITION = new RegExp(`(?:^|[^a-z])(${words(ABOVE)}|${words(BELOW)})\\s+(?:r\\$\\s*)?(-?\\d+(?:[.,]\\d+)?)\\s*(%|${Object.keys(SCALES).join('|')})?(?![a-z0-9])`, 'g');
+const CONDITION = new RegExp(`(?:^|[^a-z])(${words(ABOVE)}|${words(BELOW)})\\s+(?:r\\$\\s*)?(${NUMBER_SIGN}?(?:${BR_NUMBER}))\\s*(%|${SCALE_WORD})?(?![a-z0-9])`, 'g');
 const ABOVE_SET = new Set(ABOVE);
 
 /** Every numeric comparison in the text, in order, with its number scaled ("1 bi" = 1e9; "15%" = 15). */
@@ -45,7 +44,7 @@ export function readNumericConditions(text: string): NumericCondition[] {
   const out: NumericCondition[] = [];
   for (const m of folded.matchAll(CONDITION)) {
     const op = ABOVE_SET.has(m[1].replace(/\s+/g, ' ')) ? 'gt' : 'lt';
-    const raw = Number(m[2].replace(',', '.')) * (m[3] && m[3] !== '%' ? SCALES[m[3]] : 1);
+    const raw = parseBrNumber(m[2], m[3] === '%' ? undefined : m[3])?.toNumber() ?? NaN;
     if (!Number.isFinite(raw)) continue;
     // Past any value a fund has (the contract's bound): the screen keeps its meaning, nothing meets it.
     const value = Math.max(-1e15, Math.min(1e15, raw));

@@ -20,6 +20,15 @@ describe('TurnReader', () => {
     expect(fresh.params.tickers).toEqual([]);
   });
 
+  it('reads a ticker written with a zero-width or full-width character as that fund, not the previous one', async () => {
+    const previous = state({ last_reference: reference, last_entity: 'fiis_cadastro', last_tickers: ['HGLG11'] });
+    for (const written of ['Sharpe do KNRI\u200b11?', 'Sharpe do ＫＮＲＩ１１?', 'Sharpe do KN\u2060RI11\ufeff?']) {
+      const reading = await reader.read(written, previous);
+      expect(reading.params.ticker).toBe('KNRI11');
+      expect(reading.context?.reason).toBe('explicit_ticker_in_text');
+    }
+  });
+
   it('reads an elliptic follow-up as an edit of the previous question, with its filters', async () => {
     const reading = await reader.read('E o do XPML11?', state({ last_entity: 'fiis_financials_snapshot', last_tickers: ['VISC11'], last_kind: 'entity' }));
     expect(reading).toMatchObject({ kind: 'entity', entity: 'fiis_financials_snapshot', params: { ticker: 'XPML11' } });

@@ -1,4 +1,5 @@
 import { TICKER_RE } from '@cota/contracts';
+import { stripAccents } from '@cota/text';
 
 /** Tickers written in a question, in order, and the ticker-shaped words no fund has. */
 export interface TickerMatch {
@@ -10,7 +11,6 @@ export interface TickerMatch {
   mode: 'fund-list' | 'pattern-only';
 }
 
-const FULL = /^[A-Za-z]{4}1[1-9]$/;
 const PREFIX = /^[A-Z]{4}$/;
 const LOWER_PREFIX = /^[a-z]{4}$/;
 
@@ -69,13 +69,9 @@ export class TickerIndex {
     const tickers: string[] = [];
     const unknown: string[] = [];
     const surfaces = new Set<string>();
-    const words =
-      text
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, '')
-        .match(/[A-Za-z0-9]+/g) ?? [];
+    const words = stripAccents(text).match(/[A-Za-z0-9]+/g) ?? [];
     for (const word of words) {
-      if (FULL.test(word)) {
+      if (TICKER_RE.test(word.toUpperCase())) {
         const t = word.toUpperCase();
         surfaces.add(word.toLowerCase());
         if (this.has(t)) {

@@ -1,4 +1,5 @@
-import { fold } from './fold';
+import { ABBREVIATIONS } from './abbreviations';
+import { fold, foldWords } from './fold';
 
 /**
  * The shared pt-BR fold (lower case, accents removed) with spaces collapsed, for argument
@@ -7,31 +8,20 @@ import { fold } from './fold';
 export function normalizeText(text: string): string {
   return fold(text)
     .replace(/\s+/g, ' ')
-    .replace(CHAT_SHORTHAND, (w) => SHORTHAND[w])
+    .replace(CHAT_SHORTHAND, (w) => ABBREVIATIONS[w])
     .trim();
 }
 
-/** How people shorten words in a chat ("qto vale hj?"): read as the words they stand for. */
-const SHORTHAND: Record<string, string> = {
-  hj: 'hoje',
-  qto: 'quanto',
-  qnto: 'quanto',
-  qtos: 'quantos',
-  qtas: 'quantas',
-  vc: 'voce',
-  pq: 'porque',
-  tb: 'tambem',
-  msm: 'mesmo',
-  td: 'tudo',
-  mt: 'muito',
-};
-const CHAT_SHORTHAND = new RegExp(String.raw`\b(${Object.keys(SHORTHAND).join('|')})\b`, 'g');
+/**
+ * How people shorten words in a chat ("qto vale hj?"): read as the words they stand for. The chat
+ * abbreviations whose expansion cannot be mistaken for an argument (a subset of ABBREVIATIONS).
+ */
+const SHORTHAND = ['hj', 'qto', 'qnto', 'qtos', 'qtas', 'vc', 'pq', 'tb', 'msm', 'td', 'mt'] as const;
+const CHAT_SHORTHAND = new RegExp(String.raw`\b(${SHORTHAND.join('|')})\b`, 'g');
 
 /** Normalised text reduced to words (punctuation → spaces), for vocabulary matching. */
 export function wordsOf(text: string): string {
-  return normalizeText(text)
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
+  return foldWords(normalizeText(text));
 }
 
 /**

@@ -5,3 +5,8 @@ export * from './stopwords';
 export * from './fuzzy';
 export { ABBREVIATIONS } from './abbreviations';
 export * from './argument-text';
+export * from './numbers';
+export * from './months';
+export * from './format';
+export * from './tickers';
+export * from './business-days';

@@ -1,5 +1,73 @@
 import fc from 'fast-check';
-import { DEFAULT_FUZZY, FuzzyVocabulary, editDistance, fold, normalize, stem, tokenize } from './index';
+import {
+  DEFAULT_FUZZY,
+  FuzzyVocabulary,
+  codeOf,
+  editDistance,
+  fold,
+  foldWords,
+  normalize,
+  parseBrNumber,
+  readableText,
+  scaleFactor,
+  stem,
+  tokenize,
+  unreadableNumbers,
+  TICKER_RE,
+  tickersIn,
+  withoutTickers,
+} from './index';
+
+describe('pt-BR numbers', () => {
+  it.each([
+    ['10.000', '10000'],
+    ['10.000,50', '10000.5'],
+    ['1,5', '1.5'],
+    ['1.5', '1.5'],
+    ['1.234.567', '1234567'],
+    ['24', '24'],
+    ['-100', '-100'],
+    ['−1,5', '-1.5'],
+    ['+3', '3'],
+  ])('%s → %s', (raw, expected) => expect(parseBrNumber(raw)!.toFixed()).toBe(expected));
+
+  it('scales by the one table of scale words, written or folded', () => {
+    expect(parseBrNumber('1,5', 'mi')!.toFixed()).toBe('1500000');
+    expect(parseBrNumber('-2', 'bilhões')!.toFixed()).toBe('-2000000000');
+    expect([scaleFactor('milhoes'), scaleFactor('k'), scaleFactor('tri'), scaleFactor(undefined)]).toEqual([1e6, 1e3, 1e12, 1]);
+  });
+
+  it('refuses what pt-BR does not write, and finds numbers in scientific notation whole', () => {
+    for (const raw of ['1e300', '10.000.0', '1,2,3', '']) expect(parseBrNumber(raw)).toBeNull();
+    expect(unreadableNumbers('juros de 1e300 e 2E-5, mas não o hglg11 nem 3 e 4').map((n) => n.raw)).toEqual(['1e300', '2E-5']);
+  });
+});
+
+describe('tickers', () => {
+  it('finds fund tickers in any case as whole words, once each, and only the fund shape', () => {
+    expect(tickersIn('compare hglg11, KNRI11 e HGLG11 com xhglg11, HGLG1 e PETR4')).toEqual(['HGLG11', 'KNRI11']);
+    expect(withoutTickers('vender 10 knri11 a 160', ' cotas ')).toBe('vender 10  cotas  a 160');
+    expect([TICKER_RE.test('HGLG11'), TICKER_RE.test('HGLG10'), TICKER_RE.test('hglg11')]).toEqual([true, false, false]);
+  });
+});
+
+describe('readableText', () => {
+  it('writes compatibility characters in their plain form and drops invisible ones', () => {
+    expect(readableText('ＨＧＬＧ１１')).toBe('HGLG11');
+    expect(readableText('HG\u200bLG\u200c11\u200d \u2060e\ufeff o\u00ad KNRI11')).toBe('HGLG11 e o KNRI11');
+    expect(readableText('cotação ﬁnal')).toBe('cotação final');
+  });
+});
+
+describe('fold, foldWords and codeOf', () => {
+  it('fold keeps punctuation, foldWords keeps words, codeOf keeps an upper-case code', () => {
+    expect(fold('Cotação nº 1/2025 ＨＧＬＧ\u200b11')).toBe('cotacao no 1/2025 hglg11');
+    expect(foldWords('  Galpões   Logísticos (SP)! ')).toBe('galpoes logisticos sp');
+    expect(codeOf('IPCA-15')).toBe('IPCA15');
+    expect(codeOf('igp-m')).toBe('IGPM');
+    expect(codeOf('Poupança')).toBe('POUPANCA');
+  });
+});
 
 describe('normalize', () => {
   it('lowercases, strips accents and turns punctuation into single spaces', () => {

@@ -1,10 +1,10 @@
+import { TICKER_RE, unreadableNumberMessage, unreadableNumbers } from '@cota/text';
 import { ArgSpec, CONTEXT_SOURCES, ToolContract } from './policy';
 
 const CONTEXT_SOURCE_SET: Record<string, true> = Object.fromEntries(CONTEXT_SOURCES.map((k) => [k, true]));
 
 const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
-const TICKER_RE = /^[A-Z]{4}\d{1,2}$/;
 
 /** A real calendar date written YYYY-MM-DD. */
 function isIsoDate(s: string): boolean {
@@ -14,6 +14,12 @@ function isIsoDate(s: string): boolean {
 }
 
 export type Coerced = { ok: true; value: unknown } | { ok: false; detail: string };
+
+/** Why a value is not a number: its notation when it is one that is not read ("1e300"), else `otherwise`. */
+function notANumber(values: unknown[], otherwise: string): Coerced {
+  const unreadable = values.flatMap((v) => (typeof v === 'string' ? unreadableNumbers(v.trim()) : []))[0];
+  return { ok: false, detail: unreadable ? unreadableNumberMessage(unreadable.raw) : otherwise };
+}
 
 /** Null, undefined, blank strings and empty lists count as "not given". */
 export function isAbsent(v: unknown): boolean {
@@ -34,7 +40,7 @@ export function coerceArg(spec: ArgSpec, v: unknown): Coerced {
     case 'decimal': {
       // Kept as a decimal string so that no float rounding happens between services.
       const s = typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? v.trim() : null;
-      return s !== null && DECIMAL_RE.test(s) ? { ok: true, value: s } : { ok: false, detail: 'deveria ser um número' };
+      return s !== null && DECIMAL_RE.test(s) ? { ok: true, value: s } : notANumber([v], 'deveria ser um número');
     }
     case 'boolean':
       if (typeof v === 'boolean') return { ok: true, value: v };
@@ -46,7 +52,9 @@ export function coerceArg(spec: ArgSpec, v: unknown): Coerced {
       return typeof v === 'string' && spec.values!.includes(v) ? { ok: true, value: v } : { ok: false, detail: `deveria ser um destes: ${spec.values!.join(', ')}` };
     case 'decimal_list': {
       const list = Array.isArray(v) ? v.map((x) => (typeof x === 'number' && Number.isFinite(x) ? String(x) : typeof x === 'string' ? x.trim() : null)) : null;
-      return list && list.length > 0 && list.every((x) => x !== null && DECIMAL_RE.test(x)) ? { ok: true, value: list } : { ok: false, detail: 'deveria ser uma lista de números' };
+      return list && list.length > 0 && list.every((x) => x !== null && DECIMAL_RE.test(x))
+        ? { ok: true, value: list }
+        : notANumber(list ?? [], 'deveria ser uma lista de números');
     }
     case 'date':
       return typeof v === 'string' && isIsoDate(v.trim()) ? { ok: true, value: v.trim() } : { ok: false, detail: 'deveria ser uma data válida' };

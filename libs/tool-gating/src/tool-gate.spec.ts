@@ -180,6 +180,16 @@ describe('ToolGate: cash flows', () => {
     expect(bad).toMatchObject({ status: 'error', tool: { status: 'rejected' } });
     expect(bad.message).toMatch(/fluxos.*lista de números/);
   });
+
+  it('refuses a number in scientific notation, saying how to write it', async () => {
+    const { ask, runner } = setup();
+    const amount = await ask({ name: 'calcular_financas', args: { operacao: 'juros_compostos', valor_inicial: '1e300', taxa: '1', prazo_meses: 12 } });
+    expect(amount).toMatchObject({ status: 'error', tool: { status: 'rejected' } });
+    expect(amount.message).toMatch(/valor_inicial.*"1e300" está em notação científica.*1\.000\.000/);
+    const flows = await ask({ name: 'calcular_financas', args: { operacao: 'tir', fluxos: ['-1000', '1e3', '400'] } });
+    expect(flows.message).toMatch(/fluxos.*"1e3" está em notação científica/);
+    expect(runner.calls).toEqual([]);
+  });
 });
 
 describe('ToolGate: confirmation of sensitive actions', () => {

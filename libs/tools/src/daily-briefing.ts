@@ -3,7 +3,8 @@ import { CotaError, QueryResult } from '@cota/contracts';
 import { buildDividendsSection, buildNewsSection, buildPortfolioSection } from './briefing/funds';
 import { buildMarketSection, MARKET_ENTITIES } from './briefing/market';
 import { renderReport } from './render';
-import { brDate, newReportId, Report } from './report';
+import { formatDayInBrazil } from '@cota/text';
+import { newReportId, Report } from './report';
 import { WarehouseQuery } from './warehouse-query';
 
 export interface BriefingContext {
@@ -87,7 +88,7 @@ export async function buildDailyBriefing(wh: WarehouseQuery, ctx: BriefingContex
   const base: Omit<Report, 'text'> = {
     report_id: newReportId(generated, ctx.randomId),
     kind: 'daily_briefing',
-    title: `Briefing diário de ${brDate(generated)}`,
+    title: `Briefing diário de ${formatDayInBrazil(generated)}`,
     generated_at: generated.toISOString(),
     parent_report_id: null,
     filters: null,

@@ -1,13 +1,9 @@
 import { CotaError } from '@cota/contracts';
 import { calculateFinance } from './finance-tool';
-import { formatBrDecimal, formatMoney, formatRate } from './format';
+import { formatRate } from './format';
 
 describe('pt-BR formatting', () => {
-  it('formats money, decimals and rates the Brazilian way', () => {
-    expect(formatMoney('12697.346485')).toBe('R$ 12.697,35');
-    expect(formatMoney('-10')).toBe('-R$ 10,00');
-    expect(formatMoney('0.005')).toBe('R$ 0,00'); // half-even
-    expect(formatBrDecimal('1234567.891', 1)).toBe('1.234.567,9');
+  it('formats rates the Brazilian way, without trailing zeros', () => {
     expect(formatRate('0.015')).toBe('1,5%');
     expect(formatRate('0.126825030131969720661201')).toBe('12,6825%');
     expect(formatRate('0.01')).toBe('1%');

@@ -18,7 +18,8 @@ import {
   toCents,
   yearlyToMonthly,
 } from '@cota/finance';
-import { formatBrDecimal, formatMoney, formatPercent, formatRate } from './format';
+import { formatDecimal, formatMoney, formatPercent } from '@cota/text';
+import { formatRate } from './format';
 
 export interface FinanceResult {
   title: string;
@@ -133,7 +134,7 @@ function compound(args: FinanceToolArgs): FinanceResult {
   const text = [
     `**${formatMoney(pv)} a ${rateAsText(args)} por ${termText(args)} rendem ${formatMoney(interest)} de juros: o montante final é ${formatMoney(fv)}.**`,
     `Fórmula dos juros compostos: M = C × (1 + i)^n`,
-    `M = ${formatMoney(pv)} × (1 + ${formatBrDecimal(p.rate.times(100), 6).replace(/,?0+$/, '')}%)^${p.n} = ${formatMoney(pv)} × ${formatBrDecimal(factor, 8)} = **${formatMoney(fv)}**`,
+    `M = ${formatMoney(pv)} × (1 + ${formatDecimal(p.rate.times(100), 6, true)}%)^${p.n} = ${formatMoney(pv)} × ${formatDecimal(factor, 8)} = **${formatMoney(fv)}**`,
     `Rendimento no período: ${formatRate(periodReturn)} (juros = M − C = ${formatMoney(interest)}).`,
     ...p.notes,
     'Cálculo exato com decimal.js; valores arredondados ao centavo só na apresentação. Não considera impostos, taxas ou inflação.',
@@ -231,7 +232,7 @@ function present(args: FinanceToolArgs): FinanceResult {
   const text = [
     `**${formatMoney(future)} daqui a ${termText(args)}, descontados a ${rateAsText(args)}, valem hoje ${formatMoney(pv)}.**`,
     'Fórmula do valor presente: VP = VF / (1 + i)^n',
-    `VP = ${formatMoney(future)} / ${formatBrDecimal(growthFactor(p.rate, p.n), 8)} = **${formatMoney(pv)}**`,
+    `VP = ${formatMoney(future)} / ${formatDecimal(growthFactor(p.rate, p.n), 8)} = **${formatMoney(pv)}**`,
     ...p.notes,
     'Cálculo exato com decimal.js.',
   ].join('\n\n');
@@ -381,7 +382,7 @@ function valueAtRisk(args: FinanceToolArgs): FinanceResult {
   const v = Dec.max(0, z.times(sigma).minus(mu));
   const text = [
     `**VaR paramétrico de ${level}: ${formatRate(v, 2)} por período${money(v)}.**`,
-    `VaR = z × σ${mu.isZero() ? '' : ' − μ'} = ${formatBrDecimal(z, 4)} × ${formatRate(sigma)}${mu.isZero() ? '' : ` − ${formatRate(mu)}`}, com z o quantil da distribuição normal para ${level}.`,
+    `VaR = z × σ${mu.isZero() ? '' : ' − μ'} = ${formatDecimal(z, 4)} × ${formatRate(sigma)}${mu.isZero() ? '' : ` − ${formatRate(mu)}`}, com z o quantil da distribuição normal para ${level}.`,
     'Supõe retornos com distribuição normal, o que subestima perdas extremas.',
   ];
   return {
@@ -417,8 +418,8 @@ function sharpe(args: FinanceToolArgs): FinanceResult {
   if (sigma.isZero()) throw new CotaError('BAD_REQUEST', 'Com volatilidade zero o índice de Sharpe não é definido.');
   const s = ret.minus(rf).div(sigma);
   const text = [
-    `**Índice de Sharpe: ${formatBrDecimal(s, 2)}.**`,
-    `Sharpe = (retorno − taxa livre de risco) / volatilidade = (${formatRate(ret)} − ${formatRate(rf)}) / ${formatRate(sigma)} = ${formatBrDecimal(s, 4)}.`,
+    `**Índice de Sharpe: ${formatDecimal(s, 2)}.**`,
+    `Sharpe = (retorno − taxa livre de risco) / volatilidade = (${formatRate(ret)} − ${formatRate(rf)}) / ${formatRate(sigma)} = ${formatDecimal(s, 4)}.`,
     how,
     args.taxa_livre_risco ? 'Retorno, taxa livre de risco e volatilidade precisam estar no mesmo período.' : 'Sem taxa livre de risco informada, considerei 0%.',
     s.gte(1)

@@ -1,6 +1,6 @@
 import { CotaError, QueryResult } from '@cota/contracts';
 import { Dec } from '@cota/finance';
-import { formatDate, formatMoney, formatPercent } from './format';
+import { formatDate, formatMoney, formatPercent, TICKER_RE } from '@cota/text';
 import { WarehouseQuery } from './warehouse-query';
 
 export interface FundToolContext {
@@ -83,9 +83,7 @@ const TICKER_BATCH = 20;
  */
 export async function incomeCalendar(wh: WarehouseQuery, ctx: FundToolContext) {
   const positions = await wh.query('client_fiis_positions', { limit: 200 }, ctx);
-  const held = positions.rows
-    .map((r) => ({ ticker: String(r.ticker ?? ''), quantity: num(r.quantity) }))
-    .filter((r) => /^[A-Z]{4}\d{1,2}$/.test(r.ticker) && r.quantity && r.quantity.gt(0));
+  const held = positions.rows.map((r) => ({ ticker: String(r.ticker ?? ''), quantity: num(r.quantity) })).filter((r) => TICKER_RE.test(r.ticker) && r.quantity && r.quantity.gt(0));
   if (held.length === 0) return { fundos: [], renda_mensal_esperada: '0.00', text: 'Você não tem posições em FIIs registradas: não há proventos a esperar.' };
   const batches: string[][] = [];
   for (let i = 0; i < held.length; i += TICKER_BATCH) batches.push(held.slice(i, i + TICKER_BATCH).map((h) => h.ticker));

@@ -1,5 +1,7 @@
-import { formatCell, formatDate } from './format';
-import { brDateTime, Report, ReportSection } from './report';
+import { formatDate } from '@cota/text';
+import { formatCell } from './format';
+import { formatTimeInBrazil } from '@cota/text';
+import { Report, ReportSection } from './report';
 
 const cellText = (s: string) => s.replace(/\|/g, '/').replace(/\s+/g, ' ').trim();
 
@@ -42,7 +44,7 @@ export function renderSection(section: ReportSection): string {
 export function renderReport(report: Omit<Report, 'text'>): string {
   const head = [
     `## ${report.title}`,
-    `_Relatório ${report.report_id}, gerado em ${brDateTime(new Date(report.generated_at))}. Os dados vêm do warehouse do Cota; cada seção mostra até quando vão._`,
+    `_Relatório ${report.report_id}, gerado em ${formatTimeInBrazil(new Date(report.generated_at))}. Os dados vêm do warehouse do Cota; cada seção mostra até quando vão._`,
   ];
   const body = report.sections.length ? report.sections.map(renderSection) : ['Nenhum item do relatório corresponde ao filtro.'];
   const tail = report.kind === 'daily_briefing' ? ['_Você pode filtrar (ex.: "filtre só os de logística") ou pedir "manda por e-mail"._'] : [];

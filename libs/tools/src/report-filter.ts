@@ -1,4 +1,5 @@
 import { Row } from '@cota/contracts';
+import { foldWords } from '@cota/text';
 import { renderReport } from './render';
 import { newReportId, Report, ReportFilters } from './report';
 
@@ -6,21 +7,13 @@ import { newReportId, Report, ReportFilters } from './report';
 export type SegmentVocabulary = Record<string, { label: string; terms: string[] }>;
 export type SectionVocabulary = Record<string, { label: string; terms: string[] }>;
 
-const fold = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-
 /** Whether a warehouse segment name ("Logística", "Galpões Logísticos") belongs to a segment key. */
 export function segmentMatches(segment: unknown, key: string, vocabulary: SegmentVocabulary): boolean {
   if (typeof segment !== 'string' || !segment.trim()) return false;
   const entry = vocabulary[key];
   if (!entry) return false;
-  const words = ` ${fold(segment)} `;
-  return [entry.label, ...entry.terms].some((t) => words.includes(` ${fold(t)} `) || words.includes(` ${fold(t)}`));
+  const words = ` ${foldWords(segment)} `;
+  return [entry.label, ...entry.terms].some((t) => words.includes(` ${foldWords(t)} `) || words.includes(` ${foldWords(t)}`));
 }
 
 function describe(filters: ReportFilters, segments: SegmentVocabulary, sections: SectionVocabulary): string {

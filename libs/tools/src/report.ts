@@ -37,19 +37,3 @@ export function newReportId(now: Date, random: () => string = () => randomBytes(
   const iso = now.toISOString();
   return `rel_${iso.slice(0, 10).replace(/-/g, '')}_${iso.slice(11, 19).replace(/:/g, '')}_${random()}`;
 }
-
-/** Date in São Paulo, where the clients are ("22/11/2026"). */
-export function brDate(d: Date): string {
-  return new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', day: '2-digit', month: '2-digit', year: 'numeric' }).format(d);
-}
-
-export function brDateTime(d: Date): string {
-  return new Intl.DateTimeFormat('pt-BR', {
-    timeZone: 'America/Sao_Paulo',
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(d);
-}

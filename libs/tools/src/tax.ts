@@ -1,6 +1,6 @@
 import { CotaError } from '@cota/contracts';
 import { Dec } from '@cota/finance';
-import { formatDate, formatMoney } from './format';
+import { formatDate, formatMoney } from '@cota/text';
 import { FundToolContext, lastPriceAndDividend } from './fund-income';
 import { WarehouseQuery } from './warehouse-query';
 

@@ -3,6 +3,7 @@
  * from the conversation, the candidates it weighed, the entity and parameters used (never SQL),
  * what the knowledge base returned and how long each step took. Pure; ui/explain-view.ts draws it.
  */
+import { monthName } from '@cota/text';
 import { formatDate, formatMs, formatNumber } from './format';
 import { AskMeta, PeriodSpec, StructuredQuestion } from './types';
 
@@ -44,7 +45,6 @@ const STEP_LABELS: Record<string, string> = {
 };
 
 const UNIT_WORDS: Record<string, [string, string]> = { day: ['dia', 'dias'], month: ['mês', 'meses'], year: ['ano', 'anos'] };
-const MONTHS = ['janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'];
 
 /** A period spec in words: "últimos 12 meses", "de 01/01/2024 a 31/12/2024", "o dado mais recente". */
 export function describePeriod(p: PeriodSpec | null | undefined): string {
@@ -71,8 +71,8 @@ export function describePeriod(p: PeriodSpec | null | undefined): string {
     case 'relative_month':
       return p.offset === 0 ? 'este mês' : p.offset === -1 ? 'mês passado' : `há ${Math.abs(p.offset ?? 0)} meses`;
     case 'months_of_year': {
-      const a = MONTHS[(p.from_month ?? 1) - 1];
-      const b = MONTHS[(p.to_month ?? 1) - 1];
+      const a = monthName(p.from_month ?? 1);
+      const b = monthName(p.to_month ?? 1);
       return a === b ? `${a} (ano da conversa)` : `de ${a} a ${b} (ano da conversa)`;
     }
     default:

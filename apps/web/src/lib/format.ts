@@ -1,75 +1,43 @@
+import { formatDate, formatDecimal, formatMoney, formatMoneyShort, formatMonthShort, formatMonthYear, formatPercent } from '@cota/text';
+
 /**
- * pt-BR formatting for the page: numbers with a decimal comma and dot thousands, R$ amounts,
- * percentages, dd/mm/aaaa dates and "mai/2025" months. Pure (no DOM): unit-tested in Node.
+ * pt-BR formatting for the page, written by libs/text as the answers are: numbers with a decimal
+ * comma and dot thousands, R$ amounts, percentages, dd/mm/aaaa dates and "mai/2025" months. Pure (no DOM): unit-tested in Node.
  */
 
 /** The units of the measure catalog (policies/measures.yaml). */
 export type Unit = 'brl' | 'pct' | 'points' | 'count' | 'ratio' | 'pct_month' | 'pct_year' | 'pct_day';
 
-const MONTHS = ['jan', 'fev', 'mar', 'abr', 'mai', 'jun', 'jul', 'ago', 'set', 'out', 'nov', 'dez'];
-const MONTH_NAMES = ['janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'];
+export { formatDate };
 
-const cache = new Map<string, Intl.NumberFormat>();
-function nf(min: number, max: number): Intl.NumberFormat {
-  const k = `${min}:${max}`;
-  let f = cache.get(k);
-  if (!f) cache.set(k, (f = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: min, maximumFractionDigits: max, useGrouping: true })));
-  return f;
-}
+/** "—" for a value that is not a finite number. */
+const NOT_A_NUMBER = '—';
 
 /** 1234.5 → "1.234,50" (fixed decimals) ; with `trim`, trailing zeros go ("1.234,5"). */
 export function formatNumber(v: number, decimals = 2, trim = false): string {
-  if (!Number.isFinite(v)) return '—';
-  // Intl's minus is U+002D in pt-BR; "-0,00" is shown as "0,00".
-  const s = nf(trim ? 0 : decimals, decimals).format(v);
-  return /^-0(,0+)?$/.test(s) ? s.slice(1) : s;
+  return Number.isFinite(v) ? formatDecimal(v, decimals, trim) : NOT_A_NUMBER;
 }
 
 /** 1234.5 → "R$ 1.234,50"; -3 → "-R$ 3,00". */
 export function formatBRL(v: number, decimals = 2): string {
-  if (!Number.isFinite(v)) return '—';
-  const body = formatNumber(Math.abs(v), decimals);
-  return v < 0 && body !== formatNumber(0, decimals) ? `-R$ ${body}` : `R$ ${body}`;
+  return Number.isFinite(v) ? formatMoney(v, decimals) : NOT_A_NUMBER;
 }
 
-/** Large amounts shortened the Brazilian way: "R$ 5,41 bi", "R$ 12,3 mi", "R$ 1,2 mil". */
+/** Large amounts shortened the Brazilian way: "R$ 5,41 bi", "R$ 12,3 mi", "R$ 52,5 mil". */
 export function formatBRLCompact(v: number): string {
-  if (!Number.isFinite(v)) return '—';
-  const a = Math.abs(v);
-  const sign = v < 0 ? '-' : '';
-  if (a >= 1e9) return `${sign}R$ ${formatNumber(a / 1e9, 2, true)} bi`;
-  if (a >= 1e6) return `${sign}R$ ${formatNumber(a / 1e6, 2, true)} mi`;
-  if (a >= 1e4) return `${sign}R$ ${formatNumber(a / 1e3, 1, true)} mil`;
-  return formatBRL(v);
+  return Number.isFinite(v) ? formatMoneyShort(v) : NOT_A_NUMBER;
 }
 
 /** 8.25 → "8,25%" (the value is already in percent). */
 export function formatPct(v: number, decimals = 2): string {
-  if (!Number.isFinite(v)) return '—';
-  return `${formatNumber(v, decimals)}%`;
-}
-
-/** "2025-05-30" (or an ISO timestamp) → "30/05/2025"; anything else is returned as it came. */
-export function formatDate(iso: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
-  return m ? `${m[3]}/${m[2]}/${m[1]}` : iso;
+  return Number.isFinite(v) ? formatPercent(v, decimals) : NOT_A_NUMBER;
 }
 
 /** "2025-05-30" or "2025-05" → "mai/2025". */
-export function formatMonth(iso: string): string {
-  const m = /^(\d{4})-(\d{2})/.exec(iso);
-  if (!m) return iso;
-  const i = Number(m[2]) - 1;
-  return i >= 0 && i < 12 ? `${MONTHS[i]}/${m[1]}` : iso;
-}
+export const formatMonth = (iso: string): string => formatMonthShort(iso);
 
 /** "2025-05" → "maio de 2025" (for screen-reader labels). */
-export function formatMonthLong(iso: string): string {
-  const m = /^(\d{4})-(\d{2})/.exec(iso);
-  if (!m) return iso;
-  const i = Number(m[2]) - 1;
-  return i >= 0 && i < 12 ? `${MONTH_NAMES[i]} de ${m[1]}` : iso;
-}
+export const formatMonthLong = (iso: string): string => formatMonthYear(iso);
 
 /** A value with its unit, as the answer text writes it (tooltips, cards, labels). */
 export function formatValue(unit: Unit, v: number | null | undefined): string {

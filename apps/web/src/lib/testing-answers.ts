@@ -2,6 +2,7 @@
  * Answers shaped like the gateway's real ones (seen by running the system), with made-up numbers:
  * the page's unit tests build on them. No data from the source files.
  */
+import { TICKER_RE } from '@cota/text';
 import { AskReply, EntityClasses, MeasureCatalog, MeasureValueLike } from './types';
 
 export const CATALOG: MeasureCatalog = {
@@ -29,7 +30,7 @@ export const ENTITY_CLASSES: EntityClasses = {
 
 export function mv(id: string, value: number | null, rows: Array<[string, number]> = [], extra: Partial<MeasureValueLike> = {}): MeasureValueLike {
   return {
-    subject: { kind: id === 'PORTFOLIO' ? 'portfolio' : /^[A-Z]{4}\d{2}$/.test(id) ? 'fund' : 'index', id },
+    subject: { kind: id === 'PORTFOLIO' ? 'portfolio' : TICKER_RE.test(id) ? 'fund' : 'index', id },
     value,
     date: rows.length ? rows[rows.length - 1][0] : '2025-05-30',
     rows: rows.map(([date, v]) => ({ date, value: v })),

@@ -1,21 +1,23 @@
 import { loadToolGatePolicy } from '@cota/tool-gating';
 import { extractArgs } from './index';
 import { extractFinanceArgs } from './finance-args';
-import { findMentions, parseBrNumber } from './numbers';
+import { findMentions } from './numbers';
 import { extractEmail, extractReportFilters, extractReportId, extractTickers } from './text-args';
 import { normalizeText } from '@cota/text';
 
 const policy = loadToolGatePolicy();
 
 describe('pt-BR numbers', () => {
-  it.each([
-    ['10.000', '10000'],
-    ['10.000,50', '10000.5'],
-    ['1,5', '1.5'],
-    ['1.5', '1.5'],
-    ['1.234.567', '1234567'],
-    ['24', '24'],
-  ])('%s → %s', (raw, expected) => expect(parseBrNumber(raw)!.toFixed()).toBe(expected));
+  it('keeps the sign of a rate: "-100%" is not 100%', () => {
+    expect(extractFinanceArgs('quanto rendem R$ 1000 a -100% ao ano por 2 anos?').taxa).toBe('-100');
+    expect(extractFinanceArgs('quanto rendem R$ 1000 a −2,5% ao mês por 2 anos?').taxa).toBe('-2.5');
+  });
+
+  it('reads a number in scientific notation as one number, handed on as written so the gate refuses it', () => {
+    expect(extractFinanceArgs('juros compostos de R$ 1e300 a 1% ao mês por 12 meses').valor_inicial).toBe('1e300');
+    expect(extractFinanceArgs('juros compostos de R$ 1e+300 a 1% ao mês por 12 meses').valor_inicial).toBe('1e+300');
+    expect(extractFinanceArgs('qual a TIR dos fluxos -1000, 1e3, 400 e 500?').fluxos).toEqual(['-1000', '1e3', '400', '500']);
+  });
 
   it('finds money with multipliers, rates with periods and durations', () => {
     const m = findMentions(normalizeText('R$ 10 mil a 1,5% a.m. por 2 anos, depois R$ 1,2 milhão a 12% ao ano em 1 ano e 6 meses'));

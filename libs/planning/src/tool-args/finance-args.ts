@@ -1,5 +1,5 @@
-import { DurationMention, findMentions, Mention, MoneyMention, parseBrNumber, RateMention } from './numbers';
-import { normalizeText } from '@cota/text';
+import { DurationMention, findMentions, Mention, MoneyMention, RateMention, readAmount, Span, UnreadableMention } from './numbers';
+import { BR_NUMBER, normalizeText, SCALE_WORD, unreadableNumbers } from '@cota/text';
 import type { FinanceToolArgs } from '@cota/contracts';
 
 /** The calculations `calcular_financas` knows (values of its `operacao` argument). */
@@ -26,7 +26,7 @@ export function asksRateConversion(text: string): boolean {
   return CONVERSION.test(normalizeText(text));
 }
 
-function moneyRole(text: string, m: MoneyMention): 'contribution' | 'goal' | 'principal' {
+function moneyRole(text: string, m: Span): 'contribution' | 'goal' | 'principal' {
   const before = text.slice(Math.max(0, m.start - 40), m.start).trimEnd();
   const after = text.slice(m.end, m.end + 30);
   if (MONTHLY_AFTER.test(after) || CONTRIBUTION_BEFORE.test(before + ' ')) return 'contribution';
@@ -47,21 +47,25 @@ const INVESTMENT = /\b(?:investimento|investi|invisto|investir|aporte|custo|dese
 const RETURNS = /\b(?:retornos?|retorna|recebimentos?|entradas?|receitas?|fluxos? seguintes|depois|vou receber|recebi|recebo|rende|gera|paga|devolve)\s*(?:de|:)?\s*/;
 /** "12000 por ano durante 10 anos", "300 em cada um dos 5 meses seguintes": one amount, repeated. */
 const REPEATED = /\b(?:(?:por|ao|a cada) (?:ano|mes)|mensais|anuais)\s+(?:durante|por)\s+(\d+)|\bem cada um dos\s+(\d+)|\bnos (?:proximos )?(\d+) (?:anos|meses)(?: seguintes)?/;
-const NUMBER_RE = String.raw`\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?`;
-const SIGNED = /(-|\u2212|menos\s+)?\s*(?:r\$\s*)?(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)(?:\s*(mil|k|milhao|milhoes|mi)\b)?/g;
+const NUMBER_RE = BR_NUMBER;
+const SIGNED = new RegExp(String.raw`(-|\u2212|menos\s+)?\s*(?:r\$\s*)?(${BR_NUMBER})(?:\s*(${SCALE_WORD})\b)?`, 'g');
 
-/** Signed amounts in a list ("-1000, 300; 400 e 500"), stopping at the first rate ("a 10%"). */
+/**
+ * Signed amounts in a list ("-1000, 300; 400 e 500"), stopping at the first rate ("a 10%"). A number
+ * in scientific notation stays one item, as written ("1e3"), for the gate to refuse.
+ */
 function readList(segment: string): string[] {
-  const cut = segment.search(/(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)\s*%|\?/);
+  const cut = segment.search(new RegExp(String.raw`(${BR_NUMBER})\s*%|\?`));
   const part = cut >= 0 ? segment.slice(0, cut) : segment;
-  const out: string[] = [];
+  const unreadable = unreadableNumbers(part);
+  const inUnreadable = (at: number) => unreadable.some((u) => at >= u.start && at < u.end);
+  const items = unreadable.map((u) => ({ at: u.start, value: u.raw }));
   for (const m of part.matchAll(SIGNED)) {
-    let n = parseBrNumber(m[2]);
-    if (!n) continue;
-    if (m[3]) n = n.times(m[3] === 'mil' || m[3] === 'k' ? 1000 : 1000000);
-    out.push((m[1] ? n.neg() : n).toFixed());
+    const at = m.index! + m[0].indexOf(m[2]);
+    const n = inUnreadable(at) ? null : readAmount(m[2], m[3]);
+    if (n) items.push({ at, value: (m[1] ? n.neg() : n).toFixed() });
   }
-  return out;
+  return items.sort((a, b) => a.at - b.at).map((i) => i.value);
 }
 
 /**
@@ -211,11 +215,12 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
     out.prazo_meses = duration.months;
     out.prazo_unidade = duration.unit;
   }
-  for (const m of mentions.filter((x): x is MoneyMention => x.kind === 'money')) {
+  for (const m of mentions.filter((x): x is MoneyMention | UnreadableMention => x.kind === 'money' || x.kind === 'unreadable')) {
     const role = moneyRole(text, m);
-    if (role === 'contribution' && out.aporte_mensal === undefined) out.aporte_mensal = decimalString(m.value);
-    else if (role === 'goal' && out.meta === undefined) out.meta = decimalString(m.value);
-    else if (role === 'principal' && out.valor_inicial === undefined) out.valor_inicial = decimalString(m.value);
+    const value = m.kind === 'money' ? decimalString(m.value) : m.raw;
+    if (role === 'contribution' && out.aporte_mensal === undefined) out.aporte_mensal = value;
+    else if (role === 'goal' && out.meta === undefined) out.meta = value;
+    else if (role === 'principal' && out.valor_inicial === undefined) out.valor_inicial = value;
   }
   // Answering "de quanto seria o aporte mensal?" with "500": the one amount is what was asked for.
   const moneyArgs = (['valor_inicial', 'aporte_mensal', 'meta'] as const).filter((k) => out[k] !== undefined);

@@ -1,8 +1,8 @@
 import type { TransactionQueryArgs } from '@cota/contracts';
 import { addDays, addMonths, parsePeriod, resolvePeriod } from '@cota/periods';
 export { todayInBrazil } from '@cota/periods';
-import { normalizeText } from '@cota/text';
-import { findMentions, MoneyMention, parseBrNumber } from './numbers';
+import { BR_NUMBER, normalizeText, SCALE_WORD, tickersIn, withoutTickers } from '@cota/text';
+import { findMentions, MoneyMention, readAmount } from './numbers';
 import { matchVocabulary, Vocabulary } from './text-args';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -94,11 +94,10 @@ export function extractTransaction(question: string, categories: Vocabulary, tod
   return out;
 }
 
-const NUM = String.raw`(?:r\$\s*)?(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)(?:\s*(mil))?`;
+const NUM = String.raw`(?:r\$\s*)?(${BR_NUMBER})(?:\s*(${SCALE_WORD})\b)?`;
 
-function amountOf(raw: string, mil?: string): string | undefined {
-  const n = parseBrNumber(raw);
-  return n ? (mil ? n.times(1000) : n).toFixed() : undefined;
+function amountOf(raw: string, scale?: string): string | undefined {
+  return readAmount(raw, scale)?.toFixed();
 }
 
 /** "quanto gastei com mercado em outubro?", "minhas maiores despesas", "gastos acima de 100 reais". */
@@ -156,17 +155,15 @@ export function extractTransactionQuery(question: string, categories: Vocabulary
   return out;
 }
 
-const TICKER_RE = /\b[A-Z]{4}1[1-9]\b/;
-
 /** A fund ticker written in the message. */
 export function extractFund(question: string): { ticker?: string } {
-  const t = normalizeText(question).toUpperCase().match(TICKER_RE)?.[0];
+  const t = tickersIn(normalizeText(question))[0];
   return t ? { ticker: t } : {};
 }
 
 /** "número mágico do MXRF11", "quantas cotas para ganhar R$ 1.000 por mês". */
 export function extractMagic(question: string): { renda_mensal?: string } {
-  const text = normalizeText(question).replace(/\b[a-z]{4}1[1-9]\b/g, ' ');
+  const text = withoutTickers(normalizeText(question));
   const money = findMentions(text).find((m): m is MoneyMention => m.kind === 'money');
   return money ? { renda_mensal: money.value.toFixed() } : {};
 }
@@ -174,15 +171,16 @@ export function extractMagic(question: string): { renda_mensal?: string } {
 /** "se eu vender 10 cotas de KNRI11 a R$ 160": how many shares and at what price. */
 export function extractTaxSale(question: string): { quantidade?: number; preco_venda?: string } {
   // "vendendo 100 btlg11": a count right before a ticker is a number of shares.
-  const text = normalizeText(question).replace(/\b[a-z]{4}1[1-9]\b/g, ' cotas ');
+  const text = withoutTickers(normalizeText(question), ' cotas ');
   const out: { quantidade?: number; preco_venda?: string } = {};
-  const qty = text.match(/\b(\d{1,3}(?:\.\d{3})+|\d+)\s*(?:cotas?|unidades)\b/);
-  if (qty) out.quantidade = Number(qty[1].replace(/\./g, ''));
+  const qty = text.match(new RegExp(String.raw`\b(${BR_NUMBER})\s*(?:cotas?|unidades)\b`));
+  const shares = qty && readAmount(qty[1]);
+  if (shares?.isInteger()) out.quantidade = shares.toNumber();
   const price = text.match(new RegExp(String.raw`\b(?:a|por|ao preco de|preco de|cotacao de|valendo|vendendo a)\s*${NUM}(?!\s*(?:cotas?|%))`));
   if (price && price[1] !== qty?.[1]) out.preco_venda = amountOf(price[1], price[2]);
   else {
     // "e se o preço de venda for R$ 105,30?": an amount in reais is the price.
-    const reais = text.match(/r\$\s*(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)/);
+    const reais = text.match(new RegExp(String.raw`r\$\s*(${BR_NUMBER})`));
     if (reais) out.preco_venda = amountOf(reais[1]);
   }
   return out;

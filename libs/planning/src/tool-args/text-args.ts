@@ -1,9 +1,8 @@
-import { normalizeText, phraseMatcher } from '@cota/text';
+import { normalizeText, phraseMatcher, tickersIn } from '@cota/text';
 
 const EMAIL_RE = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/i;
 /** Report ids the tools mint: rel_YYYYMMDD_HHMMSS_xxxxxx. */
 export const REPORT_ID_RE = /\brel_\d{8}_\d{6}_[a-f0-9]{6}\b/i;
-const TICKER_RE = /\b[A-Z]{4}1[1-9]\b/g;
 
 /** An e-mail address written in the question, lower-cased. */
 export function extractEmail(question: string): string | undefined {
@@ -28,7 +27,7 @@ export function matchVocabulary(question: string, vocabulary: Vocabulary): strin
 
 /** Fund tickers written in the question (upper-cased first, so "hglg11" counts too). */
 export function extractTickers(question: string): string[] {
-  return [...new Set(normalizeText(question).toUpperCase().match(TICKER_RE) ?? [])];
+  return tickersIn(normalizeText(question));
 }
 
 export interface ReportFilterArgs {

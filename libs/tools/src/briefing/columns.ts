@@ -1,4 +1,5 @@
 import { Column, QueryResult, Row } from '@cota/contracts';
+import { codeOf } from '@cota/text';
 import { toNumeric } from '../format';
 
 /**
@@ -32,11 +33,7 @@ export function isPresent(v: unknown): boolean {
 
 /** Upper-case code without punctuation: "IPCA-15" → "IPCA15", "selic" → "SELIC". */
 export function code(v: unknown): string {
-  return String(v ?? '')
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, '');
+  return codeOf(String(v ?? ''));
 }
 
 export function maxDate(rows: Row[], column: string | undefined): string | null {

@@ -1,5 +1,6 @@
 import { Column, QueryResult, Row } from '@cota/contracts';
-import { formatBrDecimal, formatCell, formatPercent, toNumeric } from '../format';
+import { formatDecimal, formatPercent } from '@cota/text';
+import { formatCell, toNumeric } from '../format';
 import { ReportSection } from '../report';
 import { code, dateColumn, findColumn, newestFirst, NUMERIC_TYPES } from './columns';
 
@@ -66,8 +67,8 @@ function fromLong(result: QueryResult, spec: MetricSpec): Reading | null {
 
 function formatReading(spec: MetricSpec, r: Reading): string {
   const n = toNumeric(r.value);
-  if (spec.points && n !== null) return `${formatBrDecimal(n, 0)} pontos`;
-  if (spec.id === 'USD' && n !== null) return `R$ ${formatBrDecimal(n, 2)}`;
+  if (spec.points && n !== null) return `${formatDecimal(n, 0)} pontos`;
+  if (spec.id === 'USD' && n !== null) return `R$ ${formatDecimal(n, 2)}`;
   if (spec.percentSuffix && n !== null) return `${formatPercent(n)}${spec.percentSuffix}`;
   return formatCell(r.column.type, r.value);
 }

@@ -1,7 +1,8 @@
 import { CotaError } from '@cota/contracts';
 import { Dec } from '@cota/finance';
-import { describePeriod, monthName } from '@cota/periods';
-import { formatDate, formatMoney } from '../format';
+import { describePeriod } from '@cota/periods';
+import { monthName } from '@cota/text';
+import { formatDate, formatMoney } from '@cota/text';
 import { TransactionFilters } from './query';
 import { GroupRow, TransactionRepository, TransactionRow } from './repository';
 

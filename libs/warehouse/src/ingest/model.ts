@@ -1,3 +1,5 @@
+import { TICKER_RE } from '@cota/text';
+
 /** Normalised facts read from the source folders, before reconciliation. */
 
 export type SourceName = 'araquem' | 'cvm' | 'market16' | 'dashbord' | 'paulo037' | 'opbrreit' | 'b3list';
@@ -128,13 +130,11 @@ export function emptyRaw(): RawData {
   };
 }
 
-const TICKER = /^[A-Z]{4}1[1-9]$/;
-
 /** Fund tickers as the contract defines them (AAAA11); others (003H11, YUFI11B) are skipped and counted. */
 export function cleanTicker(raw: string | null, raw_: RawData): string | null {
   if (!raw) return null;
   const t = raw.trim().toUpperCase();
-  if (TICKER.test(t)) return t;
+  if (TICKER_RE.test(t)) return t;
   raw_.skippedTickers.add(t);
   return null;
 }

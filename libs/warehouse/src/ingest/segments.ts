@@ -1,4 +1,4 @@
-import { normaliseCode } from '../query/query-builder';
+import { codeOf } from '@cota/text';
 
 /**
  * Segment names differ between sources (BTLG11 is "Híbrido" at CVM and "Logística" elsewhere).
@@ -25,7 +25,7 @@ const CANONICAL: Array<[segment: string, generic: boolean, labels: string[], typ
 ];
 
 const BY_CODE = new Map<string, { segment: string; generic: boolean }>();
-for (const [segment, generic, labels] of CANONICAL) for (const l of labels) BY_CODE.set(normaliseCode(l), { segment, generic });
+for (const [segment, generic, labels] of CANONICAL) for (const l of labels) BY_CODE.set(codeOf(l), { segment, generic });
 const TYPE_OF = new Map<string, FundType | null>(CANONICAL.map(([segment, , , type]) => [segment, type]));
 
 /**
@@ -43,7 +43,7 @@ export function typeOfSegment(segment: string | null): FundType | null {
 /** The canonical segment of a raw label, or null for an unknown/empty label. */
 export function mapSegment(label: string | null): { segment: string; generic: boolean } | null {
   if (!label) return null;
-  return BY_CODE.get(normaliseCode(label)) ?? null;
+  return BY_CODE.get(codeOf(label)) ?? null;
 }
 
 /**

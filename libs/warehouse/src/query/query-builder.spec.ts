@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { CotaError, QueryParams, queryParams } from '@cota/contracts';
 import { loadEntityCatalog } from '@cota/catalog';
-import { buildEntityQuery, normaliseCode } from './query-builder';
+import { buildEntityQuery } from './query-builder';
 
 const catalog = loadEntityCatalog();
 const P = (over: Partial<QueryParams> = {}): QueryParams => queryParams(over);
@@ -130,11 +130,6 @@ describe('buildEntityQuery', () => {
     expect(q.params.limit).toBe(50);
     // What the question asked stays beside what the query used, for the answer to say it.
     expect(q.params.limit_asked).toBe(1000);
-  });
-
-  it('normaliseCode strips accents, case and punctuation', () => {
-    expect(normaliseCode('igp-m')).toBe('IGPM');
-    expect(normaliseCode('Poupança')).toBe('POUPANCA');
   });
 });
 

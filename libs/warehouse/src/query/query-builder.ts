@@ -1,5 +1,6 @@
 import { Column, CotaError, QueryParams } from '@cota/contracts';
 import { EntityDef } from '@cota/catalog';
+import { codeOf } from '@cota/text';
 
 /** SQL text plus its positional values; the text depends only on the catalog and the query shape. */
 export interface BuiltQuery {
@@ -16,15 +17,6 @@ export interface BuiltQuery {
 }
 
 const q = (ident: string) => `"${ident}"`;
-
-/** Strips case, accents and punctuation so 'IGP-M', 'igpm' and 'IGPM' compare equal. */
-export function normaliseCode(v: string): string {
-  return v
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, '');
-}
 
 const ACCENTED = 'áàâãäéèêëíìîïóòôõöúùûüçñ';
 const NUMERIC = new Set<Column['type']>(['integer', 'number', 'money', 'percent', 'ratio']);
@@ -121,7 +113,7 @@ export function buildEntityQuery(def: EntityDef, input: QueryParams, clientId: s
     const f = def.filters[key];
     if (!f) bad(`Filtro '${key.slice(0, 40)}' não é aceito para ${def.entity}.`);
     if (f.match === 'present') {
-      const col = f.columns[normaliseCode(value)];
+      const col = f.columns[codeOf(value)];
       if (!col) bad(`Valor '${value.slice(0, 40)}' não é aceito no filtro '${key}'. Use: ${Object.keys(f.columns).join(', ')}.`);
       where.push(`${q(col)} IS NOT NULL`);
     } else if (f.match === 'registry') {
@@ -132,8 +124,8 @@ export function buildEntityQuery(def: EntityDef, input: QueryParams, clientId: s
       if (f.values && !f.values.includes(value)) bad(`Valor '${value.slice(0, 40)}' não é aceito no filtro '${key}'. Use: ${f.values.join(', ')}.`);
       where.push(`${q(f.column)} = ${param(value)}`);
     } else if (f.match === 'code') {
-      const code = normaliseCode(value);
-      if (f.values && !f.values.map(normaliseCode).includes(code)) {
+      const code = codeOf(value);
+      if (f.values && !f.values.map(codeOf).includes(code)) {
         bad(`Valor '${value.slice(0, 40)}' não é aceito no filtro '${key}'. Use: ${f.values.join(', ')}.`);
       }
       where.push(`regexp_replace(upper(${q(f.column)}), '[^A-Z0-9]', '', 'g') = ${param(code)}`);

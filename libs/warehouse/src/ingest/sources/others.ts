@@ -1,4 +1,4 @@
-import { isBusinessDay } from '@cota/periods';
+import { isBusinessDay } from '@cota/text';
 import { readCsv, Rec } from '../csv';
 import { cleanTicker, monthEnd, monthStart, RawData } from '../model';
 
