@@ -4,7 +4,8 @@ import type { LlmClient } from '@cota/llm';
 import { AnalysedQuestion, analyseQuestion } from './analysis';
 import { Ellipsis, detectEllipsis } from './elliptic';
 import { chooseEntityWithLlm } from './llm-fallback';
-import { Ontology } from './ontology';
+import { Candidate, Ontology } from './ontology';
+import type { InferredParams, ParamInference } from './params';
 import { PlanningPolicies } from './policies';
 import { toolByArguments } from './tool-arguments';
 import { withoutConditions } from './conditions';
@@ -480,16 +481,47 @@ export class Planner {
     if (best.score <= 0) {
       return this.respond(q, 'unknown', 'unknown', null, null, { ...base, accepted: false, reason: `no entity matched (features: ${activeFeatures})${suffix}` });
     }
-    // Conditions ("com valor de mercado acima de 1 bi") are read apart: their words must not choose a ranking's order.
+    const { qr, inferred } = this.inferEntityParams(q, best.entity, features);
+    const { accepted, why } = this.acceptance(best, second, ranked, gap);
+    const redirected = accepted ? this.redirectedRanking(q, qr, best.entity) : null;
+    if (redirected) {
+      const { redirect, params: r } = redirected;
+      const rNotes = r.notes.length ? `; params: ${r.notes.join('; ')}` : '';
+      return this.respond(q, 'entity', redirect.entity, redirect.entity, r, {
+        ...base,
+        accepted,
+        reason: `${why}; ${best.entity} has no rank for "${redirect.matched}": ranked by ${redirect.entity}.${redirect.order_by} ${redirect.order} across funds (features: ${activeFeatures})${rNotes}${suffix}`,
+      });
+    }
+    if (accepted) this.orderAcrossFunds(q, qr, best.entity, inferred);
+    const notes = inferred.notes.length ? `; params: ${inferred.notes.join('; ')}` : '';
+    return this.respond(q, accepted ? 'entity' : 'clarification', best.entity, best.entity, inferred, {
+      ...base,
+      accepted,
+      reason: `${why} (features: ${activeFeatures})${notes}${suffix}`,
+    });
+  }
+
+  /**
+   * The entity's parameters. Conditions ("com valor de mercado acima de 1 bi") are read apart: their
+   * words must not choose a ranking's order (`qr` is the question without them).
+   */
+  private inferEntityParams(q: AnalysedQuestion, entity: string, features: ReadonlySet<string>): { qr: AnalysedQuestion; inferred: InferredParams } {
     const stripped = withoutConditions(q.original, this.opts.policies.params.conditionColumns());
     const qr = stripped ? analyseQuestion(stripped, this.recognizeTickers(stripped), this.ontology.vocabulary) : q;
-    const inferred = this.opts.policies.params.infer(qr, best.entity, q.original);
+    const inferred = this.opts.policies.params.infer(qr, entity, q.original);
     // "Esse fundo tem Sharpe bom?" is about one fund even for list-able entities: without a fund
     // in the text or the conversation Cota must ask which, not list them all.
     if (features.has('fund_reference') && inferred.ticker_sources.includes('context') && !inferred.ticker_required) {
       inferred.ticker_required = true;
       inferred.notes.push('points at one fund: ticker required');
     }
+    return { qr, inferred };
+  }
+
+  /** Whether the best entity leads by enough to answer, and the reason said either way. */
+  private acceptance(best: Candidate, second: Candidate, ranked: Candidate[], gap: number): { accepted: boolean; why: string } {
+    const { min_score, min_gap } = this.ontology.thresholds;
     // A smaller lead suffices when it rests on a specific word the runner-up lacks (see ontology.yaml).
     const specific = this.ontology.thresholds.specific;
     const own = specific && gap < min_gap && gap >= specific.min_gap ? this.ontology.strongestOwnWord(best, ranked[1]) : null;
@@ -503,53 +535,51 @@ export class Planner {
       : best.score < min_score
         ? `not accepted: best ${best.entity} scored ${best.score} < ${min_score}`
         : `not accepted: ${best.entity} (${best.score}) and ${second.entity} (${second.score}) are ${gap} apart < ${min_gap}`;
-    // "Ranking de fundos por P/VP": the rankings entity has no P/VP rank, so the funds are ordered
-    // by that column of the entity that has it, never silently by another rank.
-    const redirect =
-      accepted && best.entity === this.opts.policies.params.spec.ranking.entity && q.tickers.tickers.length === 0
-        ? (this.opts.policies.params.rankingRedirect(qr) ?? this.opts.policies.params.conditionRedirect(q.original))
-        : null;
-    if (redirect) {
-      const r = this.opts.policies.params.infer(qr, redirect.entity, q.original);
-      r.params = {
-        ...r.params,
-        ticker: null,
-        tickers: [],
-        agg: 'list',
-        window: null,
-        order_by: redirect.order_by,
-        order: redirect.order,
-        limit: r.params.limit ?? this.opts.policies.params.spec.ranking.default_limit,
-      };
-      r.ticker_sources = r.ticker_sources.filter((s) => s !== 'context');
-      r.ticker_required = false;
-      const rNotes = r.notes.length ? `; params: ${r.notes.join('; ')}` : '';
-      return this.respond(q, 'entity', redirect.entity, redirect.entity, r, {
-        ...base,
-        accepted,
-        reason: `${why}; ${best.entity} has no rank for "${redirect.matched}": ranked by ${redirect.entity}.${redirect.order_by} ${redirect.order} across funds (features: ${activeFeatures})${rNotes}${suffix}`,
-      });
-    }
-    // "qual fii de lajes tem o menor p/vp?" routed straight to the entity that has the column: ordered by it, across funds.
-    const ordered =
-      accepted && q.tickers.tickers.length === 0 && best.entity !== this.opts.policies.params.spec.ranking.entity ? this.opts.policies.params.rankingRedirect(qr) : null;
-    if (ordered?.directed && ordered.entity === best.entity && !inferred.params.order_by) {
-      // "qual fii ... tem o menor" asks for one fund: the answer is that fund (and "dele" then points at it).
-      const one = /(?:^| )(?:qual|que) (?:o )?(?:fii|fundo)(?= )/.test(q.normalized) && !/(?:^| )(?:fiis|fundos)(?= |$)/.test(q.normalized);
-      inferred.params = {
-        ...inferred.params,
-        order_by: ordered.order_by,
-        order: ordered.order,
-        limit: inferred.params.limit ?? (one ? 1 : this.opts.policies.params.spec.ranking.default_limit),
-      };
-      inferred.notes.push(`ordered by ${ordered.order_by} ${ordered.order} ("${ordered.matched}")`);
-    }
-    const notes = inferred.notes.length ? `; params: ${inferred.notes.join('; ')}` : '';
-    return this.respond(q, accepted ? 'entity' : 'clarification', best.entity, best.entity, inferred, {
-      ...base,
-      accepted,
-      reason: `${why} (features: ${activeFeatures})${notes}${suffix}`,
-    });
+    return { accepted, why };
+  }
+
+  /**
+   * "Ranking de fundos por P/VP": the rankings entity has no P/VP rank, so the funds are ordered
+   * by that column of the entity that has it, never silently by another rank. Null when not redirected.
+   */
+  private redirectedRanking(
+    q: AnalysedQuestion,
+    qr: AnalysedQuestion,
+    entity: string,
+  ): { redirect: NonNullable<ReturnType<ParamInference['rankingRedirect']>>; params: InferredParams } | null {
+    const params = this.opts.policies.params;
+    const redirect = entity === params.spec.ranking.entity && q.tickers.tickers.length === 0 ? (params.rankingRedirect(qr) ?? params.conditionRedirect(q.original)) : null;
+    if (!redirect) return null;
+    const r = params.infer(qr, redirect.entity, q.original);
+    r.params = {
+      ...r.params,
+      ticker: null,
+      tickers: [],
+      agg: 'list',
+      window: null,
+      order_by: redirect.order_by,
+      order: redirect.order,
+      limit: r.params.limit ?? params.spec.ranking.default_limit,
+    };
+    r.ticker_sources = r.ticker_sources.filter((s) => s !== 'context');
+    r.ticker_required = false;
+    return { redirect, params: r };
+  }
+
+  /** "qual fii de lajes tem o menor p/vp?" routed straight to the entity that has the column: ordered by it, across funds. */
+  private orderAcrossFunds(q: AnalysedQuestion, qr: AnalysedQuestion, entity: string, inferred: InferredParams): void {
+    const params = this.opts.policies.params;
+    const ordered = q.tickers.tickers.length === 0 && entity !== params.spec.ranking.entity ? params.rankingRedirect(qr) : null;
+    if (!ordered?.directed || ordered.entity !== entity || inferred.params.order_by) return;
+    // "qual fii ... tem o menor" asks for one fund: the answer is that fund (and "dele" then points at it).
+    const one = /(?:^| )(?:qual|que) (?:o )?(?:fii|fundo)(?= )/.test(q.normalized) && !/(?:^| )(?:fiis|fundos)(?= |$)/.test(q.normalized);
+    inferred.params = {
+      ...inferred.params,
+      order_by: ordered.order_by,
+      order: ordered.order,
+      limit: inferred.params.limit ?? (one ? 1 : params.spec.ranking.default_limit),
+    };
+    inferred.notes.push(`ordered by ${ordered.order_by} ${ordered.order} ("${ordered.matched}")`);
   }
 
   /** An elliptic follow-up keeps the previous answer's entity; its parameters come from this question. */
