@@ -48,6 +48,70 @@ export interface Candidate {
   label: string;
 }
 
+/** Compiles a phrase and adds its words to the fuzzy vocabulary. */
+type Collect = (text: string) => CompiledPhrase;
+
+function compileRule(r: RuleSpec, collect: Collect): CompiledRule {
+  return {
+    all: r.all.map((g) => g.map(collect)),
+    none: r.none.map(collect),
+    noTicker: r.no_ticker,
+    atStart: r.at_start,
+  };
+}
+
+function compileFeatures(spec: OntologySpec, collect: Collect): CompiledFeature[] {
+  return Object.entries(spec.features).map(([name, f]) => ({
+    name,
+    tokens: new Map(f.tokens.map((t) => [collect(t).stems.join(' '), t])),
+    phrases: f.phrases.map(collect),
+    minMatches: f.min_matches,
+    atStart: f.at_start,
+    concepts: f.concepts.map((g) => g.map(collect)),
+    groups: f.groups.map((g) => g.map(collect)),
+  }));
+}
+
+/** One entity's words by stem, its phrases counted once each, and the standalone features that raise it. */
+function compileEntity(name: string, e: OntologySpec['entities'][string], collect: Collect, standaloneFeatures: ReadonlySet<string>): CompiledEntity {
+  const tokens = new Map<string, { weight: number; text: string }>();
+  const phrases: WeightedPhrase[] = [];
+  for (const [text, weight] of Object.entries(e.tokens)) {
+    const c = collect(text);
+    // A "token" that normalises to several words is really a phrase.
+    if (c.stems.length === 1) {
+      const prev = tokens.get(c.stems[0]);
+      if (!prev || weight > prev.weight) tokens.set(c.stems[0], { weight, text });
+    } else phrases.push({ ...c, weight });
+  }
+  for (const [text, weight] of Object.entries(e.phrases)) phrases.push({ ...collect(text), weight });
+  const standalone = Object.entries(e.features)
+    .filter(([f, w]) => w > 0 && standaloneFeatures.has(f))
+    .map(([f]) => f);
+  return { name, description: e.description, label: e.label, tokens, phrases: uniquePhrases(phrases), features: new Map(Object.entries(e.features)), standalone };
+}
+
+/** Two spellings of one phrase ("quanto paga"/"quanto pagou") stem alike: count it once, at its higher weight. */
+function uniquePhrases(phrases: WeightedPhrase[]): WeightedPhrase[] {
+  const unique = new Map<string, WeightedPhrase>();
+  for (const p of phrases) {
+    const key = p.stems.join(' ');
+    const prev = unique.get(key);
+    if (!prev || p.weight > prev.weight) unique.set(key, p);
+  }
+  return [...unique.values()];
+}
+
+function compileConfirmation(spec: OntologySpec, collect: Collect): Ontology['confirmation'] {
+  return {
+    yes: spec.confirmation.yes.map(collect),
+    no: spec.confirmation.no.map(collect),
+    openers: spec.confirmation.openers.map(collect),
+    lead: new Set(spec.confirmation.lead.map((w) => stem(normalize(w)))),
+    filler: new Set(spec.confirmation.filler.map((w) => stem(normalize(w)))),
+  };
+}
+
 /**
  * The ontology (policies/ontology.yaml) compiled once: every word normalised and stemmed,
  * indexed so that scoring a question costs a pass over its stems.
@@ -81,76 +145,24 @@ export class Ontology {
   constructor(readonly spec: OntologySpec) {
     this.thresholds = spec.thresholds;
     this.maxGap = spec.phrase_max_gap;
+    // Every word of every phrase compiled below joins the fuzzy vocabulary (collect adds it), in the
+    // order compiled: the steps below keep that order.
     const words = new Set<string>(STOPWORDS);
-    const collect = (text: string) => {
+    const collect: Collect = (text) => {
       for (const w of normalize(text).split(' ')) if (w && !/\d/.test(w)) words.add(w);
       return compilePhrase(text);
     };
-    const rule = (r: RuleSpec): CompiledRule => ({
-      all: r.all.map((g) => g.map(collect)),
-      none: r.none.map(collect),
-      noTicker: r.no_ticker,
-      atStart: r.at_start,
-    });
+    const rule = (r: RuleSpec) => compileRule(r, collect);
 
-    this.features = Object.entries(spec.features).map(([name, f]) => ({
-      name,
-      tokens: new Map(f.tokens.map((t) => [collect(t).stems.join(' '), t])),
-      phrases: f.phrases.map(collect),
-      minMatches: f.min_matches,
-      atStart: f.at_start,
-      concepts: f.concepts.map((g) => g.map(collect)),
-      groups: f.groups.map((g) => g.map(collect)),
-    }));
-
+    this.features = compileFeatures(spec, collect);
     this.standalone = new Set([
       ...BUILTIN_STANDALONE,
       ...Object.entries(spec.features)
         .filter(([, f]) => f.standalone)
         .map(([n]) => n),
     ]);
-
-    const entities = new Map<string, CompiledEntity>();
-    for (const [name, e] of Object.entries(spec.entities)) {
-      const tokens = new Map<string, { weight: number; text: string }>();
-      const phrases: WeightedPhrase[] = [];
-      for (const [text, weight] of Object.entries(e.tokens)) {
-        const c = collect(text);
-        // A "token" that normalises to several words is really a phrase.
-        if (c.stems.length === 1) {
-          const prev = tokens.get(c.stems[0]);
-          if (!prev || weight > prev.weight) tokens.set(c.stems[0], { weight, text });
-        } else phrases.push({ ...c, weight });
-      }
-      for (const [text, weight] of Object.entries(e.phrases)) phrases.push({ ...collect(text), weight });
-      // Two spellings of one phrase ("quanto paga"/"quanto pagou") stem alike: count it once.
-      const unique = new Map<string, WeightedPhrase>();
-      for (const p of phrases) {
-        const key = p.stems.join(' ');
-        const prev = unique.get(key);
-        if (!prev || p.weight > prev.weight) unique.set(key, p);
-      }
-      phrases.splice(0, phrases.length, ...unique.values());
-      const standalone = Object.entries(e.features)
-        .filter(([f, w]) => w > 0 && this.standalone.has(f))
-        .map(([f]) => f);
-      entities.set(name, { name, description: e.description, label: e.label, tokens, phrases, features: new Map(Object.entries(e.features)), standalone });
-    }
-    this.entities = entities;
-    [...entities.keys()].sort((a, b) => a.localeCompare(b)).forEach((name, i) => this.nameRank.set(name, i));
-    for (const e of entities.values()) {
-      for (const [stemmed, t] of e.tokens) {
-        const list = this.tokenIndex.get(stemmed) ?? [];
-        list.push({ entity: e.name, ...t });
-        this.tokenIndex.set(stemmed, list);
-      }
-      for (const p of e.phrases) {
-        if (p.stems.length === 0) continue;
-        const list = this.phraseIndex.get(p.stems[0]) ?? [];
-        list.push({ ...p, entity: e.name });
-        this.phraseIndex.set(p.stems[0], list);
-      }
-    }
+    this.entities = new Map(Object.entries(spec.entities).map(([name, e]) => [name, compileEntity(name, e, collect, this.standalone)]));
+    this.indexEntities();
     this.tools = Object.entries(spec.tools).map(([name, rules]) => ({ name, rules: rules.map(rule) }));
     this.concept = spec.concept.map(rule);
     this.advice = spec.advice.map(rule);
@@ -159,13 +171,7 @@ export class Ontology {
       stockGroup: spec.out_of_scope.stock_group,
       measures: spec.out_of_scope.measures.map(collect),
     };
-    this.confirmation = {
-      yes: spec.confirmation.yes.map(collect),
-      no: spec.confirmation.no.map(collect),
-      openers: spec.confirmation.openers.map(collect),
-      lead: new Set(spec.confirmation.lead.map((w) => stem(normalize(w)))),
-      filler: new Set(spec.confirmation.filler.map((w) => stem(normalize(w)))),
-    };
+    this.confirmation = compileConfirmation(spec, collect);
     this.smalltalk = (['greeting', 'thanks', 'capabilities', 'goodbye', 'identity'] as const).map((kind) => ({
       kind,
       phrases: spec.smalltalk[kind].map(collect),
@@ -189,6 +195,24 @@ export class Ontology {
       },
       stem,
     );
+  }
+
+  /** The name order (the tie-break of equal scores) and the indexes scoring looks words and phrases up in. */
+  private indexEntities(): void {
+    [...this.entities.keys()].sort((a, b) => a.localeCompare(b)).forEach((name, i) => this.nameRank.set(name, i));
+    for (const e of this.entities.values()) {
+      for (const [stemmed, t] of e.tokens) {
+        const list = this.tokenIndex.get(stemmed) ?? [];
+        list.push({ entity: e.name, ...t });
+        this.tokenIndex.set(stemmed, list);
+      }
+      for (const p of e.phrases) {
+        if (p.stems.length === 0) continue;
+        const list = this.phraseIndex.get(p.stems[0]) ?? [];
+        list.push({ ...p, entity: e.name });
+        this.phraseIndex.set(p.stems[0], list);
+      }
+    }
   }
 
   entityNames(): string[] {

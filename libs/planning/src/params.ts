@@ -159,83 +159,85 @@ export class ParamInference {
 
     const n = q.normalized;
     const p: QueryParams = { ...base, agg: spec.agg, order: spec.order, limit: spec.limit };
+    // One step per parameter, in this order: a later step reads what an earlier one decided (the
+    // window picks the aggregation, the count the order, the filters the ticker's sources).
+    const { window: spoken, counted } = this.readWindow(n, notes);
+    const window = this.readDate(q, entity!, spec, p, spoken, notes);
+    const overridden = this.settleAgg(q, entity!, spec, p, window, counted, notes);
+    // The "12 meses" of an overriding phrase defines the stored figure, not a window of rows.
+    p.window = p.agg === 'latest' ? (overridden ? spec.latest_window : (window ?? spec.latest_window)) : window;
+    const topN = this.readLimit(n, p, counted);
+    // Order: recent first unless the text asks otherwise.
+    if (this.asc.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0))) p.order = 'asc';
+    else if (this.desc.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0)) || counted) p.order = 'desc';
+    if (entity === this.spec.ranking.entity) this.readRanking(q, p, tickers.length, notes);
+    this.readFilters(q, spec, p, tickers.length);
+    this.readConditions(conditionText, n, entity!, spec, p, tickers.length, notes);
+    return this.tickerNeeds(q, n, spec, p, topN, notes);
+  }
 
-    // Window and counted nouns: "últimos 6 meses", "os 24 últimos preços", "último ano".
-    let window: string | null = null;
-    let counted: number | null = null;
+  /** Window and counted nouns: "últimos 6 meses", "os 24 últimos preços", "último ano". */
+  private readWindow(n: string, notes: string[]): { window: string | null; counted: number | null } {
     const m = this.re.lastN.exec(n) ?? this.re.nLast.exec(n);
     if (m) {
       const count = this.toNumber(m[1]);
       const unit = m[2];
       const rest = n.slice(m.index + m[0].length);
-      if (count) {
-        if (this.units.rows.has(unit) || (this.units.days.has(unit) && /^\s*uteis\b/.test(rest))) window = `rows:${count}`;
-        else if (this.units.months.has(unit)) window = `months:${count}`;
-        else if (this.units.years.has(unit)) window = `months:${count * 12}`;
-        else if (this.units.weeks.has(unit)) window = `days:${count * 7}`;
-        else if (this.units.days.has(unit)) window = `days:${count}`;
-        else counted = count;
-      }
-    } else if (/\bultimo ano\b/.test(n)) {
-      window = 'months:12';
-    } else if (/\b(ultimo|este|esse|neste|nesse|deste|desse) mes\b/.test(n)) {
-      window = 'months:1';
-    } else if (/\b(ultima|esta|nesta|desta) semana\b/.test(n)) {
-      window = 'days:7';
-    } else if (/\b(este|esse|neste|nesse|deste|desse) ano\b/.test(n) && !EXPLICIT_YEAR.test(n)) {
+      if (!count) return { window: null, counted: null };
+      if (this.units.rows.has(unit) || (this.units.days.has(unit) && /^\s*uteis\b/.test(rest))) return { window: `rows:${count}`, counted: null };
+      if (this.units.months.has(unit)) return { window: `months:${count}`, counted: null };
+      if (this.units.years.has(unit)) return { window: `months:${count * 12}`, counted: null };
+      if (this.units.weeks.has(unit)) return { window: `days:${count * 7}`, counted: null };
+      if (this.units.days.has(unit)) return { window: `days:${count}`, counted: null };
+      return { window: null, counted: count };
+    }
+    if (/\bultimo ano\b/.test(n)) return { window: 'months:12', counted: null };
+    if (/\b(ultimo|este|esse|neste|nesse|deste|desse) mes\b/.test(n)) return { window: 'months:1', counted: null };
+    if (/\b(ultima|esta|nesta|desta) semana\b/.test(n)) return { window: 'days:7', counted: null };
+    if (/\b(este|esse|neste|nesse|deste|desse) ano\b/.test(n) && !EXPLICIT_YEAR.test(n)) {
       // "esse ano" reads as a rolling year, not the calendar year of the clock: the data may end
       // before the current year starts (it ends in 2025 while the clock says 2026), and
       // year:<current> would answer "no data". A year written in the question wins (below).
-      window = 'months:12';
       notes.push('"esse ano" read as the last 12 months');
-    } else if (/\b(ano passado|ano anterior)\b/.test(n)) {
-      window = `year:${new Date().getUTCFullYear() - 1}`;
+      return { window: 'months:12', counted: null };
     }
+    if (/\b(ano passado|ano anterior)\b/.test(n)) return { window: `year:${new Date().getUTCFullYear() - 1}`, counted: null };
+    return { window: null, counted: null };
+  }
 
-    // Dates: "em 13/03/2025", "no dia 2 de janeiro de 2024"; month and year: "em março de 2025", "08/2023".
+  /**
+   * Dates: "em 13/03/2025", "no dia 2 de janeiro de 2024" (set as the date filter); month and year:
+   * "em março de 2025", "08/2023" (a date or a year's window). Returns the window, the year's when read.
+   */
+  private readDate(q: AnalysedQuestion, entity: string, spec: EntityParamsSpec, p: QueryParams, window: string | null, notes: string[]): string | null {
+    const n = q.normalized;
     const date = this.findDate(q.folded, n);
     if (date && spec.filters.includes('date')) {
       p.filters.date = date;
       notes.push(`date=${date}`);
-    } else if (!window) {
-      const my = this.re.monthYear.exec(n) ?? /\b(\d{1,2})\/(\d{4})\b/.exec(q.folded);
-      const year = my ? my[2] : /\b(?:em|de|no ano de|durante|ano)\s+((?:19|20)\d{2})\b/.exec(n)?.[1];
-      const monthEnd = my ? this.monthEnd(my[1], Number(my[2])) : null;
-      // "IPCA de setembro de 2025": one value of an entity that answers "as of a date" (latest by
-      // default, filtered by date: the executor returns the newest row on or before it), so the month
-      // is its last day. A list entity keeps the whole year: no window form names a calendar month.
-      if (monthEnd && spec.filters.includes('date') && spec.agg === 'latest' && this.explicitAgg(q, entity!) === null) {
-        p.filters.date = monthEnd;
-        notes.push(`month ${my![1]} of ${year} read as date=${monthEnd} (latest on or before)`);
-      } else if (year) {
-        window = `year:${year}`;
-        if (my) notes.push(`month ${my[1]} of ${year} read as year:${year}`);
-      }
+      return window;
     }
+    if (window) return window;
+    const my = this.re.monthYear.exec(n) ?? /\b(\d{1,2})\/(\d{4})\b/.exec(q.folded);
+    const year = my ? my[2] : /\b(?:em|de|no ano de|durante|ano)\s+((?:19|20)\d{2})\b/.exec(n)?.[1];
+    const monthEnd = my ? this.monthEnd(my[1], Number(my[2])) : null;
+    // "IPCA de setembro de 2025": one value of an entity that answers "as of a date" (latest by
+    // default, filtered by date: the executor returns the newest row on or before it), so the month
+    // is its last day. A list entity keeps the whole year: no window form names a calendar month.
+    if (monthEnd && spec.filters.includes('date') && spec.agg === 'latest' && this.explicitAgg(q, entity) === null) {
+      p.filters.date = monthEnd;
+      notes.push(`month ${my![1]} of ${year} read as date=${monthEnd} (latest on or before)`);
+      return window;
+    }
+    if (!year) return window;
+    if (my) notes.push(`month ${my[1]} of ${year} read as year:${year}`);
+    return `year:${year}`;
+  }
 
-    // Aggregation, by precedence; a veto phrase ("preço médio") cancels its word.
-    let agg: Agg | null = null;
-    let overridden = false;
-    for (const o of this.aggOverrides) {
-      if (!o.entities.has(entity!)) continue;
-      const hits = o.all.map((g) => g.find((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 0)));
-      if (hits.every(Boolean)) {
-        agg = o.agg;
-        overridden = true;
-        notes.push(`agg=${o.agg} from "${hits.map((h) => h!.text).join(' + ')}" (${entity})`);
-        break;
-      }
-    }
-    for (const a of agg ? [] : this.agg) {
-      const vetoed = a.vetoes.some((v) => (!v.entities || v.entities.has(entity!)) && hasPhrase(q.tokens, q.tokenSet, v.phrase.stems, 0));
-      if (vetoed) continue;
-      const hit = a.phrases.find((ph) => hasPhrase(q.tokens, q.tokenSet, ph.stems, 0));
-      if (hit) {
-        agg = a.agg;
-        notes.push(`agg=${a.agg} from "${hit.text}"`);
-        break;
-      }
-    }
+  /** The aggregation asked, set on `p` when the entity offers it; whether an override phrase chose it. */
+  private settleAgg(q: AnalysedQuestion, entity: string, spec: EntityParamsSpec, p: QueryParams, window: string | null, counted: number | null, notes: string[]): boolean {
+    const override = this.overridingAgg(q, entity, notes);
+    let agg = override ?? this.wordAgg(q, entity, notes);
     // A stretch of time or a count of rows asks for rows, unless the text asked for something else
     // ("último dividendo de 2024" stays latest within the year).
     // "Quanto fechou o Ibovespa em 2024?": the close of a year is its last value.
@@ -247,12 +249,38 @@ export class ParamInference {
     if (agg === 'latest' && counted) agg = 'list';
     if (agg && spec.aggs.includes(agg)) p.agg = agg;
     else if (agg) notes.push(`agg=${agg} not offered by ${entity}; kept ${spec.agg}`);
+    return override !== null;
+  }
 
-    // The "12 meses" of an overriding phrase defines the stored figure, not a window of rows.
-    if (p.agg === 'latest') window = overridden ? spec.latest_window : (window ?? spec.latest_window);
-    p.window = window;
+  /** An override: every group of its phrases said, for one of its entities ("dy" + "12 meses"). */
+  private overridingAgg(q: AnalysedQuestion, entity: string, notes: string[]): Agg | null {
+    for (const o of this.aggOverrides) {
+      if (!o.entities.has(entity)) continue;
+      const hits = o.all.map((g) => g.find((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 0)));
+      if (hits.every(Boolean)) {
+        notes.push(`agg=${o.agg} from "${hits.map((h) => h!.text).join(' + ')}" (${entity})`);
+        return o.agg;
+      }
+    }
+    return null;
+  }
 
-    // Limit: "top 10", "os 24 últimos preços", "5 maiores".
+  /** Aggregation, by precedence; a veto phrase ("preço médio") cancels its word. */
+  private wordAgg(q: AnalysedQuestion, entity: string, notes: string[]): Agg | null {
+    for (const a of this.agg) {
+      const vetoed = a.vetoes.some((v) => (!v.entities || v.entities.has(entity)) && hasPhrase(q.tokens, q.tokenSet, v.phrase.stems, 0));
+      if (vetoed) continue;
+      const hit = a.phrases.find((ph) => hasPhrase(q.tokens, q.tokenSet, ph.stems, 0));
+      if (hit) {
+        notes.push(`agg=${a.agg} from "${hit.text}"`);
+        return a.agg;
+      }
+    }
+    return null;
+  }
+
+  /** Limit: "top 10", "os 24 últimos preços", "5 maiores". Returns the list size named, if any. */
+  private readLimit(n: string, p: QueryParams, counted: number | null): number | null {
     const top = this.re.top.exec(n) ?? this.re.nBest.exec(n) ?? this.re.bestN.exec(n) ?? this.re.theN.exec(n);
     let topN = top ? this.toNumber(top[1]) : null;
     if (topN === null) {
@@ -264,42 +292,47 @@ export class ParamInference {
     if (topN) p.limit = topN;
     else if (counted) p.limit = counted;
     if (topN || counted) p.limit_asked = p.limit;
+    return topN;
+  }
 
-    // Order: recent first unless the text asks otherwise.
-    if (this.asc.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0))) p.order = 'asc';
-    else if (this.desc.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0)) || counted) p.order = 'desc';
+  /** The ranking entity: its rank column, best first (worst with "piores"), a default size, no window. */
+  private readRanking(q: AnalysedQuestion, p: QueryParams, tickerCount: number, notes: string[]): void {
+    const col = this.rankColumns.find((c) => c.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 1)));
+    p.order_by = col?.value ?? null;
+    // Said, not hidden: without a rank column named the executor uses the entity's default order.
+    if (!col) notes.push("no rank column named: the ranking entity's default order");
+    // Rank position 1 is the best: "top" reads ascending, "piores" from the bottom.
+    p.order = this.worst.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0)) ? 'desc' : 'asc';
+    p.limit = p.limit ?? this.spec.ranking.default_limit;
+    p.window = null;
+    if (tickerCount === 0) p.agg = 'list';
+  }
 
-    if (entity === this.spec.ranking.entity) {
-      const col = this.rankColumns.find((c) => c.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 1)));
-      p.order_by = col?.value ?? null;
-      // Said, not hidden: without a rank column named the executor uses the entity's default order.
-      if (!col) notes.push("no rank column named: the ranking entity's default order");
-      // Rank position 1 is the best: "top" reads ascending, "piores" from the bottom.
-      p.order = this.worst.some((w) => hasPhrase(q.stems, q.stemSet, w.stems, 0)) ? 'desc' : 'asc';
-      p.limit = p.limit ?? this.spec.ranking.default_limit;
-      p.window = null;
-      if (tickers.length === 0) p.agg = 'list';
-    }
-
+  /** The entity's filters the words name (the indicator, the currency, the segment). */
+  private readFilters(q: AnalysedQuestion, spec: EntityParamsSpec, p: QueryParams, tickerCount: number): void {
     for (const key of spec.filters) {
       if (key === 'date') continue;
       // "o KNRI11 é papel ou tijolo?": with a fund named, a kind of fund is what is asked, not a filter.
-      if ((key === 'sector' || key === 'fund_type') && tickers.length > 0) continue;
+      if ((key === 'sector' || key === 'fund_type') && tickerCount > 0) continue;
       const hit = this.filters[key].find((v) => v.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 0)));
       if (hit) p.filters[key] = hit.value;
     }
+  }
 
-    // "DY acima de 15%", "valor de mercado acima de 1 bi": conditions on the entity's own columns.
-    if (spec.conditions.length) {
-      const conditions = conditionsOn(conditionText, this.entityConditionCols.get(entity!) ?? []);
-      if (conditions.length) {
-        p.conditions = conditions;
-        notes.push(`conditions: ${conditions.map((c) => `${c.column} ${c.op === 'gt' ? '>' : '<'} ${c.value}`).join(', ')}`);
-        // "Quantos fundos de papel têm DY acima de 15%?": every fund that meets them, so the count is whole.
-        if (/\bquant[oa]s\b/.test(n) && tickers.length === 0) p.limit = 1000;
-      }
-    }
+  /** "DY acima de 15%", "valor de mercado acima de 1 bi": conditions on the entity's own columns. */
+  private readConditions(conditionText: string, n: string, entity: string, spec: EntityParamsSpec, p: QueryParams, tickerCount: number, notes: string[]): void {
+    if (!spec.conditions.length) return;
+    const conditions = conditionsOn(conditionText, this.entityConditionCols.get(entity) ?? []);
+    if (!conditions.length) return;
+    p.conditions = conditions;
+    notes.push(`conditions: ${conditions.map((c) => `${c.column} ${c.op === 'gt' ? '>' : '<'} ${c.value}`).join(', ')}`);
+    // "Quantos fundos de papel têm DY acima de 15%?": every fund that meets them, so the count is whole.
+    if (/\bquant[oa]s\b/.test(n) && tickerCount === 0) p.limit = 1000;
+  }
 
+  /** Where the ticker may come from, and whether one is needed: a list across funds takes none from the conversation. */
+  private tickerNeeds(q: AnalysedQuestion, n: string, spec: EntityParamsSpec, p: QueryParams, topN: number | null, notes: string[]): InferredParams {
+    const tickers = q.tickers.tickers;
     // "top 5 FIIs por DY" after talking about HGLG11 is about all funds, not HGLG11.
     let sources = [...spec.ticker.source];
     // So is a kind of fund ("e os de logística?"): a list across funds, never the conversation's fund.

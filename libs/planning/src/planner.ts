@@ -4,7 +4,8 @@ import type { LlmClient } from '@cota/llm';
 import { AnalysedQuestion, analyseQuestion } from './analysis';
 import { Ellipsis, detectEllipsis } from './elliptic';
 import { chooseEntityWithLlm } from './llm-fallback';
-import { Ontology } from './ontology';
+import { Candidate, Ontology } from './ontology';
+import type { InferredParams, ParamInference } from './params';
 import { PlanningPolicies } from './policies';
 import { toolByArguments } from './tool-arguments';
 import { withoutConditions } from './conditions';
@@ -16,7 +17,7 @@ import { FundNameIndex, NamedFund } from './fund-names';
 import { fold } from '@cota/text';
 import { applyFollowUp, editEntityParams, withListedReference } from './question/follow-up';
 import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
-import { chooseAgg, QuestionReader } from './question/structure';
+import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
 
 export interface PlannerOptions {
   policies: PlanningPolicies;
@@ -198,9 +199,32 @@ export class Planner {
     const cue = reading.cues.length > 0 || routed.elliptic || (reading.question.subjects.length === 0 && !fundList && (reading.question.period !== null || reading.measureNamed));
     let question = reading.question;
     let followUp: FollowUpMeta | null = null;
-    // A question that names its own topic ("e o overview dele?" after a Sharpe) is not an edit of the
-    // previous measure: its entity answers it, and the fund comes from the last reference.
-    const ownTopic =
+    if (hasPrevious && cue && !this.namesOwnTopic(routed, reading, opts)) {
+      const edited = applyFollowUp(
+        reading,
+        { question: opts.previousQuestion ?? null, tickers: opts.previousTickers ?? [], earlier: opts.earlierSubjects ?? [], earlierPeriod: opts.earlierPeriod ?? null },
+        this.opts.policies.measures,
+      );
+      question = edited.question;
+      followUp = edited.meta;
+    }
+    question = this.withImpliedMeasure(question, routed, reading.signals);
+    // A market series asked over a period or with an aggregate is the measure's, whatever entity the words leaned to.
+    // "top 5 fiis com maior peso no ifix" ranks funds: the index there is a criterion, not the subject.
+    const marketOnly = question.subjects.length > 0 && question.subjects.every((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
+    const routedFits = this.measureOverridesRoute(question, routed, reading, followUp, fundList, marketOnly);
+    const measurable = this.measurability(q, question, routed, reading, followUp);
+    const out: PlanResponse = { ...routed, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };
+    if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') return this.answeredAsRouted(out, measurable, followUp, fundList, marketOnly);
+    return measurePlan(out, question, this.opts.policies, reading.signals, measurable.why, followUp);
+  }
+
+  /**
+   * A question that names its own topic ("e o overview dele?" after a Sharpe) is not an edit of the
+   * previous measure: its entity answers it, and the fund comes from the last reference.
+   */
+  private namesOwnTopic(routed: PlanResponse, reading: QuestionReading, opts: PlanOptions): boolean {
+    return (
       routed.kind === 'entity' &&
       routed.planner.accepted &&
       !routed.elliptic &&
@@ -212,20 +236,16 @@ export class Planner {
       !reading.cues.includes('among_previous') &&
       !reading.cues.includes('add_subject') &&
       !reading.cues.includes('refers_subject') &&
-      !reading.cues.includes('between_answers');
-    if (hasPrevious && cue && !ownTopic) {
-      const edited = applyFollowUp(
-        reading,
-        { question: opts.previousQuestion ?? null, tickers: opts.previousTickers ?? [], earlier: opts.earlierSubjects ?? [], earlierPeriod: opts.earlierPeriod ?? null },
-        this.opts.policies.measures,
-      );
-      question = edited.question;
-      followUp = edited.meta;
-    }
+      !reading.cues.includes('between_answers')
+    );
+  }
+
+  /** The measure a question implies without naming it: a yield for funds compared on payouts, a price for a fund at a date. */
+  private withImpliedMeasure(question: StructuredQuestion, routed: PlanResponse, signals: string[]): StructuredQuestion {
     // Funds compared on what they pay, with no period, are compared by yield (R$ per share depends on the price).
     if (question.compare && question.measure === 'dividend' && !question.period && this.opts.policies.measures.measures.dy) {
       question = { ...question, measure: 'dy', agg: 'value' };
-      reading.signals.push('compared by dividend yield (payouts of funds with different prices)');
+      signals.push('compared by dividend yield (payouts of funds with different prices)');
     }
     // A fund and a date but no measure ("brcr11 em 10/06/2019, qto tava?"), and no entity that reads it:
     // the fund's price is what a date asks of a fund.
@@ -239,12 +259,22 @@ export class Planner {
       (!routed.planner.accepted || routed.kind !== 'entity')
     ) {
       question = { ...question, measure: price.name, agg: chooseAgg(price, new Set(), question.period, question.group_by !== null, '') };
-      reading.signals.push('measure price (a fund and a date, no other measure)');
+      signals.push('measure price (a fund and a date, no other measure)');
     }
-    // A market series asked over a period or with an aggregate is the measure's, whatever entity the words leaned to.
-    // "top 5 fiis com maior peso no ifix" ranks funds: the index there is a criterion, not the subject.
-    const marketOnly = question.subjects.length > 0 && question.subjects.every((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
-    const routedFits =
+    return question;
+  }
+
+  /** Whether the measure answers rather than the entity routed to: any of these cases says so. */
+  private measureOverridesRoute(
+    question: StructuredQuestion,
+    routed: PlanResponse,
+    reading: QuestionReading,
+    followUp: FollowUpMeta | null,
+    fundList: boolean,
+    marketOnly: boolean,
+  ): boolean {
+    const measures = this.opts.policies.measures.measures;
+    return (
       !routed.planner.accepted ||
       routed.kind !== 'entity' ||
       (routed.entity !== null && this.measureFamily.has(routed.entity) && this.sameScope(question.measure, routed.entity)) ||
@@ -252,9 +282,7 @@ export class Planner {
       // Several series at one date: the panel answers the panorama's question with each series' value.
       (question.measure === null && marketOnly && (!routed.planner.accepted || this.classOf(routed.entity) === 'market')) ||
       // "Qual dos meus fundos tem o maior DY?": a fund measure over the client's funds.
-      (this.classOf(routed.entity) === 'client' &&
-        question.subjects.some((s) => s.kind === 'portfolio') &&
-        this.opts.policies.measures.measures[question.measure ?? '']?.subject === 'fund') ||
+      (this.classOf(routed.entity) === 'client' && question.subjects.some((s) => s.kind === 'portfolio') && measures[question.measure ?? '']?.subject === 'fund') ||
       // An edit of the previous structured question stays one ("qual deles pagou mais?").
       (followUp?.applied === true && followUp.inherited.length > 0) ||
       // A fund against an index over a period ("ABCP11 x IFIX em 2024, quem foi melhor?"): each one's return, whatever the words leaned to.
@@ -266,8 +294,19 @@ export class Planner {
         ((question.period !== null && question.period.kind !== 'latest') || reading.aggNamed)) ||
       // The client's own measure named ("quanto recebi", "rendeu pra mim") while the words leaned to a
       // fund or market entity (dividends, news): the client's figure.
-      (reading.measureNamed && this.opts.policies.measures.measures[question.measure ?? '']?.subject === 'portfolio' && this.classOf(routed.entity) !== 'client');
-    let measurable = isMeasurable(question, reading, followUp, this.opts.policies.measures);
+      (reading.measureNamed && measures[question.measure ?? '']?.subject === 'portfolio' && this.classOf(routed.entity) !== 'client')
+    );
+  }
+
+  /** Whether a measure plan can answer the question, and why (or why not). */
+  private measurability(
+    q: AnalysedQuestion,
+    question: StructuredQuestion,
+    routed: PlanResponse,
+    reading: QuestionReading,
+    followUp: FollowUpMeta | null,
+  ): { ok: boolean; why: string } {
+    const measurable = isMeasurable(question, reading, followUp, this.opts.policies.measures);
     // "peso de cada fundo pelo valor investido", "quanto % da carteira é cada fundo": a share of the
     // portfolio, which the portfolio entity lists per fund; the measure named is what the share is of.
     if (
@@ -276,26 +315,27 @@ export class Planner {
       this.classOf(routed.entity) === 'client' &&
       /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/.test(q.normalized)
     ) {
-      measurable = { ok: false, why: 'a share of the portfolio: the portfolio entity lists it per fund' };
+      return { ok: false, why: 'a share of the portfolio: the portfolio entity lists it per fund' };
     }
     // No entity reads it ("market cap do mxrf11") but the measure catalog names it: the measure answers.
     if (!measurable.ok && routed.kind === 'unknown' && reading.measureNamed && question.measure && question.subjects.length > 0) {
-      measurable = { ok: true, why: 'no entity reads it; the measure catalog does' };
+      return { ok: true, why: 'no entity reads it; the measure catalog does' };
     }
-    const out: PlanResponse = { ...routed, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };
-    if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') {
-      if (!measurable.ok && followUp?.applied) out.planner = { ...out.planner, reason: `${out.planner.reason}; follow-up not answered as a measure: ${measurable.why}` };
-      // An entity answer is remembered as its entity's measure ("cotação do ABCP11" → price), so
-      // "e ontem?" can edit it.
-      // A ranking across funds ("top 5 fiis com maior peso no ifix") is not a question about the index it ranks by.
-      if (out.kind === 'entity' && fundList && out.question && marketOnly) out.question = null;
-      if (out.kind === 'entity' && out.question && !out.question.measure && out.entity) {
-        const m = this.opts.policies.measures.entity_defaults[out.entity];
-        if (m) out.question = { ...out.question, measure: m, agg: chooseAgg(this.opts.policies.measures.measures[m], new Set(), out.question.period, false, '') };
-      }
-      return out;
+    return measurable;
+  }
+
+  /** The routed answer kept, with the question remembered so that a follow-up can edit it. */
+  private answeredAsRouted(out: PlanResponse, measurable: { ok: boolean; why: string }, followUp: FollowUpMeta | null, fundList: boolean, marketOnly: boolean): PlanResponse {
+    if (!measurable.ok && followUp?.applied) out.planner = { ...out.planner, reason: `${out.planner.reason}; follow-up not answered as a measure: ${measurable.why}` };
+    // An entity answer is remembered as its entity's measure ("cotação do ABCP11" → price), so
+    // "e ontem?" can edit it.
+    // A ranking across funds ("top 5 fiis com maior peso no ifix") is not a question about the index it ranks by.
+    if (out.kind === 'entity' && fundList && out.question && marketOnly) out.question = null;
+    if (out.kind === 'entity' && out.question && !out.question.measure && out.entity) {
+      const m = this.opts.policies.measures.entity_defaults[out.entity];
+      if (m) out.question = { ...out.question, measure: m, agg: chooseAgg(this.opts.policies.measures.measures[m], new Set(), out.question.period, false, '') };
     }
-    return measurePlan(out, question, this.opts.policies, reading.signals, measurable.why, followUp);
+    return out;
   }
 
   /** The entity's class, as the catalog declares it (null: no entity, or not one of the catalog). */
@@ -441,16 +481,47 @@ export class Planner {
     if (best.score <= 0) {
       return this.respond(q, 'unknown', 'unknown', null, null, { ...base, accepted: false, reason: `no entity matched (features: ${activeFeatures})${suffix}` });
     }
-    // Conditions ("com valor de mercado acima de 1 bi") are read apart: their words must not choose a ranking's order.
+    const { qr, inferred } = this.inferEntityParams(q, best.entity, features);
+    const { accepted, why } = this.acceptance(best, second, ranked, gap);
+    const redirected = accepted ? this.redirectedRanking(q, qr, best.entity) : null;
+    if (redirected) {
+      const { redirect, params: r } = redirected;
+      const rNotes = r.notes.length ? `; params: ${r.notes.join('; ')}` : '';
+      return this.respond(q, 'entity', redirect.entity, redirect.entity, r, {
+        ...base,
+        accepted,
+        reason: `${why}; ${best.entity} has no rank for "${redirect.matched}": ranked by ${redirect.entity}.${redirect.order_by} ${redirect.order} across funds (features: ${activeFeatures})${rNotes}${suffix}`,
+      });
+    }
+    if (accepted) this.orderAcrossFunds(q, qr, best.entity, inferred);
+    const notes = inferred.notes.length ? `; params: ${inferred.notes.join('; ')}` : '';
+    return this.respond(q, accepted ? 'entity' : 'clarification', best.entity, best.entity, inferred, {
+      ...base,
+      accepted,
+      reason: `${why} (features: ${activeFeatures})${notes}${suffix}`,
+    });
+  }
+
+  /**
+   * The entity's parameters. Conditions ("com valor de mercado acima de 1 bi") are read apart: their
+   * words must not choose a ranking's order (`qr` is the question without them).
+   */
+  private inferEntityParams(q: AnalysedQuestion, entity: string, features: ReadonlySet<string>): { qr: AnalysedQuestion; inferred: InferredParams } {
     const stripped = withoutConditions(q.original, this.opts.policies.params.conditionColumns());
     const qr = stripped ? analyseQuestion(stripped, this.recognizeTickers(stripped), this.ontology.vocabulary) : q;
-    const inferred = this.opts.policies.params.infer(qr, best.entity, q.original);
+    const inferred = this.opts.policies.params.infer(qr, entity, q.original);
     // "Esse fundo tem Sharpe bom?" is about one fund even for list-able entities: without a fund
     // in the text or the conversation Cota must ask which, not list them all.
     if (features.has('fund_reference') && inferred.ticker_sources.includes('context') && !inferred.ticker_required) {
       inferred.ticker_required = true;
       inferred.notes.push('points at one fund: ticker required');
     }
+    return { qr, inferred };
+  }
+
+  /** Whether the best entity leads by enough to answer, and the reason said either way. */
+  private acceptance(best: Candidate, second: Candidate, ranked: Candidate[], gap: number): { accepted: boolean; why: string } {
+    const { min_score, min_gap } = this.ontology.thresholds;
     // A smaller lead suffices when it rests on a specific word the runner-up lacks (see ontology.yaml).
     const specific = this.ontology.thresholds.specific;
     const own = specific && gap < min_gap && gap >= specific.min_gap ? this.ontology.strongestOwnWord(best, ranked[1]) : null;
@@ -464,53 +535,51 @@ export class Planner {
       : best.score < min_score
         ? `not accepted: best ${best.entity} scored ${best.score} < ${min_score}`
         : `not accepted: ${best.entity} (${best.score}) and ${second.entity} (${second.score}) are ${gap} apart < ${min_gap}`;
-    // "Ranking de fundos por P/VP": the rankings entity has no P/VP rank, so the funds are ordered
-    // by that column of the entity that has it, never silently by another rank.
-    const redirect =
-      accepted && best.entity === this.opts.policies.params.spec.ranking.entity && q.tickers.tickers.length === 0
-        ? (this.opts.policies.params.rankingRedirect(qr) ?? this.opts.policies.params.conditionRedirect(q.original))
-        : null;
-    if (redirect) {
-      const r = this.opts.policies.params.infer(qr, redirect.entity, q.original);
-      r.params = {
-        ...r.params,
-        ticker: null,
-        tickers: [],
-        agg: 'list',
-        window: null,
-        order_by: redirect.order_by,
-        order: redirect.order,
-        limit: r.params.limit ?? this.opts.policies.params.spec.ranking.default_limit,
-      };
-      r.ticker_sources = r.ticker_sources.filter((s) => s !== 'context');
-      r.ticker_required = false;
-      const rNotes = r.notes.length ? `; params: ${r.notes.join('; ')}` : '';
-      return this.respond(q, 'entity', redirect.entity, redirect.entity, r, {
-        ...base,
-        accepted,
-        reason: `${why}; ${best.entity} has no rank for "${redirect.matched}": ranked by ${redirect.entity}.${redirect.order_by} ${redirect.order} across funds (features: ${activeFeatures})${rNotes}${suffix}`,
-      });
-    }
-    // "qual fii de lajes tem o menor p/vp?" routed straight to the entity that has the column: ordered by it, across funds.
-    const ordered =
-      accepted && q.tickers.tickers.length === 0 && best.entity !== this.opts.policies.params.spec.ranking.entity ? this.opts.policies.params.rankingRedirect(qr) : null;
-    if (ordered?.directed && ordered.entity === best.entity && !inferred.params.order_by) {
-      // "qual fii ... tem o menor" asks for one fund: the answer is that fund (and "dele" then points at it).
-      const one = /(?:^| )(?:qual|que) (?:o )?(?:fii|fundo)(?= )/.test(q.normalized) && !/(?:^| )(?:fiis|fundos)(?= |$)/.test(q.normalized);
-      inferred.params = {
-        ...inferred.params,
-        order_by: ordered.order_by,
-        order: ordered.order,
-        limit: inferred.params.limit ?? (one ? 1 : this.opts.policies.params.spec.ranking.default_limit),
-      };
-      inferred.notes.push(`ordered by ${ordered.order_by} ${ordered.order} ("${ordered.matched}")`);
-    }
-    const notes = inferred.notes.length ? `; params: ${inferred.notes.join('; ')}` : '';
-    return this.respond(q, accepted ? 'entity' : 'clarification', best.entity, best.entity, inferred, {
-      ...base,
-      accepted,
-      reason: `${why} (features: ${activeFeatures})${notes}${suffix}`,
-    });
+    return { accepted, why };
+  }
+
+  /**
+   * "Ranking de fundos por P/VP": the rankings entity has no P/VP rank, so the funds are ordered
+   * by that column of the entity that has it, never silently by another rank. Null when not redirected.
+   */
+  private redirectedRanking(
+    q: AnalysedQuestion,
+    qr: AnalysedQuestion,
+    entity: string,
+  ): { redirect: NonNullable<ReturnType<ParamInference['rankingRedirect']>>; params: InferredParams } | null {
+    const params = this.opts.policies.params;
+    const redirect = entity === params.spec.ranking.entity && q.tickers.tickers.length === 0 ? (params.rankingRedirect(qr) ?? params.conditionRedirect(q.original)) : null;
+    if (!redirect) return null;
+    const r = params.infer(qr, redirect.entity, q.original);
+    r.params = {
+      ...r.params,
+      ticker: null,
+      tickers: [],
+      agg: 'list',
+      window: null,
+      order_by: redirect.order_by,
+      order: redirect.order,
+      limit: r.params.limit ?? params.spec.ranking.default_limit,
+    };
+    r.ticker_sources = r.ticker_sources.filter((s) => s !== 'context');
+    r.ticker_required = false;
+    return { redirect, params: r };
+  }
+
+  /** "qual fii de lajes tem o menor p/vp?" routed straight to the entity that has the column: ordered by it, across funds. */
+  private orderAcrossFunds(q: AnalysedQuestion, qr: AnalysedQuestion, entity: string, inferred: InferredParams): void {
+    const params = this.opts.policies.params;
+    const ordered = q.tickers.tickers.length === 0 && entity !== params.spec.ranking.entity ? params.rankingRedirect(qr) : null;
+    if (!ordered?.directed || ordered.entity !== entity || inferred.params.order_by) return;
+    // "qual fii ... tem o menor" asks for one fund: the answer is that fund (and "dele" then points at it).
+    const one = /(?:^| )(?:qual|que) (?:o )?(?:fii|fundo)(?= )/.test(q.normalized) && !/(?:^| )(?:fiis|fundos)(?= |$)/.test(q.normalized);
+    inferred.params = {
+      ...inferred.params,
+      order_by: ordered.order_by,
+      order: ordered.order,
+      limit: inferred.params.limit ?? (one ? 1 : params.spec.ranking.default_limit),
+    };
+    inferred.notes.push(`ordered by ${ordered.order_by} ${ordered.order} ("${ordered.matched}")`);
   }
 
   /** An elliptic follow-up keeps the previous answer's entity; its parameters come from this question. */

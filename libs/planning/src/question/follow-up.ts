@@ -23,36 +23,84 @@ export interface PreviousTurn {
  * Ticker inheritance by the last reference (CONTRACT: three layers) stays in the context service.
  */
 export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, catalog: MeasureCatalog): { question: StructuredQuestion; meta: FollowUpMeta } {
-  let reading = read;
-  // "e quanto entrou com essa venda?" after the result of the XPIN11's sale: the client's own figures
-  // of the same fund, not the whole portfolio the measure defaulted to.
+  const reading = withoutImpliedPortfolio(read, previous, catalog);
+  const prev = previous.question;
+  if (!prev) return followUpWithoutPrevious(reading, previous);
+  const edit: FollowUpEdit = { reading: withAggOnlyWord(reading, prev, catalog), cur: reading.question, prev, previous, catalog, inherited: [], changed: [] };
+  // The steps run in this order: each one's choice feeds the next, and each logs what it kept or changed.
+  const subjects = editSubjects(edit);
+  let measure = editMeasure(edit, subjects);
+  const period = withoutPeriodOfCurrentOnlyMeasure(edit, measure, editPeriod(edit));
+  let { agg, also } = editAggregation(edit, measure, period);
+  // Series that no one measure serves ("qual foi melhor?" after the Selic and then the IFIX): each
+  // its own return over the period, or its own value at one date.
+  if (isMixedSeries(subjects, catalog)) {
+    measure = null;
+    agg = isSpan(period) ? 'variation' : 'value';
+    also = [];
+  }
+  const { cur, inherited, changed } = edit;
+  const group_by = cur.group_by ?? prev.group_by;
+  return {
+    question: { subjects: subjects.slice(0, MAX_QUESTION_SUBJECTS), measure, agg, also, period, group_by, compare: editCompare(edit, subjects), condition: cur.condition ?? null },
+    meta: {
+      applied: true,
+      inherited,
+      changed,
+      reason: `edited the previous question: kept ${inherited.join(', ') || 'nothing'}; changed ${changed.join(', ') || 'nothing'}`,
+    },
+  };
+}
+
+type Period = StructuredQuestion['period'];
+type RangePeriod = Extract<NonNullable<Period>, { kind: 'range' }>;
+
+/** One follow-up's edit of the previous question: what both say, and the log of what was kept and what changed, in the order decided. */
+interface FollowUpEdit {
+  reading: QuestionReading;
+  cur: StructuredQuestion;
+  prev: StructuredQuestion;
+  previous: PreviousTurn;
+  catalog: MeasureCatalog;
+  inherited: string[];
+  changed: string[];
+}
+
+/**
+ * "e quanto entrou com essa venda?" after the result of the XPIN11's sale: the client's own figures
+ * of the same fund, not the whole portfolio the measure defaulted to.
+ */
+function withoutImpliedPortfolio(read: QuestionReading, previous: PreviousTurn, catalog: MeasureCatalog): QuestionReading {
   const prevOwnOfFund =
     !!previous.question?.measure && catalog.measures[previous.question.measure]?.subject === 'portfolio' && previous.question.subjects.some((s) => s.kind === 'fund');
-  if (read.impliedPortfolio && prevOwnOfFund) reading = { ...read, question: { ...read.question, subjects: [] } };
-  const cur = reading.question;
-  const prev = previous.question;
-  const inherited: string[] = [];
-  const changed: string[] = [];
-  if (!prev) {
-    if (reading.cues.includes('among_previous') && previous.tickers.length > 1 && cur.subjects.length === 0) {
-      return {
-        question: { ...cur, subjects: previous.tickers.map((id) => ({ kind: 'fund', id })), compare: cur.compare ?? 'max' },
-        meta: { applied: true, inherited: ['subjects'], changed: [], reason: `"qual deles": the ${previous.tickers.length} funds of the previous answer` },
-      };
-    }
-    if (reading.cues.includes('refers_fund') && previous.tickers.length === 1 && cur.subjects.every((s) => s.kind === 'portfolio') && cur.measure) {
-      // "e qual o meu preço médio nele?" after an answer about one fund (its rows name it).
-      return {
-        question: { ...cur, subjects: [{ kind: 'fund', id: previous.tickers[0] }] },
-        meta: { applied: true, inherited: ['subjects (the fund "nele" points at)'], changed: [], reason: `"nele": ${previous.tickers[0]}, the fund of the previous answer` },
-      };
-    }
-    return { question: cur, meta: { applied: false, inherited: [], changed: [], reason: 'no previous structured question' } };
-  }
+  return read.impliedPortfolio && prevOwnOfFund ? { ...read, question: { ...read.question, subjects: [] } } : read;
+}
 
-  let subjects: QuestionSubject[];
-  // "e a mínima?" after the IFIX's maximum: the word names an aggregation of the same series, not a
-  // fund's intraday low.
+/** No previous structured question: only "qual deles" and "nele" still point at the previous answer's funds. */
+function followUpWithoutPrevious(reading: QuestionReading, previous: PreviousTurn): { question: StructuredQuestion; meta: FollowUpMeta } {
+  const cur = reading.question;
+  if (reading.cues.includes('among_previous') && previous.tickers.length > 1 && cur.subjects.length === 0) {
+    return {
+      question: { ...cur, subjects: previous.tickers.map((id) => ({ kind: 'fund', id })), compare: cur.compare ?? 'max' },
+      meta: { applied: true, inherited: ['subjects'], changed: [], reason: `"qual deles": the ${previous.tickers.length} funds of the previous answer` },
+    };
+  }
+  if (reading.cues.includes('refers_fund') && previous.tickers.length === 1 && cur.subjects.every((s) => s.kind === 'portfolio') && cur.measure) {
+    // "e qual o meu preço médio nele?" after an answer about one fund (its rows name it).
+    return {
+      question: { ...cur, subjects: [{ kind: 'fund', id: previous.tickers[0] }] },
+      meta: { applied: true, inherited: ['subjects (the fund "nele" points at)'], changed: [], reason: `"nele": ${previous.tickers[0]}, the fund of the previous answer` },
+    };
+  }
+  return { question: cur, meta: { applied: false, inherited: [], changed: [], reason: 'no previous structured question' } };
+}
+
+/**
+ * "e a mínima?" after the IFIX's maximum: the word names an aggregation of the same series, not a
+ * fund's intraday low, so the measure it read does not count as named.
+ */
+function withAggOnlyWord(reading: QuestionReading, prev: StructuredQuestion, catalog: MeasureCatalog): QuestionReading {
+  const cur = reading.question;
   const prevDef = prev.measure ? catalog.measures[prev.measure] : null;
   // Also after the highest close: "mínima" then asks for the lowest close, not the intraday low (whose
   // measure falls back to the closes).
@@ -67,7 +115,12 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     cur.subjects.length === 0 &&
     !!cur.measure &&
     (catalog.measures[cur.measure]?.subject !== prevDef.subject || extremeOfCloses);
-  if (aggOnly) reading = { ...reading, measureNamed: false };
+  return aggOnly ? { ...reading, measureNamed: false } : reading;
+}
+
+/** The subjects: the first rule that applies decides (a named measure's own kind, "nele", kept, added, replaced). */
+function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
+  const { reading, cur, prev, previous, catalog, changed } = edit;
   const named = reading.measureNamed && cur.measure ? catalog.measures[cur.measure] : null;
   // "qual deles" after a list of the client's funds: those funds, whatever the previous measure's subject.
   const amongListed = reading.cues.includes('among_previous') && previous.tickers.length > 1;
@@ -76,49 +129,65 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   if (cur.subjects.length === 0 && named && !amongListed && prev.subjects.some(foreign)) {
     // "e o dy dele?" after the Selic: a fund's measure never takes a market subject; the fund comes
     // from the conversation's last reference (the context service decides, by the contract's rules).
-    subjects = [];
     changed.push(`subjects (a ${named.subject} measure: from the last reference)`);
-  } else if (
+    return [];
+  }
+  if (
     reading.cues.includes('refers_fund') &&
     cur.subjects.every((s) => s.kind === 'portfolio') &&
     // (after a list across funds that came down to one, "dele" is that one)
     (prev.subjects.some((s) => s.kind === 'fund') || (prev.subjects.length === 0 && previous.tickers.length === 1)) &&
     (!named || named.subject === 'portfolio' || named.subject === 'fund')
   ) {
-    // "e qual o meu preço médio nele?": the client's own figure, of the fund the conversation is about;
-    // after a comparison, the fund it picked (the previous answer's first fund).
-    // A fund compared with one added to it ("dy do HGLG11" → "compara com o XPML11") stays the one
-    // the conversation is about.
-    const funds: QuestionSubject[] = prev.subjects.length ? prev.subjects.filter((s) => s.kind === 'fund') : previous.tickers.map((id) => ({ kind: 'fund', id }));
-    const earlier = previous.earlier ?? [];
-    const own = funds.length > 1 && earlier.length === 1 && earlier[0].kind === 'fund' && funds.some((s) => s.id === earlier[0].id) ? earlier[0] : null;
-    const picked = !own && prev.compare && funds.length > 1 && previous.tickers.length > 0 && funds.some((s) => s.id === previous.tickers[0]);
-    subjects = own ? [own] : picked ? [{ kind: 'fund', id: previous.tickers[0] }] : funds;
-    inherited.push(
-      own ? 'subjects (the fund the conversation was about before the comparison)' : picked ? 'subjects (the fund the comparison picked)' : 'subjects (the fund "nele" points at)',
-    );
-  } else if (cur.subjects.length === 0) {
-    const earlier = (previous.earlier ?? []).filter((e) => !prev.subjects.some((p) => p.kind === e.kind && p.id === e.id));
-    if (amongListed) {
-      subjects = previous.tickers.map((id) => ({ kind: 'fund', id }));
-      inherited.push("subjects (the previous answer's funds)");
-    } else if (reading.cues.includes('among_previous') && prev.subjects.length === 1 && earlier.length > 0) {
-      // "qual dos dois": the subject asked before and the one asked last.
-      subjects = [...earlier, ...prev.subjects];
-      inherited.push("subjects (the last two answers')");
-    } else {
-      subjects = prev.subjects;
-      inherited.push('subjects');
-    }
-  } else if (reading.cues.includes('add_subject')) {
-    subjects = [...prev.subjects, ...cur.subjects.filter((s) => !prev.subjects.some((p) => p.kind === s.kind && p.id === s.id))];
-    changed.push('subjects (added)');
-  } else {
-    subjects = cur.subjects;
-    changed.push('subjects');
+    return fundReferredTo(edit);
   }
+  if (cur.subjects.length === 0) return keptSubjects(edit, amongListed);
+  if (reading.cues.includes('add_subject')) {
+    changed.push('subjects (added)');
+    return [...prev.subjects, ...cur.subjects.filter((s) => !prev.subjects.some((p) => p.kind === s.kind && p.id === s.id))];
+  }
+  changed.push('subjects');
+  return cur.subjects;
+}
 
-  // The measure follows the subjects: a fund's measure cannot be asked of the IFIX.
+/**
+ * "e qual o meu preço médio nele?": the client's own figure, of the fund the conversation is about;
+ * after a comparison, the fund it picked (the previous answer's first fund).
+ * A fund compared with one added to it ("dy do HGLG11" → "compara com o XPML11") stays the one
+ * the conversation is about.
+ */
+function fundReferredTo(edit: FollowUpEdit): QuestionSubject[] {
+  const { prev, previous, inherited } = edit;
+  const funds: QuestionSubject[] = prev.subjects.length ? prev.subjects.filter((s) => s.kind === 'fund') : previous.tickers.map((id) => ({ kind: 'fund', id }));
+  const earlier = previous.earlier ?? [];
+  const own = funds.length > 1 && earlier.length === 1 && earlier[0].kind === 'fund' && funds.some((s) => s.id === earlier[0].id) ? earlier[0] : null;
+  const picked = !own && prev.compare && funds.length > 1 && previous.tickers.length > 0 && funds.some((s) => s.id === previous.tickers[0]);
+  inherited.push(
+    own ? 'subjects (the fund the conversation was about before the comparison)' : picked ? 'subjects (the fund the comparison picked)' : 'subjects (the fund "nele" points at)',
+  );
+  return own ? [own] : picked ? [{ kind: 'fund', id: previous.tickers[0] }] : funds;
+}
+
+/** No subject said: the previous answer's funds ("qual deles"), the last two answers' ("qual dos dois"), else the previous question's. */
+function keptSubjects(edit: FollowUpEdit, amongListed: boolean): QuestionSubject[] {
+  const { reading, prev, previous, inherited } = edit;
+  const earlier = (previous.earlier ?? []).filter((e) => !prev.subjects.some((p) => p.kind === e.kind && p.id === e.id));
+  if (amongListed) {
+    inherited.push("subjects (the previous answer's funds)");
+    return previous.tickers.map((id) => ({ kind: 'fund', id }));
+  }
+  if (reading.cues.includes('among_previous') && prev.subjects.length === 1 && earlier.length > 0) {
+    // "qual dos dois": the subject asked before and the one asked last.
+    inherited.push("subjects (the last two answers')");
+    return [...earlier, ...prev.subjects];
+  }
+  inherited.push('subjects');
+  return prev.subjects;
+}
+
+/** The measure follows the subjects: a fund's measure cannot be asked of the IFIX. */
+function editMeasure(edit: FollowUpEdit, subjects: QuestionSubject[]): string | null {
+  const { reading, cur, prev, catalog, inherited, changed } = edit;
   const kind = subjects[0]?.kind ?? null;
   const fits = (name: string | null) => {
     const m = name ? catalog.measures[name] : null;
@@ -129,22 +198,26 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
       (!m.subject_ids || subjects.every((s) => m.subject_ids!.includes(s.id)))
     );
   };
-  let measure: string | null;
   if (reading.measureNamed && fits(cur.measure)) {
-    measure = cur.measure;
     if (cur.measure !== prev.measure) changed.push('measure');
-  } else if (fits(prev.measure)) {
-    measure = prev.measure;
-    inherited.push('measure');
-  } else {
-    // "e o XPML11 no mesmo período?" after the IFIX's variation: the new subject's own series (a fund's price).
-    // After returns compared (no one measure: "compara com o ifix"), "e o BTLG11?" asks the new subject's return.
-    const returns = !prev.measure && prev.agg === 'variation';
-    measure = cur.measure ?? ((prev.measure || returns) && subjects[0] ? (defaultMeasureFor(catalog, subjects[0].kind, subjects[0].id)?.name ?? null) : null);
-    if (measure) changed.push("measure (the new subject's)");
+    return cur.measure;
   }
+  if (fits(prev.measure)) {
+    inherited.push('measure');
+    return prev.measure;
+  }
+  // "e o XPML11 no mesmo período?" after the IFIX's variation: the new subject's own series (a fund's price).
+  // After returns compared (no one measure: "compara com o ifix"), "e o BTLG11?" asks the new subject's return.
+  const returns = !prev.measure && prev.agg === 'variation';
+  const measure = cur.measure ?? ((prev.measure || returns) && subjects[0] ? (defaultMeasureFor(catalog, subjects[0].kind, subjects[0].id)?.name ?? null) : null);
+  if (measure) changed.push("measure (the new subject's)");
+  return measure;
+}
 
-  let period = cur.period;
+/** The period: the first rule that applies decides (shifted, the nth part of the year, between answers, kept, counted from the previous one). */
+function editPeriod(edit: FollowUpEdit): Period {
+  const { reading, cur, prev, previous, catalog, inherited, changed } = edit;
+  const period = cur.period;
   const between =
     !period || reading.cues.includes('same_period') || reading.cues.includes('between_answers')
       ? betweenTurns(prev, previous.earlierPeriod ?? null, reading, cur.subjects.length === 0, catalog)
@@ -152,111 +225,134 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   const ordinal =
     reading.ordinal !== null && !period && prev.period?.kind === 'range' && (prev.period.grain === 'quarter' || prev.period.grain === 'semester') ? prev.period : null;
   if (reading.shift && prev.period?.kind === 'range') {
-    period = shiftPeriod(prev.period, reading.shift);
     changed.push(`period (the ${reading.shift.unit} ${reading.shift.offset > 0 ? 'after' : 'before'} the previous question's)`);
-  } else if (ordinal && reading.ordinal !== null && (ordinal.grain === 'semester' ? reading.ordinal <= 2 : true)) {
+    return shiftPeriod(prev.period, reading.shift);
+  }
+  if (ordinal && reading.ordinal !== null && (ordinal.grain === 'semester' ? reading.ordinal <= 2 : true)) {
     // "e no segundo?" after the first semester of 2024: the second semester of 2024.
-    const months = ordinal.grain === 'semester' ? 6 : 3;
     const y = Number(ordinal.from.slice(0, 4));
-    const m1 = (reading.ordinal - 1) * months + 1;
-    const m2 = m1 + months - 1;
-    period = {
-      kind: 'range',
-      from: `${y}-${String(m1).padStart(2, '0')}-01`,
-      to: `${y}-${String(m2).padStart(2, '0')}-${new Date(Date.UTC(y, m2, 0)).getUTCDate()}`,
-      grain: ordinal.grain,
-    };
     changed.push(`period (the ${reading.ordinal}º ${ordinal.grain === 'semester' ? 'semester' : 'quarter'} of ${y})`);
-  } else if (between) {
+    return nthPartOfYear(ordinal, reading.ordinal);
+  }
+  if (between) {
     // "VP por cota em dez/2021" → "e em dez/2023?" → "qual foi a variação nesse intervalo?": from the one to the other.
-    period = between;
     changed.push("period (from the earlier answer's date to the previous one's)");
-  } else if (!period || reading.cues.includes('same_period')) {
-    period = prev.period;
-    if (period) inherited.push('period');
-  } else if ((period.kind === 'relative_year' || period.kind === 'relative_month') && period.offset < 0 && prev.period?.kind === 'range') {
+    return between;
+  }
+  if (!period || reading.cues.includes('same_period')) {
+    if (prev.period) inherited.push('period');
+    return prev.period;
+  }
+  if ((period.kind === 'relative_year' || period.kind === 'relative_month') && period.offset < 0 && prev.period?.kind === 'range') {
     // "e no ano anterior?" after "ifix em 2023": a year before the previous question's, not before today.
-    const grain = period.kind === 'relative_year' ? 'year' : 'month';
-    const from = new Date(`${prev.period.from}T00:00:00Z`);
-    if (grain === 'year') from.setUTCFullYear(from.getUTCFullYear() + period.offset);
-    else from.setUTCMonth(from.getUTCMonth() + period.offset);
-    const y = from.getUTCFullYear();
-    const m = from.getUTCMonth() + 1;
-    const endMonth = grain === 'year' ? 12 : m;
-    const last = new Date(Date.UTC(y, endMonth, 0)).getUTCDate();
-    period = { kind: 'range', from: `${y}-${String(grain === 'year' ? 1 : m).padStart(2, '0')}-01`, to: `${y}-${String(endMonth).padStart(2, '0')}-${last}`, grain };
     changed.push("period (counted from the previous question's period)");
-  } else if (period.kind === 'months_of_year') {
+    return countedFromPrevious(period, prev.period);
+  }
+  if (period.kind === 'months_of_year') {
     // "e em abril?" after "março de 2024": the month of the same year.
     const y = yearOf(prev.period);
-    if (y !== null) {
-      const y1 = period.from_month <= period.to_month ? y : y - 1;
-      const last = new Date(Date.UTC(y, period.to_month, 0)).getUTCDate();
-      period = {
-        kind: 'range',
-        from: `${y1}-${String(period.from_month).padStart(2, '0')}-01`,
-        to: `${y}-${String(period.to_month).padStart(2, '0')}-${last}`,
-        grain: period.from_month === period.to_month ? 'month' : period.from_month === 1 && period.to_month === 12 ? 'year' : 'custom',
-      };
-      changed.push(`period (month of ${y}, the previous question's year)`);
-    } else changed.push('period');
-  } else changed.push('period');
+    if (y === null) {
+      changed.push('period');
+      return period;
+    }
+    changed.push(`period (month of ${y}, the previous question's year)`);
+    return monthsOfYear(period, y);
+  }
+  changed.push('period');
+  return period;
+}
 
-  // A measure with only today's published value (P/VP, market cap) cannot keep "ontem" or a past period it did not ask.
-  // Nor does the client's own position ("e qual meu preço médio nele?" after what the fund paid in 2024), unless asked "nesse período".
+/** The nth quarter or semester (1-based) of the year of a quarter or semester. */
+function nthPartOfYear(ordinal: RangePeriod, n: number): RangePeriod {
+  const months = ordinal.grain === 'semester' ? 6 : 3;
+  const y = Number(ordinal.from.slice(0, 4));
+  const m1 = (n - 1) * months + 1;
+  const m2 = m1 + months - 1;
+  return {
+    kind: 'range',
+    from: `${y}-${String(m1).padStart(2, '0')}-01`,
+    to: `${y}-${String(m2).padStart(2, '0')}-${new Date(Date.UTC(y, m2, 0)).getUTCDate()}`,
+    grain: ordinal.grain,
+  };
+}
+
+/** A past year or month ("ano anterior", "mês passado") counted from the previous question's range, not from today. */
+function countedFromPrevious(period: Extract<NonNullable<Period>, { kind: 'relative_year' | 'relative_month' }>, prevRange: RangePeriod): RangePeriod {
+  const grain = period.kind === 'relative_year' ? 'year' : 'month';
+  const from = new Date(`${prevRange.from}T00:00:00Z`);
+  if (grain === 'year') from.setUTCFullYear(from.getUTCFullYear() + period.offset);
+  else from.setUTCMonth(from.getUTCMonth() + period.offset);
+  const y = from.getUTCFullYear();
+  const m = from.getUTCMonth() + 1;
+  const endMonth = grain === 'year' ? 12 : m;
+  const last = new Date(Date.UTC(y, endMonth, 0)).getUTCDate();
+  return { kind: 'range', from: `${y}-${String(grain === 'year' ? 1 : m).padStart(2, '0')}-01`, to: `${y}-${String(endMonth).padStart(2, '0')}-${last}`, grain };
+}
+
+/** Months named without a year, in year y (a span across the new year starts the year before). */
+function monthsOfYear(period: Extract<NonNullable<Period>, { kind: 'months_of_year' }>, y: number): RangePeriod {
+  const y1 = period.from_month <= period.to_month ? y : y - 1;
+  const last = new Date(Date.UTC(y, period.to_month, 0)).getUTCDate();
+  return {
+    kind: 'range',
+    from: `${y1}-${String(period.from_month).padStart(2, '0')}-01`,
+    to: `${y}-${String(period.to_month).padStart(2, '0')}-${last}`,
+    grain: period.from_month === period.to_month ? 'month' : period.from_month === 1 && period.to_month === 12 ? 'year' : 'custom',
+  };
+}
+
+/**
+ * A measure with only today's published value (P/VP, market cap) cannot keep "ontem" or a past period it did not ask.
+ * Nor does the client's own position ("e qual meu preço médio nele?" after what the fund paid in 2024), unless asked "nesse período".
+ */
+function withoutPeriodOfCurrentOnlyMeasure(edit: FollowUpEdit, measure: string | null, period: Period): Period {
+  const { reading, cur, prev, catalog, inherited, changed } = edit;
   const own = catalog.measures[measure ?? ''];
   const ownPosition = own?.subject === 'portfolio' && own.kind !== 'flow' && !reading.cues.includes('same_period');
   if (measure && measure !== prev.measure && (own?.table === 'wh_snapshots' || ownPosition) && inherited.includes('period') && !cur.period) {
-    period = null;
     inherited.splice(inherited.indexOf('period'), 1);
     changed.push('period (the measure has only its current value)');
+    return null;
   }
+  return period;
+}
+
+/** The aggregation (and its companions): the words' wins, else the previous one's when it still fits the measure and the period. */
+function editAggregation(edit: FollowUpEdit, measure: string | null, period: Period): Pick<StructuredQuestion, 'agg' | 'also'> {
+  const { reading, cur, prev, catalog, inherited, changed } = edit;
   const def = measure ? catalog.measures[measure] : null;
-  let agg = cur.agg;
-  let also = cur.also ?? [];
-  if (def) {
-    // An aggregation chosen for "no period" (the last dividend) does not survive a period being named.
-    const periodless = (p: StructuredQuestion['period']) => !p || p.kind === 'latest';
-    const spanNamed = periodless(prev.period) && !periodless(period);
-    // A return kept across series of another kind: a rate's compounded return is a level's variation, and back.
-    const prevAgg =
-      prev.agg && !def.aggregations.includes(prev.agg) && (prev.agg === 'accumulated' || prev.agg === 'variation')
-        ? chooseAgg(def, new Set([prev.agg]), period, (cur.group_by ?? prev.group_by) !== null, '')
-        : prev.agg;
-    const keepAgg = !reading.aggNamed && !spanNamed && prevAgg && def.aggregations.includes(prevAgg) && (measure === prev.measure || prevAgg !== 'value');
-    if (!reading.aggNamed && reading.aggWanted.length && !cur.measure) {
-      // "e a acumulada de 2024?" after the Selic's mean: the words name an aggregation of the kept measure.
-      agg = chooseAgg(def, new Set(reading.aggWanted), period, (cur.group_by ?? prev.group_by) !== null, '');
-      changed.push('aggregation');
-    } else if (keepAgg) {
-      agg = prevAgg;
-      also = (prev.also ?? []).filter((a) => def.aggregations.includes(a));
-      inherited.push('aggregation');
-    } else if (!reading.aggNamed) {
-      // The words' aggregation, read for the new measure ("e a selic rendeu quanto?" compounds the rate).
-      agg = chooseAgg(def, new Set(reading.aggWanted), period, (cur.group_by ?? prev.group_by) !== null, '');
-    } else changed.push('aggregation');
+  const also = cur.also ?? [];
+  if (!def) return { agg: cur.agg, also };
+  const grouped = (cur.group_by ?? prev.group_by) !== null;
+  // An aggregation chosen for "no period" (the last dividend) does not survive a period being named.
+  const periodless = (p: Period) => !p || p.kind === 'latest';
+  const spanNamed = periodless(prev.period) && !periodless(period);
+  // A return kept across series of another kind: a rate's compounded return is a level's variation, and back.
+  const prevAgg =
+    prev.agg && !def.aggregations.includes(prev.agg) && (prev.agg === 'accumulated' || prev.agg === 'variation')
+      ? chooseAgg(def, new Set([prev.agg]), period, grouped, '')
+      : prev.agg;
+  const keepAgg = !reading.aggNamed && !spanNamed && prevAgg && def.aggregations.includes(prevAgg) && (measure === prev.measure || prevAgg !== 'value');
+  if (!reading.aggNamed && reading.aggWanted.length && !cur.measure) {
+    // "e a acumulada de 2024?" after the Selic's mean: the words name an aggregation of the kept measure.
+    changed.push('aggregation');
+    return { agg: chooseAgg(def, new Set(reading.aggWanted), period, grouped, ''), also };
   }
-  // Series that no one measure serves ("qual foi melhor?" after the Selic and then the IFIX): each
-  // its own return over the period, or its own value at one date.
-  if (isMixedSeries(subjects, catalog)) {
-    measure = null;
-    agg = isSpan(period) ? 'variation' : 'value';
-    also = [];
+  if (keepAgg) {
+    inherited.push('aggregation');
+    return { agg: prevAgg, also: (prev.also ?? []).filter((a) => def.aggregations.includes(a)) };
   }
-  const group_by = cur.group_by ?? prev.group_by;
-  // "e o maior valor de mercado?" after "qual deles tem o menor p/vp?": the new words' order wins.
-  const compare =
-    subjects.length > 1 ? (cur.compare ?? (prev.compare ? reading.compareWanted : null) ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null)) : null;
-  return {
-    question: { subjects: subjects.slice(0, MAX_QUESTION_SUBJECTS), measure, agg, also, period, group_by, compare, condition: cur.condition ?? null },
-    meta: {
-      applied: true,
-      inherited,
-      changed,
-      reason: `edited the previous question: kept ${inherited.join(', ') || 'nothing'}; changed ${changed.join(', ') || 'nothing'}`,
-    },
-  };
+  // The words' aggregation, read for the new measure ("e a selic rendeu quanto?" compounds the rate).
+  if (!reading.aggNamed) return { agg: chooseAgg(def, new Set(reading.aggWanted), period, grouped, ''), also };
+  changed.push('aggregation');
+  return { agg: cur.agg, also };
+}
+
+/** "e o maior valor de mercado?" after "qual deles tem o menor p/vp?": the new words' order wins. */
+function editCompare(edit: FollowUpEdit, subjects: QuestionSubject[]): StructuredQuestion['compare'] {
+  const { reading, cur, prev } = edit;
+  if (subjects.length <= 1) return null;
+  return cur.compare ?? (prev.compare ? reading.compareWanted : null) ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { MAX_QUESTION_SUBJECTS, type MeasureAgg, type PeriodSpec, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
-import { parsePeriod, PeriodShift } from '@cota/periods';
+import { parsePeriod, type ParsedPeriod, PeriodShift } from '@cota/periods';
 import { normalize } from '@cota/text';
 import { readNumericConditions } from '../conditions';
 import { isMixedSeries, isSpan } from './measure-plan';
@@ -111,116 +111,41 @@ export class QuestionReader {
   read(question: string, tickers: string[], corrected?: string): QuestionReading {
     const signals: string[] = [];
     const period = parsePeriod(question);
-    // Words are read with misspellings corrected ("divdendos"); the period from the text as written ("marco/24").
-    let text = corrected ?? normalize(question);
-    for (const t of tickers) text = text.replace(new RegExp(`(?:^| )${t.toLowerCase()}(?= |$)`, 'g'), ' <fundo> ');
-    const fullText = text.replace(/\s+/g, ' ').trim();
-    if (period) {
-      signals.push(`period "${period.matched}"`);
-      // The period's words are not measure or aggregation words ("últimos" is not "last").
-      const words = normalize(period.matched);
-      if (words) text = text.replace(words, ' ');
-    }
-    text = text.replace(/\s+/g, ' ').trim();
-
-    const subjects: QuestionSubject[] = tickers.map((id) => ({ kind: 'fund', id }));
-    const market = this.longestMatches(this.subjectWords, text);
-    for (const m of market) {
-      if (!subjects.some((s) => s.kind === m.subject.kind && s.id === m.subject.id)) subjects.push(m.subject);
-      signals.push(`subject ${m.subject.id} ("${m.phrase.text}")`);
-    }
-
-    // The most specific measure named wins ("VPA no fechamento de 2022" asks for the VPA), then the longest words.
-    // "ponderado pelo valor de mercado" says how to weigh, not what to measure.
-    const clientScope = subjects.some((s) => s.kind === 'portfolio') || /(?:^| )(?:meu|minha|meus|minhas)(?= |$)/.test(text);
-    const vocabulary = clientScope ? [...this.measureWords, ...this.clientWords] : this.measureWords;
-    const measureText = text.replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ').trim();
-    const bare = withoutPossessives(` ${measureText} `).trim();
-    const measureHit =
-      [...this.longestMatches(vocabulary, measureText), ...(bare !== measureText ? this.longestMatches(vocabulary, bare) : [])].sort(
-        (a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length,
-      )[0] ?? null;
-    let measure: MeasureDef | null = measureHit?.measure ?? null;
-    if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
-    const measureNamed = measure !== null;
+    const { text, fullText } = this.wordsToRead(question, tickers, corrected, period, signals);
+    // Each step reads one part, in this order: the subjects pick the measure's vocabulary, the
+    // measure the aggregation, the subjects and cues the comparison.
+    const subjects = this.readSubjects(tickers, text, signals);
+    const measureHit = this.readMeasure(subjects, text, signals);
+    const measureNamed = measureHit !== null;
 
     // "últimos 6 meses" is a period, not the aggregation "last"; "acumulado no ano" keeps its "acumulado".
     const periodWords = period ? ` ${normalize(period.matched)} ` : '';
     const aggHits = this.longestMatches(this.aggWords, fullText).filter((h) => !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)));
     const paddedText = ` ${text} `;
     const groupHit = this.groupWords.find((g) => paddedText.includes(g.phrase.padded)) ?? null;
-    // "qual deles tem o menor", "qual dos meus fundos caiu mais": the comparison phrase without whom it picks from.
-    const compareText = ` ${text.replace(/(?:^| )(qual|quem) (?:deles|delas|dos dois|das duas|dos tres|das tres|dos meus (?:fundos|fiis)|das minhas cotas|dos fundos|dos fiis|desses(?: fundos| fiis)?|dessas|entre eles|fii|fundo)(?= |$)/, ' $1').trim()} `;
-    const compareHit = this.compareWords.find((c) => compareText.includes(c.phrase.padded)) ?? null;
+    const compareHit = this.readCompareHit(text);
 
-    // The client's own measure ("quanto recebi") is about the whole portfolio unless funds are named
-    // ("preço médio do KNIP11 na minha carteira": the carteira is where, the fund is what).
-    const impliedPortfolio = measure?.subject === 'portfolio' && !subjects.some((s) => s.kind === 'fund' || s.kind === 'portfolio');
-    if (impliedPortfolio) subjects.push({ kind: 'portfolio', id: 'PORTFOLIO' });
-    if (measure?.subject === 'portfolio' && subjects.some((s) => s.kind === 'fund')) {
-      const at = subjects.findIndex((s) => s.kind === 'portfolio');
-      if (at >= 0) subjects.splice(at, 1);
-    }
-    // A market subject brings its own measure (IFIX → points, IPCA → monthly rate) unless a fund is asked too.
-    const first = subjects[0];
-    if (first && first.kind !== 'fund' && first.kind !== 'portfolio' && (!measure || measure.subject !== first.kind)) {
-      measure = defaultMeasureFor(this.catalog, first.kind, first.id);
-    }
-    // Several market series that no one measure serves (the IFIX with the Selic): a panel, each its own.
-    const mixed = isMixedSeries(subjects, this.catalog);
-    if (mixed) measure = null;
     const aggWanted = new Set(aggHits.map((h) => h.agg));
-    // "quanto rendeu", "subiu": a fund's return is its price's variation.
-    // "qual dos meus fundos caiu mais": the same, fund by fund of the portfolio.
-    const fundsCompared = subjects.some((s) => s.kind === 'fund') || (compareHit !== null && subjects.some((s) => s.kind === 'portfolio'));
     const spanned = isSpan(period?.spec ?? null);
-    // Funds compared over a period with no measure named ("knri11 x hgru11, qual se saiu melhor em 2021?"): how their prices did.
-    const comparedOverTime = compareHit !== null && spanned && subjects.length > 1;
-    if (!measure && !mixed && (aggWanted.has('variation') || comparedOverTime) && fundsCompared) measure = this.catalog.measures.price ?? null;
-
-    // Series that no one measure serves, asked how they did ("rendeu", "subiu", "bateu"): each one's return.
-    // "compara o XPIN11 com o IFIX em 2023", "ABCP11 x IFIX em 2024": compared over a period, by how each did.
+    const { measure, impliedPortfolio, mixed } = this.settleSubjectsAndMeasure(subjects, measureHit?.measure ?? null, aggWanted, compareHit !== null, spanned);
     const cues = CUES.filter(([, re]) => re.test(text)).map(([c]) => c);
-    const returns = mixed && spanned && (aggWanted.has('variation') || aggWanted.has('accumulated') || compareHit !== null || cues.includes('add_subject'));
-    let agg = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, groupHit !== null, text) : returns ? 'variation' : null;
-    // "maior e menor", "primeiro e último", "quantos pagamentos e quanto no total": every aggregation asked.
-    let also = measure && agg ? [...aggWanted].filter((a) => a !== agg && ALSO.has(a) && measure!.aggregations.includes(a) && !(a === 'last' && agg === 'value')) : [];
-    // "quanto pagou em 2024 e qual foi a média por mês?": each question joined by "e" asks its own aggregation.
-    const clauses = measure ? this.clauseAggs(measure, fullText, periodWords, period?.spec ?? null) : [];
-    if (clauses.length > 1) {
-      agg = clauses[0];
-      also = clauses.slice(1).filter((a) => ALSO.has(a));
-      signals.push(`one aggregation per clause (${clauses.join(', ')})`);
-    }
-    // "quantos cotistas em dez/2020 e em dez/2023?": a level or stock read at both dates (the span's ends).
-    let periodSpec = period?.spec ?? null;
-    if (
-      period?.span &&
-      measure &&
-      (measure.kind === 'level' || measure.kind === 'stock') &&
-      agg === 'value' &&
-      measure.aggregations.includes('first') &&
-      measure.aggregations.includes('last')
-    ) {
-      periodSpec = period.span;
-      agg = 'first';
-      also = ['last'];
-      signals.push('two dates: the value at each');
-    }
+    const { agg, also, periodSpec } = this.readAggregation({
+      measure,
+      mixed,
+      spanned,
+      period,
+      aggWanted,
+      hasGroup: groupHit !== null,
+      hasCompare: compareHit !== null,
+      cues,
+      text,
+      fullText,
+      periodWords,
+      signals,
+    });
     if (agg && aggHits.length) signals.push(`aggregation ${agg} (${aggHits.map((h) => `"${h.phrase.text}"`).join(', ')})`);
-    const ofPortfolio = measure?.subject === 'fund' && subjects.some((s) => s.kind === 'portfolio');
-    // "em qual fii eu coloquei mais": the client's own measure, fund by fund.
-    const ownPerFund = measure?.subject === 'portfolio' && /(?:^| )(?:qual|quem)(?= |$)/.test(text) && /(?:^| )(?:fii|fiis|fundo|fundos)(?= |$)/.test(text);
-    const multi = subjects.length > 1 || cues.includes('among_previous') || ofPortfolio || ownPerFund;
-    // Without a comparison phrase, "qual ... mais/menos" ("em qual fii eu coloquei mais dinheiro") still picks one.
-    const which = /(?:^| )(?:qual|quem)(?= |$)/.test(text);
-    const moreOrLess = which
-      ? /(?:^| )menos(?= |$)/.test(text)
-        ? 'min'
-        : /(?:^| )mais(?! (?:recente|recentes|novo|nova|antigo|antiga)(?: |$))(?= |$)/.test(text)
-          ? 'max'
-          : null
-      : null;
+    const moreOrLess = moreOrLessAsked(text);
+    const multi = this.picksOne(subjects, measure, cues, text);
     const compare = multi ? (compareHit?.order ?? moreOrLess ?? (cues.includes('among_previous') ? 'max' : null)) : null;
     // Two indices or funds compared over a period are compared by how they did, not by their points.
     let finalAgg = agg;
@@ -248,6 +173,147 @@ export class QuestionReader {
       cues,
       ordinal: period ? null : (ORDINAL_WORDS[/^(?:e )?(?:n?[oa] |e )?(primeiro|segundo|terceiro|quarto|[1-4]o)$/.exec(fullText)?.[1] ?? ''] ?? null),
     };
+  }
+
+  /** "qual deles tem o menor", "qual dos meus fundos caiu mais": the comparison phrase without whom it picks from. */
+  private readCompareHit(text: string): { order: 'max' | 'min'; phrase: Phrase } | null {
+    const compareText = ` ${text.replace(/(?:^| )(qual|quem) (?:deles|delas|dos dois|das duas|dos tres|das tres|dos meus (?:fundos|fiis)|das minhas cotas|dos fundos|dos fiis|desses(?: fundos| fiis)?|dessas|entre eles|fii|fundo)(?= |$)/, ' $1').trim()} `;
+    return this.compareWords.find((c) => compareText.includes(c.phrase.padded)) ?? null;
+  }
+
+  /**
+   * The text words are read from, funds written as <fundo>: `fullText` whole, `text` without the
+   * period's words. Words are read with misspellings corrected ("divdendos"); the period from the
+   * text as written ("marco/24").
+   */
+  private wordsToRead(question: string, tickers: string[], corrected: string | undefined, period: ParsedPeriod | null, signals: string[]): { text: string; fullText: string } {
+    let text = corrected ?? normalize(question);
+    for (const t of tickers) text = text.replace(new RegExp(`(?:^| )${t.toLowerCase()}(?= |$)`, 'g'), ' <fundo> ');
+    const fullText = text.replace(/\s+/g, ' ').trim();
+    if (period) {
+      signals.push(`period "${period.matched}"`);
+      // The period's words are not measure or aggregation words ("últimos" is not "last").
+      const words = normalize(period.matched);
+      if (words) text = text.replace(words, ' ');
+    }
+    return { text: text.replace(/\s+/g, ' ').trim(), fullText };
+  }
+
+  /** The funds found, then the market subjects the words name (the IFIX, the Selic, the portfolio). */
+  private readSubjects(tickers: string[], text: string, signals: string[]): QuestionSubject[] {
+    const subjects: QuestionSubject[] = tickers.map((id) => ({ kind: 'fund', id }));
+    for (const m of this.longestMatches(this.subjectWords, text)) {
+      if (!subjects.some((s) => s.kind === m.subject.kind && s.id === m.subject.id)) subjects.push(m.subject);
+      signals.push(`subject ${m.subject.id} ("${m.phrase.text}")`);
+    }
+    return subjects;
+  }
+
+  /**
+   * The most specific measure named wins ("VPA no fechamento de 2022" asks for the VPA), then the longest words.
+   * "ponderado pelo valor de mercado" says how to weigh, not what to measure.
+   */
+  private readMeasure(subjects: QuestionSubject[], text: string, signals: string[]): { measure: MeasureDef; phrase: Phrase } | null {
+    const clientScope = subjects.some((s) => s.kind === 'portfolio') || /(?:^| )(?:meu|minha|meus|minhas)(?= |$)/.test(text);
+    const vocabulary = clientScope ? [...this.measureWords, ...this.clientWords] : this.measureWords;
+    const measureText = text.replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ').trim();
+    const bare = withoutPossessives(` ${measureText} `).trim();
+    const measureHit =
+      [...this.longestMatches(vocabulary, measureText), ...(bare !== measureText ? this.longestMatches(vocabulary, bare) : [])].sort(
+        (a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length,
+      )[0] ?? null;
+    if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
+    return measureHit;
+  }
+
+  /**
+   * The subjects and the measure made to fit each other (`subjects` is edited in place): the client's
+   * own measure implies the portfolio, a market subject brings its own measure, a return of funds is
+   * their price's.
+   */
+  private settleSubjectsAndMeasure(
+    subjects: QuestionSubject[],
+    named: MeasureDef | null,
+    aggWanted: Set<MeasureAgg>,
+    hasCompare: boolean,
+    spanned: boolean,
+  ): { measure: MeasureDef | null; impliedPortfolio: boolean; mixed: boolean } {
+    let measure = named;
+    // The client's own measure ("quanto recebi") is about the whole portfolio unless funds are named
+    // ("preço médio do KNIP11 na minha carteira": the carteira is where, the fund is what).
+    const impliedPortfolio = measure?.subject === 'portfolio' && !subjects.some((s) => s.kind === 'fund' || s.kind === 'portfolio');
+    if (impliedPortfolio) subjects.push({ kind: 'portfolio', id: 'PORTFOLIO' });
+    if (measure?.subject === 'portfolio' && subjects.some((s) => s.kind === 'fund')) {
+      const at = subjects.findIndex((s) => s.kind === 'portfolio');
+      if (at >= 0) subjects.splice(at, 1);
+    }
+    // A market subject brings its own measure (IFIX → points, IPCA → monthly rate) unless a fund is asked too.
+    const first = subjects[0];
+    if (first && first.kind !== 'fund' && first.kind !== 'portfolio' && (!measure || measure.subject !== first.kind)) {
+      measure = defaultMeasureFor(this.catalog, first.kind, first.id);
+    }
+    // Several market series that no one measure serves (the IFIX with the Selic): a panel, each its own.
+    const mixed = isMixedSeries(subjects, this.catalog);
+    if (mixed) measure = null;
+    // "quanto rendeu", "subiu": a fund's return is its price's variation.
+    // "qual dos meus fundos caiu mais": the same, fund by fund of the portfolio.
+    const fundsCompared = subjects.some((s) => s.kind === 'fund') || (hasCompare && subjects.some((s) => s.kind === 'portfolio'));
+    // Funds compared over a period with no measure named ("knri11 x hgru11, qual se saiu melhor em 2021?"): how their prices did.
+    const comparedOverTime = hasCompare && spanned && subjects.length > 1;
+    if (!measure && !mixed && (aggWanted.has('variation') || comparedOverTime) && fundsCompared) measure = this.catalog.measures.price ?? null;
+    return { measure, impliedPortfolio, mixed };
+  }
+
+  /** The aggregation, the ones asked with it, and the period they are read over (two dates read as the span's ends). */
+  private readAggregation(r: {
+    measure: MeasureDef | null;
+    mixed: boolean;
+    spanned: boolean;
+    period: ParsedPeriod | null;
+    aggWanted: Set<MeasureAgg>;
+    hasGroup: boolean;
+    hasCompare: boolean;
+    cues: FollowUpCue[];
+    text: string;
+    fullText: string;
+    periodWords: string;
+    signals: string[];
+  }): { agg: MeasureAgg | null; also: MeasureAgg[]; periodSpec: PeriodSpec | null } {
+    const { measure, period, aggWanted, signals } = r;
+    // Series that no one measure serves, asked how they did ("rendeu", "subiu", "bateu"): each one's return.
+    // "compara o XPIN11 com o IFIX em 2023", "ABCP11 x IFIX em 2024": compared over a period, by how each did.
+    const returns = r.mixed && r.spanned && (aggWanted.has('variation') || aggWanted.has('accumulated') || r.hasCompare || r.cues.includes('add_subject'));
+    let agg: MeasureAgg | null = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, r.hasGroup, r.text) : returns ? 'variation' : null;
+    // "maior e menor", "primeiro e último", "quantos pagamentos e quanto no total": every aggregation asked.
+    let also = measure && agg ? [...aggWanted].filter((a) => a !== agg && ALSO.has(a) && measure.aggregations.includes(a) && !(a === 'last' && agg === 'value')) : [];
+    // "quanto pagou em 2024 e qual foi a média por mês?": each question joined by "e" asks its own aggregation.
+    const clauses = measure ? this.clauseAggs(measure, r.fullText, r.periodWords, period?.spec ?? null) : [];
+    if (clauses.length > 1) {
+      agg = clauses[0];
+      also = clauses.slice(1).filter((a) => ALSO.has(a));
+      signals.push(`one aggregation per clause (${clauses.join(', ')})`);
+    }
+    // "quantos cotistas em dez/2020 e em dez/2023?": a level or stock read at both dates (the span's ends).
+    if (
+      period?.span &&
+      measure &&
+      (measure.kind === 'level' || measure.kind === 'stock') &&
+      agg === 'value' &&
+      measure.aggregations.includes('first') &&
+      measure.aggregations.includes('last')
+    ) {
+      signals.push('two dates: the value at each');
+      return { agg: 'first', also: ['last'], periodSpec: period.span };
+    }
+    return { agg, also, periodSpec: period?.spec ?? null };
+  }
+
+  /** Whether the question picks one of several: several subjects, "qual deles", a fund's measure of the portfolio, the client's own measure fund by fund. */
+  private picksOne(subjects: QuestionSubject[], measure: MeasureDef | null, cues: FollowUpCue[], text: string): boolean {
+    const ofPortfolio = measure?.subject === 'fund' && subjects.some((s) => s.kind === 'portfolio');
+    // "em qual fii eu coloquei mais": the client's own measure, fund by fund.
+    const ownPerFund = measure?.subject === 'portfolio' && /(?:^| )(?:qual|quem)(?= |$)/.test(text) && /(?:^| )(?:fii|fiis|fundo|fundos)(?= |$)/.test(text);
+    return subjects.length > 1 || cues.includes('among_previous') || ofPortfolio || ownPerFund;
   }
 
   /** The aggregation of each question joined by "e" ("quanto pagou ... e qual a média"), when there are several. */
@@ -284,6 +350,13 @@ export function readCondition(text: string): { op: 'gt' | 'lt'; value: number } 
   if (/(?:^| )(?:negativo|negativa|negativos|negativas|deflacao)(?= |$)/.test(text)) return { op: 'lt', value: 0 };
   if (/(?:^| )(?:positivo|positiva|positivos|positivas)(?= |$)/.test(text)) return { op: 'gt', value: 0 };
   return null;
+}
+
+/** Without a comparison phrase, "qual ... mais/menos" ("em qual fii eu coloquei mais dinheiro") still picks one. */
+function moreOrLessAsked(text: string): 'max' | 'min' | null {
+  if (!/(?:^| )(?:qual|quem)(?= |$)/.test(text)) return null;
+  if (/(?:^| )menos(?= |$)/.test(text)) return 'min';
+  return /(?:^| )mais(?! (?:recente|recentes|novo|nova|antigo|antiga)(?: |$))(?= |$)/.test(text) ? 'max' : null;
 }
 
 /** A count next to "últimos"/"primeiros" (either side): how many of the newest or oldest values. */

@@ -204,6 +204,25 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
     return out;
   }
 
+  // Read in this order: the amounts' roles are settled before the flows may take their place.
+  const { rate, duration } = readRateAndTerm(mentions, out);
+  readAmounts(text, mentions, expecting, out);
+  if (readCashFlows(text, expecting, out)) return out;
+  const hasMoney = out.valor_inicial !== undefined || out.aporte_mensal !== undefined || out.meta !== undefined;
+  if (!rate && !hasMoney && /\b(convert\w*|equival\w*)\b/.test(text)) {
+    // "me converte uma taxa mensal pra anual": the calculation and the period it starts from; the rate is asked next.
+    out.operacao = 'conversao_taxa';
+    const monthly = text.search(/\b(mensal|mensais|ao mes|a\.?m\.?)\b/);
+    const yearly = text.search(/\b(anual|anuais|ao ano|a\.?a\.?)\b/);
+    if (monthly >= 0 || yearly >= 0) out.taxa_periodo = yearly < 0 || (monthly >= 0 && monthly < yearly) ? 'mes' : 'ano';
+    return out;
+  }
+  chooseOperation(text, out, rate, duration, hasMoney);
+  return out;
+}
+
+/** The first rate (its period, "ao mês" unless said) and the first term named. */
+function readRateAndTerm(mentions: ReturnType<typeof findMentions>, out: FinanceArgs): { rate: RateMention | undefined; duration: DurationMention | undefined } {
   const rate = mentions.find((m): m is RateMention => m.kind === 'rate');
   if (rate) {
     out.taxa = percentString(rate.value);
@@ -215,6 +234,11 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
     out.prazo_meses = duration.months;
     out.prazo_unidade = duration.unit;
   }
+  return { rate, duration };
+}
+
+/** Each amount by the role its words give it (the first of each role counts): principal, monthly contribution, goal. */
+function readAmounts(text: string, mentions: ReturnType<typeof findMentions>, expecting: readonly string[], out: FinanceArgs): void {
   for (const m of mentions.filter((x): x is MoneyMention | UnreadableMention => x.kind === 'money' || x.kind === 'unreadable')) {
     const role = moneyRole(text, m);
     const value = m.kind === 'money' ? decimalString(m.value) : m.raw;
@@ -229,38 +253,36 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
     out[asked[0]] = out[moneyArgs[0]];
     delete out[moneyArgs[0]];
   }
+}
 
+/** NPV or IRR (or flows being asked for): the flows replace the amounts. True when the arguments are complete. */
+function readCashFlows(text: string, expecting: readonly string[], out: FinanceArgs): boolean {
   const bareFlows = expecting.includes('fluxos');
-  if (NPV.test(text) || IRR.test(text) || bareFlows) {
-    const flows = extractCashFlows(text, bareFlows, NPV.test(text) || IRR.test(text));
-    if (flows) {
-      // The amounts are the flows themselves, not a principal or a contribution.
-      delete out.valor_inicial;
-      delete out.aporte_mensal;
-      delete out.meta;
-      out.fluxos = flows;
-      if (NPV.test(text)) out.operacao = 'vpl';
-      else if (IRR.test(text)) out.operacao = 'tir';
-      return out;
-    }
-    if (NPV.test(text) || IRR.test(text)) {
-      // "qual a TIR?" names the calculation; its flows are asked for next.
-      delete out.valor_inicial;
-      delete out.aporte_mensal;
-      delete out.meta;
-      out.operacao = NPV.test(text) ? 'vpl' : 'tir';
-      return out;
-    }
+  if (!NPV.test(text) && !IRR.test(text) && !bareFlows) return false;
+  const flows = extractCashFlows(text, bareFlows, NPV.test(text) || IRR.test(text));
+  if (flows) {
+    // The amounts are the flows themselves, not a principal or a contribution.
+    delete out.valor_inicial;
+    delete out.aporte_mensal;
+    delete out.meta;
+    out.fluxos = flows;
+    if (NPV.test(text)) out.operacao = 'vpl';
+    else if (IRR.test(text)) out.operacao = 'tir';
+    return true;
   }
-  const hasMoney = out.valor_inicial !== undefined || out.aporte_mensal !== undefined || out.meta !== undefined;
-  if (!rate && !hasMoney && /\b(convert\w*|equival\w*)\b/.test(text)) {
-    // "me converte uma taxa mensal pra anual": the calculation and the period it starts from; the rate is asked next.
-    out.operacao = 'conversao_taxa';
-    const monthly = text.search(/\b(mensal|mensais|ao mes|a\.?m\.?)\b/);
-    const yearly = text.search(/\b(anual|anuais|ao ano|a\.?a\.?)\b/);
-    if (monthly >= 0 || yearly >= 0) out.taxa_periodo = yearly < 0 || (monthly >= 0 && monthly < yearly) ? 'mes' : 'ano';
-    return out;
+  if (NPV.test(text) || IRR.test(text)) {
+    // "qual a TIR?" names the calculation; its flows are asked for next.
+    delete out.valor_inicial;
+    delete out.aporte_mensal;
+    delete out.meta;
+    out.operacao = NPV.test(text) ? 'vpl' : 'tir';
+    return true;
   }
+  return false;
+}
+
+/** The calculation the arguments read ask for: the first rule that applies decides. */
+function chooseOperation(text: string, out: FinanceArgs, rate: RateMention | undefined, duration: DurationMention | undefined, hasMoney: boolean): void {
   if (out.meta !== undefined && out.aporte_mensal === undefined) out.operacao = 'aporte_necessario';
   else if (PRESENT_VALUE.test(text) && (out.valor_inicial !== undefined || out.meta !== undefined)) {
     // "quanto vale hoje R$ 20 mil daqui a 3 anos": the amount named is the future one.
@@ -272,5 +294,4 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
   } else if (out.aporte_mensal !== undefined) out.operacao = 'projecao_aportes';
   else if (rate && !hasMoney && (CONVERSION.test(text) || !duration)) out.operacao = 'conversao_taxa';
   else if (hasMoney || rate || duration) out.operacao = 'juros_compostos';
-  return out;
 }
