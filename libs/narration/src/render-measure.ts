@@ -203,102 +203,147 @@ function extraPhrase(r: MeasureResult, e: MeasureValue['extra'][number]): string
   return `${EXTRA_NAMES[e.agg] ?? e.agg}: ${val}${e.date && e.agg !== 'total' && e.agg !== 'count' && e.agg !== 'avg' ? `, em ${dateOf(r, e.date)}` : ''}.`;
 }
 
+/** What every phrasing of a found value shares: the value already formatted, its subject, period and date. */
+interface Said {
+  r: MeasureResult;
+  v: MeasureValue & { value: number };
+  name: string;
+  who: string;
+  when: string;
+  val: string;
+  at: string;
+  spec: PeriodSpec | null;
+  condition: Condition;
+  words: MeasureWords;
+}
+
 function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec: PeriodSpec | null, condition: Condition, words: MeasureWords): string {
   // A fallback measure dates its values its own way (a monthly DY by month).
   const r: MeasureResult = v.grain ? { ...result, grain: v.grain } : result;
   const who = subjectOf(v.subject);
   const period = periodPhrase(spec, v, r.grain);
   const when = period ? ` ${period}` : '';
-  if (v.value === null) {
-    // Say what the base does have: the dates around the empty period, else the series' range.
-    const near =
-      v.nearest && (v.nearest.before || v.nearest.after) && v.coverage
-        ? ` Os dados ${who} mais próximos são ${[v.nearest.before ? `de ${dateOf(r, v.nearest.before)} (antes)` : '', v.nearest.after ? `de ${dateOf(r, v.nearest.after)} (depois)` : ''].filter(Boolean).join(' e ')}; a série vai de ${dateOf(r, v.coverage.from)} a ${dateOf(r, v.coverage.to)}.`
-        : v.coverage
-          ? ` Tenho dados ${who} de ${dateOf(r, v.coverage.from)} a ${dateOf(r, v.coverage.to)}.`
-          : '';
-    return `Não encontrei ${name} ${who}${when || ''}.${near}`;
-  }
-  let val = formatIn(r.value_unit, v.value);
-  // An annual rate is also quoted per business day (how the Selic and the CDI accrue).
-  if (r.value_unit === 'pct_year' && r.agg !== 'accumulated') val += ` (equivalente a ${formatDecimal(toDecimal(((1 + v.value / 100) ** (1 / 252) - 1) * 100)!, 6)}% ao dia útil)`;
-  const at = v.date ? dateOf(r, v.date) : '';
-  const unitOf = (x: number) => formatIn(r.unit, x);
+  if (v.value === null) return notFoundSentence(r, v, name, who, when);
+  const found = v as MeasureValue & { value: number };
+  const c: Said = { r, v: found, name, who, when, val: valueText(r, found), at: v.date ? dateOf(r, v.date) : '', spec, condition, words };
   // A yield is one figure per fund whatever the aggregation asked across funds.
   switch (r.measure === 'dy' ? 'value' : r.agg) {
-    case 'variation': {
-      const move = v.value > 0 ? 'subindo' : v.value < 0 ? 'caindo' : 'indo';
-      const ends = v.start && v.end ? `, ${move} de ${unitOf(v.start.value)} em ${dateOf(r, v.start.date)} para ${unitOf(v.end.value)} em ${dateOf(r, v.end.date)}` : '';
-      const itself = ['index_points', 'price', 'fx_rate'].includes(r.measure);
-      const head = itself ? cap(bare(v.subject)) : `${cap(name)} ${who}`;
-      // Counts and amounts also change by a number people quote ("ganhou 164.682 cotistas").
-      const diff =
-        v.start && v.end && (r.unit === 'count' || r.unit === 'brl')
-          ? `; diferença de ${r.unit === 'count' ? `${v.end.value - v.start.value >= 0 ? '+' : ''}${formatInteger(v.end.value - v.start.value)}` : formatIn('brl', shownDifference(v.start.value, v.end.value))}`
-          : '';
-      return `${head} variou ${signed(v.value)}${when}${ends}${diff}.`;
-    }
-    case 'accumulated': {
-      const daily = r.grain !== 'month';
-      const span = v.start && v.end ? (daily ? `, de ${formatDate(v.start.date)} a ${formatDate(v.end.date)}` : `, de ${monthOf(v.start.date)} a ${monthOf(v.end.date)}`) : '';
-      const n = daily ? `${v.count} ${v.count === 1 ? 'dia útil' : 'dias úteis'}` : `${v.count} ${v.count === 1 ? 'mês' : 'meses'}`;
-      // A month missing from the base makes the accumulation partial: say so rather than pass it as the period's.
-      const expected = !daily && v.period ? monthsBetween(v.period.from, v.coverage && v.coverage.to < v.period.to ? v.coverage.to : v.period.to) : v.count;
-      const gap =
-        !daily && expected > v.count
-          ? ` Atenção: a base não tem ${expected - v.count} dos ${expected} meses do período, então o acumulado é parcial.`
-          : daily
-            ? dailyGapNote(v)
-            : '';
-      return `${cap(bare(v.subject))} acumulou ${formatPercent(v.value)}${when} (juros compostos, ${n}${span}).${gap}`;
-    }
+    case 'variation':
+      return variationSentence(c);
+    case 'accumulated':
+      return accumulatedSentence(c);
     case 'max':
-    case 'min': {
-      // A monthly payment's extreme is known by its month ("o de dezembro"), its day given too.
-      const monthly = nounOf(words, r.measure).one === 'pagamento' && r.grain !== 'month' && v.date ? ` (o de ${monthName(Number(v.date.slice(5, 7)))})` : '';
-      return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}.`;
-    }
-    case 'total': {
-      const { one, many } = nounOf(words, v.fallback ?? r.measure);
-      const verb = /^(os|as) /.test(name) ? 'somam' : 'soma';
-      return `${cap(name)} ${who}${when} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}).`;
-    }
+    case 'min':
+      return extremeSentence(c);
+    case 'total':
+      return totalSentence(c);
     case 'avg':
-      return `A média d${name.startsWith('a ') ? 'a ' + name.slice(2) : name.startsWith('os ') ? 'os ' + name.slice(3) : 'o ' + name.slice(2)} ${who}${when} foi ${val} (${v.count} ${v.count === 1 ? 'valor' : 'valores'}).`;
+      return `A média d${name.startsWith('a ') ? 'a ' + name.slice(2) : name.startsWith('os ') ? 'os ' + name.slice(3) : 'o ' + name.slice(2)} ${who}${when} foi ${c.val} (${v.count} ${v.count === 1 ? 'valor' : 'valores'}).`;
     case 'count':
-      if (v.matched && condition) {
-        const level = condition.value === 0 ? 'zero' : formatIn(r.unit === 'pct_month' || r.unit === 'pct_year' ? 'pct' : r.unit, condition.value);
-        const which = v.matched.length ? ` (${v.matched.map((d) => dateOf(r, d)).join(', ')})` : '';
-        const unitWord = r.grain === 'month' ? (v.value === 1 ? 'mês' : 'meses') : v.value === 1 ? 'dia' : 'dias';
-        const op = condition.op === 'gt' ? 'ficou acima de' : 'ficou abaixo de';
-        return `${cap(name)} ${who} ${op} ${level} em ${v.value} ${unitWord}${when}${which}, de ${v.count} no período.`;
-      }
-      return `${cap(who.replace(/^d[oa] /, ''))} teve ${v.value} ${isPayments(r.measure) ? (v.value === 1 ? 'pagamento de dividendo' : 'pagamentos de dividendos') : 'registros'}${when}.`;
+      return countSentence(c);
     case 'first':
-      return `O primeiro valor ${who}${when} foi ${val}, em ${at}.`;
+      return `O primeiro valor ${who}${when} foi ${c.val}, em ${c.at}.`;
     case 'last':
-      return r.measure === 'dividend'
-        ? `O último dividendo ${who}${when} foi ${val} por cota, ${at ? `com data-com em ${at}${v.paid_on ? ` e pagamento em ${formatDate(v.paid_on)}` : ''}` : `pago em ${formatDate(v.paid_on as string)}`}.`
-        : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
-    default: {
-      // The client's own current figures have no date to speak of.
-      if (r.measure === 'shares_held')
-        return `Você tem ${val} ${v.value === 1 ? 'cota' : 'cotas'} ${v.subject.kind === 'portfolio' ? 'na sua carteira, somando todos os fundos' : who}.`;
-      if (r.measure === 'avg_price' || r.measure === 'invested') return `${cap(name)} ${who} é ${val}.`;
-      if (r.measure === 'dy' && v.start && v.end) {
-        return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre o fechamento de ${formatMoney(v.end.value)} em ${formatDate(v.end.date)}.`;
-      }
-      const oneMonth = r.grain === 'month' && v.period && v.period.from.slice(0, 7) === v.period.to.slice(0, 7);
-      const span = !oneMonth && spec && spec.kind !== 'latest' && spec.kind !== 'previous_session' && spec.kind !== 'ago' && !(spec.kind === 'range' && spec.grain === 'day');
-      if (oneMonth) return `${cap(name)} ${who}${when} foi ${val}.`;
-      if (span) return `${cap(name)} ${who}${when} foi ${val}, no último dado do período (${at}).`;
-      // A day without a value (a holiday, a weekend): say so, and give the last value before it.
-      const asked = spec && spec.kind === 'range' && spec.grain === 'day' ? spec.from : null;
-      if (asked && v.date && v.date.slice(0, 10) !== asked)
-        return `Não há dado em ${formatDate(asked)} (dia sem pregão ou sem publicação); ${name} ${who} no dia anterior mais próximo, ${at}, foi ${val}.`;
-      return `${cap(name)} ${who}${asked ? '' : when} em ${at} foi ${val}.`;
-    }
+      return lastSentence(c);
+    default:
+      return valueSentence(c);
   }
+}
+
+/** No value: say what the base does have, the dates around the empty period, else the series' range. */
+function notFoundSentence(r: MeasureResult, v: MeasureValue, name: string, who: string, when: string): string {
+  const near =
+    v.nearest && (v.nearest.before || v.nearest.after) && v.coverage
+      ? ` Os dados ${who} mais próximos são ${[v.nearest.before ? `de ${dateOf(r, v.nearest.before)} (antes)` : '', v.nearest.after ? `de ${dateOf(r, v.nearest.after)} (depois)` : ''].filter(Boolean).join(' e ')}; a série vai de ${dateOf(r, v.coverage.from)} a ${dateOf(r, v.coverage.to)}.`
+      : v.coverage
+        ? ` Tenho dados ${who} de ${dateOf(r, v.coverage.from)} a ${dateOf(r, v.coverage.to)}.`
+        : '';
+  return `Não encontrei ${name} ${who}${when || ''}.${near}`;
+}
+
+/** The value in its unit; an annual rate is also quoted per business day (how the Selic and the CDI accrue). */
+function valueText(r: MeasureResult, v: MeasureValue & { value: number }): string {
+  const val = formatIn(r.value_unit, v.value);
+  if (r.value_unit === 'pct_year' && r.agg !== 'accumulated') {
+    return `${val} (equivalente a ${formatDecimal(toDecimal(((1 + v.value / 100) ** (1 / 252) - 1) * 100)!, 6)}% ao dia útil)`;
+  }
+  return val;
+}
+
+function variationSentence({ r, v, name, who, when }: Said): string {
+  const unitOf = (x: number) => formatIn(r.unit, x);
+  const move = v.value > 0 ? 'subindo' : v.value < 0 ? 'caindo' : 'indo';
+  const ends = v.start && v.end ? `, ${move} de ${unitOf(v.start.value)} em ${dateOf(r, v.start.date)} para ${unitOf(v.end.value)} em ${dateOf(r, v.end.date)}` : '';
+  const itself = ['index_points', 'price', 'fx_rate'].includes(r.measure);
+  const head = itself ? cap(bare(v.subject)) : `${cap(name)} ${who}`;
+  // Counts and amounts also change by a number people quote ("ganhou 164.682 cotistas").
+  const diff =
+    v.start && v.end && (r.unit === 'count' || r.unit === 'brl')
+      ? `; diferença de ${r.unit === 'count' ? `${v.end.value - v.start.value >= 0 ? '+' : ''}${formatInteger(v.end.value - v.start.value)}` : formatIn('brl', shownDifference(v.start.value, v.end.value))}`
+      : '';
+  return `${head} variou ${signed(v.value)}${when}${ends}${diff}.`;
+}
+
+function accumulatedSentence({ r, v, when }: Said): string {
+  const daily = r.grain !== 'month';
+  const span = v.start && v.end ? (daily ? `, de ${formatDate(v.start.date)} a ${formatDate(v.end.date)}` : `, de ${monthOf(v.start.date)} a ${monthOf(v.end.date)}`) : '';
+  const n = daily ? `${v.count} ${v.count === 1 ? 'dia útil' : 'dias úteis'}` : `${v.count} ${v.count === 1 ? 'mês' : 'meses'}`;
+  // A month missing from the base makes the accumulation partial: say so rather than pass it as the period's.
+  const expected = !daily && v.period ? monthsBetween(v.period.from, v.coverage && v.coverage.to < v.period.to ? v.coverage.to : v.period.to) : v.count;
+  const gap =
+    !daily && expected > v.count ? ` Atenção: a base não tem ${expected - v.count} dos ${expected} meses do período, então o acumulado é parcial.` : daily ? dailyGapNote(v) : '';
+  return `${cap(bare(v.subject))} acumulou ${formatPercent(v.value)}${when} (juros compostos, ${n}${span}).${gap}`;
+}
+
+function extremeSentence({ r, v, name, who, when, val, at, words }: Said): string {
+  // A monthly payment's extreme is known by its month ("o de dezembro"), its day given too.
+  const monthly = nounOf(words, r.measure).one === 'pagamento' && r.grain !== 'month' && v.date ? ` (o de ${monthName(Number(v.date.slice(5, 7)))})` : '';
+  return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}.`;
+}
+
+function totalSentence({ r, v, name, who, when, val, words }: Said): string {
+  const { one, many } = nounOf(words, v.fallback ?? r.measure);
+  const verb = /^(os|as) /.test(name) ? 'somam' : 'soma';
+  return `${cap(name)} ${who}${when} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}).`;
+}
+
+/** How many days (months) met the question's condition, else how many rows there were. */
+function countSentence({ r, v, name, who, when, condition }: Said): string {
+  if (v.matched && condition) {
+    const level = condition.value === 0 ? 'zero' : formatIn(r.unit === 'pct_month' || r.unit === 'pct_year' ? 'pct' : r.unit, condition.value);
+    const which = v.matched.length ? ` (${v.matched.map((d) => dateOf(r, d)).join(', ')})` : '';
+    const unitWord = r.grain === 'month' ? (v.value === 1 ? 'mês' : 'meses') : v.value === 1 ? 'dia' : 'dias';
+    const op = condition.op === 'gt' ? 'ficou acima de' : 'ficou abaixo de';
+    return `${cap(name)} ${who} ${op} ${level} em ${v.value} ${unitWord}${when}${which}, de ${v.count} no período.`;
+  }
+  return `${cap(who.replace(/^d[oa] /, ''))} teve ${v.value} ${isPayments(r.measure) ? (v.value === 1 ? 'pagamento de dividendo' : 'pagamentos de dividendos') : 'registros'}${when}.`;
+}
+
+/** The latest value; a dividend says its data-com and payment dates. */
+function lastSentence({ r, v, name, who, when, val, at }: Said): string {
+  return r.measure === 'dividend'
+    ? `O último dividendo ${who}${when} foi ${val} por cota, ${at ? `com data-com em ${at}${v.paid_on ? ` e pagamento em ${formatDate(v.paid_on)}` : ''}` : `pago em ${formatDate(v.paid_on as string)}`}.`
+    : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
+}
+
+/** A single value: the client's own figures, a yield with its parts, or the value of a day, month or period. */
+function valueSentence({ r, v, name, who, when, val, at, spec }: Said): string {
+  // The client's own current figures have no date to speak of.
+  if (r.measure === 'shares_held')
+    return `Você tem ${val} ${v.value === 1 ? 'cota' : 'cotas'} ${v.subject.kind === 'portfolio' ? 'na sua carteira, somando todos os fundos' : who}.`;
+  if (r.measure === 'avg_price' || r.measure === 'invested') return `${cap(name)} ${who} é ${val}.`;
+  if (r.measure === 'dy' && v.start && v.end) {
+    return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre o fechamento de ${formatMoney(v.end.value)} em ${formatDate(v.end.date)}.`;
+  }
+  const oneMonth = r.grain === 'month' && v.period && v.period.from.slice(0, 7) === v.period.to.slice(0, 7);
+  const span = !oneMonth && spec && spec.kind !== 'latest' && spec.kind !== 'previous_session' && spec.kind !== 'ago' && !(spec.kind === 'range' && spec.grain === 'day');
+  if (oneMonth) return `${cap(name)} ${who}${when} foi ${val}.`;
+  if (span) return `${cap(name)} ${who}${when} foi ${val}, no último dado do período (${at}).`;
+  // A day without a value (a holiday, a weekend): say so, and give the last value before it.
+  const asked = spec && spec.kind === 'range' && spec.grain === 'day' ? spec.from : null;
+  if (asked && v.date && v.date.slice(0, 10) !== asked)
+    return `Não há dado em ${formatDate(asked)} (dia sem pregão ou sem publicação); ${name} ${who} no dia anterior mais próximo, ${at}, foi ${val}.`;
+  return `${cap(name)} ${who}${asked ? '' : when} em ${at} foi ${val}.`;
 }
 
 const maxName = (name: string) =>

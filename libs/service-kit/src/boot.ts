@@ -56,31 +56,32 @@ export interface SharedInfra {
   metrics?: BusMetrics;
 }
 
-export async function startService(def: ServiceDefinition, env: CotaEnv, shared?: SharedInfra): Promise<RunningService> {
-  const log = new Logger(def.name);
-  const owned: Array<() => Promise<void>> = [];
-  // Traces (OTLP over HTTP) only when OTEL_EXPORTER_OTLP_ENDPOINT is set; the first service of a process installs them.
-  let tracing: TracingHandle | null = null;
-  if (env.otlpEndpoint && !tracingEnabled()) {
-    tracing = await startTracing({ serviceName: shared ? 'cota' : `cota-${def.name}`, endpoint: env.otlpEndpoint });
-  }
-  // Bulkheads, breakers and retries (policies/fabric.yaml): a bad value stops the start naming file and field.
-  const fabric = loadPolicy('fabric', FabricPolicy);
+/** Closes a connection this service opened itself (shared ones belong to the process). */
+type Closer = () => Promise<void>;
 
-  let transport = shared?.transport;
-  if (!transport) {
-    if (!env.natsUrl) throw new Error(`${def.name}: NATS_URL is required to run as a separate process`);
-    const nats = await NatsTransport.connect({
-      url: env.natsUrl,
-      user: env.natsUser,
-      pass: env.natsPassword,
-      name: `cota-${def.name}`,
-      onStatus: (status, level) => log[level]('nats status', { status }),
-    });
-    transport = nats;
-    owned.push(() => nats.drain());
-  }
+/** Traces (OTLP over HTTP) only when OTEL_EXPORTER_OTLP_ENDPOINT is set; the first service of a process installs them. */
+async function startTracingOnce(def: ServiceDefinition, env: CotaEnv, shared?: SharedInfra): Promise<TracingHandle | null> {
+  if (!env.otlpEndpoint || tracingEnabled()) return null;
+  return startTracing({ serviceName: shared ? 'cota' : `cota-${def.name}`, endpoint: env.otlpEndpoint });
+}
 
+/** The process's bus transport, or a NATS connection of its own when run as a separate process. */
+async function openTransport(def: ServiceDefinition, env: CotaEnv, log: Logger, owned: Closer[], shared?: SharedInfra): Promise<Transport> {
+  if (shared?.transport) return shared.transport;
+  if (!env.natsUrl) throw new Error(`${def.name}: NATS_URL is required to run as a separate process`);
+  const nats = await NatsTransport.connect({
+    url: env.natsUrl,
+    user: env.natsUser,
+    pass: env.natsPassword,
+    name: `cota-${def.name}`,
+    onStatus: (status, level) => log[level]('nats status', { status }),
+  });
+  owned.push(() => nats.drain());
+  return nats;
+}
+
+/** The shared database, or one of its own when the service needs it; then its migrations. */
+async function openDatabaseFor(def: ServiceDefinition, env: CotaEnv, owned: Closer[], shared?: SharedInfra): Promise<DataSource | null> {
   let database = shared ? shared.database : null;
   if (def.needsDatabase && !database) {
     if (!env.databaseUrl) throw new Error(`${def.name}: DATABASE_URL is required`);
@@ -89,7 +90,11 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     owned.push(() => ds.destroy());
   }
   if (database && def.migrations.length) await runMigrations(database, def.migrations);
+  return database;
+}
 
+/** The shared Redis, or one of its own; only an embedded process may run without it. */
+function openRedisFor(def: ServiceDefinition, env: CotaEnv, owned: Closer[], shared?: SharedInfra): Redis | null {
   let redis = shared ? shared.redis : null;
   if (def.needsRedis && !redis && env.redisUrl) {
     const r = openRedis(env.redisUrl, `cota-${def.name}`);
@@ -97,41 +102,69 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     owned.push(async () => void (await r.quit().catch(() => r.disconnect())));
   }
   if (def.needsRedis && !redis && !env.embedded) throw new Error(`${def.name}: REDIS_URL is required`);
+  return redis;
+}
 
+/** The process's metrics registry, or a new one with the process metrics of this service. */
+function metricsFor(def: ServiceDefinition, shared?: SharedInfra): BusMetrics {
   const metrics = shared?.metrics ?? new BusMetrics();
   // Process metrics (CPU, memory, event loop) once per registry; the gateway registers its own (cota_gateway_*).
   if (!shared?.metrics && !def.http) collectDefaultMetrics({ register: metrics.registry, prefix: `cota_${def.name.replace(/-/g, '_')}_` });
-  const infra: Infra = {
+  return metrics;
+}
+
+/** What the service's module is given: its bus and only the connections it declared it needs. */
+function assembleInfra(
+  def: ServiceDefinition,
+  env: CotaEnv,
+  log: Logger,
+  connections: { transport: Transport; database: DataSource | null; redis: Redis | null },
+  fabric: FabricPolicy,
+  metrics: BusMetrics,
+): Infra {
+  const calls = fabric.client.callers.includes(def.name) ? fabric.client : undefined;
+  return {
     service: def.name,
     env,
-    bus: new Bus(transport, def.name, { fabric, calls: fabric.client.callers.includes(def.name) ? fabric.client : undefined, log, metrics, eventSalt: eventSaltOf(env, log) }),
-    database: def.needsDatabase ? database : null,
-    redis: def.needsRedis ? redis : null,
+    bus: new Bus(connections.transport, def.name, { fabric, calls, log, metrics, eventSalt: eventSaltOf(env, log) }),
+    database: def.needsDatabase ? connections.database : null,
+    redis: def.needsRedis ? connections.redis : null,
     embedded: env.embedded,
     metrics,
   };
+}
 
-  if (onOpenBus(infra)) {
-    log.warn('NATS WITHOUT CREDENTIALS: any client on the network can call, serve and read every subject; set NATS_USER/NATS_PASSWORD (deploy/README.md, "A closed bus")');
-  }
+/** Starts the Nest app: an HTTP server (the gateway) or a plain microservice, both serving the bus. */
+async function startNestApp(def: ServiceDefinition, env: CotaEnv, infra: Infra): Promise<INestApplicationContext> {
   const module = def.module(infra);
   // Handlers are @MessagePattern methods served by the bus's Nest transport strategy (same on NATS and in-process).
   const strategy = new BusServer(infra.bus);
-  let app: INestApplicationContext;
   if (def.http) {
     const http = await NestFactory.create(module, { logger: ['error', 'warn'], bodyParser: false, abortOnError: false });
     http.connectMicroservice({ strategy }, { inheritAppConfig: true });
     await http.startAllMicroservices();
     await http.listen(env.port, env.host);
-    app = http;
-  } else {
-    const micro = await NestFactory.createMicroservice(module, { strategy, logger: ['error', 'warn'], abortOnError: false });
-    await micro.listen();
-    app = micro;
+    return http;
   }
-  const health: TransportSubscription = serveHealth(infra, ownHealthChecks(infra));
-  // The metrics/probe port: never in a shared (embedded) process, where the gateway's /metrics serves all.
-  // Once stop() begins the service reports not ready (a rolling restart takes it out of rotation) while it drains.
+  const micro = await NestFactory.createMicroservice(module, { strategy, logger: ['error', 'warn'], abortOnError: false });
+  await micro.listen();
+  return micro;
+}
+
+type OpsServer = Awaited<ReturnType<typeof startOpsServer>>;
+
+/**
+ * Readiness and the metrics/probe port: never in a shared (embedded) process, where the gateway's
+ * /metrics serves all. Once `startDraining()` is called the service reports not ready (a rolling
+ * restart takes it out of rotation) while it drains.
+ */
+async function startProbes(
+  def: ServiceDefinition,
+  env: CotaEnv,
+  infra: Infra,
+  metrics: BusMetrics,
+  shared?: SharedInfra,
+): Promise<{ ops: OpsServer | null; startDraining: () => void }> {
   let draining = false;
   const checks = () =>
     draining ? { ...readinessChecks(infra), draining: async () => Promise.reject(new HealthProblem('encerrando: terminando as mensagens em andamento')) } : readinessChecks(infra);
@@ -140,6 +173,58 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     !shared && env.metricsPort !== undefined && env.metricsPort !== null
       ? await startOpsServer({ port: env.metricsPort, host: env.metricsHost, opsToken: env.opsToken, registry: metrics.registry, checks })
       : null;
+  return { ops, startDraining: () => void (draining = true) };
+}
+
+/** Everything stop() releases, in the order it releases them. */
+interface Running {
+  app: INestApplicationContext;
+  health: TransportSubscription;
+  owned: Closer[];
+  ops: OpsServer | null;
+  tracing: TracingHandle | null;
+  startDraining: () => void;
+  log: Logger;
+}
+
+/** Stops once: not ready first, then Nest, then the connections the service owns. */
+function stopperOf(r: Running): () => Promise<void> {
+  let stopped = false;
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    // Readiness false first; the probe port stays open (answering 503) until the drain is over.
+    r.startDraining();
+    r.health.unsubscribe();
+    await r.app.close();
+    // In-flight handlers finish (bus drain) before the database and Redis close.
+    for (const close of r.owned) await close().catch(() => undefined);
+    await r.ops?.close().catch(() => undefined);
+    await r.tracing?.stop();
+    r.log.info('stopped');
+  };
+}
+
+export async function startService(def: ServiceDefinition, env: CotaEnv, shared?: SharedInfra): Promise<RunningService> {
+  const log = new Logger(def.name);
+  // Connections this service opened itself, closed by stop() in opening order.
+  const owned: Closer[] = [];
+  const tracing = await startTracingOnce(def, env, shared);
+  // Bulkheads, breakers and retries (policies/fabric.yaml): a bad value stops the start naming file and field,
+  // before any connection is opened.
+  const fabric = loadPolicy('fabric', FabricPolicy);
+  const transport = await openTransport(def, env, log, owned, shared);
+  const database = await openDatabaseFor(def, env, owned, shared);
+  const redis = openRedisFor(def, env, owned, shared);
+  const metrics = metricsFor(def, shared);
+  const infra = assembleInfra(def, env, log, { transport, database, redis }, fabric, metrics);
+
+  if (onOpenBus(infra)) {
+    log.warn('NATS WITHOUT CREDENTIALS: any client on the network can call, serve and read every subject; set NATS_USER/NATS_PASSWORD (deploy/README.md, "A closed bus")');
+  }
+  const app = await startNestApp(def, env, infra);
+  const health: TransportSubscription = serveHealth(infra, ownHealthChecks(infra));
+  const { ops, startDraining } = await startProbes(def, env, infra, metrics, shared);
   log.info('started', {
     transport: transport.name,
     embedded: env.embedded,
@@ -147,24 +232,11 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     ...(ops ? { metrics_host: ops.address, metrics_port: ops.port } : {}),
   });
 
-  let stopped = false;
   return {
     name: def.name,
     infra,
     app,
     opsPort: ops?.port ?? null,
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      // Readiness false first; the probe port stays open (answering 503) until the drain is over.
-      draining = true;
-      health.unsubscribe();
-      await app.close();
-      // In-flight handlers finish (bus drain) before the database and Redis close.
-      for (const close of owned) await close().catch(() => undefined);
-      await ops?.close().catch(() => undefined);
-      await tracing?.stop();
-      log.info('stopped');
-    },
+    stop: stopperOf({ app, health, owned, ops, tracing, startDraining, log }),
   };
 }

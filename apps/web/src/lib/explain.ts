@@ -129,9 +129,27 @@ function showValue(v: unknown): string | null {
   return String(v);
 }
 
+type Planner = NonNullable<AskMeta['planner']>;
+
+/** The answer's explanation, one section per step of the pipeline. */
 export function buildExplain(meta: AskMeta | undefined): ExplainModel {
   const m = meta ?? {};
   const planner = m.planner ?? {};
+  return {
+    question: describeQuestion(planner.question),
+    followUp: followUpPairs(m, planner),
+    planner: plannerPairs(planner),
+    candidates: candidateRows(planner, m.entity ?? null),
+    query: queryPairs(m),
+    tool: toolPairs(m),
+    rag: ragSection(m),
+    narrator: narratorPairs(m),
+    timings: timingBars(m.timings_ms),
+  };
+}
+
+/** What a follow-up took from the previous question, and what the conversation context supplied. */
+function followUpPairs(m: AskMeta, planner: Planner): Pair[] {
   const followUp: Pair[] = [];
   const fu = planner.follow_up;
   if (fu) {
@@ -145,47 +163,64 @@ export function buildExplain(meta: AskMeta | undefined): ExplainModel {
     if (m.context.reason) followUp.push(['Contexto', CONTEXT_REASONS[m.context.reason] ?? m.context.reason]);
     if (typeof m.context.turn_index === 'number') followUp.push(['Turno', String(m.context.turn_index)]);
   }
+  return followUp;
+}
 
-  const plannerPairs: Pair[] = [];
-  if (planner.kind) plannerPairs.push(['Tipo de resposta', planner.kind]);
-  if (planner.normalized) plannerPairs.push(['Pergunta normalizada', planner.normalized]);
-  if (typeof planner.score === 'number') plannerPairs.push(['Pontuação', formatNumber(planner.score, 2, true)]);
-  if (typeof planner.gap === 'number') plannerPairs.push(['Vantagem sobre o 2º', formatNumber(planner.gap, 2, true)]);
+/** How the planner decided: its score and margin against the thresholds, and whether it accepted. */
+function plannerPairs(planner: Planner): Pair[] {
+  const pairs: Pair[] = [];
+  if (planner.kind) pairs.push(['Tipo de resposta', planner.kind]);
+  if (planner.normalized) pairs.push(['Pergunta normalizada', planner.normalized]);
+  if (typeof planner.score === 'number') pairs.push(['Pontuação', formatNumber(planner.score, 2, true)]);
+  if (typeof planner.gap === 'number') pairs.push(['Vantagem sobre o 2º', formatNumber(planner.gap, 2, true)]);
   if (planner.thresholds)
-    plannerPairs.push(['Mínimos', `pontuação ${formatNumber(planner.thresholds.min_score ?? 0, 2, true)}, vantagem ${formatNumber(planner.thresholds.min_gap ?? 0, 2, true)}`]);
-  if (typeof planner.accepted === 'boolean') plannerPairs.push(['Aceito', planner.accepted ? 'sim' : 'não (pediu esclarecimento)']);
-  if (typeof planner.llm_used === 'boolean') plannerPairs.push(['Modelo de linguagem', planner.llm_used ? 'usado' : 'não usado']);
-  if (planner.reason) plannerPairs.push(['Razão', planner.reason]);
-  const chosen = m.entity ?? null;
-  const candidates = (planner.candidates ?? []).slice(0, 6).map((c) => ({
+    pairs.push(['Mínimos', `pontuação ${formatNumber(planner.thresholds.min_score ?? 0, 2, true)}, vantagem ${formatNumber(planner.thresholds.min_gap ?? 0, 2, true)}`]);
+  if (typeof planner.accepted === 'boolean') pairs.push(['Aceito', planner.accepted ? 'sim' : 'não (pediu esclarecimento)']);
+  if (typeof planner.llm_used === 'boolean') pairs.push(['Modelo de linguagem', planner.llm_used ? 'usado' : 'não usado']);
+  if (planner.reason) pairs.push(['Razão', planner.reason]);
+  return pairs;
+}
+
+/** The first candidates the planner weighed, the one answered marked. */
+function candidateRows(planner: Planner, chosen: string | null): ExplainModel['candidates'] {
+  return (planner.candidates ?? []).slice(0, 6).map((c) => ({
     entity: c.entity,
     label: c.label ?? '',
     score: formatNumber(c.score, 2, true),
     signals: (c.signals ?? []).join(' '),
     chosen: c.entity === chosen,
   }));
+}
 
+/** The entity and parameters used (never SQL). */
+function queryPairs(m: AskMeta): Pair[] {
   const query: Pair[] = [];
   query.push(['Entidade', m.entity ?? '—']);
   if (m.intent && m.intent !== m.entity) query.push(['Intenção', m.intent]);
   for (const [k, v] of safeParams(m.params)) query.push([`params.${k}`, v]);
+  return query;
+}
 
-  const tool = m.tool
-    ? ([
-        ['Ferramenta', m.tool.name],
-        ['Situação', m.tool.status],
-        ...safeParams(m.tool.args).map(([k, v]) => [`args.${k}`, v] as Pair),
-        ...(m.tool.injected ?? []).map((i) => [`injetado ${i.arg}`, `${showValue(i.value) ?? '—'} (de ${i.source})`] as Pair),
-      ] as Pair[])
-    : null;
+/** The tool called, its arguments, and the ones filled in from the conversation. */
+function toolPairs(m: AskMeta): Pair[] | null {
+  if (!m.tool) return null;
+  return [
+    ['Ferramenta', m.tool.name],
+    ['Situação', m.tool.status],
+    ...safeParams(m.tool.args).map(([k, v]) => [`args.${k}`, v] as Pair),
+    ...(m.tool.injected ?? []).map((i) => [`injetado ${i.arg}`, `${showValue(i.value) ?? '—'} (de ${i.source})`] as Pair),
+  ] as Pair[];
+}
 
+/** Whether the knowledge base was used and the first passages it returned, each with a short excerpt. */
+function ragSection(m: AskMeta): ExplainModel['rag'] {
   const rag = m.rag ?? {};
-  const ragSummary: Pair[] = [
+  const summary: Pair[] = [
     ['Usada', rag.enabled ? 'sim' : 'não'],
     ['Motivo', rag.reason ?? '—'],
   ];
-  if (rag.used_collections?.length) ragSummary.push(['Coleções', rag.used_collections.join(', ')]);
-  if (rag.error) ragSummary.push(['Erro', rag.error]);
+  if (rag.used_collections?.length) summary.push(['Coleções', rag.used_collections.join(', ')]);
+  if (rag.error) summary.push(['Erro', rag.error]);
   const chunks = (rag.chunks ?? []).slice(0, 8).map((c) => {
     const lines = c.text.split('\n');
     return {
@@ -195,25 +230,18 @@ export function buildExplain(meta: AskMeta | undefined): ExplainModel {
       excerpt: lines.slice(1).join(' ').replace(/\*\*/g, '').slice(0, 280),
     };
   });
+  return { summary, chunks };
+}
 
+/** Whether a language model revised the answer's text, and why. */
+function narratorPairs(m: AskMeta): Pair[] {
   const narrator: Pair[] = [];
   if (m.narrator) {
     narrator.push(['Texto revisado por modelo', m.narrator.llm_used ? 'sim' : 'não']);
     if (m.narrator.reason) narrator.push(['Motivo', m.narrator.reason]);
     if (m.narrator.model) narrator.push(['Modelo', m.narrator.model]);
   }
-
-  return {
-    question: describeQuestion(planner.question),
-    followUp,
-    planner: plannerPairs,
-    candidates,
-    query,
-    tool,
-    rag: { summary: ragSummary, chunks },
-    narrator,
-    timings: timingBars(m.timings_ms),
-  };
+  return narrator;
 }
 
 /** Step timings as bars: each step's share of the longest one (the total listed apart). */

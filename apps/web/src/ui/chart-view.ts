@@ -49,45 +49,47 @@ function fullLabel(spec: ChartSpec, key: string): string {
   return spec.x === 'date' ? formatDate(key) : spec.x === 'month' ? formatMonthLong(key) : key;
 }
 
-function draw(canvas: HTMLCanvasElement, spec: ChartSpec): void {
-  const many = spec.labels.length > 40;
-  const animation = reducedMotion() ? false : { duration: 250 };
-  if (spec.type === 'doughnut') {
-    const colors = spec.labels.map((_, i) => PALETTE[i % PALETTE.length]);
-    const config: ChartConfiguration<'doughnut'> = {
-      type: 'doughnut',
-      data: {
-        labels: spec.labels,
-        datasets: [{ label: spec.series[0].label, data: spec.series[0].values as number[], backgroundColor: colors, borderColor: '#fff', borderWidth: 2 }],
-      },
-      options: {
-        responsive: true,
-        maintainAspectRatio: false,
-        animation,
-        cutout: '58%',
-        plugins: {
-          legend: {
-            position: 'right',
-            labels: {
-              generateLabels: (chart) =>
-                (chart.data.labels as string[]).map((l, i) => ({
-                  text: `${l}  ${formatValue(spec.unit, spec.series[0].values[i])}`,
-                  fillStyle: colors[i],
-                  strokeStyle: colors[i],
-                  lineWidth: 0,
-                  hidden: false,
-                  index: i,
-                })),
-            },
+type Animation = false | { duration: number };
+
+/** A share chart: one color per slice, the legend on the right with each slice's value. */
+function doughnutConfig(spec: ChartSpec, animation: Animation): ChartConfiguration<'doughnut'> {
+  const colors = spec.labels.map((_, i) => PALETTE[i % PALETTE.length]);
+  return {
+    type: 'doughnut',
+    data: {
+      labels: spec.labels,
+      datasets: [{ label: spec.series[0].label, data: spec.series[0].values as number[], backgroundColor: colors, borderColor: '#fff', borderWidth: 2 }],
+    },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation,
+      cutout: '58%',
+      plugins: {
+        legend: {
+          position: 'right',
+          labels: {
+            generateLabels: (chart) =>
+              (chart.data.labels as string[]).map((l, i) => ({
+                text: `${l}  ${formatValue(spec.unit, spec.series[0].values[i])}`,
+                fillStyle: colors[i],
+                strokeStyle: colors[i],
+                lineWidth: 0,
+                hidden: false,
+                index: i,
+              })),
           },
-          tooltip: { callbacks: { label: (ctx) => `${ctx.label}: ${formatValue(spec.unit, ctx.parsed as number)}` } },
         },
+        tooltip: { callbacks: { label: (ctx) => `${ctx.label}: ${formatValue(spec.unit, ctx.parsed as number)}` } },
       },
-    };
-    new Chart(canvas, config);
-    return;
-  }
-  const datasets = spec.series.map((s, i) => {
+    },
+  };
+}
+
+/** One dataset per series, colored in palette order; long series drop their point markers. */
+function seriesDatasets(spec: ChartSpec) {
+  const many = spec.labels.length > 40;
+  return spec.series.map((s, i) => {
     const color = PALETTE[i % PALETTE.length];
     return {
       label: s.label,
@@ -104,38 +106,47 @@ function draw(canvas: HTMLCanvasElement, spec: ChartSpec): void {
       maxBarThickness: 42,
     };
   });
-  const config = {
+}
+
+/** Axes in pt-BR: short x labels (few ticks), y ticks in the chart's unit with decimals only when needed. */
+function cartesianScales(spec: ChartSpec) {
+  return {
+    x: {
+      grid: { display: false },
+      ticks: {
+        autoSkip: true,
+        maxTicksLimit: spec.x === 'category' ? 12 : 7,
+        maxRotation: 0,
+        callback: (_v: unknown, i: number) => formatAxisLabel(spec.x, spec.labels[i] ?? ''),
+      },
+    },
+    y: {
+      beginAtZero: spec.type === 'bar',
+      grid: { color: '#eef2f6' },
+      ticks: {
+        maxTicksLimit: 6,
+        callback: (v: unknown, _i: number, ticks: Array<{ value: number }>) =>
+          formatTick(
+            spec.unit,
+            Number(v),
+            ticks.some((t) => Math.abs(t.value - Math.round(t.value)) > 1e-9),
+          ),
+      },
+    },
+  };
+}
+
+/** Line and bar charts: the tooltip shows the full date or month and each series' value. */
+function cartesianConfig(spec: ChartSpec, animation: Animation) {
+  return {
     type: spec.type,
-    data: { labels: spec.labels, datasets },
+    data: { labels: spec.labels, datasets: seriesDatasets(spec) },
     options: {
       responsive: true,
       maintainAspectRatio: false,
       animation,
       interaction: { mode: 'index' as const, intersect: false },
-      scales: {
-        x: {
-          grid: { display: false },
-          ticks: {
-            autoSkip: true,
-            maxTicksLimit: spec.x === 'category' ? 12 : 7,
-            maxRotation: 0,
-            callback: (_v: unknown, i: number) => formatAxisLabel(spec.x, spec.labels[i] ?? ''),
-          },
-        },
-        y: {
-          beginAtZero: spec.type === 'bar',
-          grid: { color: '#eef2f6' },
-          ticks: {
-            maxTicksLimit: 6,
-            callback: (v: unknown, _i: number, ticks: Array<{ value: number }>) =>
-              formatTick(
-                spec.unit,
-                Number(v),
-                ticks.some((t) => Math.abs(t.value - Math.round(t.value)) > 1e-9),
-              ),
-          },
-        },
-      },
+      scales: cartesianScales(spec),
       plugins: {
         legend: { display: spec.series.length > 1, position: 'bottom' as const },
         tooltip: {
@@ -147,5 +158,13 @@ function draw(canvas: HTMLCanvasElement, spec: ChartSpec): void {
       },
     },
   };
-  new Chart(canvas, config as unknown as ChartConfiguration);
+}
+
+function draw(canvas: HTMLCanvasElement, spec: ChartSpec): void {
+  const animation = reducedMotion() ? false : { duration: 250 };
+  if (spec.type === 'doughnut') {
+    new Chart(canvas, doughnutConfig(spec, animation));
+    return;
+  }
+  new Chart(canvas, cartesianConfig(spec, animation) as unknown as ChartConfiguration);
 }

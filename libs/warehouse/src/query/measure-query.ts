@@ -339,53 +339,16 @@ export class MeasureQueryService {
     const sql = this.statements(m, question.group_by);
     const sid = subject.kind === 'portfolio' ? null : subject.id;
     const client = m.client_column ? [clientId] : [];
-    // "Hoje" of a stock or level with a published snapshot (a fund's NAV per share): the snapshot, when
-    // newer than the series, so every answer shows one value per metric (the P/VP answer's VPA).
-    const now = agg === 'value' && m.kind !== 'flow' && m.kind !== 'yield' && !!sql.current && (!question.period || question.period.kind === 'latest') && sid !== null;
-    const [[cov], [snapshot]] = await Promise.all([this.run(sql.coverage, [sid, ...client]), now ? this.run(sql.current!, [sid]) : Promise.resolve([] as Raw[])]);
-    const coverage = cov?.first_date && cov?.last_date ? { from: String(cov.first_date), to: String(cov.last_date) } : null;
-    const empty: MeasureValue = {
-      subject,
-      value: null,
-      date: null,
-      start: null,
-      end: null,
-      count: 0,
-      rows: [],
-      coverage,
-      period: null,
-      adjusted: false,
-      sources: [],
-      extra: [],
-      paid_on: null,
-      fallback: null,
-      nearest: null,
-      grain: null,
-      matched: null,
-      measure: null,
-      unit: null,
-      agg: null,
-    };
-    if (snapshot && num(snapshot.v) !== null && str(snapshot.d) && (!coverage || str(snapshot.d)! > coverage.to)) {
-      return { ...empty, value: round(num(snapshot.v)!), date: str(snapshot.d), count: 1, grain: 'day', sources: [m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived'] };
-    }
+    const { coverage, snapshot } = await this.coverageAndSnapshot(m, sql, sid, client, agg, question);
+    const empty = emptyValue(subject, coverage);
+    const fromSnapshot = snapshotValue(m, snapshot, coverage, empty);
+    if (fromSnapshot) return fromSnapshot;
     if (m.kind === 'yield') return this.yieldFor(m, subject, question, empty);
     if (!coverage) return empty;
-    // "Quanto variou hoje": the latest day's change, from the close before it (not the whole series);
-    // "ontem": the change of the session before the latest (the day before the latest in the series).
-    const oneDay = agg === 'variation' && (question.period?.kind === 'latest' || question.period?.kind === 'previous_session');
-    const session = oneDay && question.period?.kind === 'previous_session' ? await this.sessionBefore(sql, sid, coverage.to, client) : coverage.to;
-    if (!session) return empty;
-    const period = oneDay ? { from: session, to: session } : resolvePeriod(question.period, coverage);
-    // The value "on" a day is the last one on or before it (a holiday, a monthly rate published for its
-    // month): the answer states the value's own date.
-    const day = question.period?.kind === 'range' && question.period.grain === 'day' && (agg === 'value' || agg === 'last');
+    const period = await this.periodOf(sql, sid, client, agg, question, coverage);
+    if (!period) return empty;
     const wantRows = agg === 'list' || question.group_by !== null || m.kind === 'flow' || !!question.condition;
-    // "A Selic hoje" needs the series' last value, not statistics over its forty years.
-    // (Only for the latest: the series' last date is inside the window by definition.)
-    const latestOnly = (!question.period || question.period.kind === 'latest') && (agg === 'value' || agg === 'last') && !wantRows;
-    const recent = addDays(period.to, m.grain === 'month' ? -62 : -10);
-    const from = day ? addDays(period.from, m.grain === 'month' ? -62 : -10) : latestOnly && recent > period.from ? recent : period.from;
+    const from = statsFrom(m, agg, question, period, wantRows);
     const [statsRows, rowRows, currentRows] = await Promise.all([
       this.run(sql.stats, [sid, from, period.to, ...client]),
       wantRows ? this.run(sql.rows, [sid, period.from, period.to, ...client]) : Promise.resolve([] as Raw[]),
@@ -393,42 +356,46 @@ export class MeasureQueryService {
       agg === 'last' && sql.current && (!question.period || question.period.kind === 'latest') ? this.run(sql.current, [sid]) : Promise.resolve([] as Raw[]),
     ]);
     const s = statsRows[0] ?? {};
-    const n = Number(s.n ?? 0);
-    const sources = String(s.sources ?? '')
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean);
-    const rows = rowRows.slice(0, ROW_CAP).map((r) => ({ date: String(r.d).slice(0, 10), value: round(num(r.v) ?? 0) }));
-    const base: MeasureValue = {
-      ...empty,
-      period,
-      count: n,
-      rows,
-      sources: [...new Set(sources)].sort(),
-      adjusted: s.any_adj === true,
-      nearest: { before: str(s.base_d), after: str(s.after_d) },
-    };
-    if (n === 0) return base;
-    const cur = currentRows[0];
-    // The snapshot dates a payment: it is newer only when later than the series' last payment (or record) date.
-    if (cur && num(cur.v) !== null && str(cur.d) && str(cur.d)! > (str(s.last_d2) ?? str(s.last_d) ?? '')) {
-      // The snapshot dates the payment, not the record date.
-      return { ...base, value: num(cur.v), date: null, paid_on: str(cur.d), sources: ['araquem'] };
-    }
-    // A condition ("passou de 1%") counts the period's values beyond a level, and says which.
-    if (question.condition && agg === 'count' && !question.group_by) {
-      const c = question.condition;
-      const matched = rows.filter((r) => (c.op === 'gt' ? r.value > c.value : r.value < c.value)).map((r) => r.date);
-      return { ...base, value: matched.length, date: null, matched };
-    }
-    const main = aggregate(m, agg, s, n);
-    const extra = (question.also ?? [])
-      .filter((a) => a !== agg && m.aggregations.includes(a))
-      .map((a) => {
-        const x = aggregate(m, a, s, n);
-        return { agg: a, value: x.value, date: x.date };
-      });
-    return { ...base, ...main, extra, paid_on: agg === 'last' || agg === 'value' ? str(s.last_d2) : null };
+    const base = periodValue(empty, period, s, rowRows);
+    if (base.count === 0) return base;
+    return aggregatedValue(m, agg, question, base, s, currentRows[0]);
+  }
+
+  /**
+   * The dates the series has and, for "hoje" of a stock or level with a published snapshot (a fund's
+   * NAV per share), that snapshot: so every answer shows one value per metric (the P/VP answer's VPA).
+   */
+  private async coverageAndSnapshot(
+    m: MeasureDef,
+    sql: MeasureSql,
+    sid: string | null,
+    client: string[],
+    agg: MeasureAgg,
+    question: StructuredQuestion,
+  ): Promise<{ coverage: MeasureValue['coverage']; snapshot: Raw | undefined }> {
+    const now = agg === 'value' && m.kind !== 'flow' && m.kind !== 'yield' && !!sql.current && (!question.period || question.period.kind === 'latest') && sid !== null;
+    const [[cov], [snapshot]] = await Promise.all([this.run(sql.coverage, [sid, ...client]), now ? this.run(sql.current!, [sid]) : Promise.resolve([] as Raw[])]);
+    const coverage = cov?.first_date && cov?.last_date ? { from: String(cov.first_date), to: String(cov.last_date) } : null;
+    return { coverage, snapshot };
+  }
+
+  /**
+   * The period asked, within the series' coverage; null when there is no session to speak of.
+   * "Quanto variou hoje": the latest day's change, from the close before it (not the whole series);
+   * "ontem": the change of the session before the latest (the day before the latest in the series).
+   */
+  private async periodOf(
+    sql: MeasureSql,
+    sid: string | null,
+    client: string[],
+    agg: MeasureAgg,
+    question: StructuredQuestion,
+    coverage: NonNullable<MeasureValue['coverage']>,
+  ): Promise<{ from: string; to: string } | null> {
+    const oneDay = agg === 'variation' && (question.period?.kind === 'latest' || question.period?.kind === 'previous_session');
+    const session = oneDay && question.period?.kind === 'previous_session' ? await this.sessionBefore(sql, sid, coverage.to, client) : coverage.to;
+    if (!session) return null;
+    return oneDay ? { from: session, to: session } : resolvePeriod(question.period, coverage);
   }
 
   /**
@@ -485,4 +452,92 @@ export class MeasureQueryService {
       sources,
     };
   }
+}
+
+/** A value with nothing found: only the subject and the series' coverage. */
+function emptyValue(subject: QuestionSubject, coverage: MeasureValue['coverage']): MeasureValue {
+  return {
+    subject,
+    value: null,
+    date: null,
+    start: null,
+    end: null,
+    count: 0,
+    rows: [],
+    coverage,
+    period: null,
+    adjusted: false,
+    sources: [],
+    extra: [],
+    paid_on: null,
+    fallback: null,
+    nearest: null,
+    grain: null,
+    matched: null,
+    measure: null,
+    unit: null,
+    agg: null,
+  };
+}
+
+/** The published snapshot, when it is newer than the series; else null (the series answers). */
+function snapshotValue(m: MeasureDef, snapshot: Raw | undefined, coverage: MeasureValue['coverage'], empty: MeasureValue): MeasureValue | null {
+  if (snapshot && num(snapshot.v) !== null && str(snapshot.d) && (!coverage || str(snapshot.d)! > coverage.to)) {
+    return { ...empty, value: round(num(snapshot.v)!), date: str(snapshot.d), count: 1, grain: 'day', sources: [m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived'] };
+  }
+  return null;
+}
+
+/** Where the statistics start: earlier than the period for a day's value, later for the latest alone. */
+function statsFrom(m: MeasureDef, agg: MeasureAgg, question: StructuredQuestion, period: { from: string; to: string }, wantRows: boolean): string {
+  // The value "on" a day is the last one on or before it (a holiday, a monthly rate published for its
+  // month): the answer states the value's own date.
+  const day = question.period?.kind === 'range' && question.period.grain === 'day' && (agg === 'value' || agg === 'last');
+  // "A Selic hoje" needs the series' last value, not statistics over its forty years.
+  // (Only for the latest: the series' last date is inside the window by definition.)
+  const latestOnly = (!question.period || question.period.kind === 'latest') && (agg === 'value' || agg === 'last') && !wantRows;
+  const recent = addDays(period.to, m.grain === 'month' ? -62 : -10);
+  return day ? addDays(period.from, m.grain === 'month' ? -62 : -10) : latestOnly && recent > period.from ? recent : period.from;
+}
+
+/** What the period holds before any aggregation: its rows (capped), row count, sources and neighbours. */
+function periodValue(empty: MeasureValue, period: { from: string; to: string }, s: Raw, rowRows: Raw[]): MeasureValue {
+  const sources = String(s.sources ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  const rows = rowRows.slice(0, ROW_CAP).map((r) => ({ date: String(r.d).slice(0, 10), value: round(num(r.v) ?? 0) }));
+  return {
+    ...empty,
+    period,
+    count: Number(s.n ?? 0),
+    rows,
+    sources: [...new Set(sources)].sort(),
+    adjusted: s.any_adj === true,
+    nearest: { before: str(s.base_d), after: str(s.after_d) },
+  };
+}
+
+/** The answer over a non-empty period: a newer snapshot payment, a condition's count, or the aggregate with its extras. */
+function aggregatedValue(m: MeasureDef, agg: MeasureAgg, question: StructuredQuestion, base: MeasureValue, s: Raw, cur: Raw | undefined): MeasureValue {
+  const n = base.count;
+  // The snapshot dates a payment: it is newer only when later than the series' last payment (or record) date.
+  if (cur && num(cur.v) !== null && str(cur.d) && str(cur.d)! > (str(s.last_d2) ?? str(s.last_d) ?? '')) {
+    // The snapshot dates the payment, not the record date.
+    return { ...base, value: num(cur.v), date: null, paid_on: str(cur.d), sources: ['araquem'] };
+  }
+  // A condition ("passou de 1%") counts the period's values beyond a level, and says which.
+  if (question.condition && agg === 'count' && !question.group_by) {
+    const c = question.condition;
+    const matched = base.rows.filter((r) => (c.op === 'gt' ? r.value > c.value : r.value < c.value)).map((r) => r.date);
+    return { ...base, value: matched.length, date: null, matched };
+  }
+  const main = aggregate(m, agg, s, n);
+  const extra = (question.also ?? [])
+    .filter((a) => a !== agg && m.aggregations.includes(a))
+    .map((a) => {
+      const x = aggregate(m, a, s, n);
+      return { agg: a, value: x.value, date: x.date };
+    });
+  return { ...base, ...main, extra, paid_on: agg === 'last' || agg === 'value' ? str(s.last_d2) : null };
 }
