@@ -33,7 +33,7 @@ const peek = (over: Partial<Peek>): Peek =>
 
 describe('toolContinuation', () => {
   it('a weak message completes the call waiting for an argument; a confident question only tries to', () => {
-    expect(toolContinuation(plan({}), peek({ pending_call: { tool: 'calcular_financas', args: {}, missing: [] } }), '1% ao mês')).toEqual({
+    expect(toolContinuation(plan({}), peek({ pending_call: { tool: 'calcular_financas', args: {}, missing: [] } }), false)).toEqual({
       mode: 'complete',
       tool: 'calcular_financas',
     });
@@ -41,7 +41,7 @@ describe('toolContinuation', () => {
       toolContinuation(
         plan({ kind: 'entity', planner: { accepted: true } as Plan['planner'] }),
         peek({ pending_call: { tool: 'calcular_financas', args: {}, missing: [] } }),
-        'volatilidade diária de 1%',
+        false,
       ),
     ).toEqual({
       mode: 'try_complete',
@@ -54,23 +54,23 @@ describe('toolContinuation', () => {
       toolContinuation(
         plan({ kind: 'tool', tool: { name: 'gerar_relatorio_diario', args: {} } }),
         peek({ pending_call: { tool: 'calcular_financas', args: {}, missing: [] } }),
-        'o que temos pra hoje?',
+        false,
       ),
     ).toBeNull();
-    expect(toolContinuation(plan({ kind: 'confirmation' }), peek({ pending_call: { tool: 'calcular_financas', args: {}, missing: [] } }), 'sim')).toBeNull();
+    expect(toolContinuation(plan({ kind: 'confirmation' }), peek({ pending_call: { tool: 'calcular_financas', args: {}, missing: [] } }), false)).toBeNull();
   });
 
-  it('edits the tool that just ran when the message opens like a follow-up, accents or not', () => {
+  it('edits the tool that just ran when the message opens like an edit of it', () => {
     const after = peek({ last_call: { tool: 'filtrar_relatorio', args: {}, missing: [] }, last_kind: 'tool' });
-    expect(toolContinuation(plan({ kind: 'entity', planner: { accepted: true } as Plan['planner'] }), after, 'só as notícias')).toEqual({
+    expect(toolContinuation(plan({ kind: 'entity', planner: { accepted: true } as Plan['planner'] }), after, true)).toEqual({
       mode: 'edit',
       tool: 'filtrar_relatorio',
     });
-    expect(toolContinuation(plan({}), after, 'agora agro')).toEqual({ mode: 'edit', tool: 'filtrar_relatorio' });
+    expect(toolContinuation(plan({}), after, true)).toEqual({ mode: 'edit', tool: 'filtrar_relatorio' });
   });
 
   it('does not edit a tool when the last answer was not a tool, nor without one', () => {
-    expect(toolContinuation(plan({}), peek({ last_call: { tool: 'calcular_financas', args: {}, missing: [] }, last_kind: 'entity' }), 'e a 2%?')).toBeNull();
-    expect(toolContinuation(plan({}), null, 'e a 2%?')).toBeNull();
+    expect(toolContinuation(plan({}), peek({ last_call: { tool: 'calcular_financas', args: {}, missing: [] }, last_kind: 'entity' }), true)).toBeNull();
+    expect(toolContinuation(plan({}), null, true)).toBeNull();
   });
 });

@@ -152,6 +152,9 @@ export const OntologySchema = z
         period_words: z.array(z.string().min(1)),
         /** A word weighing at most this in every entity is shared, not a subject ("hoje" 0.5). */
         weak_weight: z.number().min(0),
+        /** How a short message that changes the tool call that just ran opens ("e se...", "agora só logística"). */
+        edit_openers: z.array(z.string().min(1)).min(1),
+        edit_max_words: z.number().int().min(1),
       })
       .strict(),
     entities: z.record(z.string().regex(/^[a-z0-9_]+$/), Entity),

@@ -130,7 +130,7 @@ export class Ontology {
   readonly smalltalkFiller: ReadonlySet<string>;
   readonly tickerPrefixStopwords: ReadonlySet<string>;
   /** Elliptic follow-ups: openers as normalised words (longest first), period words, the weak weight. */
-  readonly elliptic: { openers: string[][]; periodWords: ReadonlySet<string>; weakWeight: number };
+  readonly elliptic: { openers: string[][]; periodWords: ReadonlySet<string>; weakWeight: number; editOpeners: string[][]; editMaxWords: number };
   private readonly features: CompiledFeature[];
   private readonly standalone: ReadonlySet<string>;
   private readonly maxGap: number;
@@ -182,6 +182,8 @@ export class Ontology {
       openers: spec.elliptic.openers.map((o) => normalize(o).split(' ').filter(Boolean)).sort((a, b) => b.length - a.length),
       periodWords: new Set(spec.elliptic.period_words.map((w) => normalize(w))),
       weakWeight: spec.elliptic.weak_weight,
+      editOpeners: spec.elliptic.edit_openers.map((o) => normalize(o).split(' ').filter(Boolean)).sort((a, b) => b.length - a.length),
+      editMaxWords: spec.elliptic.edit_max_words,
     };
     for (const w of spec.elliptic.period_words) collect(w);
     for (const w of spec.known_words) collect(w);
@@ -333,6 +335,13 @@ export class Ontology {
   }
 
   /** Where each phrase of a list occurs in the message (start and length, in stems). */
+  /** Whether a short message opens like an edit of the tool call that just ran ("e se...", "agora só logística"). */
+  opensEdit(normalized: string, question: string): boolean {
+    const tokens = normalized.split(' ').filter(Boolean);
+    const words = question.trim().split(/\s+/).filter(Boolean).length;
+    return words <= this.elliptic.editMaxWords && this.elliptic.editOpeners.some((op) => op.length <= tokens.length && op.every((w, i) => tokens[i] === w));
+  }
+
   occurrences(q: AnalysedQuestion, phrases: CompiledPhrase[]): Array<{ phrase: CompiledPhrase; start: number; length: number }> {
     const out: Array<{ phrase: CompiledPhrase; start: number; length: number }> = [];
     for (const p of phrases) {

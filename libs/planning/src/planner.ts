@@ -14,7 +14,7 @@ import { validatePlan } from '@cota/contracts';
 import { detectAdvice, detectConcept, detectConfirmation, detectOutOfScope, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
 import { FundNameIndex, NamedFund } from './fund-names';
-import { fold } from '@cota/text';
+import { fold, normalize } from '@cota/text';
 import { applyFollowUp, editEntityParams, withListedReference } from './question/follow-up';
 import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
@@ -388,6 +388,11 @@ export class Planner {
   }
 
   /** Full decision: deterministic, then the model when configured and the decision was not accepted. */
+  /** Whether a message opens like an edit of the tool call that just ran (ontology.yaml `elliptic.edit_openers`). */
+  opensToolEdit(question: string): boolean {
+    return this.ontology.opensEdit(normalize(question), question);
+  }
+
   async plan(asked: string, opts: PlanOptions = {}): Promise<PlanResponse> {
     const plan = this.planDeterministic(asked, opts);
     const { question } = this.withTickersForNames(asked);

@@ -68,7 +68,7 @@ export class TurnReader {
 
   /** The message continues the call waiting for an argument, or edits the last one, when it brings something that call can use. */
   private continuedCall(question: string, first: PlanResponse, state: ConversationState): PlanResponse | null {
-    const c: Continuation = toolContinuation(first, state, question);
+    const c: Continuation = toolContinuation(first, state, this.planner.opensToolEdit(question));
     const call = c?.mode === 'edit' ? state.last_call : state.pending_call;
     if (!c || !call || !this.policies.tools.tools[c.tool]) return null;
     // The tool is the message's own only when the planner read it as that tool: then it may be a whole new request.
