@@ -7,8 +7,7 @@ const callOf = (v: unknown): ToolCallState | null => {
 };
 
 /** The newest answer a follow-up points at: the question still waiting for its fund, else the newest answered one. */
-function pointedAnswer(recent: Turn[]): Turn | undefined {
-  const newest = [...recent].reverse().find((t) => t.role === 'assistant');
+function pointedAnswer(recent: Turn[], newest: Turn | undefined): Turn | undefined {
   const waiting = newest && newest.meta.status === 'needs_clarification' && newest.meta.problem === 'ticker_required' && typeof newest.meta.entity === 'string';
   if (waiting) return newest;
   return [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && typeof t.meta.entity === 'string');
@@ -19,13 +18,13 @@ function pointedAnswer(recent: Turn[]): Turn | undefined {
  * calls in the session, its last reference and the earlier questions never answered (`unanswered`).
  */
 export function conversationState(recent: Turn[], session: Record<string, unknown>, reference: LastReference | null, turnIndex: number, unanswered: number[]): ConversationState {
-  const last = pointedAnswer(recent);
+  const newest = [...recent].reverse().find((t) => t.role === 'assistant');
+  const last = pointedAnswer(recent, newest);
   const question = objectOr<StructuredQuestion>(last?.meta.question);
   // The answered question before the last one ("IFIX em novembro?" → "e o IBOV?" → "qual dos dois?").
   const answered = recent.filter((t) => t.role === 'assistant' && t.meta.status === 'ok' && objectOr(t.meta.question));
   const earlier = last ? answered.filter((t) => t !== last).pop() : undefined;
   const earlierQuestion = objectOr<StructuredQuestion>(earlier?.meta.question);
-  const newest = [...recent].reverse().find((t) => t.role === 'assistant');
   return {
     turn_index: turnIndex,
     last_entity: typeof last?.meta.entity === 'string' ? last.meta.entity : null,

@@ -6,7 +6,7 @@ import { CallScope, currentCallScope, isRequestId, MessageHeaders, scopeFromHead
 import { bulkheadLimits, ClientPolicy, DEFAULT_FABRIC, FabricPolicy } from './fabric-policy';
 import { BusMetrics } from './metrics';
 import { BusLog, CallGuard, subscriptionBulkhead } from './resilience';
-import { EventSalt, PROCESS_EVENT_SALT } from './telemetry';
+import { EventSalt, PROCESS_EVENT_SALT } from './event-salt';
 import { endSpan, SpanKind, startSpan, traceparentOf } from './tracing';
 import { Transport, TransportSubscription } from './transport';
 

@@ -3,6 +3,7 @@ export * from './in-process-transport';
 export * from './nats-transport';
 export * from './bus';
 export * from './telemetry';
+export * from './event-salt';
 export * from './call-scope';
 export * from './fabric-policy';
 export * from './resilience';

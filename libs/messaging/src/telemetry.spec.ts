@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Events } from '@cota/contracts';
 import { Bus } from './bus';
 import { InProcessTransport } from './in-process-transport';
-import { emitStep, EventSalt, EVENT_SALT_PERIOD_MS } from './telemetry';
+import { EventSalt, EVENT_SALT_PERIOD_MS } from './event-salt';
+import { emitStep } from './telemetry';
 
 const NOON = Date.UTC(2026, 10, 27, 12);
 

@@ -1,13 +1,17 @@
 /** Characters that show nothing: zero-width space, non-joiner and joiner, word joiner, BOM, soft hyphen. */
 const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/g;
 
+/** ASCII and the precomposed Latin-1 letters (À-ÿ): text NFKC leaves as it is and with nothing invisible. */
+const PLAIN = /^[\x00-\x7f\u00c0-\u00ff]*$/;
+
 /**
  * Text as a person reads it: compatibility characters in their plain form (NFKC: "ＨＧＬＧ１１" is
  * "HGLG11", "ﬁ" is "fi") and invisible characters removed, so a ticker pasted with a zero-width
- * space is still that ticker. Applied once, where a question is first read.
+ * space is still that ticker. Every fold goes through it, so plain text (almost every question)
+ * skips the normalisation.
  */
 export function readableText(text: string): string {
-  return text.normalize('NFKC').replace(INVISIBLE, '');
+  return PLAIN.test(text) ? text : text.normalize('NFKC').replace(INVISIBLE, '');
 }
 
 /** Diacritics removed, case and every other character kept ("Ações" → "Acoes"). */

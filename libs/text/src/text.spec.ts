@@ -181,3 +181,12 @@ describe('fuzzy matching', () => {
     expect(new FuzzyVocabulary(words, DEFAULT_FUZZY, stem).correct('dividendso')).toMatch(/^dividendos?$/);
   });
 });
+
+describe('readableText on plain text', () => {
+  it('returns ASCII and precomposed Portuguese text as it is, and still normalises what is not plain', () => {
+    const plain = 'Ações do HGLG11 em março, até R$ 1.000?';
+    expect(readableText(plain)).toBe(plain);
+    expect(readableText('Ac\u0327o\u0303es')).toBe('Ações');
+    expect(readableText('1º lugar')).toBe('1o lugar');
+  });
+});

@@ -2,7 +2,7 @@ import { MAX_QUESTION_SUBJECTS, type FollowUpMeta, type QueryParams, type Questi
 import { defaultMeasureFor, MeasureCatalog } from '@cota/catalog';
 import { shiftPeriod, yearOf } from '@cota/periods';
 import { fold } from '@cota/text';
-import { isMixedSeries, isSpan } from './measure-plan';
+import { isMixedSeries, isSpan } from './series';
 import { chooseAgg, LISTED_REFERENCE, QuestionReading } from './structure';
 
 export interface PreviousTurn {

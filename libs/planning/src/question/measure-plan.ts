@@ -3,6 +3,7 @@ import { queryParams } from '@cota/contracts';
 import { MeasureCatalog } from '@cota/catalog';
 import type { PlanningPolicies } from '../policies';
 import type { QuestionReading } from './structure';
+import { isMixedSeries, isSpan } from './series';
 
 /** Entities whose questions a measure can answer better (the rows they list are a measure's series). */
 export function measureFamily(catalog: MeasureCatalog): Set<string> {
@@ -13,19 +14,6 @@ export function measureFamily(catalog: MeasureCatalog): Set<string> {
  * Whether the structured question needs the measure path: a measure, subjects it can be asked of,
  * and something rows alone do not answer (a period, an aggregate, a comparison, a market series).
  */
-/** Several market series, and nothing else, that no one measure serves (the IFIX with the Selic). */
-export function isMixedSeries(subjects: StructuredQuestion['subjects'], catalog: MeasureCatalog): boolean {
-  const market = subjects.filter((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
-  // Market series, possibly with funds ("o knri11 bateu o ifix em 2022?"); never the client's portfolio.
-  if (subjects.length < 2 || market.length === 0 || subjects.some((s) => s.kind === 'portfolio')) return false;
-  return !Object.values(catalog.measures).some((m) => subjects.every((s) => s.kind === m.subject && (!m.subject_ids || m.subject_ids.includes(s.id))));
-}
-
-/** A period that spans time (a month, a year, "desde 2020"), not one date ("hoje", "ontem", a day). */
-export function isSpan(p: StructuredQuestion['period']): boolean {
-  return !!p && !['latest', 'previous_session', 'ago'].includes(p.kind) && !(p.kind === 'range' && p.grain === 'day');
-}
-
 /** Several market series and no one measure serves them all: a panel at one date. */
 export function isPanel(q: StructuredQuestion, catalog: MeasureCatalog): boolean {
   const p = q.period;

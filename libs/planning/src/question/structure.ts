@@ -3,7 +3,7 @@ import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
 import { parsePeriod, type ParsedPeriod, PeriodShift } from '@cota/periods';
 import { normalize } from '@cota/text';
 import { readNumericConditions } from '../conditions';
-import { isMixedSeries, isSpan } from './measure-plan';
+import { isMixedSeries, isSpan } from './series';
 
 /** A phrase of the measure catalog compiled once: matched on whole words of the normalised text. */
 interface Phrase {
