@@ -76,6 +76,15 @@ describe("the issue's examples", () => {
     expect(hglg.text).toMatch(/HGLG11 em 2023/);
   });
 
+  it('counts the moves of a series: Copom decisions read in the daily Selic (opbrreit selic_daily.csv)', async () => {
+    // 2022: five hikes (02/03, 03/17, 05/05, 06/17, 08/04); 2023: four cuts; 2024: three cuts then three hikes.
+    expect((await answer('quantas vezes a selic mudou em 2022?')).text).toContain('a Selic mudou 5 vezes em 2022');
+    const cuts = await answer('em 2023 o copom mexeu na selic quantas vezes?');
+    expect(cuts.text).toContain('mudou 4 vezes em 2023');
+    expect((await answer('quantas vezes a selic subiu em 2024?')).text).toContain('subiu 3 vezes em 2024');
+    expect((await answer('quantas vezes a selic caiu em 2024?')).text).toContain('caiu 3 vezes em 2024');
+  });
+
   it("answers about the client's own portfolio, scoped to the client", async () => {
     const { text } = await answer('quanto recebi do XPML11 em 2024?');
     expect(text).toMatch(/dividendos recebidos do XPML11 em 2024 somam R\$ [\d.]+,\d{2}/);

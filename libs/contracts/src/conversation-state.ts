@@ -37,6 +37,11 @@ export const ConversationState = z.object({
   last_params: QueryParams.nullable().default(null),
   /** The funds the previous answer listed, in the order shown. */
   last_listed_tickers: z.array(Ticker).max(50).default([]),
+  /**
+   * The conversation's newest list of two or more funds, in the order shown: it stays the list while
+   * later answers pick from it ("qual o cnpj do segundo?" then "e o p/vp do terceiro?", "desses, ...").
+   */
+  last_list: z.array(Ticker).max(50).default([]),
   /** The subjects of the answered question before the last one, for "qual dos dois" across two turns. */
   earlier_subjects: z.array(QuestionSubject).max(MAX_QUESTION_SUBJECTS).default([]),
   /** The period of the answer before the previous one: "qual foi a variação nesse intervalo?" spans both. */

@@ -31,7 +31,13 @@ export const PeriodSpec = z.discriminatedUnion('kind', [
   /** "desde 2020", "desde março de 2021": to the series' latest date. */
   z.object({ kind: z.literal('since'), from: IsoDate }),
   /** "este ano" (0), "ano passado" (-1): calendar years counted from the series' latest year. */
-  z.object({ kind: z.literal('relative_year'), offset: z.number().int().min(-50).max(0), to_date: z.boolean().default(false) }),
+  z.object({
+    kind: z.literal('relative_year'),
+    offset: z.number().int().min(-50).max(0),
+    to_date: z.boolean().default(false),
+    /** "setembro do ano passado": one month (or months) of that year. */
+    month: z.number().int().min(1).max(12).optional(),
+  }),
   /** "este mês" (0), "mês passado" (-1). */
   z.object({ kind: z.literal('relative_month'), offset: z.number().int().min(-600).max(0) }),
   /**
@@ -60,6 +66,9 @@ export const MeasureAgg = z.enum([
   'variation', // between the period's ends (levels: prices, index points)
   'accumulated', // compounded (monthly rates)
   'count',
+  'changes', // how many times the value changed from one date to the next ("quantas vezes a Selic mudou")
+  'rises', // ... went up
+  'falls', // ... went down
 ]);
 export type MeasureAgg = z.infer<typeof MeasureAgg>;
 

@@ -13,6 +13,14 @@ function pointedAnswer(recent: Turn[], newest: Turn | undefined): Turn | undefin
   return [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && typeof t.meta.entity === 'string');
 }
 
+const listedOf = (t: Turn | undefined): string[] => (Array.isArray(t?.meta.listed) ? (t.meta.listed as string[]).slice(0, 50) : []);
+
+/** The newest answered list of two or more funds among the recent turns: what "desses" and "o terceiro" point at. */
+function newestList(recent: Turn[]): string[] {
+  const listing = [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && listedOf(t).length > 1);
+  return listedOf(listing);
+}
+
 /**
  * What a conversation holds when a turn opens, read from its recent turns (oldest first), its tool
  * calls in the session, its last reference and the earlier questions never answered (`unanswered`).
@@ -32,7 +40,8 @@ export function conversationState(recent: Turn[], session: Record<string, unknow
     last_filters: objectOr<Record<string, string>>(last?.meta.filters) ?? {},
     last_question: question,
     last_params: objectOr<QueryParams>(last?.meta.params),
-    last_listed_tickers: Array.isArray(last?.meta.listed) ? (last.meta.listed as string[]).slice(0, 50) : [],
+    last_listed_tickers: listedOf(last),
+    last_list: newestList(recent),
     earlier_subjects: (earlierQuestion?.subjects ?? []).slice(0, MAX_QUESTION_SUBJECTS),
     earlier_period: earlierQuestion?.period ?? null,
     pending_call: callOf(session.pending_call),

@@ -252,6 +252,20 @@ describe('entity answers from real rows', () => {
     expect(text).toMatchSnapshot();
   });
 
+  it('a list narrowed by a condition says which funds the condition left out, not that they have no data', () => {
+    const rows = ['BTHI11', 'MGHT11'].map((t) => snapshots.get(t)!);
+    const text = answer(
+      'so os com p/vp abaixo de 0,8',
+      realResult('fiis_financials_snapshot', rows, {
+        tickers: ['HTMX11', 'BTHI11', 'MGHT11'],
+        agg: 'list',
+        conditions: [{ column: 'price_book_ratio', op: 'lt', value: 0.8 }],
+      }),
+    );
+    expect(text).toContain('Não entram no critério com P/VP abaixo de 0,80: HTMX11.');
+    expect(text).not.toContain('Não encontrei');
+  });
+
   it('says which requested fund has no rows', () => {
     const rec = tickerRecords('fiis_dividends', 'ABCP11', 'traded_until_date')[0];
     const text = answer('Último dividendo do ABCP11 e do HGLG11', realResult('fiis_dividendos', [rec], { tickers: ['ABCP11', 'HGLG11'], agg: 'latest' }));

@@ -28,7 +28,7 @@ describe('out of scope answers', () => {
     det.narrate(narrateRequest({ question: '...', kind: 'smalltalk', smalltalk: 'out_of_scope', entity: null, out_of_scope })).answer;
 
   it('names what is not covered and says what is', () => {
-    expect(ask({ reason: 'asset', term: 'criptomoedas (bitcoin)' })).toMatch(/^Não acompanho criptomoedas \(bitcoin\): a Cota cobre fundos imobiliários/);
+    expect(ask({ reason: 'asset', term: 'criptomoedas (bitcoin)' })).toMatch(/^Não tenho dados de criptomoedas \(bitcoin\): a Cota cobre fundos imobiliários/);
     expect(ask({ reason: 'measure', term: 'EBITDA' })).toMatch(/^Não tenho EBITDA para fundos imobiliários.*dividendos e dividend yield, P\/VP/);
     expect(ask({ reason: 'topic', term: null })).toMatch(/^Isso foge do que eu cubro: a Cota responde sobre fundos imobiliários/);
   });

@@ -82,6 +82,7 @@ export const NarratorPolicySchema = z
             no_data: Text,
             /** A list across funds that no fund meets ("fundos de hotelaria com valor de mercado acima de 100 bi"). */
             no_funds_match: Text,
+            outside_criterion: Text,
             service_unavailable: Text,
             not_understood: Text,
             /** More funds named than one question compares: {limit} and {count}. */

@@ -61,7 +61,17 @@ export class EntityRenderer {
     const missing = requested.filter((t) => !groups.has(t));
     const body = this.renderGroups(requested, groups);
     if (missing.length === 0) return body;
-    // A fund asked for but absent from the rows is said, never silently skipped.
+    // A fund asked for but absent from the rows is said, never silently skipped: left out by the
+    // screen's criterion ("desses, só os com p/vp abaixo de 0,8"), or without data.
+    const params = this.input.data.params;
+    const filters = Object.entries(params.filters)
+      .filter(([k]) => k === 'sector' || k === 'fund_type')
+      .map(([, v]) => v);
+    const conditions = conditionsPhrase(params.conditions, this.input.data.columns);
+    if (filters.length || conditions) {
+      const outside = fillMessage(this.input.policy.messages.problems.outside_criterion, { funds: joinPt(missing), filters: filters.length ? joinPt(filters) : null, conditions });
+      return `${body}\n\n${outside}`;
+    }
     const note = fillMessage(this.input.policy.messages.problems.no_data, {
       subject: this.tpl?.subject ?? 'dados',
       funds: fundsPhrase(missing),

@@ -241,6 +241,10 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       return `A média d${name.startsWith('a ') ? 'a ' + name.slice(2) : name.startsWith('os ') ? 'os ' + name.slice(3) : 'o ' + name.slice(2)} ${who}${when} foi ${c.val} (${v.count} ${v.count === 1 ? 'valor' : 'valores'}).`;
     case 'count':
       return countSentence(c);
+    case 'changes':
+    case 'rises':
+    case 'falls':
+      return movesSentence(c);
     case 'first':
       return `O primeiro valor ${who}${when} foi ${c.val}, em ${c.at}.`;
     case 'last':
@@ -248,6 +252,16 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
     default:
       return valueSentence(c);
   }
+}
+
+/** "A Selic mudou 5 vezes em 2022": how many times the series moved, counted from one date to the next. */
+function movesSentence(c: Said): string {
+  const n = c.v.value;
+  const verb = c.r.agg === 'rises' ? 'subiu' : c.r.agg === 'falls' ? 'caiu' : 'mudou';
+  const times = n === 1 ? '1 vez' : `${formatInteger(n)} vezes`;
+  const last = c.at ? ` (dados até ${c.at})` : '';
+  const subject = bare(c.v.subject);
+  return `${subject.charAt(0).toUpperCase()}${subject.slice(1)} ${verb} ${times}${c.when}${last}.`;
 }
 
 /** No value: say what the base does have, the dates around the empty period, else the series' range. */

@@ -221,7 +221,7 @@ const RULES: Rule[] = [
   },
   // março de 2024 · mar/24 · mar 2024 · 03/2024
   {
-    re: new RegExp(`\\b(${ANY_MONTH})\\s*(?:de\\s+|/\\s*|-\\s*)(${YEAR4}|\\d{2})\\b|\\b(${FULL_MONTH})\\s+(${YEAR4})\\b`),
+    re: new RegExp(`\\b(${ANY_MONTH})\\s*(?:de\\s+|/\\s*|-\\s*)(${YEAR4}|\\d{2})\\b|\\b(${ANY_MONTH})\\s+(${YEAR4})\\b`),
     build: (m) => {
       const mo = monthNum(m[1] ?? m[3]);
       const y = year2(m[2] ?? m[4]);
@@ -264,6 +264,11 @@ const RULES: Rule[] = [
   // no fim do ano · o ano todo: the conversation's year (else the series' latest)
   { re: /\b(?:fim|final|fechamento|encerramento)\s+do\s+ano\b/, build: () => ({ kind: 'months_of_year', from_month: 12, to_month: 12 }) },
   { re: /\b(?:ano\s+(?:todo|inteiro|completo|fechado|cheio))\b/, build: () => ({ kind: 'months_of_year', from_month: 1, to_month: 12 }) },
+  // setembro do ano passado · mar do ano retrasado · junho deste ano: a month of a year counted from today
+  {
+    re: new RegExp(`\\b(${ANY_MONTH})\\s+(?:do|de)\\s+(?:(ano\\s+(?:passado|anterior))|(ano\\s+retrasado)|(?:est[ea]|ess[ea])\\s+ano|ano\\s+atual)\\b`),
+    build: (m) => ({ kind: 'relative_year', offset: m[2] ? -1 : m[3] ? -2 : 0, to_date: false, month: monthNum(m[1]) }),
+  },
   // ano passado · ano retrasado · este ano · acumulado do ano · ytd
   { re: /\b(?:(?:n?o\s+)?ano\s+(?:passado|anterior)|(?:em|no)\s+ano\s+passado)\b/, build: () => ({ kind: 'relative_year', offset: -1, to_date: false }) },
   { re: /\bano\s+retrasado\b/, build: () => ({ kind: 'relative_year', offset: -2, to_date: false }) },

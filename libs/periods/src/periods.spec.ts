@@ -31,11 +31,15 @@ describe('pt-BR period grammar', () => {
     ['cdi em 2 anos encerrados em 06/2024', range('2022-07-01', '2024-06-30', 'custom')],
     ['qto o knuq11 distribuiu no 2s24?', range('2024-07-01', '2024-12-31', 'semester')],
     ['ipca 12m ate ago/2025', range('2024-09-01', '2025-08-31', 'custom')],
+    ['preco de fechamento do rbva11 em jun 2021', range('2021-06-01', '2021-06-30', 'month')],
+    ['dividendos de set 2024', range('2024-09-01', '2024-09-30', 'month')],
   ])('%s', (q, expected) => expect(spec(q)).toEqual(expected));
 
   it.each([
     ['este ano', { kind: 'relative_year', offset: 0, to_date: true }],
     ['ano passado', { kind: 'relative_year', offset: -1, to_date: false }],
+    ['qual foi o ipca de setembro do ano passado?', { kind: 'relative_year', offset: -1, to_date: false, month: 9 }],
+    ['dy em mar do ano retrasado', { kind: 'relative_year', offset: -2, to_date: false, month: 3 }],
     ['nos últimos 6 meses', { kind: 'trailing', unit: 'month', n: 6 }],
     ['últimos doze meses', { kind: 'trailing', unit: 'month', n: 12 }],
     ['IPCA acumulado em 12 meses', { kind: 'trailing', unit: 'month', n: 12 }],
@@ -122,6 +126,9 @@ describe('periods resolved against the series, never the clock', () => {
     expect(resolvePeriod({ kind: 'trailing', unit: 'month', n: 6 }, ifix)).toEqual({ from: '2025-06-24', to: '2025-12-23' });
     expect(resolvePeriod({ kind: 'previous_session' }, ifix)).toEqual({ from: '2010-12-30', to: '2025-12-22' });
     expect(resolvePeriod({ kind: 'ago', unit: 'year', n: 1 }, ifix).to).toBe('2024-12-23');
+  });
+  it('gives one month of a year counted back ("setembro do ano passado")', () => {
+    expect(resolvePeriod({ kind: 'relative_year', offset: -1, to_date: false, month: 9 }, ifix)).toEqual({ from: '2024-09-01', to: '2024-09-30' });
   });
   it('gives a monthly series exactly its last 12 months', () => {
     expect(resolvePeriod({ kind: 'trailing', unit: 'month', n: 12 }, { from: '2011-01-01', to: '2025-10-01' })).toEqual({ from: '2024-10-02', to: '2025-10-01' });

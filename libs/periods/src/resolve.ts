@@ -64,6 +64,7 @@ export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year:
     case 'relative_year': {
       const s = spec as Extract<PeriodSpec, { kind: 'relative_year' }>;
       const y = ly + s.offset;
+      if (s.month) return { from: iso(y, s.month, 1), to: iso(y, s.month, lastDay(y, s.month)) };
       return { from: iso(y, 1, 1), to: iso(y, 12, 31) };
     }
     case 'relative_month': {

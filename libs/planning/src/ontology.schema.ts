@@ -155,6 +155,8 @@ export const OntologySchema = z
         /** How a short message that changes the tool call that just ran opens ("e se...", "agora só logística"). */
         edit_openers: z.array(z.string().min(1)).min(1),
         edit_max_words: z.number().int().min(1),
+        /** How a message that narrows the conversation's list of funds opens ("só os de logística", "desses, só os com p/vp abaixo de 1"). */
+        narrow_openers: z.array(z.string().min(1)).min(1),
       })
       .strict(),
     entities: z.record(z.string().regex(/^[a-z0-9_]+$/), Entity),

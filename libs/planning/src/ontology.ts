@@ -130,7 +130,7 @@ export class Ontology {
   readonly smalltalkFiller: ReadonlySet<string>;
   readonly tickerPrefixStopwords: ReadonlySet<string>;
   /** Elliptic follow-ups: openers as normalised words (longest first), period words, the weak weight. */
-  readonly elliptic: { openers: string[][]; periodWords: ReadonlySet<string>; weakWeight: number; editOpeners: string[][]; editMaxWords: number };
+  readonly elliptic: { openers: string[][]; periodWords: ReadonlySet<string>; weakWeight: number; editOpeners: string[][]; editMaxWords: number; narrowOpeners: string[][] };
   private readonly features: CompiledFeature[];
   private readonly standalone: ReadonlySet<string>;
   private readonly maxGap: number;
@@ -184,6 +184,7 @@ export class Ontology {
       weakWeight: spec.elliptic.weak_weight,
       editOpeners: spec.elliptic.edit_openers.map((o) => normalize(o).split(' ').filter(Boolean)).sort((a, b) => b.length - a.length),
       editMaxWords: spec.elliptic.edit_max_words,
+      narrowOpeners: spec.elliptic.narrow_openers.map((o) => normalize(o).split(' ').filter(Boolean)).sort((a, b) => b.length - a.length),
     };
     for (const w of spec.elliptic.period_words) collect(w);
     for (const w of spec.known_words) collect(w);
@@ -340,6 +341,16 @@ export class Ontology {
     const tokens = normalized.split(' ').filter(Boolean);
     const words = question.trim().split(/\s+/).filter(Boolean).length;
     return words <= this.elliptic.editMaxWords && this.elliptic.editOpeners.some((op) => op.length <= tokens.length && op.every((w, i) => tokens[i] === w));
+  }
+
+  /**
+   * What a message that narrows the conversation's list keeps as its criterion ("só os de logística" →
+   * "de logistica"), or null when it does not open like one (ontology.yaml `elliptic.narrow_openers`).
+   */
+  narrowingCriterion(normalized: string): string | null {
+    const tokens = normalized.split(' ').filter(Boolean);
+    const opener = this.elliptic.narrowOpeners.find((op) => op.length < tokens.length && op.every((w, i) => tokens[i] === w));
+    return opener ? tokens.slice(opener.length).join(' ') : null;
   }
 
   occurrences(q: AnalysedQuestion, phrases: CompiledPhrase[]): Array<{ phrase: CompiledPhrase; start: number; length: number }> {

@@ -115,6 +115,11 @@ export const ParamPolicySchema = z
          */
         cross_fund_words: z.array(z.string().min(1)),
         /**
+         * The rank column a segment's funds are listed by when the question names the segment but no
+         * measure ("quais fiis de hotel existem?"): the biggest funds first.
+         */
+        segment_order: z.string().min(1),
+        /**
          * Metrics without a rank column ("ranking por P/VP"): ranked by ordering `entity` on `order_by`
          * across funds, ascending or descending by the question's words, else `order`.
          */

@@ -94,6 +94,7 @@ export class ParamInference {
       fund_type: compileVocab(spec.filters.fund_type),
     };
     this.rankColumns = compileVocab(spec.ranking.columns);
+    if (!(spec.ranking.segment_order in spec.ranking.columns)) throw new Error(`param_inference.yaml: ranking.segment_order "${spec.ranking.segment_order}" is not a rank column`);
     this.worst = spec.ranking.worst_words.map(compilePhrase);
     this.crossFund = spec.ranking.cross_fund_words.map(compilePhrase);
     this.yearClose = spec.year_close_words.map(compilePhrase);

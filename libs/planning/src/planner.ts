@@ -29,6 +29,9 @@ export interface PlannerOptions {
 
 const MAX_CANDIDATES = 5;
 
+/** How a segment's list without a measure is reasoned ("quais fiis de hotel existem?"). */
+const SEGMENT_LIST = "a segment's funds, no measure named";
+
 export interface PlanOptions {
   /**
    * The entity of the conversation's previous answer (PlanRequest.previous_entity): an elliptic
@@ -38,6 +41,8 @@ export interface PlanOptions {
   /** The previous answer's structured question and funds: a follow-up is an edit of them. */
   previousQuestion?: StructuredQuestion | null;
   previousTickers?: string[];
+  /** The conversation's newest list of funds (two or more), which "desses" and "o terceiro" point at even after a pick from it. */
+  conversationList?: string[];
   /** The subjects of the answer before the previous one ("qual dos dois" across two turns). */
   earlierSubjects?: QuestionSubject[];
   earlierPeriod?: StructuredQuestion['period'];
@@ -118,8 +123,11 @@ export class Planner {
 
   /** The deterministic decision, synchronous and cheap (no I/O). */
   planDeterministic(asked: string, opts: PlanOptions = {}): PlanResponse {
+    const narrowed = this.narrowing(asked, opts);
+    if (narrowed) return narrowed;
     // "qual o p/vp do primeiro?" after a ranking: the fund at that place of the previous answer.
-    const listed = (opts.previousTickers?.length ?? 0) > 1 && !this.recognizeTickers(asked).tickers.length ? withListedReference(asked, opts.previousTickers!) : null;
+    const list = (opts.conversationList?.length ?? 0) > 1 ? opts.conversationList! : (opts.previousTickers ?? []);
+    const listed = list.length > 1 && !this.recognizeTickers(asked).tickers.length ? withListedReference(asked, list) : null;
     const named = this.withTickersForNames(listed?.question ?? asked);
     const question = named.question;
     const nameNote = `${named.note}${listed ? `; "${listed.ticker}" is the fund at that place of the previous answer` : ''}`;
@@ -185,6 +193,33 @@ export class Planner {
   }
 
   /**
+   * "só os de papel", "só os com p/vp abaixo de 0,8" after a list: the criterion read as a list across
+   * funds ("fiis de papel"), with what the previous list asked (its segment, order and size) kept; said
+   * of the funds shown ("desses, só os de logística"), over those funds only. Null when the message
+   * does not narrow a list, or its criterion is no segment, type or condition.
+   */
+  private narrowing(asked: string, opts: PlanOptions): PlanResponse | null {
+    const list = (opts.conversationList?.length ?? 0) > 1 ? opts.conversationList! : (opts.previousTickers ?? []);
+    if (list.length < 2 || this.recognizeTickers(asked).tickers.length) return null;
+    const criterion = this.ontology.narrowingCriterion(normalize(asked));
+    if (!criterion) return null;
+    const across = this.planDeterministic(`fiis ${criterion}`);
+    const { filters, conditions } = across.params;
+    const criteria = !!filters.sector || !!filters.fund_type || (conditions?.length ?? 0) > 0;
+    if (across.kind !== 'entity' || !across.planner.accepted || !criteria || across.params.ticker || across.params.tickers.length > 0) return null;
+    if (this.reader.read(asked, []).cues.includes('among_list')) {
+      const reason = `narrows the conversation's list of ${list.length} funds by "${criterion}": ${across.planner.reason}`;
+      return { ...across, params: { ...across.params, tickers: [...list], limit: Math.max(across.params.limit ?? 0, list.length) }, planner: { ...across.planner, reason } };
+    }
+    const sameList = across.entity === opts.previousEntity ? opts.previousParams : null;
+    // A segment's default order ("e só os de papel?" after a ranking by IFIX weight) gives way to the list's.
+    const own = sameList && across.planner.reason.startsWith(SEGMENT_LIST) ? { ...across.params, order_by: null, limit: null } : across.params;
+    const params = editEntityParams(sameList ?? null, opts.previousFilters ?? {}, own);
+    const reason = `narrows the previous list by "${criterion}", keeping what it asked: ${across.planner.reason}`;
+    return { ...across, params, planner: { ...across.planner, reason } };
+  }
+
+  /**
    * Reads the structured question (subjects × measure × period × aggregation) and, when the
    * question asks for a measure over a period, a comparison or an aggregate the catalog entities
    * cannot give as rows, answers it as a measure plan. A follow-up edits the previous question.
@@ -193,7 +228,8 @@ export class Planner {
     const reading = this.reader.read(q.original, q.tickers.tickers, q.corrected);
     if (q.corrections.length) reading.signals.push(`corrected ${q.corrections.join(', ')}`);
     const previousFunds = opts.previousTickers?.length ?? 0;
-    const hasPrevious = !!opts.previousQuestion || previousFunds > 1 || (previousFunds === 1 && reading.cues.includes('refers_fund'));
+    const amongList = reading.cues.includes('among_previous') && (opts.conversationList?.length ?? 0) > 1;
+    const hasPrevious = !!opts.previousQuestion || previousFunds > 1 || amongList || (previousFunds === 1 && reading.cues.includes('refers_fund'));
     // "top 10 fiis por dy" names its own universe (every fund): not a subject left out for the previous answer to fill.
     const fundList = /(?:^| )(?:fiis|fundos|top \d+|ranking)(?= |$)/.test(q.normalized);
     const cue = reading.cues.length > 0 || routed.elliptic || (reading.question.subjects.length === 0 && !fundList && (reading.question.period !== null || reading.measureNamed));
@@ -202,7 +238,13 @@ export class Planner {
     if (hasPrevious && cue && !this.namesOwnTopic(routed, reading, opts)) {
       const edited = applyFollowUp(
         reading,
-        { question: opts.previousQuestion ?? null, tickers: opts.previousTickers ?? [], earlier: opts.earlierSubjects ?? [], earlierPeriod: opts.earlierPeriod ?? null },
+        {
+          question: opts.previousQuestion ?? null,
+          tickers: opts.previousTickers ?? [],
+          list: opts.conversationList ?? [],
+          earlier: opts.earlierSubjects ?? [],
+          earlierPeriod: opts.earlierPeriod ?? null,
+        },
         this.opts.policies.measures,
       );
       question = edited.question;
@@ -234,6 +276,8 @@ export class Planner {
       !!opts.previousQuestion?.measure &&
       this.opts.policies.measures.measures[opts.previousQuestion.measure]?.entity !== routed.entity &&
       !reading.cues.includes('among_previous') &&
+      // "e o menor?" after the highest close: an aggregation alone edits the previous measure, whatever entity its word leans to.
+      !(reading.cues.includes('opener') && (reading.aggNamed || reading.compareWanted !== null)) &&
       !reading.cues.includes('add_subject') &&
       !reading.cues.includes('refers_subject') &&
       !reading.cues.includes('between_answers')
@@ -483,6 +527,14 @@ export class Planner {
     };
     const activeFeatures = [...features].join(', ');
 
+    const segment = best.score > 0 && this.acceptance(best, second, ranked, gap).accepted ? null : this.segmentList(q, features);
+    if (segment) {
+      return this.respond(q, 'entity', segment.entity, segment.entity, segment.params, {
+        ...base,
+        accepted: true,
+        reason: `${SEGMENT_LIST}: ${segment.entity} ordered by ${segment.params.params.order_by} (features: ${activeFeatures})${suffix}`,
+      });
+    }
     if (best.score <= 0) {
       return this.respond(q, 'unknown', 'unknown', null, null, { ...base, accepted: false, reason: `no entity matched (features: ${activeFeatures})${suffix}` });
     }
@@ -505,6 +557,25 @@ export class Planner {
       accepted,
       reason: `${why} (features: ${activeFeatures})${notes}${suffix}`,
     });
+  }
+
+  /**
+   * "quais fiis de hotel existem?", "tem fii de agência bancária?": funds in general and a segment or
+   * type, with no fund and no entity's own words, list that segment's funds (biggest first). Null otherwise.
+   */
+  private segmentList(q: AnalysedQuestion, features: ReadonlySet<string>): { entity: string; params: InferredParams } | null {
+    if (q.tickers.tickers.length > 0 || !(features.has('ranking_scope') || features.has('fii_word'))) return null;
+    const params = this.opts.policies.params;
+    const entity = params.spec.ranking.entity;
+    const inferred = params.infer(q, entity, q.original);
+    const { filters } = inferred.params;
+    if ((!filters.sector && !filters.fund_type) || inferred.params.conditions?.length) return null;
+    // A measure named ("o dy médio dos fiis de logística") is asked of the segment, not its list.
+    if (this.reader.read(q.original, []).measureNamed) return null;
+    inferred.params = { ...inferred.params, ticker: null, tickers: [], agg: 'list', window: null, order_by: params.spec.ranking.segment_order, order: 'asc' };
+    inferred.ticker_sources = [];
+    inferred.ticker_required = false;
+    return { entity, params: inferred };
   }
 
   /**

@@ -17,6 +17,7 @@ function followUpOptions(state: ConversationState): PlanOptions {
     previousEntity: state.last_entity,
     previousQuestion: state.last_question,
     previousTickers: (state.last_listed_tickers.length ? state.last_listed_tickers : state.last_tickers).slice(0, 50),
+    conversationList: state.last_list,
     earlierSubjects: state.earlier_subjects,
     earlierPeriod: state.earlier_period,
     previousParams: state.last_params,
@@ -115,7 +116,9 @@ export class TurnReader {
       currentTurn: state?.turn_index ?? 1,
       unansweredTurns: state?.unanswered_since_reference ?? 0,
     });
-    const params = { ...plan.params, ticker: decided.ticker, tickers: decided.tickers };
+    // A list narrowed to the conversation's funds ("desses, só os de logística") keeps them: a scope, not a reference.
+    const scoped = decided.tickers.length === 0 && plan.tickers_in_text.length === 0 && plan.params.tickers.length > 1;
+    const params = scoped ? plan.params : { ...plan.params, ticker: decided.ticker, tickers: decided.tickers };
     // A fund measure asked of "esse fundo": its subject is the fund the conversation points at.
     const q = plan.question;
     const question = plan.kind === 'measure' && q && q.subjects.length === 0 ? { ...q, subjects: decided.tickers.map((id) => ({ kind: 'fund' as const, id })) } : q;

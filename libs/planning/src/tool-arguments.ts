@@ -15,7 +15,8 @@ const SEND = /\b(manda|mande|mandar|envia|envie|enviar|encaminha|encaminhe|encam
 const PRESENT_VALUE = /\b(valor presente|vale(m)? hoje|valeria(m)? hoje|trazer a valor presente|quanto vale(m)? (hoje|agora))\b/;
 /** "aluguel", "hotel", "escola" are also fund segments: with fund words the question is about funds. */
 // (and the words of fund data: "top 3 menor p/vp do mercado" is a ranking, not R$ 3 at the market)
-const FUND_WORDS = /\b(fii|fiis|fundo|fundos|ifix|cota|cotas|segmento|segmentos|imobiliarios?|dele|dela|posicoes|posicao|carteira|top|ranking|p\/vp|pvp|dy|yield|proventos)\b/;
+const FUND_WORDS =
+  /\b(fii|fiis|fundo|fundos|ifix|cota|cotas|segmento|segmentos|imobiliarios?|dele|dela|posicoes|posicao|carteira|top|ranking|p\/vp|pvp|dy|yield|proventos|valor de mercado|maiores|menores|melhores|piores)\b/;
 /** FII income is portfolio data ("quanto recebi de dividendos?"): never a question about personal transactions. */
 const INCOME_FROM_FUNDS = /\b(dividendos?|proventos?|rendimentos?|amortiza\w*|jcp)\b/;
 /** FII income is portfolio data ("quanto recebi de dividendos"), not a personal-finance category to query. */

@@ -9,6 +9,8 @@ export interface PreviousTurn {
   question: StructuredQuestion | null;
   /** The funds the previous answer was about (its rows), for "qual deles". */
   tickers: string[];
+  /** The conversation's newest list of funds (two or more), kept while answers pick from it: "desses", "entre esses dois". */
+  list?: string[];
   /** The subjects of the answer before it: "qual dos dois" after "X?" → "e o Y?" compares X and Y. */
   earlier?: QuestionSubject[];
   /** The period of the answer before it: "qual foi a variação nesse intervalo?" spans both. */
@@ -79,10 +81,11 @@ function withoutImpliedPortfolio(read: QuestionReading, previous: PreviousTurn, 
 /** No previous structured question: only "qual deles" and "nele" still point at the previous answer's funds. */
 function followUpWithoutPrevious(reading: QuestionReading, previous: PreviousTurn): { question: StructuredQuestion; meta: FollowUpMeta } {
   const cur = reading.question;
-  if (reading.cues.includes('among_previous') && previous.tickers.length > 1 && cur.subjects.length === 0) {
+  const among = amongFunds(reading, previous, null);
+  if (among && cur.subjects.length === 0) {
     return {
-      question: { ...cur, subjects: previous.tickers.map((id) => ({ kind: 'fund', id })), compare: cur.compare ?? 'max' },
-      meta: { applied: true, inherited: ['subjects'], changed: [], reason: `"qual deles": the ${previous.tickers.length} funds of the previous answer` },
+      question: { ...cur, subjects: among.map((id) => ({ kind: 'fund', id })), compare: cur.compare ?? 'max' },
+      meta: { applied: true, inherited: ['subjects'], changed: [], reason: `"qual deles": the ${among.length} funds of the conversation's list` },
     };
   }
   if (reading.cues.includes('refers_fund') && previous.tickers.length === 1 && cur.subjects.every((s) => s.kind === 'portfolio') && cur.measure) {
@@ -118,12 +121,25 @@ function withAggOnlyWord(reading: QuestionReading, prev: StructuredQuestion, cat
   return aggOnly ? { ...reading, measureNamed: false } : reading;
 }
 
+/**
+ * The funds a choice among funds points at ("qual deles", "desses, qual", "entre esses dois"): the
+ * previous answer's, when it listed several; else, unless "qual dos dois" compares the last two
+ * answers' subjects, the conversation's newest list (still the list after a pick from it).
+ */
+function amongFunds(reading: QuestionReading, previous: PreviousTurn, prev: StructuredQuestion | null): string[] | null {
+  if (!reading.cues.includes('among_previous')) return null;
+  if (previous.tickers.length > 1) return previous.tickers;
+  const lastTwoAnswers = !!prev && prev.subjects.length === 1 && (previous.earlier ?? []).some((e) => !prev.subjects.some((p) => p.kind === e.kind && p.id === e.id));
+  if (lastTwoAnswers && !reading.cues.includes('among_list')) return null;
+  return (previous.list?.length ?? 0) > 1 ? previous.list! : null;
+}
+
 /** The subjects: the first rule that applies decides (a named measure's own kind, "nele", kept, added, replaced). */
 function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
   const { reading, cur, prev, previous, catalog, changed } = edit;
   const named = reading.measureNamed && cur.measure ? catalog.measures[cur.measure] : null;
   // "qual deles" after a list of the client's funds: those funds, whatever the previous measure's subject.
-  const amongListed = reading.cues.includes('among_previous') && previous.tickers.length > 1;
+  const amongListed = amongFunds(reading, previous, prev) !== null;
   // (The client's own measure is asked of a fund too: "e quanto entrou com essa venda?" keeps the XPIN11.)
   const foreign = (s: QuestionSubject) => s.kind !== named!.subject && !(named!.subject === 'portfolio' && s.kind === 'fund');
   if (cur.subjects.length === 0 && named && !amongListed && prev.subjects.some(foreign)) {
@@ -144,7 +160,10 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
   if (cur.subjects.length === 0) return keptSubjects(edit, amongListed);
   if (reading.cues.includes('add_subject')) {
     changed.push('subjects (added)');
-    return [...prev.subjects, ...cur.subjects.filter((s) => !prev.subjects.some((p) => p.kind === s.kind && p.id === s.id))];
+    // "valor de mercado do XPML11?" → "e do VISC11?" → "coloca o HSML11 também": the funds asked one after the other, and the new one.
+    const before = reading.cues.includes('include_subject') && prev.subjects.length === 1 ? (previous.earlier ?? []).filter((e) => e.kind === prev.subjects[0].kind) : [];
+    const kept = [...before, ...prev.subjects.filter((p) => !before.some((b) => b.kind === p.kind && b.id === p.id))];
+    return [...kept, ...cur.subjects.filter((s) => !kept.some((p) => p.kind === s.kind && p.id === s.id))];
   }
   changed.push('subjects');
   return cur.subjects;
@@ -173,8 +192,8 @@ function keptSubjects(edit: FollowUpEdit, amongListed: boolean): QuestionSubject
   const { reading, prev, previous, inherited } = edit;
   const earlier = (previous.earlier ?? []).filter((e) => !prev.subjects.some((p) => p.kind === e.kind && p.id === e.id));
   if (amongListed) {
-    inherited.push("subjects (the previous answer's funds)");
-    return previous.tickers.map((id) => ({ kind: 'fund', id }));
+    inherited.push("subjects (the conversation's list)");
+    return amongFunds(reading, previous, prev)!.map((id) => ({ kind: 'fund', id }));
   }
   if (reading.cues.includes('among_previous') && prev.subjects.length === 1 && earlier.length > 0) {
     // "qual dos dois": the subject asked before and the one asked last.

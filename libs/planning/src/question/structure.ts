@@ -40,7 +40,11 @@ export interface QuestionReading {
 
 const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceiro: 3, quarto: 4, '1o': 1, '2o': 2, '3o': 3, '4o': 4 };
 
-export type FollowUpCue = 'same_period' | 'between_answers' | 'add_subject' | 'among_previous' | 'opener' | 'refers_fund' | 'refers_subject' | 'refers_listed';
+export type FollowUpCue =
+  'same_period' | 'between_answers' | 'add_subject' | 'include_subject' | 'among_previous' | 'among_list' | 'opener' | 'refers_fund' | 'refers_subject' | 'refers_listed';
+
+/** Counted or plural nouns after "entre esses ..." that name dates, not funds ("entre esses dois meses"). */
+const NOT_FUNDS = '(?! (?:meses|datas|dias|anos|periodos|momentos|valores|pagamentos|dividendos)(?= |$))';
 
 /** "do primeiro", "o segundo", "do último (da lista)": a fund of the previous answer's list, by its place. */
 export const LISTED_REFERENCE =
@@ -55,11 +59,20 @@ const CUES: Array<[FollowUpCue, RegExp]> = [
   // "quanto ele variou?": the subject the conversation is about, whatever its kind.
   ['refers_subject', /(?:^| )(?:ele|ela)(?= |$)/],
   ['add_subject', /(?:^| )(?:compar[ae]\w*|versus|vs|x|contra|frente a|em relacao a)(?= |$)/],
+  // "coloca o BRCO11 também": one more subject for what the conversation has been comparing.
+  ['include_subject', /(?:^| )(?:coloca|coloque|colocar|inclui|inclua|incluir|adiciona|adicione|adicionar|acrescenta|acrescente|bota|bote|poe|ponha)(?= |$)/],
   // "qual foi melhor?" with nothing else: the subjects the conversation just compared.
   ['among_previous', /^(?:e )?(?:qual|quem) (?:foi |e |esta |ta |se saiu |rendeu |performou )?(?:o |a )?(?:melhor|pior)$/],
   [
     'among_previous',
     /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles|dos dois|das duas|dos tres|das tres|entre os dois|entre as duas)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus)(?= |$)/,
+  ],
+  // "desses", "entre esses dois", "dentre eles": the funds of the conversation's list (also after a pick from it).
+  [
+    'among_list',
+    new RegExp(
+      `(?:^| )(?:deles|delas|desses|dessas|destes|destas|(?:entre|dentre) (?:eles|elas|esses|essas|estes|estas|os listados))(?: (?:dois|duas|tres|quatro|cinco|fundos|fiis))?${NOT_FUNDS}(?= |$)`,
+    ),
   ],
   // "nele", "desse fundo": the fund the conversation is about, even in "o meu preço médio nele".
   ['refers_fund', /(?:^| )(?:nele|nela|dele|dela|desse fundo|deste fundo|nesse fundo|neste fundo|desse fii|deste fii|nesse fii|neste fii)(?= |$)/],
@@ -67,6 +80,9 @@ const CUES: Array<[FollowUpCue, RegExp]> = [
   // Only a fund ("o TRXF11"): the answer to "de qual fundo?", or a change of subject.
   ['opener', /^(?:o|a|do|da|no|na|pro|pra|para o|e)\s+<fundo>(?:\s+(?:e|ou)\s+<fundo>)*$/],
 ];
+
+/** Counts of a series' moves, read only next to a count ("quantas vezes ... subiu"). */
+const MOVES = new Set<MeasureAgg>(['changes', 'rises', 'falls']);
 
 /** Aggregations that can be asked together with another, and the pairs people ask. */
 const ALSO = new Set<MeasureAgg>(['max', 'min', 'first', 'last', 'total', 'count', 'avg']);
@@ -126,9 +142,14 @@ export class QuestionReader {
     const compareHit = this.readCompareHit(text);
 
     const aggWanted = new Set(aggHits.map((h) => h.agg));
+    // A count of moves ("quantas vezes a Selic subiu") reads the move's word though it also names a variation.
+    if (aggWanted.has('count')) for (const h of this.aggWords) if (MOVES.has(h.agg) && ` ${fullText} `.includes(h.phrase.padded)) aggWanted.add(h.agg);
     const spanned = isSpan(period?.spec ?? null);
     const { measure, impliedPortfolio, mixed } = this.settleSubjectsAndMeasure(subjects, measureHit?.measure ?? null, aggWanted, compareHit !== null, spanned);
     const cues = CUES.filter(([, re]) => re.test(text)).map(([c]) => c);
+    // A list pointed at is also a choice among the previous funds.
+    if (cues.includes('among_list') && !cues.includes('among_previous')) cues.push('among_previous');
+    if (cues.includes('include_subject') && !cues.includes('add_subject')) cues.push('add_subject');
     const { agg, also, periodSpec } = this.readAggregation({
       measure,
       mixed,
@@ -372,6 +393,8 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   const has = (a: MeasureAgg) => wanted.has(a) && allowed(a);
   // "últimos 12 dividendos", "as 5 primeiras cotações": the last (first) N values are a list of N, not one.
   if ((wanted.has('last') || wanted.has('first')) && allowed('list') && COUNTED_ENDS.test(text)) return 'list';
+  // "quantas vezes a Selic mudou (subiu, caiu) em 2022": a count of the series' moves, not of its values.
+  if (wanted.has('count')) for (const move of ['rises', 'falls', 'changes'] as const) if (has(move)) return move;
   if ((m.kind === 'monthly_rate' || m.compounding) && (wanted.has('accumulated') || wanted.has('total') || (m.kind === 'monthly_rate' && wanted.has('variation'))))
     return 'accumulated';
   // "quanto rendeu a Selic em 2023": an annual rate "yields" what it accumulates.

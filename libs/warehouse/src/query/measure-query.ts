@@ -64,7 +64,8 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
            (SELECT d::text FROM s WHERE a IS NOT NULL ORDER BY a DESC, d LIMIT 1) AS amax_d, (SELECT a FROM s WHERE a IS NOT NULL ORDER BY a DESC, d LIMIT 1) AS amax_v,
            (SELECT d::text FROM s WHERE a IS NOT NULL ORDER BY a ASC, d LIMIT 1) AS amin_d, (SELECT a FROM s WHERE a IS NOT NULL ORDER BY a ASC, d LIMIT 1) AS amin_v,
            (SELECT d::text FROM b) AS base_d, (SELECT v FROM b) AS base_v, (SELECT a FROM b) AS base_a,
-           (SELECT d::text FROM z) AS after_d`;
+           (SELECT d::text FROM z) AS after_d,
+           ${movesSql('>')} AS rises, ${movesSql('<')} AS falls`;
   const grain = groupBy ?? 'day';
   const rows =
     grain === 'day'
@@ -77,6 +78,11 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
         WHERE ${q(m.current.subject_column)} = $1 AND ${q(m.current.value_column)} IS NOT NULL ORDER BY ${q(m.current.date_column)} DESC LIMIT 1`
     : null;
   return { coverage, stats, rows, current };
+}
+
+/** How many times the value moved (up: '>', down: '<') from one date to the next, the value before the period included. */
+function movesSql(dir: '>' | '<'): string {
+  return `(SELECT count(*) FROM (SELECT v, lag(v) OVER (ORDER BY d) AS p FROM (SELECT d, v FROM b UNION ALL SELECT d, v FROM s) x) y WHERE v ${dir} p)::int`;
 }
 
 /** Compounding over the period: monthly rates multiply; annual rates per business day (1/252 of a year each). */
@@ -142,6 +148,13 @@ function aggregate(m: MeasureDef, agg: MeasureAgg, s: Raw, n: number): Pick<Meas
       return { ...none, value: round(num(s.mean) ?? 0), date: last?.date ?? null, adjusted: s.any_adj === true };
     case 'count':
       return { ...none, value: n, date: last?.date ?? null, adjusted: false };
+    case 'changes':
+    case 'rises':
+    case 'falls': {
+      const rises = num(s.rises) ?? 0;
+      const falls = num(s.falls) ?? 0;
+      return { ...none, value: agg === 'rises' ? rises : agg === 'falls' ? falls : rises + falls, date: last?.date ?? null, adjusted: false };
+    }
     case 'accumulated':
       return { value: num(s.compounded) === null ? null : round(num(s.compounded)!), date: last?.date ?? null, start: at(s.first_d, s.first_v), end: last, adjusted: false };
     case 'variation': {
@@ -229,7 +242,14 @@ export class MeasureQueryService {
         weights: [...weights].map(([ticker, w]) => ({ ticker, weight: total > 0 ? round((w / total) * 100, 4) : 0 })),
       };
     }
-    const valueUnit = m.kind === 'yield' || (agg === 'variation' && m.unit !== 'pct') ? 'pct' : agg === 'count' ? 'count' : agg === 'accumulated' ? 'pct' : m.unit;
+    const valueUnit =
+      m.kind === 'yield' || (agg === 'variation' && m.unit !== 'pct')
+        ? 'pct'
+        : agg === 'count' || agg === 'changes' || agg === 'rises' || agg === 'falls'
+          ? 'count'
+          : agg === 'accumulated'
+            ? 'pct'
+            : m.unit;
     return {
       measure: m.name,
       entity: m.entity,

@@ -1,0 +1,29 @@
+import type { Turn } from '@cota/contracts';
+import { conversationState } from './conversation-state';
+
+const at = '2026-11-27T12:00:00.000Z';
+const user = (content: string): Turn => ({ role: 'user', content, created_at: at, meta: {} });
+const answer = (meta: Record<string, unknown>): Turn => ({ role: 'assistant', content: '...', created_at: at, meta: { status: 'ok', entity: 'fiis_rankings', ...meta } });
+
+describe('the conversation state a turn is read against', () => {
+  it('keeps the newest list of funds while later answers pick one fund from it', () => {
+    const recent = [
+      user('quais os 3 maiores fiis de lajes?'),
+      answer({ listed: ['PVBI11', 'HGRE11', 'BRCR11'], tickers: [] }),
+      user('qual o cnpj do segundo?'),
+      answer({ entity: 'fiis_cadastro', listed: ['HGRE11'], tickers: ['HGRE11'] }),
+    ];
+    const state = conversationState(recent, {}, null, 3, []);
+    expect(state.last_listed_tickers).toEqual(['HGRE11']);
+    expect(state.last_list).toEqual(['PVBI11', 'HGRE11', 'BRCR11']);
+  });
+
+  it('a newer list replaces it; a failed answer does not', () => {
+    const recent = [answer({ listed: ['PVBI11', 'HGRE11', 'BRCR11'] }), answer({ listed: ['HGLG11', 'BTLG11'] }), answer({ status: 'error', listed: ['XPML11', 'VISC11'] })];
+    expect(conversationState(recent, {}, null, 4, []).last_list).toEqual(['HGLG11', 'BTLG11']);
+  });
+
+  it('is empty when no answer listed two or more funds', () => {
+    expect(conversationState([answer({ listed: ['HGLG11'] })], {}, null, 2, []).last_list).toEqual([]);
+  });
+});

@@ -1,0 +1,155 @@
+import type { PlanResponse, StructuredQuestion } from '@cota/contracts';
+import { realPlanner } from '../test-helpers';
+
+/**
+ * Conversations that work on a list of funds (issue "Understand every turn"): the list stays the
+ * conversation's list while answers pick from it; "desses" chooses among it; "só os ..." narrows it;
+ * "coloca o X também" adds to what is being compared; a segment named alone lists its funds.
+ */
+const planner = realPlanner();
+const LIST = ['PVBI11', 'HGRE11', 'BRCR11'];
+const funds = (q: StructuredQuestion | null) => q?.subjects.map((s) => s.id) ?? [];
+
+function followUp(question: string, previous: PlanResponse, opts: { list?: string[]; tickers?: string[]; earlier?: PlanResponse } = {}): PlanResponse {
+  return planner.planDeterministic(question, {
+    previousEntity: previous.entity,
+    previousQuestion: previous.question,
+    previousParams: previous.kind === 'entity' ? previous.params : null,
+    previousTickers: opts.tickers ?? funds(previous.question),
+    conversationList: opts.list ?? [],
+    earlierSubjects: opts.earlier?.question?.subjects ?? [],
+  });
+}
+
+describe('the conversation keeps its list while answers pick from it', () => {
+  it('"e o p/vp do terceiro?" after "qual o cnpj do segundo?" is the third fund of the list, not the one just picked', () => {
+    const picked = planner.planDeterministic('qual o cnpj do HGRE11?');
+    const p = followUp('e o p/vp do terceiro?', picked, { list: LIST, tickers: ['HGRE11'] });
+    expect(p.params.ticker ?? p.question?.subjects[0]?.id).toBe('BRCR11');
+    expect(p.planner.reason).toMatch(/"BRCR11" is the fund at that place/);
+  });
+
+  it('"desses tres, qual tem o menor p/vp?" compares the whole list, even after a pick', () => {
+    const picked = planner.planDeterministic('p/vp do BRCR11');
+    const p = followUp('desses tres, qual tem o menor p/vp?', picked, { list: LIST, tickers: ['BRCR11'] });
+    expect(p.kind).toBe('measure');
+    expect(funds(p.question).sort()).toEqual([...LIST].sort());
+    expect(p.question?.compare).toBe('min');
+  });
+
+  it('"desses, qual o de menor p/vp?" reads "menor" as the order asked', () => {
+    const ranking = planner.planDeterministic('quais os 3 maiores fofs em valor de mercado?');
+    const p = followUp('desses, qual o de menor p/vp?', ranking, { list: ['HFOF11', 'PSEC11', 'RBRF11'], tickers: ['HFOF11', 'PSEC11', 'RBRF11'] });
+    expect(p.question).toMatchObject({ measure: 'pvp', compare: 'min' });
+    expect(funds(p.question)).toHaveLength(3);
+  });
+
+  it('"qual dos dois" after two single-fund answers still compares those two, not an older list', () => {
+    const first = planner.planDeterministic('dy do HGLG11');
+    const second = followUp('e do KNRI11?', first);
+    const p = followUp('qual dos dois tem o maior?', second, { list: LIST, earlier: first });
+    expect(funds(p.question).sort()).toEqual(['HGLG11', 'KNRI11']);
+  });
+
+  it('"entre esses dois meses" is a span of dates, not a choice among funds', () => {
+    const p = planner.planDeterministic('qual foi a variação entre esses dois meses?');
+    expect(p.planner.reason).not.toMatch(/funds of the conversation's list/);
+  });
+});
+
+describe('"só os ..." narrows the list just shown', () => {
+  const ranking = planner.planDeterministic('quais os 5 fiis com maior peso no ifix?');
+  const top5 = ['KNCR11', 'KNIP11', 'XPML11', 'HGLG11', 'BTLG11'];
+
+  it('"desses, só os de logística" is the list of logistics funds among those shown', () => {
+    const p = followUp('desses, so os de logistica', ranking, { list: top5, tickers: top5 });
+    expect(p.kind).toBe('entity');
+    expect(p.params.filters).toMatchObject({ sector: 'Logística' });
+    expect(p.params.tickers).toEqual(top5);
+    expect(p.planner.reason).toMatch(/narrows the conversation's list of 5 funds/);
+  });
+
+  it('"só os com p/vp abaixo de 0,8" after a segment\'s list screens that segment by the condition', () => {
+    const hotels = planner.planDeterministic('tem fii de hotel? quais?');
+    const p = planner.planDeterministic('so os com p/vp abaixo de 0,8', {
+      previousEntity: hotels.entity,
+      previousParams: hotels.params,
+      previousFilters: hotels.params.filters,
+      previousTickers: ['HTMX11', 'BTHI11', 'MGHT11'],
+    });
+    expect(p.kind).toBe('entity');
+    expect(p.params.conditions).toEqual([{ column: 'price_book_ratio', op: 'lt', value: 0.8 }]);
+    expect(p.params.filters).toMatchObject({ sector: 'Hotelaria' });
+  });
+
+  it('without a list, "só os de logística" is not narrowed to anything', () => {
+    const p = planner.planDeterministic('so os de logistica');
+    expect(p.params.tickers).toEqual([]);
+  });
+});
+
+describe('"coloca o X também" adds a subject to what is being compared', () => {
+  it('to a comparison of two funds', () => {
+    const compared = planner.planDeterministic('compara o p/vp do vilg11 com o lvbi11');
+    const p = followUp('coloca o brco11 tambem', compared);
+    expect(funds(p.question)).toEqual(['VILG11', 'LVBI11', 'BRCO11']);
+    expect(p.question?.measure).toBe('pvp');
+  });
+
+  it('to the funds asked one after the other', () => {
+    const first = planner.planDeterministic('valor de mercado do xpml11?');
+    const second = followUp('e do visc11?', first);
+    const p = followUp('coloca o hsml11 tambem e ordena do maior pro menor', second, { earlier: first });
+    expect(funds(p.question)).toEqual(['XPML11', 'VISC11', 'HSML11']);
+    expect(p.question?.compare).toBe('max');
+  });
+});
+
+describe('an aggregation alone edits the previous question', () => {
+  it('"e o menor?" after the IFIX\'s highest close in a month is its lowest close in that month', () => {
+    const highest = planner.planDeterministic('qual foi o maior fechamento do ifix em marco de 2024?');
+    const p = followUp('e o menor?', highest);
+    expect(p.kind).toBe('measure');
+    expect(p.question).toMatchObject({ subjects: [{ kind: 'index', id: 'IFIX' }], agg: 'min', period: { from: '2024-03-01', to: '2024-03-31' } });
+  });
+});
+
+describe("a segment named with no measure lists the segment's funds", () => {
+  it.each([
+    ['tem fii de hotel? quais?', 'Hotelaria'],
+    ['quais fiis de agencias bancarias existem?', 'Agências Bancárias'],
+    ['quais fiis de logistica existem?', 'Logística'],
+  ])('%s', (q, sector) => {
+    const p = planner.planDeterministic(q);
+    expect(p).toMatchObject({ kind: 'entity', entity: 'fiis_rankings', params: { agg: 'list', order_by: 'rank_market_cap', filters: { sector } } });
+  });
+
+  it('a measure asked of a segment stays that measure', () => {
+    expect(planner.planDeterministic('qual o dy medio dos fiis de logistica?').params.order_by).not.toBe('rank_market_cap');
+  });
+});
+
+describe('a count of moves is read as such', () => {
+  it.each([
+    ['quantas vezes a selic mudou em 2022?', 'changes'],
+    ['qtas alteracoes na taxa selic teve em 2023?', 'changes'],
+    ['quantas vezes a selic subiu em 2024?', 'rises'],
+    ['quantas vezes a selic caiu em 2024?', 'falls'],
+  ])('%s', (q, agg) => expect(planner.planDeterministic(q).question).toMatchObject({ subjects: [{ kind: 'indicator', id: 'SELIC' }], agg }));
+
+  it('a rise without a count is still a variation', () => {
+    expect(planner.planDeterministic('quanto o ifix subiu em 2024?').question?.agg).toBe('variation');
+  });
+});
+
+describe('narrowing without pointing at the funds shown edits the list query', () => {
+  it('"e só os de papel?" after a ranking by IFIX weight keeps that order and size', () => {
+    const ranking = planner.planDeterministic('top 5 fiis por peso no ifix');
+    const p = planner.planDeterministic('e só os de papel?', {
+      previousEntity: ranking.entity,
+      previousParams: ranking.params,
+      previousTickers: ['KNCR11', 'KNIP11', 'XPML11', 'HGLG11', 'BTLG11'],
+    });
+    expect(p.params).toMatchObject({ order_by: 'ifix_rank_position', limit: 5, filters: { fund_type: 'Papel' }, tickers: [] });
+  });
+});
