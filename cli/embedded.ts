@@ -1,8 +1,10 @@
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { CotaEnv, repoRoot } from '@cota/config';
-import { BusMetrics, InProcessTransport } from '@cota/messaging';
+import { BusMetrics, EventTap, InProcessTransport, serveEventTap } from '@cota/messaging';
 import { Logger, openDatabase, RunningService, startEmbeddedPostgres, startService } from '@cota/service-kit';
 import { ensureWarehouse, missingDataMessage } from '@cota/warehouse';
+import { embeddedEventsSocket } from './event-socket';
 import { SERVICE_DEFINITIONS } from './services';
 
 const log = new Logger('embedded');
@@ -30,7 +32,9 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
   // One registry for the seven services: the gateway's /metrics serves it (no metrics port when embedded).
   const metrics = new BusMetrics();
   const services: RunningService[] = [];
+  let tap: EventTap | null = null;
   const stop = async () => {
+    await tap?.close();
     for (const s of [...services].reverse()) await s.stop().catch(() => undefined);
     await transport.drain();
     await database.destroy().catch(() => undefined);
@@ -41,9 +45,24 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
     for (const def of Object.values(SERVICE_DEFINITIONS)) {
       services.push(await startService(def, env, { transport, database, redis: null, metrics }));
     }
+    tap = await openEventTap(transport, opts.persistDir === undefined);
   } catch (e) {
     await stop();
     throw e;
   }
   return { url: `http://localhost:${env.port}`, services, stop };
+}
+
+/** Serves the events to `npm run events`; without the socket Cota still runs, with a warning saying why. */
+async function openEventTap(transport: InProcessTransport, wanted: boolean): Promise<EventTap | null> {
+  if (!wanted) return null; // tests and benchmarks that bring their own store dir do not compete for the socket
+  try {
+    mkdirSync(dirname(embeddedEventsSocket()), { recursive: true });
+    const tap = await serveEventTap(transport, embeddedEventsSocket());
+    log.info('events served to `npm run events`', { socket: tap.path });
+    return tap;
+  } catch (e) {
+    log.warn('events not served to `npm run events`', { reason: (e as Error).message });
+    return null;
+  }
 }

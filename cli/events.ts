@@ -1,27 +1,63 @@
 import './register-paths';
-import { loadEnv } from '@cota/config';
-import { Bus, natsServerAndCredentials, NatsTransport } from '@cota/messaging';
+import { relative } from 'node:path';
+import { loadEnv, repoRoot } from '@cota/config';
+import { Bus, natsServerAndCredentials, NatsTransport, readEventTap, subjectMatches } from '@cota/messaging';
+import { embeddedEventsSocket } from './event-socket';
 
-/** `npm run events`: prints the live telemetry stream (`cota.events.>`) of a running system. */
+/**
+ * `npm run events [pattern]`: prints the live telemetry stream (`cota.events.>`) of a running system:
+ * from NATS when `NATS_URL` is set, else from the embedded Cota that `npm start` runs in this checkout.
+ */
 async function main(): Promise<void> {
   const env = loadEnv();
-  const url = env.natsUrl ?? 'nats://127.0.0.1:4222';
   const pattern = process.argv[2] ?? 'cota.events.>';
-  const transport = await NatsTransport.connect({ url, user: env.natsUser, pass: env.natsPassword, name: 'cota-events-tail' });
+  if (env.natsUrl) await fromNats(env.natsUrl, env.natsUser ?? null, env.natsPassword ?? null, pattern);
+  else await fromEmbedded(pattern);
+}
+
+async function fromNats(url: string, user: string | null, pass: string | null, pattern: string): Promise<void> {
+  const transport = await NatsTransport.connect({ url, user, pass, name: 'cota-events-tail' }).catch((e: Error) => {
+    throw new Error(`Não foi possível conectar ao NATS em ${natsServerAndCredentials(url).server}: ${e.message}`);
+  });
   const bus = new Bus(transport, 'events-cli');
-  process.stderr.write(`Ouvindo ${pattern} em ${natsServerAndCredentials(url).server} (Ctrl+C para sair)\n`);
+  process.stderr.write(`Ouvindo ${pattern} no NATS ${natsServerAndCredentials(url).server} (Ctrl+C para sair)\n`);
   bus.listen(pattern, (subject, payload) => {
     process.stdout.write(JSON.stringify({ subject, ...(payload as object) }) + '\n');
   });
-  const stop = async () => {
-    await transport.drain();
+  onStop(() => transport.drain());
+}
+
+async function fromEmbedded(pattern: string): Promise<void> {
+  const socket = embeddedEventsSocket();
+  const shown = relative(process.cwd(), socket) || socket;
+  const reader = await readEventTap(socket, (line) => {
+    const subject = (JSON.parse(line) as { subject: string }).subject;
+    if (subjectMatches(pattern, subject)) process.stdout.write(line + '\n');
+  }).catch(() => {
+    throw new Error(
+      `Modo embutido (NATS_URL não definido): os eventos ficam dentro do processo do \`npm start\` e saem por ${shown}, ` +
+        `mas nenhum Cota embutido está rodando em ${repoRoot()}. Inicie \`npm start\` em outro terminal, ` +
+        'ou defina NATS_URL para ouvir os serviços distribuídos.',
+    );
+  });
+  process.stderr.write(`Ouvindo ${pattern} do Cota embutido (npm start) por ${shown} (Ctrl+C para sair)\n`);
+  reader.on('close', () => {
+    process.stderr.write('O Cota embutido parou; fim dos eventos.\n');
+    process.exit(0);
+  });
+  onStop(async () => void reader.destroy());
+}
+
+function onStop(stop: () => Promise<void>): void {
+  const end = async () => {
+    await stop();
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void end());
+  process.once('SIGTERM', () => void end());
 }
 
 main().catch((e) => {
-  process.stderr.write(`Não foi possível conectar ao NATS: ${(e as Error).message}\n`);
+  process.stderr.write(`${(e as Error).message}\n`);
   process.exit(1);
 });

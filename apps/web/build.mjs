@@ -8,10 +8,10 @@
 //
 //   node apps/web/build.mjs            one build
 //   node apps/web/build.mjs --watch    rebuild on change (development)
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+//   node apps/web/build.mjs --if-changed   build only when an input is newer than the last build (`npm start`)
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
 import { parse } from 'yaml';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -19,6 +19,9 @@ const root = join(here, '..', '..');
 const src = join(here, 'src');
 const out = join(root, 'dist', 'apps', 'web');
 const watch = process.argv.includes('--watch');
+const ifChanged = process.argv.includes('--if-changed');
+// esbuild's list of every file the last build read (sources, Chart.js, ...), to skip a build that would change nothing.
+const inputsFile = join(out, 'inputs.json');
 
 const BETTER = ['higher', 'lower', 'none'];
 const CLASSES = ['fund', 'market', 'client'];
@@ -56,6 +59,23 @@ function copyStatic() {
   copyFileSync(join(src, 'favicon.svg'), join(out, 'assets', 'favicon.svg'));
 }
 
+/** Whether the last build is newer than each file it read, the policies it built in and this script. */
+function upToDate() {
+  if (!existsSync(inputsFile) || !existsSync(join(out, 'index.html'))) return false;
+  const built = statSync(inputsFile).mtimeMs;
+  const read = JSON.parse(readFileSync(inputsFile, 'utf8')).map((f) => join(root, f));
+  const policies = [
+    join(root, 'policies', 'measures.yaml'),
+    join(root, 'policies', 'entities'),
+    ...readdirSync(join(root, 'policies', 'entities')).map((f) => join(root, 'policies', 'entities', f)),
+  ];
+  return [...read, ...policies, join(src, 'index.html'), join(src, 'favicon.svg'), fileURLToPath(import.meta.url)].every((f) => existsSync(f) && statSync(f).mtimeMs <= built);
+}
+
+if (ifChanged && upToDate()) {
+  process.stdout.write(`apps/web: up to date (${out})\n`);
+  process.exit(0);
+}
 const options = {
   entryPoints: [
     { in: join(src, 'main.ts'), out: 'app' },
@@ -83,12 +103,20 @@ const options = {
   ],
 };
 
+// Loaded only now: a build that is up to date never starts esbuild.
+const esbuild = await import('esbuild');
 rmSync(out, { recursive: true, force: true });
 if (watch) {
   const ctx = await esbuild.context(options);
   await ctx.watch();
   process.stdout.write(`apps/web: watching, writing to ${out}\n`);
 } else {
-  await esbuild.build(options);
+  const started = new Date();
+  const result = await esbuild.build({ ...options, metafile: true });
+  // Paths relative to the repository; `<define:...>` entries are esbuild's own, not files.
+  const read = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('<'));
+  writeFileSync(inputsFile, JSON.stringify(read.map((f) => relative(root, resolve(f)))));
+  // Dated when the build began, so a file saved while it ran is seen as newer next time.
+  utimesSync(inputsFile, started, started);
   process.stdout.write(`apps/web: built ${out}\n`);
 }

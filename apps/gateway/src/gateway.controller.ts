@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiKeyAuthenticator, AskFence, QuotaPolicy, RateLimiter } from '@cota/access';
 import { ContextSubjects, CotaError, Events, NarratorStream } from '@cota/contracts';
@@ -8,6 +9,9 @@ import { INFRA, Infra } from '@cota/service-kit';
 import { authenticateKey, requireOpsWhenSet } from './auth';
 import { AskBody, parseAskBody, unsafeTextReason } from './http/ask-body';
 import { HttpError, toHttpError } from './http/http-error';
+import { ApiErrors } from './openapi/decorators';
+import { CLIENT_KEY, OPS_TOKEN } from './openapi/document';
+import { ASK_ERRORS, ASK_OK, ASK_OK_EXAMPLES, ASK_REQUEST_EXAMPLES, AskRequest, AskResponse, ErrorBody, HISTORY_EXAMPLE, HistoryResponse } from './openapi/schemas';
 import { requestIdOf } from './http/request-id';
 import { GatewayMetrics } from './metrics';
 import { ASK_FENCE, QUOTA_POLICY, RATE_LIMITER } from './tokens';
@@ -31,6 +35,7 @@ interface Admitted {
   traceparent?: string;
 }
 
+@ApiTags('perguntas')
 @Controller()
 export class AskController {
   constructor(
@@ -45,6 +50,11 @@ export class AskController {
 
   @Post('ask')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Faz uma pergunta', description: 'Responde `{status, results, meta, answer}`; o contexto da conversa vale por (client_id, conversation_id).' })
+  @ApiBearerAuth(CLIENT_KEY)
+  @ApiBody({ schema: AskRequest, examples: ASK_REQUEST_EXAMPLES })
+  @ApiResponse({ status: 200, description: 'A resposta.', content: { 'application/json': { schema: AskResponse, examples: ASK_OK_EXAMPLES } } })
+  @ApiErrors(ASK_ERRORS, [400, 401, 403, 413, 429, 503, 504])
   async ask(@Req() req: Request): Promise<unknown> {
     const admitted = await this.admit(req);
     return this.answer(admitted, false);
@@ -56,6 +66,20 @@ export class AskController {
    * response ({status, results, meta, answer}) that replaces them, or an `error` event.
    */
   @Post('ask/stream')
+  @ApiOperation({
+    summary: 'Faz uma pergunta e recebe a resposta em eventos (SSE)',
+    description:
+      'Eventos `delta` ({seq, text}) com frases já verificadas enquanto um modelo redige, depois um `answer` com a resposta inteira (a mesma de POST /ask) ou um `error` ({status, error}).',
+  })
+  @ApiBearerAuth(CLIENT_KEY)
+  @ApiBody({ schema: AskRequest, examples: { pergunta: ASK_REQUEST_EXAMPLES.pergunta, sem_chave: ASK_REQUEST_EXAMPLES.sem_chave } })
+  @ApiProduces('text/event-stream')
+  @ApiResponse({
+    status: 200,
+    description: 'O fluxo de eventos.',
+    content: { 'text/event-stream': { schema: { type: 'string' }, example: `event: answer\ndata: ${JSON.stringify(ASK_OK)}\n\n` } },
+  })
+  @ApiErrors(ASK_ERRORS, [400, 401, 403, 413, 429, 503])
   async askStream(@Req() req: Request, @Res() res: Response): Promise<void> {
     const admitted = await this.admit(req); // errors before this point are plain JSON with their status
     res.status(200);
@@ -179,6 +203,11 @@ export class AskController {
   }
 
   @Get('conversations/:conversation_id/history')
+  @ApiOperation({ summary: 'Histórico de uma conversa', description: 'Só os turnos do próprio cliente da chave; divide o limite de taxa de /ask.' })
+  @ApiBearerAuth(CLIENT_KEY)
+  @ApiParam({ name: 'conversation_id', example: 'docs-1', schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$' } })
+  @ApiResponse({ status: 200, description: 'Os turnos, do mais antigo ao mais novo.', content: { 'application/json': { schema: HistoryResponse, example: HISTORY_EXAMPLE } } })
+  @ApiErrors(ASK_ERRORS, [400, 401, 429, 503])
   async history(@Req() req: Request, @Param('conversation_id') conversationId: string): Promise<unknown> {
     const { clientId, keyHash } = await authenticateKey(req, this.auth);
     const unsafe = unsafeTextReason(conversationId);
@@ -204,6 +233,16 @@ export class AskController {
 
   /** Prometheus metrics: behind the ops token when COTA_OPS_TOKEN is set. */
   @Get('metrics')
+  @ApiTags('operação')
+  @ApiOperation({ summary: 'Métricas no formato Prometheus', description: 'Exige o token de operação quando COTA_OPS_TOKEN está definido.' })
+  @ApiBearerAuth(OPS_TOKEN)
+  @ApiProduces('text/plain')
+  @ApiResponse({
+    status: 200,
+    description: 'As métricas.',
+    content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE cota_gateway_ask_seconds histogram\ncota_gateway_ask_seconds_count{status="ok"} 42\n' } },
+  })
+  @ApiResponse({ status: 401, description: 'Sem o token de operação (quando definido).', content: { 'application/json': { schema: ErrorBody } } })
   async prometheus(@Req() req: Request, @Res() res: Response): Promise<void> {
     requireOpsWhenSet(req, this.infra.env.opsToken);
     res.setHeader('content-type', this.metrics.registry.contentType);

@@ -1,6 +1,7 @@
 import { accessMigrations } from '@cota/access';
 import { ServiceDefinition } from '@cota/service-kit';
 import { GatewayModule } from './gateway.module';
+import { serveOpenApi } from './openapi/document';
 
 export const gatewayService: ServiceDefinition = {
   name: 'gateway',
@@ -8,5 +9,6 @@ export const gatewayService: ServiceDefinition = {
   needsRedis: true,
   migrations: accessMigrations,
   http: true,
+  configureHttp: serveOpenApi,
   module: (infra) => GatewayModule.register(infra),
 };

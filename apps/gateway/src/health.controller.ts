@@ -1,10 +1,13 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { HealthSubjects, SERVICES } from '@cota/contracts';
 import type { QuotaPolicy } from '@cota/access';
 import { INFRA, Infra, publicDetail, runChecks, standardChecks } from '@cota/service-kit';
+import { NOT_READY_EXAMPLE, READY_EXAMPLE, Readiness } from './openapi/schemas';
 import { QUOTA_POLICY } from './tokens';
 
+@ApiTags('saúde')
 @Controller('health')
 export class HealthController {
   private readonly startedAt = Date.now();
@@ -18,6 +21,12 @@ export class HealthController {
 
   /** The process is up. */
   @Get('live')
+  @ApiOperation({ summary: 'O processo está no ar' })
+  @ApiResponse({
+    status: 200,
+    description: 'No ar.',
+    content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } }, example: { status: 'ok' } } },
+  })
   live() {
     return { status: 'ok' };
   }
@@ -29,6 +38,13 @@ export class HealthController {
    * so a fresh gateway gets no traffic before the fabric can answer.
    */
   @Get('ready')
+  @ApiOperation({ summary: 'Pronto para receber perguntas', description: 'NATS, Postgres e Redis respondem; informa também a saúde dos outros serviços.' })
+  @ApiResponse({ status: 200, description: 'Pronto.', content: { 'application/json': { schema: Readiness, example: READY_EXAMPLE } } })
+  @ApiResponse({
+    status: 503,
+    description: 'Não pronto (ou ainda esperando os serviços na partida).',
+    content: { 'application/json': { schema: Readiness, example: NOT_READY_EXAMPLE } },
+  })
   async ready(@Res() res: Response): Promise<void> {
     const checks = standardChecks(this.infra);
     if (!this.infra.redis) checks.redis = async () => undefined; // embedded: in-memory stores

@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ContextSubjects, RagSubjects } from '@cota/contracts';
 import { ClientErasure } from '@cota/orchestration';
@@ -6,7 +7,18 @@ import { INFRA, Infra } from '@cota/service-kit';
 import { requireOps } from './auth';
 import { unsafeTextReason } from './http/ask-body';
 import { HttpError } from './http/http-error';
+import { ApiErrors } from './openapi/decorators';
+import { OPS_TOKEN } from './openapi/document';
+import { ErasureReceipt, OPS_ERRORS, RECEIPT_EXAMPLE } from './openapi/schemas';
 import { logReceipt } from './privacy';
+
+/** A 200 JSON answer of an ops route, described by what it holds. */
+const opsAnswer = (description: string, example: object) => ApiResponse({ status: 200, description, content: { 'application/json': { schema: { type: 'object' }, example } } });
+const conversationBody = {
+  type: 'object',
+  required: ['client_id', 'conversation_id'],
+  properties: { client_id: { type: 'string' }, conversation_id: { type: 'string' } },
+};
 
 function required(value: unknown, name: string): string {
   if (typeof value !== 'string' || !value.trim()) throw new HttpError(400, 'invalid_param', `Parâmetro '${name}' é obrigatório.`);
@@ -16,6 +28,8 @@ function required(value: unknown, name: string): string {
 }
 
 /** Operator endpoints, behind COTA_OPS_TOKEN. */
+@ApiTags('operação')
+@ApiBearerAuth(OPS_TOKEN)
 @Controller('ops')
 export class OpsController {
   constructor(
@@ -24,6 +38,15 @@ export class OpsController {
   ) {}
 
   @Get('context_debug')
+  @ApiOperation({ summary: 'Estado do contexto de uma conversa' })
+  @ApiQuery({ name: 'client_id', example: 'cliente-demo-1' })
+  @ApiQuery({ name: 'conversation_id', example: 'docs-1' })
+  @opsAnswer('O estado da conversa.', {
+    key: { client_id: 'cliente-demo-1', conversation_id: 'docs-1' },
+    turn_count: 2,
+    last_reference: { ticker: 'HGLG11', entity: 'fiis_cadastro' },
+  })
+  @ApiErrors(OPS_ERRORS, [400, 401, 403])
   async contextDebug(@Req() req: Request, @Query('client_id') clientId: unknown, @Query('conversation_id') conversationId: unknown) {
     requireOps(req, this.infra.env.opsToken);
     return this.infra.bus.call(ContextSubjects.debug, { client_id: required(clientId, 'client_id'), conversation_id: required(conversationId, 'conversation_id') });
@@ -31,6 +54,17 @@ export class OpsController {
 
   @Post('context_clear')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Limpa o contexto de uma conversa' })
+  @ApiBody({
+    schema: conversationBody,
+    examples: {
+      conversa: { summary: 'Uma conversa', value: { client_id: 'cliente-demo-1', conversation_id: 'docs-1' }, 'x-status': 200 },
+      sem_conversa: { summary: 'Sem conversation_id (400)', value: { client_id: 'cliente-demo-1' }, 'x-status': 400 },
+      sem_token: { summary: 'Sem o token de operação (401)', value: { client_id: 'cliente-demo-1', conversation_id: 'docs-1' }, 'x-status': 401, 'x-auth': 'none' },
+    } as never,
+  })
+  @opsAnswer('Limpo.', { cleared: true })
+  @ApiErrors(OPS_ERRORS, [400, 401, 403])
   async contextClear(@Req() req: Request) {
     requireOps(req, this.infra.env.opsToken);
     const body = ((req as Request & { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>;
@@ -41,6 +75,17 @@ export class OpsController {
   }
 
   @Get('rag_debug')
+  @ApiOperation({ summary: 'O que a base de conhecimento recupera para uma pergunta' })
+  @ApiQuery({ name: 'question', example: 'o que é vacância?' })
+  @ApiQuery({ name: 'intent', required: false, example: 'concept' })
+  @ApiQuery({ name: 'entity', required: false, example: 'fiis_imoveis' })
+  @opsAnswer('Os trechos recuperados e suas notas.', {
+    enabled: true,
+    reason: 'ok',
+    used_collections: ['concepts-fiis'],
+    chunks: [{ doc_id: 'vacancia', score: 0.45, text: 'Vacância física e vacância financeira…' }],
+  })
+  @ApiErrors(OPS_ERRORS, [400, 401, 403])
   async ragDebug(@Req() req: Request, @Query('question') question: unknown, @Query('intent') intent: unknown, @Query('entity') entity: unknown) {
     requireOps(req, this.infra.env.opsToken);
     return this.infra.bus.call(RagSubjects.retrieve, {
@@ -55,6 +100,16 @@ export class OpsController {
   /** Erases everything Cota holds about `client_id` (body), like the client's own DELETE /me/data; answers the receipt. */
   @Post('erase')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Apaga tudo o que o Cota guarda sobre um cliente', description: 'Como DELETE /me/data do próprio cliente; responde o recibo.' })
+  @ApiBody({
+    schema: { type: 'object', required: ['client_id'], properties: { client_id: { type: 'string', maxLength: 256 } } },
+    examples: {
+      cliente: { summary: 'Um cliente', value: { client_id: 'cliente-exemplo-apagado' }, 'x-status': 200 },
+      sem_cliente: { summary: 'Sem client_id (400)', value: {}, 'x-status': 400 },
+    } as never,
+  })
+  @ApiResponse({ status: 200, description: 'O recibo.', content: { 'application/json': { schema: ErasureReceipt, example: { ...RECEIPT_EXAMPLE, requested_by: 'ops' } } } })
+  @ApiErrors(OPS_ERRORS, [400, 401, 403])
   async erase(@Req() req: Request) {
     requireOps(req, this.infra.env.opsToken);
     const body = ((req as Request & { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>;
@@ -67,6 +122,9 @@ export class OpsController {
 
   @Post('reindex')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Reconstrói o índice da base de conhecimento' })
+  @opsAnswer('O que foi reindexado.', { reindexed: 'all', chunks: { knowledge: 76, news: 1119 } })
+  @ApiErrors(OPS_ERRORS, [401, 403])
   async reindex(@Req() req: Request) {
     requireOps(req, this.infra.env.opsToken);
     return this.infra.bus.call(RagSubjects.reindex, {});

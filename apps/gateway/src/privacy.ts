@@ -1,4 +1,5 @@
 import { Controller, Delete, HttpCode, Inject, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiKeyAuthenticator, AskFence, fenceAndDrain, PostgresApiKeyRepository, QuotaPolicy, RateLimiter } from '@cota/access';
 import { AccessBroadcasts, ErasureReceipt, KeysRevoked, PrivacySubjects, RequestOf } from '@cota/contracts';
@@ -7,6 +8,9 @@ import { ClientErasure } from '@cota/orchestration';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 import { authenticateClient } from './auth';
 import { DEADLINE_GRACE_MS } from './gateway.controller';
+import { ApiErrors } from './openapi/decorators';
+import { CLIENT_KEY } from './openapi/document';
+import { ASK_ERRORS, ErasureReceipt as ReceiptSchema, RECEIPT_EXAMPLE } from './openapi/schemas';
 import { ASK_FENCE, QUOTA_POLICY, RATE_LIMITER } from './tokens';
 
 const log = new Logger('gateway');
@@ -85,6 +89,7 @@ export function logReceipt(receipt: ErasureReceipt): void {
  * the receipt. The key itself is erased too, so it stops working: a repeated call is a 401.
  * Not rate limited: a client past its quota can still have its data erased.
  */
+@ApiTags('privacidade')
 @Controller()
 export class PrivacyController {
   constructor(
@@ -94,6 +99,13 @@ export class PrivacyController {
 
   @Delete('me/data')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Apaga tudo o que o Cota guarda sobre o cliente da chave',
+    description: 'Responde um recibo; a própria chave é apagada (repetir a chamada com ela dá 401).',
+  })
+  @ApiBearerAuth(CLIENT_KEY)
+  @ApiResponse({ status: 200, description: 'O recibo do apagamento.', content: { 'application/json': { schema: ReceiptSchema, example: RECEIPT_EXAMPLE } } })
+  @ApiErrors(ASK_ERRORS, [401, 503])
   async eraseMyData(@Req() req: Request): Promise<ErasureReceipt> {
     const clientId = await authenticateClient(req, this.auth);
     const receipt = await this.erasure.erase(clientId, 'client');

@@ -13,6 +13,19 @@ function dirWith(name: string, text: string): string {
 }
 
 describe('loadPolicy', () => {
+  it('reads a file parsed before as a copy of its own, and again once the file changes', () => {
+    const loose = z.object({ version: z.literal(1), limits: z.unknown() }); // z.unknown() hands back the parsed object itself
+    const dir = dirWith('p', 'version: 1\nlimits:\n  max: 3\n');
+    const first = loadPolicy('p', loose, dir);
+    (first.limits as Record<string, unknown>).max = 99; // callers that mutate what they got
+    const second = loadPolicy('p', loose, dir);
+    expect(second).toEqual({ version: 1, limits: { max: 3 } });
+    (second.limits as Record<string, unknown>).max = 98;
+    expect(loadPolicy('p', loose, dir)).toEqual({ version: 1, limits: { max: 3 } });
+    writeFileSync(join(dir, 'p.yaml'), 'version: 1\nlimits:\n  max: 42\n');
+    expect(loadPolicy('p', loose, dir)).toEqual({ version: 1, limits: { max: 42 } });
+  });
+
   it('returns the validated policy', () => {
     expect(loadPolicy('p', schema, dirWith('p', 'version: 1\nlimits:\n  max: 3\n'))).toEqual({ version: 1, limits: { max: 3 } });
   });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { ZodTypeAny, z } from 'zod';
@@ -16,19 +16,34 @@ export class PolicyError extends Error {
   }
 }
 
+/**
+ * Parsed files by path, with the version they were parsed from: the seven services of one process
+ * read the same policies (each entity file eight times), and parsing was most of a start's CPU.
+ * Each caller gets its own copy; a file changed on disk is parsed again.
+ */
+const parsedFiles = new Map<string, { version: string; value: unknown }>();
+
 function readYaml(path: string): unknown {
   const shown = relative(repoRoot(), path) || path;
   let text: string;
+  let version: string;
   try {
+    const stat = statSync(path);
+    version = `${stat.mtimeMs}:${stat.size}`;
+    const known = parsedFiles.get(path);
+    if (known?.version === version) return structuredClone(known.value);
     text = readFileSync(path, 'utf8');
   } catch (e) {
     throw new PolicyError(shown, '(file)', `cannot be read: ${(e as Error).message}`);
   }
+  let value: unknown;
   try {
-    return parse(text);
+    value = parse(text);
   } catch (e) {
     throw new PolicyError(shown, '(yaml)', `is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
   }
+  parsedFiles.set(path, { version, value });
+  return structuredClone(value);
 }
 
 /** Parses and validates one YAML file; errors name the file and the field. */

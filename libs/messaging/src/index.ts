@@ -10,3 +10,4 @@ export * from './resilience';
 export * from './tracing';
 export * from './metrics';
 export * from './nest';
+export * from './event-tap';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { DynamicModule, INestApplicationContext } from '@nestjs/common';
+import { DynamicModule, INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
@@ -25,6 +25,8 @@ export interface ServiceDefinition {
   module(infra: Infra): DynamicModule;
   /** HTTP services listen on env.port (the gateway). */
   http?: boolean;
+  /** Routes an HTTP service adds to its app before it listens (the gateway's /docs). */
+  configureHttp?(app: INestApplication): void;
 }
 
 export interface RunningService {
@@ -141,6 +143,7 @@ async function startNestApp(def: ServiceDefinition, env: CotaEnv, infra: Infra):
   const strategy = new BusServer(infra.bus);
   if (def.http) {
     const http = await NestFactory.create(module, { logger: ['error', 'warn'], bodyParser: false, abortOnError: false });
+    def.configureHttp?.(http);
     http.connectMicroservice({ strategy }, { inheritAppConfig: true });
     await http.startAllMicroservices();
     await http.listen(env.port, env.host);

@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Logger } from '@cota/service-kit';
 import { renderChatPage } from '../chat-page';
@@ -16,6 +17,7 @@ const log = new Logger('gateway');
  * `script-src 'self'`), and the embedded mode's demo login. When the page was not built (a bare
  * `tsc`), `/` falls back to the single-file page of chat-page.ts under its nonce CSP.
  */
+@ApiTags('página')
 @Controller()
 export class WebController {
   constructor(
@@ -26,6 +28,9 @@ export class WebController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'A página de conversa' })
+  @ApiProduces('text/html')
+  @ApiResponse({ status: 200, description: 'A página.', content: { 'text/html': { schema: { type: 'string' } } } })
   page(@Req() req: Request, @Res() res: Response): void {
     if (!this.web) {
       const nonce = newCspNonce();
@@ -41,6 +46,9 @@ export class WebController {
   }
 
   @Get('assets/:file')
+  @ApiOperation({ summary: 'Um arquivo da página (script, estilo, ícone)' })
+  @ApiResponse({ status: 200, description: 'O arquivo.' })
+  @ApiResponse({ status: 404, description: 'Arquivo desconhecido.' })
   asset(@Param('file') file: string, @Req() req: Request, @Res() res: Response): void {
     const found = this.web && ASSET_NAME.test(file) ? this.web.assets.get(file) : undefined;
     if (!found) throw new HttpError(404, 'not_found', 'Rota não encontrada.');
@@ -49,6 +57,9 @@ export class WebController {
 
   /** Whether the page may offer "entrar como cliente de demonstração" (embedded mode, a caller on this machine). */
   @Get('demo/session')
+  @ApiOperation({ summary: 'Se a página pode oferecer a entrada de demonstração', description: 'Só no modo embutido, para quem chama desta máquina; 404 nos outros casos.' })
+  @ApiResponse({ status: 200, description: 'Disponível.', content: { 'application/json': { example: { available: true, client_id: 'cliente-demo-1' } } } })
+  @ApiResponse({ status: 404, description: 'Indisponível (modo distribuído ou chamada de outra máquina).' })
   demoInfo(@Req() req: Request, @Res({ passthrough: true }) res: Response): { available: true; client_id: string } {
     if (!this.demo.availableTo(req.socket.remoteAddress)) throw demoOff();
     res.setHeader('cache-control', 'no-store');
@@ -58,6 +69,12 @@ export class WebController {
   /** The demo login: an API key of the demo client (embedded mode, a caller on this machine; 404 otherwise). */
   @Post('demo/session')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Entrada de demonstração: uma chave de API do cliente de demonstração',
+    description: 'Só no modo embutido, para quem chama desta máquina; 404 nos outros casos.',
+  })
+  @ApiResponse({ status: 200, description: 'A chave.', content: { 'application/json': { example: { client_id: 'cliente-demo-1', key: 'cota_demo_…' } } } })
+  @ApiResponse({ status: 404, description: 'Indisponível.' })
   async demoLogin(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ client_id: string; key: string }> {
     const creds = await this.demo.issue(req.socket.remoteAddress);
     if (!creds) throw demoOff();
