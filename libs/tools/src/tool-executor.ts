@@ -10,6 +10,8 @@ import { incomeCalendar, magicNumber } from './fund-income';
 import { simulateSaleTax } from './tax';
 import { todayInBrazil } from '@cota/periods';
 import { CategoryVocabulary, queryTransactions, registerTransaction, TransactionRepository } from './transactions';
+import { importStatement, registerTrade } from './ledger';
+import type { LedgerImports, LedgerTrades } from '@cota/ledger';
 
 export type ToolRun = z.infer<typeof ToolRunRequest>;
 export type ToolRunOutput = z.infer<typeof ToolRunResponse>;
@@ -21,6 +23,8 @@ export interface ToolExecutorDeps {
   warehouse: WarehouseQuery;
   /** The client's own expenses and income. */
   transactions: TransactionRepository;
+  /** The client's ledger: B3 statement imports and trades told in the chat. */
+  ledger?: { imports: LedgerImports; trades: LedgerTrades };
   /** Filter vocabulary from policies/tool_gate.yaml (`filters`). */
   vocabulary: { sections: SectionVocabulary; segments: SegmentVocabulary; categories: CategoryVocabulary };
   now?: () => Date;
@@ -38,6 +42,8 @@ export const TOOL_NAMES = [
   'consultar_transacoes',
   'simular_ir_venda',
   'calendario_proventos',
+  'importar_extrato',
+  'registrar_operacao',
 ] as const;
 
 const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
@@ -76,9 +82,18 @@ export class ToolExecutor {
         return this.done(req, await registerTransaction(this.deps.transactions, this.deps.vocabulary.categories, req.args, { ...req, today: this.today() }));
       case 'consultar_transacoes':
         return this.done(req, await queryTransactions(this.deps.transactions, this.deps.vocabulary.categories, req.args, { ...req, today: this.today() }));
+      case 'importar_extrato':
+        return this.done(req, await importStatement(this.ledger(), req.args, { ...req, today: this.today() }));
+      case 'registrar_operacao':
+        return this.done(req, await registerTrade(this.ledger(), req.args, { ...req, today: this.today() }));
       default:
         throw new CotaError('BAD_REQUEST', `A ferramenta "${req.name}" não existe.`);
     }
+  }
+
+  private ledger() {
+    if (!this.deps.ledger) throw new CotaError('UNAVAILABLE', 'ledger tools are not wired in this executor');
+    return { ...this.deps.ledger, warehouse: this.deps.warehouse };
   }
 
   private done(req: ToolRun, result: unknown): ToolRunOutput {

@@ -1,0 +1,2 @@
+export * from './portfolio-table';
+export * from './tools';
