@@ -16,7 +16,7 @@ export function entryIds(entries: readonly StatementEntry[]): string[] {
   });
 }
 
-/** The key of a file's content for one client: the same file imported again is the same import. */
+/** The key of a statement's content for one client: the same rows imported again are the same import. */
 export function importId(clientId: string, bytes: Buffer): string {
   const content = createHash('sha256').update(bytes).digest('hex');
   return `imp_${createHash('sha256').update(`${clientId}\u0000${content}`).digest('hex').slice(0, 24)}`;

@@ -52,10 +52,6 @@ export class LedgerImports {
   async stage(input: { client_id: string; conversation_id: string | null; file_name: string; bytes: Buffer }): Promise<ImportView> {
     if (input.bytes.length === 0) throw new ImportRejected('O arquivo está vazio.', []);
     if (input.bytes.length > MAX_IMPORT_BYTES) throw new ImportRejected(`O arquivo tem ${Math.ceil(input.bytes.length / 1024)} KB; o limite é ${MAX_IMPORT_BYTES / 1024} KB.`, []);
-    const id = importId(input.client_id, input.bytes);
-    const known = await this.get(input.client_id, id);
-    if (known) return known;
-
     let parsed;
     try {
       parsed = parseStatement(await readTable(input.file_name, input.bytes));
@@ -68,6 +64,23 @@ export class LedgerImports {
       throw e;
     }
     if (parsed.errors.length) throw new ImportRejected(errorsText(parsed.errors), parsed.errors);
+    // The same statement downloaded twice differs in its bytes (a spreadsheet's creation time), not in its rows.
+    const id = importId(
+      input.client_id,
+      Buffer.from(`${parsed.statement}\n${entryIds(parsed.entries).join('\n')}\n${parsed.ignored.map((i) => `${i.line}:${i.reason}`).join('\n')}`),
+    );
+    const known = await this.get(input.client_id, id);
+    if (known) {
+      if (known.status === 'staged' && known.conversation_id !== input.conversation_id) {
+        await this.db.query(`UPDATE wh_client_imports SET conversation_id = $3 WHERE client_id = $1 AND import_id = $2 AND status = 'staged'`, [
+          input.client_id,
+          id,
+          input.conversation_id,
+        ]);
+        return (await this.get(input.client_id, id))!;
+      }
+      return known;
+    }
 
     // Funds Cota does not know (an ETF or a delisted code) are left out and said so.
     const tickers = [...new Set(parsed.entries.map((e) => e.ticker))];

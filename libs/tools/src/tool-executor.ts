@@ -10,7 +10,8 @@ import { incomeCalendar, magicNumber } from './fund-income';
 import { simulateSaleTax } from './tax';
 import { todayInBrazil } from '@cota/periods';
 import { CategoryVocabulary, queryTransactions, registerTransaction, TransactionRepository } from './transactions';
-import { importStatement, registerTrade } from './ledger';
+import { importStatement, monthlySaleTax, registerTrade, yearlyTaxReport } from './ledger';
+import type { Queryable } from '@cota/ledger';
 import type { LedgerImports, LedgerTrades } from '@cota/ledger';
 
 export type ToolRun = z.infer<typeof ToolRunRequest>;
@@ -24,7 +25,7 @@ export interface ToolExecutorDeps {
   /** The client's own expenses and income. */
   transactions: TransactionRepository;
   /** The client's ledger: B3 statement imports and trades told in the chat. */
-  ledger?: { imports: LedgerImports; trades: LedgerTrades };
+  ledger?: { imports: LedgerImports; trades: LedgerTrades; db: Queryable };
   /** Filter vocabulary from policies/tool_gate.yaml (`filters`). */
   vocabulary: { sections: SectionVocabulary; segments: SegmentVocabulary; categories: CategoryVocabulary };
   now?: () => Date;
@@ -44,6 +45,8 @@ export const TOOL_NAMES = [
   'calendario_proventos',
   'importar_extrato',
   'registrar_operacao',
+  'apurar_ir_vendas',
+  'relatorio_ir_anual',
 ] as const;
 
 const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
@@ -86,6 +89,10 @@ export class ToolExecutor {
         return this.done(req, await importStatement(this.ledger(), req.args, { ...req, today: this.today() }));
       case 'registrar_operacao':
         return this.done(req, await registerTrade(this.ledger(), req.args, { ...req, today: this.today() }));
+      case 'apurar_ir_vendas':
+        return this.done(req, await monthlySaleTax(this.ledger().db, req.args, req));
+      case 'relatorio_ir_anual':
+        return this.done(req, await yearlyTaxReport(this.ledger().db, req.args, { ...req, today: this.today() }));
       default:
         throw new CotaError('BAD_REQUEST', `A ferramenta "${req.name}" não existe.`);
     }

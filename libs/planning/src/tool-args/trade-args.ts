@@ -1,3 +1,4 @@
+import { parsePeriod, resolvePeriod } from '@cota/periods';
 import { BR_NUMBER, normalizeText, tickersIn } from '@cota/text';
 import { readAmount } from './numbers';
 import { readDay } from './personal-args';
@@ -39,5 +40,18 @@ export function extractTrade(question: string, today: string): TradeArgs {
   if (value && value.gt(0)) out.preco = value.toFixed();
   const day = readDay(text, today);
   if (day) out.data = day;
+  return out;
+}
+
+/** The period a question about the ledger names ("em maio de 2024", "no ano passado"), as dates; nothing when none. */
+export function extractLedgerPeriod(question: string, today: string): { data_inicio?: string; data_fim?: string; ano?: number } {
+  const text = normalizeText(question);
+  const said = parsePeriod(text.replace(/\b(d|n)(esse|este|essa|esta)\b/g, '$2'));
+  const period = said && said.spec.kind !== 'latest' && said.spec.kind !== 'previous_session' ? said : null;
+  if (!period) return {};
+  const r = resolvePeriod(period.spec, { from: '2000-01-01', to: today });
+  const out: { data_inicio?: string; data_fim?: string; ano?: number } = { data_inicio: r.from, data_fim: r.to };
+  // A whole calendar year ("de 2024", "ano passado") is the year of an income-tax report.
+  if (r.from.endsWith('-01-01') && r.from.slice(0, 4) === r.to.slice(0, 4) && (r.to.endsWith('-12-31') || r.to === today)) out.ano = Number(r.from.slice(0, 4));
   return out;
 }

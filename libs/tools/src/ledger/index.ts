@@ -1,2 +1,3 @@
 export * from './portfolio-table';
 export * from './tools';
+export * from './tax-tools';
