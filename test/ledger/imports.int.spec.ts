@@ -279,6 +279,29 @@ describe('importing B3 statements into the ledger', () => {
     expect(anon.status).toBe(401);
   });
 
+  it('the monthly tax and the yearly report answer in the chat, and the report downloads as CSV', async () => {
+    const tax = await invoke(ANA.clientId, 'conversa-ir', { name: 'apurar_ir_vendas', args: { data_inicio: '2024-05-01', data_fim: '2024-05-31' } });
+    expect(tax.status).toBe('ok');
+    const month = tax.result as { total_darf: string; text: string; meses: Array<Record<string, unknown>> };
+    expect(month.total_darf).toBe('53.33');
+    expect(month.meses).toEqual([
+      expect.objectContaining({ mes: '2024-05', resultado: '1066.67', base_calculo: '266.67', imposto: '53.33', codigo_darf: '6015', vencimento: '2024-06-28' }),
+    ]);
+    expect(month.text).toContain('R$ 53,33');
+    const yearly = await invoke(ANA.clientId, 'conversa-ir', { name: 'relatorio_ir_anual', args: { ano: 2024 } });
+    expect(yearly.status).toBe('ok');
+    const report = yearly.result as { text: string; csv_url: string };
+    expect(report.text).toContain('| HGLG11 | 11.728.688/0001-47 |');
+    expect(report.text).toContain('R$ 264,00');
+    const csv = await fetch(`${baseUrl}${report.csv_url}`, { headers: { authorization: `Bearer ${ANA.key}` } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(csv.headers.get('content-disposition')).toContain('cota-imposto-de-renda-2024.csv');
+    expect(await csv.text()).toContain('"2024-05";1066,67;0,00;266,67;53,33;53,33;"6015";"2024-06-28"');
+    expect((await fetch(`${baseUrl}/me/reports/ir/dois-mil.csv`, { headers: { authorization: `Bearer ${ANA.key}` } })).status).toBe(404);
+    expect((await fetch(`${baseUrl}/me/reports/ir/2024.csv`)).status).toBe(401);
+  });
+
   it('erasure removes the ledger, its imports and what derives from them', async () => {
     const res = await fetch(`${baseUrl}/me/data`, { method: 'DELETE', headers: { authorization: `Bearer ${BIA.key}` } });
     expect(res.status).toBe(200);

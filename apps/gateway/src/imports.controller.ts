@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { ApiKeyAuthenticator, RateLimiter } from '@cota/access';
@@ -117,6 +117,24 @@ export class ImportsController {
       return { import_id: importId, status: 'confirmed', added: result.adicionados ?? 0, positions: result.posicoes ?? [], message: result.text ?? null };
     } catch (e) {
       throw toHttpError(e);
+    }
+  }
+
+  /** `GET /me/reports/ir/:year.csv`: the yearly income-tax report of the key's client, as a CSV download. */
+  @Get('me/reports/ir/:file')
+  async taxReport(@Req() req: Request, @Param('file') file: string, @Res() res: Response): Promise<void> {
+    const clientId = await authenticateClient(req, this.auth);
+    const m = /^(\d{4})\.csv$/.exec(file);
+    if (!m) throw new HttpError(404, 'not_found', 'Relatório não encontrado: use /me/reports/ir/<ano>.csv (ex.: 2025.csv).');
+    await this.charge(clientId);
+    try {
+      const report = await this.infra.bus.call(ExecutorSubjects.taxReport, { client_id: clientId, year: Number(m[1]) });
+      res.status(200).set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${report.file_name}"`, 'Cache-Control': 'no-store' });
+      // A byte-order mark so spreadsheet programs read the accents as UTF-8.
+      res.send(`\uFEFF${report.csv}`);
+    } catch (e) {
+      const err = toHttpError(e);
+      throw err.status === 400 && /year/.test(err.message) ? new HttpError(404, 'not_found', 'Ano inválido para o relatório.') : err;
     }
   }
 

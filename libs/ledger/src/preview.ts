@@ -34,7 +34,8 @@ function list(parts: string[]): string {
 export function previewText(s: ImportSummary): string {
   const trades = s.counts.buy + s.counts.sell;
   const parts: string[] = [];
-  if (trades) parts.push(`${trades} ${trades === 1 ? 'negociação' : 'negociações'} (${n(s.counts.buy, PLURAL.buy)}, ${n(s.counts.sell, PLURAL.sell)})`);
+  const sides = [s.counts.buy ? n(s.counts.buy, PLURAL.buy) : '', s.counts.sell ? n(s.counts.sell, PLURAL.sell) : ''].filter(Boolean).join(', ');
+  if (trades) parts.push(`${trades} ${trades === 1 ? 'negociação' : 'negociações'} (${sides})`);
   for (const k of ['income', 'amortization', 'split', 'reverse_split'] as const) if (s.counts[k]) parts.push(n(s.counts[k], PLURAL[k]));
   const what = parts.length
     ? `${list(parts)} de ${s.funds.length} ${s.funds.length === 1 ? 'fundo' : 'fundos'} (${s.funds.join(', ')}), ${s.first_date === s.last_date ? `em ${monthYear(s.first_date!)}` : `de ${monthYear(s.first_date!)} a ${monthYear(s.last_date!)}`}`

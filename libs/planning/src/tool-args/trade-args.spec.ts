@@ -34,7 +34,16 @@ describe('a trade told in the chat is read as registrar_operacao', () => {
     expect(reading).toMatchObject({ kind: 'tool', tool: { name: 'registrar_operacao', args } });
   });
 
+  it('the tax of sales made and the yearly report are read with their period', async () => {
+    const darf = await reader.read('qual o DARF das minhas vendas de maio de 2024?', state);
+    expect(darf).toMatchObject({ kind: 'tool', tool: { name: 'apurar_ir_vendas', args: { data_inicio: '2024-05-01', data_fim: '2024-05-31' } } });
+    const report = await reader.read('relatório para a declaração do imposto de renda de 2024', state);
+    expect(report).toMatchObject({ kind: 'tool', tool: { name: 'relatorio_ir_anual', args: { ano: 2024 } } });
+  });
+
   it('a question about a sale still simulates its tax, and an expense is still a transaction', async () => {
+    expect((await reader.read('se eu vender 50 cotas de MXRF11 a R$ 10,45, quanto pago de imposto?', state)).tool?.name).toBe('simular_ir_venda');
+    expect((await reader.read('qto de darf eu pagaria vendendo 100 btlg11 por 101,35?', state)).tool?.name).toBe('simular_ir_venda');
     expect((await reader.read('quanto de IR eu pagaria se vendesse meus HGLG11 hoje?', state)).tool?.name).toBe('simular_ir_venda');
     expect((await reader.read('gastei 85 na farmácia', state)).tool?.name).toBe('registrar_transacao');
   });
