@@ -226,6 +226,12 @@ describe('importing B3 statements into the ledger', () => {
     expect(done.status).toBe('ok');
     // 7 666,67 + 3 168,00 = 10 834,67 for 120 shares.
     expect(await position(ANA.clientId, 'HGLG11')).toMatchObject({ quantity: 120, invested_amt: 10834.67 });
+    // Yield on cost: 165 + 99 received in the 12 months to the last payment (15/05/2024) over the cost, 264 ÷ 10 834,67 = 2,44%.
+    const { rows: yoc } = await pg.query(
+      `SELECT yield_on_cost_pct::float AS y, income_12m_amt::float AS i, ref_date::text AS d FROM client_yield_on_cost WHERE client_id = $1 AND ticker = 'HGLG11'`,
+      [ANA.clientId],
+    );
+    expect(yoc).toEqual([{ y: 2.44, i: 264, d: '2024-05-15' }]);
     const sale = await invoke(ANA.clientId, 'conversa-chat', { name: 'registrar_operacao', args: { tipo: 'venda', ticker: 'KNRI11', quantidade: 11, preco: '140' } });
     expect(sale.status).toBe('error');
     expect(sale.message).toContain('apenas 10 em carteira');

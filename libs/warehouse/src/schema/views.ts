@@ -221,6 +221,18 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
        FROM wh_client_ledger l WHERE l.kind = 'income'`,
   ],
   [
+    // Yield on cost of each position: the income received in the 12 months up to its last payment ÷ the position's cost.
+    'client_yield_on_cost',
+    `SELECT p.client_id, p.ticker, p.invested_amt, i.last_paid AS ref_date, COALESCE(i.income_amt, 0) AS income_12m_amt,
+            round(100 * COALESCE(i.income_amt, 0) / nullif(p.invested_amt, 0), 2) AS yield_on_cost_pct, p.is_demo, p.source
+       FROM client_fiis_positions p
+       JOIN LATERAL (
+         SELECT max(COALESCE(r.payment_date, r.traded_until_date)) AS last_paid,
+                sum(r.received_amt) FILTER (WHERE COALESCE(r.payment_date, r.traded_until_date) >
+                  (SELECT max(COALESCE(x.payment_date, x.traded_until_date)) FROM client_dividends_received x WHERE x.client_id = p.client_id AND x.ticker = p.ticker) - interval '12 months') AS income_amt
+           FROM client_dividends_received r WHERE r.client_id = p.client_id AND r.ticker = p.ticker) i ON i.last_paid IS NOT NULL`,
+  ],
+  [
     // What each sale brought in (shares sold × sale price) and made or lost (less the average cost of the moment, B3 rule; wh_client_sales).
     'client_realized_gains',
     `SELECT s.client_id, s.ticker, s.sold_on, s.quantity::int AS quantity, s.sell_price, round(s.avg_cost, 4) AS avg_cost,
