@@ -304,6 +304,15 @@ describe('importing B3 statements into the ledger', () => {
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(csv.headers.get('content-disposition')).toContain('cota-imposto-de-renda-2024.csv');
     expect(await csv.text()).toContain('"2024-05";1066,67;0,00;266,67;53,33;53,33;"6015";"2024-06-28"');
+    // The report is the conversation's last report: "manda por e-mail" sends it after "sim".
+    const mail = await invoke(ANA.clientId, 'conversa-ir', { name: 'enviar_relatorio_email', args: { destinatario: 'ana@exemplo.com.br' } });
+    expect(mail.status).toBe('confirmation_required');
+    expect(mail.message).toContain('Imposto de renda 2025 (ano-calendário 2024): FIIs');
+    expect((await invoke(ANA.clientId, 'conversa-ir', null, 'yes')).status).toBe('ok');
+    const { rows: outbox } = await pg.query(`SELECT o.recipient, r.kind FROM email_outbox o JOIN tool_reports r ON r.report_id = o.report_id WHERE o.client_id = $1`, [
+      ANA.clientId,
+    ]);
+    expect(outbox).toEqual([{ recipient: 'ana@exemplo.com.br', kind: 'income_tax' }]);
     expect((await fetch(`${baseUrl}/me/reports/ir/dois-mil.csv`, { headers: { authorization: `Bearer ${ANA.key}` } })).status).toBe(404);
     expect((await fetch(`${baseUrl}/me/reports/ir/2024.csv`)).status).toBe(401);
   });

@@ -4,7 +4,7 @@ import { buildDailyBriefing } from './daily-briefing';
 import { calculateFinance } from './finance-tool';
 import { filterReport, SectionVocabulary, SegmentVocabulary } from './report-filter';
 import { ClientDirectory, Mailer, ReportRepository } from './repositories';
-import { Report, ReportFilters } from './report';
+import { newReportId, Report, ReportFilters } from './report';
 import { WarehouseQuery } from './warehouse-query';
 import { incomeCalendar, magicNumber } from './fund-income';
 import { simulateSaleTax } from './tax';
@@ -92,7 +92,7 @@ export class ToolExecutor {
       case 'apurar_ir_vendas':
         return this.done(req, await monthlySaleTax(this.ledger().db, req.args, req));
       case 'relatorio_ir_anual':
-        return this.done(req, await yearlyTaxReport(this.ledger().db, req.args, { ...req, today: this.today() }));
+        return this.taxReport(req);
       default:
         throw new CotaError('BAD_REQUEST', `A ferramenta "${req.name}" não existe.`);
     }
@@ -110,6 +110,25 @@ export class ToolExecutor {
   /** Today in Brazil, the client's calendar (transactions are dated by it). */
   private today(): string {
     return todayInBrazil(this.now());
+  }
+
+  /** The yearly income-tax report, stored as a report of the conversation so "manda por e-mail" sends it. */
+  private async taxReport(req: ToolRun): Promise<ToolRunOutput> {
+    const out = await yearlyTaxReport(this.ledger().db, req.args, { ...req, today: this.today() });
+    const now = this.now();
+    const report: Report = {
+      report_id: newReportId(now, this.deps.randomId),
+      kind: 'income_tax',
+      title: `Imposto de renda ${out.ano + 1} (ano-calendário ${out.ano}): FIIs`,
+      generated_at: now.toISOString(),
+      parent_report_id: null,
+      filters: null,
+      sections: out.sections,
+      sources: ['ledger'],
+      text: out.text,
+    };
+    await this.deps.reports.save({ client_id: req.client_id, conversation_id: req.conversation_id, report });
+    return { name: req.name, ok: true, result: { ...out, report_id: report.report_id }, session_updates: [{ key: 'last_report_id', value: report.report_id, ttl_seconds: null }] };
   }
 
   private async dailyReport(req: ToolRun): Promise<ToolRunOutput> {

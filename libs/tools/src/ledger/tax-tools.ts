@@ -1,4 +1,5 @@
 import { CotaError } from '@cota/contracts';
+import type { ReportSection } from '../report';
 import { Dec } from '@cota/finance';
 import { Queryable, readLedger } from '@cota/ledger';
 import { monthlyTax, replay, yearlyReport } from '@cota/portfolio';
@@ -120,11 +121,69 @@ export async function yearlyTaxReport(db: Queryable, args: { ano?: unknown }, ct
     `**Bens e Direitos** — grupo 07 (Fundos), código 03 (Fundos de Investimento Imobiliário), pelo custo de aquisição:\n\n${bens}`,
     `**Rendimentos Isentos e Não Tributáveis** — tipo 99 (Outros), rendimentos de FII por fonte pagadora:\n\n${isentos}`,
     `**Renda Variável** — operações com cotas de fundos imobiliários, mês a mês:\n\n${rv}`,
-    `Prejuízo a compensar no ano seguinte: ${brl(r.prejuizoACompensar)}. Baixe o relatório em CSV: ${csvUrl}`,
+    `Prejuízo a compensar no ano seguinte: ${brl(r.prejuizoACompensar)}. Baixe o relatório em CSV (${csvUrl}) ou peça "manda por e-mail".`,
     'Confira com o informe de rendimentos da corretora; não é orientação tributária.',
   ].join('\n\n');
+  const as_of = `${year}-12-31`;
+  const sections: ReportSection[] = [
+    {
+      id: 'bens_e_direitos',
+      title: 'Bens e Direitos — grupo 07, código 03 (pelo custo de aquisição)',
+      columns: [
+        { name: 'ticker', type: 'text', label: 'Código' },
+        { name: 'cnpj', type: 'text', label: 'CNPJ do fundo' },
+        { name: 'discriminacao', type: 'text', label: 'Discriminação' },
+        { name: 'situacao_anterior', type: 'money', label: `Situação em 31/12/${year - 1}` },
+        { name: 'situacao', type: 'money', label: `Situação em 31/12/${year}` },
+      ],
+      rows: r.bens.map((b) => ({
+        ticker: b.ticker,
+        cnpj: b.cnpj,
+        discriminacao: b.discriminacao,
+        situacao_anterior: b.situacaoAnterior.toFixed(2),
+        situacao: b.situacao.toFixed(2),
+      })),
+      as_of,
+      note: r.bens.length ? null : 'Nenhuma cota de FII no fim dos dois anos.',
+    },
+    {
+      id: 'rendimentos_isentos',
+      title: 'Rendimentos Isentos e Não Tributáveis — tipo 99 (Outros)',
+      columns: [
+        { name: 'cnpj_fonte_pagadora', type: 'text', label: 'CNPJ da fonte pagadora' },
+        { name: 'fonte_pagadora', type: 'text', label: 'Fonte pagadora' },
+        { name: 'valor', type: 'money', label: 'Valor' },
+      ],
+      rows: r.rendimentosIsentos.map((i) => ({ cnpj_fonte_pagadora: i.cnpjFontePagadora, fonte_pagadora: `${i.nomeFontePagadora} (${i.ticker})`, valor: i.valor.toFixed(2) })),
+      as_of,
+      note: r.rendimentosIsentos.length ? null : 'Nenhum rendimento de FII registrado no ano.',
+    },
+    {
+      id: 'renda_variavel',
+      title: 'Renda Variável — operações com cotas de FII',
+      columns: [
+        { name: 'mes', type: 'text', label: 'Mês' },
+        { name: 'resultado', type: 'money', label: 'Resultado líquido' },
+        { name: 'prejuizo_a_compensar', type: 'money', label: 'Prejuízo a compensar' },
+        { name: 'imposto', type: 'money', label: 'Imposto devido' },
+        { name: 'darf', type: 'money', label: 'DARF 6015' },
+        { name: 'vencimento', type: 'date', label: 'Vencimento' },
+      ],
+      rows: r.rendaVariavelFii.map((m) => ({
+        mes: formatMonthYear(`${m.month}-01`),
+        resultado: m.result.toFixed(2),
+        prejuizo_a_compensar: m.lossCarriedOut.toFixed(2),
+        imposto: m.taxDue.toFixed(2),
+        darf: m.darfAmount.toFixed(2),
+        vencimento: m.darfDueDate,
+      })),
+      as_of,
+      note: r.rendaVariavelFii.length ? null : 'Nenhuma venda de cotas de FII no ano.',
+    },
+  ];
   return {
     ano: year,
+    sections,
     bens: r.bens.map((b) => ({
       ticker: b.ticker,
       cnpj: b.cnpj,
