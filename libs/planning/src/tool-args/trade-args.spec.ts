@@ -46,5 +46,8 @@ describe('a trade told in the chat is read as registrar_operacao', () => {
     expect((await reader.read('qto de darf eu pagaria vendendo 100 btlg11 por 101,35?', state)).tool?.name).toBe('simular_ir_venda');
     expect((await reader.read('quanto de IR eu pagaria se vendesse meus HGLG11 hoje?', state)).tool?.name).toBe('simular_ir_venda');
     expect((await reader.read('gastei 85 na farmácia', state)).tool?.name).toBe('registrar_transacao');
+    // Without a fund, a purchase is an everyday expense.
+    expect((await reader.read('comprei um tênis de 149,90 dia 8', state)).tool?.name).toBe('registrar_transacao');
+    expect((await reader.read('comprei ingresso pro show por 280 reais dia 10', state)).tool?.name).toBe('registrar_transacao');
   });
 });
