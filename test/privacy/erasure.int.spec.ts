@@ -108,12 +108,30 @@ async function seedEveryStore(clientId: string, adminKey: string, demoKey: strin
        ($1 || '_2', $2, 'receita', 5000, 'salario', NULL, '2026-01-05', 'req-tx')`,
     [`tx_${clientId}`, clientId],
   );
-  // The warehouse's client tables: the client, its trades (positions derive from them), its performance.
+  // The warehouse's client tables: the client, its ledger (trades, income, a split), an import of a B3 statement,
+  // the positions and sales derived from the ledger, its performance.
   await pg.query(`INSERT INTO wh_clients (client_id, display_name, email, is_demo, source) VALUES ($1, $1, 'pessoa@exemplo.com.br', false, 'client')`, [clientId]);
   await pg.query(
-    `INSERT INTO wh_client_transactions (client_id, seq, trade_date, ticker, side, quantity, price, price_source, is_demo, source) VALUES
-       ($1, 1, '2024-01-31', 'HGLG11', 'buy', 10, 160.5, 'test', false, 'client'),
-       ($1, 2, '2024-02-29', 'KNRI11', 'buy', 5, 150.1, 'test', false, 'client')`,
+    `INSERT INTO wh_client_ledger (client_id, entry_id, seq, kind, event_date, ticker, quantity, price, amount, fees, institution, import_id, line, is_demo, source) VALUES
+       ($1, 'e1', 1, 'buy', '2024-01-31', 'HGLG11', 10, 160.5, 1605, 0, 'CORRETORA', 'imp_1', 2, false, 'b3_negociacao'),
+       ($1, 'e2', 2, 'buy', '2024-02-29', 'KNRI11', 5, 150.1, 750.5, 0, 'CORRETORA', 'imp_1', 3, false, 'b3_negociacao'),
+       ($1, 'e3', 3, 'income', '2024-03-14', 'HGLG11', 10, 1.1, 11, 0, 'CORRETORA', NULL, NULL, false, 'b3_movimentacao'),
+       ($1, 'e4', 4, 'split', '2024-04-10', 'HGLG11', 10, 0, 0, 0, NULL, NULL, NULL, false, 'b3_movimentacao'),
+       ($1, 'e5', 5, 'sell', '2024-05-10', 'KNRI11', 5, 155, 775, 0, NULL, NULL, NULL, false, 'chat')`,
+    [clientId],
+  );
+  await pg.query(
+    `INSERT INTO wh_client_imports (client_id, import_id, file_name, content_sha256, statement, status, conversation_id, entries, summary, added, created_at, confirmed_at, is_demo, source)
+     VALUES ($1, 'imp_1', 'negociacao.xlsx', 'abc', 'negociacao', 'confirmed', 'conversa-1', '[]'::jsonb, '{}'::jsonb, 2, now(), now(), false, 'b3_negociacao')`,
+    [clientId],
+  );
+  await pg.query(
+    `INSERT INTO wh_client_positions (client_id, ticker, quantity, cost_amt, avg_price, first_buy_date, is_demo, source) VALUES ($1, 'HGLG11', 20, 1605, 80.25, '2024-01-31', false, 'client')`,
+    [clientId],
+  );
+  await pg.query(
+    `INSERT INTO wh_client_sales (client_id, seq, ticker, sold_on, quantity, sell_price, avg_cost, cost_basis_amt, proceeds_amt, fees_amt, result_amt, is_demo, source)
+     VALUES ($1, 1, 'KNRI11', '2024-05-10', 5, 155, 150.1, 750.5, 775, 0, 24.5, false, 'client')`,
     [clientId],
   );
   await pg.query(
@@ -177,8 +195,11 @@ describe('erasure of one client across every store', () => {
         'conversation_turns',
         'email_outbox',
         'tool_reports',
+        'wh_client_imports',
+        'wh_client_ledger',
         'wh_client_performance',
-        'wh_client_transactions',
+        'wh_client_positions',
+        'wh_client_sales',
         'wh_clients',
       ]),
     );

@@ -292,6 +292,34 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
     expect(ifix.excess_return_pct).toBeCloseTo((ifix.portfolio_cum_return_pct as number) - (ifix.benchmark_cum_return_pct as number), 3);
   });
 
+  it('the demo ledgers, written as B3 statements, keep the figures the trades table gave', async () => {
+    // The positions and sales as the views computed them from the trades table before the ledger
+    // (average of all buys; each sale against the buys before it), over the same trades.
+    const before = await ds.query(`
+      WITH tx AS (SELECT client_id, ticker, sum(CASE WHEN side = 'buy' THEN quantity ELSE -quantity END) AS quantity,
+                         sum(CASE WHEN side = 'buy' THEN quantity * price END) AS buy_cost, sum(CASE WHEN side = 'buy' THEN quantity END) AS buy_qty
+                    FROM wh_client_transactions GROUP BY client_id, ticker)
+      SELECT client_id, ticker, quantity::int AS quantity, round(buy_cost / buy_qty, 4)::float AS avg_price, round(quantity * buy_cost / buy_qty, 2)::float AS invested_amt
+        FROM tx WHERE quantity > 0 ORDER BY 1, 2`);
+    const after = await ds.query(`SELECT client_id, ticker, quantity, avg_price::float AS avg_price, invested_amt::float AS invested_amt FROM client_fiis_positions ORDER BY 1, 2`);
+    expect(after).toEqual(before);
+    expect(after.length).toBe(10);
+    const salesBefore = await ds.query(`
+      SELECT s.client_id, s.ticker, s.trade_date::text AS sold_on, round(s.quantity * (s.price - b.avg_cost), 2)::float AS result_amt
+        FROM wh_client_transactions s
+        JOIN LATERAL (SELECT sum(t.quantity * t.price) / nullif(sum(t.quantity), 0) AS avg_cost FROM wh_client_transactions t
+                       WHERE t.client_id = s.client_id AND t.ticker = s.ticker AND t.side = 'buy' AND t.trade_date <= s.trade_date) b ON true
+       WHERE s.side = 'sell' ORDER BY 1, 2`);
+    const salesAfter = await ds.query(`SELECT client_id, ticker, sold_on::text AS sold_on, result_amt::float AS result_amt FROM client_realized_gains ORDER BY 1, 2`);
+    expect(salesAfter).toEqual(salesBefore);
+    expect(salesAfter.map((r: { ticker: string }) => r.ticker)).toEqual(['HGCR11', 'XPIN11']);
+    // Every demo ledger row is marked demo and says so where a statement names the broker.
+    const [marks] = await ds.query(
+      `SELECT bool_and(is_demo) AS demo, count(*)::int AS n, min(institution) AS inst, min(source) AS source FROM wh_client_ledger WHERE client_id LIKE 'cliente-demo-%'`,
+    );
+    expect(marks).toEqual({ demo: true, n: 15, inst: 'CORRETORA DEMO (dados de demonstração)', source: 'demo' });
+  });
+
   it("a client never sees another client's rows, and an unknown client sees none", async () => {
     const two = await ask('client_fiis_positions', {}, 'cliente-demo-2');
     expect(two.rows.map((r) => r.ticker).sort()).toEqual(['HGCR11', 'KNHY11', 'KNIP11']);

@@ -6,6 +6,7 @@ import { ExecutorHandlers } from './executor.handlers';
 import { OutboxDelivery } from './outbox-delivery';
 import { PrivacyHandlers } from './privacy.handlers';
 import { ToolsHandlers } from './tools.handlers';
+import { LedgerHandlers } from './ledger.handlers';
 
 const log = new Logger('executor');
 
@@ -48,7 +49,7 @@ export class ExecutorModule {
         },
         OutboxDelivery,
       ],
-      controllers: [ExecutorHandlers, ToolsHandlers, PrivacyHandlers],
+      controllers: [ExecutorHandlers, ToolsHandlers, PrivacyHandlers, LedgerHandlers],
     };
   }
 }

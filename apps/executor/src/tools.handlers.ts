@@ -15,6 +15,7 @@ import {
   WarehouseQuery,
 } from '@cota/tools';
 import { EntityQueryService } from '@cota/warehouse';
+import { LedgerImports, LedgerTrades } from '@cota/ledger';
 import { OutboxDelivery } from './outbox-delivery';
 
 /**
@@ -40,6 +41,7 @@ export class ToolsHandlers implements OnModuleInit {
       mailer: new OutboxMailer(db, { delivers: delivery.enabled, onQueued: () => delivery.wake() }),
       clients: new PgClientDirectory(db),
       transactions: new PgTransactionRepository(db),
+      ledger: { imports: new LedgerImports(db), trades: new LedgerTrades(db), db },
       // Reports read the warehouse through the executor's entity query service, in process: the same
       // catalog, SQL building and client scoping as every answer, without a bus round trip.
       warehouse: {

@@ -20,6 +20,7 @@ import { ErrorFilter, routeLabel } from './error.filter';
 import { AskController, DEADLINE_GRACE_MS } from './gateway.controller';
 import { HealthController } from './health.controller';
 import { jsonBody } from './http/body';
+import { ImportsController, isStatementUpload } from './imports.controller';
 import { answerClientErrorsAsJson } from './http/client-error';
 import { securityHeaders } from './http/security-headers';
 import { GatewayMetrics } from './metrics';
@@ -68,6 +69,11 @@ class GatewayStartup implements OnModuleInit {
   }
 }
 
+/** A middleware that lets some requests pass untouched (the multipart upload of B3 statements skips the JSON reader). */
+function skipFor(skip: (req: Request) => boolean, mw: (req: Request, res: Response, next: NextFunction) => void) {
+  return (req: Request, res: Response, next: NextFunction) => (skip(req) ? next() : mw(req, res, next));
+}
+
 @Module({})
 export class GatewayModule implements NestModule {
   constructor(
@@ -80,7 +86,7 @@ export class GatewayModule implements NestModule {
     const db = requireDatabase(infra);
     return {
       module: GatewayModule,
-      controllers: [AskController, HealthController, OpsController, PrivacyController, WebController, GatewayErasureHandler, KeyRevocationListener],
+      controllers: [AskController, HealthController, OpsController, PrivacyController, WebController, GatewayErasureHandler, KeyRevocationListener, ImportsController],
       providers: [
         { provide: INFRA, useValue: infra },
         { provide: QUOTA_POLICY, useValue: quotas },
@@ -122,7 +128,7 @@ export class GatewayModule implements NestModule {
           });
           next();
         },
-        jsonBody(this.quotas.http.max_body_bytes),
+        skipFor(isStatementUpload, jsonBody(this.quotas.http.max_body_bytes)),
       )
       .forRoutes('*');
   }

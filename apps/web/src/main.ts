@@ -15,6 +15,7 @@ import { ApiError, askStream, checkKey, demoAvailable, startDemo } from './ui/ap
 import { chartFigure } from './ui/chart-view';
 import { $, h } from './ui/dom';
 import { explainPanel } from './ui/explain-view';
+import { attachStatementDrop, uploadStatement } from './ui/statement-upload';
 
 /** The measure catalog (units, labels, better directions), put in by the build from policies/measures.yaml. */
 declare const __COTA_MEASURES__: MeasureCatalog | undefined;
@@ -285,6 +286,36 @@ function metaLine(reply: AskReply): HTMLElement {
   return h('div', { class: 'meta-line' }, bits.join(' · '));
 }
 
+/** A B3 statement dropped into the conversation: its preview, waiting for Confirmar (which says "sim" here). */
+async function sendStatement(file: File): Promise<void> {
+  if (busy || !session) return;
+  setBusy(true);
+  const log = $('log');
+  log.append(h('div', { class: 'msg me' }, h('div', { class: 'bubble' }, `Extrato enviado: ${file.name}`)));
+  const card = h('article', { class: 'msg bot pending', 'aria-busy': 'true' });
+  log.append(card);
+  scrollToEnd();
+  try {
+    const reply = await uploadStatement(session, file);
+    const waiting = reply.status === 'confirmation_required';
+    card.className = `msg bot status-${waiting ? 'confirmation_required' : 'ok'}`;
+    card.dataset.status = waiting ? 'confirmation_required' : 'ok';
+    card.removeAttribute('aria-busy');
+    if (waiting) card.append(h('div', { class: 'status-tag' }, STATUS_LABEL.confirmation_required));
+    const text = h('div', { class: 'answer-text' });
+    text.innerHTML = renderMarkdown(reply.message ?? reply.preview); // escaped markdown only
+    card.append(text);
+    if (waiting) card.append(confirmBox());
+  } catch (e) {
+    card.className = 'msg bot error';
+    card.removeAttribute('aria-busy');
+    card.append(h('div', { class: 'answer-text' }, e instanceof ApiError ? e.message : 'Não consegui enviar o arquivo.'));
+  } finally {
+    setBusy(false);
+    scrollToEnd();
+  }
+}
+
 // ----- start -------------------------------------------------------------------------------------
 
 function start(): void {
@@ -298,6 +329,7 @@ function start(): void {
     input.value = '';
     void send(q);
   });
+  attachStatementDrop($('chat'), $('ask'), (file) => void sendStatement(file));
   $('new-conv').addEventListener('click', () => {
     if (!session || busy) return;
     session = { ...session, conversationId: newConversationId() };

@@ -45,6 +45,10 @@ export const RPC_CALLERS: ReadonlyArray<readonly [RpcDef, readonly ServiceName[]
   [ExecutorSubjects.funds, ['planner']],
   // Tools run only once the tool gate resolved and approved them (libs/tool-gating BusToolRunner).
   [ExecutorSubjects.runTool, ['tool-gate']],
+  // B3 statements uploaded over HTTP (POST /me/imports) and the yearly tax report's CSV download.
+  [ExecutorSubjects.stageImport, gateway],
+  [ExecutorSubjects.getImport, gateway],
+  [ExecutorSubjects.taxReport, gateway],
   [ToolGateSubjects.invoke, gateway],
   [RagSubjects.retrieve, gateway],
   [RagSubjects.reindex, gateway],

@@ -13,6 +13,8 @@ const Rule = z
     none: z.array(z.string().min(1)).default([]),
     /** The rule applies only when the question names no fund. */
     no_ticker: z.boolean().default(false),
+    /** The rule applies only when the question names a fund ("comprei 20 HGLG11", not "comprei um tênis"). */
+    with_ticker: z.boolean().default(false),
     /** The rule applies only when the phrase starts the message. */
     at_start: z.boolean().default(false),
   })

@@ -37,6 +37,7 @@ export interface CompiledRule {
   all: CompiledPhrase[][];
   none: CompiledPhrase[];
   noTicker: boolean;
+  withTicker: boolean;
   atStart: boolean;
 }
 
@@ -56,6 +57,7 @@ function compileRule(r: RuleSpec, collect: Collect): CompiledRule {
     all: r.all.map((g) => g.map(collect)),
     none: r.none.map(collect),
     noTicker: r.no_ticker,
+    withTicker: r.with_ticker,
     atStart: r.at_start,
   };
 }
@@ -325,6 +327,7 @@ export class Ontology {
 
   matchesRule(q: AnalysedQuestion, r: CompiledRule): string | null {
     if (r.noTicker && q.tickers.tickers.length + q.tickers.unknown.length > 0) return null;
+    if (r.withTicker && q.tickers.tickers.length === 0) return null;
     for (const n of r.none) if (hasPhrase(q.stems, q.stemSet, n.stems, this.maxGap)) return null;
     const hits: string[] = [];
     for (const group of r.all) {

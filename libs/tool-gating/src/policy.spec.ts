@@ -16,17 +16,23 @@ describe('tool_gate.yaml', () => {
   it('the shipped policy loads and declares every tool', () => {
     const p = loadToolGatePolicy();
     expect(Object.keys(p.tools).sort()).toEqual([
+      'apurar_ir_vendas',
       'calcular_financas',
       'calendario_proventos',
       'consultar_transacoes',
       'enviar_relatorio_email',
       'filtrar_relatorio',
       'gerar_relatorio_diario',
+      'importar_extrato',
       'numero_magico',
+      'registrar_operacao',
       'registrar_transacao',
+      'relatorio_ir_anual',
       'simular_ir_venda',
     ]);
     expect(p.tools.enviar_relatorio_email.sensitive).toBe(true);
+    expect(p.tools.importar_extrato.sensitive).toBe(true);
+    expect(p.tools.registrar_operacao.sensitive).toBe(true);
     expect(p.session.keys.pending_action.ttl_seconds).toBe(600);
   });
 

@@ -6,7 +6,19 @@ export const ArgType = z.enum(['string', 'integer', 'decimal', 'boolean', 'email
 export type ArgType = z.infer<typeof ArgType>;
 
 /** Names of the extractors the gate knows (see `extract/index.ts`). */
-export const EXTRACTOR_NAMES = ['report_id', 'report_filters', 'email', 'finance', 'fund', 'magic', 'transaction', 'transaction_query', 'tax_sale'] as const;
+export const EXTRACTOR_NAMES = [
+  'report_id',
+  'report_filters',
+  'email',
+  'finance',
+  'fund',
+  'magic',
+  'transaction',
+  'transaction_query',
+  'tax_sale',
+  'trade',
+  'ledger_period',
+] as const;
 
 /** Injection sources that are not session keys: the conversation's last single fund (see the gate). */
 export const CONTEXT_SOURCES = ['last_ticker'] as const;

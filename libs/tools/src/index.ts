@@ -15,3 +15,4 @@ export * from './fund-income';
 export * from './tax';
 export * from './transactions';
 export * from './erasure';
+export * from './ledger';

@@ -71,4 +71,17 @@ export const toolsMigrations: Migration[] = [
       for (const c of ['failed_at', 'last_error', 'next_attempt_at', 'attempts']) await q.query(`ALTER TABLE email_outbox DROP COLUMN IF EXISTS ${c}`);
     },
   },
+  {
+    // The yearly income-tax report is a stored report too, so "manda por e-mail" sends it.
+    id: '202611270100-tools-reports-income-tax',
+    name: 'ToolsReportsIncomeTax202611270100',
+    async up(q: QueryRunner): Promise<void> {
+      await q.query('ALTER TABLE tool_reports DROP CONSTRAINT IF EXISTS tool_reports_kind_check');
+      await q.query(`ALTER TABLE tool_reports ADD CONSTRAINT tool_reports_kind_check CHECK (kind IN ('daily_briefing', 'filtered', 'income_tax'))`);
+    },
+    async down(q: QueryRunner): Promise<void> {
+      await q.query('ALTER TABLE tool_reports DROP CONSTRAINT IF EXISTS tool_reports_kind_check');
+      await q.query(`ALTER TABLE tool_reports ADD CONSTRAINT tool_reports_kind_check CHECK (kind IN ('daily_briefing', 'filtered'))`);
+    },
+  },
 ];

@@ -4,12 +4,15 @@ import { buildDailyBriefing } from './daily-briefing';
 import { calculateFinance } from './finance-tool';
 import { filterReport, SectionVocabulary, SegmentVocabulary } from './report-filter';
 import { ClientDirectory, Mailer, ReportRepository } from './repositories';
-import { Report, ReportFilters } from './report';
+import { newReportId, Report, ReportFilters } from './report';
 import { WarehouseQuery } from './warehouse-query';
 import { incomeCalendar, magicNumber } from './fund-income';
 import { simulateSaleTax } from './tax';
 import { todayInBrazil } from '@cota/periods';
 import { CategoryVocabulary, queryTransactions, registerTransaction, TransactionRepository } from './transactions';
+import { importStatement, monthlySaleTax, registerTrade, yearlyTaxReport } from './ledger';
+import type { Queryable } from '@cota/ledger';
+import type { LedgerImports, LedgerTrades } from '@cota/ledger';
 
 export type ToolRun = z.infer<typeof ToolRunRequest>;
 export type ToolRunOutput = z.infer<typeof ToolRunResponse>;
@@ -21,6 +24,8 @@ export interface ToolExecutorDeps {
   warehouse: WarehouseQuery;
   /** The client's own expenses and income. */
   transactions: TransactionRepository;
+  /** The client's ledger: B3 statement imports and trades told in the chat. */
+  ledger?: { imports: LedgerImports; trades: LedgerTrades; db: Queryable };
   /** Filter vocabulary from policies/tool_gate.yaml (`filters`). */
   vocabulary: { sections: SectionVocabulary; segments: SegmentVocabulary; categories: CategoryVocabulary };
   now?: () => Date;
@@ -38,6 +43,10 @@ export const TOOL_NAMES = [
   'consultar_transacoes',
   'simular_ir_venda',
   'calendario_proventos',
+  'importar_extrato',
+  'registrar_operacao',
+  'apurar_ir_vendas',
+  'relatorio_ir_anual',
 ] as const;
 
 const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
@@ -76,9 +85,22 @@ export class ToolExecutor {
         return this.done(req, await registerTransaction(this.deps.transactions, this.deps.vocabulary.categories, req.args, { ...req, today: this.today() }));
       case 'consultar_transacoes':
         return this.done(req, await queryTransactions(this.deps.transactions, this.deps.vocabulary.categories, req.args, { ...req, today: this.today() }));
+      case 'importar_extrato':
+        return this.done(req, await importStatement(this.ledger(), req.args, { ...req, today: this.today() }));
+      case 'registrar_operacao':
+        return this.done(req, await registerTrade(this.ledger(), req.args, { ...req, today: this.today() }));
+      case 'apurar_ir_vendas':
+        return this.done(req, await monthlySaleTax(this.ledger().db, req.args, req));
+      case 'relatorio_ir_anual':
+        return this.taxReport(req);
       default:
         throw new CotaError('BAD_REQUEST', `A ferramenta "${req.name}" não existe.`);
     }
+  }
+
+  private ledger() {
+    if (!this.deps.ledger) throw new CotaError('UNAVAILABLE', 'ledger tools are not wired in this executor');
+    return { ...this.deps.ledger, warehouse: this.deps.warehouse };
   }
 
   private done(req: ToolRun, result: unknown): ToolRunOutput {
@@ -88,6 +110,25 @@ export class ToolExecutor {
   /** Today in Brazil, the client's calendar (transactions are dated by it). */
   private today(): string {
     return todayInBrazil(this.now());
+  }
+
+  /** The yearly income-tax report, stored as a report of the conversation so "manda por e-mail" sends it. */
+  private async taxReport(req: ToolRun): Promise<ToolRunOutput> {
+    const out = await yearlyTaxReport(this.ledger().db, req.args, { ...req, today: this.today() });
+    const now = this.now();
+    const report: Report = {
+      report_id: newReportId(now, this.deps.randomId),
+      kind: 'income_tax',
+      title: `Imposto de renda ${out.ano + 1} (ano-calendário ${out.ano}): FIIs`,
+      generated_at: now.toISOString(),
+      parent_report_id: null,
+      filters: null,
+      sections: out.sections,
+      sources: ['ledger'],
+      text: out.text,
+    };
+    await this.deps.reports.save({ client_id: req.client_id, conversation_id: req.conversation_id, report });
+    return { name: req.name, ok: true, result: { ...out, report_id: report.report_id }, session_updates: [{ key: 'last_report_id', value: report.report_id, ttl_seconds: null }] };
   }
 
   private async dailyReport(req: ToolRun): Promise<ToolRunOutput> {

@@ -38,9 +38,52 @@ export const ToolRunResponse = z.object({
   session_updates: z.array(z.object({ key: z.string(), value: z.unknown(), ttl_seconds: z.number().int().positive().nullable() })),
 });
 
+/** A row of a B3 statement, by line, and why it was left out or refused. */
+export const ImportIssue = z.object({ line: z.number().int().nonnegative(), reason: z.string() });
+
+/** An uploaded B3 statement: staged (previewed; nothing in the ledger) or confirmed. */
+export const ImportView = z.object({
+  import_id: z.string(),
+  status: z.enum(['staged', 'confirmed']),
+  file_name: z.string(),
+  conversation_id: z.string().nullable(),
+  summary: z.record(z.unknown()),
+  preview: z.string(),
+  added: z.number().int().nullable(),
+  created_at: z.string(),
+  confirmed_at: z.string().nullable(),
+});
+
+/** Largest statement accepted, in bytes (its base64 must fit a NATS message of 1 MB). */
+export const MAX_STATEMENT_BYTES = 512 * 1024;
+
+/** A B3 statement uploaded by the client (the gateway read the multipart body), to read, check and stage. */
+export const StageImportRequest = z.object({
+  request_id: z.string().min(1),
+  client_id: z.string().min(1),
+  conversation_id: z.string().min(1).max(128).nullable(),
+  file_name: z.string().min(1).max(255),
+  content_base64: z
+    .string()
+    .min(1)
+    .max(Math.ceil(MAX_STATEMENT_BYTES / 3) * 4 + 4),
+});
+/** The staged import, or why the file was refused (`errors` by line; nothing written). */
+export const StageImportResponse = z.object({ import: ImportView.nullable(), message: z.string(), errors: z.array(ImportIssue) });
+
+export const GetImportRequest = z.object({ client_id: z.string().min(1), import_id: z.string().min(1).max(64) });
+export const GetImportResponse = z.object({ import: ImportView.nullable() });
+
+/** The client's yearly income-tax report as CSV (from the ledger). */
+export const TaxReportRequest = z.object({ client_id: z.string().min(1), year: z.number().int().min(2000).max(2100) });
+export const TaxReportResponse = z.object({ file_name: z.string(), csv: z.string(), empty: z.boolean() });
+
 export const ExecutorSubjects = {
   query: defineRpc({ subject: 'cota.executor.query.v1', service: 'executor', request: QueryRequest, response: QueryResult, timeoutMs: 10000, idempotent: true }),
   measure: defineRpc({ subject: 'cota.executor.measure.v1', service: 'executor', request: MeasureRequest, response: MeasureResult, timeoutMs: 10000, idempotent: true }),
   funds: defineRpc({ subject: 'cota.executor.funds.v1', service: 'executor', request: FundsRequest, response: FundsResponse, idempotent: true }),
   runTool: defineRpc({ subject: 'cota.executor.run-tool.v1', service: 'executor', request: ToolRunRequest, response: ToolRunResponse, timeoutMs: 15000 }),
+  stageImport: defineRpc({ subject: 'cota.executor.stage-import.v1', service: 'executor', request: StageImportRequest, response: StageImportResponse, timeoutMs: 20000 }),
+  getImport: defineRpc({ subject: 'cota.executor.get-import.v1', service: 'executor', request: GetImportRequest, response: GetImportResponse, idempotent: true }),
+  taxReport: defineRpc({ subject: 'cota.executor.tax-report.v1', service: 'executor', request: TaxReportRequest, response: TaxReportResponse, timeoutMs: 15000, idempotent: true }),
 };

@@ -2,11 +2,13 @@ import { ToolGatePolicy } from '@cota/tool-gating';
 import { extractFinanceArgs } from './finance-args';
 import { extractFund, extractMagic, extractTaxSale, extractTransaction, extractTransactionQuery } from './personal-args';
 import { extractEmail, extractReportFilters, extractReportId } from './text-args';
+import { extractLedgerPeriod, extractTrade } from './trade-args';
 
 export * from './numbers';
 export * from './finance-args';
 export * from './personal-args';
 export * from './text-args';
+export * from './trade-args';
 
 /** What an extractor knows besides the text: today's date in Brazil and the arguments the call waits for. */
 export interface ExtractContext {
@@ -39,6 +41,8 @@ export const EXTRACTORS: Record<ToolGatePolicy['tools'][string]['extractors'][nu
   transaction: (q, p, c) => ({ ...extractTransaction(q, p.filters.categories, c.today) }),
   transaction_query: (q, p, c) => ({ ...extractTransactionQuery(q, p.filters.categories, c.today) }),
   tax_sale: (q) => ({ ...extractTaxSale(q) }),
+  trade: (q, _p, c) => ({ ...extractTrade(q, c.today) }),
+  ledger_period: (q, _p, c) => ({ ...extractLedgerPeriod(q, c.today) }),
 };
 
 /** Runs a contract's extractors; an earlier extractor wins on the same argument. */

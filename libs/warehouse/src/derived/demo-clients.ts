@@ -1,8 +1,11 @@
+import type { RawTable } from '@cota/ledger';
+
 /**
  * Demo clients (clearly marked: is_demo = true, source = 'demo'). Their trades are invented, but at
  * real prices: each trade happens on the last session of its month at that month's real closing
  * price (paulo037 monthly closes), over funds with long daily history (market16) so their
  * performance can be computed. Funds with share splits in the period (ALZR11, HGBS11) are avoided.
+ * The ingest writes them into each demo client's ledger as a B3 "Negociação" statement (marked demo).
  */
 export interface DemoClient {
   client_id: string;
@@ -49,3 +52,44 @@ export const DEMO_CLIENTS: DemoClient[] = [
     ],
   },
 ];
+
+/** A demo trade priced at its real session: what the demo statement's row says. */
+export interface DemoTradeRow {
+  trade_date: string;
+  ticker: string;
+  side: 'buy' | 'sell';
+  quantity: number;
+  price: number;
+}
+
+/** The broker named on demo statements: says plainly that the rows are demonstration data. */
+export const DEMO_INSTITUTION = 'CORRETORA DEMO (dados de demonstração)';
+
+/**
+ * A demo client's trades as B3's investor-area "Negociação" export lays them out (the header and
+ * columns of the real file), so the demo ledger is read by the same statement parser as an upload.
+ */
+export function demoNegociacaoTable(trades: readonly DemoTradeRow[]): RawTable {
+  const header = ['Data do Negócio', 'Tipo de Movimentação', 'Mercado', 'Prazo/Vencimento', 'Instituição', 'Código de Negociação', 'Quantidade', 'Preço', 'Valor'];
+  const br = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+  return {
+    sheet: 'Negociação',
+    rows: [
+      { line: 1, cells: header },
+      ...trades.map((t, i) => ({
+        line: i + 2,
+        cells: [
+          br(t.trade_date),
+          t.side === 'buy' ? 'Compra' : 'Venda',
+          'Mercado à Vista',
+          '-',
+          DEMO_INSTITUTION,
+          t.ticker,
+          t.quantity,
+          t.price,
+          Math.round(t.quantity * t.price * 100) / 100,
+        ],
+      })),
+    ],
+  };
+}

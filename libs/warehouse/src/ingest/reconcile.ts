@@ -3,8 +3,9 @@ import { computeRisk, onOrBefore } from '../derived/risk';
 import { computeYields } from '../derived/yields';
 import { adjustPerShare, CorporateAction, detectCorporateActions } from '../derived/corporate-actions';
 import { checkSnapshots, dropSpikes, summariseFlags } from '../derived/plausibility';
-import { cdiMonthlyReturns, comparePerformance, indexMonthlyReturns, portfolioMonthlyReturns, Trade } from '../derived/client-performance';
-import { DEMO_CLIENTS } from '../derived/demo-clients';
+import { cdiMonthlyReturns, comparePerformance, indexMonthlyReturns, portfolioMonthlyReturns } from '../derived/client-performance';
+import { DEMO_CLIENTS, demoNegociacaoTable, DemoTradeRow } from '../derived/demo-clients';
+import { entryIds, parseStatement } from '@cota/ledger';
 import { IngestError } from './csv';
 import { daysBetween, DividendFact, IndexFact, PRECEDENCE, PriceFact, RawData, Row, SourceName } from './model';
 import { accentVocabulary, repairStrippedAccents } from './repair-names';
@@ -493,7 +494,7 @@ export function reconcile(raw: RawData): Reconciled {
   // Demo clients: trades at real month-end closes; performance from adjusted closes.
   const adjMonthEnd = monthEndPrices(prices, 'adj_close_price');
   const clients: Row[] = [];
-  const transactions: Row[] = [];
+  const ledger: Row[] = [];
   const performance: Row[] = [];
   const benchmarks = new Map<string, Map<string, number>>([
     ['IFIX', indexMonthlyReturns(ifixSeries)],
@@ -509,15 +510,36 @@ export function reconcile(raw: RawData): Reconciled {
   ]);
   for (const c of DEMO_CLIENTS) {
     clients.push({ client_id: c.client_id, display_name: c.display_name, email: c.email, is_demo: true, source: 'demo' });
-    const trades: Trade[] = [];
-    c.trades.forEach((t, i) => {
+    const trades: DemoTradeRow[] = c.trades.map((t) => {
       const session = prices
         .filter((p) => p.ticker === t.ticker && (p.traded_at as string).startsWith(t.month) && p.close_price !== null)
         .sort((a, b) => (b.traded_at as string).localeCompare(a.traded_at as string))[0];
       if (!session) throw new IngestError('demo clients', null, `no real close for ${t.ticker} in ${t.month}`);
-      const trade = { trade_date: session.traded_at as string, ticker: t.ticker, side: t.side, quantity: t.quantity, price: session.close_price as number };
-      trades.push(trade);
-      transactions.push({ client_id: c.client_id, seq: i + 1, ...trade, price_source: session.source, is_demo: true, source: 'demo' });
+      return { trade_date: session.traded_at as string, ticker: t.ticker, side: t.side, quantity: t.quantity, price: session.close_price as number };
+    });
+    // The demo ledger goes through the statement parser, as an uploaded B3 file would.
+    const statement = parseStatement(demoNegociacaoTable(trades));
+    if (statement.errors.length)
+      throw new IngestError('demo clients', null, `demo statement of ${c.client_id}: ${statement.errors.map((e) => `line ${e.line}: ${e.reason}`).join('; ')}`);
+    const ids = entryIds(statement.entries);
+    statement.entries.forEach((e, i) => {
+      ledger.push({
+        client_id: c.client_id,
+        entry_id: ids[i],
+        seq: i + 1,
+        kind: e.kind,
+        event_date: e.date,
+        ticker: e.ticker,
+        quantity: Number(e.quantity),
+        price: Number(e.price),
+        amount: Number(e.amount),
+        fees: 0,
+        institution: e.institution,
+        import_id: null,
+        line: e.line,
+        is_demo: true,
+        source: 'demo',
+      });
     });
     const tickers = [...new Set(trades.map((t) => t.ticker))];
     const lastMonth = tickers.map((t) => [...(adjMonthEnd.get(t)?.keys() ?? [])].sort().pop() ?? '0000').sort()[0];
@@ -579,7 +601,7 @@ export function reconcile(raw: RawData): Reconciled {
       wh_market_indicators: indicators,
       wh_macro_consolidated: raw.macro,
       wh_clients: clients,
-      wh_client_transactions: transactions,
+      wh_client_ledger: ledger,
       wh_client_performance: performance,
     },
   };

@@ -8,6 +8,7 @@ import { readAraquem } from './sources/araquem';
 import { readCvm } from './sources/cvm';
 import { readDashbord, readMarket16, readOpbrreit, readPaulo037 } from './sources/others';
 import { syncTable, TableChange } from './sync';
+import { rebuildDerived } from '@cota/ledger';
 import { tableSpec } from '../schema/tables';
 
 export interface IngestProgress {
@@ -74,6 +75,9 @@ export async function readSources(dataDir: string, onProgress?: IngestOptions['o
 }
 
 /** Table write order (no foreign keys, but the order keeps the summary readable). */
+/** Tables the ingest shares with what clients write: it replaces only its own (demo) rows. */
+const INGEST_SCOPE: Record<string, string> = { wh_client_ledger: 'is_demo' };
+
 const TABLE_ORDER = [
   'wh_segment_map',
   'wh_funds',
@@ -95,7 +99,7 @@ const TABLE_ORDER = [
   'wh_market_indicators',
   'wh_macro_consolidated',
   'wh_clients',
-  'wh_client_transactions',
+  'wh_client_ledger',
   'wh_client_performance',
   'wh_quality_flags',
   'wh_source_dates',
@@ -122,9 +126,11 @@ export async function runIngest(ds: DataSource, opts: IngestOptions): Promise<In
     let i = 0;
     for (const name of TABLE_ORDER) {
       opts.onProgress?.({ phase: 'write', done: i, total: TABLE_ORDER.length, label: name });
-      tables.push(await syncTable(q, tableSpec(name), rec.tables[name] ?? []));
+      tables.push(await syncTable(q, tableSpec(name), rec.tables[name] ?? [], INGEST_SCOPE[name]));
       i++;
     }
+    // The demo clients' positions and sales, derived from their ledgers like every client's.
+    for (const c of rec.tables.wh_clients ?? []) await rebuildDerived(q, String(c.client_id));
     opts.onProgress?.({ phase: 'write', done: i, total: TABLE_ORDER.length, label: 'committing' });
     const changes = tables.reduce((a, t) => a + t.inserted + t.updated + t.deleted, 0);
     if (changes > 0) {

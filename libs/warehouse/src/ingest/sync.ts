@@ -18,9 +18,10 @@ const MAX_PARAMS = 60000;
  * rows go to a temporary staging table in multi-row INSERT batches, then one upsert that only
  * touches rows whose values differ, and one delete of rows no source has any more. Running it
  * twice with the same rows reports zero changes. (Batched INSERTs rather than COPY so the same
- * path works on the embedded PGlite.)
+ * path works on the embedded PGlite.) With `scope` (a boolean column, e.g. `is_demo`) only rows where it
+ * holds are the ingest's to delete: a table shared with what clients write keeps their rows.
  */
-export async function syncTable(q: QueryRunner, spec: TableSpec, rows: Row[]): Promise<TableChange> {
+export async function syncTable(q: QueryRunner, spec: TableSpec, rows: Row[], scope?: string): Promise<TableChange> {
   const cols = spec.columns.map(([n]) => n);
   const quoted = cols.map((c) => `"${c}"`);
   const stage = `stage_${spec.name}`;
@@ -52,7 +53,9 @@ export async function syncTable(q: QueryRunner, spec: TableSpec, rows: Row[]): P
 
   const pkList = spec.pk.map((c) => `"${c}"`).join(', ');
   const joinOn = spec.pk.map((c) => `s."${c}" = t."${c}"`).join(' AND ');
-  const del = await q.query(`WITH d AS (DELETE FROM "${spec.name}" t WHERE NOT EXISTS (SELECT 1 FROM "${stage}" s WHERE ${joinOn}) RETURNING 1) SELECT count(*)::int AS n FROM d`);
+  const del = await q.query(
+    `WITH d AS (DELETE FROM "${spec.name}" t WHERE ${scope ? `t."${scope}" AND ` : ''}NOT EXISTS (SELECT 1 FROM "${stage}" s WHERE ${joinOn}) RETURNING 1) SELECT count(*)::int AS n FROM d`,
+  );
   const nonKey = cols.filter((c) => !spec.pk.includes(c));
   const set = nonKey.length ? nonKey.map((c) => `"${c}" = EXCLUDED."${c}"`).join(', ') : null;
   const changed = nonKey.length ? `(${nonKey.map((c) => `t."${c}"`).join(', ')}) IS DISTINCT FROM (${nonKey.map((c) => `EXCLUDED."${c}"`).join(', ')})` : 'false';

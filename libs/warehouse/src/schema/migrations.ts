@@ -1,5 +1,6 @@
 import type { QueryRunner } from 'typeorm';
 import type { Migration } from '@cota/service-kit';
+import { rebuildDerived } from '@cota/ledger';
 import { createTableSql, tableSpec, WAREHOUSE_TABLES } from './tables';
 import { WAREHOUSE_VIEWS } from './views';
 
@@ -65,6 +66,30 @@ class CreateWarehouseTable implements Migration {
   }
 }
 
+/**
+ * The client ledger replaces the trades table: its rows become ledger entries (the same dates,
+ * quantities and prices), the table becomes a view of the ledger's trades, every view is
+ * re-created, and each client's positions and sales are derived from the ledger.
+ */
+class LedgerReplacesTransactions extends WarehouseViews {
+  override readonly id = '202611270105-warehouse-ledger-replaces-transactions';
+  override readonly name = 'WarehouseLedgerReplacesTransactions202611270105';
+  override async up(q: QueryRunner): Promise<void> {
+    const [{ kind }] = await q.query(`SELECT (SELECT relkind FROM pg_class WHERE oid = to_regclass('wh_client_transactions'))::text AS kind`);
+    if (kind === 'r') {
+      await q.query(
+        `INSERT INTO wh_client_ledger (client_id, entry_id, seq, kind, event_date, ticker, quantity, price, amount, fees, institution, import_id, line, is_demo, source)
+         SELECT client_id, 'legacy_' || seq, seq, side, trade_date, ticker, quantity, price, round(quantity * price, 2), 0, NULL, NULL, NULL, is_demo, source
+           FROM wh_client_transactions ON CONFLICT DO NOTHING`,
+      );
+      await q.query(`DROP TABLE wh_client_transactions CASCADE`);
+    }
+    await super.up(q);
+    const clients: Array<{ client_id: string }> = await q.query(`SELECT DISTINCT client_id FROM wh_client_ledger`);
+    for (const c of clients) await rebuildDerived(q, c.client_id);
+  }
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
 export const warehouseMigrations: Migration[] = [
   new WarehouseTables(),
@@ -78,4 +103,10 @@ export const warehouseMigrations: Migration[] = [
   new CreateWarehouseTable('202611230105-warehouse-quarterly-fundamentals', 'WarehouseQuarterlyFundamentals202611230105', 'wh_quarterly_fundamentals'),
   new WarehouseViewsAsOf(),
   new WarehouseViewsSaleProceeds(),
+  // One ledger per client (trades, income, splits), its imports, and the positions and sales derived from it.
+  new CreateWarehouseTable('202611270101-warehouse-client-ledger', 'WarehouseClientLedger202611270101', 'wh_client_ledger'),
+  new CreateWarehouseTable('202611270102-warehouse-client-imports', 'WarehouseClientImports202611270102', 'wh_client_imports'),
+  new CreateWarehouseTable('202611270103-warehouse-client-positions', 'WarehouseClientPositions202611270103', 'wh_client_positions'),
+  new CreateWarehouseTable('202611270104-warehouse-client-sales', 'WarehouseClientSales202611270104', 'wh_client_sales'),
+  new LedgerReplacesTransactions(),
 ];

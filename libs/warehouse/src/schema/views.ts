@@ -141,28 +141,28 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
   ['history_market_indicators', `SELECT indicator_date, indicator_name, indicator_amt, unit, source FROM wh_market_indicators`],
   ['macro_consolidada', `SELECT * FROM wh_macro_consolidated`],
   [
+    // The ledger's trades (and the share changes of splits and reverse splits, side 'split' /
+    // 'reverse_split', signed quantities elsewhere), as the portfolio measures read them.
+    'wh_client_transactions',
+    `SELECT client_id, seq, event_date AS trade_date, ticker, kind AS side, quantity::int AS quantity, price, source AS price_source, is_demo, source
+       FROM wh_client_ledger WHERE kind IN ('buy','sell','split','reverse_split')`,
+  ],
+  [
+    // Positions derived from the ledger (wh_client_positions: B3 average price rule) at the last close.
     'client_fiis_positions',
-    `WITH tx AS (
-       SELECT client_id, ticker,
-              sum(CASE WHEN side = 'buy' THEN quantity ELSE -quantity END) AS quantity,
-              sum(CASE WHEN side = 'buy' THEN quantity * price END) AS buy_cost,
-              sum(CASE WHEN side = 'buy' THEN quantity END) AS buy_qty,
-              min(trade_date) AS first_buy_date,
-              bool_and(is_demo) AS is_demo
-         FROM wh_client_transactions GROUP BY client_id, ticker)
-     SELECT tx.client_id, tx.ticker, f.display_name, f.sector, tx.quantity::int AS quantity,
-            round(tx.buy_cost / tx.buy_qty, 4) AS avg_price,
-            round(tx.quantity * tx.buy_cost / tx.buy_qty, 2) AS invested_amt,
+    `SELECT c.client_id, c.ticker, f.display_name, f.sector, c.quantity::int AS quantity,
+            round(c.avg_price, 4) AS avg_price,
+            round(c.cost_amt, 2) AS invested_amt,
             p.close_price AS last_price, p.traded_at AS last_price_date,
-            round(tx.quantity * p.close_price, 2) AS market_value,
-            round(tx.quantity * (p.close_price - tx.buy_cost / tx.buy_qty), 2) AS gain_amt,
-            round((p.close_price / (tx.buy_cost / tx.buy_qty) - 1) * 100, 2) AS gain_pct,
+            round(c.quantity * p.close_price, 2) AS market_value,
+            round(c.quantity * p.close_price - c.cost_amt, 2) AS gain_amt,
+            round((p.close_price / nullif(c.avg_price, 0) - 1) * 100, 2) AS gain_pct,
             -- The fund's share of the client's portfolio at market prices ("peso do HGLG11 na minha carteira").
-            round(100 * tx.quantity * p.close_price / nullif(sum(tx.quantity * p.close_price) OVER (PARTITION BY tx.client_id), 0), 2) AS weight_pct,
-            tx.first_buy_date, tx.is_demo,
-            concat_ws(',', CASE WHEN tx.is_demo THEN 'demo' ELSE 'client' END, p.source) AS source
-       FROM tx LEFT JOIN wh_funds f ON f.ticker = tx.ticker LEFT JOIN wh_latest_price p ON p.ticker = tx.ticker
-      WHERE tx.quantity > 0`,
+            round(100 * c.quantity * p.close_price / nullif(sum(c.quantity * p.close_price) OVER (PARTITION BY c.client_id), 0), 2) AS weight_pct,
+            c.first_buy_date, c.is_demo,
+            concat_ws(',', CASE WHEN c.is_demo THEN 'demo' ELSE 'client' END, p.source) AS source
+       FROM wh_client_positions c LEFT JOIN wh_funds f ON f.ticker = c.ticker LEFT JOIN wh_latest_price p ON p.ticker = c.ticker
+      WHERE c.quantity > 0`,
   ],
   [
     'client_fiis_enriched_portfolio',
@@ -182,19 +182,25 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
   [
     // Dividends received: each dividend times the quantity the client held on its record date.
     'client_fiis_dividends_evolution',
-    `SELECT h.client_id, date_trunc('month', COALESCE(d.payment_date, d.traded_until_date))::date AS ref_month,
-            round(sum(d.dividend_amt * h.quantity), 2) AS dividends_amt,
-            count(DISTINCT d.ticker)::int AS paying_tickers,
-            bool_and(h.is_demo) AS is_demo,
-            concat_ws(',', CASE WHEN bool_and(h.is_demo) THEN 'demo' ELSE 'client' END, string_agg(DISTINCT d.source, ',')) AS source
-       FROM wh_dividends d
-       JOIN LATERAL (
-         SELECT t.client_id, sum(CASE WHEN t.side = 'buy' THEN t.quantity ELSE -t.quantity END) AS quantity,
-                bool_and(t.is_demo) AS is_demo
-           FROM wh_client_transactions t
-          WHERE t.ticker = d.ticker AND t.trade_date <= d.traded_until_date
-          GROUP BY t.client_id) h ON h.quantity > 0
-      GROUP BY h.client_id, 2`,
+    `SELECT x.client_id, x.ref_month, round(sum(x.amt), 2) AS dividends_amt, count(DISTINCT x.ticker)::int AS paying_tickers,
+            bool_and(x.is_demo) AS is_demo,
+            concat_ws(',', CASE WHEN bool_and(x.is_demo) THEN 'demo' ELSE 'client' END, string_agg(DISTINCT x.src, ',')) AS source
+       FROM (
+         SELECT h.client_id, date_trunc('month', COALESCE(d.payment_date, d.traded_until_date))::date AS ref_month,
+                d.dividend_amt * h.quantity AS amt, d.ticker, h.is_demo, d.source AS src
+           FROM wh_dividends d
+           JOIN LATERAL (
+             SELECT t.client_id, sum(CASE WHEN t.side IN ('buy','split') THEN t.quantity ELSE -t.quantity END) AS quantity,
+                    bool_and(t.is_demo) AS is_demo
+               FROM wh_client_transactions t
+              WHERE t.ticker = d.ticker AND t.trade_date <= d.traded_until_date
+              GROUP BY t.client_id) h ON h.quantity > 0
+          WHERE NOT EXISTS (SELECT 1 FROM wh_client_ledger l WHERE l.client_id = h.client_id AND l.ticker = d.ticker AND l.kind = 'income')
+         UNION ALL
+         -- Income a B3 statement reported (Movimentação "Rendimento"), by payment date: it replaces the estimate for that fund.
+         SELECT l.client_id, date_trunc('month', l.event_date)::date, l.amount, l.ticker, l.is_demo, l.source
+           FROM wh_client_ledger l WHERE l.kind = 'income') x
+      GROUP BY x.client_id, x.ref_month`,
   ],
   [
     // What each client received per fund and record date: shares held at the record date × dividend per share.
@@ -203,23 +209,36 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
             h.quantity, d.dividend_amt, concat_ws(',', CASE WHEN h.is_demo THEN 'demo' ELSE 'client' END, d.source) AS source
        FROM wh_dividends d
        JOIN LATERAL (
-         SELECT t.client_id, sum(CASE WHEN t.side = 'buy' THEN t.quantity ELSE -t.quantity END) AS quantity, bool_and(t.is_demo) AS is_demo
+         SELECT t.client_id, sum(CASE WHEN t.side IN ('buy','split') THEN t.quantity ELSE -t.quantity END) AS quantity, bool_and(t.is_demo) AS is_demo
            FROM wh_client_transactions t
           WHERE t.ticker = d.ticker AND t.trade_date <= d.traded_until_date
-          GROUP BY t.client_id) h ON h.quantity > 0`,
+          GROUP BY t.client_id) h ON h.quantity > 0
+      WHERE NOT EXISTS (SELECT 1 FROM wh_client_ledger l WHERE l.client_id = h.client_id AND l.ticker = d.ticker AND l.kind = 'income')
+     UNION ALL
+     -- Income a B3 statement reported (Movimentação "Rendimento"), by payment date: it replaces the estimate for that fund.
+     SELECT l.client_id, l.ticker, l.event_date, l.event_date, l.amount, l.quantity, l.price,
+            concat_ws(',', CASE WHEN l.is_demo THEN 'demo' ELSE 'client' END, l.source)
+       FROM wh_client_ledger l WHERE l.kind = 'income'`,
   ],
   [
-    // What each sale brought in (shares sold × sale price) and made or lost (× (sale price − the average cost of the buys before it)).
-    'client_realized_gains',
-    `SELECT s.client_id, s.ticker, s.trade_date AS sold_on, s.quantity, s.price AS sell_price, round(b.avg_cost, 4) AS avg_cost,
-            round(s.quantity * (s.price - b.avg_cost), 2) AS result_amt, round((s.price / b.avg_cost - 1) * 100, 2) AS result_pct,
-            s.is_demo, round(s.quantity * s.price, 2) AS proceeds_amt, concat_ws(',', CASE WHEN s.is_demo THEN 'demo' ELSE 'client' END, s.price_source) AS source
-       FROM wh_client_transactions s
+    // Yield on cost of each position: the income received in the 12 months up to its last payment ÷ the position's cost.
+    'client_yield_on_cost',
+    `SELECT p.client_id, p.ticker, p.invested_amt, i.last_paid AS ref_date, COALESCE(i.income_amt, 0) AS income_12m_amt,
+            round(100 * COALESCE(i.income_amt, 0) / nullif(p.invested_amt, 0), 2) AS yield_on_cost_pct, p.is_demo, p.source
+       FROM client_fiis_positions p
        JOIN LATERAL (
-         SELECT sum(t.quantity * t.price) / nullif(sum(t.quantity), 0) AS avg_cost
-           FROM wh_client_transactions t
-          WHERE t.client_id = s.client_id AND t.ticker = s.ticker AND t.side = 'buy' AND t.trade_date <= s.trade_date) b ON b.avg_cost IS NOT NULL
-      WHERE s.side = 'sell'`,
+         SELECT max(COALESCE(r.payment_date, r.traded_until_date)) AS last_paid,
+                sum(r.received_amt) FILTER (WHERE COALESCE(r.payment_date, r.traded_until_date) >
+                  (SELECT max(COALESCE(x.payment_date, x.traded_until_date)) FROM client_dividends_received x WHERE x.client_id = p.client_id AND x.ticker = p.ticker) - interval '12 months') AS income_amt
+           FROM client_dividends_received r WHERE r.client_id = p.client_id AND r.ticker = p.ticker) i ON i.last_paid IS NOT NULL`,
+  ],
+  [
+    // What each sale brought in (shares sold × sale price) and made or lost (less the average cost of the moment, B3 rule; wh_client_sales).
+    'client_realized_gains',
+    `SELECT s.client_id, s.ticker, s.sold_on, s.quantity::int AS quantity, s.sell_price, round(s.avg_cost, 4) AS avg_cost,
+            round(s.result_amt, 2) AS result_amt, round((s.sell_price / nullif(s.avg_cost, 0) - 1) * 100, 2) AS result_pct,
+            s.is_demo, round(s.quantity * s.sell_price, 2) AS proceeds_amt, concat_ws(',', CASE WHEN s.is_demo THEN 'demo' ELSE 'client' END, s.source) AS source
+       FROM wh_client_sales s`,
   ],
   [
     'client_fiis_performance_vs_benchmark',

@@ -1,0 +1,5 @@
+export * from './ledger';
+export * from './positions';
+export * from './income';
+export * from './tax';
+export * from './yearly-report';

@@ -1,0 +1,3 @@
+export * from './portfolio-table';
+export * from './tools';
+export * from './tax-tools';
