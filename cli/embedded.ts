@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { CotaEnv, repoRoot } from '@cota/config';
 import { BusMetrics, InProcessTransport } from '@cota/messaging';
-import { Logger, openDatabase, RunningService, startEmbeddedPostgres, startService } from '@cota/service-kit';
+import { Logger, openDatabase, RunningService, runMigrations, startEmbeddedPostgres, startService } from '@cota/service-kit';
 import { ensureWarehouse, missingDataMessage } from '@cota/warehouse';
+import { createFeedsWorker, feedsMigrations, FeedsWorker, loadFeedsPolicy, withUrlOverrides } from '@cota/feeds';
 import { SERVICE_DEFINITIONS } from './services';
 
 const log = new Logger('embedded');
@@ -30,7 +31,9 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
   // One registry for the seven services: the gateway's /metrics serves it (no metrics port when embedded).
   const metrics = new BusMetrics();
   const services: RunningService[] = [];
+  let feeds: FeedsWorker | null = null;
   const stop = async () => {
+    await feeds?.stop().catch(() => undefined);
     for (const s of [...services].reverse()) await s.stop().catch(() => undefined);
     await transport.drain();
     await database.destroy().catch(() => undefined);
@@ -41,9 +44,24 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
     for (const def of Object.values(SERVICE_DEFINITIONS)) {
       services.push(await startService(def, env, { transport, database, redis: null, metrics }));
     }
+    feeds = await startEmbeddedFeeds(database, metrics);
   } catch (e) {
     await stop();
     throw e;
   }
   return { url: `http://localhost:${env.port}`, services, stop };
+}
+
+/**
+ * The live feeds' timer in embedded mode, opt-in with COTA_FEEDS=on (it reads the public sources over the
+ * internet, or the mirrors COTA_FEED_URL_* name): the same schedule, claim and metrics as the ingest worker.
+ */
+async function startEmbeddedFeeds(database: Awaited<ReturnType<typeof openDatabase>>, metrics: BusMetrics): Promise<FeedsWorker | null> {
+  if (process.env.COTA_FEEDS !== 'on') return null;
+  const policy = withUrlOverrides(loadFeedsPolicy(), process.env);
+  await runMigrations(database, feedsMigrations);
+  const worker = createFeedsWorker(database, policy, { registry: metrics.registry, log });
+  worker.start();
+  log.info('live feeds on (COTA_FEEDS=on): see the runs with npm run feeds -- --status');
+  return worker;
 }

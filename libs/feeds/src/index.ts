@@ -12,3 +12,6 @@ export * from './upsert';
 export * from './run-feed';
 export * from './policy';
 export * from './schedule';
+export * from './scheduler';
+export * from './feed-status';
+export * from './worker';
