@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import type { DataSource } from 'typeorm';
 import { openDatabase, runMigrations } from '@cota/service-kit';
 import { warehouseMigrations } from '@cota/warehouse';
-import { buildFeeds, feedsMigrations, FeedRunner, FeedsPolicy, loadFeedsPolicy, withUrlOverrides, type FeedName } from '@cota/feeds';
+import { buildFeeds, feedsMigrations, FeedRunner, FeedsPolicy, loadFeedsPolicy, storeChangeEvents, withUrlOverrides, type FeedName } from '@cota/feeds';
+import { DistributionAnnounced, WarehouseEvents } from '@cota/contracts';
 import { createTestDatabase, RecordedSources, TestDatabase } from '@cota/test-support';
 
 jest.setTimeout(180000);
@@ -17,7 +18,13 @@ describe('live feeds', () => {
 
   const runner = (over: Partial<FeedsPolicy['sources']> = {}, instance = 'test') => {
     const p: FeedsPolicy = { ...policy, sources: { ...policy.sources, ...over } };
-    return new FeedRunner(ds, buildFeeds(p), { retry: { attempts: 3, initialDelayMs: 5, maxDelayMs: 20 }, instance, leaseMs: 60000, today: () => today });
+    return new FeedRunner(ds, buildFeeds(p), {
+      retry: { attempts: 3, initialDelayMs: 5, maxDelayMs: 20 },
+      instance,
+      leaseMs: 60000,
+      today: () => today,
+      onChanges: storeChangeEvents,
+    });
   };
   const count = async (sql: string, params: unknown[] = []) => Number((await ds.query(sql, params))[0].n);
   const state = async (source: FeedName) => (await ds.query('SELECT watermark, data_until::text AS data_until, last_error FROM feed_state WHERE source = $1', [source]))[0];
@@ -61,8 +68,11 @@ describe('live feeds', () => {
       expect(usd).toEqual([{ buy: 5.3, sell: 5.3 }]);
       expect((await state('bcb-sgs')).watermark['11']).toBe('2025-11-14');
 
+      const events = await count(`SELECT count(*) AS n FROM feed_events WHERE subject = 'cota.events.warehouse.indicator-published.v1'`);
+      expect(events).toBe(first.rowsAdded);
       const again = await runner(sgs('2025-11-01')).runNow('bcb-sgs');
       expect(again).toMatchObject({ outcome: 'ok', rowsAdded: 0, rowsUpdated: 0 });
+      expect(await count(`SELECT count(*) AS n FROM feed_events`)).toBe(events);
 
       today = '2025-11-19';
       const next = await runner(sgs('2025-11-01')).runNow('bcb-sgs');
@@ -198,6 +208,13 @@ describe('live feeds', () => {
       expect(next.changes.wh_dividends.inserted).toEqual([{ ticker: 'HGLG11', traded_until_date: '2025-11-28', payment_date: '2025-12-12', dividend_amt: 1.15, source: 'fnet' }]);
       expect((await state('fnet')).watermark).toEqual({ last_id: id });
       expect(await runner().runNow('fnet')).toMatchObject({ rowsAdded: 0, rowsUpdated: 0 });
+
+      // The run's change event was stored with its rows, typed as libs/contracts declares it, once.
+      const events = await ds.query(`SELECT subject, payload FROM feed_events WHERE subject = $1 AND payload->>'ticker' = 'HGLG11' AND payload->>'record_date' = '2025-11-28'`, [
+        WarehouseEvents.distributionAnnounced.subject,
+      ]);
+      expect(events).toHaveLength(1);
+      expect(DistributionAnnounced.parse(events[0].payload)).toMatchObject({ ticker: 'HGLG11', payment_date: '2025-12-12', amount_per_share: 1.15, source: 'fnet', change: 'new' });
     });
 
     it('a malformed document is named and skipped; the others load', async () => {

@@ -15,3 +15,4 @@ export * from './schedule';
 export * from './scheduler';
 export * from './feed-status';
 export * from './worker';
+export * from './change-events';

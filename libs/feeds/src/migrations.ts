@@ -42,4 +42,23 @@ export const feedsMigrations: Migration[] = [
       await q.query('DROP TABLE IF EXISTS feed_state');
     },
   },
+  {
+    id: '202611270101-feeds-events-outbox',
+    name: 'FeedsEventsOutbox202611270101',
+    async up(q: QueryRunner): Promise<void> {
+      // The warehouse change events of each committed run, until a publisher has put them on the bus.
+      await q.query(`CREATE TABLE IF NOT EXISTS feed_events (
+        seq bigserial UNIQUE,
+        event_id text PRIMARY KEY,
+        subject text NOT NULL,
+        payload jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        published_at timestamptz NULL
+      )`);
+      await q.query('CREATE INDEX IF NOT EXISTS feed_events_unpublished_idx ON feed_events (seq) WHERE published_at IS NULL');
+    },
+    async down(q: QueryRunner): Promise<void> {
+      await q.query('DROP TABLE IF EXISTS feed_events');
+    },
+  },
 ];

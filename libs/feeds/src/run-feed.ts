@@ -24,7 +24,7 @@ export interface FeedRunResult {
 }
 
 /** Called inside the run's transaction with what changed (the events outbox writes there, so events and rows commit together). */
-export type ChangeSink = (q: import('typeorm').QueryRunner, result: FeedRunResult) => Promise<void>;
+export type ChangeSink = (q: import('typeorm').QueryRunner, result: FeedRunResult) => Promise<unknown>;
 
 export interface FeedRunnerOptions {
   retry: RetryOptions;

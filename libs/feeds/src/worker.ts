@@ -7,6 +7,7 @@ import { FeedMetrics, feedStatus, type FeedStatus } from './feed-status';
 import { buildFeeds, type FeedsPolicy } from './policy';
 import { FeedRunner, type ChangeSink, type FeedRunResult } from './run-feed';
 import { FeedScheduler, type SchedulerLog } from './scheduler';
+import { storeChangeEvents } from './change-events';
 
 export interface FeedsWorker {
   runner: FeedRunner;
@@ -29,7 +30,11 @@ export function createFeedsWorker(
     instance: opts.instance ?? `${hostname()}:${process.pid}`,
     leaseMs: policy.lease_s * 1000,
     today,
-    onChanges: opts.onChanges,
+    // Every committed run stores its change events in the outbox (feed_events), in the same transaction.
+    onChanges: async (q, r) => {
+      await storeChangeEvents(q, r);
+      await opts.onChanges?.(q, r);
+    },
   });
   const maxLag = Object.fromEntries(FEED_NAMES.filter((n) => policy.sources[n].enabled).map((n) => [n, policy.sources[n].max_lag_days])) as Partial<Record<FeedName, number>>;
   const metrics = opts.registry ? new FeedMetrics(opts.registry, ds, maxLag, today) : null;

@@ -55,7 +55,7 @@ export function parseCotahist(text: string, shownAs: string): { quotes: Cotahist
     if (line.length < LINE_LENGTH) throw new FeedError(`${at}: ${line.length} characters, the layout has ${LINE_LENGTH}`, false);
     if (field(line, FIELDS.codbdi) !== FII_BDI || field(line, FIELDS.tpmerc) !== CASH_MARKET) return;
     const ticker = field(line, FIELDS.codneg).trim();
-    if (!TICKER_RE.test(ticker)) return; // receipts and rights (XXXX12, XXXX13) are not the fund's share
+    if (!TICKER_RE.test(ticker)) return; // codes that are not a fund ticker as the project defines one (YUFI11B, 003H11)
     const date = fromCompact(field(line, FIELDS.datpre));
     if (!date) throw new FeedError(`${at}: DATPRE '${field(line, FIELDS.datpre)}' is not a date`, false);
     const num = (name: keyof typeof FIELDS, scale: number): number => {

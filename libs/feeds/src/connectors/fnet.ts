@@ -62,7 +62,7 @@ export function parseAnnouncement(body: string, shownAs: string): Announcement[]
     if (payRaw && !payment) throw new FeedError(`${shownAs}: DataPagamento '${payRaw}' is not a date`, false);
     const t = ticker?.toUpperCase() ?? null;
     if (!t) throw new FeedError(`${shownAs}: no CodNegociacao/CodNegociacaoCota: the fund's ticker is unknown`, false);
-    if (!TICKER_RE.test(t) || amount === 0) continue; // subscription receipts (XXXX13) and nil announcements
+    if (!TICKER_RE.test(t) || amount === 0) continue; // codes that are not a fund ticker (YUFI11B) and nil announcements
     out.push({ ticker: t, record_date: record, payment_date: payment, amount });
   }
   return out;
