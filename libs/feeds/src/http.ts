@@ -34,7 +34,10 @@ export async function httpGet(url: string, opts: GetOptions): Promise<FetchedBod
   try {
     res = await fetch(url, { headers, signal: AbortSignal.timeout(opts.timeoutMs), redirect: 'follow' });
   } catch (e) {
-    throw new FeedError(`${url}: ${(e as Error).name === 'TimeoutError' ? `no answer in ${opts.timeoutMs} ms` : (e as Error).message}`, true);
+    // undici says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, ...) is in its cause.
+    const cause = (e as Error & { cause?: { code?: string; message?: string } }).cause;
+    const reason = (e as Error).name === 'TimeoutError' ? `no answer in ${opts.timeoutMs} ms` : [(e as Error).message, cause?.code ?? cause?.message].filter(Boolean).join(': ');
+    throw new FeedError(`${url}: ${reason}`, true);
   }
   if (res.status === 304) return { status: 304 };
   if (res.status === 404) {
