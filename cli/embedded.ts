@@ -2,8 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CotaEnv, repoRoot } from '@cota/config';
 import { BusMetrics, EventTap, InProcessTransport, serveEventTap } from '@cota/messaging';
-import { Logger, openDatabase, RunningService, startEmbeddedPostgres, startService } from '@cota/service-kit';
+import { Logger, openDatabase, RunningService, runMigrations, startEmbeddedPostgres, startService } from '@cota/service-kit';
 import { ensureWarehouse, missingDataMessage } from '@cota/warehouse';
+import { createFeedsWorker, feedsMigrations, FeedsWorker, loadFeedsPolicy, withUrlOverrides } from '@cota/feeds';
 import { embeddedEventsSocket } from './event-socket';
 import { SERVICE_DEFINITIONS } from './services';
 
@@ -33,7 +34,9 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
   const metrics = new BusMetrics();
   const services: RunningService[] = [];
   let tap: EventTap | null = null;
+  let feeds: FeedsWorker | null = null;
   const stop = async () => {
+    await feeds?.stop().catch(() => undefined);
     await tap?.close();
     for (const s of [...services].reverse()) await s.stop().catch(() => undefined);
     await transport.drain();
@@ -46,6 +49,7 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
       services.push(await startService(def, env, { transport, database, redis: null, metrics }));
     }
     tap = await openEventTap(transport, opts.persistDir === undefined);
+    feeds = await startEmbeddedFeeds(database, metrics);
   } catch (e) {
     await stop();
     throw e;
@@ -65,4 +69,18 @@ async function openEventTap(transport: InProcessTransport, wanted: boolean): Pro
     log.warn('events not served to `npm run events`', { reason: (e as Error).message });
     return null;
   }
+}
+
+/**
+ * The live feeds' timer in embedded mode, opt-in with COTA_FEEDS=on (it reads the public sources over the
+ * internet, or the mirrors COTA_FEED_URL_* name): the same schedule, claim and metrics as the ingest worker.
+ */
+async function startEmbeddedFeeds(database: Awaited<ReturnType<typeof openDatabase>>, metrics: BusMetrics): Promise<FeedsWorker | null> {
+  if (process.env.COTA_FEEDS !== 'on') return null;
+  const policy = withUrlOverrides(loadFeedsPolicy(), process.env);
+  await runMigrations(database, feedsMigrations);
+  const worker = createFeedsWorker(database, policy, { registry: metrics.registry, log });
+  worker.start();
+  log.info('live feeds on (COTA_FEEDS=on): see the runs with npm run feeds -- --status');
+  return worker;
 }

@@ -5,6 +5,8 @@ import { parse } from 'yaml';
 import { repoRoot } from '@cota/config';
 import { BusMetrics } from '@cota/messaging';
 import { registerReadinessMetrics } from '@cota/service-kit';
+import { FeedMetrics } from '@cota/feeds';
+import type { DataSource } from 'typeorm';
 import { GatewayMetrics } from '../../apps/gateway/src/metrics';
 
 /**
@@ -20,6 +22,8 @@ function codeMetrics(): Map<string, Set<string>> {
   new BusMetrics(registry);
   new GatewayMetrics(registry);
   registerReadinessMetrics(registry, 'test', () => ({}));
+  // The ingest worker's (names only: nothing is scraped here, so no database is asked).
+  new FeedMetrics(registry, {} as DataSource, {}, () => '2026-11-27');
   const out = new Map<string, Set<string>>();
   for (const m of registry.getMetricsAsArray() as unknown as Array<{ name: string; labelNames?: string[]; constructor: { name: string } }>) {
     const labels = new Set(m.labelNames ?? []);

@@ -4,3 +4,4 @@ export * from './redis';
 export * from './fake-openai';
 export * from './smtp';
 export * from './context-turn';
+export * from './recorded-sources';

@@ -14,6 +14,7 @@ export * from './subjects/health';
 export * from './subjects/privacy';
 export * from './subjects/access';
 export * from './subjects/events';
+export * from './subjects/warehouse-events';
 export * from './registry';
 export * from './bus-access';
 export * from './samples';

@@ -23,6 +23,8 @@ export async function startOpsServer(opts: {
   opsToken: string | null;
   registry: Registry;
   checks: () => Record<string, HealthCheck>;
+  /** Extra JSON reads behind the ops token, by path (the ingest worker's /ops/feeds). */
+  routes?: Record<string, () => Promise<unknown>>;
 }): Promise<OpsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -36,6 +38,19 @@ export async function startOpsServer(opts: {
       void runChecks(opts.checks()).then(
         (r) => json(r.ok ? 200 : 503, { status: r.ok ? 'ready' : 'not_ready', checks: r.checks }),
         () => json(503, { status: 'not_ready' }),
+      );
+      return;
+    }
+    const route = opts.routes?.[path];
+    if (route) {
+      // Like the gateway's /ops/*: closed when COTA_OPS_TOKEN is unset.
+      const token = opsBearer(req, opts.opsToken);
+      if (token === 'open') return json(404, { error: 'not found' });
+      if (token === 'missing') return json(401, { error: "envie o token de operação em 'Authorization: Bearer <token>'" });
+      if (token === 'wrong') return json(403, { error: 'token de operação inválido' });
+      void route().then(
+        (body) => json(200, body),
+        () => json(503, { error: 'indisponível' }),
       );
       return;
     }

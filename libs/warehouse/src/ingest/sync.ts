@@ -10,13 +10,19 @@ export interface TableChange {
   deleted: number;
 }
 
+/**
+ * Sources the live feeds (libs/feeds) write between batch ingests: the batch ingest neither has nor
+ * deletes their rows (a fact it also has, same key, is simply rewritten with its own value).
+ */
+export const LIVE_SOURCES = ['bcb-sgs', 'b3-cotahist', 'cvm-dados', 'fnet'] as const;
+
 /** Postgres accepts at most 65535 parameters per statement. */
 const MAX_PARAMS = 60000;
 
 /**
  * Makes `spec.name` hold exactly `rows` (by natural key), inside the caller's transaction:
  * rows go to a temporary staging table in multi-row INSERT batches, then one upsert that only
- * touches rows whose values differ, and one delete of rows no source has any more. Running it
+ * touches rows whose values differ, and one delete of rows no source has any more (rows of the live feeds excepted). Running it
  * twice with the same rows reports zero changes. (Batched INSERTs rather than COPY so the same
  * path works on the embedded PGlite.) With `scope` (a boolean column, e.g. `is_demo`) only rows where it
  * holds are the ingest's to delete: a table shared with what clients write keeps their rows.
@@ -53,8 +59,10 @@ export async function syncTable(q: QueryRunner, spec: TableSpec, rows: Row[], sc
 
   const pkList = spec.pk.map((c) => `"${c}"`).join(', ');
   const joinOn = spec.pk.map((c) => `s."${c}" = t."${c}"`).join(' AND ');
+  const keepLive = cols.includes('source') ? ` AND t."source" <> ALL($1::text[])` : '';
   const del = await q.query(
-    `WITH d AS (DELETE FROM "${spec.name}" t WHERE ${scope ? `t."${scope}" AND ` : ''}NOT EXISTS (SELECT 1 FROM "${stage}" s WHERE ${joinOn}) RETURNING 1) SELECT count(*)::int AS n FROM d`,
+    `WITH d AS (DELETE FROM "${spec.name}" t WHERE ${scope ? `t."${scope}" AND ` : ''}NOT EXISTS (SELECT 1 FROM "${stage}" s WHERE ${joinOn})${keepLive} RETURNING 1) SELECT count(*)::int AS n FROM d`,
+    keepLive ? [[...LIVE_SOURCES]] : [],
   );
   const nonKey = cols.filter((c) => !spec.pk.includes(c));
   const set = nonKey.length ? nonKey.map((c) => `"${c}" = EXCLUDED."${c}"`).join(', ') : null;

@@ -3,10 +3,21 @@ import { IngestError } from './csv';
 
 /** Every file of a zip archive, read as published (no extraction to disk). */
 export async function readZip(path: string, shownAs: string): Promise<Map<string, Buffer>> {
+  return readEntries(shownAs, (cb) => yauzl.open(path, { lazyEntries: true }, cb));
+}
+
+/** The same for an archive held in memory (a file downloaded by a live feed). */
+export async function readZipBuffer(buf: Buffer, shownAs: string): Promise<Map<string, Buffer>> {
+  return readEntries(shownAs, (cb) => yauzl.fromBuffer(buf, { lazyEntries: true }, cb));
+}
+
+type OpenZip = (cb: (err: Error | null, zip?: yauzl.ZipFile) => void) => void;
+
+function readEntries(shownAs: string, open: OpenZip): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
   return new Promise((resolve, reject) => {
     const fail = (e: Error) => reject(new IngestError(shownAs, null, `cannot read zip: ${e.message}`));
-    yauzl.open(path, { lazyEntries: true }, (err, zip) => {
+    open((err, zip) => {
       if (err || !zip) return fail(err ?? new Error('no archive'));
       zip.on('error', fail);
       zip.on('end', () => resolve(out));

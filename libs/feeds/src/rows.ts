@@ -1,0 +1,1 @@
+export type Row = Record<string, string | number | boolean | null>;

@@ -1,0 +1,55 @@
+import { hostname } from 'node:os';
+import type { Registry } from 'prom-client';
+import type { DataSource } from 'typeorm';
+import { saoPauloToday } from './dates';
+import { FEED_NAMES, type FeedName } from './feed';
+import { FeedMetrics, feedStatus, type FeedStatus } from './feed-status';
+import { buildFeeds, type FeedsPolicy } from './policy';
+import { FeedRunner, type ChangeSink, type FeedRunResult } from './run-feed';
+import { FeedScheduler, type SchedulerLog } from './scheduler';
+import { storeChangeEvents } from './change-events';
+
+export interface FeedsWorker {
+  runner: FeedRunner;
+  start(): void;
+  stop(): Promise<void>;
+  status(): Promise<FeedStatus[]>;
+  /** Runs one source now, outside its schedule (`npm run feeds -- <source>`). */
+  runNow(source: FeedName): Promise<FeedRunResult>;
+}
+
+/** The worker's parts from a validated policy: the feeds, the runner with its claim, the schedule and the metrics. */
+export function createFeedsWorker(
+  ds: DataSource,
+  policy: FeedsPolicy,
+  opts: { registry?: Registry; log: SchedulerLog; instance?: string; today?: () => string; onChanges?: ChangeSink },
+): FeedsWorker {
+  const today = opts.today ?? (() => saoPauloToday());
+  const runner = new FeedRunner(ds, buildFeeds(policy), {
+    retry: { attempts: policy.retry.attempts, initialDelayMs: policy.retry.initial_delay_ms, maxDelayMs: policy.retry.max_delay_ms },
+    instance: opts.instance ?? `${hostname()}:${process.pid}`,
+    leaseMs: policy.lease_s * 1000,
+    today,
+    // Every committed run stores its change events in the outbox (feed_events), in the same transaction.
+    onChanges: async (q, r) => {
+      await storeChangeEvents(q, r);
+      await opts.onChanges?.(q, r);
+    },
+  });
+  const maxLag = Object.fromEntries(FEED_NAMES.filter((n) => policy.sources[n].enabled).map((n) => [n, policy.sources[n].max_lag_days])) as Partial<Record<FeedName, number>>;
+  const metrics = opts.registry ? new FeedMetrics(opts.registry, ds, maxLag, today) : null;
+  const record = (r: FeedRunResult) => metrics?.record(r);
+  const scheduled = runner.names().map((name) => ({ name, schedule: policy.sources[name].schedule }));
+  const scheduler = new FeedScheduler(runner, scheduled, policy.timezone, opts.log, record);
+  return {
+    runner,
+    start: () => scheduler.start(),
+    stop: () => scheduler.stop(),
+    status: () => feedStatus(ds, maxLag, today()),
+    runNow: async (source) => {
+      const r = await runner.runNow(source);
+      record(r);
+      return r;
+    },
+  };
+}
