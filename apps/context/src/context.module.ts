@@ -7,6 +7,8 @@ import {
   InMemoryContextStore,
   LlmSummarizer,
   loadRetentionPolicy,
+  PostgresConversationDirectory,
+  PostgresFeedbackStore,
   PostgresHistoryStore,
   RedisContextStore,
   Summarizer,
@@ -47,6 +49,8 @@ export class ContextModule {
         { provide: INFRA, useValue: infra },
         { provide: CONTEXT_STORE, useFactory: () => hotStore(infra, options) },
         { provide: HISTORY_STORE, useFactory: () => new PostgresHistoryStore(requireDatabase(infra)) },
+        { provide: PostgresConversationDirectory, useFactory: () => new PostgresConversationDirectory(requireDatabase(infra)) },
+        { provide: PostgresFeedbackStore, useFactory: () => new PostgresFeedbackStore(requireDatabase(infra)) },
         {
           // policies/retention.yaml loaded once, here: a bad file stops the service naming file and field.
           provide: TurnRetentionSweeper,
