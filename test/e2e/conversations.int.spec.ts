@@ -1,6 +1,6 @@
 import { loadEnv } from '@cota/config';
 import { runFeedbackExport } from '../../cli/feedback-export';
-import { Cluster, DEMO, startCluster } from './cluster';
+import { AskReply, Cluster, DEMO, startCluster } from './cluster';
 
 /**
  * The client's conversations over HTTP on the real system (CONTRACT wave 3: `GET /conversations`):
@@ -17,6 +17,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await cluster?.stop();
 });
+
+const json = async (res: Response | Promise<Response>): Promise<AskReply> => (await (await res).json()) as AskReply;
 
 function call(path: string, init: { method?: string; body?: unknown; who?: keyof typeof DEMO; token?: string } = {}) {
   const headers: Record<string, string> = { authorization: `Bearer ${init.token ?? DEMO[init.who ?? 'ana'].key}` };
@@ -36,12 +38,12 @@ describe('GET /conversations, PATCH and DELETE /conversations/:id', () => {
 
     const res = await call('/conversations?limit=1');
     expect(res.status).toBe(200);
-    const page1 = await res.json();
+    const page1 = await json(res);
     expect(page1.conversations).toEqual([{ id: 'lista-2', title: 'dy do KNRI11', last_activity: expect.any(String), questions: 1 }]);
-    const page2 = await (await call(`/conversations?limit=1&cursor=${page1.next_cursor}`)).json();
+    const page2 = await json(call(`/conversations?limit=1&cursor=${page1.next_cursor}`));
     expect(page2.conversations.map((c: { id: string; title: string }) => [c.id, c.title])).toEqual([['lista-1', 'CNPJ do HGLG11?']]);
     expect(page2.next_cursor).toBeNull();
-    const bia = await (await call('/conversations', { who: 'bia' })).json();
+    const bia = await json(call('/conversations', { who: 'bia' }));
     expect(bia.conversations.map((c: { title: string }) => c.title)).toEqual(['CNPJ do XPML11?']);
 
     expect((await call('/conversations?limit=0')).status).toBe(400);
@@ -52,11 +54,11 @@ describe('GET /conversations, PATCH and DELETE /conversations/:id', () => {
   it('renames a conversation of the client; another client cannot', async () => {
     const res = await call('/conversations/lista-1', { method: 'PATCH', body: { title: 'Logística' } });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ id: 'lista-1', title: 'Logística' });
+    expect(await json(res)).toEqual({ id: 'lista-1', title: 'Logística' });
     expect((await call('/conversations/lista-2', { method: 'PATCH', body: { title: '  ' } })).status).toBe(400);
     expect((await call('/conversations/lista-2', { method: 'PATCH', body: { title: 'x', outro: 1 } })).status).toBe(400);
     expect((await call('/conversations/lista-2', { method: 'PATCH', body: { title: 'x' }, who: 'bia' })).status).toBe(404);
-    const titles = (await (await call('/conversations')).json()).conversations.map((c: { title: string }) => c.title);
+    const titles = (await json(call('/conversations'))).conversations.map((c: { title: string }) => c.title);
     expect(titles).toEqual(['dy do KNRI11', 'Logística']);
   });
 
@@ -102,12 +104,12 @@ describe('GET /conversations, PATCH and DELETE /conversations/:id', () => {
   it('deletes a conversation whole: gone from the list, its history empty, its feedback gone', async () => {
     const res = await call('/conversations/lista-1', { method: 'DELETE' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ deleted: true, turns: 4 });
-    expect((await (await call('/conversations')).json()).conversations.map((c: { id: string }) => c.id)).toEqual(['lista-2']);
-    expect((await (await call('/conversations/lista-1/history')).json()).turns).toEqual([]);
+    expect(await json(res)).toEqual({ deleted: true, turns: 4 });
+    expect((await json(call('/conversations'))).conversations.map((c: { id: string }) => c.id)).toEqual(['lista-2']);
+    expect((await json(call('/conversations/lista-1/history'))).turns).toEqual([]);
     expect((await (await call('/ops/feedback_export', { token: OPS })).text()).trim()).toBe('');
     // Bia's conversation with the same id is untouched.
-    expect((await (await call('/conversations/lista-1/history', { who: 'bia' })).json()).turns).toHaveLength(2);
+    expect((await json(call('/conversations/lista-1/history', { who: 'bia' }))).turns).toHaveLength(2);
     // A fresh question in the deleted conversation inherits no fund.
     const fresh = await cluster.ask('e o dy dele?', { conversation: 'lista-1' });
     expect(fresh.body.meta.context.last_reference_used).toBe(false);
