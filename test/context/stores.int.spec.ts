@@ -234,6 +234,10 @@ describe("the client's conversation list, titles and feedback (Postgres)", () =>
     expect((await d.list('ana', 10, null)).conversations.map((c) => c.id)).toEqual(['c', 'b']);
     expect((await d.list('bia', 10, null)).conversations.map((c) => c.id)).toEqual(['a']);
     expect((await f.export({ rating: null, since: null, limit: 10 })).map((x) => x.conversation_id)).toEqual(['b']);
+    // Retention takes verdicts older than the cutoff (with the turns whose text they copy).
+    expect(await f.deleteOlderThan(new Date('2000-01-01'), 10)).toBe(0);
+    expect(await f.deleteOlderThan(new Date(Date.now() + 60_000), 10)).toBe(1);
+    await f.record({ clientId: 'ana', conversationId: 'b' }, { requestId: 'q-b-1', rating: 'down', comment: null });
     expect(await d.eraseClient('ana')).toBe(1);
     expect(await f.eraseClient('ana')).toBe(1);
     expect(await f.export({ rating: null, since: null, limit: 10 })).toEqual([]);

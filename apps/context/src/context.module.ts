@@ -12,6 +12,7 @@ import {
   PostgresHistoryStore,
   RedisContextStore,
   Summarizer,
+  sweptTogether,
   TurnRetentionSweeper,
 } from '@cota/conversation';
 import { loadContextPolicy } from '@cota/dialogue';
@@ -54,11 +55,12 @@ export class ContextModule {
         {
           // policies/retention.yaml loaded once, here: a bad file stops the service naming file and field.
           provide: TurnRetentionSweeper,
-          inject: [HISTORY_STORE],
-          useFactory: (history: HistoryStore) =>
+          inject: [HISTORY_STORE, PostgresFeedbackStore],
+          useFactory: (history: HistoryStore, feedback: PostgresFeedbackStore) =>
             new TurnRetentionSweeper({
               policy: loadRetentionPolicy(options.policiesDir),
-              history,
+              // The feedback copies the questions and the answer: it goes with the turns.
+              history: sweptTogether(history, feedback),
               onSwept: (r) => {
                 if (r.deleted || r.truncated) log.info('retention sweep deleted old conversation turns', { ...r });
               },

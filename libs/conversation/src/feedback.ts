@@ -75,6 +75,19 @@ export class PostgresFeedbackStore {
     }));
   }
 
+  /** Retention (policies/retention.yaml, with the turns it copies): at most `limit` verdicts given before `cutoff`. */
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const [row] = (await this.ds.query(
+      `WITH gone AS (
+         DELETE FROM answer_feedback WHERE id IN (
+           SELECT id FROM answer_feedback WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+         ) RETURNING 1
+       ) SELECT count(*)::int AS n FROM gone`,
+      [cutoff.toISOString(), limit],
+    )) as Array<{ n: number }>;
+    return Number(row?.n ?? 0);
+  }
+
   /** Erasure: every verdict of one client. */
   async eraseClient(clientId: string): Promise<number> {
     const [row] = (await this.ds.query('WITH gone AS (DELETE FROM answer_feedback WHERE client_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone', [clientId])) as Array<{
