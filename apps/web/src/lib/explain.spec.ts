@@ -131,6 +131,11 @@ describe('explain panel model', () => {
     ]);
     expect(x.planner).toContainEqual(['Tipo de resposta', 'medida calculada sobre um período']);
     expect(JSON.stringify(x)).not.toMatch(/fiis_|llm_|not_needed/);
+    expect(buildExplain({ narrator: { llm_used: false, reason: 'guard_rejected:47,3' } }).narrator).toContainEqual([
+      'Motivo',
+      'o texto do modelo trazia algo que os dados não têm (47,3); ficou o texto padrão',
+    ]);
+    expect(describeQuestion({ subjects: [], measure: 'dividend' }, { dividend: { unit: 'brl', label: 'dividendos por cota' } })).toContainEqual(['Medida', 'dividendos por cota']);
   });
 
   it('turns step timings into bars relative to the slowest step, total apart', () => {

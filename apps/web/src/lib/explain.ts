@@ -159,8 +159,17 @@ const NARRATOR_REASONS: Record<string, string> = {
   llm_not_configured: 'nenhum modelo configurado',
   llm_timeout: 'o modelo demorou demais; ficou o texto padrão',
   llm_error: 'o modelo falhou; ficou o texto padrão',
-  llm_rejected: 'o texto do modelo foi recusado pela checagem; ficou o texto padrão',
+  llm_too_long: 'o texto do modelo saiu longo demais; ficou o texto padrão',
+  llm_garbage: 'o modelo não escreveu um texto aproveitável; ficou o texto padrão',
+  kind_not_allowed: 'este tipo de resposta não passa pelo modelo',
 };
+
+/** The narrator's reason in words; a guard's refusal names what it refused ("guard_rejected:12,5"). */
+function narratorReason(code: string): string {
+  const refused = /^guard_rejected:(.*)$/.exec(code);
+  if (refused) return `o texto do modelo trazia algo que os dados não têm (${refused[1]}); ficou o texto padrão`;
+  return words(NARRATOR_REASONS, code);
+}
 
 /** Query parameters by their meaning. */
 const PARAM_NAMES: Record<string, string> = {
@@ -328,7 +337,7 @@ function narratorPairs(m: AskMeta): Pair[] {
   const narrator: Pair[] = [];
   if (m.narrator) {
     narrator.push(['Texto revisado por modelo', m.narrator.llm_used ? 'sim' : 'não']);
-    if (m.narrator.reason) narrator.push(['Motivo', words(NARRATOR_REASONS, m.narrator.reason)]);
+    if (m.narrator.reason) narrator.push(['Motivo', narratorReason(m.narrator.reason)]);
     if (m.narrator.model) narrator.push(['Modelo', m.narrator.model]);
   }
   return narrator;

@@ -62,7 +62,7 @@ export function renderAnswer(card: HTMLElement, reply: AskReply, reading: Answer
   if (awaitsConfirmation(reply)) card.append(confirmBox(ctx));
   append(card, suggestions(suggestNext(reading, ctx.classes, asked, ctx.labels.sectors), ctx));
   card.append(footer(footerText(reply.meta, ctx.labels, ctx.catalog), reply.meta?.request_id, ctx));
-  card.append(explainPanel(buildExplain(reply.meta, ctx.labels)));
+  card.append(explainPanel(buildExplain(reply.meta, { ...ctx.labels, measures: ctx.catalog })));
 }
 
 /** An answer as the history kept it: the text, the kind of answer, when it was given. */
