@@ -53,6 +53,49 @@ function entityClasses() {
   return classes;
 }
 
+/** "Cadastro do fundo: CNPJ, ..." -> "Cadastro do fundo": what a person reads as the kind of an answer. */
+function shortLabel(description) {
+  return String(description ?? '')
+    .replace(/\s*\([^)]*\)/g, '')
+    .split(/[:.—]/)[0]
+    .trim();
+}
+
+/** {entity: label} from each entity file's description, in Portuguese (the footer never shows an entity id). */
+function entityLabels() {
+  const dir = join(root, 'policies', 'entities');
+  const labels = {};
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.yaml'))) {
+    const doc = parse(readFileSync(join(dir, name), 'utf8'));
+    const label = shortLabel(doc?.description);
+    if (!label) throw new Error(`${join(dir, name)}: 'description' is missing`);
+    labels[name.replace(/\.yaml$/, '')] = label;
+  }
+  return labels;
+}
+
+/** {tool: label} from policies/tool_gate.yaml's descriptions, in Portuguese. */
+function toolLabels() {
+  const file = join(root, 'policies', 'tool_gate.yaml');
+  const tools = parse(readFileSync(file, 'utf8'))?.tools;
+  if (!tools || typeof tools !== 'object') throw new Error(`${file}: 'tools' is missing`);
+  const labels = {};
+  for (const [name, t] of Object.entries(tools)) {
+    const label = shortLabel(t?.description).split(',')[0].trim();
+    if (!label) throw new Error(`${file}: tools.${name}.description is missing`);
+    labels[name] = label;
+  }
+  return labels;
+}
+
+/** The fund segments the planner reads as a filter (policies/param_inference.yaml filters.sector): the only ones a suggestion names. */
+function sectors() {
+  const file = join(root, 'policies', 'param_inference.yaml');
+  const sector = parse(readFileSync(file, 'utf8'))?.filters?.sector;
+  if (!sector || typeof sector !== 'object') throw new Error(`${file}: 'filters.sector' is missing`);
+  return Object.keys(sector);
+}
+
 function copyStatic() {
   mkdirSync(join(out, 'assets'), { recursive: true });
   copyFileSync(join(src, 'index.html'), join(out, 'index.html'));
@@ -89,7 +132,11 @@ const options = {
   minify: !watch,
   sourcemap: 'linked',
   legalComments: 'linked',
-  define: { __COTA_MEASURES__: JSON.stringify(measureCatalog()), __COTA_ENTITY_CLASSES__: JSON.stringify(entityClasses()) },
+  define: {
+    __COTA_MEASURES__: JSON.stringify(measureCatalog()),
+    __COTA_ENTITY_CLASSES__: JSON.stringify(entityClasses()),
+    __COTA_LABELS__: JSON.stringify({ entities: entityLabels(), tools: toolLabels(), sectors: sectors() }),
+  },
   logLevel: 'warning',
   plugins: [
     {

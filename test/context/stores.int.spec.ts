@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { conversationMigrations, PostgresHistoryStore, RedisContextStore } from '@cota/conversation';
+import { conversationMigrations, PostgresConversationDirectory, PostgresFeedbackStore, PostgresHistoryStore, RedisContextStore } from '@cota/conversation';
 import { describeContextStoreContract } from '../../libs/conversation/src/testing/store-contract';
 import { openDatabase, runMigrations } from '@cota/service-kit';
 import { createTestDatabase, REDIS_TEST_URL, TestDatabase, testRedisPrefix } from '@cota/test-support';
@@ -141,5 +141,105 @@ describe('PostgresHistoryStore', () => {
     }
     await h.append(k, 2, turn(2));
     expect((await h.list(k, 10)).map((t) => t.content)).toEqual(['pergunta 1', 'pergunta 2']);
+  });
+});
+
+describe("the client's conversation list, titles and feedback (Postgres)", () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  const t = (role: 'user' | 'assistant', content: string, at: string, meta: Record<string, unknown> = {}) => ({ role, content, created_at: at, meta });
+  beforeAll(async () => {
+    db = await createTestDatabase('ctxdirectory');
+    ds = await openDatabase({ url: db.url });
+    await runMigrations(ds, conversationMigrations);
+    const h = new PostgresHistoryStore(ds);
+    // Three conversations of Ana (one per day), one of Bia with the same id as one of Ana's.
+    for (const [i, id] of ['a', 'b', 'c'].entries()) {
+      const k = { clientId: 'ana', conversationId: id };
+      const day = `2026-11-2${i + 1}T10:00:00.000Z`;
+      await h.append(k, 1, t('user', `pergunta 1 de ${id}`, day, { request_id: `q-${id}-1` }));
+      await h.append(
+        k,
+        1,
+        t('assistant', `resposta 1 de ${id}`, day, { request_id: `q-${id}-1`, entity: 'fii_overview', question: { subjects: [{ kind: 'fund', id: 'HGLG11' }] } }),
+      );
+      await h.append(k, 2, t('user', `pergunta 2 de ${id}`, day, { request_id: `q-${id}-2` }));
+      await h.append(k, 2, t('assistant', `resposta 2 de ${id}`, day, { request_id: `q-${id}-2` }));
+    }
+    await h.append({ clientId: 'bia', conversationId: 'a' }, 1, t('user', 'da Bia', '2026-11-26T10:00:00.000Z'));
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.drop();
+  });
+
+  it("lists only the client's conversations, newest first, page by page, titled by their first question", async () => {
+    const d = new PostgresConversationDirectory(ds);
+    const first = await d.list('ana', 2, null);
+    expect(first.conversations).toEqual([
+      { id: 'c', title: 'pergunta 1 de c', last_activity: '2026-11-23T10:00:00.000Z', questions: 2 },
+      { id: 'b', title: 'pergunta 1 de b', last_activity: '2026-11-22T10:00:00.000Z', questions: 2 },
+    ]);
+    expect(first.next_cursor).not.toBeNull();
+    const second = await d.list('ana', 2, first.next_cursor);
+    expect(second.conversations.map((c) => c.id)).toEqual(['a']);
+    expect(second.next_cursor).toBeNull();
+    expect((await d.list('bia', 10, null)).conversations.map((c) => c.title)).toEqual(['da Bia']);
+    await expect(d.list('ana', 2, 'bm90LWEtY3Vyc29y')).rejects.toThrow('cursor');
+  });
+
+  it('renames only a conversation the client has', async () => {
+    const d = new PostgresConversationDirectory(ds);
+    expect(await d.rename({ clientId: 'ana', conversationId: 'b' }, 'Logística')).toBe(true);
+    expect(await d.rename({ clientId: 'ana', conversationId: 'b' }, 'Logística 2')).toBe(true);
+    expect(await d.rename({ clientId: 'ana', conversationId: 'nao-existe' }, 'x')).toBe(false);
+    expect(await d.rename({ clientId: 'carla', conversationId: 'a' }, 'x')).toBe(false);
+    const titles = (await d.list('ana', 10, null)).conversations.map((c) => c.title);
+    expect(titles).toEqual(['pergunta 1 de c', 'Logística 2', 'pergunta 1 de a']);
+    expect((await d.list('bia', 10, null)).conversations[0].title).toBe('da Bia');
+  });
+
+  it('stores a verdict with the questions up to the answer and its meta; a second verdict replaces it', async () => {
+    const f = new PostgresFeedbackStore(ds);
+    const k = { clientId: 'ana', conversationId: 'a' };
+    expect(await f.record(k, { requestId: 'q-a-1', rating: 'up', comment: null })).toBe(true);
+    expect(await f.record(k, { requestId: 'q-a-1', rating: 'down', comment: 'errado' })).toBe(true);
+    expect(await f.record(k, { requestId: 'q-nao-existe', rating: 'down', comment: null })).toBe(false);
+    // Another client's conversation with the same id holds no such answer.
+    expect(await f.record({ clientId: 'bia', conversationId: 'a' }, { requestId: 'q-a-1', rating: 'down', comment: null })).toBe(false);
+    const all = await f.export({ rating: null, since: null, limit: 10 });
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({
+      client_id: 'ana',
+      conversation_id: 'a',
+      request_id: 'q-a-1',
+      turn_index: 1,
+      rating: 'down',
+      comment: 'errado',
+      questions: ['pergunta 1 de a'],
+      answer: 'resposta 1 de a',
+    });
+    expect(all[0].meta).toMatchObject({ entity: 'fii_overview', question: { subjects: [{ kind: 'fund', id: 'HGLG11' }] } });
+    expect(await f.export({ rating: 'up', since: null, limit: 10 })).toEqual([]);
+    await f.record(k, { requestId: 'q-a-2', rating: 'up', comment: null });
+    expect((await f.export({ rating: 'up', since: null, limit: 10 }))[0].questions).toEqual(['pergunta 1 de a', 'pergunta 2 de a']);
+  });
+
+  it("deletes one conversation whole (turns, title, feedback) and erases a client's titles and feedback", async () => {
+    const d = new PostgresConversationDirectory(ds);
+    const f = new PostgresFeedbackStore(ds);
+    await f.record({ clientId: 'ana', conversationId: 'b' }, { requestId: 'q-b-1', rating: 'down', comment: null });
+    expect(await d.remove({ clientId: 'ana', conversationId: 'a' })).toBe(4);
+    expect(await d.remove({ clientId: 'ana', conversationId: 'a' })).toBe(0);
+    expect((await d.list('ana', 10, null)).conversations.map((c) => c.id)).toEqual(['c', 'b']);
+    expect((await d.list('bia', 10, null)).conversations.map((c) => c.id)).toEqual(['a']);
+    expect((await f.export({ rating: null, since: null, limit: 10 })).map((x) => x.conversation_id)).toEqual(['b']);
+    // Retention takes verdicts older than the cutoff (with the turns whose text they copy).
+    expect(await f.deleteOlderThan(new Date('2000-01-01'), 10)).toBe(0);
+    expect(await f.deleteOlderThan(new Date(Date.now() + 60_000), 10)).toBe(1);
+    await f.record({ clientId: 'ana', conversationId: 'b' }, { requestId: 'q-b-1', rating: 'down', comment: null });
+    expect(await d.eraseClient('ana')).toBe(1);
+    expect(await f.eraseClient('ana')).toBe(1);
+    expect(await f.export({ rating: null, since: null, limit: 10 })).toEqual([]);
   });
 });

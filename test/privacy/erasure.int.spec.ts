@@ -83,6 +83,9 @@ async function seedEveryStore(clientId: string, adminKey: string, demoKey: strin
     const caller = { request_id: `req-${++seq}`, client_id: clientId, conversation_id };
     await contextTurn(bus, { ...caller, question: 'CNPJ do HGLG11?', entity: 'fiis_cadastro', tickers: ['HGLG11'], answer: { text: 'O CNPJ do HGLG11 é 11.728.688/0001-47.' } });
     await bus.call(ContextSubjects.sessionSet, { client_id: clientId, conversation_id, key: 'active_report_id', value: `rel_${clientId}_${conversation_id}`, ttl_seconds: null });
+    // A title given on the page and a 👎 on the answer.
+    expect(await bus.call(ContextSubjects.rename, { client_id: clientId, conversation_id, title: 'CNPJ' })).toEqual({ renamed: true });
+    expect(await bus.call(ContextSubjects.feedback, { ...caller, rating: 'down', comment: 'teste' })).toEqual({ stored: true });
   }
   // A second key (an admin one) besides the demo key of COTA_DEMO_KEYS.
   await pg.query(`INSERT INTO api_keys (key_hash, client_id, source) VALUES ($1, $2, 'admin')`, [hashApiKey(adminKey), clientId]);
@@ -190,8 +193,10 @@ describe('erasure of one client across every store', () => {
     // The stores known today; a new one is found by the query above and must get fixture rows here.
     expect(tables).toEqual(
       expect.arrayContaining([
+        'answer_feedback',
         'api_keys',
         'client_transactions',
+        'conversation_titles',
         'conversation_turns',
         'email_outbox',
         'tool_reports',

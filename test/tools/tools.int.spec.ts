@@ -133,7 +133,7 @@ describe('tool flow of the product brief', () => {
     const ask = await invoke('manda por e-mail', { name: 'enviar_relatorio_email' });
     expect(ask.status).toBe('confirmation_required');
     expect(ask.message).toBe(
-      `Posso enviar o relatório "${filtered.title}" (${filtered.report_id}) para ${ANA}@exemplo.com.br? Aviso: neste ambiente não há servidor de e-mail configurado, então o relatório fica guardado na caixa de saída e não é enviado. Responda sim ou não.`,
+      `Posso enviar o relatório "${filtered.title}" para ${ANA}@exemplo.com.br? Aviso: neste ambiente não há servidor de e-mail configurado, então o relatório fica guardado na caixa de saída e não é enviado. Responda sim ou não.`,
     );
     expect(ask.tool).toMatchObject({ status: 'confirmation_required', injected: [{ arg: 'report_id', source: 'session:last_report_id' }] });
     expect(await outbox()).toEqual([]);
@@ -143,7 +143,7 @@ describe('tool flow of the product brief', () => {
     expect(yes).toMatchObject({ status: 'ok', tool: { name: 'enviar_relatorio_email', status: 'executed' }, result: { status: 'queued' } });
     // No SMTP_URL here: the message is stored, and the answer says it was not sent.
     expect(yes.result).toMatchObject({ entrega: 'desativada' });
-    expect((yes.result as { text: string }).text).toMatch(/foi guardado na caixa de saída \(mensagem msg_[^)]+\), mas não foi enviado para cliente-demo-1@exemplo\.com\.br/);
+    expect((yes.result as { text: string }).text).toMatch(/foi guardado na caixa de saída, mas não foi enviado para cliente-demo-1@exemplo\.com\.br/);
     expect(await outbox()).toEqual([{ client_id: ANA, report_id: filtered.report_id, recipient: `${ANA}@exemplo.com.br`, status: 'queued' }]);
     expect((await session(ANA, 'conv-tools')).values.pending_action).toBeUndefined();
 

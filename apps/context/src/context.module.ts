@@ -7,9 +7,12 @@ import {
   InMemoryContextStore,
   LlmSummarizer,
   loadRetentionPolicy,
+  PostgresConversationDirectory,
+  PostgresFeedbackStore,
   PostgresHistoryStore,
   RedisContextStore,
   Summarizer,
+  sweptTogether,
   TurnRetentionSweeper,
 } from '@cota/conversation';
 import { loadContextPolicy } from '@cota/dialogue';
@@ -47,14 +50,17 @@ export class ContextModule {
         { provide: INFRA, useValue: infra },
         { provide: CONTEXT_STORE, useFactory: () => hotStore(infra, options) },
         { provide: HISTORY_STORE, useFactory: () => new PostgresHistoryStore(requireDatabase(infra)) },
+        { provide: PostgresConversationDirectory, useFactory: () => new PostgresConversationDirectory(requireDatabase(infra)) },
+        { provide: PostgresFeedbackStore, useFactory: () => new PostgresFeedbackStore(requireDatabase(infra)) },
         {
           // policies/retention.yaml loaded once, here: a bad file stops the service naming file and field.
           provide: TurnRetentionSweeper,
-          inject: [HISTORY_STORE],
-          useFactory: (history: HistoryStore) =>
+          inject: [HISTORY_STORE, PostgresFeedbackStore],
+          useFactory: (history: HistoryStore, feedback: PostgresFeedbackStore) =>
             new TurnRetentionSweeper({
               policy: loadRetentionPolicy(options.policiesDir),
-              history,
+              // The feedback copies the questions and the answer: it goes with the turns.
+              history: sweptTogether(history, feedback),
               onSwept: (r) => {
                 if (r.deleted || r.truncated) log.info('retention sweep deleted old conversation turns', { ...r });
               },

@@ -3,12 +3,14 @@ import { APP_FILTER, HttpAdapterHost } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import {
   ApiKeyAuthenticator,
+  AskFence,
   demoKeySeeding,
   InMemoryAskFence,
   InMemoryRateLimiter,
   loadQuotaPolicy,
   PostgresApiKeyRepository,
   QuotaPolicy,
+  RateLimiter,
   RedisAskFence,
   RedisRateLimiter,
   seedDemoKeys,
@@ -17,10 +19,12 @@ import { BusClient } from '@cota/messaging';
 import { AskPipeline, ClientErasure } from '@cota/orchestration';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 import { ErrorFilter, routeLabel } from './error.filter';
+import { ConversationsController } from './conversations.controller';
 import { AskController, DEADLINE_GRACE_MS } from './gateway.controller';
 import { HealthController } from './health.controller';
 import { jsonBody } from './http/body';
 import { ImportsController, isStatementUpload } from './imports.controller';
+import { ClientGate } from './http/client-gate';
 import { answerClientErrorsAsJson } from './http/client-error';
 import { securityHeaders } from './http/security-headers';
 import { GatewayMetrics } from './metrics';
@@ -86,7 +90,7 @@ export class GatewayModule implements NestModule {
     const db = requireDatabase(infra);
     return {
       module: GatewayModule,
-      controllers: [AskController, HealthController, OpsController, PrivacyController, WebController, GatewayErasureHandler, KeyRevocationListener, ImportsController],
+      controllers: [AskController, ConversationsController, HealthController, OpsController, PrivacyController, WebController, GatewayErasureHandler, KeyRevocationListener, ImportsController],
       providers: [
         { provide: INFRA, useValue: infra },
         { provide: QUOTA_POLICY, useValue: quotas },
@@ -105,6 +109,12 @@ export class GatewayModule implements NestModule {
         {
           provide: RATE_LIMITER,
           useValue: infra.redis ? new RedisRateLimiter(infra.redis, quotas.per_client, `${infra.env.redisPrefix}rl:`) : new InMemoryRateLimiter(quotas.per_client),
+        },
+        // Conversations and feedback: the same key, fence and rate limit as /ask.
+        {
+          provide: ClientGate,
+          inject: [ApiKeyAuthenticator, ASK_FENCE, RATE_LIMITER],
+          useFactory: (auth: ApiKeyAuthenticator, fence: AskFence, limiter: RateLimiter) => new ClientGate(auth, fence, limiter),
         },
         // In the service's registry (with the bus metrics), so /metrics and the metrics port serve both.
         { provide: GatewayMetrics, useValue: new GatewayMetrics(infra.metrics?.registry) },

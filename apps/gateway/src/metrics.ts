@@ -8,6 +8,7 @@ export class GatewayMetrics {
   readonly http: Counter<'route' | 'status'>;
   readonly ask: Histogram<'status'>;
   readonly step: Histogram<'step'>;
+  readonly feedback: Counter<'rating' | 'commented'>;
 
   constructor(readonly registry: Registry = new Registry()) {
     this.http = new Counter({
@@ -28,6 +29,12 @@ export class GatewayMetrics {
       help: 'Latency of each step of /ask (planner, context, executor, rag, narrator...)',
       labelNames: ['step'],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5],
+      registers: [this.registry],
+    });
+    this.feedback = new Counter({
+      name: 'cota_feedback_total',
+      help: 'Verdicts people gave on answers (👍 up, 👎 down), and whether they wrote a comment',
+      labelNames: ['rating', 'commented'],
       registers: [this.registry],
     });
     collectDefaultMetrics({ register: this.registry, prefix: 'cota_gateway_' });

@@ -1,6 +1,6 @@
-import { Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { ContextSubjects, RagSubjects } from '@cota/contracts';
 import { ClientErasure } from '@cota/orchestration';
 import { INFRA, Infra } from '@cota/service-kit';
@@ -118,6 +118,25 @@ export class OpsController {
     const receipt = await this.erasure.erase(clientId, 'ops');
     logReceipt(receipt);
     return receipt;
+  }
+
+  /**
+   * The people's verdicts as answer-eval cases (test/eval/answers/README.md "Format"), one JSON per
+   * line: `?rating=down|up` (default both), `?since=<ISO date-time>`. `npm run feedback:export` is the same over NATS.
+   */
+  @Get('feedback_export')
+  async feedbackExport(@Req() req: Request, @Res() res: Response, @Query('rating') rating: unknown, @Query('since') since: unknown) {
+    requireOps(req, this.infra.env.opsToken);
+    if (rating !== undefined && rating !== 'up' && rating !== 'down') throw new HttpError(400, 'invalid_param', "Parâmetro 'rating' deve ser 'up' ou 'down'.");
+    if (since !== undefined && (typeof since !== 'string' || Number.isNaN(Date.parse(since))))
+      throw new HttpError(400, 'invalid_param', "Parâmetro 'since' deve ser uma data ISO.");
+    const { cases } = await this.infra.bus.call(ContextSubjects.feedbackExport, {
+      rating: (rating as 'up' | 'down' | undefined) ?? null,
+      since: typeof since === 'string' ? new Date(since).toISOString() : null,
+      limit: 10_000,
+    });
+    res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
+    res.send(cases.map((c) => JSON.stringify(c) + '\n').join(''));
   }
 
   @Post('reindex')

@@ -1,21 +1,19 @@
 /**
- * The Cota chat page: login (demo button in embedded mode, else an API key), the conversation with
- * streamed answers, charts from the answer's rows, comparison cards, confirmation buttons and the
- * explain panel. Everything is built with DOM calls or from escaped markdown; no inline script or
- * style, so the CSP is `script-src 'self'`.
+ * The Cota chat page: login (demo button in embedded mode, else an API key), the client's
+ * conversations (restored from the server on load, listed, renamed, deleted), streamed answers with
+ * charts, comparison cards, confirmations, suggested next questions, 👍/👎 and "detalhes". Built
+ * with DOM calls or sanitized markdown; no inline script or style, so the CSP is `script-src 'self'`.
  */
-import { chooseCharts } from './lib/charts';
-import { buildComparison, Comparison } from './lib/compare';
-import { buildExplain } from './lib/explain';
-import { formatMs } from './lib/format';
-import { renderMarkdown } from './lib/markdown';
-import { awaitsConfirmation, clearSession, CONFIRM_REPLY, credentialsProblem, loadSession, newConversationId, saveSession, Session } from './lib/session';
-import { AskReply, EntityClasses, MeasureCatalog } from './lib/types';
-import { ApiError, askStream, checkKey, demoAvailable, startDemo } from './ui/api';
-import { chartFigure } from './ui/chart-view';
+import { Labels } from './lib/answer-labels';
+import { clearSession, credentialsProblem, loadSession, newConversationId, saveSession, Session } from './lib/session';
+import { readingOfReply, readingOfTurn } from './lib/suggest';
+import { EntityClasses, HistoryTurn, MeasureCatalog } from './lib/types';
+import { renderAnswer, renderStatementPreview, restoredAnswer, CardContext } from './ui/answer-card';
+import { ApiError, askStream, checkKey, deleteConversation, demoAvailable, fetchHistory, listConversations, renameConversation, sendFeedback, startDemo } from './ui/api';
+import { ConversationList } from './ui/conversation-list';
 import { $, h } from './ui/dom';
-import { explainPanel } from './ui/explain-view';
 import { attachStatementDrop, uploadStatement } from './ui/statement-upload';
+import { setMarkdown } from './ui/markdown-view';
 
 /** The measure catalog (units, labels, better directions), put in by the build from policies/measures.yaml. */
 declare const __COTA_MEASURES__: MeasureCatalog | undefined;
@@ -23,6 +21,9 @@ const CATALOG: MeasureCatalog = typeof __COTA_MEASURES__ === 'object' && __COTA_
 /** Each entity's class, put in by the build from policies/entities/*.yaml. */
 declare const __COTA_ENTITY_CLASSES__: EntityClasses | undefined;
 const ENTITY_CLASSES: EntityClasses = typeof __COTA_ENTITY_CLASSES__ === 'object' && __COTA_ENTITY_CLASSES__ ? __COTA_ENTITY_CLASSES__ : {};
+/** Entities and tools by their Portuguese names, put in by the build from the policies. */
+declare const __COTA_LABELS__: Labels | undefined;
+const LABELS: Labels = typeof __COTA_LABELS__ === 'object' && __COTA_LABELS__ ? __COTA_LABELS__ : { entities: {}, tools: {} };
 
 const SUGGESTIONS = [
   'dividendos do HGLG11 nos últimos 12 meses',
@@ -38,12 +39,13 @@ const SUGGESTIONS = [
 let session: Session | null = null;
 let busy = false;
 const store = window.localStorage;
+let conversations: ConversationList;
 
 // ----- login -------------------------------------------------------------------------------------
 
 async function showLogin(): Promise<void> {
   session = null;
-  $('chat').hidden = true;
+  $('workspace').hidden = true;
   $('who').hidden = true;
   $('login').hidden = false;
   const demo = await demoAvailable();
@@ -100,38 +102,127 @@ async function onKeyLogin(ev: Event): Promise<void> {
 function enter(s: Session): void {
   session = s;
   saveSession(store, s);
-  showChat();
+  void showChat();
 }
 
-// ----- chat --------------------------------------------------------------------------------------
+/**
+ * Runs a call with the session's key; a demo login whose key stopped working (the embedded server
+ * was restarted with a fresh store, or the demo data was erased) gets a new demo key once and retries.
+ */
+async function withSession<T>(call: (s: Session) => Promise<T>): Promise<T> {
+  if (!session) throw new ApiError(401, 'Entre de novo.');
+  try {
+    return await call(session);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 401 && session.demo)) throw e;
+    const demo = await startDemo();
+    session = { ...session, key: demo.key, clientId: demo.clientId };
+    saveSession(store, session);
+    return call(session);
+  }
+}
 
-function showChat(): void {
+// ----- conversations -----------------------------------------------------------------------------
+
+async function showChat(): Promise<void> {
   if (!session) return;
   $('login').hidden = true;
-  $('chat').hidden = false;
+  $('workspace').hidden = false;
   $('who').hidden = false;
   $('who-label').textContent = session.demo ? `${session.clientId} (demonstração)` : session.clientId;
-  resetLog();
-  ($('q') as HTMLInputElement).focus();
+  await openConversation(session.conversationId);
+  void conversations.refresh();
 }
 
-function resetLog(): void {
+/** Shows a conversation as the server kept it; a conversation with no turn shows the welcome. */
+async function openConversation(id: string): Promise<void> {
+  if (!session || busy) return;
+  session = { ...session, conversationId: id };
+  saveSession(store, session);
+  conversations.markCurrent();
+  closeDrawer();
+  setBusy(true);
   const log = $('log');
-  log.replaceChildren(
+  log.replaceChildren(h('p', { class: 'muted loading' }, 'Carregando a conversa…'));
+  try {
+    const turns = await withSession((s) => fetchHistory(s, id));
+    if (session.conversationId !== id) return;
+    if (turns.length) showTurns(turns);
+    else showWelcome();
+  } catch (e) {
+    log.replaceChildren(h('p', { class: 'error', role: 'alert' }, `Não foi possível carregar a conversa: ${e instanceof ApiError ? e.message : 'erro inesperado'}.`));
+  } finally {
+    setBusy(false);
+    scrollToEnd();
+    ($('q') as HTMLInputElement).focus();
+  }
+}
+
+function showTurns(turns: HistoryTurn[]): void {
+  const log = $('log');
+  log.replaceChildren();
+  const lastAnswer = turns.map((t) => t.role).lastIndexOf('assistant');
+  let asked = '';
+  turns.forEach((t, i) => {
+    if (t.role === 'user') {
+      asked = t.content;
+      log.append(question(t.content));
+    } else if (t.role === 'assistant') {
+      log.append(restoredAnswer(t, i === lastAnswer ? readingOfTurn(t.meta) : null, asked, cardContext()));
+    }
+  });
+}
+
+function showWelcome(): void {
+  $('log').replaceChildren(
     h(
       'div',
       { class: 'welcome' },
       h('h2', {}, session?.nickname ? `Olá, ${session.nickname}!` : 'Olá!'),
       h('p', {}, 'Pergunte sobre fundos imobiliários, o mercado e a sua carteira. Experimente:'),
-      h('div', { class: 'chips' }, ...SUGGESTIONS.map((s) => suggestion(s))),
+      h(
+        'div',
+        { class: 'chips' },
+        ...SUGGESTIONS.map((s) => {
+          const b = h('button', { type: 'button', class: 'chip' }, s);
+          b.addEventListener('click', () => void send(s));
+          return b;
+        }),
+      ),
     ),
   );
 }
 
-function suggestion(text: string): HTMLButtonElement {
-  const b = h('button', { type: 'button', class: 'chip' }, text);
-  b.addEventListener('click', () => void send(text));
-  return b;
+/** "Nova conversa": a new id, so nothing of the previous conversation is inherited. */
+function newConversation(): void {
+  if (!session || busy) return;
+  session = { ...session, conversationId: newConversationId() };
+  saveSession(store, session);
+  conversations.markCurrent();
+  closeDrawer();
+  showWelcome();
+  ($('q') as HTMLInputElement).focus();
+}
+
+async function removeConversation(id: string): Promise<void> {
+  await withSession((s) => deleteConversation(s, id));
+  if (session?.conversationId === id) newConversation();
+}
+
+function openDrawer(open: boolean): void {
+  $('convs').classList.toggle('open', open);
+  $('toggle-convs').setAttribute('aria-expanded', String(open));
+  if (open) ($('convs').querySelector('.conv-open') as HTMLElement | null)?.focus();
+}
+
+function closeDrawer(): void {
+  if ($('convs').classList.contains('open')) openDrawer(false);
+}
+
+// ----- asking ------------------------------------------------------------------------------------
+
+function question(text: string): HTMLElement {
+  return h('div', { class: 'msg me' }, h('div', { class: 'bubble' }, text));
 }
 
 function scrollToEnd(): void {
@@ -145,34 +236,52 @@ function setBusy(on: boolean): void {
   $('log').setAttribute('aria-busy', on ? 'true' : 'false');
 }
 
+function cardContext(): CardContext {
+  const conversationId = session?.conversationId ?? '';
+  return {
+    catalog: CATALOG,
+    classes: ENTITY_CLASSES,
+    labels: LABELS,
+    ask: send,
+    busy: () => busy,
+    feedback: (requestId) => async (rating, comment) => {
+      await withSession((s) => sendFeedback(s, conversationId, requestId, rating, comment));
+    },
+  };
+}
+
 /** Sends a question (typed, a suggestion, or a confirmation button's "sim"/"não"). */
-async function send(question: string): Promise<boolean> {
-  const q = question.trim();
+async function send(text: string): Promise<boolean> {
+  const q = text.trim();
   if (!q || busy || !session) return false;
   setBusy(true);
   const log = $('log');
-  log.append(h('div', { class: 'msg me' }, h('div', { class: 'bubble' }, q)));
+  log.querySelector('.welcome')?.remove();
+  log.append(question(q));
   const card = h('article', { class: 'msg bot pending', 'aria-busy': 'true' });
-  const text = h('div', { class: 'answer-text' }, h('span', { class: 'typing', 'aria-label': 'Cota está escrevendo' }, h('i'), h('i'), h('i')));
-  card.append(text);
+  const answer = h('div', { class: 'answer-text' }, h('span', { class: 'typing', role: 'img', 'aria-label': 'Cota está escrevendo' }, h('i'), h('i'), h('i')));
+  card.append(answer);
   log.append(card);
   scrollToEnd();
   let streamed = '';
   try {
-    await askRenewingDemo(q, {
-      onDelta: (t) => {
-        streamed += t;
-        card.dataset.deltas = String(Number(card.dataset.deltas ?? '0') + 1); // kept after the final answer
-        text.innerHTML = renderMarkdown(streamed); // escaped markdown only
-        card.classList.add('streaming');
-        scrollToEnd();
-      },
-      onAnswer: (reply) => renderAnswer(card, reply),
-    });
+    await withSession((s) =>
+      askStream(s, q, {
+        onDelta: (t) => {
+          streamed += t;
+          card.dataset.deltas = String(Number(card.dataset.deltas ?? '0') + 1); // kept after the final answer
+          setMarkdown(answer, streamed);
+          card.classList.add('streaming');
+          scrollToEnd();
+        },
+        onAnswer: (reply) => renderAnswer(card, reply, readingOfReply(reply), q, cardContext()),
+      }),
+    );
+    void conversations.refresh();
   } catch (e) {
     card.className = 'msg bot error';
     card.removeAttribute('aria-busy');
-    text.textContent = e instanceof ApiError ? e.message : 'Algo deu errado ao responder.';
+    answer.textContent = e instanceof ApiError ? e.message : 'Algo deu errado ao responder.';
     if (e instanceof ApiError && e.status === 401) {
       card.append(h('p', { class: 'muted' }, 'A chave não vale mais (apagada ou trocada no servidor). Use "Sair" e entre de novo.'));
     }
@@ -182,108 +291,6 @@ async function send(question: string): Promise<boolean> {
     ($('q') as HTMLInputElement).focus();
   }
   return true;
-}
-
-/**
- * Asks; a demo login whose key stopped working (the embedded server was restarted with a fresh
- * store, or the demo data was erased) gets a new demo key once and asks again.
- */
-async function askRenewingDemo(q: string, on: Parameters<typeof askStream>[2]): Promise<void> {
-  if (!session) return;
-  try {
-    await askStream(session, q, on);
-  } catch (e) {
-    if (!(e instanceof ApiError && e.status === 401 && session.demo)) throw e;
-    const demo = await startDemo();
-    session = { ...session, key: demo.key, clientId: demo.clientId };
-    saveSession(store, session);
-    await askStream(session, q, on);
-  }
-}
-
-const STATUS_LABEL: Record<string, string> = {
-  needs_clarification: 'Preciso de um detalhe',
-  confirmation_required: 'Aguardando sua confirmação',
-  error: 'Não deu para responder',
-};
-
-function renderAnswer(card: HTMLElement, reply: AskReply): void {
-  card.className = `msg bot status-${reply.status}`;
-  card.removeAttribute('aria-busy');
-  card.dataset.status = reply.status;
-  card.replaceChildren();
-  if (STATUS_LABEL[reply.status]) card.append(h('div', { class: 'status-tag' }, STATUS_LABEL[reply.status]));
-  const text = h('div', { class: 'answer-text' });
-  text.innerHTML = renderMarkdown(reply.answer); // escaped markdown only
-  card.append(text);
-
-  const comparison = buildComparison(reply, CATALOG, ENTITY_CLASSES);
-  if (comparison) card.append(comparisonView(comparison));
-  for (const spec of chooseCharts(reply, CATALOG)) card.append(chartFigure(spec));
-  if (awaitsConfirmation(reply)) card.append(confirmBox());
-  card.append(metaLine(reply));
-  card.append(explainPanel(buildExplain(reply.meta)));
-}
-
-function comparisonView(c: Comparison): HTMLElement {
-  const cards = c.cards.map((card) =>
-    h(
-      'div',
-      { class: `cmp-card${card.wins ? ' has-wins' : ''}`, 'data-subject': card.id },
-      h('div', { class: 'cmp-head' }, h('strong', {}, card.id), card.wins ? h('span', { class: 'wins' }, card.wins === 1 ? '1 destaque' : `${card.wins} destaques`) : null),
-      card.subtitle ? h('div', { class: 'cmp-sub' }, card.subtitle) : null,
-      h(
-        'dl',
-        {},
-        ...card.lines.flatMap((l) => {
-          const crit = c.criteria.find((x) => x.key === l.key);
-          return [
-            h('dt', {}, l.label),
-            h(
-              'dd',
-              { class: l.winner ? 'winner' : undefined },
-              l.text,
-              l.winner ? h('span', { class: 'badge', title: crit?.text ?? '' }, `★ ${l.mark ?? 'destaque'}`, h('span', { class: 'sr-only' }, crit ? ` (${crit.text})` : '')) : null,
-            ),
-          ];
-        }),
-      ),
-    ),
-  );
-  return h('section', { class: 'compare', 'aria-label': 'Comparação lado a lado' }, ...cards);
-}
-
-function confirmBox(): HTMLElement {
-  const yes = h('button', { type: 'button', class: 'primary', 'data-confirm': 'yes' }, 'Confirmar');
-  const no = h('button', { type: 'button', class: 'ghost', 'data-confirm': 'no' }, 'Cancelar');
-  const box = h('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirmar a ação' }, yes, no);
-  const choose = async (button: HTMLButtonElement, reply: string) => {
-    if (yes.disabled || busy) return;
-    yes.disabled = true;
-    no.disabled = true;
-    button.classList.add('chosen');
-    if (!(await send(reply))) {
-      // Nothing was sent (another answer was on its way): the choice is still open.
-      yes.disabled = false;
-      no.disabled = false;
-      button.classList.remove('chosen');
-    }
-  };
-  yes.addEventListener('click', () => void choose(yes, CONFIRM_REPLY.yes));
-  no.addEventListener('click', () => void choose(no, CONFIRM_REPLY.no));
-  return box;
-}
-
-function metaLine(reply: AskReply): HTMLElement {
-  const m = reply.meta ?? {};
-  const bits: string[] = [];
-  if (m.entity) bits.push(m.entity);
-  else if (m.tool?.name) bits.push(`ferramenta ${m.tool.name}`);
-  if (m.planner?.follow_up?.applied) bits.push('continuação da pergunta anterior');
-  else if (m.context?.last_reference_used) bits.push('fundo herdado da conversa');
-  if (m.narrator?.llm_used) bits.push('texto revisado por IA');
-  if (typeof m.timings_ms?.total === 'number') bits.push(formatMs(m.timings_ms.total));
-  return h('div', { class: 'meta-line' }, bits.join(' · '));
 }
 
 /** A B3 statement dropped into the conversation: its preview, waiting for Confirmar (which says "sim" here). */
@@ -297,15 +304,7 @@ async function sendStatement(file: File): Promise<void> {
   scrollToEnd();
   try {
     const reply = await uploadStatement(session, file);
-    const waiting = reply.status === 'confirmation_required';
-    card.className = `msg bot status-${waiting ? 'confirmation_required' : 'ok'}`;
-    card.dataset.status = waiting ? 'confirmation_required' : 'ok';
-    card.removeAttribute('aria-busy');
-    if (waiting) card.append(h('div', { class: 'status-tag' }, STATUS_LABEL.confirmation_required));
-    const text = h('div', { class: 'answer-text' });
-    text.innerHTML = renderMarkdown(reply.message ?? reply.preview); // escaped markdown only
-    card.append(text);
-    if (waiting) card.append(confirmBox());
+    renderStatementPreview(card, reply.message ?? reply.preview, reply.status === 'confirmation_required', cardContext());
   } catch (e) {
     card.className = 'msg bot error';
     card.removeAttribute('aria-busy');
@@ -319,6 +318,15 @@ async function sendStatement(file: File): Promise<void> {
 // ----- start -------------------------------------------------------------------------------------
 
 function start(): void {
+  conversations = new ConversationList($('conv-list'), $('conv-more') as HTMLButtonElement, $('conv-status'), {
+    load: (cursor) => withSession((s) => listConversations(s, cursor)),
+    open: (id) => void openConversation(id),
+    rename: async (id, title) => {
+      await withSession((s) => renameConversation(s, id, title));
+    },
+    remove: removeConversation,
+    current: () => session?.conversationId ?? null,
+  });
   $('demo-login').addEventListener('click', () => void onDemoLogin());
   $('key-form').addEventListener('submit', (ev) => void onKeyLogin(ev));
   $('ask').addEventListener('submit', (ev) => {
@@ -330,18 +338,24 @@ function start(): void {
     void send(q);
   });
   attachStatementDrop($('chat'), $('ask'), (file) => void sendStatement(file));
-  $('new-conv').addEventListener('click', () => {
-    if (!session || busy) return;
-    session = { ...session, conversationId: newConversationId() };
-    saveSession(store, session);
-    resetLog();
+  $('new-conv').addEventListener('click', newConversation);
+  $('toggle-convs').addEventListener('click', () => openDrawer(!$('convs').classList.contains('open')));
+  $('close-convs').addEventListener('click', () => {
+    openDrawer(false);
+    $('toggle-convs').focus();
+  });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && $('convs').classList.contains('open')) {
+      openDrawer(false);
+      $('toggle-convs').focus();
+    }
   });
   $('logout').addEventListener('click', () => {
     clearSession(store);
     void showLogin();
   });
   session = loadSession(store);
-  if (session) showChat();
+  if (session) void showChat();
   else void showLogin();
 }
 

@@ -36,6 +36,12 @@ export const RPC_CALLERS: ReadonlyArray<readonly [RpcDef, readonly ServiceName[]
   [ContextSubjects.history, gateway],
   [ContextSubjects.debug, gateway],
   [ContextSubjects.clear, gateway],
+  // The client's conversation list, titles, deletion and feedback (the page), and the feedback export (ops).
+  [ContextSubjects.list, gateway],
+  [ContextSubjects.rename, gateway],
+  [ContextSubjects.remove, gateway],
+  [ContextSubjects.feedback, gateway],
+  [ContextSubjects.feedbackExport, gateway],
   // Tool session values: only the tool gate reads and writes them (libs/tool-gating BusSessionStore).
   [ContextSubjects.sessionGet, ['tool-gate']],
   [ContextSubjects.sessionSet, ['tool-gate']],

@@ -127,6 +127,25 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
     response: { key: { client_id: 'c', conversation_id: 'k' }, turn_count: 1, last_reference: null, session: {}, recent: [turn], summary: null },
   },
   { def: ContextSubjects.clear, request: { client_id: 'c', conversation_id: 'k' }, response: { cleared: true } },
+  {
+    def: ContextSubjects.list,
+    request: { client_id: 'c', limit: 20, cursor: null },
+    response: { conversations: [{ id: 'k', title: 'CNPJ do HGLG11?', last_activity: '2026-11-27T10:00:00.000Z', questions: 2 }], next_cursor: null },
+  },
+  { def: ContextSubjects.rename, request: { client_id: 'c', conversation_id: 'k', title: 'Logística' }, response: { renamed: true } },
+  { def: ContextSubjects.remove, request: { client_id: 'c', conversation_id: 'k' }, response: { deleted: true, turns: 4 } },
+  {
+    def: ContextSubjects.feedback,
+    request: { client_id: 'c', conversation_id: 'k', request_id: 'req-1', rating: 'down', comment: 'o DY está errado' },
+    response: { stored: true },
+  },
+  {
+    def: ContextSubjects.feedbackExport,
+    request: { rating: 'down', since: null, limit: 100 },
+    response: {
+      cases: [{ id: 'FB-20261127-req1', category: 'feedback_down', client_id: 'c', turns: [{ q: 'dy do HGLG11', expect: { subjects: ['HGLG11'] } }], evidence: 'feedback 👎' }],
+    },
+  },
   { def: ContextSubjects.sessionGet, request: { client_id: 'c', conversation_id: 'k', keys: ['active_report_id'] }, response: { values: { active_report_id: 'rel_1' } } },
   { def: ContextSubjects.sessionSet, request: { client_id: 'c', conversation_id: 'k', key: 'active_report_id', value: 'rel_1', ttl_seconds: 3600 }, response: { ok: true } },
   { def: ExecutorSubjects.query, request: { request_id: 'req-1', client_id: 'c', entity: 'fiis_cadastro', params }, response: queryResult },

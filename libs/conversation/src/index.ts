@@ -8,5 +8,8 @@ export * from './context-manager';
 export * from './errors';
 export * from './retention';
 export * from './erasure';
+export * from './conversation-directory';
+export * from './feedback';
+export * from './feedback-eval';
 export { conversationBenchmarks } from './bench';
 export * from './conversation-state';

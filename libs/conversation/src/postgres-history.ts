@@ -60,6 +60,53 @@ export const conversationMigrations: Migration[] = [
       await q.query('DROP INDEX IF EXISTS conversation_turns_turn_role_uq');
     },
   },
+  {
+    // The titles clients give their conversations (the list shows the first question otherwise).
+    id: '202611270100-conversation-titles',
+    name: 'ConversationTitles202611270100',
+    async up(q: QueryRunner): Promise<void> {
+      await q.query(`
+        CREATE TABLE IF NOT EXISTS conversation_titles (
+          client_id text NOT NULL,
+          conversation_id text NOT NULL,
+          title text NOT NULL,
+          updated_at timestamptz NOT NULL,
+          PRIMARY KEY (client_id, conversation_id)
+        )`);
+      // The list reads each conversation's last activity from its turns.
+      await q.query('CREATE INDEX IF NOT EXISTS conversation_turns_client_idx ON conversation_turns (client_id, conversation_id, created_at)');
+    },
+    async down(q: QueryRunner): Promise<void> {
+      await q.query('DROP INDEX IF EXISTS conversation_turns_client_idx');
+      await q.query('DROP TABLE IF EXISTS conversation_titles');
+    },
+  },
+  {
+    // A person's verdict on an answer, with the questions and the answer's meta copied in (never a key).
+    id: '202611270200-answer-feedback',
+    name: 'AnswerFeedback202611270200',
+    async up(q: QueryRunner): Promise<void> {
+      await q.query(`
+        CREATE TABLE IF NOT EXISTS answer_feedback (
+          id bigserial PRIMARY KEY,
+          client_id text NOT NULL,
+          conversation_id text NOT NULL,
+          request_id text NOT NULL,
+          turn_index integer NOT NULL,
+          rating text NOT NULL CHECK (rating IN ('up', 'down')),
+          comment text,
+          questions jsonb NOT NULL,
+          answer text NOT NULL,
+          meta jsonb NOT NULL,
+          created_at timestamptz NOT NULL,
+          UNIQUE (client_id, conversation_id, request_id)
+        )`);
+      await q.query('CREATE INDEX IF NOT EXISTS answer_feedback_created_idx ON answer_feedback (created_at)');
+    },
+    async down(q: QueryRunner): Promise<void> {
+      await q.query('DROP TABLE IF EXISTS answer_feedback');
+    },
+  },
 ];
 
 interface TurnRow {

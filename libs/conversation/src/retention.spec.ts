@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PolicyError, policiesDir } from '@cota/config';
 import { parse, stringify } from 'yaml';
-import { isTurnExpired, loadRetentionPolicy, RetentionPolicy, RetentionSweepResult, turnRetentionCutoff, TurnRetentionSweeper } from './retention';
+import { isTurnExpired, loadRetentionPolicy, RetentionPolicy, RetentionSweepResult, sweptTogether, turnRetentionCutoff, TurnRetentionSweeper } from './retention';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 30, 12, 0, 0);
@@ -156,5 +156,24 @@ describe('TurnRetentionSweeper', () => {
     expect(calls).toBe(2);
     expect(errors.map((e) => (e as Error).message)).toEqual(['database down', 'database down']);
     await sweeper.stop();
+  });
+});
+
+describe('sweptTogether', () => {
+  it('fills each batch from the stores in turn, short only when all are done', async () => {
+    const rows = { turns: 5, feedback: 3 };
+    const store = (k: keyof typeof rows) => ({
+      deleteOlderThan: async (_c: Date, limit: number) => {
+        const n = Math.min(limit, rows[k]);
+        rows[k] -= n;
+        return n;
+      },
+    });
+    const both = sweptTogether(store('turns'), store('feedback'));
+    const cutoff = new Date('2026-01-01');
+    expect(await both.deleteOlderThan(cutoff, 4)).toBe(4);
+    expect(await both.deleteOlderThan(cutoff, 4)).toBe(4);
+    expect(await both.deleteOlderThan(cutoff, 4)).toBe(0);
+    expect(rows).toEqual({ turns: 0, feedback: 0 });
   });
 });

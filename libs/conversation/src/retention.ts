@@ -55,6 +55,25 @@ export interface RetentionSweepResult {
   truncated: boolean;
 }
 
+type Sweepable = Pick<HistoryStore, 'deleteOlderThan'>;
+
+/**
+ * Several stores swept as one under the same retention (the turns, and the feedback that copies
+ * their text): a batch fills from each store in turn, so it comes back short only when all are done.
+ */
+export function sweptTogether(...stores: Sweepable[]): Sweepable {
+  return {
+    async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+      let deleted = 0;
+      for (const store of stores) {
+        if (deleted >= limit) break;
+        deleted += await store.deleteOlderThan(cutoff, limit - deleted);
+      }
+      return deleted;
+    },
+  };
+}
+
 export interface TurnRetentionSweeperDeps {
   policy: RetentionPolicy;
   history: Pick<HistoryStore, 'deleteOlderThan'>;

@@ -203,7 +203,7 @@ describe('ToolGate: confirmation of sensitive actions', () => {
   it('asks for confirmation with a preview, running only the preview', async () => {
     const { res, runner, session } = await askToSend();
     expect(res.status).toBe('confirmation_required');
-    expect(res.message).toBe('Posso enviar o relatório "Briefing diário" (rel_20260114_095826_aaaaaa) para cli1@exemplo.com.br? O e-mail sai em instantes. Responda sim ou não.');
+    expect(res.message).toBe('Posso enviar o relatório "Briefing diário" para cli1@exemplo.com.br? O e-mail sai em instantes. Responda sim ou não.');
     expect(res.tool).toMatchObject({
       status: 'confirmation_required',
       args: { report_id: 'rel_20260114_095826_aaaaaa', destinatario: 'cli1@exemplo.com.br' },

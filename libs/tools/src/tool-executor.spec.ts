@@ -231,7 +231,7 @@ describe('enviar_relatorio_email', () => {
     // No SMTP server here (InMemoryOutbox delivers nothing): stored, and the answer says it was not sent.
     expect(sent.result).toMatchObject({ entrega: 'desativada' });
     expect((sent.result as { text: string }).text).toMatch(
-      /^O relatório "Briefing diário de 15\/01\/2030" foi guardado na caixa de saída \(mensagem msg_1\), mas não foi enviado para cli1@exemplo\.com\.br: não há servidor de e-mail configurado/,
+      /^O relatório "Briefing diário de 15\/01\/2030" foi guardado na caixa de saída, mas não foi enviado para cli1@exemplo\.com\.br: não há servidor de e-mail configurado/,
     );
     expect((sent.result as { text: string }).text).not.toMatch(/fila de envio/);
     expect(outbox.messages).toEqual([
@@ -245,7 +245,7 @@ describe('enviar_relatorio_email', () => {
     const sent = await run('enviar_relatorio_email', { report_id: base.report_id });
     expect(sent.result).toMatchObject({ status: 'queued', entrega: 'smtp', destinatario: 'cli1@exemplo.com.br' });
     expect((sent.result as { text: string }).text).toBe(
-      'O relatório "Briefing diário de 15/01/2030" foi colocado na fila de envio para cli1@exemplo.com.br e será entregue em instantes (mensagem msg_1).',
+      'O relatório "Briefing diário de 15/01/2030" foi colocado na fila de envio para cli1@exemplo.com.br e será entregue em instantes.',
     );
   });
 

@@ -215,9 +215,8 @@ export class ToolExecutor {
     // Says what really happens: with SMTP configured a worker delivers it; without, it is only stored.
     const delivers = this.deps.mailer.delivers;
     const text = delivers
-      ? `O relatório "${report.title}" foi colocado na fila de envio para ${recipient} e será entregue em instantes (mensagem ${queued.message_id}).`
-      : `O relatório "${report.title}" foi guardado na caixa de saída (mensagem ${queued.message_id}), mas não foi enviado para ${recipient}: ` +
-        'não há servidor de e-mail configurado neste ambiente.';
+      ? `O relatório "${report.title}" foi colocado na fila de envio para ${recipient} e será entregue em instantes.`
+      : `O relatório "${report.title}" foi guardado na caixa de saída, mas não foi enviado para ${recipient}: ` + 'não há servidor de e-mail configurado neste ambiente.';
     return {
       name: req.name,
       ok: true,

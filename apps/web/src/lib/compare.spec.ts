@@ -1,4 +1,4 @@
-import { buildComparison, pick } from './compare';
+import { buildComparison, comparisonFinding, pick } from './compare';
 import { CATALOG, dividends12m, ENTITY_CLASSES, dividendsCompare, dyCompare, overviewCompare, portfolio, reply, mv } from './testing-answers';
 
 describe('buildComparison', () => {
@@ -69,5 +69,13 @@ describe('buildComparison', () => {
     expect(pick([1, 3, 2], 'min')).toBe(0);
     expect(pick([3, 3], 'max')).toBeNull();
     expect(pick([3, null], 'max')).toBeNull();
+  });
+
+  it('leads with what the comparison found: who wins which measures', () => {
+    const finding = comparisonFinding(buildComparison(overviewCompare, CATALOG, ENTITY_CLASSES)!);
+    expect(finding).toBe('Cada fundo vence em uma parte: KNRI11: menor P/VP; XPML11: maior DY 12 meses; HGLG11: maior índice de Sharpe.');
+    const c = { cards: [], criteria: ['maior DY', 'menor P/VP', 'maior Sharpe'].map((text, i) => ({ key: String(i), text, winner: i < 2 ? 'HGLG11' : 'KNRI11' })) };
+    expect(comparisonFinding(c)).toBe('HGLG11 leva 2 de 3 medidas (maior DY, menor P/VP); KNRI11: maior Sharpe.');
+    expect(comparisonFinding({ cards: [], criteria: [{ key: 'x', text: 'maior x', winner: null }] })).toBeNull();
   });
 });

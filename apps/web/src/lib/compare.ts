@@ -162,3 +162,23 @@ function show(f: FieldSpec, v: unknown): string {
   if (f.unit === 'brl_compact') return formatBRLCompact(n);
   return formatValue(f.unit, n);
 }
+
+/**
+ * What the comparison found, in one sentence that leads the answer: which fund wins which measures
+ * ("HGLG11 leva 3 de 5 medidas: maior DY 12 meses, ...; KNRI11 leva 1: menor P/VP."), or null when
+ * no measure has a winner.
+ */
+export function comparisonFinding(c: Comparison): string | null {
+  const decided = c.criteria.filter((k) => k.winner);
+  if (!decided.length) return null;
+  const byWinner = new Map<string, string[]>();
+  for (const k of decided) byWinner.set(k.winner as string, [...(byWinner.get(k.winner as string) ?? []), k.text]);
+  const ranked = [...byWinner.entries()].sort((a, b) => b[1].length - a[1].length);
+  const total = c.criteria.length;
+  const measures = (n: number) => (n === 1 ? 'medida' : 'medidas');
+  const [lead, ...rest] = ranked;
+  const others = rest.map(([who, wins]) => `${who}: ${wins.join(', ')}`).join('; ');
+  if (!rest.length) return `${lead[0]} leva ${lead[1].length} de ${total} ${measures(total)}: ${lead[1].join(', ')}.`;
+  if (lead[1].length > rest[0][1].length) return `${lead[0]} leva ${lead[1].length} de ${total} ${measures(total)} (${lead[1].join(', ')}); ${others}.`;
+  return `Cada fundo vence em uma parte: ${ranked.map(([who, wins]) => `${who}: ${wins.join(', ')}`).join('; ')}.`;
+}

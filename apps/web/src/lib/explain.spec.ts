@@ -43,9 +43,8 @@ describe('explain panel model', () => {
     const x = buildExplain(meta);
     expect(x.followUp).toEqual([
       ['Continuação', 'sim: editou a pergunta anterior'],
-      ['Herdou', 'subjects'],
-      ['Mudou', 'measure, period'],
-      ['Motivo', 'edited the previous question'],
+      ['Herdou', 'fundos e assuntos'],
+      ['Mudou', 'medida, período'],
       ['Fundo herdado da conversa', 'sim'],
       ['Contexto', 'o fundo veio da conversa (pergunta anterior)'],
       ['Turno', '3'],
@@ -63,10 +62,11 @@ describe('explain panel model', () => {
         ],
       },
     };
-    const x = buildExplain(meta);
+    const x = buildExplain(meta, { entities: { fiis_dividendos: 'Dividendos por cota' }, tools: {} });
+    // Entities by their Portuguese names; the planner's signals (internal tokens) are not shown.
     expect(x.candidates).toEqual([
-      { entity: 'fiis_dividendos', label: 'os dividendos pagos pelo fundo', score: '5', signals: 'word:dividendo(+4) feature:ticker(+1)', chosen: true },
-      { entity: 'fiis_dividends_yields', label: '', score: '2', signals: 'phrase:12 meses(+2)', chosen: false },
+      { entity: 'Dividendos por cota', label: 'os dividendos pagos pelo fundo', score: '5', chosen: true },
+      { entity: 'fiis dividends yields', label: '', score: '2', chosen: false },
     ]);
     expect(x.planner).toContainEqual(['Pontuação', '5']);
     expect(x.planner).toContainEqual(['Vantagem sobre o 2º', '3']);
@@ -91,17 +91,17 @@ describe('explain panel model', () => {
   });
 
   it('shows the tool, its arguments and what was injected from the conversation', () => {
-    const x = buildExplain(confirmation.meta);
+    const x = buildExplain(confirmation.meta, { entities: {}, tools: { enviar_relatorio_email: 'Envia o último relatório mostrado por e-mail' } });
     expect(x.tool).toEqual([
-      ['Ferramenta', 'enviar_relatorio_email'],
-      ['Situação', 'confirmation_required'],
-      ['args.report_id', 'rel_1'],
-      ['args.destinatario', 'ana@exemplo.com.br'],
-      ['injetado report_id', 'rel_1 (de session:last_report_id)'],
+      ['Ferramenta', 'Envia o último relatório mostrado por e-mail'],
+      ['Situação', 'aguardando confirmação'],
+      ['report id', 'rel_1'],
+      ['destinatario', 'ana@exemplo.com.br'],
+      ['report id (da conversa)', 'rel_1'],
     ]);
   });
 
-  it('lists retrieved chunks with title, source and score', () => {
+  it('lists retrieved chunks with title and score, without source nicknames or collection names', () => {
     const x = buildExplain({
       rag: {
         enabled: true,
@@ -112,10 +112,30 @@ describe('explain panel model', () => {
     });
     expect(x.rag.summary).toEqual([
       ['Usada', 'sim'],
-      ['Motivo', 'ok'],
-      ['Coleções', 'concepts-risk'],
+      ['Motivo', 'trechos encontrados'],
     ]);
-    expect(x.rag.chunks).toEqual([{ title: 'Índice de Sharpe', source: 'knowledge/indice-sharpe.md', score: '0,271', excerpt: 'O índice mede...' }]);
+    expect(x.rag.chunks).toEqual([{ title: 'Índice de Sharpe', source: 'base de conhecimento do Cota', score: '0,271', excerpt: 'O índice mede...' }]);
+  });
+
+  it('shows the data and parameters in Portuguese', () => {
+    const x = buildExplain(
+      { ...dividends12m.meta, params: { ticker: 'HGLG11', agg: 'sum', window: 'months:12', order: 'desc' } },
+      { entities: { fiis_dividendos: 'Dividendos por cota' }, tools: {} },
+    );
+    expect(x.query).toEqual([
+      ['Dados consultados', 'Dividendos por cota'],
+      ['fundo', 'HGLG11'],
+      ['agregação', 'soma'],
+      ['janela', 'últimos 12 meses'],
+      ['ordem', 'decrescente'],
+    ]);
+    expect(x.planner).toContainEqual(['Tipo de resposta', 'medida calculada sobre um período']);
+    expect(JSON.stringify(x)).not.toMatch(/fiis_|llm_|not_needed/);
+    expect(buildExplain({ narrator: { llm_used: false, reason: 'guard_rejected:47,3' } }).narrator).toContainEqual([
+      'Motivo',
+      'o texto do modelo trazia algo que os dados não têm (47,3); ficou o texto padrão',
+    ]);
+    expect(describeQuestion({ subjects: [], measure: 'dividend' }, { dividend: { unit: 'brl', label: 'dividendos por cota' } })).toContainEqual(['Medida', 'dividendos por cota']);
   });
 
   it('turns step timings into bars relative to the slowest step, total apart', () => {

@@ -1,11 +1,22 @@
 /**
  * The "detalhes" panel of an answer, as data: what the planner understood, what a follow-up took
- * from the conversation, the candidates it weighed, the entity and parameters used (never SQL),
- * what the knowledge base returned and how long each step took. Pure; ui/explain-view.ts draws it.
+ * from the conversation, the candidates it weighed, the data and parameters used (never SQL),
+ * what the knowledge base returned and how long each step took. Everything in Portuguese: entities,
+ * tools and measures by their catalog labels, codes by their meaning; the planner's English debug
+ * reasons, its signals and source nicknames stay in the API's `meta`. Pure; ui/explain-view.ts draws it.
  */
 import { monthName } from '@cota/text';
 import { formatDate, formatMs, formatNumber } from './format';
-import { AskMeta, PeriodSpec, StructuredQuestion } from './types';
+import { AskMeta, MeasureCatalog, PeriodSpec, StructuredQuestion } from './types';
+
+/** Portuguese names of entities, tools and measures (from the policies, put in by the build). */
+export interface Vocabulary {
+  entities: Record<string, string>;
+  tools: Record<string, string>;
+  measures?: MeasureCatalog;
+}
+
+const NO_VOCABULARY: Vocabulary = { entities: {}, tools: {} };
 
 export type Pair = [label: string, value: string];
 
@@ -13,7 +24,7 @@ export interface ExplainModel {
   question: Pair[] | null;
   followUp: Pair[];
   planner: Pair[];
-  candidates: Array<{ entity: string; label: string; score: string; signals: string; chosen: boolean }>;
+  candidates: Array<{ entity: string; label: string; score: string; chosen: boolean }>;
   query: Pair[];
   tool: Pair[] | null;
   rag: { summary: Pair[]; chunks: Array<{ title: string; source: string; score: string; excerpt: string }> };
@@ -25,6 +36,7 @@ const AGG: Record<string, string> = {
   value: 'valor no fim do período',
   list: 'lista de valores',
   total: 'soma',
+  sum: 'soma',
   avg: 'média',
   min: 'mínimo',
   max: 'máximo',
@@ -80,12 +92,12 @@ export function describePeriod(p: PeriodSpec | null | undefined): string {
   }
 }
 
-export function describeQuestion(q: StructuredQuestion | null | undefined): Pair[] | null {
+export function describeQuestion(q: StructuredQuestion | null | undefined, measures: MeasureCatalog = {}): Pair[] | null {
   if (!q) return null;
   const out: Pair[] = [];
   const subjects = (q.subjects ?? []).map((s) => (s.id === 'PORTFOLIO' ? 'sua carteira' : s.id));
   out.push(['Sobre', subjects.length ? subjects.join(', ') : '—']);
-  out.push(['Medida', q.measure ?? 'nenhuma (a entidade inteira)']);
+  out.push(['Medida', q.measure ? (measures[q.measure]?.label ?? q.measure.replace(/_/g, ' ')) : 'nenhuma (os dados completos)']);
   if (q.agg) out.push(['Agregação', [q.agg, ...(q.also ?? [])].map((a) => AGG[a] ?? a).join(' + ')]);
   out.push(['Período', describePeriod(q.period)]);
   if (q.group_by) out.push(['Agrupado por', q.group_by === 'month' ? 'mês' : 'ano']);
@@ -98,6 +110,93 @@ const CONTEXT_REASONS: Record<string, string> = {
   inherited_last_reference: 'o fundo veio da conversa (pergunta anterior)',
   explicit_ticker_in_text: 'o fundo está escrito na pergunta',
 };
+
+/** What a follow-up inherits or changes, as the structured question names it. */
+const QUESTION_PARTS: Record<string, string> = {
+  subjects: 'fundos e assuntos',
+  measure: 'medida',
+  agg: 'agregação',
+  also: 'outras agregações',
+  period: 'período',
+  group_by: 'agrupamento',
+  compare: 'comparação',
+  condition: 'condição',
+};
+
+const KIND_WORDS: Record<string, string> = {
+  entity: 'dados de uma tabela do catálogo',
+  measure: 'medida calculada sobre um período',
+  smalltalk: 'conversa',
+  concept: 'explicação de um conceito',
+  tool: 'ferramenta',
+  plan: 'análise em várias etapas',
+};
+
+const TOOL_STATUS: Record<string, string> = {
+  ok: 'executada',
+  confirmation_required: 'aguardando confirmação',
+  needs_clarification: 'faltam informações',
+  cancelled: 'cancelada',
+  error: 'falhou',
+  denied: 'não permitida',
+};
+
+const RAG_REASONS: Record<string, string> = {
+  ok: 'trechos encontrados',
+  allowed: 'consulta permitida',
+  not_needed: 'não precisou',
+  not_reached: 'não precisou (a resposta veio dos dados)',
+  empty_question: 'pergunta vazia',
+  error: 'falhou',
+  intent_denied: 'não usada para este tipo de pergunta',
+  intent_not_allowed: 'não usada para este tipo de pergunta',
+  no_chunks: 'nada relevante encontrado',
+};
+
+const NARRATOR_REASONS: Record<string, string> = {
+  llm_ok: 'o modelo revisou o texto, conferido contra os números',
+  llm_disabled: 'modelo desligado para esta resposta',
+  llm_not_configured: 'nenhum modelo configurado',
+  llm_timeout: 'o modelo demorou demais; ficou o texto padrão',
+  llm_error: 'o modelo falhou; ficou o texto padrão',
+  llm_too_long: 'o texto do modelo saiu longo demais; ficou o texto padrão',
+  llm_garbage: 'o modelo não escreveu um texto aproveitável; ficou o texto padrão',
+  kind_not_allowed: 'este tipo de resposta não passa pelo modelo',
+};
+
+/** The narrator's reason in words; a guard's refusal names what it refused ("guard_rejected:12,5"). */
+function narratorReason(code: string): string {
+  const refused = /^guard_rejected:(.*)$/.exec(code);
+  if (refused) return `o texto do modelo trazia algo que os dados não têm (${refused[1]}); ficou o texto padrão`;
+  return words(NARRATOR_REASONS, code);
+}
+
+/** Query parameters by their meaning. */
+const PARAM_NAMES: Record<string, string> = {
+  ticker: 'fundo',
+  tickers: 'fundos',
+  agg: 'agregação',
+  window: 'janela',
+  limit: 'limite de linhas',
+  limit_asked: 'linhas pedidas',
+  order: 'ordem',
+  order_by: 'ordenado por',
+  filters: 'filtros',
+  conditions: 'condições',
+};
+
+/** A code shown as words: its known meaning, else the code with spaces (never snake_case). */
+const words = (map: Record<string, string>, code: string | null | undefined): string => (code ? (map[code] ?? code.replace(/_/g, ' ')) : '—');
+
+/** "months:12" -> "últimos 12 meses". */
+function describeWindow(w: string): string {
+  const m = /^(rows|months|days|year):(\d+)$/.exec(w);
+  if (!m) return w;
+  const n = Number(m[2]);
+  if (m[1] === 'year') return `ano de ${n}`;
+  const unit = { rows: ['registro', 'registros'], months: ['mês', 'meses'], days: ['dia', 'dias'] }[m[1] as 'rows' | 'months' | 'days'];
+  return n === 1 ? `último ${unit[0]}` : `últimos ${n} ${unit[1]}`;
+}
 
 /** Keys of params never shown (nothing that could carry SQL text). */
 const HIDDEN_PARAM = /sql|query|statement|where|clause/i;
@@ -132,16 +231,16 @@ function showValue(v: unknown): string | null {
 type Planner = NonNullable<AskMeta['planner']>;
 
 /** The answer's explanation, one section per step of the pipeline. */
-export function buildExplain(meta: AskMeta | undefined): ExplainModel {
+export function buildExplain(meta: AskMeta | undefined, vocabulary: Vocabulary = NO_VOCABULARY): ExplainModel {
   const m = meta ?? {};
   const planner = m.planner ?? {};
   return {
-    question: describeQuestion(planner.question),
+    question: describeQuestion(planner.question, vocabulary.measures),
     followUp: followUpPairs(m, planner),
     planner: plannerPairs(planner),
-    candidates: candidateRows(planner, m.entity ?? null),
-    query: queryPairs(m),
-    tool: toolPairs(m),
+    candidates: candidateRows(planner, m.entity ?? null, vocabulary),
+    query: queryPairs(m, vocabulary),
+    tool: toolPairs(m, vocabulary),
     rag: ragSection(m),
     narrator: narratorPairs(m),
     timings: timingBars(m.timings_ms),
@@ -154,9 +253,9 @@ function followUpPairs(m: AskMeta, planner: Planner): Pair[] {
   const fu = planner.follow_up;
   if (fu) {
     followUp.push(['Continuação', fu.applied ? 'sim: editou a pergunta anterior' : 'não']);
-    if (fu.inherited?.length) followUp.push(['Herdou', fu.inherited.join(', ')]);
-    if (fu.changed?.length) followUp.push(['Mudou', fu.changed.join(', ')]);
-    if (fu.reason) followUp.push(['Motivo', fu.reason]);
+    const part = (p: string) => QUESTION_PARTS[p.split(' ')[0]] ?? p.split(' ')[0].replace(/_/g, ' ');
+    if (fu.inherited?.length) followUp.push(['Herdou', fu.inherited.map(part).join(', ')]);
+    if (fu.changed?.length) followUp.push(['Mudou', fu.changed.map(part).join(', ')]);
   }
   if (m.context) {
     followUp.push(['Fundo herdado da conversa', m.context.last_reference_used ? 'sim' : 'não']);
@@ -169,7 +268,7 @@ function followUpPairs(m: AskMeta, planner: Planner): Pair[] {
 /** How the planner decided: its score and margin against the thresholds, and whether it accepted. */
 function plannerPairs(planner: Planner): Pair[] {
   const pairs: Pair[] = [];
-  if (planner.kind) pairs.push(['Tipo de resposta', planner.kind]);
+  if (planner.kind) pairs.push(['Tipo de resposta', words(KIND_WORDS, planner.kind)]);
   if (planner.normalized) pairs.push(['Pergunta normalizada', planner.normalized]);
   if (typeof planner.score === 'number') pairs.push(['Pontuação', formatNumber(planner.score, 2, true)]);
   if (typeof planner.gap === 'number') pairs.push(['Vantagem sobre o 2º', formatNumber(planner.gap, 2, true)]);
@@ -177,38 +276,39 @@ function plannerPairs(planner: Planner): Pair[] {
     pairs.push(['Mínimos', `pontuação ${formatNumber(planner.thresholds.min_score ?? 0, 2, true)}, vantagem ${formatNumber(planner.thresholds.min_gap ?? 0, 2, true)}`]);
   if (typeof planner.accepted === 'boolean') pairs.push(['Aceito', planner.accepted ? 'sim' : 'não (pediu esclarecimento)']);
   if (typeof planner.llm_used === 'boolean') pairs.push(['Modelo de linguagem', planner.llm_used ? 'usado' : 'não usado']);
-  if (planner.reason) pairs.push(['Razão', planner.reason]);
   return pairs;
 }
 
 /** The first candidates the planner weighed, the one answered marked. */
-function candidateRows(planner: Planner, chosen: string | null): ExplainModel['candidates'] {
+function candidateRows(planner: Planner, chosen: string | null, vocabulary: Vocabulary): ExplainModel['candidates'] {
   return (planner.candidates ?? []).slice(0, 6).map((c) => ({
-    entity: c.entity,
+    entity: vocabulary.entities[c.entity] ?? c.entity.replace(/_/g, ' '),
     label: c.label ?? '',
     score: formatNumber(c.score, 2, true),
-    signals: (c.signals ?? []).join(' '),
     chosen: c.entity === chosen,
   }));
 }
 
 /** The entity and parameters used (never SQL). */
-function queryPairs(m: AskMeta): Pair[] {
+function queryPairs(m: AskMeta, vocabulary: Vocabulary): Pair[] {
   const query: Pair[] = [];
-  query.push(['Entidade', m.entity ?? '—']);
-  if (m.intent && m.intent !== m.entity) query.push(['Intenção', m.intent]);
-  for (const [k, v] of safeParams(m.params)) query.push([`params.${k}`, v]);
+  query.push(['Dados consultados', m.entity ? (vocabulary.entities[m.entity] ?? m.entity.replace(/_/g, ' ')) : '—']);
+  for (const [k, v] of safeParams(m.params)) {
+    const shown = k === 'agg' ? (AGG[v] ?? v) : k === 'window' ? describeWindow(v) : k === 'order' ? (v === 'desc' ? 'decrescente' : v === 'asc' ? 'crescente' : v) : v;
+    query.push([PARAM_NAMES[k] ?? k.replace(/_/g, ' '), shown]);
+  }
   return query;
 }
 
 /** The tool called, its arguments, and the ones filled in from the conversation. */
-function toolPairs(m: AskMeta): Pair[] | null {
+function toolPairs(m: AskMeta, vocabulary: Vocabulary): Pair[] | null {
   if (!m.tool) return null;
+  const arg = (k: string) => k.replace(/_/g, ' ');
   return [
-    ['Ferramenta', m.tool.name],
-    ['Situação', m.tool.status],
-    ...safeParams(m.tool.args).map(([k, v]) => [`args.${k}`, v] as Pair),
-    ...(m.tool.injected ?? []).map((i) => [`injetado ${i.arg}`, `${showValue(i.value) ?? '—'} (de ${i.source})`] as Pair),
+    ['Ferramenta', vocabulary.tools[m.tool.name] ?? m.tool.name.replace(/_/g, ' ')],
+    ['Situação', words(TOOL_STATUS, m.tool.status)],
+    ...safeParams(m.tool.args).map(([k, v]) => [arg(k), v] as Pair),
+    ...(m.tool.injected ?? []).map((i) => [`${arg(i.arg)} (da conversa)`, showValue(i.value) ?? '—'] as Pair),
   ] as Pair[];
 }
 
@@ -217,15 +317,14 @@ function ragSection(m: AskMeta): ExplainModel['rag'] {
   const rag = m.rag ?? {};
   const summary: Pair[] = [
     ['Usada', rag.enabled ? 'sim' : 'não'],
-    ['Motivo', rag.reason ?? '—'],
+    ['Motivo', words(RAG_REASONS, rag.reason)],
   ];
-  if (rag.used_collections?.length) summary.push(['Coleções', rag.used_collections.join(', ')]);
-  if (rag.error) summary.push(['Erro', rag.error]);
+  if (rag.error) summary.push(['Erro', 'a busca falhou']);
   const chunks = (rag.chunks ?? []).slice(0, 8).map((c) => {
     const lines = c.text.split('\n');
     return {
-      title: lines[0] ?? c.doc_id ?? '',
-      source: c.source_id ?? c.doc_id ?? c.collection ?? '',
+      title: lines[0] ?? '',
+      source: 'base de conhecimento do Cota',
       score: formatNumber(c.score, 3),
       excerpt: lines.slice(1).join(' ').replace(/\*\*/g, '').slice(0, 280),
     };
@@ -238,7 +337,7 @@ function narratorPairs(m: AskMeta): Pair[] {
   const narrator: Pair[] = [];
   if (m.narrator) {
     narrator.push(['Texto revisado por modelo', m.narrator.llm_used ? 'sim' : 'não']);
-    if (m.narrator.reason) narrator.push(['Motivo', m.narrator.reason]);
+    if (m.narrator.reason) narrator.push(['Motivo', narratorReason(m.narrator.reason)]);
     if (m.narrator.model) narrator.push(['Modelo', m.narrator.model]);
   }
   return narrator;

@@ -1,98 +1,48 @@
 /**
- * The answer text as HTML: the small markdown subset the narrator writes (headings, paragraphs,
- * lists, block quotes, tables, **bold**, _italic_, `code`, [links](https://...)). Everything is
- * escaped first, so the only markup in the output is the one made here (attributes: class names and
- * the href of http(s) links). Pure.
+ * The answer text as HTML, rendered by marked (GitHub-flavoured markdown: the narrator's headings,
+ * lists, block quotes, tables, bold, italic, code and links). Raw HTML in the text is shown as text,
+ * links are kept only for http(s) and open apart from the page, headings start at h3 (the page's h1/h2
+ * are its own) and tables scroll inside a labelled box. The browser sanitizes the result again with
+ * DOMPurify before it reaches the page (ui/markdown-view.ts). Pure.
  */
+import { Marked, Tokens } from 'marked';
 
 export function escapeHtml(s: string): string {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
-function inline(escaped: string): string {
-  return (
-    escaped
-      .replace(/`([^`]+)`/g, '<code>$1</code>')
-      // [text](https://...): only http(s) links, opened apart from the page.
-      .replace(/\[([^\]\n]+)\]\((https?:\/\/[^\s()<>]+)\)/g, '<a href="$2" target="_blank" rel="noopener noreferrer">$1</a>')
-      .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-      .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,;:!?])/g, '$1<em>$2</em>')
-  );
-}
+const SAFE_HREF = /^https?:\/\/[^\s"'<>]+$/i;
 
-const TABLE_ROW = /^\s*\|.*\|\s*$/;
-const TABLE_SEP = /^\s*\|(\s*:?-{2,}:?\s*\|)+\s*$/;
-const LIST_ITEM = /^\s*([-*•]|\d+[.)])\s+/;
-
-function cells(line: string): string[] {
-  return line
-    .trim()
-    .slice(1, -1)
-    .split('|')
-    .map((c) => c.trim());
-}
+const marked = new Marked({
+  gfm: true,
+  // A single line break inside a paragraph is kept (the narrator writes one fact per line).
+  breaks: true,
+  renderer: {
+    html(token: Tokens.HTML | Tokens.Tag): string {
+      return escapeHtml(token.text);
+    },
+    heading(this: { parser: { parseInline(t: Tokens.Generic[]): string } }, token: Tokens.Heading): string {
+      const level = Math.max(3, Math.min(6, token.depth + 1));
+      return `<h${level}>${this.parser.parseInline(token.tokens)}</h${level}>`;
+    },
+    link(this: { parser: { parseInline(t: Tokens.Generic[]): string } }, token: Tokens.Link): string {
+      const text = this.parser.parseInline(token.tokens);
+      if (!SAFE_HREF.test(token.href)) return text;
+      return `<a href="${escapeHtml(token.href)}" target="_blank" rel="noopener noreferrer">${text}</a>`;
+    },
+    image(token: Tokens.Image): string {
+      return escapeHtml(token.text);
+    },
+    table(this: { parser: { parseInline(t: Tokens.Generic[]): string } }, token: Tokens.Table): string {
+      const cell = (c: Tokens.TableCell, tag: 'th' | 'td') => `<${tag}${c.align === 'right' ? ' class="num"' : ''}>${this.parser.parseInline(c.tokens)}</${tag}>`;
+      const head = `<thead><tr>${token.header.map((c) => cell(c, 'th')).join('')}</tr></thead>`;
+      const body = `<tbody>${token.rows.map((r) => `<tr>${r.map((c) => cell(c, 'td')).join('')}</tr>`).join('')}</tbody>`;
+      // Focusable, so a keyboard can scroll a table wider than the screen.
+      return `<div class="table-wrap" tabindex="0" role="region" aria-label="Tabela (role para ver todas as colunas)"><table>${head}${body}</table></div>`;
+    },
+  },
+});
 
 export function renderMarkdown(text: string): string {
-  const lines = escapeHtml(text ?? '')
-    .replace(/\r\n?/g, '\n')
-    .split('\n');
-  const out: string[] = [];
-  let para: string[] = [];
-  const flush = () => {
-    if (para.length) out.push(`<p>${para.map(inline).join('<br>')}</p>`);
-    para = [];
-  };
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i];
-    if (!line.trim()) {
-      flush();
-      i++;
-      continue;
-    }
-    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (heading) {
-      flush();
-      const level = Math.max(3, Math.min(6, heading[1].length + 1)); // the page's h1/h2 are its own
-      out.push(`<h${level}>${inline(heading[2])}</h${level}>`);
-      i++;
-      continue;
-    }
-    if (TABLE_ROW.test(line) && i + 1 < lines.length && TABLE_SEP.test(lines[i + 1])) {
-      flush();
-      const head = cells(line);
-      const align = cells(lines[i + 1]).map((c) => (/^:?-+:$/.test(c) ? ' class="num"' : ''));
-      i += 2;
-      const body: string[][] = [];
-      while (i < lines.length && TABLE_ROW.test(lines[i])) body.push(cells(lines[i++]));
-      out.push(
-        '<div class="table-wrap"><table><thead><tr>' +
-          head.map((h, j) => `<th${align[j] ?? ''}>${inline(h)}</th>`).join('') +
-          '</tr></thead><tbody>' +
-          body.map((r) => '<tr>' + r.map((c, j) => `<td${align[j] ?? ''}>${inline(c)}</td>`).join('') + '</tr>').join('') +
-          '</tbody></table></div>',
-      );
-      continue;
-    }
-    if (/^\s*&gt;\s?/.test(line)) {
-      flush();
-      const quoted: string[] = [];
-      while (i < lines.length && /^\s*&gt;\s?/.test(lines[i])) quoted.push(lines[i++].replace(/^\s*&gt;\s?/, ''));
-      out.push(`<blockquote>${quoted.map((q) => (LIST_ITEM.test(q) ? `• ${inline(q.replace(LIST_ITEM, ''))}` : inline(q))).join('<br>')}</blockquote>`);
-      continue;
-    }
-    if (LIST_ITEM.test(line)) {
-      flush();
-      const ordered = /^\s*\d+[.)]\s+/.test(line);
-      const items: string[] = [];
-      while (i < lines.length && LIST_ITEM.test(lines[i])) items.push(lines[i++].replace(LIST_ITEM, ''));
-      const tag = ordered ? 'ol' : 'ul';
-      out.push(`<${tag}>${items.map((it) => `<li>${inline(it)}</li>`).join('')}</${tag}>`);
-      continue;
-    }
-    para.push(line);
-    i++;
-  }
-  flush();
-  return out.join('');
+  return (marked.parse(String(text ?? '').replace(/\r\n?/g, '\n'), { async: false }) as string).trim();
 }

@@ -1,5 +1,4 @@
 import { awaitsConfirmation, clearSession, CONFIRM_REPLY, credentialsProblem, KeyValueStore, loadSession, newConversationId, saveSession } from './session';
-import { SseParser } from './sse';
 
 class MemoryStore implements KeyValueStore {
   readonly map = new Map<string, string>();
@@ -43,23 +42,5 @@ describe('session', () => {
     expect(awaitsConfirmation({ status: 'confirmation_required' })).toBe(true);
     expect(awaitsConfirmation({ status: 'ok', meta: { tool: { status: 'executed' } } })).toBe(false);
     expect(CONFIRM_REPLY).toEqual({ yes: 'sim', no: 'não' });
-  });
-});
-
-describe('SseParser', () => {
-  it('reads events split anywhere across chunks', () => {
-    const p = new SseParser();
-    expect(p.push('event: delta\ndata: {"seq":0,"te')).toEqual([]);
-    expect(p.push('xt":"Olá"}\n\nevent: answer\r\ndata: {"status":"ok"}\r\n\r\n')).toEqual([
-      { event: 'delta', data: '{"seq":0,"text":"Olá"}' },
-      { event: 'answer', data: '{"status":"ok"}' },
-    ]);
-  });
-
-  it('joins multi-line data, skips comments and keeps an unterminated last event', () => {
-    const p = new SseParser();
-    expect(p.push(': ping\n\ndata: a\ndata: b\n\n')).toEqual([{ event: 'message', data: 'a\nb' }]);
-    p.push('event: answer\ndata: {}');
-    expect(p.end()).toEqual([{ event: 'answer', data: '{}' }]);
   });
 });

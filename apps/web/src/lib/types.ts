@@ -130,3 +130,32 @@ export function entityRows(reply: Pick<AskReply, 'results' | 'meta'>): { entity:
   if (list.some((r) => !r || typeof r !== 'object' || Array.isArray(r) || isMeasureValue(r))) return null;
   return { entity: key, rows: list as Array<Record<string, unknown>> };
 }
+
+/** A turn of GET /conversations/:id/history: the question or the answer, with what the server recorded of it. */
+export interface HistoryTurn {
+  role: 'user' | 'assistant' | 'system';
+  content: string;
+  created_at: string;
+  meta?: {
+    request_id?: string;
+    turn_index?: number;
+    status?: AskStatus;
+    entity?: string | null;
+    kind?: string;
+    tickers?: string[];
+    question?: StructuredQuestion | null;
+  };
+}
+
+/** One entry of GET /conversations. */
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  last_activity: string;
+  questions: number;
+}
+
+export interface ConversationPage {
+  conversations: ConversationSummary[];
+  next_cursor: string | null;
+}

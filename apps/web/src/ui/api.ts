@@ -1,7 +1,7 @@
 /** The gateway's HTTP API as the page uses it (same origin; CSP connect-src 'self'). */
-import { SseParser } from '../lib/sse';
+import { createParser, EventSourceMessage } from 'eventsource-parser';
 import { Session } from '../lib/session';
-import { AskReply } from '../lib/types';
+import { AskReply, ConversationPage, HistoryTurn } from '../lib/types';
 
 export class ApiError extends Error {
   constructor(
@@ -65,28 +65,70 @@ export async function askStream(s: Session, question: string, on: StreamHandlers
     throw new ApiError(0, 'Não foi possível falar com o servidor. Ele está rodando?');
   }
   if (!res.ok || !res.body) throw await errorOf(res);
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  const parser = new SseParser();
   let answered = false;
-  const handle = (events: ReturnType<SseParser['push']>) => {
-    for (const ev of events) {
-      const data = JSON.parse(ev.data) as Record<string, unknown>;
-      if (ev.event === 'delta') on.onDelta(String(data.text ?? ''));
-      else if (ev.event === 'answer') {
-        answered = true;
-        on.onAnswer(data as unknown as AskReply);
-      } else if (ev.event === 'error') {
-        const err = data.error as { code?: string; message?: string } | undefined;
-        throw new ApiError(Number(data.status ?? 500), err?.message ?? 'Erro ao responder.', err?.code);
-      }
+  let failure: ApiError | null = null;
+  const handle = (ev: EventSourceMessage) => {
+    if (failure) return;
+    const data = JSON.parse(ev.data) as Record<string, unknown>;
+    if (ev.event === 'delta') on.onDelta(String(data.text ?? ''));
+    else if (ev.event === 'answer') {
+      answered = true;
+      on.onAnswer(data as unknown as AskReply);
+    } else if (ev.event === 'error') {
+      const err = data.error as { code?: string; message?: string } | undefined;
+      failure = new ApiError(Number(data.status ?? 500), err?.message ?? 'Erro ao responder.', err?.code);
     }
   };
+  const parser = createParser({ onEvent: handle });
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    handle(parser.push(decoder.decode(value, { stream: true })));
+    parser.feed(decoder.decode(value, { stream: true }));
+    if (failure) break;
   }
-  handle(parser.end());
+  if (failure) throw failure;
   if (!answered) throw new ApiError(0, 'A resposta foi interrompida. Tente de novo.');
+}
+
+async function authed<T>(s: Pick<Session, 'key'>, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: init.method ?? 'GET',
+      headers: { accept: 'application/json', authorization: `Bearer ${s.key}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+  } catch {
+    throw new ApiError(0, 'Não foi possível falar com o servidor. Ele está rodando?');
+  }
+  if (!res.ok) throw await errorOf(res);
+  return (await res.json()) as T;
+}
+
+/** The conversation's turns as the server kept them (the caller's own only). */
+export async function fetchHistory(s: Session, conversationId: string): Promise<HistoryTurn[]> {
+  const body = await authed<{ turns?: HistoryTurn[] }>(s, `/conversations/${encodeURIComponent(conversationId)}/history`);
+  return body.turns ?? [];
+}
+
+/** A page of the client's conversations, newest first. */
+export function listConversations(s: Session, cursor: string | null = null, limit = 30): Promise<ConversationPage> {
+  const q = new URLSearchParams({ limit: String(limit) });
+  if (cursor) q.set('cursor', cursor);
+  return authed<ConversationPage>(s, `/conversations?${q.toString()}`);
+}
+
+export function renameConversation(s: Session, conversationId: string, title: string): Promise<{ id: string; title: string }> {
+  return authed(s, `/conversations/${encodeURIComponent(conversationId)}`, { method: 'PATCH', body: { title } });
+}
+
+export function deleteConversation(s: Session, conversationId: string): Promise<{ deleted: boolean }> {
+  return authed(s, `/conversations/${encodeURIComponent(conversationId)}`, { method: 'DELETE' });
+}
+
+/** 👍/👎 on one answer (its meta.request_id), with an optional comment; a second verdict replaces the first. */
+export function sendFeedback(s: Session, conversationId: string, requestId: string, rating: 'up' | 'down', comment: string | null): Promise<unknown> {
+  return authed(s, `/conversations/${encodeURIComponent(conversationId)}/feedback`, { method: 'POST', body: { request_id: requestId, rating, comment } });
 }

@@ -13,6 +13,7 @@ import {
   LineController,
   LineElement,
   PointElement,
+  Plugin,
   Tooltip,
 } from 'chart.js';
 import { ChartSpec } from '../lib/charts';
@@ -34,6 +35,9 @@ function reducedMotion(): boolean {
   return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
+/** Narrower than this, a chart uses fewer axis labels and puts its legend below. */
+const NARROW_PX = 520;
+
 /** The figure (caption + canvas with an aria-label) and the chart drawn in it. */
 export function chartFigure(spec: ChartSpec): HTMLElement {
   const canvas = h('canvas', { role: 'img', 'aria-label': spec.ariaLabel });
@@ -41,9 +45,47 @@ export function chartFigure(spec: ChartSpec): HTMLElement {
   const box = h('div', { class: `chart-box ${spec.type}` }, canvas);
   const fig = h('figure', { class: 'chart', 'data-chart-type': spec.type, 'data-points': String(spec.points), 'data-unit': spec.unit }, h('figcaption', {}, spec.title), box);
   // Drawn once the figure is in the page (Chart.js measures its box).
-  requestAnimationFrame(() => draw(canvas, spec));
+  requestAnimationFrame(() => draw(canvas, spec, box.clientWidth < NARROW_PX));
   return fig;
 }
+
+/**
+ * After each render, the figure records how its labels were laid out (the browser test reads it):
+ * `data-x-label-gap`, the smallest space in px between two neighbouring x-axis labels (negative when
+ * they overlap), `data-x-label-clipped` and `data-legend-clipped`, how many labels or legend items
+ * fall outside the canvas.
+ */
+const geometry: Plugin = {
+  id: 'cotaGeometry',
+  afterRender(chart) {
+    const fig = chart.canvas.closest('figure');
+    if (!fig) return;
+    const x = chart.scales.x;
+    const tickOptions = (x?.options as { ticks?: { display?: boolean; font?: { size?: number; family?: string } } } | undefined)?.ticks;
+    if (x && tickOptions?.display !== false) {
+      const ctx = chart.ctx;
+      ctx.save();
+      const font = tickOptions?.font;
+      ctx.font = `${font?.size ?? Chart.defaults.font.size}px ${font?.family ?? Chart.defaults.font.family}`;
+      const boxes = x.ticks.map((t, i) => {
+        const w = ctx.measureText(String(Array.isArray(t.label) ? t.label.join(' ') : (t.label ?? ''))).width;
+        const at = x.getPixelForTick(i);
+        return { left: at - w / 2, right: at + w / 2 };
+      });
+      ctx.restore();
+      let gap = Infinity;
+      for (let i = 1; i < boxes.length; i++) gap = Math.min(gap, boxes[i].left - boxes[i - 1].right);
+      fig.dataset.xLabels = String(boxes.length);
+      fig.dataset.xLabelGap = String(Number.isFinite(gap) ? Math.floor(gap) : 999);
+      fig.dataset.xLabelClipped = String(boxes.filter((b) => b.left < -1 || b.right > chart.width + 1).length);
+    }
+    const items = (chart.legend as unknown as { legendHitBoxes?: Array<{ left: number; top: number; width: number; height: number }> } | undefined)?.legendHitBoxes ?? [];
+    if (chart.options.plugins?.legend?.display !== false) {
+      fig.dataset.legendItems = String(items.length);
+      fig.dataset.legendClipped = String(items.filter((b) => b.left < -1 || b.top < -1 || b.left + b.width > chart.width + 1 || b.top + b.height > chart.height + 1).length);
+    }
+  },
+};
 
 function fullLabel(spec: ChartSpec, key: string): string {
   return spec.x === 'date' ? formatDate(key) : spec.x === 'month' ? formatMonthLong(key) : key;
@@ -52,7 +94,7 @@ function fullLabel(spec: ChartSpec, key: string): string {
 type Animation = false | { duration: number };
 
 /** A share chart: one color per slice, the legend on the right with each slice's value. */
-function doughnutConfig(spec: ChartSpec, animation: Animation): ChartConfiguration<'doughnut'> {
+function doughnutConfig(spec: ChartSpec, animation: Animation, narrow: boolean): ChartConfiguration<'doughnut'> {
   const colors = spec.labels.map((_, i) => PALETTE[i % PALETTE.length]);
   return {
     type: 'doughnut',
@@ -67,8 +109,9 @@ function doughnutConfig(spec: ChartSpec, animation: Animation): ChartConfigurati
       cutout: '58%',
       plugins: {
         legend: {
-          position: 'right',
+          position: narrow ? 'bottom' : 'right',
           labels: {
+            boxWidth: 14,
             generateLabels: (chart) =>
               (chart.data.labels as string[]).map((l, i) => ({
                 text: `${l}  ${formatValue(spec.unit, spec.series[0].values[i])}`,
@@ -109,13 +152,14 @@ function seriesDatasets(spec: ChartSpec) {
 }
 
 /** Axes in pt-BR: short x labels (few ticks), y ticks in the chart's unit with decimals only when needed. */
-function cartesianScales(spec: ChartSpec) {
+function cartesianScales(spec: ChartSpec, narrow: boolean) {
   return {
     x: {
       grid: { display: false },
       ticks: {
         autoSkip: true,
-        maxTicksLimit: spec.x === 'category' ? 12 : 7,
+        autoSkipPadding: 12,
+        maxTicksLimit: spec.x === 'category' ? (narrow ? 6 : 12) : narrow ? 4 : 7,
         maxRotation: 0,
         callback: (_v: unknown, i: number) => formatAxisLabel(spec.x, spec.labels[i] ?? ''),
       },
@@ -137,7 +181,7 @@ function cartesianScales(spec: ChartSpec) {
 }
 
 /** Line and bar charts: the tooltip shows the full date or month and each series' value. */
-function cartesianConfig(spec: ChartSpec, animation: Animation) {
+function cartesianConfig(spec: ChartSpec, animation: Animation, narrow: boolean) {
   return {
     type: spec.type,
     data: { labels: spec.labels, datasets: seriesDatasets(spec) },
@@ -146,7 +190,7 @@ function cartesianConfig(spec: ChartSpec, animation: Animation) {
       maintainAspectRatio: false,
       animation,
       interaction: { mode: 'index' as const, intersect: false },
-      scales: cartesianScales(spec),
+      scales: cartesianScales(spec, narrow),
       plugins: {
         legend: { display: spec.series.length > 1, position: 'bottom' as const },
         tooltip: {
@@ -160,11 +204,8 @@ function cartesianConfig(spec: ChartSpec, animation: Animation) {
   };
 }
 
-function draw(canvas: HTMLCanvasElement, spec: ChartSpec): void {
+function draw(canvas: HTMLCanvasElement, spec: ChartSpec, narrow: boolean): void {
   const animation = reducedMotion() ? false : { duration: 250 };
-  if (spec.type === 'doughnut') {
-    new Chart(canvas, doughnutConfig(spec, animation));
-    return;
-  }
-  new Chart(canvas, cartesianConfig(spec, animation) as unknown as ChartConfiguration);
+  const config = (spec.type === 'doughnut' ? doughnutConfig(spec, animation, narrow) : cartesianConfig(spec, animation, narrow)) as unknown as ChartConfiguration;
+  new Chart(canvas, { ...config, plugins: [geometry] });
 }

@@ -27,7 +27,7 @@ export function explainPanel(model: ExplainModel): HTMLDetailsElement {
     ? h(
         'table',
         { class: 'x-cands' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Candidato'), h('th', { class: 'num' }, 'Pontos'), h('th', {}, 'Sinais'))),
+        h('thead', {}, h('tr', {}, h('th', {}, 'Leitura possível'), h('th', { class: 'num' }, 'Pontos'))),
         h(
           'tbody',
           {},
@@ -35,17 +35,16 @@ export function explainPanel(model: ExplainModel): HTMLDetailsElement {
             h(
               'tr',
               { class: c.chosen ? 'chosen' : undefined },
-              h('td', {}, h('code', {}, c.entity), c.chosen ? h('span', { class: 'tag' }, 'escolhido') : null, c.label ? h('div', { class: 'muted' }, c.label) : null),
+              h('td', {}, c.entity, c.chosen ? h('span', { class: 'tag' }, 'escolhida') : null, c.label ? h('div', { class: 'muted' }, c.label) : null),
               h('td', { class: 'num' }, c.score),
-              h('td', { class: 'signals' }, c.signals),
             ),
           ),
         ),
       )
     : null;
-  body.append(section('Entidade e parâmetros', pairs(model.query)));
-  if (model.planner.length) body.append(section('Planejador', pairs(model.planner)));
-  if (cands) body.append(wide(section('Candidatos do planejador', cands)));
+  body.append(section('Dados e parâmetros', pairs(model.query)));
+  if (model.planner.length) body.append(section('Como a pergunta foi lida', pairs(model.planner)));
+  if (cands) body.append(wide(section('Leituras consideradas', cands)));
   if (model.tool) body.append(section('Ferramenta', pairs(model.tool)));
   const chunks = model.rag.chunks.length
     ? h(

@@ -48,6 +48,83 @@ export const ConversationKey = z.object({ client_id: z.string().min(1), conversa
 export const HistoryRequest = ConversationKey.extend({ limit: z.number().int().min(1).max(500).default(100) });
 export const HistoryResponse = z.object({ conversation_id: z.string(), turns: z.array(Turn) });
 
+/** A page of the client's conversations, newest activity first; `cursor` is the previous page's `next_cursor`. */
+export const ListConversationsRequest = z.object({
+  client_id: z.string().min(1),
+  limit: z.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(200).nullable().default(null),
+});
+export const ConversationSummary = z.object({
+  id: z.string(),
+  /** The title the client gave it, else its first question. */
+  title: z.string(),
+  last_activity: z.string(),
+  questions: z.number().int().min(0),
+});
+export type ConversationSummary = z.infer<typeof ConversationSummary>;
+export const ListConversationsResponse = z.object({ conversations: z.array(ConversationSummary), next_cursor: z.string().nullable() });
+export type ListConversationsResponse = z.infer<typeof ListConversationsResponse>;
+
+export const MAX_TITLE_CHARS = 120;
+export const RenameConversationRequest = ConversationKey.extend({ title: z.string().min(1).max(MAX_TITLE_CHARS) });
+/** `renamed` false: the client has no conversation with this id. */
+export const RenameConversationResponse = z.object({ renamed: z.boolean() });
+export const DeleteConversationResponse = z.object({ deleted: z.boolean(), turns: z.number().int().min(0) });
+
+/** A person's verdict on one answer (the answer's `meta.request_id`), with an optional comment. */
+export const FEEDBACK_COMMENT_MAX = 1000;
+export const FeedbackRating = z.enum(['up', 'down']);
+export type FeedbackRating = z.infer<typeof FeedbackRating>;
+export const FeedbackRequest = ConversationKey.extend({
+  request_id: z.string().min(1).max(128),
+  rating: FeedbackRating,
+  comment: z.string().max(FEEDBACK_COMMENT_MAX).nullable().default(null),
+});
+/** `stored` false: no answer of this conversation has this request id. */
+export const FeedbackResponse = z.object({ stored: z.boolean() });
+
+/** Feedback as recorded, for the ops export (never an API key; the client id is the account's). */
+export const FeedbackRecord = z.object({
+  client_id: z.string(),
+  conversation_id: z.string(),
+  request_id: z.string(),
+  turn_index: z.number().int(),
+  rating: FeedbackRating,
+  comment: z.string().nullable(),
+  created_at: z.string(),
+  /** The questions of the conversation up to the rated one, oldest first (a follow-up replays in context). */
+  questions: z.array(z.string()),
+  answer: z.string(),
+  /** The rated answer's recorded meta: structured question, entity, params, status, tickers. */
+  meta: z.record(z.unknown()),
+});
+export type FeedbackRecord = z.infer<typeof FeedbackRecord>;
+export const FeedbackExportRequest = z.object({
+  rating: FeedbackRating.nullable().default(null),
+  /** ISO date-time: verdicts given from then on. */
+  since: z.string().max(40).nullable().default(null),
+  limit: z.number().int().min(1).max(10_000).default(1000),
+});
+/** One case of the answer-accuracy sets (test/eval/answers/README.md, "Format") made from a verdict. */
+export const FeedbackEvalCase = z.object({
+  id: z.string(),
+  category: z.string(),
+  client_id: z.string(),
+  turns: z.array(
+    z.object({
+      q: z.string(),
+      expect: z.object({
+        subjects: z.array(z.string()).optional(),
+        period: z.object({ from: z.string(), to: z.string() }).optional(),
+        status: z.literal('ok').optional(),
+      }),
+    }),
+  ),
+  evidence: z.string(),
+});
+export type FeedbackEvalCase = z.infer<typeof FeedbackEvalCase>;
+export const FeedbackExportResponse = z.object({ cases: z.array(FeedbackEvalCase) });
+
 export const DebugResponse = z.object({
   key: ConversationKey,
   turn_count: z.number().int(),
@@ -74,6 +151,19 @@ export const ContextSubjects = {
   // Repeating a commit records the turn once (hot state and durable history both check the turn index).
   commit: defineRpc({ subject: 'cota.context.commit.v2', service: 'context', request: CommitRequest, response: CommitResponse, mustLand: true }),
   history: defineRpc({ subject: 'cota.context.history.v1', service: 'context', request: HistoryRequest, response: HistoryResponse, idempotent: true }),
+  list: defineRpc({ subject: 'cota.context.list.v1', service: 'context', request: ListConversationsRequest, response: ListConversationsResponse, idempotent: true }),
+  rename: defineRpc({ subject: 'cota.context.rename.v1', service: 'context', request: RenameConversationRequest, response: RenameConversationResponse, idempotent: true }),
+  // Deleting twice deletes once: the second finds nothing.
+  remove: defineRpc({ subject: 'cota.context.remove.v1', service: 'context', request: ConversationKey, response: DeleteConversationResponse, idempotent: true }),
+  // One verdict per answer: a repeated one replaces it.
+  feedback: defineRpc({ subject: 'cota.context.feedback.v1', service: 'context', request: FeedbackRequest, response: FeedbackResponse, idempotent: true }),
+  feedbackExport: defineRpc({
+    subject: 'cota.context.feedback-export.v1',
+    service: 'context',
+    request: FeedbackExportRequest,
+    response: FeedbackExportResponse,
+    idempotent: true,
+  }),
   debug: defineRpc({ subject: 'cota.context.debug.v1', service: 'context', request: ConversationKey, response: DebugResponse, idempotent: true }),
   clear: defineRpc({ subject: 'cota.context.clear.v1', service: 'context', request: ConversationKey, response: ClearResponse }),
   sessionGet: defineRpc({ subject: 'cota.context.session-get.v1', service: 'context', request: SessionGetRequest, response: SessionGetResponse, idempotent: true }),
