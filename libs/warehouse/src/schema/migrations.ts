@@ -65,6 +65,30 @@ class CreateWarehouseTable implements Migration {
   }
 }
 
+/** Columns added to existing tables after their first schema (types from the table spec). */
+class AddWarehouseColumns implements Migration {
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    private readonly columns: Array<[table: string, column: string]>,
+  ) {}
+  async up(q: QueryRunner): Promise<void> {
+    for (const [table, column] of this.columns) {
+      const type = tableSpec(table).columns.find(([c]) => c === column)![1];
+      await q.query(`ALTER TABLE "${table}" ADD COLUMN IF NOT EXISTS "${column}" ${type}`);
+    }
+  }
+  async down(q: QueryRunner): Promise<void> {
+    for (const [table, column] of this.columns) await q.query(`ALTER TABLE "${table}" DROP COLUMN IF EXISTS "${column}"`);
+  }
+}
+
+/** Re-creates every view with the canonical distribution record, the DY's window and the head count's source. */
+class WarehouseViewsProvenance extends WarehouseViews {
+  override readonly id = '202611270100-warehouse-views-provenance';
+  override readonly name = 'WarehouseViewsProvenance202611270100';
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
 export const warehouseMigrations: Migration[] = [
   new WarehouseTables(),
@@ -78,4 +102,22 @@ export const warehouseMigrations: Migration[] = [
   new CreateWarehouseTable('202611230105-warehouse-quarterly-fundamentals', 'WarehouseQuarterlyFundamentals202611230105', 'wh_quarterly_fundamentals'),
   new WarehouseViewsAsOf(),
   new WarehouseViewsSaleProceeds(),
+  // One record per distribution, one DY per fund with its window, each value's own source.
+  new AddWarehouseColumns('202611270100-warehouse-provenance-columns', 'WarehouseProvenanceColumns202611270100', [
+    ['wh_dividends', 'ex_date'],
+    ['wh_dividends', 'agreeing_sources'],
+    ['wh_dividends', 'disagreeing_sources'],
+    ['wh_dividends_yields', 'payments_12m'],
+    ['wh_snapshots', 'dy_from'],
+    ['wh_snapshots', 'dy_to'],
+    ['wh_snapshots', 'dy_payments'],
+    ['wh_snapshots', 'dy_price'],
+    ['wh_snapshots', 'dy_price_date'],
+    ['wh_snapshots', 'dy_source'],
+    ['wh_snapshots', 'published_dy_pct'],
+    ['wh_funds', 'shareholders_source'],
+    ['wh_funds', 'shareholders_as_of'],
+  ]),
+  new WarehouseViewsProvenance(),
+  new CreateWarehouseTable('202611270101-warehouse-valuation-history', 'WarehouseValuationHistory202611270101', 'wh_valuation_history'),
 ];
