@@ -105,15 +105,16 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
     const r = await ask('fiis_yield_history', { ticker: 'ABCP11', filters: { date: '2025-10-01' } });
     expect(r.rows[0]).toMatchObject({ ref_month: '2025-10-01', dividends_sum: Number(y.dividends_sum), price_ref: Number(y.price_ref) });
     // araquem's DY file: its month closes are facts of their month; its 12-month columns repeat the
-    // current figure on every row, so the snapshot's month shows the snapshot's (one DY per fund and month).
+    // current figure on every row, so they are no month's value. The fund's one DY (issue 26) is the
+    // series' row at its newest month: the distributions' 12 months over that close, shown by the snapshot too.
     const dy = sourceRows('araquem/samples/fiis_dividends_yields.csv').find((x) => x.ticker === 'ABCP11')!;
-    const snap = sourceRows('araquem/samples/fiis_financials_snapshot.csv').find((x) => x.ticker === 'ABCP11')!;
     const r2 = await ask('fiis_dividends_yields', { ticker: 'ABCP11', agg: 'latest' });
+    const snap = await ask('fiis_financials_snapshot', { ticker: 'ABCP11' });
     expect(r2.rows[0]).toMatchObject({
       ref_month: dy.ref_month,
       month_price_ref: Number(dy.month_price_ref),
-      dy_12m_pct: Number(snap.dy_pct),
-      dividends_12m_amt: Number(snap.sum_anual_dy_amt),
+      dy_12m_pct: Number(snap.rows[0].dy_pct),
+      dividends_12m_amt: Number(snap.rows[0].sum_anual_dy_amt),
     });
   });
 
