@@ -447,7 +447,7 @@ function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
   return [`| ${head} | Valor |`, '|---|---|', ...lines].join('\n');
 }
 
-/** "Fonte: B3 (IFIX) e Banco Central (SGS), dados até 23/12/2025." for a measure answer (a month for monthly series). */
+/** "Fonte: B3/Banco Central, dados até 23/12/2025." for a measure answer (a month for monthly series). */
 export function measureSources(result: MeasureResult): { sources: string[]; asOf: string | null; monthly: boolean } {
   const sources = [...new Set(result.values.flatMap((v) => v.sources))].sort();
   // The newest date shown, the extras' too ("e 75.213 em dezembro de 2023").

@@ -175,8 +175,8 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
             round(c.invested_amt / nullif(sum(c.invested_amt) OVER (PARTITION BY c.client_id), 0) * 100, 2) AS cost_weight_pct,
             s.dy_pct AS dy_12m_pct, s.price_book_ratio, s.last_dividend_amt,
             round(c.quantity * s.last_dividend_amt, 2) AS expected_monthly_income_amt,
-            r.volatility_ratio, r.sharpe_ratio, s.ref_date AS snapshot_date, c.is_demo,
-            (SELECT string_agg(DISTINCT x, ',' ORDER BY x) FROM regexp_split_to_table(concat_ws(',', c.source, s.source), ',') AS x) AS source
+            r.volatility_ratio, r.sharpe_ratio, s.ref_date AS snapshot_date, s.dy_price_date AS dy_date, c.is_demo,
+            (SELECT string_agg(DISTINCT x, ',' ORDER BY x) FROM regexp_split_to_table(concat_ws(',', c.source, s.source, s.dy_source), ',') AS x) AS source
        FROM client_fiis_positions c
        LEFT JOIN wh_funds f ON f.ticker = c.ticker
        LEFT JOIN wh_snapshots s ON s.ticker = c.ticker
