@@ -104,8 +104,9 @@ describe('periods, bases and groupings the raw files decide', () => {
     ['qto o apto11 pagou em julho de 2025 pela data de pagamento?', ['R$ 0,10', 'julho de 2025']],
     // market16 prices_daily.csv XPML11 2022 (adjusted only, daily): 03/01 67,3246 and 29/12 71,2509.
     ['primeiro e ultimo fechamento do xpml11 em 2022', ['R$ 67,32', 'R$ 71,25', '29/12/2022']],
-    // market16 ifix_daily.csv 22/12/2025 3.735,09 vs opbrreit 19/12/2025 3.707,34.
-    ['quanto o ifix variou ontem?', ['+0,75%', '22/12/2025', '19/12/2025']],
+    // market16 ifix_daily.csv 22/12/2025 3.735,09 → 23/12/2025 3.755,15: "ontem" (26/11/2026 or later) is not in
+    // the data, so the latest session's change is given and the dates are said (issue 26; was 19/12 → 22/12).
+    ['quanto o ifix variou ontem?', ['+0,54%', '22/12/2025', '23/12/2025', 'Os dados vão até 23/12/2025 e hoje é']],
     // market16 prices_daily.csv adjusted KNRI11 105,9606 (30/12/2021) → 110,7009 (29/12/2022); opbrreit IFIX 2022 +2,22%.
     ['o knri11 bateu o ifix em 2022?', ['+4,47%', '+2,22%', 'o maior rendimento no período é o do KNRI11', 'ajustados']],
     // Adjusted closes 30/12/2020 → 30/12/2021: HGRU11 91,3214 → 83,4906, KNRI11 121,2173 → 105,9606.
@@ -193,7 +194,7 @@ describe('one value per metric', () => {
       ['portfolio', `SELECT ticker, dy_12m_pct AS dy, price_book_ratio AS pvp FROM client_fiis_enriched_portfolio`],
       [
         'dy series',
-        `SELECT y.ticker, y.dy_12m_pct AS dy FROM fiis_dividends_yields y JOIN wh_snapshots s ON s.ticker = y.ticker AND y.ref_month = date_trunc('month', s.ref_date)::date`,
+        `SELECT y.ticker, y.dy_12m_pct AS dy FROM fiis_dividends_yields y JOIN wh_snapshots s ON s.ticker = y.ticker AND s.dy_source = 'derived' AND y.ref_month = date_trunc('month', s.dy_price_date)::date`,
       ],
     ];
     const mismatches: string[] = [];
@@ -212,8 +213,17 @@ describe('one value per metric', () => {
     }
     // The answers: "qual o dy do X?" for every fund with a published DY says that number.
     for (const s of snaps.filter((x) => x.dy !== null)) {
-      const plan = planner.planDeterministic(`qual o dy do ${s.ticker}?`);
-      const values = (await measures.compute(plan.question!, 'c')).values;
+      const q = {
+        subjects: [{ kind: 'fund' as const, id: s.ticker }],
+        measure: 'dy',
+        agg: 'value' as const,
+        also: [],
+        period: null,
+        group_by: null,
+        compare: null,
+        condition: null,
+      };
+      const values = (await measures.compute(q, 'c')).values;
       compared++;
       if (values[0]?.value !== num(s.dy)) mismatches.push(`dy answer ${s.ticker}: ${values[0]?.value} vs ${s.dy}`);
     }

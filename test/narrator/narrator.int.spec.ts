@@ -70,7 +70,7 @@ describe('without a model configured', () => {
 
   it('answers deterministically and says why', async () => {
     const res = await ask('Qual o último dividendo do ABCP11?');
-    expect(res.answer).toBe(`${DETERMINISTIC}\n\nFonte: CVM/B3 (via base araquem), dados até 31/10/2025.`);
+    expect(res.answer).toBe(`${DETERMINISTIC}\n\nFonte: CVM/B3, dados até 31/10/2025.`);
     expect(res.narrator).toMatchObject({ llm_used: false, reason: 'llm_not_configured', model: null });
     expect(fake.requests).toHaveLength(0);
   });
@@ -88,7 +88,7 @@ describe('with a model behind an OpenAI-compatible endpoint', () => {
   it('uses a faithful rephrasing', async () => {
     const res = await ask('Qual o último dividendo do ABCP11?');
     expect(res.narrator).toMatchObject({ llm_used: true, reason: 'llm_ok', model: 'fake-narrator' });
-    expect(res.answer).toBe('O ABCP11 pagou R$ 0,65 por cota: data-com em 31/10/2025 e pagamento em 07/11/2025.\n\nFonte: CVM/B3 (via base araquem), dados até 31/10/2025.');
+    expect(res.answer).toBe('O ABCP11 pagou R$ 0,65 por cota: data-com em 31/10/2025 e pagamento em 07/11/2025.\n\nFonte: CVM/B3, dados até 31/10/2025.');
     const sent = fake.requests.at(-1)!;
     expect(sent.model).toBe('fake-narrator');
     expect(sent.messages[1].content).toContain(DETERMINISTIC);

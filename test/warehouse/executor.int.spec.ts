@@ -105,15 +105,16 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
     const r = await ask('fiis_yield_history', { ticker: 'ABCP11', filters: { date: '2025-10-01' } });
     expect(r.rows[0]).toMatchObject({ ref_month: '2025-10-01', dividends_sum: Number(y.dividends_sum), price_ref: Number(y.price_ref) });
     // araquem's DY file: its month closes are facts of their month; its 12-month columns repeat the
-    // current figure on every row, so the snapshot's month shows the snapshot's (one DY per fund and month).
+    // current figure on every row, so they are no month's value. The fund's one DY (issue 26) is the
+    // series' row at its newest month: the distributions' 12 months over that close, shown by the snapshot too.
     const dy = sourceRows('araquem/samples/fiis_dividends_yields.csv').find((x) => x.ticker === 'ABCP11')!;
-    const snap = sourceRows('araquem/samples/fiis_financials_snapshot.csv').find((x) => x.ticker === 'ABCP11')!;
     const r2 = await ask('fiis_dividends_yields', { ticker: 'ABCP11', agg: 'latest' });
+    const snap = await ask('fiis_financials_snapshot', { ticker: 'ABCP11' });
     expect(r2.rows[0]).toMatchObject({
       ref_month: dy.ref_month,
       month_price_ref: Number(dy.month_price_ref),
-      dy_12m_pct: Number(snap.dy_pct),
-      dividends_12m_amt: Number(snap.sum_anual_dy_amt),
+      dy_12m_pct: Number(snap.rows[0].dy_pct),
+      dividends_12m_amt: Number(snap.rows[0].sum_anual_dy_amt),
     });
   });
 
@@ -122,7 +123,8 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
     expect(r.rows).toHaveLength(1);
     const row = r.rows[0];
     expect(row.source).toBe('derived');
-    expect(row.dy_12m_pct).toBeCloseTo(((row.dividends_12m_amt as number) / (row.month_price_ref as number)) * 100, 3);
+    // Two decimals, as every DY is kept (issue 26: one number wherever it is shown).
+    expect(Math.abs((row.dy_12m_pct as number) - ((row.dividends_12m_amt as number) / (row.month_price_ref as number)) * 100)).toBeLessThanOrEqual(0.005 + 1e-9);
     const close = sourceRows('paulo037/dados_historicos.csv').find((x) => x.Ticker === 'KNRI11' && x.Datetime === '2022-12')!;
     expect(row.month_price_ref).toBe(Number(close.Close));
   });
@@ -130,7 +132,13 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
   it('fiis_financials_snapshot, revenue schedule and risk: araquem values', async () => {
     const s = sourceRows('araquem/samples/fiis_financials_snapshot.csv').find((r) => r.ticker === 'HGLG11')!;
     const snap = await ask('fiis_financials_snapshot', { ticker: 'HGLG11' });
-    expect(snap.rows[0]).toMatchObject({ price_book_ratio: Number(s.price_book_ratio), equity_per_share: Number(s.equity_per_share), dy_pct: Number(s.dy_pct) });
+    // The published DY is kept apart; the fund's DY is the one from its distributions (12 × R$ 1,10 / R$ 157,60 on 25/06/2025).
+    expect(snap.rows[0]).toMatchObject({
+      price_book_ratio: Number(s.price_book_ratio),
+      equity_per_share: Number(s.equity_per_share),
+      published_dy_pct: Number(s.dy_pct),
+      dy_pct: 8.38,
+    });
     const rs = sourceRows('araquem/samples/fiis_financials_revenue_schedule.csv').find((r) => r.ticker === 'ELDO11')!;
     const sched = await ask('fiis_financials_revenue_schedule', { ticker: 'ELDO11' });
     expect(sched.rows[0]).toMatchObject({ revenue_due_0_3m_pct: Number(rs.revenue_due_0_3m_pct), revenue_ipca_pct: Number(rs.revenue_ipca_pct) });
@@ -176,7 +184,7 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
   it('fii_overview: one row joining registry, snapshot, risk and rankings', async () => {
     const r = await ask('fii_overview', { ticker: 'HGLG11' });
     expect(r.rows).toHaveLength(1);
-    expect(r.rows[0]).toMatchObject({ ticker: 'HGLG11', fii_cnpj: '11.728.688/0001-47', dy_12m_pct: 8.25, price_book_ratio: 0.986, sharpe_ratio: -1.0501 });
+    expect(r.rows[0]).toMatchObject({ ticker: 'HGLG11', fii_cnpj: '11.728.688/0001-47', dy_12m_pct: 8.38, price_book_ratio: 0.986, sharpe_ratio: -1.0501 });
     expect(r.rows[0].source).toBe('araquem,dashbord,derived');
     expect(r.sources).toEqual(['araquem', 'dashbord', 'derived']);
   });

@@ -82,10 +82,14 @@ describe('warehouse ingest (real Postgres)', () => {
     );
     expect(rows.length).toBeGreaterThan(24);
     expect(rows.filter((r) => r.dy === 12.65).length).toBeLessThan(3);
-    // One definition: the 12 months' dividends over the month's close; the snapshot's month takes the snapshot's figure.
-    for (const r of rows.filter((x) => x.m < '2025-11-01')) expect(r.dy).toBeCloseTo((r.sum / r.price) * 100, 2);
-    const [snap] = await ds.query(`SELECT dy_pct::float AS dy FROM wh_snapshots WHERE ticker = 'AFHI11'`);
-    expect(rows[rows.length - 1]).toMatchObject({ m: '2025-11-01', dy: snap.dy });
+    // One definition: the 12 months' dividends over the month's close (two decimals), every month; the
+    // fund's DY (the snapshot's, shown everywhere) is the series' row of the month of its close (issue 26).
+    for (const r of rows) expect(Math.abs(r.dy - (r.sum / r.price) * 100)).toBeLessThanOrEqual(0.005 + 1e-9);
+    const [snap] = await ds.query(
+      `SELECT dy_pct::float AS dy, sum_anual_dy_amt::float AS sum, date_trunc('month', dy_price_date)::date::text AS m, dy_source FROM wh_snapshots WHERE ticker = 'AFHI11'`,
+    );
+    expect(snap.dy_source).toBe('derived');
+    expect(rows.find((r) => r.m === snap.m)).toMatchObject({ dy: snap.dy, sum: snap.sum });
   });
 
   it("keeps a fund's CVM months whose report has a broken or empty ISIN (XPLG11, 2023-11 and 2023-12)", async () => {

@@ -52,9 +52,24 @@ export const MeasureDefSchema = z
     /** Answers in its place, saying so, when this measure has no data in the period (intraday extremes → closes). */
     fallback_measure: z.string().optional(),
     /** Where the current value is published (a snapshot): "hoje" and the last 12 months read it. */
-    current: z.object({ table: Ident, subject_column: Ident, date_column: Ident, value_column: Ident }).strict().optional(),
+    current: z
+      .object({
+        table: Ident,
+        subject_column: Ident,
+        date_column: Ident,
+        value_column: Ident,
+        /** What a current yield rests on (its window, sum, count, price and source), said with the value. */
+        basis: z.object({ from_column: Ident, total_column: Ident, count_column: Ident, price_column: Ident, price_date_column: Ident, source_column: Ident }).strict().optional(),
+      })
+      .strict()
+      .optional(),
     /** Monthly series (rates, CVM reports) are dated by month: answers say "outubro de 2021", not 01/10/2021. */
     grain: z.enum(['day', 'month']).default('day'),
+    /**
+     * How "os últimos n meses" is counted (libs/periods `trailingMonths`): `month` for monthly events
+     * (distributions: 12 whole months ending with the latest data's month), `day` for daily series.
+     */
+    window_grain: z.enum(['day', 'month']).default('day'),
     /** How an annual rate accumulates over a period: compounded per business day (252 a year). */
     compounding: z.enum(['daily_252']).optional(),
     /** Client measures: rows are always filtered by the authenticated client on this column (never by the question). */

@@ -162,6 +162,11 @@ export const MeasureResult = z.object({
   values: z.array(MeasureValue),
   /** The subject that wins the comparison, when one was asked. */
   winner: QuestionSubject.nullable(),
+  /**
+   * The calendar day (America/Sao_Paulo) a question about "ontem" or "este mês" was asked on: when the
+   * data does not reach it, the answer gives the latest value and says how far the data goes.
+   */
+  today: IsoDate.nullable().default(null),
   /** A fund measure asked of the client's portfolio: its funds' values weighted by market value. */
   portfolio: z
     .object({ value: z.number().nullable(), weights: z.array(z.object({ ticker: z.string(), weight: z.number() })) })

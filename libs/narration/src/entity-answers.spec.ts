@@ -197,7 +197,7 @@ describe('entity answers from real rows', () => {
     const rec = { ...ov, fii_cnpj: reg.fii_cnpj, admin_name: reg.admin_name, snapshot_date: ov.snapshot_updated_at };
     const text = answer('Resumo do ABCP11', realResult('fii_overview', [rec], { ticker: 'ABCP11' }));
     expect(text).toContain('O ABCP11 (Fundo Investimento Imobiliario Grand Plaza Shopping) é um fundo imobiliário do segmento Shoppings (classificação: Tijolo)');
-    expect(text).toContain('R$ 7,40 por cota (dividend yield de 9,95%)');
+    expect(text).toContain('R$ 7,40 por cota, dividend yield de 9,95%');
     expect(text).toMatchSnapshot();
   });
 

@@ -40,7 +40,7 @@ describe('LlmNarrator through the Narrator', () => {
     const { narrator } = withLlm(async () => 'O ABCP11 pagou R$ 0,65 por cota; a data-com foi 31/10/2025 e o pagamento, 07/11/2025.');
     const res = await narrator.narrate(request());
     expect(res.narrator).toMatchObject({ llm_used: true, reason: 'llm_ok', model: 'scripted-model' });
-    expect(res.answer).toBe('O ABCP11 pagou R$ 0,65 por cota; a data-com foi 31/10/2025 e o pagamento, 07/11/2025.\n\nFonte: CVM/B3 (via base araquem), dados até 31/10/2025.');
+    expect(res.answer).toBe('O ABCP11 pagou R$ 0,65 por cota; a data-com foi 31/10/2025 e o pagamento, 07/11/2025.\n\nFonte: CVM/B3, dados até 31/10/2025.');
   });
 
   it('never lets an invented number through', async () => {

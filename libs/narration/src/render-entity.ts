@@ -370,6 +370,8 @@ export class EntityRenderer {
           if (modifier === 'sum' || modifier === 'max') return this.overRows(scope, name, modifier);
           if (!(name in row) || isMissing(row[name])) return null;
           if (modifier === 'month' || this.isMonthColumn(name)) return formatMonth(row[name]);
+          // A value's own source (a column holding a source id): the publisher a person knows, never a nickname.
+          if (modifier === 'source') return this.input.policy.sources[String(row[name])] ?? null;
           if (modifier === 'vs_one') {
             // Read at the precision shown: a P/VP of 0,999 is shown as 1,00 and so is "igual".
             const r = Math.round(Number(row[name]) * 100);

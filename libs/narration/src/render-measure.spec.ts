@@ -1,6 +1,6 @@
 import { loadMeasureCatalog } from '@cota/catalog';
 import type { MeasureResult } from '@cota/contracts';
-import { renderMeasure as render } from './render-measure';
+import { calendarNote, renderMeasure as render } from './render-measure';
 
 const words = loadMeasureCatalog().measures;
 const renderMeasure = (r: MeasureResult, q: Parameters<typeof render>[1]) => render(r, q, words);
@@ -29,6 +29,7 @@ const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResu
   ...over,
 });
 const result = (over: Partial<MeasureResult> = {}): MeasureResult => ({
+  today: null,
   measure: 'index_points',
   entity: 'history_b3_indexes',
   agg: 'variation',
@@ -150,5 +151,16 @@ describe('measure answers lead with the number', () => {
       { ...question, period: { kind: 'range', from: '2023-02-01', to: '2023-02-28', grain: 'month' } },
     );
     expect(div).toBe('Os dividendos por cota do IRDM11 em fevereiro de 2023 somam R$ 0,948 (1 pagamento).');
+  });
+});
+
+describe('the calendar, honestly', () => {
+  it('"ontem" past the data: the dates said plainly; none when the data reaches it', () => {
+    const v = value({ coverage: { from: '2010-12-30', to: '2025-12-23' } });
+    expect(calendarNote(result({ today: '2026-11-27', values: [v] }), { kind: 'previous_session' })).toBe(
+      'Os dados vão até 23/12/2025 e hoje é 27/11/2026: não há dados de ontem; o valor acima é o mais recente da base.',
+    );
+    expect(calendarNote(result({ today: '2025-12-24', values: [v] }), { kind: 'previous_session' })).toBeNull();
+    expect(calendarNote(result({ today: '2026-11-27', values: [v] }), { kind: 'relative_month', offset: 0 })).toContain('não há dados deste mês');
   });
 });

@@ -176,9 +176,32 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
         : 'Atenção: onde não há fechamento negociado na base, o valor mostrado é o fechamento ajustado por proventos.',
     );
   }
+  const stale = calendarNote(result, spec);
+  if (stale) parts.push(stale);
   const table = result.values.length === 1 ? rowsTable(result, result.values[0]) : null;
   if (table) parts.push(table);
   return parts.filter(Boolean).join('\n\n');
+}
+
+/**
+ * "Ontem" and "este mês" are the calendar's: when the data stops before them, the answer says how
+ * far it goes and what today is, plainly, instead of passing the latest data off as yesterday's.
+ */
+export function calendarNote(r: MeasureResult, spec: PeriodSpec | null): string | null {
+  if (!r.today || !spec) return null;
+  const ends = r.values.map((v) => v.coverage?.to).filter((d): d is string => !!d);
+  if (!ends.length) return null;
+  const dataEnd = ends.sort().pop()!;
+  const wanted = spec.kind === 'previous_session' ? 'de ontem' : 'deste mês';
+  const reaches = spec.kind === 'previous_session' ? dataEnd >= previousDay(r.today) : dataEnd.slice(0, 7) === r.today.slice(0, 7);
+  if (reaches) return null;
+  return `Os dados vão até ${formatDate(dataEnd)} e hoje é ${formatDate(r.today)}: não há dados ${wanted}; o valor acima é o mais recente da base.`;
+}
+
+function previousDay(iso: string): string {
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
 }
 
 type Condition = StructuredQuestion['condition'];
@@ -438,7 +461,7 @@ function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
   return [`| ${head} | Valor |`, '|---|---|', ...lines].join('\n');
 }
 
-/** "Fonte: B3 (via opbrreit), dados até 23/12/2025." for a measure answer (a month for monthly series). */
+/** "Fonte: B3/Banco Central, dados até 23/12/2025." for a measure answer (a month for monthly series). */
 export function measureSources(result: MeasureResult): { sources: string[]; asOf: string | null; monthly: boolean } {
   const sources = [...new Set(result.values.flatMap((v) => v.sources))].sort();
   // The newest date shown, the extras' too ("e 75.213 em dezembro de 2023").

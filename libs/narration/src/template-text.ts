@@ -3,7 +3,8 @@
  *   `{name}`         a value (a column of the row, or a narration value like `window`, `count`, `fund`)
  *   `{name|month}`   a modifier (`month`: "novembro de 2025"; `lower`: lower-cased text; over the rows
  *                    being told, `sum`: the column's total, `max`: its greatest value, e.g. newest date;
- *                    `vs_one`: a ratio read against 1, "abaixo"/"acima"/"igual", as shown at two decimals)
+ *                    `vs_one`: a ratio read against 1, "abaixo"/"acima"/"igual", as shown at two decimals;
+ *                    `source`: a column holding a source id, as its publisher: "CVM (Informe Mensal de FII)")
  *   `[ ... ]`        an optional segment, dropped when any value inside it is missing
  * A missing value outside an optional segment makes the whole sentence unusable (null), so the
  * caller falls back to the next sentence instead of printing "R$ —".
@@ -20,7 +21,7 @@ export function placeholdersOf(text: string): string[] {
   return names;
 }
 
-export const MODIFIERS = ['month', 'lower', 'sum', 'max', 'vs_one'] as const;
+export const MODIFIERS = ['month', 'lower', 'sum', 'max', 'vs_one', 'source'] as const;
 
 /** Modifiers used in a template text (validated at start-up). */
 export function modifiersOf(text: string): string[] {

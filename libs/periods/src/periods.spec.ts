@@ -3,6 +3,7 @@ import { parsePeriod } from './parse';
 import { resolvePeriod } from './resolve';
 import { shiftPeriod } from './shift';
 import { todayInBrazil } from './today';
+import { trailingMonths } from './resolve';
 
 const spec = (q: string) => parsePeriod(q)?.spec ?? null;
 const range = (from: string, to: string, grain: string) => ({ kind: 'range', from, to, grain });
@@ -121,6 +122,13 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
 
 describe('periods resolved against the series, never the clock', () => {
   const ifix = { from: '2010-12-30', to: '2025-12-23' };
+  it('"últimos 12 meses" of monthly events is 12 whole months ending with the latest month (12 payments, never 13)', () => {
+    // HGLG11's data-com 31/05/2024 and 30/05/2025: a day-exact window from 31/05/2024 held both.
+    expect(trailingMonths('2025-05-30', 12, 'day')).toEqual({ from: '2024-05-31', to: '2025-05-30' });
+    expect(trailingMonths('2025-05-30', 12, 'month')).toEqual({ from: '2024-06-01', to: '2025-05-30' });
+    expect(resolvePeriod({ kind: 'trailing', unit: 'year', n: 1 }, { from: '2016-01-29', to: '2025-06-26' }, null, 'month')).toEqual({ from: '2024-07-01', to: '2025-06-26' });
+  });
+
   it('counts relative periods from the latest date the series has', () => {
     expect(resolvePeriod({ kind: 'relative_year', offset: 0, to_date: true }, ifix)).toEqual({ from: '2025-01-01', to: '2025-12-31' });
     expect(resolvePeriod({ kind: 'trailing', unit: 'month', n: 6 }, ifix)).toEqual({ from: '2025-06-24', to: '2025-12-23' });

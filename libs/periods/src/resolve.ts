@@ -11,6 +11,21 @@ export interface ResolvedPeriod {
   to: string;
 }
 
+/**
+ * How a window of months is counted. `day`: from the same day n months before the latest date
+ * (a price series: "nos últimos 12 meses" of the IFIX starts on the session a year back).
+ * `month`: whole calendar months ending with the latest date's month, so a monthly event (a
+ * distribution dated 31/05/2024 and 30/05/2025) is counted 12 times in 12 months, never 13.
+ */
+export type WindowGrain = 'day' | 'month';
+
+/** "Os últimos n meses" of a series whose latest date is `to`, by the window grain. */
+export function trailingMonths(to: string, months: number, grain: WindowGrain): ResolvedPeriod {
+  const [y, m] = parts(to);
+  const from = grain === 'month' ? addMonths(iso(y, m, 1), -(months - 1)) : addDays(addMonths(to, -months), 1);
+  return { from, to };
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
 const iso = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
 const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
@@ -35,7 +50,7 @@ export function addMonths(date: string, months: number): string {
  * Turns a period as said into dates, against what the series has. `year` is the conversation's
  * year for months said without one ("e em abril?" after "março de 2024").
  */
-export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year: number | null = null): ResolvedPeriod {
+export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year: number | null = null, grain: WindowGrain = 'day'): ResolvedPeriod {
   const [ly, lm] = parts(coverage.to);
   switch (spec?.kind ?? 'latest') {
     case 'latest':
@@ -49,8 +64,7 @@ export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year:
     case 'trailing': {
       const s = spec as Extract<PeriodSpec, { kind: 'trailing' }>;
       const months = s.unit === 'year' ? s.n * 12 : s.unit === 'month' ? s.n : 0;
-      const from = months ? addDays(addMonths(coverage.to, -months), 1) : addDays(coverage.to, -s.n + 1);
-      return { from, to: coverage.to };
+      return months ? trailingMonths(coverage.to, months, grain) : { from: addDays(coverage.to, -s.n + 1), to: coverage.to };
     }
     case 'ago': {
       const s = spec as Extract<PeriodSpec, { kind: 'ago' }>;

@@ -4,7 +4,7 @@ import { buildDividendsSection, buildNewsSection, buildPortfolioSection } from '
 import { buildMarketSection, MARKET_ENTITIES } from './briefing/market';
 import { renderReport } from './render';
 import { formatDayInBrazil } from '@cota/text';
-import { newReportId, Report } from './report';
+import { newReportId, Report, ReportSection } from './report';
 import { WarehouseQuery } from './warehouse-query';
 
 export interface BriefingContext {
@@ -76,12 +76,13 @@ export async function buildDailyBriefing(wh: WarehouseQuery, ctx: BriefingContex
   const pf = buildPortfolioSection(portfolio.ok ? portfolio.value : null, registryResult, portfolio.ok ? null : portfolio.reason);
   const noFunds = held.length === 0 ? 'Sem posições na carteira: nada a mostrar aqui.' : null;
 
+  const today = todayInBrazil(ctx.now);
   const sections = [
     buildMarketSection(marketOk, marketFailed),
     pf.section,
-    buildDividendsSection(okOf(dividends), pf.segments, todayInBrazil(ctx.now), noFunds ?? failNote(dividends, 'os proventos')),
+    buildDividendsSection(okOf(dividends), pf.segments, today, noFunds ?? failNote(dividends, 'os proventos')),
     buildNewsSection(okOf(news), pf.segments, MAX_NEWS, noFunds ?? failNote(news, 'as notícias')),
-  ];
+  ].map((s) => withStaleNote(s, today));
   const sources = [...new Set([...marketOk, ...(portfolio.ok ? [portfolio.value] : []), ...okOf(dividends), ...okOf(news), ...registryRows].flatMap((r) => r.sources))].sort();
 
   const generated = ctx.now;
@@ -96,4 +97,20 @@ export async function buildDailyBriefing(wh: WarehouseQuery, ctx: BriefingContex
     sources,
   };
   return { ...base, text: renderReport(base) };
+}
+
+/** Data older than this many days is said in the section itself, not only in its "dados até" line. */
+const STALE_AFTER_DAYS = 5;
+
+/**
+ * A briefing dated today whose data is older says so plainly, in the section the data is in: "os
+ * dados desta seção vão até 14/11/2025, 378 dias antes de hoje (27/11/2026)".
+ */
+export function withStaleNote(section: ReportSection, today: string): ReportSection {
+  if (!section.as_of) return section;
+  const days = Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${section.as_of.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
+  if (!(days > STALE_AFTER_DAYS)) return section;
+  const fmt = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+  const stale = `Atenção: os dados desta seção vão até ${fmt(section.as_of)}, ${days} dias antes de hoje (${fmt(today)}).`;
+  return { ...section, note: section.note ? `${stale} ${section.note}` : stale };
 }

@@ -41,6 +41,7 @@ describe('monthly and 12-month yields (hand-checked)', () => {
         month_price_ref: 100,
         dy_monthly: 0.01,
         dividends_12m_amt: 12,
+        payments_12m: 12,
         dy_12m_pct: 12,
         last_dividend_amt: 1,
         last_payment_date: '2024-01-14',
@@ -66,11 +67,11 @@ describe('monthly and 12-month yields (hand-checked)', () => {
       ],
     ]);
     const out = computeYields(divs, closes).yields;
-    // September is three months past the last dividend: a fund that stopped paying shows it.
-    expect(out.map((y) => [y.ref_month, y.dividends_12m_amt])).toEqual([
-      ['2025-05-01', 12],
-      ['2025-06-01', 12],
-      ['2025-09-01', 8],
+    // September is three months past the newest data-com: the distribution data ends there, so no
+    // 12-month figure is made up from 8 payments (the fund's DY is the one ending at its newest data-com).
+    expect(out.map((y) => [y.ref_month, y.dividends_12m_amt, y.payments_12m])).toEqual([
+      ['2025-05-01', 12, 12],
+      ['2025-06-01', 12, 12],
     ]);
   });
 

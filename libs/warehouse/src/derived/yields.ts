@@ -7,10 +7,14 @@
  * - dividends_sum(M)  = sum of dividends whose reference month is M;
  * - price_ref(M)      = last unadjusted close of month M (adjusted closes would inflate old yields);
  * - dy_monthly(M)     = dividends_sum(M) / price_ref(M)                      (fraction: 0.0087 = 0,87%);
- * - dividends_12m(M)  = sum of dividends_sum over M-11 .. M, only when the ticker's dividend history
- *                       starts at or before M-11 (a shorter history would understate the sum); when the
- *                       newest dividend is of M-1 (the data ends before M's record date), M-12 .. M-1;
- * - dy_12m_pct(M)     = dividends_12m(M) / price_ref(M) * 100                (percent: 9.87 = 9,87%);
+ * - dividends_12m(M)  = sum of the dividends whose RECORD date (data-com) falls in the 12 whole months
+ *                       M-11 .. M: the same distributions "os últimos 12 meses" of the dividend answer
+ *                       lists; only when the history starts at or before M-11 (a shorter history would
+ *                       understate the sum); the month right after the newest record date takes the
+ *                       12 months ending at that record date (the data ends there: dashbord's sessions
+ *                       run to 2025-06-25, its record dates to 2025-05-30), later months none, or
+ *                       they would count 11 payments as 12 months;
+ * - dy_12m_pct(M)     = dividends_12m(M) / price_ref(M) * 100, two decimals (9.87 = 9,87%);
  * - last_dividend_amt / last_payment_date = newest dividend with reference month <= M.
  */
 export interface DividendIn {
@@ -35,6 +39,8 @@ export interface DividendsYieldsRow {
   month_price_ref: number;
   dy_monthly: number;
   dividends_12m_amt: number;
+  /** How many distributions the 12-month sum took. */
+  payments_12m: number;
   dy_12m_pct: number;
   last_dividend_amt: number | null;
   last_payment_date: string | null;
@@ -48,6 +54,9 @@ export function addMonths(month: string, n: number): string {
   const d = new Date(Date.UTC(y, m - 1 + n, 1));
   return d.toISOString().slice(0, 10);
 }
+
+/** The month a distribution belongs to by its data-com: what a fund distributed in a window. */
+export const recordMonth = (d: DividendIn): string => `${d.traded_until_date.slice(0, 7)}-01`;
 
 export function refMonth(d: DividendIn): string {
   return `${(d.payment_date ?? d.traded_until_date).slice(0, 7)}-01`;
@@ -73,22 +82,30 @@ export function computeYields(dividends: DividendIn[], closes: Map<string, Map<s
     const sorted = [...divs].sort((a, b) => refMonth(a).localeCompare(refMonth(b)) || a.traded_until_date.localeCompare(b.traded_until_date));
     const perMonth = new Map<string, number>();
     for (const d of sorted) perMonth.set(refMonth(d), (perMonth.get(refMonth(d)) ?? 0) + d.dividend_amt);
-    const firstMonth = refMonth(sorted[0]);
-    // Dividend data can end a month before price data (dashbord: sessions to 2025-06-25, record
-    // dates to 2025-06-17): the month right after the ticker's newest dividend takes the 12 months
-    // ending at that dividend, or it would count 11 payments as 12 months.
-    const lastMonth = refMonth(sorted[sorted.length - 1]);
+    const byRecord = new Map<string, { sum: number; n: number }>();
+    for (const d of sorted) {
+      const cur = byRecord.get(recordMonth(d)) ?? { sum: 0, n: 0 };
+      byRecord.set(recordMonth(d), { sum: cur.sum + d.dividend_amt, n: cur.n + 1 });
+    }
+    const recordMonths = [...byRecord.keys()].sort();
+    const firstMonth = recordMonths[0];
+    const lastMonth = recordMonths[recordMonths.length - 1];
 
     for (const [month, price] of [...monthCloses].sort(([a], [b]) => a.localeCompare(b))) {
       if (!(price > 0)) continue;
       const sum = round(perMonth.get(month) ?? 0, 6);
       if (sum > 0) history.push({ ticker, ref_month: month, dividends_sum: sum, price_ref: price, dy_monthly: round(sum / price, 8) });
 
-      const windowEnd = month > lastMonth && addMonths(lastMonth, 1) === month ? lastMonth : month;
-      const windowStart = addMonths(windowEnd, -11);
-      if (firstMonth > windowStart) continue;
+      if (month > lastMonth && addMonths(lastMonth, 1) !== month) continue;
+      const windowEnd = month > lastMonth ? lastMonth : month;
+      if (firstMonth > addMonths(windowEnd, -11)) continue;
       let total = 0;
-      for (let i = 0; i < 12; i++) total += perMonth.get(addMonths(windowEnd, -i)) ?? 0;
+      let payments = 0;
+      for (let i = 0; i < 12; i++) {
+        const r = byRecord.get(addMonths(windowEnd, -i));
+        total += r?.sum ?? 0;
+        payments += r?.n ?? 0;
+      }
       total = round(total, 6);
       if (total <= 0) continue;
       const last = [...sorted].reverse().find((d) => refMonth(d) <= month) ?? null;
@@ -99,7 +116,8 @@ export function computeYields(dividends: DividendIn[], closes: Map<string, Map<s
         month_price_ref: price,
         dy_monthly: round(sum / price, 8),
         dividends_12m_amt: total,
-        dy_12m_pct: round((total / price) * 100, 4),
+        payments_12m: payments,
+        dy_12m_pct: round((total / price) * 100, 2),
         last_dividend_amt: last?.dividend_amt ?? null,
         last_payment_date: last?.payment_date ?? null,
       });

@@ -23,6 +23,8 @@ export interface FundFact {
   fields: Row;
   /** Segment label as that source writes it (mapped later). */
   segment: string | null;
+  /** The date the fields are of, when the source dates them (CVM: the month of the report). */
+  as_of?: string;
 }
 
 export interface PriceFact {

@@ -1,4 +1,4 @@
-import { compareSeries, reconcileDividends } from './reconcile';
+import { compareSeries, dividendDisagreements, reconcileDividends } from './reconcile';
 import { chooseSegment } from './segments';
 import { parseCsv } from './csv';
 import { tickerFromIsin } from './sources/cvm';
@@ -39,6 +39,31 @@ describe('source reconciliation', () => {
     ]);
     expect(kept.map((d) => d.traded_until_date).sort()).toEqual(['2023-12-29', '2024-03-01', '2024-11-29', '2024-12-30']);
     expect(kept.filter((d) => d.traded_until_date.startsWith('2024'))).toHaveLength(3);
+  });
+
+  it('one record per distribution: the ex-date kept, the other sources recorded as agreeing or not', () => {
+    const input = [
+      { ticker: 'HGLG11', traded_until_date: '2023-12-28', payment_date: null, dividend_amt: 1.1, source: 'dashbord' as const },
+      { ticker: 'HGLG11', traded_until_date: '2024-01-02', payment_date: null, dividend_amt: 1.1, source: 'market16' as const },
+      { ticker: 'XPML11', traded_until_date: '2024-03-18', payment_date: null, dividend_amt: 0.92, source: 'dashbord' as const },
+      { ticker: 'XPML11', traded_until_date: '2024-03-19', payment_date: null, dividend_amt: 0.899938, source: 'market16' as const },
+    ];
+    const kept = reconcileDividends(input);
+    expect(kept.map((d) => [d.ticker, d.traded_until_date, d.ex_date, d.agreeing_sources, d.disagreeing_sources])).toEqual([
+      ['HGLG11', '2023-12-28', '2024-01-02', 'dashbord,market16', null],
+      ['XPML11', '2024-03-18', '2024-03-19', 'dashbord', 'market16 0.899938'],
+    ]);
+    const report = dividendDisagreements(kept, input);
+    expect(report).toEqual([
+      {
+        series: 'dividends per share',
+        sources: ['dashbord', 'market16'],
+        overlap: 2,
+        differing: 1,
+        shifted_one_session: 0,
+        examples: ['XPML11 2024-03-18: dashbord 0.92 vs market16 0.899938 on 2024-03-18'],
+      },
+    ]);
   });
 
   it('regression: a zero exchange rate or index level is a missing quote, not R$ 0,00', () => {

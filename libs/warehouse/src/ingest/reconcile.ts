@@ -1,13 +1,13 @@
 import { computeRankings } from '../derived/rankings';
 import { computeRisk, onOrBefore } from '../derived/risk';
-import { computeYields } from '../derived/yields';
+import { addMonths as addMonthsIso, computeYields } from '../derived/yields';
 import { adjustPerShare, CorporateAction, detectCorporateActions } from '../derived/corporate-actions';
 import { checkSnapshots, dropSpikes, summariseFlags } from '../derived/plausibility';
 import { cdiMonthlyReturns, comparePerformance, indexMonthlyReturns, portfolioMonthlyReturns } from '../derived/client-performance';
 import { DEMO_CLIENTS, demoNegociacaoTable, DemoTradeRow } from '../derived/demo-clients';
 import { entryIds, parseStatement } from '@cota/ledger';
 import { IngestError } from './csv';
-import { daysBetween, DividendFact, IndexFact, PRECEDENCE, PriceFact, RawData, Row, SourceName } from './model';
+import { daysBetween, DividendFact, monthEnd, IndexFact, PRECEDENCE, PriceFact, RawData, Row, SourceName } from './model';
 import { accentVocabulary, repairStrippedAccents } from './repair-names';
 import { chooseSegment, mapSegment, typeOfSegment } from './segments';
 
@@ -67,6 +67,10 @@ function reconcileFunds(raw: RawData): { funds: Row[]; segmentMap: Row[] } {
     const ordered = [...facts].sort((a, b) => PRECEDENCE[a.source] - PRECEDENCE[b.source]);
     const row: Row = { ticker };
     for (const c of columns) row[c] = ordered.map((f) => f.fields[c]).find((v) => v !== undefined && v !== null) ?? null;
+    // The head count is a dated fact of one report: its own source and month travel with it.
+    const counted = ordered.find((f) => f.fields.shareholders_count !== undefined && f.fields.shareholders_count !== null);
+    row.shareholders_source = counted?.source ?? null;
+    row.shareholders_as_of = counted?.as_of ?? null;
     for (const c of ['display_name', 'b3_name']) if (typeof row[c] === 'string') row[c] = repairStrippedAccents(row[c] as string, vocab);
     const seg = chooseSegment(ordered.map((f) => ({ source: f.source, label: f.segment })));
     row.sector = seg?.segment ?? null;
@@ -133,23 +137,92 @@ const DIVIDEND_PRECEDENCE: Record<SourceName, number> = { ...PRECEDENCE, dashbor
  * reaches 25 days forward.
  */
 const MONTHLY_DIVIDEND_SOURCES = new Set<SourceName>(['paulo037']);
-export function reconcileDividends(input: DividendFact[]): DividendFact[] {
+
+/**
+ * The canonical record of one distribution: the chosen source's data-com, payment and amount, the
+ * ex-date where a source gives it, and every source that reported the same distribution, split into
+ * those that agree on the amount (within 1%) and those that do not.
+ */
+export interface CanonicalDividend extends DividendFact {
+  ex_date: string | null;
+  /** Sources that report this distribution with the same amount, the chosen one first. */
+  agreeing_sources: string;
+  /** Sources that report it with another amount ("market16 1.080226"), or null. */
+  disagreeing_sources: string | null;
+}
+
+/** Two sources' amounts for one distribution agree within this relative tolerance (rounding, not adjustment). */
+const AMOUNT_TOLERANCE = 0.01;
+
+/**
+ * One record per distribution, counted once whatever dates the sources give it: a lower-precedence
+ * report within the window of a kept one is the same distribution (its source is recorded on the
+ * kept record, agreeing or not); a report no better source has becomes a record of its own.
+ */
+export function reconcileDividends(input: DividendFact[]): CanonicalDividend[] {
   const dividends = recordDatesForExDates(input);
-  const kept = new Map<string, DividendFact[]>();
+  const kept = new Map<string, CanonicalDividend[]>();
   const rank = (s: SourceName) => DIVIDEND_PRECEDENCE[s];
   for (const d of [...dividends].sort((a, b) => rank(a.source) - rank(b.source) || a.traded_until_date.localeCompare(b.traded_until_date))) {
     const list = kept.get(d.ticker) ?? [];
     const ahead = MONTHLY_DIVIDEND_SOURCES.has(d.source) ? 25 : 15;
-    const clash = list.some((k) => {
-      const gap = daysBetween(d.traded_until_date, k.traded_until_date);
-      return k.source !== d.source && gap >= -15 && gap <= ahead;
-    });
-    const sameDay = list.some((k) => k.traded_until_date === d.traded_until_date);
-    if (clash || sameDay) continue;
-    list.push(d);
+    const same =
+      list.find((k) => k.traded_until_date === d.traded_until_date) ??
+      list
+        .filter((k) => k.source !== d.source)
+        .map((k) => ({ k, gap: daysBetween(d.traded_until_date, k.traded_until_date) }))
+        .filter(({ gap }) => gap >= -15 && gap <= ahead)
+        .sort((a, b) => Math.abs(a.gap) - Math.abs(b.gap))[0]?.k;
+    const exDate = (d as DividendFact & { ex_date?: string }).ex_date ?? null;
+    if (same) {
+      if (same.source !== d.source) recordSecondSource(same, d);
+      same.ex_date ??= exDate;
+      continue;
+    }
+    list.push({ ...d, ex_date: exDate, agreeing_sources: d.source, disagreeing_sources: null });
     kept.set(d.ticker, list);
   }
   return [...kept.values()].flat();
+}
+
+function recordSecondSource(kept: CanonicalDividend, other: DividendFact): void {
+  const agrees = Math.abs(other.dividend_amt - kept.dividend_amt) <= AMOUNT_TOLERANCE * Math.abs(kept.dividend_amt);
+  if (agrees) {
+    if (!kept.agreeing_sources.split(',').includes(other.source)) kept.agreeing_sources += `,${other.source}`;
+    return;
+  }
+  const note = `${other.source} ${other.dividend_amt}`;
+  kept.disagreeing_sources = kept.disagreeing_sources ? `${kept.disagreeing_sources}; ${note}` : note;
+}
+
+/**
+ * The reconciliation report of the distributions: per pair (chosen source, other source), how many
+ * distributions both report, how many with another amount, how many dated on another day.
+ */
+export function dividendDisagreements(records: CanonicalDividend[], input: DividendFact[]): Disagreement[] {
+  const byTicker = new Map<string, DividendFact[]>();
+  for (const d of recordDatesForExDates(input)) byTicker.set(d.ticker, [...(byTicker.get(d.ticker) ?? []), d]);
+  const pairs = new Map<string, Disagreement>();
+  for (const r of records) {
+    const others = [...r.agreeing_sources.split(',').slice(1), ...(r.disagreeing_sources ?? '').split('; ').map((x) => x.split(' ')[0])].filter(Boolean);
+    for (const o of new Set(others)) {
+      const key = `${r.source}|${o}`;
+      const dis = pairs.get(key) ?? { series: 'dividends per share', sources: [r.source, o] as [string, string], overlap: 0, differing: 0, shifted_one_session: 0, examples: [] };
+      dis.overlap++;
+      const theirs = (byTicker.get(r.ticker) ?? [])
+        .filter((x) => x.source === o)
+        .sort((a, b) => Math.abs(daysBetween(a.traded_until_date, r.traded_until_date)) - Math.abs(daysBetween(b.traded_until_date, r.traded_until_date)))[0];
+      const amountDiffers = (r.disagreeing_sources ?? '').split('; ').some((x) => x.startsWith(`${o} `));
+      const dateDiffers = !!theirs && theirs.traded_until_date !== r.traded_until_date;
+      if (amountDiffers || dateDiffers) {
+        dis.differing++;
+        if (dis.examples.length < 3)
+          dis.examples.push(`${r.ticker} ${r.traded_until_date}: ${r.source} ${r.dividend_amt} vs ${o} ${theirs?.dividend_amt ?? '?'} on ${theirs?.traded_until_date ?? '?'}`);
+      }
+      pairs.set(key, dis);
+    }
+  }
+  return [...pairs.values()];
 }
 
 /** Sources whose dividend date is the ex-date (first session without the right), not the record date. */
@@ -161,7 +234,7 @@ const EX_DATE_SOURCES = new Set<SourceName>(['market16']);
  * payments. Its dates become record dates: the record date another source gives for the same
  * payment (up to 15 days before), else the previous weekday (holidays aside, the record date).
  */
-export function recordDatesForExDates(dividends: DividendFact[]): DividendFact[] {
+export function recordDatesForExDates(dividends: DividendFact[]): Array<DividendFact & { ex_date?: string }> {
   const recordDates = new Map<string, string[]>();
   for (const d of dividends) {
     if (EX_DATE_SOURCES.has(d.source)) continue;
@@ -175,7 +248,7 @@ export function recordDatesForExDates(dividends: DividendFact[]): DividendFact[]
       .map((date) => ({ date, gap: daysBetween(date, d.traded_until_date) }))
       .filter((c) => c.gap >= 1 && c.gap <= 15)
       .sort((a, b) => a.gap - b.gap);
-    return { ...d, traded_until_date: candidates[0]?.date ?? previousWeekday(d.traded_until_date) };
+    return { ...d, ex_date: d.traded_until_date, traded_until_date: candidates[0]?.date ?? previousWeekday(d.traded_until_date) };
   });
 }
 
@@ -295,17 +368,109 @@ function withPublishedMonthCloses(closes: Map<string, Map<string, number>>, publ
   return closes;
 }
 
+/** The date of each ticker's last close of each month ('YYYY-MM-01' -> 'YYYY-MM-DD'). */
+function monthEndCloseDates(prices: Row[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of prices) {
+    if (!((p.close_price as number | null) !== null && (p.close_price as number) > 0)) continue;
+    const key = `${p.ticker}|${String(p.traded_at).slice(0, 7)}-01`;
+    if ((out.get(key) ?? '') < (p.traded_at as string)) out.set(key, p.traded_at as string);
+  }
+  return out;
+}
+
 /**
- * The month of a fund's snapshot shows the snapshot's 12-month DY and sum (araquem's published
- * figure, dated inside that month), so "o DY do X" and the DY series agree for that month.
+ * A fund's one 12-month DY, shown by the overview, rankings, comparisons and portfolio alike: the
+ * distributions with data-com in the 12 whole months ending with the newest one (the same the
+ * dividend answer lists for "últimos 12 meses") over the close of that month. The source's own
+ * published DY is kept as `published_dy_pct`; without distributions or a close, it stays the DY.
  */
-function withSnapshotMonth(yields: Row[], snapshots: Row[]): Row[] {
-  const snap = new Map(snapshots.filter((s) => s.dy_pct != null && s.ref_date).map((s) => [`${s.ticker}|${String(s.ref_date).slice(0, 7)}-01`, s]));
-  return yields.map((y) => {
-    const s = snap.get(`${y.ticker}|${String(y.ref_month).slice(0, 10)}`);
-    if (!s) return y;
-    return { ...y, dy_12m_pct: s.dy_pct, dividends_12m_amt: s.sum_anual_dy_amt ?? y.dividends_12m_amt, source: `derived,${s.source}` };
-  });
+function withTrailingDy(s: Row, yields: Row[], latestRecord: Map<string, string>, closeDates: Map<string, string>): Row {
+  const ticker = s.ticker as string;
+  const last = latestRecord.get(ticker);
+  // The close of the month after the newest distribution when there is one (the newer price), else of its month.
+  const lastMonth = last ? `${last.slice(0, 7)}-01` : null;
+  const nextMonth = lastMonth ? addMonthsIso(lastMonth, 1) : null;
+  const month = nextMonth && yieldsAt(yields).has(`${ticker}|${nextMonth}`) ? nextMonth : lastMonth;
+  const y = month ? yieldsAt(yields).get(`${ticker}|${month}`) : undefined;
+  if (!y || !last)
+    return {
+      ...s,
+      published_dy_pct: s.dy_pct ?? null,
+      dy_from: null,
+      dy_to: s.dy_pct == null ? null : s.ref_date,
+      dy_payments: null,
+      dy_price: null,
+      dy_price_date: null,
+      dy_source: s.dy_pct == null ? null : s.source,
+    };
+  const [yy, mm] = last.split('-').map(Number);
+  const from = new Date(Date.UTC(yy, mm - 12, 1)).toISOString().slice(0, 10);
+  return {
+    ...s,
+    published_dy_pct: s.dy_pct ?? null,
+    dy_pct: y.dy_12m_pct,
+    sum_anual_dy_amt: y.dividends_12m_amt,
+    dy_from: from,
+    dy_to: last,
+    dy_payments: y.payments_12m,
+    dy_price: y.month_price_ref,
+    dy_price_date: closeDates.get(`${ticker}|${month}`) ?? monthEnd(month!),
+    dy_source: 'derived',
+  };
+}
+
+/**
+ * P/VP and market value at past months, from what is loaded: the month's last traded close (B3)
+ * over the NAV per share of the same month's CVM report, and that close times the report's shares.
+ * Both dates stay on the row (the close's day, the report's month).
+ */
+export function valuationHistory(prices: Row[], cvmMonthly: Row[], known: Set<string>): Row[] {
+  const reports = new Map<string, Row>();
+  for (const m of cvmMonthly) {
+    const t = m.ticker as string | null;
+    if (!t || !known.has(t) || !((m.equity_per_share as number | null) && (m.equity_per_share as number) > 0)) continue;
+    reports.set(`${t}|${String(m.ref_date).slice(0, 7)}`, m);
+  }
+  const lastClose = new Map<string, Row>();
+  for (const p of prices) {
+    if (!((p.close_price as number | null) && (p.close_price as number) > 0)) continue;
+    const key = `${p.ticker}|${String(p.traded_at).slice(0, 7)}`;
+    if (!reports.has(key)) continue;
+    const cur = lastClose.get(key);
+    if (!cur || (cur.traded_at as string) < (p.traded_at as string)) lastClose.set(key, p);
+  }
+  const rows: Row[] = [];
+  for (const [key, p] of [...lastClose].sort(([a], [b]) => a.localeCompare(b))) {
+    const m = reports.get(key)!;
+    const close = p.close_price as number;
+    const nav = m.equity_per_share as number;
+    const shares = (m.shares_count as number | null) ?? null;
+    rows.push({
+      ticker: p.ticker,
+      ref_date: p.traded_at,
+      close_price: close,
+      nav_ref_month: `${key.slice(-7)}-01`,
+      equity_per_share: nav,
+      price_book_ratio: Math.round((close / nav) * 10000) / 10000,
+      shares_count: shares,
+      market_cap_value: shares ? Math.round(close * shares * 100) / 100 : null,
+      // Its own source id: the answer names what the ratio rests on (B3 close, CVM report of the month).
+      source: 'derived_valuation',
+    });
+  }
+  return rows;
+}
+
+/** Derived 12-month rows by ticker and month (built once per yields array). */
+const yieldIndex = new WeakMap<Row[], Map<string, Row>>();
+function yieldsAt(yields: Row[]): Map<string, Row> {
+  let idx = yieldIndex.get(yields);
+  if (!idx) {
+    idx = new Map(yields.map((y) => [`${y.ticker}|${String(y.ref_month).slice(0, 10)}`, y]));
+    yieldIndex.set(yields, idx);
+  }
+  return idx;
 }
 
 /** Each source's newest dated fact: the date its undated facts (registry, properties) stand for. */
@@ -361,7 +526,9 @@ export function reconcile(raw: RawData): Reconciled {
   const { funds, segmentMap } = reconcileFunds(raw);
   const known = new Set(funds.map((f) => f.ticker as string));
   const prices = reconcilePrices(raw).filter((p) => known.has(p.ticker as string));
-  const dividends = reconcileDividends(raw.dividends.filter((d) => known.has(d.ticker)));
+  const dividendFacts = raw.dividends.filter((d) => known.has(d.ticker));
+  const dividends = reconcileDividends(dividendFacts);
+  disagreements.push(...dividendDisagreements(dividends, dividendFacts));
 
   // Yields: computed once, by the project's one definition (docs/METRICS.md), for every ticker-month.
   // araquem's fiis_dividends_yields repeats its *current* 12-month figures (DY, sum, last dividend)
@@ -431,8 +598,12 @@ export function reconcile(raw: RawData): Reconciled {
     });
   }
 
-  // One 12-month DY per fund and month: the snapshot's month takes the snapshot's published figure.
-  const dividendsYields = withSnapshotMonth(derivedYields, snapshots);
+  // One 12-month DY per fund: the derived one at the month of its newest distribution, on the snapshot.
+  const dividendsYields = derivedYields;
+  const closeDates = monthEndCloseDates(prices);
+  const latestRecord = new Map<string, string>();
+  for (const d of dividends) if ((latestRecord.get(d.ticker) ?? '') < d.traded_until_date) latestRecord.set(d.ticker, d.traded_until_date);
+  snapshots.splice(0, snapshots.length, ...snapshots.map((s) => withTrailingDy(s, derivedYields, latestRecord, closeDates)));
 
   // Rankings over araquem's snapshot universe (one as-of date), from the metrics served next to them.
   const riskPreferred = new Map<string, Row>();
@@ -442,7 +613,7 @@ export function reconcile(raw: RawData): Reconciled {
     if (better) riskPreferred.set(r.ticker as string, r);
   }
   const positions = new Map(raw.rankingPositions.map((p) => [p.ticker as string, p]));
-  const universe = raw.snapshots.filter((s) => known.has(s.ticker as string));
+  const universe = snapshots.filter((s) => s.source === 'araquem' && known.has(s.ticker as string));
   const num = (v: unknown) => (v === null || v === undefined ? null : (v as number));
   const ranks = computeRankings(
     universe.map((s) => {
@@ -593,6 +764,7 @@ export function reconcile(raw: RawData): Reconciled {
       wh_currency_rates: currencies.kept,
       wh_quality_flags: flags as unknown as Row[],
       wh_quarterly_fundamentals: raw.quarterly.filter((r) => known.has(r.ticker as string)),
+      wh_valuation_history: valuationHistory(prices, raw.cvmMonthly, known),
       wh_source_dates: sourceDates([
         ...prices.map((p): Dated => [p.source, p.traded_at]),
         ...snapshots.map((x): Dated => [x.source, x.ref_date]),

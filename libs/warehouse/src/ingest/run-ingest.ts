@@ -104,6 +104,7 @@ const TABLE_ORDER = [
   'wh_quality_flags',
   'wh_source_dates',
   'wh_quarterly_fundamentals',
+  'wh_valuation_history',
 ];
 
 /**

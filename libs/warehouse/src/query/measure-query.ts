@@ -1,7 +1,7 @@
 import type { MeasureAgg, MeasureResult, MeasureValue, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { CotaError } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
-import { addDays, resolvePeriod } from '@cota/periods';
+import { addDays, resolvePeriod, todayInBrazil } from '@cota/periods';
 import type { SqlRunner } from './entity-query.service';
 
 /** SQL text for one measure, built only from the measure catalog's identifiers. */
@@ -74,7 +74,7 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
         ? `WITH a AS (${inPeriod}) SELECT date_trunc('${grain}', d)::date::text AS d, sum(v) AS v FROM a GROUP BY 1 ORDER BY 1 LIMIT ${ROW_CAP + 1}`
         : `WITH a AS (${inPeriod}) SELECT DISTINCT ON (date_trunc('${grain}', d)) d::text AS d, v FROM a ORDER BY date_trunc('${grain}', d), d DESC LIMIT ${ROW_CAP + 1}`;
   const current = m.current
-    ? `SELECT ${q(m.current.date_column)}::date::text AS d, ${q(m.current.value_column)}::numeric AS v FROM ${q(m.current.table)}
+    ? `SELECT ${q(m.current.date_column)}::date::text AS d, ${q(m.current.value_column)}::numeric AS v${basisColumns(m)} FROM ${q(m.current.table)}
         WHERE ${q(m.current.subject_column)} = $1 AND ${q(m.current.value_column)} IS NOT NULL ORDER BY ${q(m.current.date_column)} DESC LIMIT 1`
     : null;
   return { coverage, stats, rows, current };
@@ -83,6 +83,13 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
 /** How many times the value moved (up: '>', down: '<') from one date to the next, the value before the period included. */
 function movesSql(dir: '>' | '<'): string {
   return `(SELECT count(*) FROM (SELECT v, lag(v) OVER (ORDER BY d) AS p FROM (SELECT d, v FROM b UNION ALL SELECT d, v FROM s) x) y WHERE v ${dir} p)::int`;
+}
+
+/** The columns a current yield rests on, when the catalog declares them. */
+function basisColumns(m: MeasureDef): string {
+  const b = m.current?.basis;
+  if (!b) return '';
+  return `, ${q(b.from_column)}::text AS b_from, ${q(b.total_column)}::numeric AS b_total, ${q(b.count_column)}::int AS b_count, ${q(b.price_column)}::numeric AS b_price, ${q(b.price_date_column)}::text AS b_price_date, ${q(b.source_column)} AS b_source`;
 }
 
 /** Compounding over the period: monthly rates multiply; annual rates per business day (1/252 of a year each). */
@@ -182,8 +189,13 @@ export class MeasureQueryService {
   constructor(
     private readonly catalog: MeasureCatalog,
     private readonly runner: SqlRunner,
-    private readonly opts: { statementTimeoutMs: number; onSqlError?: (e: Error, measure: string) => void } = { statementTimeoutMs: 5000 },
+    private readonly opts: { statementTimeoutMs: number; onSqlError?: (e: Error, measure: string) => void; today?: () => string } = { statementTimeoutMs: 5000 },
   ) {}
+
+  /** The client's calendar day: "ontem" and "este mês" are the calendar's, not the data's. */
+  private today(): string {
+    return (this.opts.today ?? todayInBrazil)();
+  }
 
   /** The series' date before `date` (the session before it): the stats of that one day know it. */
   private async sessionBefore(sql: MeasureSql, sid: string | null, date: string, client: string[]): Promise<string | null> {
@@ -250,7 +262,9 @@ export class MeasureQueryService {
           : agg === 'accumulated'
             ? 'pct'
             : m.unit;
+    const calendar = question.period?.kind === 'previous_session' || (question.period?.kind === 'relative_month' && question.period.offset === 0);
     return {
+      today: calendar ? this.today() : null,
       measure: m.name,
       entity: m.entity,
       agg,
@@ -285,6 +299,7 @@ export class MeasureQueryService {
       );
       const winner = winnerOf(values, question.compare);
       return {
+        today: null,
         measure: 'panel',
         entity: 'macro_consolidada',
         agg: 'variation',
@@ -308,6 +323,7 @@ export class MeasureQueryService {
       }),
     );
     return {
+      today: null,
       measure: 'panel',
       entity: 'macro_consolidada',
       agg: 'value',
@@ -365,7 +381,7 @@ export class MeasureQueryService {
     if (fromSnapshot) return fromSnapshot;
     if (m.kind === 'yield') return this.yieldFor(m, subject, question, empty);
     if (!coverage) return empty;
-    const period = await this.periodOf(sql, sid, client, agg, question, coverage);
+    const period = await this.periodOf(m, sql, sid, client, agg, question, coverage);
     if (!period) return empty;
     const wantRows = agg === 'list' || question.group_by !== null || m.kind === 'flow' || !!question.condition;
     const from = statsFrom(m, agg, question, period, wantRows);
@@ -405,6 +421,7 @@ export class MeasureQueryService {
    * "ontem": the change of the session before the latest (the day before the latest in the series).
    */
   private async periodOf(
+    m: MeasureDef,
     sql: MeasureSql,
     sid: string | null,
     client: string[],
@@ -412,10 +429,13 @@ export class MeasureQueryService {
     question: StructuredQuestion,
     coverage: NonNullable<MeasureValue['coverage']>,
   ): Promise<{ from: string; to: string } | null> {
+    // "Ontem" when the data stops before yesterday: the latest data, said as such by the narrator.
+    const yesterdayMissing = question.period?.kind === 'previous_session' && addDays(this.today(), -1) > coverage.to;
+    if (yesterdayMissing) return this.periodOf(m, sql, sid, client, agg, { ...question, period: { kind: 'latest' } }, coverage);
     const oneDay = agg === 'variation' && (question.period?.kind === 'latest' || question.period?.kind === 'previous_session');
     const session = oneDay && question.period?.kind === 'previous_session' ? await this.sessionBefore(sql, sid, coverage.to, client) : coverage.to;
     if (!session) return null;
-    return oneDay ? { from: session, to: session } : resolvePeriod(question.period, coverage);
+    return oneDay ? { from: session, to: session } : resolvePeriod(question.period, coverage, null, m.window_grain);
   }
 
   /**
@@ -431,7 +451,21 @@ export class MeasureQueryService {
       const [row] = await this.run(sql.current, [subject.id]);
       if (row && num(row.v) !== null) {
         const d = str(row.d)!;
-        return { ...empty, value: round(num(row.v)!), date: d, period: null, sources: [m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived'] };
+        const from = str(row.b_from);
+        const price = num(row.b_price);
+        // The DY computed from the distributions: their window, sum and count, and the close it divides by.
+        if (from && price !== null)
+          return {
+            ...empty,
+            value: round(num(row.v)!),
+            date: str(row.b_price_date),
+            start: { date: from, value: round(num(row.b_total)!) },
+            end: { date: str(row.b_price_date)!, value: price },
+            count: Number(row.b_count ?? 0),
+            period: { from, to: d },
+            sources: [str(row.b_source) ?? 'derived'],
+          };
+        return { ...empty, value: round(num(row.v)!), date: d, period: null, sources: [str(row.b_source) ?? (m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived')] };
       }
     }
     const priceDef = this.catalog.measures[m.price_measure as string];
@@ -440,7 +474,7 @@ export class MeasureQueryService {
     if (!pcov?.last_date) return empty;
     const priceCoverage = { from: String(pcov.first_date), to: String(pcov.last_date) };
     const spec = p && p.kind !== 'latest' ? p : { kind: 'trailing' as const, unit: 'month' as const, n: 12 };
-    const period = resolvePeriod(spec, priceCoverage);
+    const period = resolvePeriod(spec, priceCoverage, null, m.window_grain);
     const [div, price] = await Promise.all([
       this.run(sql.stats, [subject.id, period.from, period.to]),
       // The price at the period's end: the last close inside the period (a stale older close would distort it).

@@ -66,6 +66,24 @@ class CreateWarehouseTable implements Migration {
   }
 }
 
+/** Columns added to existing tables after their first schema (types from the table spec). */
+class AddWarehouseColumns implements Migration {
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    private readonly columns: Array<[table: string, column: string]>,
+  ) {}
+  async up(q: QueryRunner): Promise<void> {
+    for (const [table, column] of this.columns) {
+      const type = tableSpec(table).columns.find(([c]) => c === column)![1];
+      await q.query(`ALTER TABLE "${table}" ADD COLUMN IF NOT EXISTS "${column}" ${type}`);
+    }
+  }
+  async down(q: QueryRunner): Promise<void> {
+    for (const [table, column] of this.columns) await q.query(`ALTER TABLE "${table}" DROP COLUMN IF EXISTS "${column}"`);
+  }
+}
+
 /**
  * The client ledger replaces the trades table: its rows become ledger entries (the same dates,
  * quantities and prices), the table becomes a view of the ledger's trades, every view is
@@ -103,6 +121,23 @@ export const warehouseMigrations: Migration[] = [
   new CreateWarehouseTable('202611230105-warehouse-quarterly-fundamentals', 'WarehouseQuarterlyFundamentals202611230105', 'wh_quarterly_fundamentals'),
   new WarehouseViewsAsOf(),
   new WarehouseViewsSaleProceeds(),
+  // One record per distribution, one DY per fund with its window, each value's own source.
+  new AddWarehouseColumns('202611270100-warehouse-provenance-columns', 'WarehouseProvenanceColumns202611270100', [
+    ['wh_dividends', 'ex_date'],
+    ['wh_dividends', 'agreeing_sources'],
+    ['wh_dividends', 'disagreeing_sources'],
+    ['wh_dividends_yields', 'payments_12m'],
+    ['wh_snapshots', 'dy_from'],
+    ['wh_snapshots', 'dy_to'],
+    ['wh_snapshots', 'dy_payments'],
+    ['wh_snapshots', 'dy_price'],
+    ['wh_snapshots', 'dy_price_date'],
+    ['wh_snapshots', 'dy_source'],
+    ['wh_snapshots', 'published_dy_pct'],
+    ['wh_funds', 'shareholders_source'],
+    ['wh_funds', 'shareholders_as_of'],
+  ]),
+  new CreateWarehouseTable('202611270101-warehouse-valuation-history', 'WarehouseValuationHistory202611270101', 'wh_valuation_history'),
   // One ledger per client (trades, income, splits), its imports, and the positions and sales derived from it.
   new CreateWarehouseTable('202611270101-warehouse-client-ledger', 'WarehouseClientLedger202611270101', 'wh_client_ledger'),
   new CreateWarehouseTable('202611270102-warehouse-client-imports', 'WarehouseClientImports202611270102', 'wh_client_imports'),

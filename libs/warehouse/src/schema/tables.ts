@@ -48,6 +48,9 @@ export const WAREHOUSE_TABLES: TableSpec[] = [
       ['ifix_weight_pct', 'numeric'],
       ['shares_count', 'numeric'],
       ['shareholders_count', 'numeric'],
+      // Per-value provenance: which source gave the head count and the month it is of.
+      ['shareholders_source', 'text'],
+      ['shareholders_as_of', 'date'],
       ['sector_source', 'text'],
       ['source', 'text NOT NULL'],
     ],
@@ -103,6 +106,10 @@ export const WAREHOUSE_TABLES: TableSpec[] = [
       ['traded_until_date', 'date NOT NULL'],
       ['payment_date', 'date'],
       ['dividend_amt', 'numeric NOT NULL'],
+      // The canonical record: the ex-date where a source gives it, the sources that report the same distribution.
+      ['ex_date', 'date'],
+      ['agreeing_sources', 'text'],
+      ['disagreeing_sources', 'text'],
       ['source', 'text NOT NULL'],
     ],
     pk: ['ticker', 'traded_until_date'],
@@ -129,6 +136,7 @@ export const WAREHOUSE_TABLES: TableSpec[] = [
       ['dy_monthly', 'numeric NOT NULL'],
       ['dividends_12m_amt', 'numeric NOT NULL'],
       ['dy_12m_pct', 'numeric NOT NULL'],
+      ['payments_12m', 'integer'],
       ['last_dividend_amt', 'numeric'],
       ['last_payment_date', 'date'],
       ['source', 'text NOT NULL'],
@@ -165,6 +173,15 @@ export const WAREHOUSE_TABLES: TableSpec[] = [
       ['total_cash_amt', 'numeric'],
       ['expected_revenue_amt', 'numeric'],
       ['liabilities_total_amt', 'numeric'],
+      // The fund's one 12-month DY (dy_pct, sum_anual_dy_amt) and what it rests on: the distributions with
+      // data-com from dy_from to dy_to, the close of dy_price_date; the source's own published DY kept apart.
+      ['dy_from', 'date'],
+      ['dy_to', 'date'],
+      ['dy_payments', 'integer'],
+      ['dy_price', 'numeric'],
+      ['dy_price_date', 'date'],
+      ['dy_source', 'text'],
+      ['published_dy_pct', 'numeric'],
       ['source', 'text NOT NULL'],
     ],
     pk: ['ticker'],
@@ -305,6 +322,23 @@ export const WAREHOUSE_TABLES: TableSpec[] = [
       ['source', 'text NOT NULL'],
     ],
     pk: ['ticker', 'event_date'],
+  },
+  {
+    // Past valuation derived from loaded series: a month's last close over the CVM NAV per share of the
+    // same month's report (P/VP), and that close times the report's shares (market value), with both dates.
+    name: 'wh_valuation_history',
+    columns: [
+      ['ticker', 'text NOT NULL'],
+      ['ref_date', 'date NOT NULL'],
+      ['close_price', 'numeric NOT NULL'],
+      ['nav_ref_month', 'date NOT NULL'],
+      ['equity_per_share', 'numeric NOT NULL'],
+      ['price_book_ratio', 'numeric NOT NULL'],
+      ['shares_count', 'numeric'],
+      ['market_cap_value', 'numeric'],
+      ['source', 'text NOT NULL'],
+    ],
+    pk: ['ticker', 'ref_date'],
   },
   {
     // market16's quarterly fundamentals (per quarter's last session): cash revenue, cash profit, delinquency.

@@ -13,7 +13,8 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
     'fiis_cadastro',
     `SELECT ticker, fii_cnpj, display_name, b3_name, isin, classification, sector, sub_sector, management_type,
             target_market, is_exclusive, mandate, ipo_date, website_url, admin_name, admin_cnpj, manager_name,
-            custodian_name, ifil_weight_pct, ifix_weight_pct, shares_count, shareholders_count, sector_source, source,
+            custodian_name, ifil_weight_pct, ifix_weight_pct, shares_count, shareholders_count, shareholders_source,
+            shareholders_as_of, sector_source, source,
             (SELECT d.as_of_date FROM wh_source_dates d WHERE d.source = wh_funds.source) AS as_of_date
        FROM wh_funds`,
   ],
@@ -22,7 +23,7 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
     `SELECT ticker, traded_at, close_price, adj_close_price, open_price, max_price, min_price, volume,
             daily_variation_pct, frequency, source FROM wh_prices`,
   ],
-  ['fiis_dividendos', `SELECT ticker, traded_until_date, payment_date, dividend_amt, source FROM wh_dividends`],
+  ['fiis_dividendos', `SELECT ticker, traded_until_date, ex_date, payment_date, dividend_amt, agreeing_sources, disagreeing_sources, source FROM wh_dividends`],
   [
     'fiis_yield_history',
     `SELECT ticker, ref_month, dividends_sum, price_ref, dy_monthly, round(dy_monthly * 100, 4) AS dy_monthly_pct, source
@@ -40,7 +41,8 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
             market_cap_value, enterprise_value, price_book_ratio, equity_per_share, revenue_per_share,
             dividend_payout_pct, growth_rate, cap_rate, leverage_ratio, equity_value, total_assets_amt,
             variation_month_ratio, variation_year_ratio, equity_month_ratio, dividend_reserve_amt, admin_fee_due_amt,
-            perf_fee_due_amt, total_cash_amt, expected_revenue_amt, liabilities_total_amt, source
+            perf_fee_due_amt, total_cash_amt, expected_revenue_amt, liabilities_total_amt, dy_from, dy_to, dy_payments,
+            dy_price, dy_price_date, published_dy_pct, source
        FROM wh_snapshots`,
   ],
   ['fiis_financials_revenue_schedule', `SELECT * FROM wh_revenue_schedule`],
@@ -106,8 +108,9 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
             s.price_book_ratio, s.equity_per_share, s.equity_value, s.leverage_ratio, r.volatility_ratio,
             r.sharpe_ratio, r.sortino_ratio, r.max_drawdown, r.beta_index, k.ifix_rank_position, k.rank_dy_12m,
             k.rank_sharpe, k.rank_market_cap, p.close_price AS last_price, p.traded_at AS last_price_date,
+            s.dy_from, s.dy_to, s.dy_payments, s.dy_price_date,
             (SELECT string_agg(DISTINCT x, ',' ORDER BY x)
-               FROM regexp_split_to_table(concat_ws(',', f.source, s.source, r.source, k.source, p.source), ',') AS x) AS source
+               FROM regexp_split_to_table(concat_ws(',', f.source, s.source, s.dy_source, r.source, k.source, p.source), ',') AS x) AS source
        FROM wh_funds f
        LEFT JOIN wh_snapshots s ON s.ticker = f.ticker
        LEFT JOIN fiis_financials_risk r ON r.ticker = f.ticker
@@ -172,8 +175,8 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
             round(c.invested_amt / nullif(sum(c.invested_amt) OVER (PARTITION BY c.client_id), 0) * 100, 2) AS cost_weight_pct,
             s.dy_pct AS dy_12m_pct, s.price_book_ratio, s.last_dividend_amt,
             round(c.quantity * s.last_dividend_amt, 2) AS expected_monthly_income_amt,
-            r.volatility_ratio, r.sharpe_ratio, s.ref_date AS snapshot_date, c.is_demo,
-            (SELECT string_agg(DISTINCT x, ',' ORDER BY x) FROM regexp_split_to_table(concat_ws(',', c.source, s.source), ',') AS x) AS source
+            r.volatility_ratio, r.sharpe_ratio, s.ref_date AS snapshot_date, s.dy_price_date AS dy_date, c.is_demo,
+            (SELECT string_agg(DISTINCT x, ',' ORDER BY x) FROM regexp_split_to_table(concat_ws(',', c.source, s.source, s.dy_source), ',') AS x) AS source
        FROM client_fiis_positions c
        LEFT JOIN wh_funds f ON f.ticker = c.ticker
        LEFT JOIN wh_snapshots s ON s.ticker = c.ticker

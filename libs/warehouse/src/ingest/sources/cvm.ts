@@ -46,12 +46,13 @@ export async function readCvm(dir: string, raw: RawData, progress: (file: string
     }
   }
 
-  for (const [cnpj, { g, c }] of latestByCnpj) {
+  for (const [cnpj, { date, g, c }] of latestByCnpj) {
     const ticker = cleanTicker(tickerFromIsin(g.str('Codigo_ISIN')) ?? tickerByCnpj.get(cnpj)?.ticker ?? null, raw);
     if (!ticker) continue;
     raw.funds.push({
       ticker,
       source: 'cvm',
+      as_of: date,
       segment: g.str('Segmento_Atuacao'),
       fields: {
         fii_cnpj: cnpj,
