@@ -90,7 +90,17 @@ export class GatewayModule implements NestModule {
     const db = requireDatabase(infra);
     return {
       module: GatewayModule,
-      controllers: [AskController, ConversationsController, HealthController, OpsController, PrivacyController, WebController, GatewayErasureHandler, KeyRevocationListener, ImportsController],
+      controllers: [
+        AskController,
+        ConversationsController,
+        HealthController,
+        OpsController,
+        PrivacyController,
+        WebController,
+        GatewayErasureHandler,
+        KeyRevocationListener,
+        ImportsController,
+      ],
       providers: [
         { provide: INFRA, useValue: infra },
         { provide: QUOTA_POLICY, useValue: quotas },

@@ -179,6 +179,31 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
   },
   { def: ExecutorSubjects.funds, request: {}, response: { funds: [{ ticker: 'HGLG11', name: 'CSHG Logística', cnpj: '11.728.688/0001-47' }] } },
   {
+    def: ExecutorSubjects.stageImport,
+    request: { ...caller, file_name: 'negociacao.csv', content_base64: 'RGF0YSBkbyBOZWfDs2Npbw==' },
+    response: {
+      import: {
+        import_id: 'imp_1',
+        status: 'staged',
+        file_name: 'negociacao.csv',
+        conversation_id: 'conv-1',
+        summary: { trades: 2, funds: ['HGLG11'] },
+        preview: '2 negociações de 1 fundo (HGLG11), de 01/2024 a 02/2024.',
+        added: null,
+        created_at: '2026-11-27T12:00:00.000Z',
+        confirmed_at: null,
+      },
+      message: '2 negociações de 1 fundo (HGLG11), de 01/2024 a 02/2024. Confirma a importação?',
+      errors: [],
+    },
+  },
+  { def: ExecutorSubjects.getImport, request: { client_id: 'cliente-demo-1', import_id: 'imp_1' }, response: { import: null } },
+  {
+    def: ExecutorSubjects.taxReport,
+    request: { client_id: 'cliente-demo-1', year: 2025 },
+    response: { file_name: 'ir-2025.csv', csv: 'secao;campo;valor\n', empty: true },
+  },
+  {
     def: ExecutorSubjects.runTool,
     request: { ...caller, name: 'gerar_relatorio_diario', args: {} },
     response: { name: 'gerar_relatorio_diario', ok: true, result: { report_id: 'rel_1' }, session_updates: [{ key: 'active_report_id', value: 'rel_1', ttl_seconds: 3600 }] },
