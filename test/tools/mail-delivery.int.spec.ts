@@ -349,7 +349,7 @@ describe('the executor in embedded mode (one process, in-process bus) with SMTP_
       });
       expect(res.result).toMatchObject({ status: 'queued', entrega: 'desativada' });
       expect((res.result as { text: string }).text).toMatch(
-        /foi guardado na caixa de saída .*, mas não foi enviado para ana\.investidora@exemplo\.com\.br: não há servidor de e-mail configurado/,
+        /foi guardado na caixa de saída.*, mas não foi enviado para ana\.investidora@exemplo\.com\.br: não há servidor de e-mail configurado/,
       );
       await new Promise((r) => setTimeout(r, 300));
       expect(smtp.received).toHaveLength(0);
