@@ -78,7 +78,7 @@ describe("the issue's examples", () => {
 
   it('counts the moves of a series: Copom decisions read in the daily Selic (opbrreit selic_daily.csv)', async () => {
     // 2022: five hikes (02/03, 03/17, 05/05, 06/17, 08/04); 2023: four cuts; 2024: three cuts then three hikes.
-    expect((await answer('quantas vezes a selic mudou em 2022?')).text).toContain('a Selic mudou 5 vezes em 2022');
+    expect((await answer('quantas vezes a selic mudou em 2022?')).text).toContain('Selic mudou 5 vezes em 2022');
     const cuts = await answer('em 2023 o copom mexeu na selic quantas vezes?');
     expect(cuts.text).toContain('mudou 4 vezes em 2023');
     expect((await answer('quantas vezes a selic subiu em 2024?')).text).toContain('subiu 3 vezes em 2024');

@@ -205,7 +205,9 @@ describe('live feeds', () => {
       const id = sources.announce({ ticker: 'HGLG11', record: '2025-11-28', payment: '2025-12-12', amount: 1.15 });
       const next = await runner().runNow('fnet');
       expect(next).toMatchObject({ error: null, outcome: 'ok', rowsAdded: 1 });
-      expect(next.changes.wh_dividends.inserted).toEqual([{ ticker: 'HGLG11', traded_until_date: '2025-11-28', payment_date: '2025-12-12', dividend_amt: 1.15, source: 'fnet' }]);
+      expect(next.changes.wh_dividends.inserted).toEqual([
+        expect.objectContaining({ ticker: 'HGLG11', traded_until_date: '2025-11-28', payment_date: '2025-12-12', dividend_amt: 1.15, source: 'fnet' }),
+      ]);
       expect((await state('fnet')).watermark).toEqual({ last_id: id });
       expect(await runner().runNow('fnet')).toMatchObject({ rowsAdded: 0, rowsUpdated: 0 });
 
