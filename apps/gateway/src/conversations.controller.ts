@@ -1,4 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CLIENT_KEY } from './openapi/document';
 import type { Request } from 'express';
 import { ContextSubjects, CotaError, FEEDBACK_COMMENT_MAX, MAX_TITLE_CHARS } from '@cota/contracts';
 import { INFRA, Infra } from '@cota/service-kit';
@@ -49,6 +51,8 @@ function textField(body: Record<string, unknown>, field: string, max: number, re
  * titles and deletion, and the 👍/👎 on an answer. The key's client scopes every call: no parameter
  * names a client.
  */
+@ApiTags('conversas')
+@ApiBearerAuth(CLIENT_KEY)
 @Controller('conversations')
 export class ConversationsController {
   constructor(
@@ -58,6 +62,10 @@ export class ConversationsController {
   ) {}
 
   /** `?limit=1..100` (default 20) and `?cursor=` (the previous page's `next_cursor`). */
+  @ApiOperation({ summary: 'As conversas do cliente da chave, da atividade mais recente para a mais antiga (paginadas: ?limit=1..100, ?cursor=).' })
+  @ApiResponse({ status: 200, description: '{conversations: [{id, title, last_activity, questions}], next_cursor}' })
+  @ApiResponse({ status: 400, description: 'limit ou cursor inválido.' })
+  @ApiResponse({ status: 401, description: 'Sem chave ou chave inválida.' })
   @Get()
   async list(@Req() req: Request, @Query('limit') rawLimit: unknown, @Query('cursor') rawCursor: unknown) {
     let limit = LIST_DEFAULT;
@@ -82,6 +90,9 @@ export class ConversationsController {
   }
 
   /** Renames a conversation: body `{title}`. 404 when the client has no conversation with this id. */
+  @ApiOperation({ summary: 'Dá um título a uma conversa ({title}).' })
+  @ApiResponse({ status: 200, description: 'A conversa com o novo título.' })
+  @ApiResponse({ status: 404, description: 'A conversa não é do cliente da chave.' })
   @Patch(':conversation_id')
   async rename(@Req() req: Request, @Param('conversation_id') raw: string) {
     const conversationId = conversationIdOf(raw);
@@ -94,6 +105,8 @@ export class ConversationsController {
   }
 
   /** Deletes a conversation: its turns, title, feedback and what it left to inherit. */
+  @ApiOperation({ summary: 'Apaga uma conversa: seus turnos, título, avaliações e o que ela deixava para herdar.' })
+  @ApiResponse({ status: 200, description: 'Apagada.' })
   @Delete(':conversation_id')
   @HttpCode(200)
   async remove(@Req() req: Request, @Param('conversation_id') raw: string) {
@@ -105,6 +118,8 @@ export class ConversationsController {
    * A person's verdict on an answer: body `{request_id, rating: "up"|"down", comment?}` (`request_id`
    * is the answer's `meta.request_id`). Rating the same answer again replaces the verdict.
    */
+  @ApiOperation({ summary: 'Avalia uma resposta (👍/👎 e um comentário opcional): {request_id, rating: "up"|"down", comment?}.' })
+  @ApiResponse({ status: 201, description: 'Avaliação guardada (uma segunda substitui a primeira).' })
   @Post(':conversation_id/feedback')
   @HttpCode(201)
   async feedback(@Req() req: Request, @Param('conversation_id') raw: string) {

@@ -1,4 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CLIENT_KEY } from './openapi/document';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { ApiKeyAuthenticator, RateLimiter } from '@cota/access';
@@ -42,6 +44,8 @@ function readUpload(req: Request, res: Response): Promise<{ file: Express.Multer
  * keeps what it would add; the tool gate stores the pending import and answers its preview, so
  * "sim" in the conversation (or `POST /me/imports/:id/confirm`) writes it. Scoped to the key's client.
  */
+@ApiTags('carteira')
+@ApiBearerAuth(CLIENT_KEY)
 @Controller()
 export class ImportsController {
   constructor(
@@ -50,6 +54,11 @@ export class ImportsController {
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
   ) {}
 
+  @ApiOperation({ summary: 'Envia um extrato da B3 (Negociação ou Movimentação, .xlsx ou .csv, até 512 KB) no campo multipart `file`: volta a prévia, que o cliente confirma.' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } })
+  @ApiResponse({ status: 201, description: 'A prévia da importação, aguardando confirmação.' })
+  @ApiResponse({ status: 400, description: 'Arquivo ausente, grande demais ou com linhas inválidas (por linha e motivo; nada é gravado).' })
   @Post('me/imports')
   @HttpCode(201)
   async create(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<unknown> {
@@ -91,6 +100,8 @@ export class ImportsController {
   }
 
   /** Confirms through the tool gate, in the import's own conversation, so no other pending action can be confirmed by it. */
+  @ApiOperation({ summary: 'Confirma uma importação em prévia (pela confirmação do tool gate).' })
+  @ApiResponse({ status: 200, description: 'Importada: o que entrou no livro de operações.' })
   @Post('me/imports/:import_id/confirm')
   @HttpCode(200)
   async confirm(@Req() req: Request, @Param('import_id') importId: string): Promise<unknown> {
@@ -121,6 +132,8 @@ export class ImportsController {
   }
 
   /** `GET /me/reports/ir/:year.csv`: the yearly income-tax report of the key's client, as a CSV download. */
+  @ApiOperation({ summary: 'O relatório anual para o imposto de renda em CSV (me/reports/ir/<ano>.csv).' })
+  @ApiResponse({ status: 200, description: 'O CSV.' })
   @Get('me/reports/ir/:file')
   async taxReport(@Req() req: Request, @Param('file') file: string, @Res() res: Response): Promise<void> {
     const clientId = await authenticateClient(req, this.auth);
