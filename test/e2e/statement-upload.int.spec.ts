@@ -1,9 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { BrowserContext, chromium, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium, TestBrowser } from './chromium';
 import { repoRoot } from '@cota/config';
 import { freePort } from '@cota/test-support';
 
@@ -13,19 +14,15 @@ import { freePort } from '@cota/test-support';
  * arrives as a confirmation, "Confirmar" imports it, and the answer shows the portfolio with cost
  * and gain. `COTA_SCREENSHOTS=1` writes docs/screenshots/08-import.png.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = process.env.COTA_SCREENSHOTS === '1' ? join(repoRoot(), 'docs', 'screenshots') : mkdtempSync(join(tmpdir(), 'cota-shots-'));
 
 let child: ChildProcess;
 let out = '';
 let base: string;
-let profile: string;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
-const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)`);
   const entry = join(repoRoot(), 'dist', 'cli', 'start.js');
   if (!existsSync(entry) || !existsSync(join(repoRoot(), 'dist', 'apps', 'web', 'index.html'))) throw new Error('dist/ is missing: run `npm run build` first');
   mkdirSync(SHOTS, { recursive: true });
@@ -42,25 +39,12 @@ beforeAll(async () => {
     if (Date.now() > until) throw new Error(`embedded start did not become ready: ${out.slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  profile = mkdtempSync(join(tmpdir(), 'cota-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1100, height: 1100 },
-    locale: 'pt-BR',
-    timezoneId: 'America/Sao_Paulo',
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  browser = await launchChromium({ width: 1100, height: 1100 });
+  page = browser.page;
 }, 600_000);
 
 afterAll(async () => {
-  await context?.close().catch(() => undefined);
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   if (child && child.exitCode === null) {
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
@@ -135,6 +119,6 @@ describe('a B3 statement dragged into the conversation', () => {
     await done.scrollIntoViewIfNeeded();
     await page.waitForTimeout(400);
     await done.screenshot({ path: join(SHOTS, '08-import.png') });
-    expect(problems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BrowserContext, chromium, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { launchChromium, TestBrowser } from './chromium';
 import { repoRoot } from '@cota/config';
 import { FakeChatRequest, FakeOpenAi, freePort, startFakeOpenAi } from '@cota/test-support';
 
@@ -13,7 +14,6 @@ import { FakeChatRequest, FakeOpenAi, freePort, startFakeOpenAi } from '@cota/te
  * the narrator's text slowly, so streamed answers are seen arriving.
  * `COTA_SCREENSHOTS=1` writes the screenshots into docs/screenshots (else into a temporary folder).
  */
-const CHROMIUM = '/usr/bin/chromium';
 const OPS = 'token-de-operacao-do-teste-web';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -23,10 +23,8 @@ let child: ChildProcess;
 let out = '';
 let base: string;
 let llm: FakeOpenAi;
-let profile: string;
-let context: BrowserContext;
+let browser: TestBrowser;
 let page: Page;
-const problems: string[] = [];
 
 /** A faithful model: two sentences, the second the deterministic answer's first line. */
 function model(req: FakeChatRequest) {
@@ -37,7 +35,6 @@ function model(req: FakeChatRequest) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)`);
   const entry = join(repoRoot(), 'dist', 'cli', 'start.js');
   if (!existsSync(entry) || !existsSync(join(repoRoot(), 'dist', 'apps', 'web', 'index.html'))) throw new Error('dist/ is missing: run `npm run build` first');
   mkdirSync(SHOTS, { recursive: true });
@@ -64,25 +61,12 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 250));
   }
 
-  profile = mkdtempSync(join(tmpdir(), 'cota-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: DESKTOP,
-    locale: 'pt-BR',
-    timezoneId: 'America/Sao_Paulo',
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  browser = await launchChromium(DESKTOP);
+  page = browser.page;
 }, 300_000);
 
 afterAll(async () => {
-  await context?.close().catch(() => undefined);
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   if (child && child.exitCode === null) {
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
@@ -571,7 +555,7 @@ describe('the chat page in Chromium', () => {
   });
 
   it('logged no error in the browser (no CSP violation, no script error)', () => {
-    expect(problems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   });
 
   it('gets a new demo key when the stored one stopped working (a restart with a fresh store)', async () => {

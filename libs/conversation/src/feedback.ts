@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { FeedbackRating, FeedbackRecord } from '@cota/contracts';
 import { ConversationKey } from './store';
+import { deleteOldestBatch } from './retention-batch';
 
 export interface FeedbackInput {
   requestId: string;
@@ -77,15 +78,7 @@ export class PostgresFeedbackStore {
 
   /** Retention (policies/retention.yaml, with the turns it copies): at most `limit` verdicts given before `cutoff`. */
   async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
-    const [row] = (await this.ds.query(
-      `WITH gone AS (
-         DELETE FROM answer_feedback WHERE id IN (
-           SELECT id FROM answer_feedback WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
-         ) RETURNING 1
-       ) SELECT count(*)::int AS n FROM gone`,
-      [cutoff.toISOString(), limit],
-    )) as Array<{ n: number }>;
-    return Number(row?.n ?? 0);
+    return deleteOldestBatch(this.ds, 'answer_feedback', cutoff, limit);
   }
 
   /** Erasure: every verdict of one client. */

@@ -4,6 +4,7 @@ import type { Migration } from '@cota/service-kit';
 import { ConstantBackoff, handleWhen, retry } from 'cockatiel';
 import { isConnectionLost } from './errors';
 import { ConversationKey, HistoryStore, IndexedTurn } from './store';
+import { deleteOldestBatch } from './retention-batch';
 
 /**
  * A pooled connection the server dropped (a restart, an operator's pg_terminate_backend) fails the
@@ -246,15 +247,7 @@ export class PostgresHistoryStore implements HistoryStore {
    * skipped (SKIP LOCKED), so replicas sweeping together neither block nor double count.
    */
   async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
-    const [row] = (await this.ds.query(
-      `WITH gone AS (
-         DELETE FROM conversation_turns WHERE id IN (
-           SELECT id FROM conversation_turns WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
-         ) RETURNING 1
-       ) SELECT count(*)::int AS n FROM gone`,
-      [cutoff.toISOString(), limit],
-    )) as Array<{ n: number }>;
-    return Number(row?.n ?? 0);
+    return deleteOldestBatch(this.ds, 'conversation_turns', cutoff, limit);
   }
 
   async lastTurnIndex(key: ConversationKey): Promise<number> {

@@ -527,7 +527,8 @@ export class Planner {
     };
     const activeFeatures = [...features].join(', ');
 
-    const segment = best.score > 0 && this.acceptance(best, second, ranked, gap).accepted ? null : this.segmentList(q, features);
+    const { accepted, why } = this.acceptance(best, second, ranked, gap);
+    const segment = best.score > 0 && accepted ? null : this.segmentList(q, features);
     if (segment) {
       return this.respond(q, 'entity', segment.entity, segment.entity, segment.params, {
         ...base,
@@ -539,7 +540,6 @@ export class Planner {
       return this.respond(q, 'unknown', 'unknown', null, null, { ...base, accepted: false, reason: `no entity matched (features: ${activeFeatures})${suffix}` });
     }
     const { qr, inferred } = this.inferEntityParams(q, best.entity, features);
-    const { accepted, why } = this.acceptance(best, second, ranked, gap);
     const redirected = accepted ? this.redirectedRanking(q, qr, best.entity) : null;
     if (redirected) {
       const { redirect, params: r } = redirected;
