@@ -91,6 +91,8 @@ export class FeedMetrics {
       registers: [registry],
     });
     this.rows = new Counter({ name: 'cota_feed_rows_added_total', help: 'Warehouse rows each feed added', labelNames: ['source'], registers: [registry] });
+    // A series exists from start-up for every configured feed, so rate() and absence alerts see a 0, not nothing.
+    for (const source of Object.keys(maxLag)) this.rows.inc({ source }, 0);
   }
 
   record(r: FeedRunResult): void {
