@@ -136,6 +136,23 @@ describe('AskPipeline', () => {
     expect(out.results).toEqual({ fiis_financials_risk: [{ ticker: 'HGLG11', sharpe_ratio: 0.42 }] });
   });
 
+  it('answers a compound question part by part: each part queried and worded for its own words, one answer, one commit', async () => {
+    const fund = { ...params, ticker: 'GTWR11', tickers: ['GTWR11'] };
+    const cnpj = plan({ entity: 'fiis_cadastro', intent: 'fiis_cadastro', params: fund, asked: 'qual o cnpj do gtwr11?' });
+    const pvp = plan({ entity: 'fiis_financials_snapshot', intent: 'fiis_financials_snapshot', params: fund, asked: 'qual o p/vp do gtwr11?' });
+    const { pipeline, seen } = setup({ plan: { ...cnpj, parts: [pvp] } });
+    const out = await pipeline.ask({ ...input, question: 'qual o cnpj e o p/vp do gtwr11?' });
+    expect(seen.calls.filter((c) => c === 'query')).toHaveLength(2);
+    expect(seen.narrate.map((n) => [n.entity, n.question])).toEqual([
+      ['fiis_cadastro', 'qual o cnpj do gtwr11?'],
+      ['fiis_financials_snapshot', 'qual o p/vp do gtwr11?'],
+    ]);
+    expect(out.answer).toBe('resposta ok\n\nresposta ok');
+    expect(Object.keys(out.results).sort()).toEqual(['fiis_cadastro', 'fiis_financials_snapshot']);
+    expect(seen.calls.filter((c) => c === 'commit')).toHaveLength(1);
+    expect(seen.commit[0].reading).toMatchObject({ entity: 'fiis_cadastro', parts: [{ entity: 'fiis_financials_snapshot' }] });
+  });
+
   it('asks back for a fund when the entity needs one and none is known, without querying', async () => {
     const { pipeline, seen } = setup({ plan: plan({}) });
     const out = await pipeline.ask(input);

@@ -1,9 +1,14 @@
-import { ContextSubjects, CotaError, Events, NarratorSubjects, PlannerSubjects } from '@cota/contracts';
+import { ContextSubjects, CotaError, Events, NarratorSubjects, PlannerSubjects, type PlanResponse } from '@cota/contracts';
 import { BusClient, deadlinePassed, emitStep, since } from '@cota/messaging';
 import { AskInput, AskOutput } from './ask-types';
 import { act, callerOf } from './turn';
 import { answerMeta, turnOutcome } from './turn/answer-meta';
 import { narrateRequest } from './turn/narrate-request';
+import { joinAnswers, joinResults } from './turn/compound-answer';
+
+/** A part of a compound question is worded for its own words; only the first part streams. */
+const partInput = (input: AskInput, reading: PlanResponse, index: number): AskInput =>
+  reading.asked === undefined ? input : { ...input, question: reading.asked, stream: index === 0 ? input.stream : false };
 
 /**
  * The turn protocol, the only orchestrator: open → plan → act → narrate → commit, five sequential
@@ -28,8 +33,14 @@ export class AskPipeline {
     const caller = callerOf(input);
     const opened = await step('open', () => this.client.call(ContextSubjects.open, { ...caller, question: input.question }));
     const reading = await step('plan', () => this.client.call(PlannerSubjects.plan, { ...caller, question: input.question, state: opened.state }));
-    const acted = await step('act', () => act({ client: this.client, input, reading }));
-    const narrated = await step('narrate', () => this.client.call(NarratorSubjects.narrate, narrateRequest(input, reading, acted, opened.memory)));
+    // A compound question ("o CNPJ e o P/VP do X") is acted on and worded part by part, in parallel.
+    const readings = [reading, ...(reading.parts ?? [])];
+    const actedParts = await step('act', () => Promise.all(readings.map((r) => act({ client: this.client, input, reading: r }))));
+    const narratedParts = await step('narrate', () =>
+      Promise.all(readings.map((r, i) => this.client.call(NarratorSubjects.narrate, narrateRequest(partInput(input, r, i), r, actedParts[i], opened.memory)))),
+    );
+    const acted = joinResults(actedParts);
+    const narrated = joinAnswers(narratedParts);
     // Past the question's deadline the gateway answers 504: such a question must leave no committed turn.
     if (deadlinePassed()) throw new CotaError('TIMEOUT', 'the question passed its deadline before its turn was committed', { deadline: 'passed', step: 'commit' });
     // The commit is marked mustLand: the bus tries it again while the question has time. An answer whose

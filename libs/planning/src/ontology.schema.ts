@@ -161,6 +161,18 @@ export const OntologySchema = z
         narrow_openers: z.array(z.string().min(1)).min(1),
       })
       .strict(),
+    /**
+     * Compound questions ("o cnpj e o p/vp do GTWR11"): things asked listed with "e" or a comma, each read
+     * as a question of its own. A thing asked is a measure's words or a word weighing at least
+     * `topic_weight` in one entity; between two of them only `links` and an "e".
+     */
+    compound: z
+      .object({
+        links: z.array(z.string().min(1)).min(1),
+        topic_weight: z.number().positive(),
+        max_parts: z.number().int().min(2).max(4),
+      })
+      .strict(),
     entities: z.record(z.string().regex(/^[a-z0-9_]+$/), Entity),
   })
   .strict()

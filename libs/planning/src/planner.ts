@@ -18,6 +18,7 @@ import { fold, normalize } from '@cota/text';
 import { applyFollowUp, editEntityParams, withListedReference } from './question/follow-up';
 import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
+import { CompoundSplitter, type TopicWords } from './question/compound';
 
 export interface PlannerOptions {
   policies: PlanningPolicies;
@@ -65,6 +66,7 @@ export class Planner {
   private readonly known: { tools: ReadonlySet<string>; measures: ReadonlySet<string> };
   private readonly reader: QuestionReader;
   private readonly measureFamily: Set<string>;
+  private readonly compound: CompoundSplitter;
 
   constructor(private readonly opts: PlannerOptions) {
     this.ontology = opts.policies.ontology;
@@ -78,6 +80,26 @@ export class Planner {
       tools: new Set(Object.keys(opts.policies.tools?.tools ?? {})),
       measures: new Set(Object.keys(opts.policies.measures.measures)),
     };
+    this.compound = new CompoundSplitter(this.topicWords(), this.ontology.spec.compound);
+  }
+
+  /** What names a thing asked: every measure's words, and the words that weigh most in one entity. */
+  private topicWords(): TopicWords[] {
+    const { topic_weight } = this.ontology.spec.compound;
+    const measures = Object.entries(this.opts.policies.measures.measures).flatMap(([name, m]) =>
+      [...m.words, ...m.client_words].map((phrase) => ({ phrase, target: `measure:${name}` })),
+    );
+    const entities = Object.entries(this.ontology.spec.entities).flatMap(([name, e]) =>
+      Object.entries({ ...e.tokens, ...e.phrases })
+        .filter(([, w]) => w >= topic_weight)
+        .map(([phrase]) => ({ phrase, target: `entity:${name}` })),
+    );
+    return [...measures, ...entities];
+  }
+
+  /** The questions a compound question is made of ("o cnpj e o p/vp do X" → two), or null. */
+  compoundParts(question: string): string[] | null {
+    return this.compound.split(question);
   }
 
   /** Replaces the fund list (the service refreshes it from the warehouse). */
@@ -272,7 +294,8 @@ export class Planner {
       !routed.elliptic &&
       !reading.measureNamed &&
       !!routed.entity &&
-      reading.question.subjects.length === 0 &&
+      // (with a fund of its own too: "e o cnpj do segundo?" after a P/VP asks the registry of that fund)
+      reading.question.subjects.every((s) => s.kind === 'fund') &&
       !!opts.previousQuestion?.measure &&
       this.opts.policies.measures.measures[opts.previousQuestion.measure]?.entity !== routed.entity &&
       !reading.cues.includes('among_previous') &&

@@ -20,6 +20,20 @@ describe('TurnReader', () => {
     expect(fresh.params.tickers).toEqual([]);
   });
 
+  it('reads a compound question as its parts, each as if asked alone; one thing asked, or one answer for all, stays whole', async () => {
+    const compound = await reader.read('qual o cnpj e o p/vp do gtwr11?', null);
+    expect([compound, ...(compound.parts ?? [])].map((p) => [p.entity, p.asked, p.params.tickers])).toEqual([
+      ['fiis_cadastro', 'qual o cnpj do gtwr11?', ['GTWR11']],
+      ['fiis_financials_snapshot', 'qual o p/vp do gtwr11?', ['GTWR11']],
+    ]);
+    const measures = await reader.read('me diz o dy e o valor de mercado do rztr11', null);
+    expect([measures, ...(measures.parts ?? [])].map((p) => p.question?.measure)).toEqual(['dy', 'market_cap']);
+    // The registry answers both: one question.
+    expect((await reader.read('qual o cnpj e o administrador do hglg11', null)).parts).toBeUndefined();
+    // A screen with two conditions is one question.
+    expect((await reader.read('fiis com dy acima de 10 e pvp abaixo de 1', null)).parts).toBeUndefined();
+  });
+
   it('reads a ticker written with a zero-width or full-width character as that fund, not the previous one', async () => {
     const previous = state({ last_reference: reference, last_entity: 'fiis_cadastro', last_tickers: ['HGLG11'] });
     for (const written of ['Sharpe do KNRI\u200b11?', 'Sharpe do ＫＮＲＩ１１?', 'Sharpe do KN\u2060RI11\ufeff?']) {

@@ -43,6 +43,22 @@ function outsideTopic(question: string, plan: PlanResponse): PlanResponse {
   };
 }
 
+/** Only a question answered from data is split: a tool, a plan or small talk reads the whole message. */
+const compoundable = (whole: PlanResponse) => ['entity', 'measure', 'clarification', 'unknown'].includes(whole.kind);
+
+const answerable = (p: PlanResponse) => (p.kind === 'entity' || p.kind === 'measure') && p.planner.accepted;
+const targetOf = (p: PlanResponse) => `${p.entity}/${p.question?.measure ?? ''}`;
+
+/**
+ * Split only when every part is answered from data, each part asks something the others do not, and
+ * the whole question read as one would not have answered them all (it asked back, or its one source
+ * is not every part's).
+ */
+function splitPays(whole: PlanResponse, parts: PlanResponse[]): boolean {
+  if (!parts.every(answerable) || new Set(parts.map(targetOf)).size < parts.length) return false;
+  return !answerable(whole) || parts.some((p) => p.entity !== whole.entity);
+}
+
 const present = (args: Record<string, unknown>) => Object.fromEntries(Object.entries(args).filter(([, v]) => !isAbsent(v)));
 
 /**
@@ -59,6 +75,17 @@ export class TurnReader {
   ) {}
 
   async read(question: string, state: ConversationState | null): Promise<PlanResponse> {
+    const whole = await this.readOne(question, state);
+    const asked = this.planner.compoundParts(question);
+    if (!asked || !compoundable(whole)) return whole;
+    const parts = await Promise.all(asked.map(async (part) => ({ ...(await this.readOne(part, state)), asked: part })));
+    if (!splitPays(whole, parts)) return whole;
+    const [first, ...rest] = parts;
+    const reason = `${first.planner.reason}; compound question: ${parts.length} things asked, each read on its own`;
+    return { ...first, parts: rest, planner: { ...first.planner, reason } };
+  }
+
+  private async readOne(question: string, state: ConversationState | null): Promise<PlanResponse> {
     const first = await this.planner.plan(question);
     const continued = state ? this.continuedCall(question, first, state) : null;
     if (continued) return this.withFunds(continued, state);

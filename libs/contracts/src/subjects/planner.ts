@@ -67,7 +67,8 @@ export type ToolReading = z.infer<typeof ToolReading>;
 export const OutOfScopeReading = z.object({ reason: z.enum(['asset', 'measure', 'topic']), term: z.string().max(64).nullable() });
 export type OutOfScopeReading = z.infer<typeof OutOfScopeReading>;
 
-export const PlanResponse = z.object({
+/** How one question is read (a compound question has several: see PlanResponse.parts). */
+export const PlanReading = z.object({
   kind: PlanKind,
   intent: z.string(),
   entity: z.string().nullable(),
@@ -105,6 +106,23 @@ export const PlanResponse = z.object({
   /** What a follow-up inherited from the previous question and what it changed. */
   follow_up: FollowUpMeta.nullable().default(null),
   planner: PlannerMeta,
+  /** A part of a compound question: the words this part asks, as it was read (the narrator words the answer to them). */
+  asked: z.string().max(2000).optional(),
+});
+export type PlanReading = z.infer<typeof PlanReading>;
+
+/** The most parts a compound question is answered in. */
+export const MAX_QUESTION_PARTS = 4;
+
+export const PlanResponse = PlanReading.extend({
+  /**
+   * A compound question ("o CNPJ e o P/VP do GTWR11"): the other things it asked, each read as a
+   * question of its own and answered after this one, in the order asked. Absent for one thing asked.
+   */
+  parts: z
+    .array(PlanReading)
+    .max(MAX_QUESTION_PARTS - 1)
+    .optional(),
 });
 export type PlanRequest = z.infer<typeof PlanRequest>;
 export type PlanResponse = z.infer<typeof PlanResponse>;

@@ -195,6 +195,11 @@ function keptSubjects(edit: FollowUpEdit, amongListed: boolean): QuestionSubject
     inherited.push("subjects (the conversation's list)");
     return amongFunds(reading, previous, prev)!.map((id) => ({ kind: 'fund', id }));
   }
+  if (listAskedOf(edit)) {
+    // "top 5 de logística por valor de mercado" → "e o dy de cada um?", "e o de menor p/vp?": the funds the list showed.
+    inherited.push('subjects (the funds the previous list showed)');
+    return previous.tickers.map((id) => ({ kind: 'fund', id }));
+  }
   if (reading.cues.includes('among_previous') && prev.subjects.length === 1 && earlier.length > 0) {
     // "qual dos dois": the subject asked before and the one asked last.
     inherited.push("subjects (the last two answers')");
@@ -202,6 +207,12 @@ function keptSubjects(edit: FollowUpEdit, amongListed: boolean): QuestionSubject
   }
   inherited.push('subjects');
   return prev.subjects;
+}
+
+/** A fund's measure named, with no fund, right after a list across funds (which had no subjects of its own). */
+function listAskedOf(edit: FollowUpEdit): boolean {
+  const { reading, cur, prev, previous, catalog } = edit;
+  return prev.subjects.length === 0 && previous.tickers.length > 1 && reading.measureNamed && !!cur.measure && catalog.measures[cur.measure]?.subject === 'fund';
 }
 
 /** The measure follows the subjects: a fund's measure cannot be asked of the IFIX. */
@@ -371,7 +382,9 @@ function editAggregation(edit: FollowUpEdit, measure: string | null, period: Per
 function editCompare(edit: FollowUpEdit, subjects: QuestionSubject[]): StructuredQuestion['compare'] {
   const { reading, cur, prev } = edit;
   if (subjects.length <= 1) return null;
-  return cur.compare ?? (prev.compare ? reading.compareWanted : null) ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null);
+  // After a list across funds, "o de menor p/vp" picks one of them.
+  const picks = prev.compare || prev.subjects.length === 0;
+  return cur.compare ?? (picks ? reading.compareWanted : null) ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null);
 }
 
 /**

@@ -21,6 +21,32 @@ function followUp(question: string, previous: PlanResponse, opts: { list?: strin
   });
 }
 
+describe('a fund measure asked with no fund right after a list across funds is asked of the funds it showed', () => {
+  const ranking = planner.planDeterministic('top 3 lajes corporativas por valor de mercado');
+  const after = (q: string) => followUp(q, ranking, { list: LIST, tickers: LIST });
+
+  it('"e o dy de cada um?" is each listed fund\'s DY; "e o de menor p/vp?" picks the lowest', () => {
+    const each = after('e o dy de cada um?');
+    expect(each.kind).toBe('measure');
+    expect(funds(each.question)).toEqual(LIST);
+    const lowest = after('e o de menor p/vp?');
+    expect(funds(lowest.question)).toEqual(LIST);
+    expect(lowest.question).toMatchObject({ measure: 'pvp', compare: 'min' });
+  });
+
+  it('a market series or a fund named keeps its own subject', () => {
+    expect(funds(after('e o dy do HGLG11?').question)).toEqual(['HGLG11']);
+    expect(after('e a selic?').question?.subjects.map((s) => s.kind)).not.toContain('fund');
+  });
+
+  it('a registry field with a fund of its own, after a measure, asks the registry ("e o cnpj do segundo?" after a P/VP)', () => {
+    const pvp = planner.planDeterministic('qual o p/vp do BRCR11?');
+    const cnpj = followUp('e o cnpj do segundo?', pvp, { list: LIST, tickers: ['BRCR11'] });
+    expect(cnpj.entity).toBe('fiis_cadastro');
+    expect(cnpj.params.ticker ?? cnpj.params.tickers[0]).toBe('HGRE11');
+  });
+});
+
 describe('the conversation keeps its list while answers pick from it', () => {
   it('"e o p/vp do terceiro?" after "qual o cnpj do segundo?" is the third fund of the list, not the one just picked', () => {
     const picked = planner.planDeterministic('qual o cnpj do HGRE11?');

@@ -1,0 +1,45 @@
+import type { NarrateResponse } from '@cota/contracts';
+import type { Acted } from './act';
+
+/**
+ * One answer for a compound question, from its parts' answers in the order asked. A source line said
+ * by an earlier part is not said again; the status is the best of the parts' (one part answered is
+ * an answer).
+ */
+export function joinAnswers(narrated: NarrateResponse[]): NarrateResponse {
+  if (narrated.length === 1) return narrated[0];
+  const said = new Set<string>();
+  const texts = narrated.map((n) =>
+    n.answer
+      .split('\n')
+      .filter((line) => {
+        if (!/^Fonte:/.test(line.trim())) return true;
+        if (said.has(line.trim())) return false;
+        said.add(line.trim());
+        return true;
+      })
+      .join('\n')
+      .trim(),
+  );
+  const first = narrated[0].narrator;
+  const llmUsed = narrated.some((n) => n.narrator.llm_used);
+  return {
+    answer: texts.join('\n\n'),
+    narrator: { ...first, llm_used: llmUsed, latency_ms: Math.max(...narrated.map((n) => n.narrator.latency_ms)), reason: narrated.map((n) => n.narrator.reason).join(' | ') },
+  };
+}
+
+/** The parts' results side by side (keyed by entity); two parts of one entity keep both rows. */
+export function joinResults(acted: Acted[]): Acted {
+  if (acted.length === 1) return acted[0];
+  const results: Record<string, unknown> = {};
+  for (const a of acted) {
+    for (const [key, value] of Object.entries(a.results)) {
+      const had = results[key];
+      results[key] = had === undefined ? value : Array.isArray(had) && Array.isArray(value) ? [...had, ...value] : had;
+    }
+  }
+  const answered = acted.find((a) => a.status === 'ok');
+  const status = answered ? 'ok' : acted[0].status;
+  return { ...acted[0], status, problem: answered ? null : acted[0].problem, results };
+}

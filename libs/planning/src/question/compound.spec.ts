@@ -1,0 +1,49 @@
+import { CompoundSplitter } from './compound';
+
+const splitter = new CompoundSplitter(
+  [
+    { phrase: 'cnpj', target: 'entity:fiis_cadastro' },
+    { phrase: 'administrador', target: 'entity:fiis_cadastro' },
+    { phrase: 'p vp', target: 'measure:pvp' },
+    { phrase: 'pvp', target: 'measure:pvp' },
+    { phrase: 'dy', target: 'measure:dy' },
+    { phrase: 'valor de mercado', target: 'measure:market_cap' },
+    { phrase: 'valor', target: 'measure:fx_rate' },
+  ],
+  { links: ['o', 'a', 'qual', 'tambem'], max_parts: 3 },
+);
+
+describe('CompoundSplitter', () => {
+  it('splits things asked with "e" into questions that keep what is around the list', () => {
+    expect(splitter.split('Qual o CNPJ e o P/VP do GTWR11?')).toEqual(['qual o cnpj do gtwr11?', 'qual o p/vp do gtwr11?']);
+    expect(splitter.split('me diz o dy e o valor de mercado do rztr11')).toEqual(['me diz o dy do rztr11', 'me diz o valor de mercado do rztr11']);
+  });
+
+  it('reads a comma as a list separator, not inside a number', () => {
+    expect(splitter.split('dy, pvp e valor de mercado do HGLG11')).toEqual(['dy do hglg11', 'pvp do hglg11', 'valor de mercado do hglg11']);
+    expect(splitter.split('dy acima de 9,5 do hglg11')).toBeNull();
+  });
+
+  it('keeps one question when its things asked are one (two words of the same target) or not listed together', () => {
+    expect(splitter.split('qual o cnpj e o administrador do hglg11')).toBeNull();
+    expect(splitter.split('qual o dy do hglg11 e o pvp do knri11')).toBeNull();
+    expect(splitter.split('fiis com dy acima de 10 e pvp abaixo de 1')).toBeNull();
+    expect(splitter.split('qual o dy do hglg11')).toBeNull();
+  });
+
+  it('takes the longest phrase: "valor de mercado" is one thing asked', () => {
+    expect(splitter.split('valor de mercado e dy do knri11')).toEqual(['valor de mercado do knri11', 'dy do knri11']);
+  });
+
+  it('splits into at most max_parts questions', () => {
+    const two = new CompoundSplitter(
+      [
+        { phrase: 'a1', target: 'x' },
+        { phrase: 'b1', target: 'y' },
+        { phrase: 'c1', target: 'z' },
+      ],
+      { links: [], max_parts: 2 },
+    );
+    expect(two.split('a1, b1 e c1 do fundo')).toEqual(['a1 do fundo', 'b1 do fundo']);
+  });
+});

@@ -1,0 +1,114 @@
+import { fold } from '@cota/text';
+
+/**
+ * Compound questions ("qual o cnpj e o p/vp do GTWR11?", "me diz o dy e o valor de mercado do RZTR11"):
+ * two or more things asked of the same subject, joined by "e" or a comma. Each is split into a question
+ * of its own that keeps everything around the list (who asks, the fund, the period), so each part is
+ * read exactly as if it had been asked alone. Which words name a thing asked is the catalog's and the
+ * ontology's vocabulary (measure words, words that name one entity strongly); nothing here knows a topic.
+ */
+export interface TopicWords {
+  /** A phrase that names what is asked, as a person writes it ("valor de mercado", "cnpj"). */
+  phrase: string;
+  /** What it names ("measure:market_cap", "entity:fiis_cadastro"): two phrases of one target are one thing asked. */
+  target: string;
+}
+
+export interface CompoundPolicy {
+  /** Words that may stand between two things asked besides "e" ("o", "a", "qual", "tambem"). */
+  links: readonly string[];
+  /** The most things one question is split into. */
+  max_parts: number;
+}
+
+interface Token {
+  /** The word as compared ("p/vp" → "pvp"). */
+  word: string;
+  start: number;
+  end: number;
+}
+
+interface Found {
+  from: number; // first token
+  to: number; // one past the last token
+  target: string;
+}
+
+/** The words of the folded text with their offsets; a comma not inside a number is the word "e". */
+function tokens(text: string): Token[] {
+  const out: Token[] = [];
+  for (const m of text.matchAll(/[a-z0-9]+(?:[/.,-][a-z0-9]+)*|,/g)) {
+    const word = m[0] === ',' ? 'e' : m[0].replace(/[/-]/g, '');
+    out.push({ word, start: m.index!, end: m.index! + m[0].length });
+  }
+  return out;
+}
+
+export class CompoundSplitter {
+  private readonly phrases: Array<{ words: string[]; target: string }>;
+  private readonly links: ReadonlySet<string>;
+
+  constructor(
+    topics: readonly TopicWords[],
+    private readonly policy: CompoundPolicy,
+  ) {
+    // Longest phrases first: "valor de mercado" is one thing asked, not "valor" and "mercado".
+    this.phrases = topics
+      .map((t) => ({ words: tokens(fold(t.phrase)).map((w) => w.word), target: t.target }))
+      .filter((p) => p.words.length > 0)
+      .sort((a, b) => b.words.length - a.words.length);
+    this.links = new Set(policy.links.map((l) => fold(l)));
+  }
+
+  /**
+   * The questions a compound question is made of, in the order asked; null when it asks one thing.
+   * The parts are the folded text with the other things asked (and their "e") taken out.
+   */
+  split(question: string): string[] | null {
+    const text = fold(question);
+    const words = tokens(text);
+    const found = this.topicsIn(words);
+    const chain = this.longestChain(words, found);
+    if (!chain || chain.length < 2) return null;
+    const head = text.slice(0, words[chain[0].from].start);
+    const tail = text.slice(words[chain[chain.length - 1].to - 1].end);
+    return chain.slice(0, this.policy.max_parts).map((t) => `${head}${text.slice(words[t.from].start, words[t.to - 1].end)}${tail}`.replace(/\s+/g, ' ').trim());
+  }
+
+  /** Every topic phrase in the text, left to right, none overlapping (the longest wins where two start together). */
+  private topicsIn(words: Token[]): Found[] {
+    const out: Found[] = [];
+    for (let i = 0; i < words.length;) {
+      const hit = this.phrases.find((p) => p.words.every((w, k) => words[i + k]?.word === w));
+      if (hit) {
+        out.push({ from: i, to: i + hit.words.length, target: hit.target });
+        i += hit.words.length;
+      } else i++;
+    }
+    return out;
+  }
+
+  /**
+   * The longest run of things asked that are listed one after another: between two neighbours only
+   * link words, with an "e" (or a comma) among them, and each naming something the others do not.
+   */
+  private longestChain(words: Token[], found: Found[]): Found[] | null {
+    let best: Found[] | null = null;
+    let run: Found[] = [];
+    const close = () => {
+      if (run.length >= 2 && (!best || run.length > best.length)) best = run;
+    };
+    for (const f of found) {
+      const prev = run[run.length - 1];
+      const gap = prev ? words.slice(prev.to, f.from).map((w) => w.word) : [];
+      const listed = prev && gap.includes('e') && gap.every((w) => w === 'e' || this.links.has(w)) && !run.some((r) => r.target === f.target);
+      if (listed) run.push(f);
+      else {
+        close();
+        run = [f];
+      }
+    }
+    close();
+    return best;
+  }
+}
