@@ -98,6 +98,8 @@ export const QueryResult = z.object({
   params: QueryParams,
   /** A ranking's funds left out because their value of the ranked column is implausible. */
   left_out: z.object({ count: z.number().int(), column: z.string() }).nullable().optional(),
+  /** How many rows a list matched when it was cut at its limit ("10 de 18"); null otherwise. */
+  matched: z.number().int().min(0).nullable().optional(),
 });
 export type QueryResult = z.infer<typeof QueryResult>;
 

@@ -187,3 +187,24 @@ describe('a list with fewer rows than the question asked for', () => {
     expect(narrate(dividends.slice(0, 3), { limit: 3, limit_asked: 3 })).not.toMatch(/Só há|Mostrando os/);
   });
 });
+
+describe('a list across funds cut at its default size', () => {
+  const snapshot = araquemCsv('fiis_financials_snapshot').slice(0, 10);
+  const narrate = (matched: number | null, params: Parameters<typeof realResult>[2] = {}) =>
+    det.narrate(
+      narrateRequest({
+        question: 'fiis com p/vp abaixo de 1',
+        entity: 'fiis_financials_snapshot',
+        data: { ...realResult('fiis_financials_snapshot', snapshot, { agg: 'list', limit: 10, ...params }), truncated: matched !== null, matched },
+      }),
+    ).answer;
+
+  it('says how many matched and how to see them all', () => {
+    expect(narrate(18)).toContain('Mostrei 10 de 18 fundos. Para ver a lista inteira, peça "mostre todos".');
+  });
+
+  it('says nothing when the size was asked ("top 10") or nothing was cut', () => {
+    expect(narrate(18, { limit_asked: 10 })).not.toContain('Mostrei');
+    expect(narrate(null)).not.toContain('Mostrei');
+  });
+});

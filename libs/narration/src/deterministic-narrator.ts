@@ -110,11 +110,24 @@ export class DeterministicNarrator {
     if (data.left_out && data.left_out.count > 0) {
       body += `\n\n${fillMessage(this.policy.messages.left_out_note, { count: String(data.left_out.count), column: data.left_out.column })}`;
     }
+    const cut = this.listCut(data);
+    if (cut) body += `\n\n${cut}`;
     const short = this.fewerThanAsked(data);
     if (short) body += `\n\n${short}`;
     const unknown = unknownTickersPhrase(req.unknown_tickers);
     if (unknown) body += `\n\n${fillMessage(this.policy.messages.unknown_tickers_note, { tickers: unknown })}`;
     return body;
+  }
+
+  /**
+   * A list across funds cut at its default size says how many matched and how to see them all ("10 de
+   * 18"); a size the person asked for ("top 5") is not a cut.
+   */
+  private listCut(data: QueryResult): string | null {
+    const { matched } = data;
+    const funds = typeof data.rows[0]?.ticker === 'string';
+    if (!matched || !funds || matched <= data.rows.length || data.params.limit_asked || data.params.tickers.length > 0) return null;
+    return fillMessage(this.policy.messages.list_cut, { shown: formatInteger(data.rows.length), matched: formatInteger(matched) });
   }
 
   /**

@@ -67,6 +67,7 @@ export const NarratorPolicySchema = z
         unknown_tickers_note: Text,
         /** A ranking left funds out as implausible (`{count}`, `{column}`). */
         left_out_note: Text,
+        list_cut: Text,
         /** Fewer rows than the question asked for: the query's most (`{shown}`, `{asked}`), or all the data has (`{shown}`, `{asked}`, `{unit}`). */
         limit_capped: Text,
         limit_beyond_data: Text,

@@ -159,6 +159,8 @@ export const OntologySchema = z
         edit_max_words: z.number().int().min(1),
         /** How a message that narrows the conversation's list of funds opens ("só os de logística", "desses, só os com p/vp abaixo de 1"). */
         narrow_openers: z.array(z.string().min(1)).min(1),
+        /** A whole message asking for the whole list just cut at its size ("mostre todos", "quero ver o resto"). */
+        show_all: z.array(z.string().min(1)).min(1),
       })
       .strict(),
     /**
@@ -173,6 +175,8 @@ export const OntologySchema = z
         max_parts: z.number().int().min(2).max(4),
       })
       .strict(),
+    /** The weight, in its entity, of a field's word the narrator knows and no entity here weighs (see field-words.ts). */
+    field_words_weight: z.number().positive(),
     entities: z.record(z.string().regex(/^[a-z0-9_]+$/), Entity),
   })
   .strict()

@@ -132,7 +132,15 @@ export class Ontology {
   readonly smalltalkFiller: ReadonlySet<string>;
   readonly tickerPrefixStopwords: ReadonlySet<string>;
   /** Elliptic follow-ups: openers as normalised words (longest first), period words, the weak weight. */
-  readonly elliptic: { openers: string[][]; periodWords: ReadonlySet<string>; weakWeight: number; editOpeners: string[][]; editMaxWords: number; narrowOpeners: string[][] };
+  readonly elliptic: {
+    openers: string[][];
+    periodWords: ReadonlySet<string>;
+    weakWeight: number;
+    editOpeners: string[][];
+    editMaxWords: number;
+    narrowOpeners: string[][];
+    showAll: ReadonlySet<string>;
+  };
   private readonly features: CompiledFeature[];
   private readonly standalone: ReadonlySet<string>;
   private readonly maxGap: number;
@@ -187,6 +195,7 @@ export class Ontology {
       editOpeners: spec.elliptic.edit_openers.map((o) => normalize(o).split(' ').filter(Boolean)).sort((a, b) => b.length - a.length),
       editMaxWords: spec.elliptic.edit_max_words,
       narrowOpeners: spec.elliptic.narrow_openers.map((o) => normalize(o).split(' ').filter(Boolean)).sort((a, b) => b.length - a.length),
+      showAll: new Set(spec.elliptic.show_all.map((o) => normalize(o))),
     };
     for (const w of spec.elliptic.period_words) collect(w);
     for (const w of spec.known_words) collect(w);
@@ -350,6 +359,12 @@ export class Ontology {
    * What a message that narrows the conversation's list keeps as its criterion ("só os de logística" →
    * "de logistica"), or null when it does not open like one (ontology.yaml `elliptic.narrow_openers`).
    */
+  /** Whether the whole message asks for all of the list just shown ("mostre todos", "e o resto?"). */
+  asksWholeList(normalized: string): boolean {
+    const core = normalized.replace(/^(?:e|agora|entao|ok|beleza) /, '').replace(/ (?:por favor|pfv|pls)$/, '');
+    return this.elliptic.showAll.has(core);
+  }
+
   narrowingCriterion(normalized: string): string | null {
     const tokens = normalized.split(' ').filter(Boolean);
     const opener = this.elliptic.narrowOpeners.find((op) => op.length < tokens.length && op.every((w, i) => tokens[i] === w));

@@ -32,6 +32,9 @@ const MAX_CANDIDATES = 5;
 
 /** How a segment's list without a measure is reasoned ("quais fiis de hotel existem?"). */
 const SEGMENT_LIST = "a segment's funds, no measure named";
+const SEGMENT_RANKED = 'a segment ranked by the measure named';
+/** The most rows "mostre todos" asks for (the contract's bound on a limit; each entity caps it at its max_rows). */
+const MAX_LIST_ROWS = 1000;
 
 export interface PlanOptions {
   /**
@@ -145,6 +148,8 @@ export class Planner {
 
   /** The deterministic decision, synchronous and cheap (no I/O). */
   planDeterministic(asked: string, opts: PlanOptions = {}): PlanResponse {
+    const whole = this.wholeList(asked, opts);
+    if (whole) return whole;
     const narrowed = this.narrowing(asked, opts);
     if (narrowed) return narrowed;
     // "qual o p/vp do primeiro?" after a ranking: the fund at that place of the previous answer.
@@ -212,6 +217,35 @@ export class Planner {
       return { ...out, params: editEntityParams(opts.previousParams ?? null, opts.previousFilters ?? {}, out.params) };
     }
     return out;
+  }
+
+  /**
+   * "mostre todos" after a list cut at its size: the same list (entity, filters, conditions, order), all
+   * of it (the warehouse still caps it at the entity's max_rows). Null when the message asks something
+   * else or the previous answer was no list.
+   */
+  private wholeList(asked: string, opts: PlanOptions): PlanResponse | null {
+    const prev = opts.previousParams;
+    if (!opts.previousEntity || !prev || prev.agg !== 'list' || !this.ontology.asksWholeList(normalize(asked))) return null;
+    const q = analyseQuestion(asked, this.recognizeTickers(asked), this.ontology.vocabulary);
+    const params = { ...prev, limit: MAX_LIST_ROWS, limit_asked: null };
+    return this.respond(
+      q,
+      'entity',
+      opts.previousEntity,
+      opts.previousEntity,
+      { params, ticker_sources: [], ticker_required: false, notes: [] },
+      {
+        normalized: q.normalized,
+        score: 0,
+        gap: 0,
+        accepted: true,
+        thresholds: { min_score: this.ontology.thresholds.min_score, min_gap: this.ontology.thresholds.min_gap },
+        candidates: [],
+        llm_used: false,
+        reason: `the whole list of the previous answer (${opts.previousEntity}, same filters and order)`,
+      },
+    );
   }
 
   /**
@@ -456,6 +490,11 @@ export class Planner {
 
   /** Full decision: deterministic, then the model when configured and the decision was not accepted. */
   /** Whether a message opens like an edit of the tool call that just ran (ontology.yaml `elliptic.edit_openers`). */
+  /** Whether the message asks for the whole list just shown: only the conversation can say which. */
+  asksWholeList(question: string): boolean {
+    return this.ontology.asksWholeList(normalize(question));
+  }
+
   opensToolEdit(question: string): boolean {
     return this.ontology.opensEdit(normalize(question), question);
   }
@@ -556,7 +595,7 @@ export class Planner {
       return this.respond(q, 'entity', segment.entity, segment.entity, segment.params, {
         ...base,
         accepted: true,
-        reason: `${SEGMENT_LIST}: ${segment.entity} ordered by ${segment.params.params.order_by} (features: ${activeFeatures})${suffix}`,
+        reason: `${segment.ranked ? SEGMENT_RANKED : SEGMENT_LIST}: ${segment.entity} ordered by ${segment.params.params.order_by} (features: ${activeFeatures})${suffix}`,
       });
     }
     if (best.score <= 0) {
@@ -586,19 +625,24 @@ export class Planner {
    * "quais fiis de hotel existem?", "tem fii de agência bancária?": funds in general and a segment or
    * type, with no fund and no entity's own words, list that segment's funds (biggest first). Null otherwise.
    */
-  private segmentList(q: AnalysedQuestion, features: ReadonlySet<string>): { entity: string; params: InferredParams } | null {
+  private segmentList(q: AnalysedQuestion, features: ReadonlySet<string>): { entity: string; params: InferredParams; ranked: boolean } | null {
     if (q.tickers.tickers.length > 0 || !(features.has('ranking_scope') || features.has('fii_word'))) return null;
     const params = this.opts.policies.params;
     const entity = params.spec.ranking.entity;
     const inferred = params.infer(q, entity, q.original);
     const { filters } = inferred.params;
     if ((!filters.sector && !filters.fund_type) || inferred.params.conditions?.length) return null;
-    // A measure named ("o dy médio dos fiis de logística") is asked of the segment, not its list.
-    if (this.reader.read(q.original, []).measureNamed) return null;
-    inferred.params = { ...inferred.params, ticker: null, tickers: [], agg: 'list', window: null, order_by: params.spec.ranking.segment_order, order: 'asc' };
     inferred.ticker_sources = [];
     inferred.ticker_required = false;
-    return { entity, params: inferred };
+    // A measure named ("o dy médio dos fiis de logística") is asked of the segment, not its list;
+    // by a measure ("fiis hospitalares por dy") the segment is ranked by it, when the ranking orders by it.
+    if (this.reader.read(q.original, []).measureNamed) {
+      if (!inferred.params.order_by || !/(?:^| )(?:por|pelo|pela)(?= )/.test(q.normalized)) return null;
+      inferred.params = { ...inferred.params, ticker: null, tickers: [], agg: 'list', window: null };
+      return { entity, params: inferred, ranked: true };
+    }
+    inferred.params = { ...inferred.params, ticker: null, tickers: [], agg: 'list', window: null, order_by: params.spec.ranking.segment_order, order: 'asc' };
+    return { entity, params: inferred, ranked: false };
   }
 
   /**

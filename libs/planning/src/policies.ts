@@ -1,9 +1,12 @@
-import { loadPolicy, policiesDir } from '@cota/config';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadPolicy, loadPolicyFolder, policiesDir } from '@cota/config';
 import { EntityClasses, loadEntityCatalog, loadEntityClasses, loadMeasureCatalog, MeasureCatalog } from '@cota/catalog';
 import { loadToolGatePolicy, ToolGatePolicy } from '@cota/tool-gating';
 import { Ontology } from './ontology';
 import { PlansPolicy, PlansPolicySchema } from './multi-step/policy';
 import { OntologySchema } from './ontology.schema';
+import { FocusKeywords, withFieldWords } from './field-words';
 import { ParamInference } from './params';
 import { ParamPolicySchema } from './param-policy.schema';
 
@@ -26,7 +29,9 @@ export interface PlanningPolicies {
  * the other are refused too, so the two can never drift apart silently.
  */
 export function loadPlanningPolicies(dir = policiesDir()): PlanningPolicies {
-  const ontology = new Ontology(loadPolicy('ontology', OntologySchema, dir));
+  const spec = loadPolicy('ontology', OntologySchema, dir);
+  // The narrator's field words name their entities too (field-words.ts); a folder without templates has none.
+  const ontology = new Ontology(existsSync(join(dir, 'templates')) ? withFieldWords(spec, loadPolicyFolder('templates', FocusKeywords, dir), loadEntityClasses(dir)) : spec);
   const params = new ParamInference(loadPolicy('param_inference', ParamPolicySchema, dir));
   checkConsistency(ontology, params);
   checkRankingRedirects(params, dir);

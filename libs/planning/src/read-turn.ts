@@ -89,7 +89,7 @@ export class TurnReader {
     const first = await this.planner.plan(question);
     const continued = state ? this.continuedCall(question, first, state) : null;
     if (continued) return this.withFunds(continued, state);
-    const followUp = (first.elliptic || first.follow_up_candidate) && state && (state.last_entity || state.last_question);
+    const followUp = (first.elliptic || first.follow_up_candidate || this.planner.asksWholeList(question)) && state && (state.last_entity || state.last_question);
     const plan = followUp ? await this.planner.plan(question, followUpOptions(state)) : first;
     return this.withToolArgs(question, this.withFunds(outsideTopic(question, plan), state), state);
   }

@@ -2,30 +2,32 @@ import type { NarrateResponse } from '@cota/contracts';
 import type { Acted } from './act';
 
 /**
- * One answer for a compound question, from its parts' answers in the order asked. A source line said
- * by an earlier part is not said again; the status is the best of the parts' (one part answered is
- * an answer).
+ * One answer for a compound question, from its parts' answers in the order asked: their bodies one
+ * after the other, then each distinct source line once, at the end where a single answer has it.
  */
 export function joinAnswers(narrated: NarrateResponse[]): NarrateResponse {
   if (narrated.length === 1) return narrated[0];
-  const said = new Set<string>();
-  const texts = narrated.map((n) =>
+  const sources: string[] = [];
+  const bodies = narrated.map((n) =>
     n.answer
       .split('\n')
       .filter((line) => {
         if (!/^Fonte:/.test(line.trim())) return true;
-        if (said.has(line.trim())) return false;
-        said.add(line.trim());
-        return true;
+        if (!sources.includes(line.trim())) sources.push(line.trim());
+        return false;
       })
       .join('\n')
       .trim(),
   );
   const first = narrated[0].narrator;
-  const llmUsed = narrated.some((n) => n.narrator.llm_used);
   return {
-    answer: texts.join('\n\n'),
-    narrator: { ...first, llm_used: llmUsed, latency_ms: Math.max(...narrated.map((n) => n.narrator.latency_ms)), reason: narrated.map((n) => n.narrator.reason).join(' | ') },
+    answer: [...bodies, sources.join('\n')].filter(Boolean).join('\n\n'),
+    narrator: {
+      ...first,
+      llm_used: narrated.some((n) => n.narrator.llm_used),
+      latency_ms: Math.max(...narrated.map((n) => n.narrator.latency_ms)),
+      reason: narrated.map((n) => n.narrator.reason).join(' | '),
+    },
   };
 }
 

@@ -153,6 +153,13 @@ describe("a segment named with no measure lists the segment's funds", () => {
   it('a measure asked of a segment stays that measure', () => {
     expect(planner.planDeterministic('qual o dy medio dos fiis de logistica?').params.order_by).not.toBe('rank_market_cap');
   });
+
+  it.each([
+    ['fiis hospitalares por dy', 'Hospitalar', 'rank_dy_12m'],
+    ['me lista os fiis hospitalares ordenados por dy', 'Hospitalar', 'rank_dy_12m'],
+  ])('a segment "por" a measure is that segment ranked by it: %s', (q, sector, order_by) => {
+    expect(planner.planDeterministic(q)).toMatchObject({ kind: 'entity', entity: 'fiis_rankings', params: { agg: 'list', order_by, filters: { sector } } });
+  });
 });
 
 describe('a count of moves is read as such', () => {
@@ -177,5 +184,26 @@ describe('narrowing without pointing at the funds shown edits the list query', (
       previousTickers: ['KNCR11', 'KNIP11', 'XPML11', 'HGLG11', 'BTLG11'],
     });
     expect(p.params).toMatchObject({ order_by: 'ifix_rank_position', limit: 5, filters: { fund_type: 'Papel' }, tickers: [] });
+  });
+});
+
+describe('"mostre todos" after a list cut at its size is the same list, all of it', () => {
+  const screen = planner.planDeterministic('fiis de papel com pvp abaixo de 1');
+  const edit = (q: string) =>
+    planner.planDeterministic(q, { previousEntity: screen.entity, previousQuestion: screen.question, previousParams: screen.params, previousFilters: screen.params.filters });
+
+  it.each(['mostre todos', 'e o resto?', 'quero ver todos por favor', 'lista completa'])('%s', (q) => {
+    const p = edit(q);
+    expect(p).toMatchObject({
+      kind: 'entity',
+      entity: screen.entity,
+      params: { filters: screen.params.filters, conditions: screen.params.conditions, order_by: screen.params.order_by },
+    });
+    expect(p.params.limit).toBeGreaterThan(screen.params.limit!);
+  });
+
+  it('a message that says more is read as itself; without a list there is nothing to show', () => {
+    expect(edit('todos os fiis de logistica').params.filters).toMatchObject({ sector: 'Logística' });
+    expect(planner.planDeterministic('mostre todos').kind).not.toBe('entity');
   });
 });

@@ -47,6 +47,24 @@ describe('EntityQueryService', () => {
     expect(r.params).toMatchObject({ ticker: 'KNRI11', limit: 2, order_by: 'traded_until_date', order: 'desc' });
   });
 
+  it('a list cut at its limit counts what it matched, with the same filters; a list not cut is not counted', async () => {
+    const rows = Array.from({ length: 3 }, (_, i) => ({ ticker: 'KNRI11', traded_until_date: `2025-0${5 - i}-30`, payment_date: null, dividend_amt: '1.00', source: 'dashbord' }));
+    const runner = new (class extends FakeRunner {
+      async run(sql: string, values: unknown[], timeoutMs: number) {
+        return sql.startsWith('SELECT count(*)') ? (this.calls.push({ sql, values, timeoutMs }), [{ n: 18 }]) : super.run(sql, values, timeoutMs);
+      }
+    })(rows);
+    const svc = new EntityQueryService(catalog, runner, { statementTimeoutMs: 10 });
+    const cut = await svc.query({ client_id: 'c', entity: 'fiis_dividendos', params: P({ ticker: 'KNRI11', limit: 2 }) });
+    expect(cut.matched).toBe(18);
+    const count = runner.calls[1];
+    expect(count.sql).not.toContain('LIMIT');
+    expect(count.values).toEqual(runner.calls[0].values.slice(0, count.values.length));
+    const whole = await svc.query({ client_id: 'c', entity: 'fiis_dividendos', params: P({ ticker: 'KNRI11', limit: 5 }) });
+    expect(whole.matched).toBeNull();
+    expect(runner.calls).toHaveLength(3);
+  });
+
   it('a statement timeout becomes TIMEOUT, other SQL failures INTERNAL without SQL text', async () => {
     const timeout = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
     const svc = new EntityQueryService(catalog, new FakeRunner(timeout), { statementTimeoutMs: 10 });

@@ -91,6 +91,8 @@ export class EntityQueryService {
       throw new CotaError('INTERNAL', 'Não foi possível consultar a base de dados agora.');
     }
     const truncated = raw.length > built.cap;
+    // A list cut at its limit says how many rows it had ("10 de 18"): counted only then.
+    const matched = truncated && built.matched ? await this.count(built.matched) : null;
     const rows = raw.slice(0, built.cap).map((r) => Object.fromEntries(built.columns.map((c) => [c.name, toJsonValue(c.type, r[c.name])])));
 
     const has = (name: string | null): name is string => !!name && built.columns.some((c) => c.name === name);
@@ -134,7 +136,18 @@ export class EntityQueryService {
       sources: found.size ? [...found].sort() : def.sources,
       params: built.params,
       left_out: leftOut === null || !built.leftOut ? null : { count: leftOut, column: built.leftOut.column },
+      matched,
     };
+  }
+
+  /** How many rows a list matched; null (not said) when the count itself fails. */
+  private async count(query: { sql: string; values: unknown[] }): Promise<number | null> {
+    try {
+      const rows = await this.runner.run(query.sql, query.values, this.opts.statementTimeoutMs);
+      return Number(rows[0]?.n ?? 0) || null;
+    } catch {
+      return null;
+    }
   }
 
   /** Every known fund (the planner's ticker list). */

@@ -14,6 +14,8 @@ export interface BuiltQuery {
   cap: number;
   /** Counts what a ranking left out as implausible (same filters, values outside the catalog's range). */
   leftOut?: { sql: string; values: unknown[]; column: string };
+  /** Counts every row a list matched before its limit: run when the list was cut ("10 de 18"). */
+  matched?: { sql: string; values: unknown[] };
 }
 
 const q = (ident: string) => `"${ident}"`;
@@ -316,8 +318,10 @@ export function buildEntityQuery(def: EntityDef, input: QueryParams, clientId: s
     const sql = multiTickerListSql(def, base, outerWhere, order, limit, param);
     return { sql, values, columns: def.columns, params, cap: def.max_rows };
   }
+  // Taken before the list adds its limit: the count has the same parameters as the list's filters.
+  const matched = { sql: `SELECT count(*)::int AS n FROM (${base}) b${outerWhere}`, values: [...values] };
   const sql = listSql(def, base, outerWhere, order, limit, param);
-  return { sql, values, columns: def.columns, params, cap: limit, ...(leftOut ? { leftOut } : {}) };
+  return { sql, values, columns: def.columns, params, cap: limit, matched, ...(leftOut ? { leftOut } : {}) };
 }
 
 const AGG_LABEL: Record<'avg' | 'sum', string> = { avg: 'Média de', sum: 'Soma de' };
