@@ -229,23 +229,8 @@ export class Planner {
     if (!opts.previousEntity || !prev || prev.agg !== 'list' || !this.ontology.asksWholeList(normalize(asked))) return null;
     const q = analyseQuestion(asked, this.recognizeTickers(asked), this.ontology.vocabulary);
     const params = { ...prev, limit: MAX_LIST_ROWS, limit_asked: null };
-    return this.respond(
-      q,
-      'entity',
-      opts.previousEntity,
-      opts.previousEntity,
-      { params, ticker_sources: [], ticker_required: false, notes: [] },
-      {
-        normalized: q.normalized,
-        score: 0,
-        gap: 0,
-        accepted: true,
-        thresholds: { min_score: this.ontology.thresholds.min_score, min_gap: this.ontology.thresholds.min_gap },
-        candidates: [],
-        llm_used: false,
-        reason: `the whole list of the previous answer (${opts.previousEntity}, same filters and order)`,
-      },
-    );
+    const reason = `the whole list of the previous answer (${opts.previousEntity}, same filters and order)`;
+    return this.respond(q, 'entity', opts.previousEntity, opts.previousEntity, { params, ticker_sources: [], ticker_required: false, notes: [] }, this.decided(q, reason));
   }
 
   /**
@@ -751,7 +736,13 @@ export class Planner {
     extra: Partial<Pick<PlanResponse, 'tool' | 'smalltalk' | 'confirmation' | 'plan'>>,
     reason: string,
   ): PlanResponse {
-    const res = this.respond(q, kind, intent, null, null, {
+    const res = this.respond(q, kind, intent, null, null, this.decided(q, reason));
+    return { ...res, ...extra };
+  }
+
+  /** The planner meta of a reading decided by a rule, not by scoring entities. */
+  private decided(q: AnalysedQuestion, reason: string): PlannerMeta {
+    return {
       normalized: q.normalized,
       score: 0,
       gap: 0,
@@ -760,8 +751,7 @@ export class Planner {
       candidates: [],
       llm_used: false,
       reason,
-    });
-    return { ...res, ...extra };
+    };
   }
 
   /** More funds named than one question compares: nothing is read further, the answer asks for fewer. */

@@ -50,7 +50,7 @@ describe('EntityQueryService', () => {
   it('a list cut at its limit counts what it matched, with the same filters; a list not cut is not counted', async () => {
     const rows = Array.from({ length: 3 }, (_, i) => ({ ticker: 'KNRI11', traded_until_date: `2025-0${5 - i}-30`, payment_date: null, dividend_amt: '1.00', source: 'dashbord' }));
     const runner = new (class extends FakeRunner {
-      async run(sql: string, values: unknown[], timeoutMs: number) {
+      override async run(sql: string, values: unknown[], timeoutMs: number) {
         return sql.startsWith('SELECT count(*)') ? (this.calls.push({ sql, values, timeoutMs }), [{ n: 18 }]) : super.run(sql, values, timeoutMs);
       }
     })(rows);
