@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
 
 /**
  * Prometheus metrics of one gateway instance, in the registry of its service (infra.metrics: the bus
@@ -37,6 +37,5 @@ export class GatewayMetrics {
       labelNames: ['rating', 'commented'],
       registers: [this.registry],
     });
-    collectDefaultMetrics({ register: this.registry, prefix: 'cota_gateway_' });
   }
 }

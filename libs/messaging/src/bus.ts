@@ -190,6 +190,7 @@ export class Bus {
   serveParsed(def: RpcDef, handler: (body: unknown, headers: MessageHeaders) => Promise<unknown> | unknown): TransportSubscription {
     const limits = bulkheadLimits(this.fabric, def.subject);
     const bulkhead = subscriptionBulkhead(limits);
+    this.metrics?.watchBulkhead(this.owner, def.subject, bulkhead, limits.max_queue);
     const shed = { count: 0, loggedAt: 0 };
     const labels = { service: this.owner, subject: def.subject };
     const traced = isTracedSubject(def.subject);
