@@ -229,6 +229,8 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   const health: TransportSubscription = serveHealth(infra, ownHealthChecks(infra));
   const { ops, startDraining } = await startProbes(def, env, infra, metrics, shared);
   log.info('started', {
+    // The release (the image's COTA_VERSION and COTA_GIT_SHA, Dockerfile); absent when run from a checkout.
+    ...(process.env.COTA_VERSION ? { version: process.env.COTA_VERSION, git_sha: process.env.COTA_GIT_SHA } : {}),
     transport: transport.name,
     embedded: env.embedded,
     ...(def.http ? { host: env.host, port: env.port } : {}),
