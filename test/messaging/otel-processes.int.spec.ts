@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
 import { SERVICES, ServiceName } from '@cota/contracts';
-import { Cluster, startCluster } from '../e2e/cluster';
+import { Cluster, DEMO, startCluster } from '../e2e/cluster';
 
 /**
  * The production shape of tracing: the seven services as separate processes from the compiled tree,
@@ -149,6 +149,10 @@ describe('one question, one trace across processes (OTLP export)', () => {
     };
     expect(spans.some((s) => s.scope === '@opentelemetry/instrumentation-pg' && s.service === 'cota-executor' && servedBy(s) === 'executor')).toBe(true);
     expect(spans.some((s) => s.scope === '@opentelemetry/instrumentation-ioredis' && s.service === 'cota-context' && servedBy(s) === 'context')).toBe(true);
+
+    // No span holds the client id or the question (query values, Redis keys and bodies stay out).
+    const exported = JSON.stringify(spans);
+    expect([exported.includes(DEMO.ana.clientId), exported.includes('CNPJ do HGLG11')]).toEqual([false, false]);
 
     // Each service logged the messages it handled and the calls it made for the question with the trace's ids.
     const spanIds = new Set(spans.map((s) => s.spanId));

@@ -41,8 +41,10 @@ export function instrumentProcess(): void {
       }),
       // Route handlers, not every body parser and middleware of the stack.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // The SQL text (built from the catalogs, values as parameters), never the values.
       new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      // The command name only: Redis keys hold client and conversation ids.
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],
   });
 }
