@@ -243,7 +243,7 @@ export class AskController {
   @ApiResponse({
     status: 200,
     description: 'As métricas.',
-    content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE cota_gateway_ask_seconds histogram\ncota_gateway_ask_seconds_count{status="ok"} 42\n' } },
+    content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE cota_ask_duration_seconds histogram\ncota_ask_duration_seconds_count{status="ok"} 42\n' } },
   })
   @ApiResponse({ status: 401, description: 'Sem o token de operação (quando definido).', content: { 'application/json': { schema: ErrorBody } } })
   async prometheus(@Req() req: Request, @Res() res: Response): Promise<void> {
