@@ -5,10 +5,14 @@
 # The services listen on loopback unless told otherwise: a container passes HOST=0.0.0.0 (gateway) and
 # COTA_METRICS_HOST=0.0.0.0 (metrics/probe ports) explicitly, as deploy/ and docker-compose.yml do.
 
+# Released by tools/release.sh (`npm run release`): built for linux/amd64 and linux/arm64 with buildx, tagged
+# <version>-<git sha> and <version>, referenced by digest in deploy/overlays/prod.
+
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# 1. Compile TypeScript with every dependency.
-FROM ${NODE_IMAGE} AS build
+# 1. Compile TypeScript with every dependency, on the build machine's own platform: the output is
+#    JavaScript, the same for every target architecture (no emulation for the slow part).
+FROM --platform=$BUILDPLATFORM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -28,7 +32,16 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # 3. Runtime: compiled code, production node_modules, policies and knowledge base; non-root.
 FROM ${NODE_IMAGE} AS runtime
-ENV NODE_ENV=production \
+ARG VERSION=dev
+ARG GIT_SHA=unknown
+LABEL org.opencontainers.image.title="cota" \
+      org.opencontainers.image.description="Cota: conversational assistant for Brazilian real-estate funds (FIIs), all seven services" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${GIT_SHA}"
+# The release in every trace (service.version) and in the start-up log line.
+ENV COTA_VERSION=${VERSION} \
+    COTA_GIT_SHA=${GIT_SHA} \
+    NODE_ENV=production \
     COTA_DATA_DIR=/data/fii \
     PORT=3000
 WORKDIR /app

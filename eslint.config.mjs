@@ -24,8 +24,9 @@ const LAYERS = ['type:util', 'type:contracts', 'type:platform', 'type:domain', '
 const SERVICE_SCOPES = ['gateway', 'planner', 'context', 'tool-gate', 'executor', 'rag', 'narrator'];
 
 const boundaries = {
-  // Entry points register the `@cota/*` resolver before any alias can resolve, so they import it by path.
-  allow: ['^(\\.\\./)+libs/service-kit/src/register-paths$'],
+  // Entry points register the `@cota/*` resolver before any alias can resolve, and the OpenTelemetry
+  // instrumentation before pg, ioredis or express load, so they import both by path.
+  allow: ['^(\\.\\./)+libs/service-kit/src/(register-paths|instrument)$'],
   depConstraints: [
     { sourceTag: 'type:app', onlyDependOnLibsWithTags: LAYERS },
     { sourceTag: 'type:cli', onlyDependOnLibsWithTags: LAYERS },

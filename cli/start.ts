@@ -1,4 +1,6 @@
 import './register-paths';
+// Before anything loads pg, ioredis or express: they are instrumented as they load (when tracing is on).
+import '../libs/service-kit/src/instrument';
 import 'reflect-metadata';
 import { SERVICES, ServiceName } from '@cota/contracts';
 import { loadEnv } from '@cota/config';

@@ -1,10 +1,13 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Parser } from '@asyncapi/parser';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
-import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
 import { parse, stringify } from 'yaml';
@@ -12,6 +15,7 @@ import { ALL_BROADCASTS, ALL_RPCS, Events, NATS_USERS, natsPasswordVariable, ren
 import { repoRoot } from '@cota/config';
 import { DEFAULT_METRICS_PORTS } from '@cota/service-kit';
 import { buildAsyncApiDocument, channelId } from './asyncapi-model';
+import { pinImage } from '../../cli/release-pin';
 import { buildKustomization, K8sObject, readYamlDocs } from './kustomize';
 
 const ROOT = repoRoot();
@@ -106,6 +110,7 @@ const MODELS: Record<string, new (data: never) => Validatable> = {
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler as never,
   'batch/v1/Job': Job as never,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy as never,
+  'networking.k8s.io/v1/Ingress': Ingress as never,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget as never,
   'v1/ConfigMap': ConfigMap as never,
   'v1/Secret': Secret as never,
@@ -131,6 +136,17 @@ function validateAll(objs: K8sObject[]): string[] {
 }
 
 const find = (objs: K8sObject[], kind: string, name: string) => objs.find((o) => o.kind === kind && o.metadata.name === name);
+
+function readYamlFromString(text: string): unknown[] {
+  return text
+    .split(/^---$/m)
+    .map((d) => parse(d) as unknown)
+    .filter((d) => d !== null && d !== undefined);
+}
+
+/** Objects compared as data: key order and YAML scalar spelling aside. */
+const normalise = (o: unknown): unknown =>
+  JSON.parse(JSON.stringify(o, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v)));
 
 type Container = {
   name: string;
@@ -180,6 +196,11 @@ function checkNetworkPolicies(objs: K8sObject[]): void {
       expect(p.ingress).toBeUndefined();
     }
   }
+  // Traces: every Cota pod may reach an OpenTelemetry Collector's OTLP/HTTP port, and nothing else by that policy.
+  const otlp = find(policies, 'NetworkPolicy', 'cota-otlp-export')!.spec as Policy & { egress: Array<{ to: Array<{ podSelector: { matchLabels: Record<string, string> } }> }> };
+  expect(otlp.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/part-of': 'cota' });
+  expect(otlp.egress.flatMap((r) => r.ports!.map((x) => x.port))).toEqual([4318]);
+  expect(otlp.egress[0].to[0].podSelector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'otel-collector' });
   const dns = find(policies, 'NetworkPolicy', 'cota-allow-dns')!.spec as Policy;
   expect(dns.egress!.flatMap((r) => r.ports!.map((x) => x.port))).toEqual([53, 53]);
   const ingress = policies.filter((o) => ((o.spec as Policy).policyTypes ?? []).includes('Ingress') && o.metadata.name.startsWith('cota-'));
@@ -217,6 +238,12 @@ function checkServices(objs: K8sObject[], expectTag: string): void {
       else expect(probe!.httpGet).toEqual({ path: expect.stringMatching(/^\/health\/(live|ready)$/), port: 'metrics' });
     }
     expect(c.readinessProbe!.httpGet!.path).toBe('/health/ready');
+    // Replicas spread over nodes and zones, each constraint selecting this service's own pods.
+    const spread = (
+      spec.template as unknown as { spec: { topologySpreadConstraints?: Array<{ topologyKey: string; maxSkew: number; labelSelector: { matchLabels: Record<string, string> } }> } }
+    ).spec.topologySpreadConstraints;
+    expect({ svc, keys: (spread ?? []).map((t) => t.topologyKey) }).toEqual({ svc, keys: ['kubernetes.io/hostname', 'topology.kubernetes.io/zone'] });
+    for (const t of spread!) expect(t).toMatchObject({ maxSkew: 1, labelSelector: { matchLabels: { 'app.kubernetes.io/name': name } } });
     // Rolling restarts drain: a preStop pause lets the endpoints drop the pod before SIGTERM (issue 11).
     expect((c as Container & { lifecycle?: unknown }).lifecycle).toEqual({ preStop: { exec: { command: ['sleep', expect.stringMatching(/^\d+$/)] } } });
     // Metrics on the service's default port, scraped by annotation (deploy/observability/prometheus-scrape.yaml).
@@ -281,6 +308,39 @@ describe('Kubernetes manifests (deploy/)', () => {
     expect((find(objs, 'ConfigMap', 'cota-config')!.data as Record<string, string>).COTA_LOG_LEVEL).toBe('debug');
   });
 
+  it('overlay dev: traces go to an OpenTelemetry Collector and Jaeger of the tracing component, through the network policies', () => {
+    const objs = buildKustomization(join(deployDir, 'overlays', 'dev'));
+    for (const [kind, name] of [
+      ['Deployment', 'otel-collector'],
+      ['Service', 'otel-collector'],
+      ['ConfigMap', 'otel-collector-config'],
+      ['Deployment', 'jaeger'],
+      ['Service', 'jaeger'],
+      ['NetworkPolicy', 'otel-collector'],
+      ['NetworkPolicy', 'jaeger'],
+    ])
+      expect([kind, name, find(objs, kind, name)?.metadata.namespace]).toEqual([kind, name, 'cota-dev']);
+    expect((find(objs, 'ConfigMap', 'cota-config')!.data as Record<string, string>).OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector:4318');
+    // The collector runs the same configuration as docker compose.
+    const config = (find(objs, 'ConfigMap', 'otel-collector-config')!.data as Record<string, string>)['config.yaml'];
+    expect(config).toBe(readFileSync(join(deployDir, 'observability', 'otel-collector.yaml'), 'utf8'));
+    const pipeline = (parse(config) as { service: { pipelines: { traces: { receivers: string[]; exporters: string[] } } }; exporters: Record<string, { endpoint: string }> })
+      .service.pipelines.traces;
+    expect(pipeline.receivers).toEqual(['otlp']);
+    expect((parse(config) as { exporters: Record<string, { endpoint: string }> }).exporters[pipeline.exporters[0]].endpoint).toBe('jaeger:4317');
+    // Under the default deny: OTLP in from Cota pods, out to Jaeger; Jaeger takes it from the collector only.
+    type Rule = { from?: Array<{ podSelector: { matchLabels: Record<string, string> } }>; to?: unknown[]; ports: Array<{ port: number }> };
+    const collector = find(objs, 'NetworkPolicy', 'otel-collector')!.spec as { ingress: Rule[]; egress: Rule[] };
+    expect(collector.ingress).toEqual([{ from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'cota' } } }], ports: [{ protocol: 'TCP', port: 4318 }] }]);
+    expect(collector.egress.flatMap((r) => r.ports.map((p) => p.port))).toEqual([4317, 53, 53]);
+    const jaeger = find(objs, 'NetworkPolicy', 'jaeger')!.spec as { ingress: Rule[] };
+    expect(jaeger.ingress).toEqual([{ from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'otel-collector' } } }], ports: [{ protocol: 'TCP', port: 4317 }] }]);
+    const service = find(objs, 'Service', 'otel-collector')!.spec as { selector: Record<string, string>; ports: Array<{ port: number }> };
+    expect(service.ports.map((p) => p.port)).toContain(4318);
+    const pods = (find(objs, 'Deployment', 'otel-collector')!.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
+    expect(pods).toMatchObject(service.selector);
+  });
+
   it('overlay prod: valid, namespaced, patched, secret left to the operator', () => {
     const objs = buildKustomization(join(deployDir, 'overlays', 'prod'));
     expect(validateAll(objs)).toEqual([]);
@@ -288,11 +348,92 @@ describe('Kubernetes manifests (deploy/)', () => {
     expect(objs.every((o) => o.metadata.namespace === 'cota')).toBe(true);
     expect(find(objs, 'HorizontalPodAutoscaler', 'cota-gateway')!.spec).toMatchObject({ minReplicas: 3, maxReplicas: 20 });
     const executor = containersOf(find(objs, 'Deployment', 'cota-executor')!)[0] as Container & { resources: unknown; readinessProbe: unknown };
-    expect(executor.resources).toEqual({ requests: { cpu: '500m', memory: '512Mi' }, limits: { cpu: '2', memory: '1Gi' } });
+    expect(executor.resources).toEqual({ requests: { cpu: '100m', memory: '512Mi' }, limits: { cpu: '2', memory: '1Gi' } });
     expect(executor.readinessProbe).toBeDefined(); // the merge kept what the patch did not touch
     expect(find(objs, 'Secret', 'cota-secrets')).toBeUndefined();
     expect(objs.filter((o) => o.kind === 'Secret')).toEqual([]); // NATS passwords too: created by the operator
     expect(objs.filter((o) => o.kind === 'PodDisruptionBudget')).toHaveLength(SERVICES.length);
+  });
+
+  it('overlay prod: the gateway on HTTPS through an Ingress whose certificate cert-manager issues', () => {
+    const objs = buildKustomization(join(deployDir, 'overlays', 'prod'));
+    const ingress = find(objs, 'Ingress', 'cota-gateway')!;
+    expect(ingress.metadata.namespace).toBe('cota');
+    expect((ingress.metadata as unknown as { annotations: Record<string, string> }).annotations['cert-manager.io/cluster-issuer']).toEqual(expect.any(String));
+    type Spec = {
+      tls: Array<{ hosts: string[]; secretName: string }>;
+      rules: Array<{ host: string; http: { paths: Array<{ path: string; backend: { service: { name: string; port: { name: string } } } }> } }>;
+    };
+    const spec = ingress.spec as Spec;
+    // Every host served is covered by the certificate, and goes to the gateway's named port.
+    expect(spec.tls[0].secretName).toEqual(expect.any(String));
+    expect(spec.rules.map((r) => r.host).sort()).toEqual([...spec.tls[0].hosts].sort());
+    const gateway = find(objs, 'Service', 'cota-gateway')!.spec as { ports: Array<{ name: string }> };
+    for (const r of spec.rules) for (const p of r.http.paths) expect(gateway.ports.map((x) => x.name)).toContain(p.backend.service.port.name);
+    expect(spec.rules.flatMap((r) => r.http.paths.map((p) => p.backend.service.name))).toEqual(['cota-gateway']);
+  });
+
+  it('overlay prod: CPU requests derived from the load benchmark (CPU per answer, the HPA target)', () => {
+    // Design point of deploy/overlays/prod/cpu-requests.yaml: one replica serves 100 answers/s at the HPA's target.
+    const ANSWERS_PER_S_PER_REPLICA = 100;
+    const record = JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'load.json'), 'utf8')) as {
+      runs: Array<{ mode: string; connections: number; cpu_ms_per_answer: Record<string, number> }>;
+    };
+    const loaded = record.runs.find((r) => r.mode === 'distributed' && r.connections === 32)!;
+    const objs = buildKustomization(join(deployDir, 'overlays', 'prod'));
+    for (const svc of SERVICES) {
+      const hpa = find(objs, 'HorizontalPodAutoscaler', `cota-${svc}`)!.spec as { metrics: Array<{ resource: { name: string; target: { averageUtilization: number } } }> };
+      const target = hpa.metrics.find((m) => m.resource.name === 'cpu')!.resource.target.averageUtilization / 100;
+      const millicores = (loaded.cpu_ms_per_answer[svc] * ANSWERS_PER_S_PER_REPLICA) / target;
+      const expected = `${Math.max(100, Math.ceil(millicores / 25) * 25)}m`;
+      const [c] = containersOf(find(objs, 'Deployment', `cota-${svc}`)!) as Array<Container & { resources: { requests: { cpu: string } } }>;
+      expect({ svc, cpu: c.resources.requests.cpu }).toEqual({ svc, cpu: expected });
+    }
+  });
+
+  it('a release pins the image by digest: the production overlay built with it references <registry>/cota@sha256', () => {
+    const prod = join(deployDir, 'overlays', 'prod');
+    const tmp = mkdtempSync(join(tmpdir(), 'cota-release-'));
+    try {
+      // The overlay copied next to a link to the base, as tools/release.sh leaves it after the push.
+      mkdirSync(join(tmp, 'overlays', 'prod'), { recursive: true });
+      symlinkSync(join(deployDir, 'base'), join(tmp, 'base'));
+      for (const f of readdirSync(prod)) writeFileSync(join(tmp, 'overlays', 'prod', f), readFileSync(join(prod, f)));
+      const digest = `sha256:${createHash('sha256').update('a build of cota').digest('hex')}`;
+      const file = join(tmp, 'overlays', 'prod', 'kustomization.yaml');
+      const pinned = pinImage(readFileSync(file, 'utf8'), 'ghcr.io/cota-fii/cota', digest);
+      expect(pinned).toContain('# The one image of every service, by digest'); // comments survive
+      writeFileSync(file, pinned);
+      const objs = buildKustomization(join(tmp, 'overlays', 'prod'));
+      expect(validateAll(objs)).toEqual([]);
+      const images = objs.flatMap((o) => (['Deployment', 'Job'].includes(o.kind) ? containersOf(o).map((c) => c.image) : []));
+      expect(new Set(images)).toEqual(new Set([`ghcr.io/cota-fii/cota@${digest}`]));
+      expect(() => pinImage(pinned, 'ghcr.io/cota-fii/cota', 'latest')).toThrow(/digest/);
+      expect(() => pinImage(pinned, 'cota', digest)).toThrow(/registry/);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    // Committed: the package's version until the first release, or a digest after one; never `latest`.
+    const image = (readYamlDocs(join(prod, 'kustomization.yaml'))[0] as { images: Array<{ name: string; newTag?: string; digest?: string }> }).images[0];
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    if (image.digest) expect(image.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    else expect(image.newTag).toBe(version);
+  });
+
+  it('kubectl kustomize (when installed) builds every overlay into the same objects as the offline build', () => {
+    try {
+      execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+    } catch {
+      return; // the offline build above stands in
+    }
+    const key = (o: K8sObject) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+    for (const dir of ['base', 'overlays/dev', 'overlays/prod']) {
+      const out = execFileSync('kubectl', ['kustomize', join(deployDir, dir)], { encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 });
+      const real = new Map((readYamlFromString(out) as K8sObject[]).map((o) => [key(o), o]));
+      const offline = new Map(buildKustomization(join(deployDir, dir)).map((o) => [key(o), o]));
+      expect({ dir, objects: [...offline.keys()].sort() }).toEqual({ dir, objects: [...real.keys()].sort() });
+      for (const [k, o] of offline) expect({ dir, k, o: normalise(o) }).toEqual({ dir, k, o: normalise(real.get(k)!) });
+    }
   });
 
   it('a broken object fails validation (the check is real)', () => {
@@ -325,6 +466,26 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(compose.services.gateway.ports).toEqual(['3000:3000']);
   });
 
+  it('traces go to an OpenTelemetry Collector and on to Jaeger; Prometheus and Grafana read the shipped rules and dashboard', () => {
+    for (const svc of SERVICES) expect((compose.services[svc].environment as Record<string, string>).OTEL_EXPORTER_OTLP_ENDPOINT).toMatch(/http:\/\/otel-collector:4318\}?$/);
+    expect(compose.services['otel-collector'].volumes).toContain('./deploy/observability/otel-collector.yaml:/etc/otelcol/config.yaml:ro');
+    expect(compose.services.jaeger.ports).toContain('16686:16686');
+    for (const name of ['otel-collector', 'jaeger', 'prometheus', 'grafana']) expect(String(compose.services[name].image)).toMatch(/:v?\d+\.\d+\.\d+$/); // pinned
+    expect(compose.services.prometheus.volumes).toEqual(
+      expect.arrayContaining([
+        './deploy/observability/prometheus-compose.yaml:/etc/prometheus/prometheus.yml:ro',
+        './deploy/observability/alerts.yaml:/etc/prometheus/alerts.yaml:ro',
+      ]),
+    );
+    expect(compose.services.grafana.volumes).toContain('./deploy/observability/grafana-dashboard.json:/var/lib/grafana/dashboards/cota.json:ro');
+    // Prometheus scrapes each service's metrics port, labelled like the Kubernetes scrape.
+    const prom = readYamlDocs(join(ROOT, 'deploy', 'observability', 'prometheus-compose.yaml'))[0] as {
+      scrape_configs: Array<{ static_configs: Array<{ targets: string[]; labels: { component: string } }> }>;
+    };
+    const targets = prom.scrape_configs[0].static_configs.map((c) => [c.labels.component, c.targets[0]]);
+    expect(targets).toEqual(SERVICES.map((s) => [s, `${s}:${DEFAULT_METRICS_PORTS[s]}`]));
+  });
+
   it('runs NATS with the generated users, every password from its environment', () => {
     const nats = compose.services.nats;
     expect((nats.command as string[]).slice(0, 2)).toEqual(['-c', '/etc/nats/nats.conf']);
@@ -341,6 +502,11 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(dockerfile).toMatch(/COTA_DATA_DIR=\/data\/fii/);
     const copies = dockerfile.split('\n').filter((l) => /^COPY /.test(l));
     expect(copies.some((l) => /data|shared/.test(l.replace(/--from=\w+/, '')))).toBe(false);
+    // A release: built for any architecture from the build machine's, labelled with its version and commit.
+    expect(dockerfile).toMatch(/^FROM --platform=\$BUILDPLATFORM \S+ AS build$/m);
+    for (const arg of ['VERSION', 'GIT_SHA']) expect(dockerfile).toMatch(new RegExp(`^ARG ${arg}=`, 'm'));
+    expect(dockerfile).toContain('org.opencontainers.image.version="${VERSION}"');
+    expect(dockerfile).toContain('org.opencontainers.image.revision="${GIT_SHA}"');
     const ignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8');
     for (const entry of ['node_modules', 'dist', '.git', '*.csv']) expect(ignore.split('\n')).toContain(entry);
   });

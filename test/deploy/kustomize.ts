@@ -8,11 +8,13 @@ export type K8sObject = { apiVersion: string; kind: string; metadata: { name: st
 type Json = unknown;
 
 interface Kustomization {
+  kind?: string;
   resources?: string[];
+  components?: string[];
   patches?: Array<{ path?: string; patch?: string; target?: { kind?: string; name?: string } }>;
   namespace?: string;
   labels?: Array<{ pairs: Record<string, string> }>;
-  images?: Array<{ name: string; newName?: string; newTag?: string }>;
+  images?: Array<{ name: string; newName?: string; newTag?: string; digest?: string }>;
 }
 
 /** Every YAML document of a file, failing on any parse error. */
@@ -96,7 +98,7 @@ export function buildKustomization(dir: string): K8sObject[] {
   const file = join(dir, 'kustomization.yaml');
   if (!existsSync(file)) throw new Error(`${dir} has no kustomization.yaml`);
   const k = readYamlDocs(file)[0] as Kustomization;
-  const known = new Set(['apiVersion', 'kind', 'resources', 'patches', 'namespace', 'labels', 'images']);
+  const known = new Set(['apiVersion', 'kind', 'resources', 'components', 'patches', 'namespace', 'labels', 'images']);
   for (const key of Object.keys(k)) if (!known.has(key)) throw new Error(`${file}: field '${key}' is not handled by the offline build`);
 
   let objs: K8sObject[] = [];
@@ -105,34 +107,61 @@ export function buildKustomization(dir: string): K8sObject[] {
     if (!existsSync(path)) throw new Error(`${file}: resource ${r} does not exist`);
     objs.push(...(statSync(path).isDirectory() ? buildKustomization(path) : (readYamlDocs(path) as K8sObject[])));
   }
+  // Components (kind: Component) add their resources and patch what the kustomization has so far.
+  for (const c of k.components ?? []) objs = applyComponent(join(dir, c), objs);
+  objs = applyPatches(file, dir, k, objs);
+  return transform(k, objs);
+}
 
+function applyComponent(dir: string, objs: K8sObject[]): K8sObject[] {
+  const file = join(dir, 'kustomization.yaml');
+  const c = readYamlDocs(file)[0] as Kustomization;
+  if (c.kind !== 'Component') throw new Error(`${file}: a component must be kind Component`);
+  for (const key of Object.keys(c))
+    if (!['apiVersion', 'kind', 'resources', 'patches'].includes(key)) throw new Error(`${file}: field '${key}' is not handled by the offline build`);
+  const added = (c.resources ?? []).flatMap((r) => readYamlDocs(join(dir, r)) as K8sObject[]);
+  return applyPatches(file, dir, c, [...objs, ...added]);
+}
+
+function applyPatches(file: string, dir: string, k: Kustomization, input: K8sObject[]): K8sObject[] {
+  let objs = input;
   for (const p of k.patches ?? []) {
     const text = p.path ? readFileSync(join(dir, p.path), 'utf8') : p.patch;
     if (!text) throw new Error(`${file}: a patch has neither path nor patch`);
-    const doc = parseAllDocuments(text)[0].toJS() as Json;
+    const docs = parseAllDocuments(text)
+      .map((d) => d.toJS() as Json)
+      .filter((d) => d !== null && d !== undefined);
+    const doc = docs[0];
     if (Array.isArray(doc)) {
       if (!p.target) throw new Error(`${file}: a JSON6902 patch needs a target`);
       const matches = objs.filter((o) => (!p.target!.kind || o.kind === p.target!.kind) && (!p.target!.name || o.metadata.name === p.target!.name));
       if (!matches.length) throw new Error(`${file}: patch target ${JSON.stringify(p.target)} matches nothing`);
       objs = objs.map((o) => (matches.includes(o) ? (jsonPatch(o, doc as Array<{ op: string; path: string }>) as K8sObject) : o));
     } else {
-      const patch = doc as K8sObject;
-      const kind = p.target?.kind ?? patch.kind;
-      const name = p.target?.name ?? patch.metadata?.name;
-      const idx = objs.findIndex((o) => o.kind === kind && o.metadata.name === name);
-      if (idx < 0) throw new Error(`${file}: patch ${p.path ?? ''} targets ${kind}/${name}, which is not in the resources`);
-      objs[idx] = strategicMerge(objs[idx], patch) as K8sObject;
+      // A strategic-merge patch file may hold several documents, one object each.
+      for (const patch of docs as K8sObject[]) {
+        const kind = p.target?.kind ?? patch.kind;
+        const name = p.target?.name ?? patch.metadata?.name;
+        const idx = objs.findIndex((o) => o.kind === kind && o.metadata.name === name);
+        if (idx < 0) throw new Error(`${file}: patch ${p.path ?? ''} targets ${kind}/${name}, which is not in the resources`);
+        objs[idx] = strategicMerge(objs[idx], patch) as K8sObject;
+      }
     }
   }
+  return objs;
+}
 
+/** Namespace, labels and images of a kustomization, over everything it built. */
+function transform(k: Kustomization, objs: K8sObject[]): K8sObject[] {
   for (const o of objs) {
     if (k.namespace) o.metadata = { ...o.metadata, namespace: k.namespace };
     for (const l of k.labels ?? []) o.metadata = { ...o.metadata, labels: { ...(o.metadata.labels ?? {}), ...l.pairs } };
     for (const spec of podSpecs(o)) {
       for (const c of (spec.containers as Array<{ image?: string }>) ?? []) {
         for (const img of k.images ?? []) {
-          const [name] = (c.image ?? '').split(':');
-          if (name === img.name) c.image = `${img.newName ?? img.name}:${img.newTag ?? 'latest'}`;
+          const [name] = (c.image ?? '').split(/[:@]/);
+          // A digest pins the image (newName@sha256:...), as kustomize writes it; else a tag.
+          if (name === img.name) c.image = img.digest ? `${img.newName ?? img.name}@${img.digest}` : `${img.newName ?? img.name}:${img.newTag ?? 'latest'}`;
         }
       }
     }

@@ -44,6 +44,8 @@ export async function startCluster(
     replace?: Partial<Record<ServiceName, ServiceDefinition>>;
     /** A private Redis (e.g. one the test kills and restarts) instead of the shared one. */
     redisUrl?: string;
+    /** Every chunk a spawned service writes on stderr (its log lines). */
+    onStderr?: (service: ServiceName, chunk: string) => void;
   } = {},
 ): Promise<Cluster> {
   const nats = await startTestNats();
@@ -76,11 +78,14 @@ export async function startCluster(
     const entry = join(repoRoot(), 'dist', 'cli', 'start.js');
     if (!existsSync(entry)) throw new Error('dist/ is missing: run `npm run build` before the integration tests');
     const child = spawn(process.execPath, [entry, name], {
-      env: { ...process.env, ...envVars, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+      env: { ...process.env, ...envVars, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ...opts.serviceEnv?.[name] },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let log = '';
-    child.stderr?.on('data', (c) => (log = (log + c).slice(-4000)));
+    child.stderr?.on('data', (c) => {
+      log = (log + c).slice(-4000);
+      opts.onStderr?.(name, String(c));
+    });
     processes.set(name, child);
     // Ready when it answers its health subject.
     const { Bus, NatsTransport } = await import('@cota/messaging');

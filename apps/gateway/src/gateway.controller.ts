@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiProduces, ApiRespons
 import type { Request, Response } from 'express';
 import { ApiKeyAuthenticator, AskFence, QuotaPolicy, RateLimiter } from '@cota/access';
 import { ContextSubjects, CotaError, Events, NarratorStream } from '@cota/contracts';
-import { emitStep, endSpan, parseTraceparent, SpanKind, startSpan, traceparentOf, withCallScope } from '@cota/messaging';
+import { activeTraceparent, emitStep, endSpan, parseTraceparent, SpanKind, startSpan, traceparentOf, withActiveSpan, withCallScope } from '@cota/messaging';
 import { AskOutput, AskPipeline } from '@cota/orchestration';
 import { INFRA, Infra } from '@cota/service-kit';
 import { authenticateKey, requireOpsWhenSet } from './auth';
@@ -147,8 +147,9 @@ export class AskController {
     // The question's absolute deadline (quotas.yaml http.ask_deadline_ms from admission), carried by
     // every hop in the message headers: each waits the time left or its own timeout, whichever is smaller.
     const left = this.quotas.http.ask_deadline_ms - (performance.now() - a.started);
-    // The question's root span (tracing on): every bus call of the pipeline becomes its descendant.
-    const span = startSpan(stream ? 'POST /ask/stream' : 'POST /ask', SpanKind.SERVER, a.traceparent, {
+    // The question's span (tracing on): every bus call of the pipeline becomes its descendant. Under the
+    // HTTP instrumentation it is the child of the request's span (which continued a caller's traceparent).
+    const span = startSpan(stream ? 'POST /ask/stream' : 'POST /ask', SpanKind.SERVER, activeTraceparent() ?? a.traceparent, {
       'http.request.method': 'POST',
       'http.route': stream ? '/ask/stream' : '/ask',
       'cota.service': 'gateway',
@@ -162,15 +163,17 @@ export class AskController {
       timer = setTimeout(() => reject(new CotaError('TIMEOUT', 'ask deadline exceeded')), Math.max(0, left) + DEADLINE_GRACE_MS);
     });
     // Counted out when the pipeline settles, not at the deadline: its last write may come after a 504.
-    const run = withCallScope(scope, () =>
-      this.pipeline.ask({
-        request_id: a.requestId,
-        client_id: a.clientId,
-        conversation_id: a.body.conversation_id,
-        nickname: a.body.nickname,
-        question: a.body.question,
-        stream,
-      }),
+    const run = withActiveSpan(span, () =>
+      withCallScope(scope, () =>
+        this.pipeline.ask({
+          request_id: a.requestId,
+          client_id: a.clientId,
+          conversation_id: a.body.conversation_id,
+          nickname: a.body.nickname,
+          question: a.body.question,
+          stream,
+        }),
+      ),
     );
     run.then(
       () => this.leave(a.keyHash),
@@ -240,7 +243,7 @@ export class AskController {
   @ApiResponse({
     status: 200,
     description: 'As métricas.',
-    content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE cota_gateway_ask_seconds histogram\ncota_gateway_ask_seconds_count{status="ok"} 42\n' } },
+    content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE cota_ask_duration_seconds histogram\ncota_ask_duration_seconds_count{status="ok"} 42\n' } },
   })
   @ApiResponse({ status: 401, description: 'Sem o token de operação (quando definido).', content: { 'application/json': { schema: ErrorBody } } })
   async prometheus(@Req() req: Request, @Res() res: Response): Promise<void> {

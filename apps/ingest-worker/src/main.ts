@@ -1,10 +1,10 @@
 import '../../../libs/service-kit/src/register-paths';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry } from 'prom-client';
 import { loadEnv } from '@cota/config';
 import { createFeedsWorker, feedsMigrations, loadFeedsPolicy, withUrlOverrides } from '@cota/feeds';
-import { Logger, openDatabase, runMigrations, startOpsServer } from '@cota/service-kit';
+import { Logger, openDatabase, registerProcessMetrics, runMigrations, startOpsServer } from '@cota/service-kit';
 import { warehouseMigrations } from '@cota/warehouse';
 import { IngestWorkerModule } from './ingest-worker.module';
 
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const ds = await openDatabase({ url: env.databaseUrl, applicationName: 'cota-ingest-worker' });
   await runMigrations(ds, [...warehouseMigrations, ...feedsMigrations]);
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'cota_ingest_worker_' });
+  registerProcessMetrics(registry);
   const worker = createFeedsWorker(ds, policy, { registry, log });
   const app = await NestFactory.createApplicationContext(IngestWorkerModule.register(worker), { logger: false });
   const ops = await startOpsServer({

@@ -1,4 +1,5 @@
 import '../../../libs/service-kit/src/register-paths';
+import '../../../libs/service-kit/src/instrument';
 import 'reflect-metadata';
 import { runFromEnv } from '@cota/service-kit';
 import { narratorService } from './narrator.service';

@@ -7,7 +7,7 @@ import { bulkheadLimits, ClientPolicy, DEFAULT_FABRIC, FabricPolicy } from './fa
 import { BusMetrics } from './metrics';
 import { BusLog, CallGuard, subscriptionBulkhead } from './resilience';
 import { EventSalt, PROCESS_EVENT_SALT } from './event-salt';
-import { endSpan, SpanKind, startSpan, traceparentOf } from './tracing';
+import { endSpan, isTracedSubject, SpanKind, startSpan, traceparentOf, withActiveSpan } from './tracing';
 import { Transport, TransportSubscription } from './transport';
 
 type Reply = { ok: true; data: unknown } | { ok: false; error: WireError };
@@ -114,13 +114,16 @@ export class Bus {
     const ownId = (request as { request_id?: unknown })?.request_id;
     const requestId = scope.requestId ?? (isRequestId(ownId) ? ownId : undefined);
     // Client span (tracing on): the next hop becomes its child; off, an upstream trace context passes through.
-    const span = startSpan(def.subject, SpanKind.CLIENT, scope.traceparent, {
-      'messaging.system': 'nats',
-      'messaging.destination.name': def.subject,
-      'cota.service': this.owner,
-      'cota.target': def.service,
-      ...(requestId ? { 'cota.request_id': requestId } : {}),
-    });
+    // Health probes make no trace of their own.
+    const span = !isTracedSubject(def.subject)
+      ? null
+      : startSpan(def.subject, SpanKind.CLIENT, scope.traceparent, {
+          'messaging.system': 'nats',
+          'messaging.destination.name': def.subject,
+          'cota.service': this.owner,
+          'cota.target': def.service,
+          ...(requestId ? { 'cota.request_id': requestId } : {}),
+        });
     const traceparent = span ? traceparentOf(span) : scope.traceparent;
     const sent: CallScope = { deadline: opts.deadline ?? scope.deadline, requestId, ...(traceparent ? { traceparent } : {}) };
     const attempt = () => this.send(def, data, opts.timeoutMs ?? def.timeoutMs, sent);
@@ -133,8 +136,10 @@ export class Bus {
       outcome = CotaError.is(e) ? e.code : 'INTERNAL';
       throw e;
     } finally {
+      const seconds = (performance.now() - started) / 1000;
       endSpan(span, outcome);
-      this.metrics?.calls.observe({ service: this.owner, subject: def.subject, outcome }, (performance.now() - started) / 1000);
+      this.metrics?.calls.observe({ service: this.owner, subject: def.subject, outcome }, seconds);
+      this.log?.debug?.('call completed', { subject: def.subject, outcome, ms: Math.round(seconds * 1000), ...(requestId ? { request_id: requestId } : {}) });
     }
   }
 
@@ -185,62 +190,71 @@ export class Bus {
   serveParsed(def: RpcDef, handler: (body: unknown, headers: MessageHeaders) => Promise<unknown> | unknown): TransportSubscription {
     const limits = bulkheadLimits(this.fabric, def.subject);
     const bulkhead = subscriptionBulkhead(limits);
+    this.metrics?.watchBulkhead(this.owner, def.subject, bulkhead, limits.max_queue);
     const shed = { count: 0, loggedAt: 0 };
     const labels = { service: this.owner, subject: def.subject };
+    const traced = isTracedSubject(def.subject);
     return this.transport.serve(def.subject, def.service, async (raw, headers: MessageHeaders) => {
       const incoming = scopeFromHeaders(headers);
-      // Server span, child of the caller's (tracing on); the handler's own calls become its children.
-      const span = startSpan(def.subject, SpanKind.SERVER, incoming.traceparent, {
-        'messaging.system': 'nats',
-        'messaging.destination.name': def.subject,
-        'cota.service': this.owner,
-        ...(incoming.requestId ? { 'cota.request_id': incoming.requestId } : {}),
-      });
+      // Server span, child of the caller's (tracing on; health probes never); active while the handler
+      // runs, so its own calls, queries and Redis commands become its children.
+      const span = !traced
+        ? null
+        : startSpan(def.subject, SpanKind.SERVER, incoming.traceparent, {
+            'messaging.system': 'nats',
+            'messaging.destination.name': def.subject,
+            'cota.service': this.owner,
+            ...(incoming.requestId ? { 'cota.request_id': incoming.requestId } : {}),
+          });
       const scope: CallScope = span ? { ...incoming, traceparent: traceparentOf(span) } : incoming;
-      const started = performance.now();
-      this.metrics?.inFlight.inc(labels);
-      let outcome = 'ok';
-      let body: unknown;
-      const expired = () => scope.deadline !== undefined && Date.now() >= scope.deadline;
-      const dropped = () => new CotaError('TIMEOUT', `deadline passed before ${def.subject} ran; dropped`, { subject: def.subject, deadline: 'passed' });
-      try {
-        if (expired()) throw dropped();
-        return await bulkhead.execute(() =>
-          withCallScope(scope, async () => {
-            if (expired()) throw dropped(); // waited in the queue past its deadline
-            try {
-              body = JSON.parse(raw);
-            } catch {
-              throw new CotaError('INVALID_MESSAGE', `message on ${def.subject} is not JSON`);
-            }
-            const data = await handler(body, headers);
-            return JSON.stringify({ ok: true, data } satisfies Reply);
-          }),
-        );
-      } catch (err) {
-        if (err instanceof BulkheadRejectedError) {
-          this.logShed(def, limits, shed);
-          this.metrics?.shed.inc(labels);
-          const error: WireError = {
-            code: 'UNAVAILABLE',
-            message: `${def.service} is at capacity on ${def.subject}; try again shortly`,
-            service: def.service,
-            details: { subject: def.subject, overloaded: true, retry_after_s: this.fabric.bulkhead.retry_after_s },
-          };
+      return withActiveSpan(span, async () => {
+        const started = performance.now();
+        this.metrics?.inFlight.inc(labels);
+        let outcome = 'ok';
+        let body: unknown;
+        const expired = () => scope.deadline !== undefined && Date.now() >= scope.deadline;
+        const dropped = () => new CotaError('TIMEOUT', `deadline passed before ${def.subject} ran; dropped`, { subject: def.subject, deadline: 'passed' });
+        try {
+          if (expired()) throw dropped();
+          return await bulkhead.execute(() =>
+            withCallScope(scope, async () => {
+              if (expired()) throw dropped(); // waited in the queue past its deadline
+              try {
+                body = JSON.parse(raw);
+              } catch {
+                throw new CotaError('INVALID_MESSAGE', `message on ${def.subject} is not JSON`);
+              }
+              const data = await handler(body, headers);
+              return JSON.stringify({ ok: true, data } satisfies Reply);
+            }),
+          );
+        } catch (err) {
+          if (err instanceof BulkheadRejectedError) {
+            this.logShed(def, limits, shed);
+            this.metrics?.shed.inc(labels);
+            const error: WireError = {
+              code: 'UNAVAILABLE',
+              message: `${def.service} is at capacity on ${def.subject}; try again shortly`,
+              service: def.service,
+              details: { subject: def.subject, overloaded: true, retry_after_s: this.fabric.bulkhead.retry_after_s },
+            };
+            outcome = error.code;
+            return JSON.stringify({ ok: false, error } satisfies Reply);
+          }
+          const error = CotaError.is(err) ? err.toWire() : ({ code: 'INTERNAL', message: `${def.service} failed: ${(err as Error)?.message ?? String(err)}` } as WireError);
+          error.service = error.service ?? def.service;
           outcome = error.code;
+          this.logFailure(def, scope, body, error, err);
           return JSON.stringify({ ok: false, error } satisfies Reply);
+        } finally {
+          const seconds = (performance.now() - started) / 1000;
+          endSpan(span, outcome);
+          this.metrics?.inFlight.dec(labels);
+          this.metrics?.handled.observe({ ...labels, outcome }, seconds);
+          if (outcome !== 'ok') this.metrics?.handleErrors.inc({ ...labels, code: outcome });
+          this.log?.debug?.('message handled', { subject: def.subject, outcome, ms: Math.round(seconds * 1000), ...(scope.requestId ? { request_id: scope.requestId } : {}) });
         }
-        const error = CotaError.is(err) ? err.toWire() : ({ code: 'INTERNAL', message: `${def.service} failed: ${(err as Error)?.message ?? String(err)}` } as WireError);
-        error.service = error.service ?? def.service;
-        outcome = error.code;
-        this.logFailure(def, scope, body, error, err);
-        return JSON.stringify({ ok: false, error } satisfies Reply);
-      } finally {
-        endSpan(span, outcome);
-        this.metrics?.inFlight.dec(labels);
-        this.metrics?.handled.observe({ ...labels, outcome }, (performance.now() - started) / 1000);
-        if (outcome !== 'ok') this.metrics?.handleErrors.inc({ ...labels, code: outcome });
-      }
+      });
     });
   }
 

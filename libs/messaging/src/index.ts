@@ -8,6 +8,7 @@ export * from './call-scope';
 export * from './fabric-policy';
 export * from './resilience';
 export * from './tracing';
+export * from './log-fields';
 export * from './metrics';
 export * from './nest';
 export * from './event-tap';

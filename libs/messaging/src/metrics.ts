@@ -1,3 +1,4 @@
+import type { BulkheadPolicy } from 'cockatiel';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CallGuard } from './resilience';
 
@@ -18,11 +19,14 @@ export class BusMetrics {
   readonly shed: Counter<'service' | 'subject'>;
   readonly calls: Histogram<'service' | 'subject' | 'outcome'>;
   readonly breaker: Gauge<'service' | 'target'>;
+  /** Messages waiting in a subscription's bulkhead queue (policies/fabric.yaml max_queue), read at scrape time. */
+  readonly queued: Gauge<'service' | 'subject'>;
   /** For services with a cache: `metrics.cache.inc({service, cache, result: 'hit' | 'miss'})`. */
   readonly cache: Counter<'service' | 'cache' | 'result'>;
   /** For LLM clients that report usage: kind `prompt` or `completion`. */
   readonly llmTokens: Counter<'service' | 'kind'>;
   private readonly guards = new Map<string, CallGuard>();
+  private readonly bulkheads = new Map<string, { service: string; subject: string; policy: BulkheadPolicy; maxQueue: number }>();
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
@@ -71,6 +75,17 @@ export class BusMetrics {
         }
       },
     });
+    const bulkheads = this.bulkheads;
+    this.queued = new Gauge({
+      name: 'cota_bus_queued',
+      help: 'Messages waiting in the bulkhead queue of a subscription (not yet running), by subject',
+      labelNames: ['service', 'subject'],
+      registers,
+      collect() {
+        this.reset();
+        for (const b of bulkheads.values()) this.set({ service: b.service, subject: b.subject }, b.maxQueue - b.policy.queueSlots);
+      },
+    });
     this.cache = new Counter({
       name: 'cota_cache_requests_total',
       help: 'Cache lookups by cache and result (hit or miss)',
@@ -96,6 +111,11 @@ export class BusMetrics {
   /** Counts one cache lookup, for `cota_cache_requests_total`. */
   cacheLookup(service: string, cache: string): (hit: boolean) => void {
     return (hit) => this.cache.inc({ service, cache, result: hit ? 'hit' : 'miss' });
+  }
+
+  /** Reports how many messages wait in a subscription's bulkhead on every scrape. */
+  watchBulkhead(service: string, subject: string, policy: BulkheadPolicy, maxQueue: number): void {
+    this.bulkheads.set(`${service} ${subject}`, { service, subject, policy, maxQueue });
   }
 
   /** Reports the breakers of a calling bus (the gateway's) on every scrape. */

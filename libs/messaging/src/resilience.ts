@@ -19,6 +19,8 @@ import { BulkheadLimits, ClientPolicy } from './fabric-policy';
 
 /** What the bus logs through (service-kit's Logger fits): one JSON line per entry. */
 export interface BusLog {
+  /** One line per handled message (`message handled`), when the level lets debug through. */
+  debug?(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;

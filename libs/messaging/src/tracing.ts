@@ -1,4 +1,5 @@
-import { Attributes, Context, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Attributes, Context, context, isSpanContextValid, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { HealthSubjects } from '@cota/contracts';
 
 /**
  * OpenTelemetry spans of the bus (one per call, client side; one per handled message, server side)
@@ -6,6 +7,9 @@ import { Attributes, Context, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trac
  * same call scope as the deadline and request id (call-scope.ts). Off by default: until a tracer
  * provider is installed (service-kit's startTracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set) no span
  * is created at all; an incoming `traceparent` is then passed on unchanged.
+ * With the process instrumented (service-kit's instrument.ts: HTTP, Express, pg, ioredis), a span
+ * without an explicit parent continues the active OpenTelemetry context (the gateway's HTTP span), and
+ * `withActiveSpan` makes a bus span the parent of the database and Redis calls its handler makes.
  */
 export const TRACEPARENT_HEADER = 'traceparent';
 
@@ -43,10 +47,31 @@ function parentContext(traceparent: string | undefined): Context {
   return trace.setSpanContext(ROOT_CONTEXT, { traceId: m[1], spanId: m[2], traceFlags: parseInt(m[3], 16), isRemote: true });
 }
 
-/** Starts a span child of `parent` (a traceparent), or returns null when tracing is off. */
+/** Health subjects are probes (the gateway's readiness, container health checks): no trace each. */
+const UNTRACED_SUBJECTS: ReadonlySet<string> = new Set(Object.values(HealthSubjects).map((d) => d.subject));
+
+export function isTracedSubject(subject: string): boolean {
+  return !UNTRACED_SUBJECTS.has(subject);
+}
+
+/**
+ * Starts a span child of `parent` (a traceparent) or, without one, of the active context (an HTTP
+ * server span of the instrumentation); returns null when tracing is off.
+ */
 export function startSpan(name: string, kind: SpanKind, parent: string | undefined, attributes: Attributes = {}): Span | null {
   if (!enabled) return null;
-  return trace.getTracer(TRACER).startSpan(name, { kind, attributes }, parentContext(parent));
+  return trace.getTracer(TRACER).startSpan(name, { kind, attributes }, parent ? parentContext(parent) : context.active());
+}
+
+/** The traceparent of the active OpenTelemetry span (an instrumented HTTP request), if any. */
+export function activeTraceparent(): string | undefined {
+  const span = trace.getActiveSpan();
+  return span && isSpanContextValid(span.spanContext()) ? traceparentOf(span) : undefined;
+}
+
+/** Runs `fn` with `span` active: spans the instrumentations open inside (pg, ioredis, http) become its children. */
+export function withActiveSpan<T>(span: Span | null, fn: () => T): T {
+  return span ? context.with(trace.setSpan(context.active(), span), fn) : fn();
 }
 
 /** Ends a span with its outcome: `error` (a code or an exception) marks it failed. */

@@ -5,13 +5,13 @@ import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { ServiceName } from '@cota/contracts';
 import { CotaEnv, loadPolicy } from '@cota/config';
-import { collectDefaultMetrics } from 'prom-client';
 import { Bus, BusMetrics, BusServer, EventSalt, FabricPolicy, NatsTransport, tracingEnabled, Transport, TransportSubscription } from '@cota/messaging';
 import { Migration, openDatabase, runMigrations } from './database';
 import { HealthProblem, ownHealthChecks, readinessChecks, serveHealth } from './health';
 import { Infra, onOpenBus } from './infra';
 import { Logger } from './logger';
 import { registerReadinessMetrics, startOpsServer } from './ops-server';
+import { registerProcessMetrics } from './process-metrics';
 import { openRedis } from './redis';
 import { startTracing, TracingHandle } from './tracing';
 
@@ -110,8 +110,8 @@ function openRedisFor(def: ServiceDefinition, env: CotaEnv, owned: Closer[], sha
 /** The process's metrics registry, or a new one with the process metrics of this service. */
 function metricsFor(def: ServiceDefinition, shared?: SharedInfra): BusMetrics {
   const metrics = shared?.metrics ?? new BusMetrics();
-  // Process metrics (CPU, memory, event loop) once per registry; the gateway registers its own (cota_gateway_*).
-  if (!shared?.metrics && !def.http) collectDefaultMetrics({ register: metrics.registry, prefix: `cota_${def.name.replace(/-/g, '_')}_` });
+  // Process metrics (CPU, memory, event loop) under their standard names, once per registry.
+  registerProcessMetrics(metrics.registry);
   return metrics;
 }
 
@@ -229,6 +229,8 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   const health: TransportSubscription = serveHealth(infra, ownHealthChecks(infra));
   const { ops, startDraining } = await startProbes(def, env, infra, metrics, shared);
   log.info('started', {
+    // The release (the image's COTA_VERSION and COTA_GIT_SHA, Dockerfile); absent when run from a checkout.
+    ...(process.env.COTA_VERSION ? { version: process.env.COTA_VERSION, git_sha: process.env.COTA_GIT_SHA } : {}),
     transport: transport.name,
     embedded: env.embedded,
     ...(def.http ? { host: env.host, port: env.port } : {}),

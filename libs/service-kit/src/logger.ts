@@ -1,4 +1,9 @@
-/** Minimal structured logger: one JSON line per entry on stderr, quiet in tests unless asked. */
+import { traceLogFields } from '@cota/messaging';
+
+/**
+ * Minimal structured logger: one JSON line per entry on stderr, quiet in tests unless asked.
+ * Every line carries the running trace's `trace_id` and `span_id` (traceLogFields, @cota/messaging).
+ */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -26,6 +31,6 @@ export class Logger {
 
   private write(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
     if (order[level] < Logger.threshold) return;
-    process.stderr.write(JSON.stringify({ t: new Date().toISOString(), level, scope: this.scope, msg, ...fields }) + '\n');
+    process.stderr.write(JSON.stringify({ t: new Date().toISOString(), level, scope: this.scope, msg, ...traceLogFields(), ...fields }) + '\n');
   }
 }

@@ -34,7 +34,11 @@ export async function startTracing(opts: TracingOptions): Promise<TracingHandle>
     throw new Error('startTracing needs an endpoint or an exporter');
   }
   const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': opts.serviceName }),
+    // service.version: the release the image was built as (Dockerfile COTA_VERSION-COTA_GIT_SHA).
+    resource: resourceFromAttributes({
+      'service.name': opts.serviceName,
+      ...(process.env.COTA_VERSION ? { 'service.version': `${process.env.COTA_VERSION}-${process.env.COTA_GIT_SHA ?? 'unknown'}` } : {}),
+    }),
     spanProcessors: [processor],
   });
   trace.setGlobalTracerProvider(provider);
