@@ -130,6 +130,23 @@ describe('one DY per fund', () => {
   });
 });
 
+describe('splits inside the twelve months', () => {
+  it('a 1:10 split between the distributions is on one scale (ALZC11 April 2025, SARE11 October 2024)', async () => {
+    // araquem fiis_dividends.csv ALZC11, data-com 18/11/2024..15/10/2025: 1,20 1,20 1,27 0,39 1,55 1,10 (old scale,
+    // /10) and 0,12 0,12 0,10 0,11 0,11 0,10 = R$ 1,331, over araquem's November 2025 month close R$ 7,98 = 16,68%.
+    // dashbord dividendos.csv SARE11, 28/06/2024..30/05/2025: 0,30 0,25 0,20 0,20 (/10) and 0,02 ×3, 0,023, 0,026 ×4
+    // = R$ 0,282, over the close of 25/06/2025, R$ 4,61 = 6,12%.
+    const rows: Array<{ ticker: string; dy: string; n: number }> = await ds.query(
+      `SELECT ticker, dy_pct AS dy, dy_payments AS n FROM wh_snapshots WHERE ticker IN ('ALZC11', 'SARE11') ORDER BY ticker`,
+    );
+    expect(rows.map((r) => [r.ticker, Number(r.dy), r.n])).toEqual([
+      ['ALZC11', 16.68, 12],
+      ['SARE11', 6.12, 12],
+    ]);
+    expect(summary.notes.some((n) => n.startsWith('corporate action: SARE11 split ×10 on 2024-10-31'))).toBe(true);
+  });
+});
+
 describe('each value with its own source and date', () => {
   it("the head count is CVM's December 2023 report, said as such", async () => {
     const { text } = await answer('quantos cotistas tem o MXRF11?');
@@ -169,5 +186,18 @@ describe('the calendar, honestly', () => {
     expect(text).toContain('23/12/2025');
     expect(text).toContain('Os dados vão até 23/12/2025 e hoje é 27/11/2026: não há dados de ontem');
     expect(text).not.toContain('22/12/2025');
+  });
+
+  it('a P/VP "ontem" or over the last 12 months past the history: the snapshot of 22/11/2025, with its date', async () => {
+    // araquem fiis_financials_snapshot.csv (updated 22/11/2025): ABCP11 price_book_ratio 0,6960, RBRP11 0,6730;
+    // the P/VP history from closes and CVM reports ends with CVM's December 2023 (RBRP11's closes with 2022).
+    const ontem = await answer('qual o p/vp do ABCP11 ontem?');
+    expect(ontem.text).toContain('0,70');
+    expect(ontem.text).toContain('Os dados vão até 22/11/2025 e hoje é 27/11/2026');
+    expect(ontem.text).not.toContain('2023');
+    const trailing = await answer('p/vp do RBRP11 nos últimos 12 meses');
+    expect(trailing.text).toContain('0,67');
+    expect(trailing.text).toContain('22/11/2025');
+    expect(trailing.text).not.toContain('2022');
   });
 });

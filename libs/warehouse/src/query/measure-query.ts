@@ -1,4 +1,4 @@
-import type { MeasureAgg, MeasureResult, MeasureValue, QuestionSubject, StructuredQuestion } from '@cota/contracts';
+import type { MeasureAgg, MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { CotaError } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
 import { addDays, resolvePeriod, todayInBrazil } from '@cota/periods';
@@ -377,7 +377,9 @@ export class MeasureQueryService {
     const client = m.client_column ? [clientId] : [];
     const { coverage, snapshot } = await this.coverageAndSnapshot(m, sql, sid, client, agg, question);
     const empty = emptyValue(subject, coverage);
-    const fromSnapshot = snapshotValue(m, snapshot, coverage, empty);
+    // "Ontem" is yesterday's value only when the snapshot is not yesterday's or older (then it is the latest one).
+    const usable = question.period?.kind !== 'previous_session' || (!!snapshot && str(snapshot.d)! < this.today());
+    const fromSnapshot = usable ? snapshotValue(m, snapshot, coverage, empty) : null;
     if (fromSnapshot) return fromSnapshot;
     if (m.kind === 'yield') return this.yieldFor(m, subject, question, empty);
     if (!coverage) return empty;
@@ -409,7 +411,7 @@ export class MeasureQueryService {
     agg: MeasureAgg,
     question: StructuredQuestion,
   ): Promise<{ coverage: MeasureValue['coverage']; snapshot: Raw | undefined }> {
-    const now = agg === 'value' && m.kind !== 'flow' && m.kind !== 'yield' && !!sql.current && (!question.period || question.period.kind === 'latest') && sid !== null;
+    const now = agg === 'value' && m.kind !== 'flow' && m.kind !== 'yield' && !!sql.current && endsAtLatest(question.period) && sid !== null;
     const [[cov], [snapshot]] = await Promise.all([this.run(sql.coverage, [sid, ...client]), now ? this.run(sql.current!, [sid]) : Promise.resolve([] as Raw[])]);
     const coverage = cov?.first_date && cov?.last_date ? { from: String(cov.first_date), to: String(cov.last_date) } : null;
     return { coverage, snapshot };
@@ -534,10 +536,29 @@ function emptyValue(subject: QuestionSubject, coverage: MeasureValue['coverage']
   };
 }
 
-/** The published snapshot, when it is newer than the series; else null (the series answers). */
+/**
+ * Periods whose value is the latest data, so a snapshot newer than the series answers them: "hoje", the
+ * end of a trailing window ("o P/VP nos últimos 12 meses"), and the calendar's "ontem", "este mês" and
+ * "este ano" (a snapshot is never later than today; the narrator says when the data stops before them).
+ */
+function endsAtLatest(p: PeriodSpec | null | undefined): boolean {
+  if (!p || p.kind === 'latest' || p.kind === 'trailing' || p.kind === 'previous_session') return true;
+  return (p.kind === 'relative_month' || p.kind === 'relative_year') && p.offset === 0 && !('month' in p && p.month);
+}
+
+/** The published snapshot, when it is newer than the series; else null (the series answers). The series' data then reaches its date. */
 function snapshotValue(m: MeasureDef, snapshot: Raw | undefined, coverage: MeasureValue['coverage'], empty: MeasureValue): MeasureValue | null {
   if (snapshot && num(snapshot.v) !== null && str(snapshot.d) && (!coverage || str(snapshot.d)! > coverage.to)) {
-    return { ...empty, value: round(num(snapshot.v)!), date: str(snapshot.d), count: 1, grain: 'day', sources: [m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived'] };
+    const d = str(snapshot.d)!;
+    return {
+      ...empty,
+      coverage: { from: coverage?.from ?? d, to: d },
+      value: round(num(snapshot.v)!),
+      date: d,
+      count: 1,
+      grain: 'day',
+      sources: [m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived'],
+    };
   }
   return null;
 }
