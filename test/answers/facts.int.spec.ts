@@ -87,6 +87,36 @@ describe('twelve months are twelve months', () => {
   });
 });
 
+describe('"pagou em" and "recebi em" go by the payment date', () => {
+  // araquem fiis_dividends.csv BBFO11: data-com 30/09/2025 paid 14/10/2025 (R$ 0,73); data-com 31/10/2025 paid 14/11/2025 (R$ 0,70).
+  it('what a fund paid in a month is the payment made in it; what it distributed, the data-com in it', async () => {
+    const paid = await answer('quanto o BBFO11 pagou em outubro de 2025?');
+    expect(paid.plan.question?.measure).toBe('dividend_paid');
+    expect(paid.text).toContain('R$ 0,73');
+    expect(paid.text).not.toContain('R$ 0,70');
+    const distributed = await answer('quanto o BBFO11 distribuiu em outubro de 2025?');
+    expect(distributed.text).toContain('R$ 0,70');
+  });
+
+  it('a fund whose payment dates no source gives: its distributions by data-com, and the answer says so', async () => {
+    // dashbord dividendos.csv has no payment date: HGLG11's 12 data-com of 2024 at R$ 1,10.
+    const { text } = await answer('quanto o HGLG11 pagou em 2024?');
+    expect(text).toContain('R$ 13,20 (12 pagamentos)');
+    expect(text).toContain('a base não tem a data de pagamento desses dividendos; somei pela data-com');
+  });
+
+  it('what a client received in a month is what was paid to the account in it', async () => {
+    // 100 shares of BBFO11 held since 02/01/2025: October 2025 brought the R$ 0,73 paid on 14/10/2025, R$ 73,00.
+    await ds.query(
+      `INSERT INTO wh_client_ledger (client_id, entry_id, seq, kind, event_date, ticker, quantity, price, amount, fees, is_demo, source)
+       VALUES ('cliente-pagamentos', 'b1', 1, 'buy', '2025-01-02', 'BBFO11', 100, 60, 6000, 0, true, 'demo')`,
+    );
+    const { plan, text } = await answer('quanto recebi do BBFO11 em outubro de 2025?', 'cliente-pagamentos');
+    expect(plan.question?.measure).toBe('received');
+    expect(text).toContain('R$ 73,00');
+  });
+});
+
 describe('one record per distribution', () => {
   it("HGLG11's December 2023 distribution, dated 28/12/2023 by dashbord and 02/01/2024 (its ex-date) by market16, is one record", async () => {
     // dashbord/dividendos.csv "HGLG11,2023-12-28,1.1"; market16/dividends.csv "2024-01-02,1.1,HGLG11" (ex-dated).
