@@ -437,7 +437,7 @@ export class MeasureQueryService {
     const oneDay = agg === 'variation' && (question.period?.kind === 'latest' || question.period?.kind === 'previous_session');
     const session = oneDay && question.period?.kind === 'previous_session' ? await this.sessionBefore(sql, sid, coverage.to, client) : coverage.to;
     if (!session) return null;
-    return oneDay ? { from: session, to: session } : resolvePeriod(question.period, coverage, null, m.window_grain);
+    return oneDay ? { from: session, to: session } : resolvePeriod(question.period, coverage, null, m.window_grain, this.today());
   }
 
   /**
@@ -476,7 +476,7 @@ export class MeasureQueryService {
     if (!pcov?.last_date) return empty;
     const priceCoverage = { from: String(pcov.first_date), to: String(pcov.last_date) };
     const spec = p && p.kind !== 'latest' ? p : { kind: 'trailing' as const, unit: 'month' as const, n: 12 };
-    const period = resolvePeriod(spec, priceCoverage, null, m.window_grain);
+    const period = resolvePeriod(spec, priceCoverage, null, m.window_grain, this.today());
     const [div, price] = await Promise.all([
       this.run(sql.stats, [subject.id, period.from, period.to]),
       // The price at the period's end: the last close inside the period (a stale older close would distort it).
