@@ -63,7 +63,8 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
            (SELECT count(*) FROM s WHERE NOT is_adj)::int AS n_traded, (SELECT count(a) FROM s)::int AS n_adj, (SELECT avg(a) FROM s) AS amean,
            (SELECT d::text FROM s WHERE a IS NOT NULL ORDER BY a DESC, d LIMIT 1) AS amax_d, (SELECT a FROM s WHERE a IS NOT NULL ORDER BY a DESC, d LIMIT 1) AS amax_v,
            (SELECT d::text FROM s WHERE a IS NOT NULL ORDER BY a ASC, d LIMIT 1) AS amin_d, (SELECT a FROM s WHERE a IS NOT NULL ORDER BY a ASC, d LIMIT 1) AS amin_v,
-           (SELECT d::text FROM b) AS base_d, (SELECT v FROM b) AS base_v, (SELECT a FROM b) AS base_a,
+           (SELECT d::text FROM b) AS base_d, (SELECT v FROM b) AS base_v, (SELECT a FROM b) AS base_a, (SELECT is_adj FROM b) AS base_is_adj,
+           (SELECT d::text FROM s WHERE NOT is_adj ORDER BY d LIMIT 1) AS tfirst_d, (SELECT v FROM s WHERE NOT is_adj ORDER BY d LIMIT 1) AS tfirst_v,
            (SELECT d::text FROM z) AS after_d,
            ${movesSql('>')} AS rises, ${movesSql('<')} AS falls`;
   const grain = groupBy ?? 'day';
@@ -170,7 +171,10 @@ function aggregate(m: MeasureDef, agg: MeasureAgg, s: Raw, n: number): Pick<Meas
       // both ends have one (dividends reinvested), else traded closes.
       const fromInside = m.kind === 'stock' || !s.base_d;
       const adjEnds = num(s.last_a) !== null && num(fromInside ? s.first_a : s.base_a) !== null;
-      const start = fromInside ? at(s.first_d, adjEnds ? s.first_a : s.first_v) : at(s.base_d, adjEnds ? s.base_a : s.base_v);
+      // A close before the period published only adjusted cannot start a traded one's return (XPML11 2025: market16's
+      // adjusted 89,23 of 30/12/2024 against dashbord's traded 102,61): the period's first traded close starts it, dated.
+      const mixed = !adjEnds && !fromInside && s.base_is_adj === true && s.last_is_adj !== true && !!s.tfirst_d;
+      const start = mixed ? at(s.tfirst_d, s.tfirst_v) : fromInside ? at(s.first_d, adjEnds ? s.first_a : s.first_v) : at(s.base_d, adjEnds ? s.base_a : s.base_v);
       const end = at(s.last_d, adjEnds ? s.last_a : s.last_v);
       const value = start && end && start.value !== 0 ? round((end.value / start.value - 1) * 100) : null;
       return { value, date: end?.date ?? null, start, end, adjusted: adjEnds || s.any_adj === true };
