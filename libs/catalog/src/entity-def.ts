@@ -52,6 +52,8 @@ export const EntityDefSchema = z
            * 117% yield is a data error, not the top of a list. Documented in docs/METRICS.md.
            */
           plausible: z.object({ above: z.number().optional(), below: z.number().optional() }).strict().optional(),
+          /** A rank column: the column whose values it ranks (a ranking by it keeps that column's plausible bounds). */
+          ranks: Ident.optional(),
         }),
       )
       .min(1),
