@@ -177,6 +177,22 @@ describe('splits inside the twelve months', () => {
   });
 });
 
+describe('exclusions said where they happen', () => {
+  it('a day dropped for a corrupted rate is said by the answer whose period covers it', async () => {
+    // araquem history_currency_rates.csv rows 194 and 193: USD sell 0,16 on 27/12/2024 and 31/12/2024 (buy 6,18 and 6,16), dropped at ingest.
+    const { text } = await answer('qual foi a menor cotação do dólar em dezembro de 2024?');
+    expect(text).toContain('Os dias 27/12/2024 e 31/12/2024 ficaram de fora da série do dólar (USD) (a fonte publicou 0,16, um valor corrompido).');
+    const november = await answer('qual foi a menor cotação do dólar em novembro de 2024?');
+    expect(november.text).not.toContain('ficaram de fora');
+  });
+
+  it('a DY ranking says how many funds it left out for an implausible yield', async () => {
+    const { text } = await answer('top 5 fiis por dividend yield');
+    expect(text).toMatch(/\d+ fundo\(s\) ficaram de fora por terem DY 12 meses \(%\) implausível na fonte/);
+    expect(text).not.toContain('LFTT11');
+  });
+});
+
 describe('each value with its own source and date', () => {
   it("the head count is CVM's December 2023 report, said as such", async () => {
     const { text } = await answer('quantos cotistas tem o MXRF11?');

@@ -135,6 +135,8 @@ export const MeasureValue = z.object({
   grain: z.enum(['day', 'month']).nullable().default(null),
   /** The measure that answered when the one asked had no data (the close for "mínima" without intraday prices). */
   fallback: z.string().nullable().default(null),
+  /** Days of the period left out of the series for a corrupted value at the source (the dollar at R$ 0,16), said with the answer. */
+  skipped: z.array(z.object({ date: IsoDate, value: z.number().nullable() })).default([]),
   /** Values listed or grouped (per month), newest last. */
   rows: z.array(z.object({ date: IsoDate, value: z.number() })),
   /** Dates the series has for this subject: a period without data is answered with them. */

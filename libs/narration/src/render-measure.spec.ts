@@ -1,6 +1,6 @@
 import { loadMeasureCatalog } from '@cota/catalog';
 import type { MeasureResult } from '@cota/contracts';
-import { calendarNote, renderMeasure as render } from './render-measure';
+import { calendarNote, renderMeasure as render, skippedNote } from './render-measure';
 
 const words = loadMeasureCatalog().measures;
 const renderMeasure = (r: MeasureResult, q: Parameters<typeof render>[1]) => render(r, q, words);
@@ -20,6 +20,7 @@ const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResu
   extra: [],
   paid_on: null,
   fallback: null,
+  skipped: [],
   nearest: null,
   grain: null,
   matched: null,
@@ -162,5 +163,19 @@ describe('the calendar, honestly', () => {
     );
     expect(calendarNote(result({ today: '2025-12-24', values: [v] }), { kind: 'previous_session' })).toBeNull();
     expect(calendarNote(result({ today: '2026-11-27', values: [v] }), { kind: 'relative_month', offset: 0 })).toContain('não há dados deste mês');
+  });
+});
+
+describe('days left out for a corrupted value', () => {
+  it('are said where the answer covers them (araquem history_currency_rates.csv: USD at 0,16 on 27 and 31/12/2024)', () => {
+    const v = value({
+      subject: { kind: 'currency', id: 'USD' },
+      skipped: [
+        { date: '2024-12-27', value: 0.16 },
+        { date: '2024-12-31', value: 0.16 },
+      ],
+    });
+    expect(skippedNote(v)).toBe('Os dias 27/12/2024 e 31/12/2024 ficaram de fora da série do dólar (USD) (a fonte publicou 0,16, um valor corrompido).');
+    expect(skippedNote(value())).toBeNull();
   });
 });

@@ -176,11 +176,26 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
         : 'Atenção: onde não há fechamento negociado na base, o valor mostrado é o fechamento ajustado por proventos.',
     );
   }
+  for (const v of result.values) {
+    const skipped = skippedNote(v);
+    if (skipped) parts.push(skipped);
+  }
   const stale = calendarNote(result, spec);
   if (stale) parts.push(stale);
   const table = result.values.length === 1 ? rowsTable(result, result.values[0]) : null;
   if (table) parts.push(table);
   return parts.filter(Boolean).join('\n\n');
+}
+
+/** Days the ingest dropped from the series for a corrupted value, said where an answer covers them. */
+export function skippedNote(v: MeasureResult['values'][number]): string | null {
+  const days = v.skipped ?? [];
+  if (!days.length) return null;
+  const dates = days.map((d) => formatDate(d.date));
+  const list = dates.length === 1 ? dates[0] : `${dates.slice(0, -1).join(', ')} e ${dates[dates.length - 1]}`;
+  const values = [...new Set(days.map((d) => d.value).filter((x): x is number => x !== null))].map((x) => String(x).replace('.', ','));
+  const what = values.length ? ` (a fonte publicou ${values.join(' e ')}, um valor corrompido)` : ' (um valor corrompido na fonte)';
+  return `${dates.length === 1 ? 'O dia' : 'Os dias'} ${list} ${dates.length === 1 ? 'ficou' : 'ficaram'} de fora da série ${subjectOf(v.subject)}${what}.`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { computeRankings } from '../derived/rankings';
 import { computeRisk, onOrBefore } from '../derived/risk';
 import { addMonths as addMonthsIso, computeYields } from '../derived/yields';
 import { adjustPerShare, CorporateAction, detectCorporateActions } from '../derived/corporate-actions';
-import { checkSnapshots, dropSpikes, summariseFlags } from '../derived/plausibility';
+import { checkSnapshots, dropSpikes, SPIKE_CHECKED_SERIES, summariseFlags } from '../derived/plausibility';
 import { cdiMonthlyReturns, comparePerformance, indexMonthlyReturns, portfolioMonthlyReturns } from '../derived/client-performance';
 import { DEMO_CLIENTS, demoNegociacaoTable, DemoTradeRow } from '../derived/demo-clients';
 import { entryIds, parseStatement } from '@cota/ledger';
@@ -747,14 +747,14 @@ export function reconcile(raw: RawData): Reconciled {
     'wh_currency_rates',
     (r) => String(r.currency),
     (r) => String(r.rate_date),
-    'sell_amt',
+    SPIKE_CHECKED_SERIES.wh_currency_rates,
   );
   const indexSeries = dropSpikes(
     indexes,
     'wh_index_history',
     (r) => String(r.index_name),
     (r) => String(r.index_date),
-    'points',
+    SPIKE_CHECKED_SERIES.wh_index_history,
   );
   const flags = [...currencies.flags, ...indexSeries.flags, ...checkSnapshots(snapshots, dividendsYields)];
   notes.push(...summariseFlags(flags));

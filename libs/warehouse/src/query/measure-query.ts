@@ -3,6 +3,7 @@ import { CotaError } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
 import { addDays, resolvePeriod, todayInBrazil } from '@cota/periods';
 import type { SqlRunner } from './entity-query.service';
+import { SPIKE_CHECKED_SERIES } from '../derived/plausibility';
 
 /** SQL text for one measure, built only from the measure catalog's identifiers. */
 export interface MeasureSql {
@@ -398,9 +399,21 @@ export class MeasureQueryService {
       agg === 'last' && sql.current && (!question.period || question.period.kind === 'latest') ? this.run(sql.current, [sid]) : Promise.resolve([] as Raw[]),
     ]);
     const s = statsRows[0] ?? {};
-    const base = periodValue(empty, period, s, rowRows);
+    const skipped = sid !== null && SPIKE_CHECKED_SERIES[m.table] === m.value_column ? await this.skippedDays(m, sid, period) : [];
+    const base = { ...periodValue(empty, period, s, rowRows), skipped };
     if (base.count === 0) return base;
     return aggregatedValue(m, agg, question, base, s, currentRows[0]);
+  }
+
+  /** Days of the period the ingest left out of this series for a corrupted value (plausibility rule series_spike). */
+  private async skippedDays(m: MeasureDef, subject: string, period: { from: string; to: string }): Promise<MeasureValue['skipped']> {
+    const rows = await this.run(
+      `SELECT split_part(row_key, '|', 2) AS d, value AS v FROM wh_quality_flags
+        WHERE table_name = $1 AND rule = 'series_spike' AND column_name = $2 AND split_part(row_key, '|', 1) = $3
+          AND split_part(row_key, '|', 2) BETWEEN $4 AND $5 ORDER BY 1`,
+      [m.table, m.value_column, subject, period.from, period.to],
+    );
+    return rows.map((r) => ({ date: String(r.d), value: num(r.v) }));
   }
 
   /**
@@ -531,6 +544,7 @@ function emptyValue(subject: QuestionSubject, coverage: MeasureValue['coverage']
     extra: [],
     paid_on: null,
     fallback: null,
+    skipped: [],
     nearest: null,
     grain: null,
     matched: null,
