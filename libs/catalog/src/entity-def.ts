@@ -85,6 +85,7 @@ export const EntityDefSchema = z
     need(e.default_order.by, ['default_order', 'by']);
     e.orderings.forEach((o, i) => need(o, ['orderings', i]));
     e.series.forEach((s, i) => need(s, ['series', i]));
+    e.columns.forEach((c, i) => c.ranks && need(c.ranks, ['columns', i, 'ranks']));
     e.aggregatable.forEach((a, i) => {
       need(a, ['aggregatable', i]);
       const col = e.columns.find((c) => c.name === a);
