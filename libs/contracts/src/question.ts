@@ -120,7 +120,7 @@ export const MeasureValue = z.object({
   count: z.number().int(),
   /** The further aggregations asked (StructuredQuestion.also), each with its date when it has one. */
   extra: z.array(z.object({ agg: MeasureAgg, value: z.number().nullable(), date: IsoDate.nullable() })).default([]),
-  /** A second date of the value (a dividend's payment date). */
+  /** A second date of the value (a dividend's payment date; the data-com of a payment dated by its payment). */
   paid_on: IsoDate.nullable().default(null),
   /** The closest dates with data around an empty period ("o dado anterior é de 29/04/2022"). */
   nearest: z.object({ before: IsoDate.nullable(), after: IsoDate.nullable() }).nullable().default(null),

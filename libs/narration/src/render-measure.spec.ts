@@ -179,3 +179,33 @@ describe('days left out for a corrupted value', () => {
     expect(skippedNote(value())).toBeNull();
   });
 });
+
+describe('an extreme of the payments by payment date', () => {
+  it('says its data-com too (araquem fiis_dividends.csv BBRC11: R$ 1,15 paid 12/07/2024, data-com 28/06/2024)', () => {
+    const r: MeasureResult = {
+      today: null,
+      measure: 'dividend_paid',
+      entity: 'fiis_dividendos',
+      agg: 'max',
+      unit: 'brl',
+      value_unit: 'brl',
+      group_by: null,
+      grain: 'day',
+      fallback_note: null,
+      values: [value({ subject: { kind: 'fund', id: 'BBRC11' }, value: 1.15, date: '2024-07-12', paid_on: '2024-06-28', count: 12, start: null, end: null, sources: ['araquem'] })],
+      winner: null,
+      portfolio: null,
+    };
+    const text = renderMeasure(r, {
+      subjects: [{ kind: 'fund', id: 'BBRC11' }],
+      measure: 'dividend_paid',
+      agg: 'max',
+      also: [],
+      period: { kind: 'range', from: '2024-01-01', to: '2024-12-31', grain: 'year' },
+      group_by: null,
+      compare: null,
+      condition: null,
+    });
+    expect(text).toContain('R$ 1,15, em 12/07/2024 (o de julho), com data-com em 28/06/2024.');
+  });
+});

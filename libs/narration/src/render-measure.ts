@@ -10,7 +10,7 @@ type Unit = MeasureResult['unit'];
  * How answers name each measure ("o dividend yield") and what one of its rows is ("pagamento"):
  * the measure catalog's vocabulary (policies/measures.yaml), never restated here.
  */
-export type MeasureWords = Readonly<Record<string, Pick<MeasureDef, 'answer_name' | 'row_noun'>>>;
+export type MeasureWords = Readonly<Record<string, Pick<MeasureDef, 'answer_name' | 'row_noun'> & Partial<Pick<MeasureDef, 'secondary_date_column'>>>>;
 
 const nameOf = (words: MeasureWords, measure: string) => words[measure]?.answer_name ?? measure;
 const nounOf = (words: MeasureWords, measure: string) => words[measure]?.row_noun ?? { one: 'registro', many: 'registros' };
@@ -350,7 +350,9 @@ function accumulatedSentence({ r, v, when }: Said): string {
 function extremeSentence({ r, v, name, who, when, val, at, words }: Said): string {
   // A monthly payment's extreme is known by its month ("o de dezembro"), its day given too.
   const monthly = nounOf(words, r.measure).one === 'pagamento' && r.grain !== 'month' && v.date ? ` (o de ${monthName(Number(v.date.slice(5, 7)))})` : '';
-  return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}.`;
+  // A payment dated by the day it was paid also says its data-com ("qual o maior que pagou em 2024? e a data-com?").
+  const recordDate = v.paid_on && words[r.measure]?.secondary_date_column === 'traded_until_date' ? `, com data-com em ${formatDate(v.paid_on)}` : '';
+  return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}${recordDate}.`;
 }
 
 function totalSentence({ r, v, name, who, when, val, words }: Said): string {

@@ -59,8 +59,8 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
            (SELECT string_agg(DISTINCT src, ',') FROM s) AS sources,
            ${pick('d', 'd::text')} AS first_d, ${pick('d', 'v')} AS first_v, ${pick('d', 'a')} AS first_a,
            ${pick('d DESC', 'd::text')} AS last_d, ${pick('d DESC', 'v')} AS last_v, ${pick('d DESC', 'a')} AS last_a, ${pick('d DESC', 'is_adj')} AS last_is_adj, ${pick('d DESC', 'd2::text')} AS last_d2,
-           ${pick('v DESC, d', 'd::text')} AS max_d, ${pick('v DESC, d', 'v')} AS max_v,
-           ${pick('v ASC, d', 'd::text')} AS min_d, ${pick('v ASC, d', 'v')} AS min_v,
+           ${pick('v DESC, d', 'd::text')} AS max_d, ${pick('v DESC, d', 'v')} AS max_v, ${pick('v DESC, d', 'd2::text')} AS max_d2,
+           ${pick('v ASC, d', 'd::text')} AS min_d, ${pick('v ASC, d', 'v')} AS min_v, ${pick('v ASC, d', 'd2::text')} AS min_d2,
            (SELECT count(*) FROM s WHERE NOT is_adj)::int AS n_traded, (SELECT count(a) FROM s)::int AS n_adj, (SELECT avg(a) FROM s) AS amean,
            (SELECT d::text FROM s WHERE a IS NOT NULL ORDER BY a DESC, d LIMIT 1) AS amax_d, (SELECT a FROM s WHERE a IS NOT NULL ORDER BY a DESC, d LIMIT 1) AS amax_v,
            (SELECT d::text FROM s WHERE a IS NOT NULL ORDER BY a ASC, d LIMIT 1) AS amin_d, (SELECT a FROM s WHERE a IS NOT NULL ORDER BY a ASC, d LIMIT 1) AS amin_v,
@@ -632,5 +632,6 @@ function aggregatedValue(m: MeasureDef, agg: MeasureAgg, question: StructuredQue
       const x = aggregate(m, a, s, n);
       return { agg: a, value: x.value, date: x.date };
     });
-  return { ...base, ...main, extra, paid_on: agg === 'last' || agg === 'value' ? str(s.last_d2) : null };
+  const secondDate = agg === 'last' || agg === 'value' ? s.last_d2 : agg === 'max' ? s.max_d2 : agg === 'min' ? s.min_d2 : null;
+  return { ...base, ...main, extra, paid_on: str(secondDate) };
 }
