@@ -163,6 +163,11 @@ describe('the calendar, honestly', () => {
     );
     expect(calendarNote(result({ today: '2025-12-24', values: [v] }), { kind: 'previous_session' })).toBeNull();
     expect(calendarNote(result({ today: '2026-11-27', values: [v] }), { kind: 'relative_month', offset: 0 })).toContain('não há dados deste mês');
+    // "O P/VP este ano" answered by the snapshot of 2025 says 2026 has no data; a year with no value at all says so itself.
+    expect(calendarNote(result({ today: '2026-11-27', values: [v] }), { kind: 'relative_year', offset: 0, to_date: true })).toBe(
+      'Os dados vão até 23/12/2025 e hoje é 27/11/2026: não há dados deste ano; o valor acima é o mais recente da base.',
+    );
+    expect(calendarNote(result({ today: '2026-11-27', values: [{ ...v, value: null }] }), { kind: 'relative_year', offset: 0, to_date: true })).toBeNull();
   });
 });
 

@@ -204,11 +204,18 @@ export function skippedNote(v: MeasureResult['values'][number]): string | null {
  */
 export function calendarNote(r: MeasureResult, spec: PeriodSpec | null): string | null {
   if (!r.today || !spec) return null;
+  // "Este ano" with no value at all is already answered as a year without data.
+  if (spec.kind === 'relative_year' && !r.values.some((v) => v.value !== null)) return null;
   const ends = r.values.map((v) => v.coverage?.to).filter((d): d is string => !!d);
   if (!ends.length) return null;
   const dataEnd = ends.sort().pop()!;
-  const wanted = spec.kind === 'previous_session' ? 'de ontem' : 'deste mês';
-  const reaches = spec.kind === 'previous_session' ? dataEnd >= previousDay(r.today) : dataEnd.slice(0, 7) === r.today.slice(0, 7);
+  const wanted = spec.kind === 'previous_session' ? 'de ontem' : spec.kind === 'relative_year' ? 'deste ano' : 'deste mês';
+  const reaches =
+    spec.kind === 'previous_session'
+      ? dataEnd >= previousDay(r.today)
+      : spec.kind === 'relative_year'
+        ? dataEnd.slice(0, 4) === r.today.slice(0, 4)
+        : dataEnd.slice(0, 7) === r.today.slice(0, 7);
   if (reaches) return null;
   return `Os dados vão até ${formatDate(dataEnd)} e hoje é ${formatDate(r.today)}: não há dados ${wanted}; o valor acima é o mais recente da base.`;
 }

@@ -267,7 +267,8 @@ export class MeasureQueryService {
           : agg === 'accumulated'
             ? 'pct'
             : m.unit;
-    const calendar = question.period?.kind === 'previous_session' || (question.period?.kind === 'relative_month' && question.period.offset === 0);
+    const calendar =
+      question.period?.kind === 'previous_session' || ((question.period?.kind === 'relative_month' || question.period?.kind === 'relative_year') && question.period.offset === 0);
     return {
       today: calendar ? this.today() : null,
       measure: m.name,
