@@ -87,6 +87,36 @@ describe('twelve months are twelve months', () => {
   });
 });
 
+describe('"pagou em" and "recebi em" go by the payment date', () => {
+  // araquem fiis_dividends.csv BBFO11: data-com 30/09/2025 paid 14/10/2025 (R$ 0,73); data-com 31/10/2025 paid 14/11/2025 (R$ 0,70).
+  it('what a fund paid in a month is the payment made in it; what it distributed, the data-com in it', async () => {
+    const paid = await answer('quanto o BBFO11 pagou em outubro de 2025?');
+    expect(paid.plan.question?.measure).toBe('dividend_paid');
+    expect(paid.text).toContain('R$ 0,73');
+    expect(paid.text).not.toContain('R$ 0,70');
+    const distributed = await answer('quanto o BBFO11 distribuiu em outubro de 2025?');
+    expect(distributed.text).toContain('R$ 0,70');
+  });
+
+  it('a fund whose payment dates no source gives: its distributions by data-com, and the answer says so', async () => {
+    // dashbord dividendos.csv has no payment date: HGLG11's 12 data-com of 2024 at R$ 1,10.
+    const { text } = await answer('quanto o HGLG11 pagou em 2024?');
+    expect(text).toContain('R$ 13,20 (12 pagamentos)');
+    expect(text).toContain('a base não tem a data de pagamento desses dividendos; somei pela data-com');
+  });
+
+  it('what a client received in a month is what was paid to the account in it', async () => {
+    // 100 shares of BBFO11 held since 02/01/2025: October 2025 brought the R$ 0,73 paid on 14/10/2025, R$ 73,00.
+    await ds.query(
+      `INSERT INTO wh_client_ledger (client_id, entry_id, seq, kind, event_date, ticker, quantity, price, amount, fees, is_demo, source)
+       VALUES ('cliente-pagamentos', 'b1', 1, 'buy', '2025-01-02', 'BBFO11', 100, 60, 6000, 0, true, 'demo')`,
+    );
+    const { plan, text } = await answer('quanto recebi do BBFO11 em outubro de 2025?', 'cliente-pagamentos');
+    expect(plan.question?.measure).toBe('received');
+    expect(text).toContain('R$ 73,00');
+  });
+});
+
 describe('one record per distribution', () => {
   it("HGLG11's December 2023 distribution, dated 28/12/2023 by dashbord and 02/01/2024 (its ex-date) by market16, is one record", async () => {
     // dashbord/dividendos.csv "HGLG11,2023-12-28,1.1"; market16/dividends.csv "2024-01-02,1.1,HGLG11" (ex-dated).
@@ -130,6 +160,39 @@ describe('one DY per fund', () => {
   });
 });
 
+describe('splits inside the twelve months', () => {
+  it('a 1:10 split between the distributions is on one scale (ALZC11 April 2025, SARE11 October 2024)', async () => {
+    // araquem fiis_dividends.csv ALZC11, data-com 18/11/2024..15/10/2025: 1,20 1,20 1,27 0,39 1,55 1,10 (old scale,
+    // /10) and 0,12 0,12 0,10 0,11 0,11 0,10 = R$ 1,331, over araquem's November 2025 month close R$ 7,98 = 16,68%.
+    // dashbord dividendos.csv SARE11, 28/06/2024..30/05/2025: 0,30 0,25 0,20 0,20 (/10) and 0,02 ×3, 0,023, 0,026 ×4
+    // = R$ 0,282, over the close of 25/06/2025, R$ 4,61 = 6,12%.
+    const rows: Array<{ ticker: string; dy: string; n: number }> = await ds.query(
+      `SELECT ticker, dy_pct AS dy, dy_payments AS n FROM wh_snapshots WHERE ticker IN ('ALZC11', 'SARE11') ORDER BY ticker`,
+    );
+    expect(rows.map((r) => [r.ticker, Number(r.dy), r.n])).toEqual([
+      ['ALZC11', 16.68, 12],
+      ['SARE11', 6.12, 12],
+    ]);
+    expect(summary.notes.some((n) => n.startsWith('corporate action: SARE11 split ×10 on 2024-10-31'))).toBe(true);
+  });
+});
+
+describe('exclusions said where they happen', () => {
+  it('a day dropped for a corrupted rate is said by the answer whose period covers it', async () => {
+    // araquem history_currency_rates.csv rows 194 and 193: USD sell 0,16 on 27/12/2024 and 31/12/2024 (buy 6,18 and 6,16), dropped at ingest.
+    const { text } = await answer('qual foi a menor cotação do dólar em dezembro de 2024?');
+    expect(text).toContain('Os dias 27/12/2024 e 31/12/2024 ficaram de fora da série do dólar (USD) (a fonte publicou 0,16, um valor corrompido).');
+    const november = await answer('qual foi a menor cotação do dólar em novembro de 2024?');
+    expect(november.text).not.toContain('ficaram de fora');
+  });
+
+  it('a DY ranking says how many funds it left out for an implausible yield', async () => {
+    const { text } = await answer('top 5 fiis por dividend yield');
+    expect(text).toMatch(/\d+ fundo\(s\) ficaram de fora por terem DY 12 meses \(%\) implausível na fonte/);
+    expect(text).not.toContain('LFTT11');
+  });
+});
+
 describe('each value with its own source and date', () => {
   it("the head count is CVM's December 2023 report, said as such", async () => {
     const { text } = await answer('quantos cotistas tem o MXRF11?');
@@ -169,5 +232,18 @@ describe('the calendar, honestly', () => {
     expect(text).toContain('23/12/2025');
     expect(text).toContain('Os dados vão até 23/12/2025 e hoje é 27/11/2026: não há dados de ontem');
     expect(text).not.toContain('22/12/2025');
+  });
+
+  it('a P/VP "ontem" or over the last 12 months past the history: the snapshot of 22/11/2025, with its date', async () => {
+    // araquem fiis_financials_snapshot.csv (updated 22/11/2025): ABCP11 price_book_ratio 0,6960, RBRP11 0,6730;
+    // the P/VP history from closes and CVM reports ends with CVM's December 2023 (RBRP11's closes with 2022).
+    const ontem = await answer('qual o p/vp do ABCP11 ontem?');
+    expect(ontem.text).toContain('0,70');
+    expect(ontem.text).toContain('Os dados vão até 22/11/2025 e hoje é 27/11/2026');
+    expect(ontem.text).not.toContain('2023');
+    const trailing = await answer('p/vp do RBRP11 nos últimos 12 meses');
+    expect(trailing.text).toContain('0,67');
+    expect(trailing.text).toContain('22/11/2025');
+    expect(trailing.text).not.toContain('2022');
   });
 });

@@ -52,6 +52,8 @@ export const EntityDefSchema = z
            * 117% yield is a data error, not the top of a list. Documented in docs/METRICS.md.
            */
           plausible: z.object({ above: z.number().optional(), below: z.number().optional() }).strict().optional(),
+          /** A rank column: the column whose values it ranks (a ranking by it keeps that column's plausible bounds). */
+          ranks: Ident.optional(),
         }),
       )
       .min(1),
@@ -83,6 +85,7 @@ export const EntityDefSchema = z
     need(e.default_order.by, ['default_order', 'by']);
     e.orderings.forEach((o, i) => need(o, ['orderings', i]));
     e.series.forEach((s, i) => need(s, ['series', i]));
+    e.columns.forEach((c, i) => c.ranks && need(c.ranks, ['columns', i, 'ranks']));
     e.aggregatable.forEach((a, i) => {
       need(a, ['aggregatable', i]);
       const col = e.columns.find((c) => c.name === a);

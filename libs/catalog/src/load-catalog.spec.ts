@@ -39,4 +39,16 @@ describe('entity catalog', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a rank column names the column it ranks (its plausible bounds keep the ranking honest)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cota-catalog-'));
+    try {
+      cpSync(join(policiesDir(), 'entities'), join(dir, 'entities'), { recursive: true });
+      const r = join(dir, 'entities', 'fiis_rankings.yaml');
+      writeFileSync(r, readFileSync(r, 'utf8').replace('ranks: dy_12m_pct', 'ranks: dy_doze_meses'));
+      expect(() => loadEntityCatalog(dir)).toThrow(/fiis_rankings\.yaml: field 'columns\.\d+\.ranks'/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -120,7 +120,7 @@ export const MeasureValue = z.object({
   count: z.number().int(),
   /** The further aggregations asked (StructuredQuestion.also), each with its date when it has one. */
   extra: z.array(z.object({ agg: MeasureAgg, value: z.number().nullable(), date: IsoDate.nullable() })).default([]),
-  /** A second date of the value (a dividend's payment date). */
+  /** A second date of the value (a dividend's payment date; the data-com of a payment dated by its payment). */
   paid_on: IsoDate.nullable().default(null),
   /** The closest dates with data around an empty period ("o dado anterior é de 29/04/2022"). */
   nearest: z.object({ before: IsoDate.nullable(), after: IsoDate.nullable() }).nullable().default(null),
@@ -135,6 +135,8 @@ export const MeasureValue = z.object({
   grain: z.enum(['day', 'month']).nullable().default(null),
   /** The measure that answered when the one asked had no data (the close for "mínima" without intraday prices). */
   fallback: z.string().nullable().default(null),
+  /** Days of the period left out of the series for a corrupted value at the source (the dollar at R$ 0,16), said with the answer. */
+  skipped: z.array(z.object({ date: IsoDate, value: z.number().nullable() })).default([]),
   /** Values listed or grouped (per month), newest last. */
   rows: z.array(z.object({ date: IsoDate, value: z.number() })),
   /** Dates the series has for this subject: a period without data is answered with them. */

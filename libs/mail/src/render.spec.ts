@@ -116,6 +116,13 @@ describe('renderReportEmail', () => {
     expect(text).toMatch(/Enviado pelo Cota a seu pedido\. Este endereço não recebe respostas\.\n$/);
   });
 
+  it('says under the title when the data is more than a few days older than the report', () => {
+    expect(text).not.toContain('hoje é');
+    const late = renderReportEmail({ ...report, generated_at: '2031-01-20T12:00:00.000Z' });
+    expect(late.text.split('\n\n')[1]).toBe('Dados de mercado até 14/01/2030; carteira até 14/01/2030 — hoje é 20/01/2031.');
+    expect(late.html).toContain('<strong>Dados de mercado até 14/01/2030; carteira até 14/01/2030 — hoje é 20/01/2031.</strong>');
+  });
+
   it('says so when a filtered report has no sections', () => {
     const empty = renderReportEmail({ ...report, kind: 'filtered', sections: [], sources: [] });
     expect(empty.html).toContain('Nenhum item do relatório corresponde ao filtro.');

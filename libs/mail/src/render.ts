@@ -1,6 +1,7 @@
 import type { Row } from '@cota/contracts';
 import { formatDate, formatTimeInBrazil } from '@cota/text';
-import { formatCell, Report, ReportSection } from '@cota/tools';
+import { todayInBrazil } from '@cota/periods';
+import { formatCell, Report, ReportSection, stalenessLine } from '@cota/tools';
 
 /** The two parts of a report e-mail: self-contained HTML (inline styles, no external assets) and plain text. */
 export interface RenderedEmail {
@@ -133,11 +134,15 @@ const EMPTY = 'Nenhum item do relatório corresponde ao filtro.';
 /** HTML and text parts of a stored report (`tool_reports.content`); every value is escaped. */
 export function renderReportEmail(report: Report): RenderedEmail {
   const sources = report.sources.length ? `Fontes: ${report.sources.join(', ')}.` : null;
-  const htmlParts = [`<h1 style="${S.h1}">${escapeHtml(report.title)}</h1>`, `<p style="${S.meta}">${escapeHtml(intro(report))}</p>`];
+  // Data older than a few days is said right under the title (the e-mail may be read long after).
+  const stale = stalenessLine(report.sections, todayInBrazil(new Date(report.generated_at)));
+  const htmlParts = [`<h1 style="${S.h1}">${escapeHtml(report.title)}</h1>`];
+  if (stale) htmlParts.push(`<p style="${S.note}"><strong>${escapeHtml(stale)}</strong></p>`);
+  htmlParts.push(`<p style="${S.meta}">${escapeHtml(intro(report))}</p>`);
   htmlParts.push(...(report.sections.length ? report.sections.map(sectionHtml) : [`<p style="${S.note}">${escapeHtml(EMPTY)}</p>`]));
   if (sources) htmlParts.push(`<p style="${S.footer}">${escapeHtml(sources)}</p>`);
 
-  const textParts = [`${report.title}\n${'='.repeat(Math.min(report.title.length, 60))}`, intro(report)];
+  const textParts = [`${report.title}\n${'='.repeat(Math.min(report.title.length, 60))}`, ...(stale ? [stale] : []), intro(report)];
   textParts.push(...(report.sections.length ? report.sections.map(sectionText) : [EMPTY]));
   if (sources) textParts.push(sources);
   textParts.push(`--\n${FOOTER}`);

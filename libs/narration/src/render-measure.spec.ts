@@ -1,6 +1,6 @@
 import { loadMeasureCatalog } from '@cota/catalog';
 import type { MeasureResult } from '@cota/contracts';
-import { calendarNote, renderMeasure as render } from './render-measure';
+import { calendarNote, renderMeasure as render, skippedNote } from './render-measure';
 
 const words = loadMeasureCatalog().measures;
 const renderMeasure = (r: MeasureResult, q: Parameters<typeof render>[1]) => render(r, q, words);
@@ -20,6 +20,7 @@ const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResu
   extra: [],
   paid_on: null,
   fallback: null,
+  skipped: [],
   nearest: null,
   grain: null,
   matched: null,
@@ -162,5 +163,54 @@ describe('the calendar, honestly', () => {
     );
     expect(calendarNote(result({ today: '2025-12-24', values: [v] }), { kind: 'previous_session' })).toBeNull();
     expect(calendarNote(result({ today: '2026-11-27', values: [v] }), { kind: 'relative_month', offset: 0 })).toContain('não há dados deste mês');
+    // "O P/VP este ano" answered by the snapshot of 2025 says 2026 has no data; a year with no value at all says so itself.
+    expect(calendarNote(result({ today: '2026-11-27', values: [v] }), { kind: 'relative_year', offset: 0, to_date: true })).toBe(
+      'Os dados vão até 23/12/2025 e hoje é 27/11/2026: não há dados deste ano; o valor acima é o mais recente da base.',
+    );
+    expect(calendarNote(result({ today: '2026-11-27', values: [{ ...v, value: null }] }), { kind: 'relative_year', offset: 0, to_date: true })).toBeNull();
+  });
+});
+
+describe('days left out for a corrupted value', () => {
+  it('are said where the answer covers them (araquem history_currency_rates.csv: USD at 0,16 on 27 and 31/12/2024)', () => {
+    const v = value({
+      subject: { kind: 'currency', id: 'USD' },
+      skipped: [
+        { date: '2024-12-27', value: 0.16 },
+        { date: '2024-12-31', value: 0.16 },
+      ],
+    });
+    expect(skippedNote(v)).toBe('Os dias 27/12/2024 e 31/12/2024 ficaram de fora da série do dólar (USD) (a fonte publicou 0,16, um valor corrompido).');
+    expect(skippedNote(value())).toBeNull();
+  });
+});
+
+describe('an extreme of the payments by payment date', () => {
+  it('says its data-com too (araquem fiis_dividends.csv BBRC11: R$ 1,15 paid 12/07/2024, data-com 28/06/2024)', () => {
+    const r: MeasureResult = {
+      today: null,
+      measure: 'dividend_paid',
+      entity: 'fiis_dividendos',
+      agg: 'max',
+      unit: 'brl',
+      value_unit: 'brl',
+      group_by: null,
+      grain: 'day',
+      fallback_note: null,
+      values: [value({ subject: { kind: 'fund', id: 'BBRC11' }, value: 1.15, date: '2024-07-12', paid_on: '2024-06-28', count: 12, start: null, end: null, sources: ['araquem'] })],
+      winner: null,
+      portfolio: null,
+    };
+    const text = renderMeasure(r, {
+      subjects: [{ kind: 'fund', id: 'BBRC11' }],
+      measure: 'dividend_paid',
+      agg: 'max',
+      also: [],
+      period: { kind: 'range', from: '2024-01-01', to: '2024-12-31', grain: 'year' },
+      group_by: null,
+      compare: null,
+      condition: null,
+    });
+    expect(text).toContain('R$ 1,15, em 12/07/2024 (o de julho), com data-com em 28/06/2024.');
   });
 });

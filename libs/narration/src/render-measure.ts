@@ -10,7 +10,7 @@ type Unit = MeasureResult['unit'];
  * How answers name each measure ("o dividend yield") and what one of its rows is ("pagamento"):
  * the measure catalog's vocabulary (policies/measures.yaml), never restated here.
  */
-export type MeasureWords = Readonly<Record<string, Pick<MeasureDef, 'answer_name' | 'row_noun'>>>;
+export type MeasureWords = Readonly<Record<string, Pick<MeasureDef, 'answer_name' | 'row_noun'> & Partial<Pick<MeasureDef, 'secondary_date_column'>>>>;
 
 const nameOf = (words: MeasureWords, measure: string) => words[measure]?.answer_name ?? measure;
 const nounOf = (words: MeasureWords, measure: string) => words[measure]?.row_noun ?? { one: 'registro', many: 'registros' };
@@ -176,11 +176,26 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
         : 'Atenção: onde não há fechamento negociado na base, o valor mostrado é o fechamento ajustado por proventos.',
     );
   }
+  for (const v of result.values) {
+    const skipped = skippedNote(v);
+    if (skipped) parts.push(skipped);
+  }
   const stale = calendarNote(result, spec);
   if (stale) parts.push(stale);
   const table = result.values.length === 1 ? rowsTable(result, result.values[0]) : null;
   if (table) parts.push(table);
   return parts.filter(Boolean).join('\n\n');
+}
+
+/** Days the ingest dropped from the series for a corrupted value, said where an answer covers them. */
+export function skippedNote(v: MeasureResult['values'][number]): string | null {
+  const days = v.skipped ?? [];
+  if (!days.length) return null;
+  const dates = days.map((d) => formatDate(d.date));
+  const list = dates.length === 1 ? dates[0] : `${dates.slice(0, -1).join(', ')} e ${dates[dates.length - 1]}`;
+  const values = [...new Set(days.map((d) => d.value).filter((x): x is number => x !== null))].map((x) => String(x).replace('.', ','));
+  const what = values.length ? ` (a fonte publicou ${values.join(' e ')}, um valor corrompido)` : ' (um valor corrompido na fonte)';
+  return `${dates.length === 1 ? 'O dia' : 'Os dias'} ${list} ${dates.length === 1 ? 'ficou' : 'ficaram'} de fora da série ${subjectOf(v.subject)}${what}.`;
 }
 
 /**
@@ -189,11 +204,18 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
  */
 export function calendarNote(r: MeasureResult, spec: PeriodSpec | null): string | null {
   if (!r.today || !spec) return null;
+  // "Este ano" with no value at all is already answered as a year without data.
+  if (spec.kind === 'relative_year' && !r.values.some((v) => v.value !== null)) return null;
   const ends = r.values.map((v) => v.coverage?.to).filter((d): d is string => !!d);
   if (!ends.length) return null;
   const dataEnd = ends.sort().pop()!;
-  const wanted = spec.kind === 'previous_session' ? 'de ontem' : 'deste mês';
-  const reaches = spec.kind === 'previous_session' ? dataEnd >= previousDay(r.today) : dataEnd.slice(0, 7) === r.today.slice(0, 7);
+  const wanted = spec.kind === 'previous_session' ? 'de ontem' : spec.kind === 'relative_year' ? 'deste ano' : 'deste mês';
+  const reaches =
+    spec.kind === 'previous_session'
+      ? dataEnd >= previousDay(r.today)
+      : spec.kind === 'relative_year'
+        ? dataEnd.slice(0, 4) === r.today.slice(0, 4)
+        : dataEnd.slice(0, 7) === r.today.slice(0, 7);
   if (reaches) return null;
   return `Os dados vão até ${formatDate(dataEnd)} e hoje é ${formatDate(r.today)}: não há dados ${wanted}; o valor acima é o mais recente da base.`;
 }
@@ -335,7 +357,9 @@ function accumulatedSentence({ r, v, when }: Said): string {
 function extremeSentence({ r, v, name, who, when, val, at, words }: Said): string {
   // A monthly payment's extreme is known by its month ("o de dezembro"), its day given too.
   const monthly = nounOf(words, r.measure).one === 'pagamento' && r.grain !== 'month' && v.date ? ` (o de ${monthName(Number(v.date.slice(5, 7)))})` : '';
-  return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}.`;
+  // A payment dated by the day it was paid also says its data-com ("qual o maior que pagou em 2024? e a data-com?").
+  const recordDate = v.paid_on && words[r.measure]?.secondary_date_column === 'traded_until_date' ? `, com data-com em ${formatDate(v.paid_on)}` : '';
+  return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}${recordDate}.`;
 }
 
 function totalSentence({ r, v, name, who, when, val, words }: Said): string {

@@ -135,6 +135,11 @@ describe('periods resolved against the series, never the clock', () => {
     expect(resolvePeriod({ kind: 'previous_session' }, ifix)).toEqual({ from: '2010-12-30', to: '2025-12-22' });
     expect(resolvePeriod({ kind: 'ago', unit: 'year', n: 1 }, ifix).to).toBe('2024-12-23');
   });
+  it('counts "este ano" and "ano passado" from the calendar when today is known (today 27/11/2026, the IFIX ends in 2025)', () => {
+    expect(resolvePeriod({ kind: 'relative_year', offset: -1, to_date: false }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2025-01-01', to: '2025-12-31' });
+    expect(resolvePeriod({ kind: 'relative_year', offset: 0, to_date: true }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2026-01-01', to: '2026-12-31' });
+    expect(resolvePeriod({ kind: 'relative_year', offset: -1, to_date: false, month: 9 }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2025-09-01', to: '2025-09-30' });
+  });
   it('gives one month of a year counted back ("setembro do ano passado")', () => {
     expect(resolvePeriod({ kind: 'relative_year', offset: -1, to_date: false, month: 9 }, ifix)).toEqual({ from: '2024-09-01', to: '2024-09-30' });
   });

@@ -48,9 +48,11 @@ export function addMonths(date: string, months: number): string {
 
 /**
  * Turns a period as said into dates, against what the series has. `year` is the conversation's
- * year for months said without one ("e em abril?" after "março de 2024").
+ * year for months said without one ("e em abril?" after "março de 2024"). `today`, when given, is the
+ * calendar's: "este ano" and "ano passado" are years of the calendar (on 27/11/2026, 2026 and 2025),
+ * whatever year the series ends in; without it, years count from the series' latest year.
  */
-export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year: number | null = null, grain: WindowGrain = 'day'): ResolvedPeriod {
+export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year: number | null = null, grain: WindowGrain = 'day', today: string | null = null): ResolvedPeriod {
   const [ly, lm] = parts(coverage.to);
   switch (spec?.kind ?? 'latest') {
     case 'latest':
@@ -77,7 +79,7 @@ export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year:
     }
     case 'relative_year': {
       const s = spec as Extract<PeriodSpec, { kind: 'relative_year' }>;
-      const y = ly + s.offset;
+      const y = (today ? parts(today)[0] : ly) + s.offset;
       if (s.month) return { from: iso(y, s.month, 1), to: iso(y, s.month, lastDay(y, s.month)) };
       return { from: iso(y, 1, 1), to: iso(y, 12, 31) };
     }

@@ -2,7 +2,7 @@ import { todayInBrazil } from '@cota/periods';
 import { CotaError, QueryResult } from '@cota/contracts';
 import { buildDividendsSection, buildNewsSection, buildPortfolioSection } from './briefing/funds';
 import { buildMarketSection, MARKET_ENTITIES } from './briefing/market';
-import { renderReport } from './render';
+import { renderReport, STALE_AFTER_DAYS } from './render';
 import { formatDayInBrazil } from '@cota/text';
 import { newReportId, Report, ReportSection } from './report';
 import { WarehouseQuery } from './warehouse-query';
@@ -98,9 +98,6 @@ export async function buildDailyBriefing(wh: WarehouseQuery, ctx: BriefingContex
   };
   return { ...base, text: renderReport(base) };
 }
-
-/** Data older than this many days is said in the section itself, not only in its "dados até" line. */
-const STALE_AFTER_DAYS = 5;
 
 /**
  * A briefing dated today whose data is older says so plainly, in the section the data is in: "os

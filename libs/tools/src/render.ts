@@ -1,3 +1,4 @@
+import { todayInBrazil } from '@cota/periods';
 import { formatDate } from '@cota/text';
 import { formatCell } from './format';
 import { formatTimeInBrazil } from '@cota/text';
@@ -40,10 +41,32 @@ export function renderSection(section: ReportSection): string {
   return out.join('\n');
 }
 
+/** Data older than this many days before the report's day is said at its top, not only in its sections. */
+export const STALE_AFTER_DAYS = 5;
+
+const SECTION_DATA: Record<string, string> = { mercado: 'Dados de mercado', carteira: 'carteira', proventos: 'proventos', noticias: 'notícias' };
+
+/**
+ * The report's data dates, at its top when any is more than a few days before the day it was made:
+ * "Dados de mercado até 14/11/2025; carteira até 25/06/2025 — hoje é 27/11/2026." (null when all are recent).
+ */
+export function stalenessLine(sections: ReportSection[], today: string): string | null {
+  const days = (iso: string) => Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${iso.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
+  const stale = sections.filter((s) => s.as_of && days(s.as_of) > STALE_AFTER_DAYS);
+  if (!stale.length) return null;
+  const parts = stale.map((s, i) => {
+    const what = SECTION_DATA[s.id] ?? s.title.toLowerCase();
+    return `${i === 0 ? what.charAt(0).toUpperCase() + what.slice(1) : what.charAt(0).toLowerCase() + what.slice(1)} até ${formatDate(s.as_of!)}`;
+  });
+  return `${parts.join('; ')} — hoje é ${formatDate(today)}.`;
+}
+
 /** The pt-BR markdown rendering stored with the report and returned as `result.text`. */
 export function renderReport(report: Omit<Report, 'text'>): string {
+  const stale = stalenessLine(report.sections, todayInBrazil(new Date(report.generated_at)));
   const head = [
     `## ${report.title}`,
+    ...(stale ? [`**${stale}**`] : []),
     `_Relatório ${report.report_id}, gerado em ${formatTimeInBrazil(new Date(report.generated_at))}. Os dados vêm do warehouse do Cota; cada seção mostra até quando vão._`,
   ];
   const body = report.sections.length ? report.sections.map(renderSection) : ['Nenhum item do relatório corresponde ao filtro.'];

@@ -16,6 +16,8 @@ export interface CorporateAction {
   /** Shares after / shares before: 10 for a 1:10 split, 0.1 for a 10:1 inplit. */
   factor: number;
   kind: 'split' | 'inplit';
+  /** First month ('YYYY-MM-01') whose close is on the new scale: the month of the new scale, or of the last old-scale dividend. */
+  prices_from: string;
   /** pt-BR: what shows the event (dividends and prices on both sides). */
   evidence: string;
 }
@@ -42,6 +44,8 @@ export function niceFactor(ratio: number): number | null {
   return ratio >= 1 ? best : 1 / best;
 }
 
+const monthsBetween = (a: string, b: string) => Number(b.slice(0, 4)) * 12 + Number(b.slice(5, 7)) - (Number(a.slice(0, 4)) * 12 + Number(a.slice(5, 7)));
+
 /** The last close on or before a date, and the first on or after it, from monthly closes ('YYYY-MM-01' → close). */
 function closeAround(closes: Map<string, number> | undefined, date: string, before: boolean): [string, number] | null {
   if (!closes) return null;
@@ -52,10 +56,14 @@ function closeAround(closes: Map<string, number> | undefined, date: string, befo
 }
 
 /**
- * @param dividends every reconciled dividend
- * @param closes    last unadjusted close per ticker and month ('YYYY-MM-01')
+ * @param dividends  every reconciled dividend
+ * @param closes     last unadjusted close per ticker and month ('YYYY-MM-01')
+ * @param bookValues NAV per share per ticker and month ('YYYY-MM-01': CVM reports, the snapshot): where no close
+ *                   brackets the step closely, the book value per share confirms it instead (SARE11's 1:10 of
+ *                   October 2024: R$ 0,20 → R$ 0,02 per share, NAV per share R$ 89,59 (12/2023) → R$ 7,78 (11/2025),
+ *                   while the closes around it are 2022's and 2025's, whose 15× also holds a falling price)
  */
-export function detectCorporateActions(dividends: Dividend[], closes: Map<string, Map<string, number>>): CorporateAction[] {
+export function detectCorporateActions(dividends: Dividend[], closes: Map<string, Map<string, number>>, bookValues = new Map<string, Map<string, number>>()): CorporateAction[] {
   const byTicker = new Map<string, Dividend[]>();
   for (const d of dividends) if (d.dividend_amt > 0) byTicker.set(d.ticker, [...(byTicker.get(d.ticker) ?? []), d]);
   const out: CorporateAction[] = [];
@@ -72,20 +80,44 @@ export function detectCorporateActions(dividends: Dividend[], closes: Map<string
       const persists = next.length > 0 && next.every((n) => n.dividend_amt / cur.dividend_amt > 0.5 && n.dividend_amt / cur.dividend_amt < 2);
       const before = closeAround(closes.get(ticker), prev.traded_until_date, false);
       const after = closeAround(closes.get(ticker), cur.traded_until_date, false);
-      const priceBefore = closeAround(closes.get(ticker), cur.traded_until_date, true);
-      const p0 = priceBefore ?? before;
-      const priceRatio = p0 && after ? after[1] / p0[1] : null;
-      if (priceRatio === null) continue;
-      // Both steps in the same direction and of the same usual size.
-      const factor = niceFactor(1 / Math.sqrt(ratio * priceRatio));
-      const priceAgrees = factor !== null && niceFactor(1 / priceRatio) !== null && Math.sign(Math.log(ratio)) === Math.sign(Math.log(priceRatio));
-      if (!priceAgrees || !(persists || next.length === 0)) continue;
-      const prices = p0 && after ? `; preço ${brl(p0[1])} (${br(p0[0]).slice(3)}) → ${brl(after[1])} (${br(after[0]).slice(3)})` : '';
+      // The split falls between the two record dates: the price steps after the previous month's close, either
+      // in the month of the new scale (BCFF11) or already in the month of the last old-scale dividend (ALZC11:
+      // R$ 1,10 on 15/04/2025, then R$ 0,12; closes R$ 79,13 in March, R$ 8,63 in April).
+      const month = (d: string) => `${d.slice(0, 7)}-01`;
+      const confirmed = [
+        { p0: closeAround(closes.get(ticker), cur.traded_until_date, true) ?? before, pricesFrom: month(cur.traded_until_date) },
+        { p0: closeAround(closes.get(ticker), prev.traded_until_date, true), pricesFrom: month(prev.traded_until_date) },
+      ]
+        .map(({ p0, pricesFrom }) => ({ p0, pricesFrom, priceRatio: p0 && after ? after[1] / p0[1] : null }))
+        .map((c) => ({ ...c, factor: c.priceRatio === null ? null : niceFactor(1 / Math.sqrt(ratio * c.priceRatio)) }))
+        // Both steps in the same direction and of the same usual size.
+        .find((c) => c.priceRatio !== null && c.factor !== null && niceFactor(1 / c.priceRatio) !== null && Math.sign(Math.log(ratio)) === Math.sign(Math.log(c.priceRatio)));
+      const b0 = closeAround(bookValues.get(ticker), cur.traded_until_date, true);
+      const b1 = closeAround(bookValues.get(ticker), cur.traded_until_date, false);
+      const bookRatio = b0 && b1 ? b1[1] / b0[1] : null;
+      // Reports a month or two apart: the book value per share barely moves, its step is the factor (KISU11 2021:
+      // dividend 4,2×, NAV 10,2×). Years apart (SARE11) it also moved on its own: both steps must name the same factor.
+      const close = b0 && b1 && monthsBetween(b0[0], b1[0]) <= 3;
+      const bookFactor =
+        bookRatio === null ? null : close ? niceFactor(1 / bookRatio) : niceFactor(1 / Math.sqrt(ratio * bookRatio)) === niceFactor(1 / ratio) ? niceFactor(1 / ratio) : null;
+      const byBook =
+        !confirmed && bookRatio !== null && bookFactor !== null && Math.sign(Math.log(ratio)) === Math.sign(Math.log(bookRatio))
+          ? { p0: null, factor: bookFactor, pricesFrom: month(cur.traded_until_date) }
+          : null;
+      const found = confirmed ?? byBook;
+      if (!found || !(persists || next.length === 0)) continue;
+      const { p0, factor, pricesFrom } = found as { p0: [string, number] | null; factor: number; pricesFrom: string };
+      const prices = byBook
+        ? `; valor patrimonial por cota ${brl(b0![1])} (${br(b0![0]).slice(3)}) → ${brl(b1![1])} (${br(b1![0]).slice(3)})`
+        : p0 && after
+          ? `; preço ${brl(p0[1])} (${br(p0[0]).slice(3)}) → ${brl(after[1])} (${br(after[0]).slice(3)})`
+          : '';
       out.push({
         ticker,
         event_date: cur.traded_until_date,
         factor,
         kind: factor > 1 ? 'split' : 'inplit',
+        prices_from: pricesFrom,
         evidence: `dividendo ${brl(prev.dividend_amt)} (${br(prev.traded_until_date)}) → ${brl(cur.dividend_amt)} (${br(cur.traded_until_date)})${prices}; ${
           persists ? 'a nova escala se mantém nos pagamentos seguintes' : 'último pagamento da série'
         }`,

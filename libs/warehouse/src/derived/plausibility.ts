@@ -51,6 +51,9 @@ export function checkSnapshots(snapshots: Row[], yields: Row[]): QualityFlag[] {
  * neighbours (a glitch, not a move: no index or currency moves that much in a few sessions), and says
  * which. `key` groups the series (currency, index).
  */
+/** The daily series checked for spikes (table -> column): a day dropped from them is said by the answers that cover it. */
+export const SPIKE_CHECKED_SERIES: Readonly<Record<string, string>> = { wh_currency_rates: 'sell_amt', wh_index_history: 'points' };
+
 export function dropSpikes<T extends Row>(rows: T[], table: string, key: (r: T) => string, date: (r: T) => string, column: keyof T & string): { kept: T[]; flags: QualityFlag[] } {
   const groups = new Map<string, T[]>();
   for (const r of rows) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);

@@ -1,4 +1,4 @@
-import { compareSeries, dividendDisagreements, reconcileDividends } from './reconcile';
+import { compareSeries, dividendDisagreements, reconcileDividends, withTrailingDy } from './reconcile';
 import { chooseSegment } from './segments';
 import { parseCsv } from './csv';
 import { tickerFromIsin } from './sources/cvm';
@@ -64,6 +64,32 @@ describe('source reconciliation', () => {
         examples: ['XPML11 2024-03-18: dashbord 0.92 vs market16 0.899938 on 2024-03-18'],
       },
     ]);
+  });
+
+  it("the fund's 12-month DY comes from its distributions, unless they stop a year before the snapshot's date", () => {
+    // VISC11 (dashbord dividendos.csv): 12 data-com from 28/06/2024 to 30/05/2025, R$ 9,73 over the close of 25/06/2025.
+    const yields = [
+      { ticker: 'VISC11', ref_month: '2025-06-01', dy_12m_pct: 9.47, dividends_12m_amt: 9.73, payments_12m: 12, month_price_ref: 102.73 },
+      // MGCR11: paulo037's monthly dividends end in December 2022; araquem's snapshot of 22/11/2025 publishes 0,00.
+      { ticker: 'MGCR11', ref_month: '2022-12-01', dy_12m_pct: 16.87, dividends_12m_amt: 13.18, payments_12m: 12, month_price_ref: 78.11 },
+    ];
+    const latest = new Map([
+      ['VISC11', '2025-05-30'],
+      ['MGCR11', '2022-12-31'],
+    ]);
+    const closes = new Map([['VISC11|2025-06-01', '2025-06-25']]);
+    const visc = withTrailingDy({ ticker: 'VISC11', ref_date: '2025-11-22', dy_pct: 8.81, source: 'araquem' }, yields, latest, closes);
+    expect([visc.dy_pct, visc.published_dy_pct, visc.dy_from, visc.dy_to, visc.dy_payments, visc.dy_price_date, visc.dy_source]).toEqual([
+      9.47,
+      8.81,
+      '2024-06-01',
+      '2025-05-30',
+      12,
+      '2025-06-25',
+      'derived',
+    ]);
+    const mgcr = withTrailingDy({ ticker: 'MGCR11', ref_date: '2025-11-22', dy_pct: 0, source: 'araquem' }, yields, latest, closes);
+    expect([mgcr.dy_pct, mgcr.dy_to, mgcr.dy_source]).toEqual([0, '2025-11-22', 'araquem']);
   });
 
   it('regression: a zero exchange rate or index level is a missing quote, not R$ 0,00', () => {

@@ -2,7 +2,7 @@ import { computeRankings } from '../derived/rankings';
 import { computeRisk, onOrBefore } from '../derived/risk';
 import { addMonths as addMonthsIso, computeYields } from '../derived/yields';
 import { adjustPerShare, CorporateAction, detectCorporateActions } from '../derived/corporate-actions';
-import { checkSnapshots, dropSpikes, summariseFlags } from '../derived/plausibility';
+import { checkSnapshots, dropSpikes, SPIKE_CHECKED_SERIES, summariseFlags } from '../derived/plausibility';
 import { cdiMonthlyReturns, comparePerformance, indexMonthlyReturns, portfolioMonthlyReturns } from '../derived/client-performance';
 import { DEMO_CLIENTS, demoNegociacaoTable, DemoTradeRow } from '../derived/demo-clients';
 import { entryIds, parseStatement } from '@cota/ledger';
@@ -368,12 +368,33 @@ function withPublishedMonthCloses(closes: Map<string, Map<string, number>>, publ
   return closes;
 }
 
-/** The date of each ticker's last close of each month ('YYYY-MM-01' -> 'YYYY-MM-DD'). */
-function monthEndCloseDates(prices: Row[]): Map<string, string> {
+/** NAV per share per ticker and month: the CVM reports and the snapshot's figure at its month. */
+function bookValuesPerShare(raw: RawData, known: Set<string>): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  const put = (ticker: unknown, date: unknown, nav: unknown) => {
+    if (typeof ticker !== 'string' || !known.has(ticker) || !date || !(typeof nav === 'number' && nav > 0)) return;
+    const per = out.get(ticker) ?? new Map<string, number>();
+    per.set(`${String(date).slice(0, 7)}-01`, nav);
+    out.set(ticker, per);
+  };
+  for (const m of raw.cvmMonthly) put(m.ticker, m.ref_date, m.equity_per_share);
+  for (const s of raw.snapshots) put(s.ticker, s.ref_date, s.equity_per_share);
+  return out;
+}
+
+/**
+ * The day of each ticker's month close ('TICKER|YYYY-MM-01' -> 'YYYY-MM-DD'): the last session whose close is
+ * the month's close. araquem's published month close is not always its last session (ABCP11's November 2025
+ * reference, R$ 74,99, is the close of 12/11/2025, while its last loaded session is 14/11/2025 at R$ 74,83).
+ */
+function monthCloseDates(prices: Row[], closes: Map<string, Map<string, number>>): Map<string, string> {
   const out = new Map<string, string>();
   for (const p of prices) {
-    if (!((p.close_price as number | null) !== null && (p.close_price as number) > 0)) continue;
-    const key = `${p.ticker}|${String(p.traded_at).slice(0, 7)}-01`;
+    const close = p.close_price as number | null;
+    if (!(close !== null && close > 0)) continue;
+    const month = `${String(p.traded_at).slice(0, 7)}-01`;
+    if (closes.get(p.ticker as string)?.get(month) !== close) continue;
+    const key = `${p.ticker}|${month}`;
     if ((out.get(key) ?? '') < (p.traded_at as string)) out.set(key, p.traded_at as string);
   }
   return out;
@@ -385,9 +406,12 @@ function monthEndCloseDates(prices: Row[]): Map<string, string> {
  * dividend answer lists for "últimos 12 meses") over the close of that month. The source's own
  * published DY is kept as `published_dy_pct`; without distributions or a close, it stays the DY.
  */
-function withTrailingDy(s: Row, yields: Row[], latestRecord: Map<string, string>, closeDates: Map<string, string>): Row {
+export function withTrailingDy(s: Row, yields: Row[], latestRecord: Map<string, string>, closeDates: Map<string, string>): Row {
   const ticker = s.ticker as string;
-  const last = latestRecord.get(ticker);
+  // Distributions that stop a year before the snapshot's date are no DY of that date (MGCR11: paulo037's
+  // 2022 payments against araquem's 22/11/2025 snapshot of a fund that no longer pays): the published one stays.
+  const recorded = latestRecord.get(ticker);
+  const last = recorded && s.ref_date && recorded < addMonthsIso(`${String(s.ref_date).slice(0, 7)}-01`, -12) ? undefined : recorded;
   // The close of the month after the newest distribution when there is one (the newer price), else of its month.
   const lastMonth = last ? `${last.slice(0, 7)}-01` : null;
   const nextMonth = lastMonth ? addMonthsIso(lastMonth, 1) : null;
@@ -505,16 +529,10 @@ function adjustCloses(closes: Map<string, Map<string, number>>, actions: Corpora
   for (const ticker of new Set(actions.map((a) => a.ticker))) {
     const months = closes.get(ticker);
     if (!months) continue;
-    const rows = [...months].map(([month, close]) => ({ month, close }));
-    // A month's close is the scale of its last session: it is before the event only when the month ends before it.
-    const adjusted = adjustPerShare(
-      rows,
-      actions,
-      () => ticker,
-      (r) => `${r.month.slice(0, 7)}-31`,
-      (r, f) => ({ ...r, close: r.close / f }),
-    );
-    out.set(ticker, new Map(adjusted.map((r) => [r.month, r.close])));
+    // A month's close is the scale of its last session: before the event when the month comes before the first new-scale close.
+    const events = actions.filter((a) => a.ticker === ticker);
+    const scale = (month: string) => events.filter((e) => month < e.prices_from).reduce((acc, e) => acc * e.factor, 1);
+    out.set(ticker, new Map([...months].map(([month, close]) => [month, close / scale(month)])));
   }
   return out;
 }
@@ -536,7 +554,7 @@ export function reconcile(raw: RawData): Reconciled {
   // wins for its months, by precedence); its 12-month columns are never read as a month's value.
   const closes = withPublishedMonthCloses(monthEndPrices(prices, 'close_price'), raw.dividendsYields);
   // Splits and inplits change the per-share scale: yields are computed on one scale across them.
-  const actions = detectCorporateActions(dividends, closes);
+  const actions = detectCorporateActions(dividends, closes, bookValuesPerShare(raw, known));
   for (const a of actions) notes.push(`corporate action: ${a.ticker} ${a.kind} ×${a.factor >= 1 ? a.factor : `1/${Math.round(1 / a.factor)}`} on ${a.event_date} (${a.evidence})`);
   const { history, yields } = computeYields(adjustDividends(dividends, actions), adjustCloses(closes, actions));
   const yieldHistory = dedupe([...raw.yieldHistory, ...history.map((h) => ({ ...h, source: 'derived' }))], (r) => `${r.ticker}|${r.ref_month}`);
@@ -600,7 +618,7 @@ export function reconcile(raw: RawData): Reconciled {
 
   // One 12-month DY per fund: the derived one at the month of its newest distribution, on the snapshot.
   const dividendsYields = derivedYields;
-  const closeDates = monthEndCloseDates(prices);
+  const closeDates = monthCloseDates(prices, closes);
   const latestRecord = new Map<string, string>();
   for (const d of dividends) if ((latestRecord.get(d.ticker) ?? '') < d.traded_until_date) latestRecord.set(d.ticker, d.traded_until_date);
   snapshots.splice(0, snapshots.length, ...snapshots.map((s) => withTrailingDy(s, derivedYields, latestRecord, closeDates)));
@@ -729,14 +747,14 @@ export function reconcile(raw: RawData): Reconciled {
     'wh_currency_rates',
     (r) => String(r.currency),
     (r) => String(r.rate_date),
-    'sell_amt',
+    SPIKE_CHECKED_SERIES.wh_currency_rates,
   );
   const indexSeries = dropSpikes(
     indexes,
     'wh_index_history',
     (r) => String(r.index_name),
     (r) => String(r.index_date),
-    'points',
+    SPIKE_CHECKED_SERIES.wh_index_history,
   );
   const flags = [...currencies.flags, ...indexSeries.flags, ...checkSnapshots(snapshots, dividendsYields)];
   notes.push(...summariseFlags(flags));
@@ -750,7 +768,7 @@ export function reconcile(raw: RawData): Reconciled {
       wh_cvm_monthly: raw.cvmMonthly,
       wh_prices: prices,
       wh_dividends: dividends as unknown as Row[],
-      wh_corporate_actions: actions.map((a) => ({ ...a, source: 'derived' })),
+      wh_corporate_actions: actions.map((a) => ({ ticker: a.ticker, event_date: a.event_date, factor: a.factor, kind: a.kind, evidence: a.evidence, source: 'derived' })),
       wh_yield_history: yieldHistory.filter((r) => known.has(r.ticker as string)),
       wh_dividends_yields: dividendsYields.filter((r) => known.has(r.ticker as string)),
       wh_snapshots: snapshots,

@@ -58,6 +58,30 @@ describe('MeasureQueryService', () => {
     expect(runner.calls.find((c) => c.sql.includes('AS compounded'))?.values).toEqual(['IFIX', '2024-01-01', '2024-12-31']);
   });
 
+  it('never starts a traded return from a close published only adjusted (XPML11 in 2025)', async () => {
+    // market16 prices_daily.csv XPML11 30/12/2024: adjusted 89,23 only; dashbord cotacoes.csv 2025: traded closes from 09/06 (R$ 102,18) to 25/06 (R$ 102,61).
+    const runner = new FakeRunner({
+      n: 12,
+      base_d: '2024-12-30',
+      base_v: '89.23',
+      base_a: '89.23',
+      base_is_adj: true,
+      first_d: '2025-06-09',
+      first_v: '102.18',
+      tfirst_d: '2025-06-09',
+      tfirst_v: '102.18',
+      last_d: '2025-06-25',
+      last_v: '102.61',
+      last_a: null,
+      last_is_adj: false,
+    });
+    const res = await new MeasureQueryService(catalog, runner).compute(
+      q({ subjects: [{ kind: 'fund', id: 'XPML11' }], measure: 'price', period: { kind: 'range', from: '2025-01-01', to: '2025-12-31', grain: 'year' } }),
+      'c',
+    );
+    expect(res.values[0]).toMatchObject({ start: { date: '2025-06-09', value: 102.18 }, end: { date: '2025-06-25', value: 102.61 }, value: 0.420826 });
+  });
+
   it('says there is no value, with the dates around it, when the period is empty', async () => {
     const runner = new FakeRunner({ n: 0, base_d: '2022-04-29', after_d: '2022-09-01' });
     const res = await new MeasureQueryService(catalog, runner).compute(q({ agg: 'value' }), 'c');

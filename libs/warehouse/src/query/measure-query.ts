@@ -1,8 +1,9 @@
-import type { MeasureAgg, MeasureResult, MeasureValue, QuestionSubject, StructuredQuestion } from '@cota/contracts';
+import type { MeasureAgg, MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { CotaError } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
 import { addDays, resolvePeriod, todayInBrazil } from '@cota/periods';
 import type { SqlRunner } from './entity-query.service';
+import { SPIKE_CHECKED_SERIES } from '../derived/plausibility';
 
 /** SQL text for one measure, built only from the measure catalog's identifiers. */
 export interface MeasureSql {
@@ -58,12 +59,13 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
            (SELECT string_agg(DISTINCT src, ',') FROM s) AS sources,
            ${pick('d', 'd::text')} AS first_d, ${pick('d', 'v')} AS first_v, ${pick('d', 'a')} AS first_a,
            ${pick('d DESC', 'd::text')} AS last_d, ${pick('d DESC', 'v')} AS last_v, ${pick('d DESC', 'a')} AS last_a, ${pick('d DESC', 'is_adj')} AS last_is_adj, ${pick('d DESC', 'd2::text')} AS last_d2,
-           ${pick('v DESC, d', 'd::text')} AS max_d, ${pick('v DESC, d', 'v')} AS max_v,
-           ${pick('v ASC, d', 'd::text')} AS min_d, ${pick('v ASC, d', 'v')} AS min_v,
+           ${pick('v DESC, d', 'd::text')} AS max_d, ${pick('v DESC, d', 'v')} AS max_v, ${pick('v DESC, d', 'd2::text')} AS max_d2,
+           ${pick('v ASC, d', 'd::text')} AS min_d, ${pick('v ASC, d', 'v')} AS min_v, ${pick('v ASC, d', 'd2::text')} AS min_d2,
            (SELECT count(*) FROM s WHERE NOT is_adj)::int AS n_traded, (SELECT count(a) FROM s)::int AS n_adj, (SELECT avg(a) FROM s) AS amean,
            (SELECT d::text FROM s WHERE a IS NOT NULL ORDER BY a DESC, d LIMIT 1) AS amax_d, (SELECT a FROM s WHERE a IS NOT NULL ORDER BY a DESC, d LIMIT 1) AS amax_v,
            (SELECT d::text FROM s WHERE a IS NOT NULL ORDER BY a ASC, d LIMIT 1) AS amin_d, (SELECT a FROM s WHERE a IS NOT NULL ORDER BY a ASC, d LIMIT 1) AS amin_v,
-           (SELECT d::text FROM b) AS base_d, (SELECT v FROM b) AS base_v, (SELECT a FROM b) AS base_a,
+           (SELECT d::text FROM b) AS base_d, (SELECT v FROM b) AS base_v, (SELECT a FROM b) AS base_a, (SELECT is_adj FROM b) AS base_is_adj,
+           (SELECT d::text FROM s WHERE NOT is_adj ORDER BY d LIMIT 1) AS tfirst_d, (SELECT v FROM s WHERE NOT is_adj ORDER BY d LIMIT 1) AS tfirst_v,
            (SELECT d::text FROM z) AS after_d,
            ${movesSql('>')} AS rises, ${movesSql('<')} AS falls`;
   const grain = groupBy ?? 'day';
@@ -170,7 +172,10 @@ function aggregate(m: MeasureDef, agg: MeasureAgg, s: Raw, n: number): Pick<Meas
       // both ends have one (dividends reinvested), else traded closes.
       const fromInside = m.kind === 'stock' || !s.base_d;
       const adjEnds = num(s.last_a) !== null && num(fromInside ? s.first_a : s.base_a) !== null;
-      const start = fromInside ? at(s.first_d, adjEnds ? s.first_a : s.first_v) : at(s.base_d, adjEnds ? s.base_a : s.base_v);
+      // A close before the period published only adjusted cannot start a traded one's return (XPML11 2025: market16's
+      // adjusted 89,23 of 30/12/2024 against dashbord's traded 102,61): the period's first traded close starts it, dated.
+      const mixed = !adjEnds && !fromInside && s.base_is_adj === true && s.last_is_adj !== true && !!s.tfirst_d;
+      const start = mixed ? at(s.tfirst_d, s.tfirst_v) : fromInside ? at(s.first_d, adjEnds ? s.first_a : s.first_v) : at(s.base_d, adjEnds ? s.base_a : s.base_v);
       const end = at(s.last_d, adjEnds ? s.last_a : s.last_v);
       const value = start && end && start.value !== 0 ? round((end.value / start.value - 1) * 100) : null;
       return { value, date: end?.date ?? null, start, end, adjusted: adjEnds || s.any_adj === true };
@@ -262,7 +267,8 @@ export class MeasureQueryService {
           : agg === 'accumulated'
             ? 'pct'
             : m.unit;
-    const calendar = question.period?.kind === 'previous_session' || (question.period?.kind === 'relative_month' && question.period.offset === 0);
+    const calendar =
+      question.period?.kind === 'previous_session' || ((question.period?.kind === 'relative_month' || question.period?.kind === 'relative_year') && question.period.offset === 0);
     return {
       today: calendar ? this.today() : null,
       measure: m.name,
@@ -377,7 +383,9 @@ export class MeasureQueryService {
     const client = m.client_column ? [clientId] : [];
     const { coverage, snapshot } = await this.coverageAndSnapshot(m, sql, sid, client, agg, question);
     const empty = emptyValue(subject, coverage);
-    const fromSnapshot = snapshotValue(m, snapshot, coverage, empty);
+    // "Ontem" is yesterday's value only when the snapshot is not yesterday's or older (then it is the latest one).
+    const usable = question.period?.kind !== 'previous_session' || (!!snapshot && str(snapshot.d)! < this.today());
+    const fromSnapshot = usable ? snapshotValue(m, snapshot, coverage, empty) : null;
     if (fromSnapshot) return fromSnapshot;
     if (m.kind === 'yield') return this.yieldFor(m, subject, question, empty);
     if (!coverage) return empty;
@@ -392,9 +400,21 @@ export class MeasureQueryService {
       agg === 'last' && sql.current && (!question.period || question.period.kind === 'latest') ? this.run(sql.current, [sid]) : Promise.resolve([] as Raw[]),
     ]);
     const s = statsRows[0] ?? {};
-    const base = periodValue(empty, period, s, rowRows);
+    const skipped = sid !== null && SPIKE_CHECKED_SERIES[m.table] === m.value_column ? await this.skippedDays(m, sid, period) : [];
+    const base = { ...periodValue(empty, period, s, rowRows), skipped };
     if (base.count === 0) return base;
     return aggregatedValue(m, agg, question, base, s, currentRows[0]);
+  }
+
+  /** Days of the period the ingest left out of this series for a corrupted value (plausibility rule series_spike). */
+  private async skippedDays(m: MeasureDef, subject: string, period: { from: string; to: string }): Promise<MeasureValue['skipped']> {
+    const rows = await this.run(
+      `SELECT split_part(row_key, '|', 2) AS d, value AS v FROM wh_quality_flags
+        WHERE table_name = $1 AND rule = 'series_spike' AND column_name = $2 AND split_part(row_key, '|', 1) = $3
+          AND split_part(row_key, '|', 2) BETWEEN $4 AND $5 ORDER BY 1`,
+      [m.table, m.value_column, subject, period.from, period.to],
+    );
+    return rows.map((r) => ({ date: String(r.d), value: num(r.v) }));
   }
 
   /**
@@ -409,7 +429,7 @@ export class MeasureQueryService {
     agg: MeasureAgg,
     question: StructuredQuestion,
   ): Promise<{ coverage: MeasureValue['coverage']; snapshot: Raw | undefined }> {
-    const now = agg === 'value' && m.kind !== 'flow' && m.kind !== 'yield' && !!sql.current && (!question.period || question.period.kind === 'latest') && sid !== null;
+    const now = agg === 'value' && m.kind !== 'flow' && m.kind !== 'yield' && !!sql.current && endsAtLatest(question.period) && sid !== null;
     const [[cov], [snapshot]] = await Promise.all([this.run(sql.coverage, [sid, ...client]), now ? this.run(sql.current!, [sid]) : Promise.resolve([] as Raw[])]);
     const coverage = cov?.first_date && cov?.last_date ? { from: String(cov.first_date), to: String(cov.last_date) } : null;
     return { coverage, snapshot };
@@ -435,7 +455,7 @@ export class MeasureQueryService {
     const oneDay = agg === 'variation' && (question.period?.kind === 'latest' || question.period?.kind === 'previous_session');
     const session = oneDay && question.period?.kind === 'previous_session' ? await this.sessionBefore(sql, sid, coverage.to, client) : coverage.to;
     if (!session) return null;
-    return oneDay ? { from: session, to: session } : resolvePeriod(question.period, coverage, null, m.window_grain);
+    return oneDay ? { from: session, to: session } : resolvePeriod(question.period, coverage, null, m.window_grain, this.today());
   }
 
   /**
@@ -474,7 +494,7 @@ export class MeasureQueryService {
     if (!pcov?.last_date) return empty;
     const priceCoverage = { from: String(pcov.first_date), to: String(pcov.last_date) };
     const spec = p && p.kind !== 'latest' ? p : { kind: 'trailing' as const, unit: 'month' as const, n: 12 };
-    const period = resolvePeriod(spec, priceCoverage, null, m.window_grain);
+    const period = resolvePeriod(spec, priceCoverage, null, m.window_grain, this.today());
     const [div, price] = await Promise.all([
       this.run(sql.stats, [subject.id, period.from, period.to]),
       // The price at the period's end: the last close inside the period (a stale older close would distort it).
@@ -525,6 +545,7 @@ function emptyValue(subject: QuestionSubject, coverage: MeasureValue['coverage']
     extra: [],
     paid_on: null,
     fallback: null,
+    skipped: [],
     nearest: null,
     grain: null,
     matched: null,
@@ -534,10 +555,29 @@ function emptyValue(subject: QuestionSubject, coverage: MeasureValue['coverage']
   };
 }
 
-/** The published snapshot, when it is newer than the series; else null (the series answers). */
+/**
+ * Periods whose value is the latest data, so a snapshot newer than the series answers them: "hoje", the
+ * end of a trailing window ("o P/VP nos últimos 12 meses"), and the calendar's "ontem", "este mês" and
+ * "este ano" (a snapshot is never later than today; the narrator says when the data stops before them).
+ */
+function endsAtLatest(p: PeriodSpec | null | undefined): boolean {
+  if (!p || p.kind === 'latest' || p.kind === 'trailing' || p.kind === 'previous_session') return true;
+  return (p.kind === 'relative_month' || p.kind === 'relative_year') && p.offset === 0 && !('month' in p && p.month);
+}
+
+/** The published snapshot, when it is newer than the series; else null (the series answers). The series' data then reaches its date. */
 function snapshotValue(m: MeasureDef, snapshot: Raw | undefined, coverage: MeasureValue['coverage'], empty: MeasureValue): MeasureValue | null {
   if (snapshot && num(snapshot.v) !== null && str(snapshot.d) && (!coverage || str(snapshot.d)! > coverage.to)) {
-    return { ...empty, value: round(num(snapshot.v)!), date: str(snapshot.d), count: 1, grain: 'day', sources: [m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived'] };
+    const d = str(snapshot.d)!;
+    return {
+      ...empty,
+      coverage: { from: coverage?.from ?? d, to: d },
+      value: round(num(snapshot.v)!),
+      date: d,
+      count: 1,
+      grain: 'day',
+      sources: [m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived'],
+    };
   }
   return null;
 }
@@ -593,5 +633,6 @@ function aggregatedValue(m: MeasureDef, agg: MeasureAgg, question: StructuredQue
       const x = aggregate(m, a, s, n);
       return { agg: a, value: x.value, date: x.date };
     });
-  return { ...base, ...main, extra, paid_on: agg === 'last' || agg === 'value' ? str(s.last_d2) : null };
+  const secondDate = agg === 'last' || agg === 'value' ? s.last_d2 : agg === 'max' ? s.max_d2 : agg === 'min' ? s.min_d2 : null;
+  return { ...base, ...main, extra, paid_on: str(secondDate) };
 }

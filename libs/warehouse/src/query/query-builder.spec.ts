@@ -30,7 +30,19 @@ describe('buildEntityQuery', () => {
     const q = buildEntityQuery(catalog.fiis_rankings, P({ order_by: 'rank_dy_12m', order: 'asc', limit: 10 }), 'c1');
     expect(q.sql).not.toContain('WHERE "ticker"');
     expect(q.sql).toContain('ORDER BY b."rank_dy_12m" ASC NULLS LAST');
-    expect(q.values).toEqual([11]);
+    // The DY ranked by rank_dy_12m keeps its plausible range (0% < DY < 40%), parameterised.
+    expect(q.values).toEqual([0, 40, 11]);
+  });
+
+  it('a DY ranking, by its rank column or by default, counts the implausible yields it leaves out, to say so', () => {
+    for (const params of [P({ order_by: 'rank_dy_12m', limit: 10 }), P({ limit: 10 })]) {
+      const q = buildEntityQuery(catalog.fiis_rankings, params, 'c1');
+      expect(q.sql).toContain('"dy_12m_pct" > $1::numeric AND "dy_12m_pct" < $2::numeric');
+      expect(q.leftOut?.column).toBe('DY 12 meses (%)');
+      expect(q.leftOut?.sql).toContain('NOT ("dy_12m_pct" > $1::numeric AND "dy_12m_pct" < $2::numeric)');
+    }
+    // One fund asked by name shows its own figure, whatever it is.
+    expect(buildEntityQuery(catalog.fiis_rankings, P({ ticker: 'LFTT11' }), 'c1').leftOut).toBeUndefined();
   });
 
   it('rank columns sort ascending by default (position 1 first)', () => {

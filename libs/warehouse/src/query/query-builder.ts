@@ -190,8 +190,10 @@ function checkOrdering(def: EntityDef, orderBy: string | null): void {
  * A ranking never lists an implausible value of the column it ranks by (the catalog says which):
  * adds the bounds to `where` and returns the query that counts what they left out.
  */
-function plausibleScope(def: EntityDef, requestedOrderBy: string | null, tickers: string[], where: string[], values: unknown[], param: Param): BuiltQuery['leftOut'] {
-  const rankCol = requestedOrderBy ? def.columns.find((c) => c.name === requestedOrderBy) : undefined;
+function plausibleScope(def: EntityDef, orderBy: string, tickers: string[], where: string[], values: unknown[], param: Param): BuiltQuery['leftOut'] {
+  // A rank column ("Ranking por DY 12 meses") keeps the bounds of the values it ranks: the DY list says what it left out.
+  const ordered = def.columns.find((c) => c.name === orderBy);
+  const rankCol = ordered?.ranks ? def.columns.find((c) => c.name === ordered.ranks) : ordered;
   if (!rankCol?.plausible || tickers.length) return undefined;
   const scope = [...where];
   const bounds: string[] = [];
@@ -294,7 +296,7 @@ export function buildEntityQuery(def: EntityDef, input: QueryParams, clientId: s
 
   checkOrdering(def, params.order_by);
   const orderBy = params.order_by ?? def.default_order.by;
-  const leftOut = plausibleScope(def, params.order_by, tickers, where, values, param);
+  const leftOut = plausibleScope(def, orderBy, tickers, where, values, param);
   const dir = (params.order ?? naturalDirection(def, orderBy)) === 'asc' ? 'ASC' : 'DESC';
   params.order_by = orderBy;
   params.order = dir === 'ASC' ? 'asc' : 'desc';

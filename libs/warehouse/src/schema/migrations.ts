@@ -51,6 +51,12 @@ class WarehouseViewsSaleProceeds extends WarehouseViews {
   override readonly name = 'WarehouseViewsSaleProceeds202611240200';
 }
 
+/** Re-creates every view with the day each dividend reached the client (client_dividends_received.received_on): "recebi em" goes by it. */
+class WarehouseViewsReceivedOn extends WarehouseViews {
+  override readonly id = '202611280100-warehouse-views-received-on';
+  override readonly name = 'WarehouseViewsReceivedOn202611280100';
+}
+
 /** A table added to the warehouse after its first schema (the id names it). */
 class CreateWarehouseTable implements Migration {
   constructor(
@@ -144,4 +150,5 @@ export const warehouseMigrations: Migration[] = [
   new CreateWarehouseTable('202611270103-warehouse-client-positions', 'WarehouseClientPositions202611270103', 'wh_client_positions'),
   new CreateWarehouseTable('202611270104-warehouse-client-sales', 'WarehouseClientSales202611270104', 'wh_client_sales'),
   new LedgerReplacesTransactions(),
+  new WarehouseViewsReceivedOn(),
 ];

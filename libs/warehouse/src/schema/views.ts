@@ -209,7 +209,9 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
     // What each client received per fund and record date: shares held at the record date × dividend per share.
     'client_dividends_received',
     `SELECT h.client_id, d.ticker, d.traded_until_date, d.payment_date, round(d.dividend_amt * h.quantity, 2) AS received_amt,
-            h.quantity, d.dividend_amt, concat_ws(',', CASE WHEN h.is_demo THEN 'demo' ELSE 'client' END, d.source) AS source
+            h.quantity, d.dividend_amt, concat_ws(',', CASE WHEN h.is_demo THEN 'demo' ELSE 'client' END, d.source) AS source,
+            -- The day it reached the account: the payment date, or the data-com where no source gives the payment.
+            COALESCE(d.payment_date, d.traded_until_date) AS received_on
        FROM wh_dividends d
        JOIN LATERAL (
          SELECT t.client_id, sum(CASE WHEN t.side IN ('buy','split') THEN t.quantity ELSE -t.quantity END) AS quantity, bool_and(t.is_demo) AS is_demo
@@ -220,7 +222,7 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
      UNION ALL
      -- Income a B3 statement reported (Movimentação "Rendimento"), by payment date: it replaces the estimate for that fund.
      SELECT l.client_id, l.ticker, l.event_date, l.event_date, l.amount, l.quantity, l.price,
-            concat_ws(',', CASE WHEN l.is_demo THEN 'demo' ELSE 'client' END, l.source)
+            concat_ws(',', CASE WHEN l.is_demo THEN 'demo' ELSE 'client' END, l.source), l.event_date
        FROM wh_client_ledger l WHERE l.kind = 'income'`,
   ],
   [
