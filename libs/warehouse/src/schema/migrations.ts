@@ -108,6 +108,12 @@ class LedgerReplacesTransactions extends WarehouseViews {
   }
 }
 
+/** Re-creates every view with each position's gain in reais in the portfolio's consolidated view (client_fiis_enriched_portfolio.gain_amt). */
+class WarehouseViewsPortfolioGain extends WarehouseViews {
+  override readonly id = '202611280100-warehouse-views-portfolio-gain';
+  override readonly name = 'WarehouseViewsPortfolioGain202611280100';
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
 export const warehouseMigrations: Migration[] = [
   new WarehouseTables(),
@@ -144,4 +150,5 @@ export const warehouseMigrations: Migration[] = [
   new CreateWarehouseTable('202611270103-warehouse-client-positions', 'WarehouseClientPositions202611270103', 'wh_client_positions'),
   new CreateWarehouseTable('202611270104-warehouse-client-sales', 'WarehouseClientSales202611270104', 'wh_client_sales'),
   new LedgerReplacesTransactions(),
+  new WarehouseViewsPortfolioGain(),
 ];
