@@ -103,7 +103,7 @@ async function onBasis(
   basis: Basis,
   asked: AskedPeriod,
   ctx: { firstEntry: string; ifixLast: string; today: string; clientId: string },
-): Promise<{ result: PeriodReturn; dataEnd: string } | { missing: string[]; start: string; end: string }> {
+): Promise<{ result: PeriodReturn } | { missing: string[]; start: string; end: string }> {
   const tickers = [...new Set(ledger.map((e) => e.ticker))].sort();
   const latest = await market.valuesOnOrBefore(PRICE, tickers, ctx.today, basis);
   // The period cannot end after the IFIX nor after the closes of the funds held then.
@@ -136,7 +136,7 @@ async function onBasis(
       : ledger.map((e) => (byTrade.has(e.date) && (e.kind === 'buy' || e.kind === 'sell') ? { ...e, price: byTrade.get(e.date)!.get(e.ticker)!.value, fees: 0 } : e));
   const income = basis === 'traded' ? (await market.clientFlows(RECEIVED, ctx.clientId, start, end)).map((i) => ({ ticker: i.id, date: i.date, amount: i.value })) : [];
   const usable = basis === 'traded' ? entries : entries.filter((e) => e.kind !== 'amortization' || e.date <= start || e.date > end);
-  return { result: modifiedDietz(usable, income, { start, end }, { initial: closeOf(initial), final: closeOf(final) }), dataEnd };
+  return { result: modifiedDietz(usable, income, { start, end }, { initial: closeOf(initial), final: closeOf(final) }) };
 }
 
 /** The funds among `held` without a close at most FRESH_DAYS older than `date`. */
