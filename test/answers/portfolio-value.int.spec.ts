@@ -48,7 +48,7 @@ describe("the client's positions at the last close", () => {
     // Cost: 17 055,00 + 3 288,40 + 16 020,00 + 7 829,60 + 8 104,00 = 52 297,00; 52 540,00 − 52 297,00 = 243,00.
     ['lucro nao realizado', ['R$ 243,00', 'pelo fechamento de 25/06/2025']],
     // HGLG11: 18 912,00 − 20 343,40 = −1 431,40.
-    ['to ganhando ou perdendo no hglg11?', ['HGLG11', '-R$ 1.431,40', 'pelo fechamento de 25/06/2025']],
+    ['qual meu lucro nao realizado no hglg11?', ['HGLG11', '-R$ 1.431,40', 'pelo fechamento de 25/06/2025']],
     // KNRI11: 120 × 143,34.
     ['quanto vale minha posicao no knri11?', ['KNRI11', 'R$ 17.200,80']],
   ])('%s', async (question, expected) => {

@@ -21,13 +21,16 @@ describe('portfolio questions', () => {
     ['evolucao da minha carteira vs ifix mes a mes', 'entity:client_fiis_performance_vs_benchmark'],
     ['quanto vale minha carteira', 'measure:market_value'],
     ['qual o valor de mercado da minha carteira?', 'measure:market_value'],
-    ['to ganhando ou perdendo no hglg11?', 'measure:unrealized_gain'],
+    ['qual meu lucro nao realizado no hglg11?', 'measure:unrealized_gain'],
+    // The position's own answer: its gain in reais and in percent.
+    ['to ganhando ou perdendo no hglg11?', 'entity:client_fiis_positions'],
     ['lucro nao realizado', 'measure:unrealized_gain'],
     // The fund's own price is still the fund's.
     ['quanto vale o hglg11?', 'entity:fiis_precos'],
   ])('%s → %s', (q, expected) => expect(route(q)).toBe(expected));
 
-  it('leaves its income and its funds compared to other answers', () => {
+  it('leaves its income, its funds compared and two series compared to other answers', () => {
+    expect(route('o ifix ganhou do cdi no 2º tri de 2025?')).not.toBe('tool:rentabilidade_carteira');
     expect(route('quanto minha carteira rendeu de dividendos em 2024?')).not.toBe('tool:rentabilidade_carteira');
     expect(route('qual dos meus fundos rendeu mais em 2024?')).not.toBe('tool:rentabilidade_carteira');
   });
