@@ -89,5 +89,22 @@ describe('a new client imports a B3 statement and asks about it', () => {
 
     const realized = await ask('quanto lucrei na venda de HGLG11 em maio de 2024?');
     expect(realized.answer).toContain('R$ 500,00');
+
+    // The money-weighted return of 2024 from the first trade (10/01), against the IFIX over the same dates: from its
+    // close before 10/01 to its last of 2024; the base has only adjusted closes of HGLG11 in 2024, and says so.
+    const ret = await ask('quanto minha carteira rendeu em 2024 contra o cdi?');
+    const point = async (date: string) =>
+      (await pg.query(`SELECT points::float AS p FROM wh_index_history WHERE index_name = 'IFIX' AND index_date <= $1 ORDER BY index_date DESC LIMIT 1`, [date])).rows[0]
+        .p as number;
+    const ifix = ((await point('2024-12-31')) / (await point('2024-01-09')) - 1) * 100;
+    expect(ret.meta.tool.name).toBe('rentabilidade_carteira');
+    expect(ret.answer).toContain('De 10/01/2024 a 31/12/2024');
+    expect(ret.answer).toContain('Modified Dietz');
+    expect(ret.answer).toContain(`${ifix.toFixed(2).replace('.', ',')}% do IFIX`);
+    expect(ret.answer).toContain('ajustados por proventos');
+
+    // "devo" as owing a tax reaches the tax tool, not the advice rule.
+    const owe = await ask('devo pagar imposto das vendas de maio de 2024?');
+    expect(owe.meta.tool.name).toBe('apurar_ir_vendas');
   });
 });

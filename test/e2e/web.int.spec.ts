@@ -384,6 +384,10 @@ describe('the chat page in Chromium', () => {
     const card = await ask('minha carteira');
     await card.locator('figure.chart[data-chart-type="doughnut"]').waitFor();
     expect(await card.locator('figure.chart').count()).toBe(2);
+    // The card says what the portfolio cost, what it is worth and the gain or loss, in total and per fund.
+    expect(await card.textContent()).toMatch(/vale R\$ [\d.,]+ \(preços até \d{2}\/\d{2}\/\d{4}\), custou R\$ [\d.,]+ \(resultado não realizado de -?R\$ [\d.,]+\)/);
+    const headers = await card.locator('table th').allTextContents();
+    expect(headers.slice(0, 5)).toEqual(['Ticker', 'Quantidade de cotas', 'Valor investido', 'Valor de mercado', 'Ganho/perda']);
     await shot('07-portfolio.png', card);
     const income = await ask('renda mensal da minha carteira');
     const figure = income.locator('figure.chart');

@@ -14,7 +14,7 @@ import {
   transactionsMigrations,
   WarehouseQuery,
 } from '@cota/tools';
-import { EntityQueryService } from '@cota/warehouse';
+import { EntityQueryService, MeasureQueryService } from '@cota/warehouse';
 import { LedgerImports, LedgerTrades } from '@cota/ledger';
 import { OutboxDelivery } from './outbox-delivery';
 
@@ -30,6 +30,7 @@ export class ToolsHandlers implements OnModuleInit {
   constructor(
     @Inject(INFRA) private readonly infra: Infra,
     queries: EntityQueryService,
+    measures: MeasureQueryService,
     delivery: OutboxDelivery,
   ) {
     const db = requireDatabase(infra);
@@ -47,6 +48,8 @@ export class ToolsHandlers implements OnModuleInit {
       warehouse: {
         query: (entity, params, ctx) => queries.query({ client_id: ctx.client_id, entity, params: queryParams(params) }),
       } satisfies WarehouseQuery,
+      // The portfolio's return reads closes, income received and benchmarks through the measure catalog, in process.
+      measures,
       vocabulary: policy.filters,
     });
   }

@@ -88,6 +88,8 @@ export const MeasureDefSchema = z
     aggregations: z.array(MeasureAgg).min(1),
     default_agg: MeasureAgg,
     words: Words,
+    /** A total of positions valued at the last close (market value, unrealised gain): the answer says that close's date. */
+    as_of_close: z.boolean().default(false),
     /** Words that name this measure only when the question is about the client's holdings ("preço médio do KNIP11 na minha carteira"). */
     client_words: z.array(z.string().min(1)).default([]),
   })

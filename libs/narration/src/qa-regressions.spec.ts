@@ -148,7 +148,7 @@ describe('QA regressions: several funds', () => {
 });
 
 describe('QA regressions: the client portfolio', () => {
-  it('the portfolio lead gives the total, the monthly income and the price date', () => {
+  it('the portfolio lead gives the total, its cost and unrealised result, the monthly income and the price date', () => {
     const rows = [
       {
         client_id: 'c1',
@@ -164,6 +164,7 @@ describe('QA regressions: the client portfolio', () => {
         last_price_date: '2025-06-25',
         market_value: '18912',
         gain_pct: '-7.04',
+        gain_amt: '-1431.6',
         weight_pct: '70.0',
         dy_12m_pct: '8.25',
         price_book_ratio: '0.99',
@@ -188,6 +189,7 @@ describe('QA regressions: the client portfolio', () => {
         last_price_date: '2025-06-24',
         market_value: '8600.4',
         gain_pct: '7.37',
+        gain_amt: '590.4',
         weight_pct: '30.0',
         dy_12m_pct: '8.13',
         price_book_ratio: '0.9',
@@ -200,7 +202,11 @@ describe('QA regressions: the client portfolio', () => {
       },
     ];
     const text = answer('Minha carteira', realResult('client_fiis_enriched_portfolio', rows, { order_by: 'weight_pct', order: 'desc' }, ['demo', 'dashbord']));
-    expect(text).toContain('Sua carteira (2 fundos) vale R$ 27.512,40 (preços até 25/06/2025) e rende cerca de R$ 192,00 por mês');
+    // Cost 20 343,60 + 8 010,00 = 28 353,60; result (18 912,00 − 20 343,60) + (8 600,40 − 8 010,00) = −1 431,60 + 590,40 = −841,20.
+    expect(text).toContain(
+      'Sua carteira (2 fundos) vale R$ 27.512,40 (preços até 25/06/2025), custou R$ 28.353,60 (resultado não realizado de -R$ 841,20) e rende cerca de R$ 192,00 por mês',
+    );
+    expect(text).toContain('| Ticker | Quantidade de cotas | Valor investido | Valor de mercado | Ganho/perda |');
   });
 });
 

@@ -10,7 +10,7 @@ type Unit = MeasureResult['unit'];
  * How answers name each measure ("o dividend yield") and what one of its rows is ("pagamento"):
  * the measure catalog's vocabulary (policies/measures.yaml), never restated here.
  */
-export type MeasureWords = Readonly<Record<string, Pick<MeasureDef, 'answer_name' | 'row_noun'> & Partial<Pick<MeasureDef, 'secondary_date_column'>>>>;
+export type MeasureWords = Readonly<Record<string, Pick<MeasureDef, 'answer_name' | 'row_noun'> & Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close'>>>>;
 
 const nameOf = (words: MeasureWords, measure: string) => words[measure]?.answer_name ?? measure;
 const nounOf = (words: MeasureWords, measure: string) => words[measure]?.row_noun ?? { one: 'registro', many: 'registros' };
@@ -365,7 +365,9 @@ function extremeSentence({ r, v, name, who, when, val, at, words }: Said): strin
 function totalSentence({ r, v, name, who, when, val, words }: Said): string {
   const { one, many } = nounOf(words, v.fallback ?? r.measure);
   const verb = /^(os|as) /.test(name) ? 'somam' : 'soma';
-  return `${cap(name)} ${who}${when} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}).`;
+  // Positions valued at a close say which: "O valor de mercado da sua carteira, pelo fechamento de 25/06/2025, soma ...".
+  const close = words[r.measure]?.as_of_close && v.date ? `, pelo fechamento de ${formatDate(v.date)},` : '';
+  return `${cap(name)} ${who}${when}${close} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}).`;
 }
 
 /** How many days (months) met the question's condition, else how many rows there were. */

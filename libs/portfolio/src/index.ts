@@ -3,3 +3,4 @@ export * from './positions';
 export * from './income';
 export * from './tax';
 export * from './yearly-report';
+export * from './period-return';

@@ -28,6 +28,7 @@ describe('tool_gate.yaml', () => {
       'registrar_operacao',
       'registrar_transacao',
       'relatorio_ir_anual',
+      'rentabilidade_carteira',
       'simular_ir_venda',
     ]);
     expect(p.tools.enviar_relatorio_email.sensitive).toBe(true);

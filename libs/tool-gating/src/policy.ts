@@ -18,6 +18,7 @@ export const EXTRACTOR_NAMES = [
   'tax_sale',
   'trade',
   'ledger_period',
+  'return_period',
 ] as const;
 
 /** Injection sources that are not session keys: the conversation's last single fund (see the gate). */

@@ -10,7 +10,7 @@ import { incomeCalendar, magicNumber } from './fund-income';
 import { simulateSaleTax } from './tax';
 import { todayInBrazil } from '@cota/periods';
 import { CategoryVocabulary, queryTransactions, registerTransaction, TransactionRepository } from './transactions';
-import { importStatement, monthlySaleTax, registerTrade, yearlyTaxReport } from './ledger';
+import { importStatement, MeasureReader, monthlySaleTax, portfolioReturn, registerTrade, yearlyTaxReport } from './ledger';
 import type { Queryable } from '@cota/ledger';
 import type { LedgerImports, LedgerTrades } from '@cota/ledger';
 
@@ -26,6 +26,8 @@ export interface ToolExecutorDeps {
   transactions: TransactionRepository;
   /** The client's ledger: B3 statement imports and trades told in the chat. */
   ledger?: { imports: LedgerImports; trades: LedgerTrades; db: Queryable };
+  /** The measure catalog's reads (closes, income received, benchmarks): the portfolio's return. */
+  measures?: MeasureReader;
   /** Filter vocabulary from policies/tool_gate.yaml (`filters`). */
   vocabulary: { sections: SectionVocabulary; segments: SegmentVocabulary; categories: CategoryVocabulary };
   now?: () => Date;
@@ -47,6 +49,7 @@ export const TOOL_NAMES = [
   'registrar_operacao',
   'apurar_ir_vendas',
   'relatorio_ir_anual',
+  'rentabilidade_carteira',
 ] as const;
 
 const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
@@ -93,6 +96,9 @@ export class ToolExecutor {
         return this.done(req, await monthlySaleTax(this.ledger().db, req.args, req));
       case 'relatorio_ir_anual':
         return this.taxReport(req);
+      case 'rentabilidade_carteira':
+        if (!this.deps.measures) throw new CotaError('UNAVAILABLE', 'measure reads are not wired in this executor');
+        return this.done(req, await portfolioReturn(this.ledger().db, this.deps.measures, req.args, { ...req, today: this.today() }));
       default:
         throw new CotaError('BAD_REQUEST', `A ferramenta "${req.name}" não existe.`);
     }

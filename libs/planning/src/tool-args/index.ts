@@ -2,7 +2,7 @@ import { ToolGatePolicy } from '@cota/tool-gating';
 import { extractFinanceArgs } from './finance-args';
 import { extractFund, extractMagic, extractTaxSale, extractTransaction, extractTransactionQuery } from './personal-args';
 import { extractEmail, extractReportFilters, extractReportId } from './text-args';
-import { extractLedgerPeriod, extractTrade } from './trade-args';
+import { extractLedgerPeriod, extractReturnPeriod, extractTrade } from './trade-args';
 
 export * from './numbers';
 export * from './finance-args';
@@ -43,6 +43,7 @@ export const EXTRACTORS: Record<ToolGatePolicy['tools'][string]['extractors'][nu
   tax_sale: (q) => ({ ...extractTaxSale(q) }),
   trade: (q, _p, c) => ({ ...extractTrade(q, c.today) }),
   ledger_period: (q, _p, c) => ({ ...extractLedgerPeriod(q, c.today) }),
+  return_period: (q, _p, c) => ({ ...extractReturnPeriod(q, c.today) }),
 };
 
 /** Runs a contract's extractors; an earlier extractor wins on the same argument. */

@@ -55,3 +55,18 @@ export function extractLedgerPeriod(question: string, today: string): { data_ini
   if (r.from.endsWith('-01-01') && r.from.slice(0, 4) === r.to.slice(0, 4) && (r.to.endsWith('-12-31') || r.to === today)) out.ano = Number(r.from.slice(0, 4));
   return out;
 }
+
+/**
+ * The period of a portfolio's return: a calendar period as dates (like `extractLedgerPeriod`), but
+ * "últimos 12 meses" as a count of months, which the tool ends at the latest close the base has (as
+ * every answer reads a trailing window), and "desde março de 2024" as its start only.
+ */
+export function extractReturnPeriod(question: string, today: string): { data_inicio?: string; data_fim?: string; meses?: number } {
+  const said = parsePeriod(normalizeText(question).replace(/\b(d|n)(esse|este|essa|esta)\b/g, '$2'));
+  const spec = said?.spec;
+  if (!spec || spec.kind === 'latest' || spec.kind === 'previous_session') return {};
+  if (spec.kind === 'trailing' && spec.unit !== 'day') return { meses: spec.unit === 'year' ? spec.n * 12 : spec.n };
+  if (spec.kind === 'since') return { data_inicio: spec.from };
+  const { ano: _year, ...dates } = extractLedgerPeriod(question, today);
+  return dates;
+}

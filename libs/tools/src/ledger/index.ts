@@ -1,3 +1,4 @@
 export * from './portfolio-table';
 export * from './tools';
 export * from './tax-tools';
+export * from './portfolio-return';

@@ -97,4 +97,28 @@ describe('MeasureQueryService', () => {
   it('refuses a measure asked of a subject it does not serve', async () => {
     await expect(new MeasureQueryService(catalog, new FakeRunner({})).compute(q({ measure: 'dividend' }), 'c')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
+
+  it("reads each fund's close on or before a date from the catalog's columns, traded or adjusted", async () => {
+    const runner = new FakeRunner({});
+    const service = new MeasureQueryService(catalog, runner);
+    await service.valuesOnOrBefore('price', ['HGLG11', 'KNRI11'], '2024-12-31');
+    await service.valuesOnOrBefore('price', ['HGLG11'], '2024-12-31', 'adjusted');
+    const [traded, adjusted] = runner.calls;
+    expect(traded.sql).toContain('"close_price"');
+    expect(traded.sql).not.toContain('"adj_close_price"');
+    expect(adjusted.sql).toContain('"adj_close_price"');
+    expect(traded.sql).not.toMatch(/HGLG11|2024-/);
+    expect(traded.values).toEqual([['HGLG11', 'KNRI11'], '2024-12-31']);
+    await expect(service.valuesOnOrBefore('index_points', ['IFIX'], '2024-12-31', 'adjusted')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(service.valuesOnOrBefore('received', ['HGLG11'], '2024-12-31')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it("reads the client's income by payment date, scoped to the client", async () => {
+    const runner = new FakeRunner({});
+    await new MeasureQueryService(catalog, runner).clientFlows('received', 'cliente-demo-1', '2023-12-31', '2024-12-31');
+    const [call] = runner.calls;
+    expect(call.sql).toContain('COALESCE("payment_date", "traded_until_date")');
+    expect(call.sql).toContain('"client_id" = $1');
+    expect(call.values).toEqual(['cliente-demo-1', '2023-12-31', '2024-12-31']);
+  });
 });

@@ -344,6 +344,40 @@ export class MeasureQueryService {
     };
   }
 
+  /**
+   * Each subject's value on or before a date, from the measure's own column (a price's traded close)
+   * or, when asked, its adjusted column (the close adjusted for distributions): what a position was
+   * worth at a period's end. Market and fund measures only; null when the measure has no such column.
+   */
+  async valuesOnOrBefore(measure: string, ids: readonly string[], date: string, basis: 'traded' | 'adjusted' = 'traded'): Promise<Map<string, { date: string; value: number }>> {
+    const m = this.catalog.measures[measure];
+    if (!m || m.client_column || (basis === 'adjusted' && !m.adjusted_column)) throw new CotaError('BAD_REQUEST', `Não conheço a medida '${measure.slice(0, 48)}'.`);
+    if (ids.length === 0) return new Map();
+    const [subj, d, v] = [q(m.subject_column), q(m.date_column), q(basis === 'adjusted' ? m.adjusted_column! : m.value_column)];
+    const rows = await this.run(
+      `SELECT DISTINCT ON (${subj}) ${subj} AS id, ${d}::date::text AS d, ${v}::numeric AS v FROM ${q(m.table)}
+        WHERE ${subj} = ANY($1::text[]) AND ${d} < $2::date + 1 AND ${v} IS NOT NULL ORDER BY ${subj}, ${d} DESC`,
+      [ids, date],
+    );
+    return new Map(rows.filter((r) => num(r.v) !== null).map((r) => [String(r.id), { date: String(r.d), value: num(r.v)! }]));
+  }
+
+  /**
+   * The authenticated client's rows of a client flow measure (the income received), each dated by its
+   * payment (the secondary date when the measure declares one), with from < date <= to.
+   */
+  async clientFlows(measure: string, clientId: string, from: string, to: string): Promise<Array<{ id: string; date: string; value: number }>> {
+    const m = this.catalog.measures[measure];
+    if (!m || !m.client_column || m.kind !== 'flow') throw new CotaError('BAD_REQUEST', `Não conheço a medida '${measure.slice(0, 48)}'.`);
+    const d = m.secondary_date_column ? `COALESCE(${q(m.secondary_date_column)}, ${q(m.date_column)})::date` : `${q(m.date_column)}::date`;
+    const rows = await this.run(
+      `SELECT ${q(m.subject_column)} AS id, ${d}::text AS d, ${q(m.value_column)}::numeric AS v FROM ${q(m.table)}
+        WHERE ${q(m.client_column)} = $1 AND ${d} > $2::date AND ${d} <= $3::date AND ${q(m.value_column)} IS NOT NULL ORDER BY 2, 1`,
+      [clientId, from, to],
+    );
+    return rows.map((r) => ({ id: String(r.id), date: String(r.d), value: num(r.v) ?? 0 }));
+  }
+
   /** The client's funds and their market values (the catalog's portfolio table, filtered by the client). */
   private async positions(clientId: string): Promise<Map<string, number>> {
     const p = this.catalog.portfolio;

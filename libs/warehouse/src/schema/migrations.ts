@@ -114,6 +114,12 @@ class LedgerReplacesTransactions extends WarehouseViews {
   }
 }
 
+/** Re-creates every view with each position's gain in reais in the portfolio's consolidated view (client_fiis_enriched_portfolio.gain_amt). */
+class WarehouseViewsPortfolioGain extends WarehouseViews {
+  override readonly id = '202611280101-warehouse-views-portfolio-gain';
+  override readonly name = 'WarehouseViewsPortfolioGain202611280101';
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
 export const warehouseMigrations: Migration[] = [
   new WarehouseTables(),
@@ -151,4 +157,5 @@ export const warehouseMigrations: Migration[] = [
   new CreateWarehouseTable('202611270104-warehouse-client-sales', 'WarehouseClientSales202611270104', 'wh_client_sales'),
   new LedgerReplacesTransactions(),
   new WarehouseViewsReceivedOn(),
+  new WarehouseViewsPortfolioGain(),
 ];

@@ -170,7 +170,7 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
   [
     'client_fiis_enriched_portfolio',
     `SELECT c.client_id, c.ticker, c.display_name, c.sector, f.sub_sector, f.classification, c.quantity, c.avg_price,
-            c.invested_amt, c.last_price, c.last_price_date, c.market_value, c.gain_pct,
+            c.invested_amt, c.last_price, c.last_price_date, c.market_value, c.gain_pct, c.gain_amt,
             round(c.market_value / nullif(sum(c.market_value) OVER (PARTITION BY c.client_id), 0) * 100, 2) AS weight_pct,
             round(c.invested_amt / nullif(sum(c.invested_amt) OVER (PARTITION BY c.client_id), 0) * 100, 2) AS cost_weight_pct,
             s.dy_pct AS dy_12m_pct, s.price_book_ratio, s.last_dividend_amt,
