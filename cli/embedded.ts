@@ -49,7 +49,7 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
       services.push(await startService(def, env, { transport, database, redis: null, metrics }));
     }
     tap = await openEventTap(transport, opts.persistDir === undefined);
-    feeds = await startEmbeddedFeeds(database, metrics);
+    feeds = await startEmbeddedFeeds(database, metrics, transport);
   } catch (e) {
     await stop();
     throw e;
@@ -75,11 +75,14 @@ async function openEventTap(transport: InProcessTransport, wanted: boolean): Pro
  * The live feeds' timer in embedded mode, opt-in with COTA_FEEDS=on (it reads the public sources over the
  * internet, or the mirrors COTA_FEED_URL_* name): the same schedule, claim and metrics as the ingest worker.
  */
-async function startEmbeddedFeeds(database: Awaited<ReturnType<typeof openDatabase>>, metrics: BusMetrics): Promise<FeedsWorker | null> {
+async function startEmbeddedFeeds(database: Awaited<ReturnType<typeof openDatabase>>, metrics: BusMetrics, transport: InProcessTransport): Promise<FeedsWorker | null> {
   if (process.env.COTA_FEEDS !== 'on') return null;
   const policy = withUrlOverrides(loadFeedsPolicy(), process.env);
   await runMigrations(database, feedsMigrations);
-  const worker = createFeedsWorker(database, policy, { registry: metrics.registry, log });
+  // No JetStream in one process: the outbox (feed_events) is where the change events are kept, and each
+  // is published once on the in-process bus, where the executor hears it and `npm run events` sees it.
+  const events = { publish: async (subject: string, data: string) => transport.publish(subject, data) };
+  const worker = createFeedsWorker(database, policy, { registry: metrics.registry, log, events });
   worker.start();
   log.info('live feeds on (COTA_FEEDS=on): see the runs with npm run feeds -- --status');
   return worker;

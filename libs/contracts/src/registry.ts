@@ -9,6 +9,7 @@ import { NarratorSubjects } from './subjects/narrator';
 import { HealthSubjects } from './subjects/health';
 import { PrivacySubjects } from './subjects/privacy';
 import { AccessBroadcasts } from './subjects/access';
+import { WarehouseEvents } from './subjects/warehouse-events';
 
 /** Every request-reply subject, for contract tests and the AsyncAPI document. */
 export const ALL_RPCS: RpcDef[] = [
@@ -27,3 +28,6 @@ export const ALL_EVENTS: EventDef[] = Object.values(Events);
 
 /** Every broadcast (each subscribing replica receives it), for the permissions and the AsyncAPI document. */
 export const ALL_BROADCASTS: EventDef[] = Object.values(AccessBroadcasts);
+
+/** Every warehouse change event (kept in the WAREHOUSE_STREAM), for the AsyncAPI document and the samples. */
+export const ALL_WAREHOUSE_EVENTS = Object.values(WarehouseEvents);

@@ -11,3 +11,4 @@ export * from './tracing';
 export * from './metrics';
 export * from './nest';
 export * from './event-tap';
+export * from './warehouse-stream';
