@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CotaEnv, repoRoot } from '@cota/config';
-import { BusMetrics, EventTap, InProcessTransport, serveEventTap } from '@cota/messaging';
+import { BusMetrics, EventTap, InProcessTransport, serveEventTap, subjectMatches } from '@cota/messaging';
 import { Logger, openDatabase, RunningService, runMigrations, startEmbeddedPostgres, startService } from '@cota/service-kit';
 import { ensureWarehouse, missingDataMessage } from '@cota/warehouse';
-import { createFeedsWorker, feedsMigrations, FeedsWorker, loadFeedsPolicy, withUrlOverrides } from '@cota/feeds';
+import { createFeedsWorker, feedsMigrations, FeedsWorker, loadFeedsPolicy, storedChangeEvents, withUrlOverrides } from '@cota/feeds';
 import { embeddedEventsSocket } from './event-socket';
 import { SERVICE_DEFINITIONS } from './services';
 
@@ -48,7 +48,7 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
     for (const def of Object.values(SERVICE_DEFINITIONS)) {
       services.push(await startService(def, env, { transport, database, redis: null, metrics }));
     }
-    tap = await openEventTap(transport, opts.persistDir === undefined);
+    tap = await openEventTap(transport, database, opts.persistDir === undefined);
     feeds = await startEmbeddedFeeds(database, metrics, transport);
   } catch (e) {
     await stop();
@@ -58,11 +58,13 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
 }
 
 /** Serves the events to `npm run events`; without the socket Cota still runs, with a warning saying why. */
-async function openEventTap(transport: InProcessTransport, wanted: boolean): Promise<EventTap | null> {
+async function openEventTap(transport: InProcessTransport, database: Awaited<ReturnType<typeof openDatabase>>, wanted: boolean): Promise<EventTap | null> {
   if (!wanted) return null; // tests and benchmarks that bring their own store dir do not compete for the socket
   try {
     mkdirSync(dirname(embeddedEventsSocket()), { recursive: true });
-    const tap = await serveEventTap(transport, embeddedEventsSocket());
+    // Replays (`npm run events -- --since 1h`) read the warehouse change events kept in the feed_events outbox.
+    const replay = async (since: Date, pattern: string) => (await storedChangeEvents(database, since)).filter((e) => subjectMatches(pattern, e.subject));
+    const tap = await serveEventTap(transport, embeddedEventsSocket(), replay);
     log.info('events served to `npm run events`', { socket: tap.path });
     return tap;
   } catch (e) {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { DataSource } from 'typeorm';
 import { openDatabase, runMigrations } from '@cota/service-kit';
 import { warehouseMigrations } from '@cota/warehouse';
-import { createFeedsWorker, feedsMigrations, FeedsPolicy, FeedsWorker, loadFeedsPolicy, withUrlOverrides } from '@cota/feeds';
+import { createFeedsWorker, feedsMigrations, FeedsPolicy, FeedsWorker, loadFeedsPolicy, storedChangeEvents, withUrlOverrides } from '@cota/feeds';
 import { NatsTransport, WarehouseStream, type StoredEvent } from '@cota/messaging';
 import { DistributionAnnounced, IndicatorPublished, WarehouseEvents } from '@cota/contracts';
 import { createTestDatabase, RecordedSources, startTestNats, TestDatabase, TestNats } from '@cota/test-support';
@@ -121,6 +121,16 @@ describe('change events on JetStream', () => {
     // Nothing stored after a time in the future; the whole stream from the start.
     expect(await replay('cota.events.warehouse.>', new Date(Date.now() + 60_000))).toEqual([]);
     expect((await replay('cota.events.warehouse.>', new Date(0))).length).toBe(await stored());
+    // Embedded mode has no stream: its replays read the same events from the outbox, in the same order.
+    const log = await storedChangeEvents(ds, new Date(Date.now() - 3_600_000));
+    expect(log.map((e) => e.payload.event_id)).toEqual((await replay('cota.events.warehouse.>', new Date(0))).map((e) => JSON.parse(e.data).event_id));
+  });
+
+  it('forgets published events once the stream no longer keeps them', async () => {
+    await ds.query(`UPDATE feed_events SET created_at = now() - interval '40 days' WHERE subject = $1`, [WarehouseEvents.distributionAnnounced.subject]);
+    const n = Number((await ds.query('SELECT count(*) AS n FROM feed_events WHERE subject = $1', [WarehouseEvents.distributionAnnounced.subject]))[0].n);
+    expect(await worker.publisher!.prune(policy.events.max_age_days * 86_400_000)).toBe(n);
+    expect(await storedChangeEvents(ds, new Date(0)).then((l) => l.filter((e) => e.subject === WarehouseEvents.distributionAnnounced.subject))).toEqual([]);
   });
 
   it('when NATS is down the events wait in the outbox and leave with the next pass', async () => {

@@ -63,6 +63,15 @@ export class OutboxPublisher {
     }
   }
 
+  /** Forgets published events older than the stream keeps them (the outbox is no second archive). */
+  async prune(maxAgeMs: number): Promise<number> {
+    const r = await this.ds.query(
+      `WITH gone AS (DELETE FROM feed_events WHERE published_at IS NOT NULL AND created_at < now() - make_interval(secs => $1) RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+      [maxAgeMs / 1000],
+    );
+    return r[0].n;
+  }
+
   private async publishBatch(): Promise<number> {
     const q = this.ds.createQueryRunner();
     await q.connect();
@@ -85,4 +94,14 @@ export class OutboxPublisher {
       await q.release();
     }
   }
+}
+
+/**
+ * The change events stored since `since`, oldest first: the outbox read as a log. In embedded mode there is
+ * no JetStream, so this is where `npm run events --since` finds them (empty when the feeds never ran there).
+ */
+export async function storedChangeEvents(ds: DataSource, since: Date, limit = 100_000): Promise<Array<{ subject: string; payload: Record<string, unknown> }>> {
+  const exists = (await ds.query(`SELECT to_regclass('feed_events') IS NOT NULL AS ok`))[0]?.ok;
+  if (!exists) return [];
+  return ds.query('SELECT subject, payload FROM feed_events WHERE created_at >= $1 ORDER BY seq LIMIT $2', [since.toISOString(), limit]);
 }

@@ -65,7 +65,11 @@ export function createFeedsWorker(
       scheduler.start();
       if (publisher) {
         void publisher.drainQuietly();
-        sweep = setInterval(() => void publisher.drainQuietly(), policy.events.sweep_every_s * 1000);
+        const keepMs = policy.events.max_age_days * 86_400_000;
+        sweep = setInterval(() => {
+          void publisher.drainQuietly();
+          void publisher.prune(keepMs).catch((e: Error) => opts.log.warn('feed_events not pruned', { error: e.message }));
+        }, policy.events.sweep_every_s * 1000);
         sweep.unref();
       }
     },
