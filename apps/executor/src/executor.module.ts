@@ -4,6 +4,7 @@ import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 import { EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, PgSqlRunner, PublicReadCache, ReadCachePolicy } from '@cota/warehouse';
 import { ExecutorHandlers } from './executor.handlers';
 import { OutboxDelivery } from './outbox-delivery';
+import { ReadCacheInvalidation } from './read-cache-invalidation';
 import { PrivacyHandlers } from './privacy.handlers';
 import { ToolsHandlers } from './tools.handlers';
 import { LedgerHandlers } from './ledger.handlers';
@@ -48,6 +49,7 @@ export class ExecutorModule {
           useValue: new PublicReadCache(loadPolicy('read_cache', ReadCachePolicy), entities, measures, infra.metrics?.cacheLookup('executor', 'warehouse_reads') ?? null),
         },
         OutboxDelivery,
+        ReadCacheInvalidation,
       ],
       controllers: [ExecutorHandlers, ToolsHandlers, PrivacyHandlers, LedgerHandlers],
     };
