@@ -162,12 +162,18 @@ export class WarehouseStream {
     const loop = (async () => {
       for await (const m of messages) {
         const d: Delivery = { ...toStored(m), deliveries: m.info.redeliveryCount };
+        let ok = false;
         try {
           await handler(d);
-          m.ack();
+          ok = true;
         } catch (e) {
           onError(e as Error, d);
-          m.nak(opts.ackWaitMs);
+        }
+        try {
+          if (ok) m.ack();
+          else m.nak(opts.ackWaitMs);
+        } catch {
+          /* the connection closed: the stream delivers it again after ack_wait */
         }
       }
     })();
