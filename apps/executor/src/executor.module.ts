@@ -5,6 +5,7 @@ import { EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQuery
 import { ExecutorHandlers } from './executor.handlers';
 import { OutboxDelivery } from './outbox-delivery';
 import { ReadCacheInvalidation } from './read-cache-invalidation';
+import { AlertsEvaluation } from './alerts-evaluation';
 import { PrivacyHandlers } from './privacy.handlers';
 import { ToolsHandlers } from './tools.handlers';
 import { LedgerHandlers } from './ledger.handlers';
@@ -50,6 +51,7 @@ export class ExecutorModule {
         },
         OutboxDelivery,
         ReadCacheInvalidation,
+        AlertsEvaluation,
       ],
       controllers: [ExecutorHandlers, ToolsHandlers, PrivacyHandlers, LedgerHandlers],
     };

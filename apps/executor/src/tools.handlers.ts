@@ -16,6 +16,7 @@ import {
 } from '@cota/tools';
 import { EntityQueryService } from '@cota/warehouse';
 import { LedgerImports, LedgerTrades } from '@cota/ledger';
+import { alertsMigrations, AlertStore, loadAlertQuota } from '@cota/alerts';
 import { OutboxDelivery } from './outbox-delivery';
 
 /**
@@ -42,6 +43,8 @@ export class ToolsHandlers implements OnModuleInit {
       clients: new PgClientDirectory(db),
       transactions: new PgTransactionRepository(db),
       ledger: { imports: new LedgerImports(db), trades: new LedgerTrades(db), db },
+      // quotas.yaml `alerts` is validated here, at start-up.
+      alerts: new AlertStore(db, loadAlertQuota().max_rules_per_client),
       // Reports read the warehouse through the executor's entity query service, in process: the same
       // catalog, SQL building and client scoping as every answer, without a bus round trip.
       warehouse: {
@@ -53,7 +56,7 @@ export class ToolsHandlers implements OnModuleInit {
 
   /** Idempotent (recorded in cota_migrations): safe even when the executor definition also lists them. */
   async onModuleInit(): Promise<void> {
-    await runMigrations(requireDatabase(this.infra), [...toolsMigrations, ...transactionsMigrations]);
+    await runMigrations(requireDatabase(this.infra), [...toolsMigrations, ...transactionsMigrations, ...alertsMigrations]);
   }
 
   @RpcHandler(ExecutorSubjects.runTool)

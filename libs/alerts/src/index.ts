@@ -4,3 +4,4 @@ export * from './store';
 export * from './evaluator';
 export * from './alert-tools';
 export * from './consumer';
+export * from './erasure';

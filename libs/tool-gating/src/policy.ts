@@ -18,6 +18,8 @@ export const EXTRACTOR_NAMES = [
   'tax_sale',
   'trade',
   'ledger_period',
+  'alert',
+  'alert_pick',
 ] as const;
 
 /** Injection sources that are not session keys: the conversation's last single fund (see the gate). */

@@ -13,6 +13,7 @@ import { CategoryVocabulary, queryTransactions, registerTransaction, Transaction
 import { importStatement, monthlySaleTax, registerTrade, yearlyTaxReport } from './ledger';
 import type { Queryable } from '@cota/ledger';
 import type { LedgerImports, LedgerTrades } from '@cota/ledger';
+import { changeAlert, createAlert, listAlerts, type AlertStore } from '@cota/alerts';
 
 export type ToolRun = z.infer<typeof ToolRunRequest>;
 export type ToolRunOutput = z.infer<typeof ToolRunResponse>;
@@ -26,6 +27,8 @@ export interface ToolExecutorDeps {
   transactions: TransactionRepository;
   /** The client's ledger: B3 statement imports and trades told in the chat. */
   ledger?: { imports: LedgerImports; trades: LedgerTrades; db: Queryable };
+  /** The client's alert rules (libs/alerts). */
+  alerts?: AlertStore;
   /** Filter vocabulary from policies/tool_gate.yaml (`filters`). */
   vocabulary: { sections: SectionVocabulary; segments: SegmentVocabulary; categories: CategoryVocabulary };
   now?: () => Date;
@@ -47,6 +50,11 @@ export const TOOL_NAMES = [
   'registrar_operacao',
   'apurar_ir_vendas',
   'relatorio_ir_anual',
+  'criar_alerta',
+  'listar_alertas',
+  'pausar_alerta',
+  'reativar_alerta',
+  'remover_alerta',
 ] as const;
 
 const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
@@ -93,9 +101,24 @@ export class ToolExecutor {
         return this.done(req, await monthlySaleTax(this.ledger().db, req.args, req));
       case 'relatorio_ir_anual':
         return this.taxReport(req);
+      case 'criar_alerta':
+        return this.done(req, await createAlert(this.alerts(), req.args, req));
+      case 'listar_alertas':
+        return this.done(req, await listAlerts(this.alerts(), req));
+      case 'pausar_alerta':
+        return this.done(req, await changeAlert(this.alerts(), 'pause', req.args, req));
+      case 'reativar_alerta':
+        return this.done(req, await changeAlert(this.alerts(), 'resume', req.args, req));
+      case 'remover_alerta':
+        return this.done(req, await changeAlert(this.alerts(), 'remove', req.args, req));
       default:
         throw new CotaError('BAD_REQUEST', `A ferramenta "${req.name}" não existe.`);
     }
+  }
+
+  private alerts(): AlertStore {
+    if (!this.deps.alerts) throw new CotaError('UNAVAILABLE', 'alert tools are not wired in this executor');
+    return this.deps.alerts;
   }
 
   private ledger() {
