@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AlertEvaluator, type AlertsConsumer, startAlertsConsumer } from '@cota/alerts';
+import { ExecutorBroadcasts } from '@cota/contracts';
 import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 
 const log = new Logger('executor');
@@ -19,7 +20,17 @@ export class AlertsEvaluation implements OnApplicationBootstrap, OnApplicationSh
     const evaluator = new AlertEvaluator(requireDatabase(this.infra));
     this.consumer = startAlertsConsumer(this.infra.bus.transport, evaluator, {
       log,
-      onFired: (fired) => log.info('alerts fired', { notifications: fired.length }),
+      // Every gateway pushes it to the client's open notification streams (the page's bell).
+      onFired: (fired) => {
+        log.info('alerts fired', { notifications: fired.length });
+        const now = new Date().toISOString();
+        for (const f of fired) {
+          this.infra.bus.emit(ExecutorBroadcasts.notificationCreated, {
+            client_id: f.client_id,
+            notification: { notification_id: f.notification_id, rule_id: f.rule_id, title: f.title, body: f.body, created_at: now, read: false },
+          });
+        }
+      },
     });
   }
 

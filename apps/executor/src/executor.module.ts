@@ -6,6 +6,8 @@ import { ExecutorHandlers } from './executor.handlers';
 import { OutboxDelivery } from './outbox-delivery';
 import { ReadCacheInvalidation } from './read-cache-invalidation';
 import { AlertsEvaluation } from './alerts-evaluation';
+import { NotificationsHandlers } from './notifications.handlers';
+import { AlertStore, loadAlertQuota } from '@cota/alerts';
 import { PrivacyHandlers } from './privacy.handlers';
 import { ToolsHandlers } from './tools.handlers';
 import { LedgerHandlers } from './ledger.handlers';
@@ -52,8 +54,10 @@ export class ExecutorModule {
         OutboxDelivery,
         ReadCacheInvalidation,
         AlertsEvaluation,
+        // quotas.yaml `alerts` is validated here, at start-up.
+        { provide: AlertStore, useFactory: () => new AlertStore(requireDatabase(infra), loadAlertQuota().max_rules_per_client) },
       ],
-      controllers: [ExecutorHandlers, ToolsHandlers, PrivacyHandlers, LedgerHandlers],
+      controllers: [ExecutorHandlers, ToolsHandlers, PrivacyHandlers, LedgerHandlers, NotificationsHandlers],
     };
   }
 }

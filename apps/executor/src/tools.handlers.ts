@@ -16,7 +16,7 @@ import {
 } from '@cota/tools';
 import { EntityQueryService } from '@cota/warehouse';
 import { LedgerImports, LedgerTrades } from '@cota/ledger';
-import { alertsMigrations, AlertStore, loadAlertQuota } from '@cota/alerts';
+import { alertsMigrations, AlertStore } from '@cota/alerts';
 import { OutboxDelivery } from './outbox-delivery';
 
 /**
@@ -32,6 +32,7 @@ export class ToolsHandlers implements OnModuleInit {
     @Inject(INFRA) private readonly infra: Infra,
     queries: EntityQueryService,
     delivery: OutboxDelivery,
+    alerts: AlertStore,
   ) {
     const db = requireDatabase(infra);
     // The filter vocabulary is the gate's (one policy file); loaded once, at start-up.
@@ -43,8 +44,7 @@ export class ToolsHandlers implements OnModuleInit {
       clients: new PgClientDirectory(db),
       transactions: new PgTransactionRepository(db),
       ledger: { imports: new LedgerImports(db), trades: new LedgerTrades(db), db },
-      // quotas.yaml `alerts` is validated here, at start-up.
-      alerts: new AlertStore(db, loadAlertQuota().max_rules_per_client),
+      alerts,
       // Reports read the warehouse through the executor's entity query service, in process: the same
       // catalog, SQL building and client scoping as every answer, without a bus round trip.
       warehouse: {

@@ -3,7 +3,7 @@ import { ALL_BROADCASTS, ALL_RPCS } from './registry';
 import { Events } from './subjects/events';
 import { PlannerSubjects } from './subjects/planner';
 import { ContextSubjects } from './subjects/context';
-import { ExecutorSubjects } from './subjects/executor';
+import { ExecutorBroadcasts, ExecutorSubjects } from './subjects/executor';
 import { ToolGateSubjects } from './subjects/tool-gate';
 import { RagSubjects } from './subjects/rag';
 import { NarratorStream, NarratorSubjects } from './subjects/narrator';
@@ -82,6 +82,9 @@ export const RPC_CALLERS: ReadonlyArray<readonly [RpcDef, readonly ServiceName[]
   [ExecutorSubjects.stageImport, gateway],
   [ExecutorSubjects.getImport, gateway],
   [ExecutorSubjects.taxReport, gateway],
+  // The client's alert notifications (GET /me/notifications, the page's bell).
+  [ExecutorSubjects.notifications, gateway],
+  [ExecutorSubjects.notificationsRead, gateway],
   [ToolGateSubjects.invoke, gateway],
   [RagSubjects.retrieve, gateway],
   [RagSubjects.reindex, gateway],
@@ -100,7 +103,10 @@ export const RPC_CALLERS: ReadonlyArray<readonly [RpcDef, readonly ServiceName[]
 export const STREAM_FOLLOWERS: ReadonlyArray<readonly [StreamDef, readonly ServiceName[]]> = [[NarratorStream, gateway]];
 
 /** Broadcasts: the owner publishes, every replica of the subscribers receives (no queue group). */
-export const BROADCAST_SUBSCRIBERS: ReadonlyArray<readonly [EventDef, readonly ServiceName[]]> = [[AccessBroadcasts.keysRevoked, gateway]];
+export const BROADCAST_SUBSCRIBERS: ReadonlyArray<readonly [EventDef, readonly ServiceName[]]> = [
+  [AccessBroadcasts.keysRevoked, gateway],
+  [ExecutorBroadcasts.notificationCreated, gateway],
+];
 
 /** One NATS user's permissions, as the server's `permissions` block. */
 export interface NatsPermissions {

@@ -105,6 +105,16 @@ const conversationState = {
   last_reference: { ticker: 'HGLG11', entity: 'fiis_cadastro', intent: 'fiis_cadastro', updated_at: '2026-01-01T00:00:00.000Z', turn_index: 1 },
 };
 
+/** One alert notification (libs/alerts), as GET /me/notifications lists it. */
+export const SAMPLE_NOTIFICATION = {
+  notification_id: 7,
+  rule_id: 'alr_3f2b9c1e',
+  title: 'XPML11 anunciou provento',
+  body: 'O XPML11 anunciou R$ 0,92 por cota (data-com 28/11/2026, pagamento em 12/12/2026).',
+  created_at: '2026-11-27T21:31:02.000Z',
+  read: false,
+};
+
 export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: unknown }> = [
   {
     def: PlannerSubjects.plan,
@@ -245,6 +255,12 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
     request: {},
     response: { service: def.service, instance: 'abc', ok: true, checks: { nats: { ok: true } } },
   })),
+  {
+    def: ExecutorSubjects.notifications,
+    request: { client_id: 'cliente-demo-1', limit: 20 },
+    response: { notifications: [SAMPLE_NOTIFICATION], unread: 1 },
+  },
+  { def: ExecutorSubjects.notificationsRead, request: { client_id: 'cliente-demo-1', up_to: 7 }, response: { marked: 1, unread: 0 } },
   {
     def: PrivacySubjects.fenceGateway,
     request: { erasure_id: 'erasure_1', client_id: 'cliente-demo-1' },
