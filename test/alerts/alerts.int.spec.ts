@@ -4,6 +4,7 @@ import { ALERTS_CONSUMER, WAREHOUSE_EVENT_SAMPLES, WAREHOUSE_EVENTS_SUBJECTS, WA
 import { NatsTransport, WarehouseStream } from '@cota/messaging';
 import { openDatabase, runMigrations } from '@cota/service-kit';
 import { warehouseMigrations } from '@cota/warehouse';
+import { toolsMigrations } from '@cota/tools';
 import { AlertEvaluator, alertsMigrations, AlertStore, changeAlert, createAlert, listAlerts, startAlertsConsumer, type FiredAlert } from '@cota/alerts';
 import { createTestDatabase, startTestNats, TestDatabase, TestNats } from '@cota/test-support';
 
@@ -46,7 +47,9 @@ describe('alerts', () => {
   beforeAll(async () => {
     db = await createTestDatabase('alerts');
     ds = await openDatabase({ url: db.url, applicationName: 'alerts-test' });
-    await runMigrations(ds, [...warehouseMigrations, ...alertsMigrations]);
+    await runMigrations(ds, [...warehouseMigrations, ...toolsMigrations, ...alertsMigrations]);
+    // Ana has an e-mail on record (alerts also go by e-mail); Bia has none.
+    await ds.query(`INSERT INTO wh_clients (client_id, display_name, email, is_demo, source) VALUES ($1, 'Ana', 'ana@exemplo.com.br', false, 'client')`, [ana.client_id]);
     nats = await startTestNats({ jetstream: true });
     publisher = await connect();
     stream = WarehouseStream.of(publisher)!;
@@ -132,6 +135,17 @@ describe('alerts', () => {
     expect(again).toBe(1); // delivered again to the replacement, evaluated, acknowledged
     expect(await count('SELECT count(*) AS n FROM client_notifications WHERE event_id = $1', [id])).toBe(1);
     expect(await count('SELECT count(*) AS n FROM alert_evaluations WHERE event_id = $1', [id])).toBe(1);
+    // And one e-mail in the outbox, for the client with an address on record only.
+    const mails = await ds.query(`SELECT client_id, recipient, subject, body, status FROM email_outbox ORDER BY created_at`);
+    expect(mails).toEqual([
+      {
+        client_id: ana.client_id,
+        recipient: 'ana@exemplo.com.br',
+        subject: 'Cota — Alerta: XPML11 anunciou provento',
+        body: 'O XPML11 anunciou R$ 0,92 por cota (data-com 28/11/2026, pagamento em 12/12/2026).',
+        status: 'queued',
+      },
+    ]);
     expect(fired.map((f) => [f.client_id, f.title])).toEqual([[bia.client_id, 'HGLG11 anunciou provento']]);
     const notes = await store.notifications(ana.client_id);
     expect(notes.unread).toBe(1);
@@ -194,6 +208,7 @@ describe('alerts', () => {
     expect((await store.notifications(ana.client_id)).unread).toBe(0);
     const erased = await store.erase(ana.client_id);
     expect(erased.rules).toBe(3);
+    await ds.query('DELETE FROM email_outbox WHERE client_id = $1', [ana.client_id]);
     expect(erased.notifications).toBeGreaterThan(0);
     expect(await store.list(ana.client_id)).toEqual([]);
     expect((await store.notifications(ana.client_id)).notifications).toEqual([]);

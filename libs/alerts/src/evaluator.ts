@@ -65,7 +65,9 @@ export class AlertEvaluator {
           text.title,
           text.body,
         ]);
-        fired.push({ client_id: c.client_id, notification_id: Number(n[0].notification_id), rule_id: c.rule_id, ...text });
+        const notificationId = Number(n[0].notification_id);
+        await queueEmail(q, c.client_id, notificationId, text, o.date);
+        fired.push({ client_id: c.client_id, notification_id: notificationId, rule_id: c.rule_id, ...text });
       }
       await q.commitTransaction();
       return fired;
@@ -76,6 +78,39 @@ export class AlertEvaluator {
       await q.release();
     }
   }
+}
+
+/**
+ * The alert by e-mail, in the same transaction as its notification: a one-section report in the tools'
+ * outbox (the executor's OutboxWorker sends it when SMTP_URL is set), to the e-mail the client has on
+ * record. Nothing when the client has none, or where the tools' tables do not exist.
+ */
+async function queueEmail(q: QueryRunner, clientId: string, notificationId: number, text: { title: string; body: string }, asOf: string | null): Promise<void> {
+  const [ready] = await q.query(`SELECT to_regclass('email_outbox') IS NOT NULL AND to_regclass('wh_clients') IS NOT NULL AS ok`);
+  if (!ready?.ok) return;
+  const [client] = await q.query('SELECT email FROM wh_clients WHERE client_id = $1', [clientId]);
+  if (!client?.email) return;
+  const reportId = `alert_${notificationId}`;
+  const report = {
+    report_id: reportId,
+    kind: 'alert',
+    title: `Alerta: ${text.title}`,
+    generated_at: new Date().toISOString(),
+    parent_report_id: null,
+    filters: null,
+    sections: [{ id: 'alerta', title: text.title, columns: [], rows: [], as_of: asOf, note: text.body }],
+    sources: ['alertas do Cota'],
+    text: text.body,
+  };
+  await q.query(
+    `INSERT INTO tool_reports (report_id, client_id, conversation_id, kind, parent_report_id, title, content) VALUES ($1, $2, 'alertas', 'alert', NULL, $3, $4::jsonb)`,
+    [reportId, clientId, report.title, JSON.stringify(report)],
+  );
+  await q.query(
+    `INSERT INTO email_outbox (message_id, client_id, report_id, recipient, subject, body, status, request_id, idempotency_key)
+     VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8) ON CONFLICT (idempotency_key) DO NOTHING`,
+    [`msg_${reportId}`, clientId, reportId, client.email, `Cota — ${report.title}`, text.body, `alert-${notificationId}`, `${clientId}:alert:${notificationId}`],
+  );
 }
 
 /** Which rules an event may concern: by fund ticker, or by the market measure an indicator is. */

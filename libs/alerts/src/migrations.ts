@@ -49,4 +49,24 @@ export const alertsMigrations: Migration[] = [
       await q.query('DROP TABLE IF EXISTS alert_rules');
     },
   },
+  {
+    // An alert is also e-mailed through the tools' outbox, which sends stored reports: a fired alert is a
+    // one-section report of kind 'alert' (only where the tools' tables exist).
+    id: '202611280110-alerts-email-reports',
+    name: 'AlertsEmailReports202611280110',
+    async up(q: QueryRunner): Promise<void> {
+      const [t] = await q.query(`SELECT to_regclass('tool_reports') IS NOT NULL AS ok`);
+      if (!t?.ok) return;
+      await q.query('ALTER TABLE tool_reports DROP CONSTRAINT IF EXISTS tool_reports_kind_check');
+      await q.query(`ALTER TABLE tool_reports ADD CONSTRAINT tool_reports_kind_check CHECK (kind IN ('daily_briefing', 'filtered', 'income_tax', 'alert'))`);
+    },
+    async down(q: QueryRunner): Promise<void> {
+      const [t] = await q.query(`SELECT to_regclass('tool_reports') IS NOT NULL AS ok`);
+      if (!t?.ok) return;
+      await q.query(`DELETE FROM email_outbox WHERE report_id IN (SELECT report_id FROM tool_reports WHERE kind = 'alert')`);
+      await q.query(`DELETE FROM tool_reports WHERE kind = 'alert'`);
+      await q.query('ALTER TABLE tool_reports DROP CONSTRAINT IF EXISTS tool_reports_kind_check');
+      await q.query(`ALTER TABLE tool_reports ADD CONSTRAINT tool_reports_kind_check CHECK (kind IN ('daily_briefing', 'filtered', 'income_tax'))`);
+    },
+  },
 ];
