@@ -50,7 +50,7 @@ export class NotificationsView {
     this.unread = n;
     this.badge.textContent = n > 99 ? '99+' : String(n);
     this.badge.hidden = n === 0;
-    this.button.setAttribute('aria-label', n ? `Notificações: ${n} não lida${n === 1 ? '' : 's'}` : 'Notificações');
+    this.button.setAttribute('aria-label', n ? `Alertas: ${n} notificaç${n === 1 ? 'ão não lida' : 'ões não lidas'}` : 'Alertas');
   }
 
   private add(n: NotificationItem): void {
