@@ -35,7 +35,7 @@ describe('alerts', () => {
 
   const count = async (sql: string, params: unknown[] = []) => Number((await ds.query(sql, params))[0].n);
   const publish = (name: keyof typeof WarehouseEvents, over: Record<string, unknown>) => {
-    const payload = { ...WAREHOUSE_EVENT_SAMPLES[name], event_id: `evt-${++n}-${Date.now()}`, ...over };
+    const payload = { ...WAREHOUSE_EVENT_SAMPLES[name], event_id: `evt-${++n}-${Date.now()}`, at: new Date().toISOString(), ...over };
     return stream.publish(WarehouseEvents[name].subject, JSON.stringify(payload), payload.event_id as string).then(() => payload.event_id as string);
   };
   const connect = async () => {
@@ -201,6 +201,21 @@ describe('alerts', () => {
     expect(fired[0]).toMatchObject({ client_id: ana.client_id, title: 'KNRI11: passou de 9,00%' });
     expect(fired[0].body).toBe('O DY (12 meses) do KNRI11 passou de 9,00%: 9,43% em 27/11/2026.');
     await consumer.stop();
+  });
+
+  it('a rule hears the changes found after it was created, not older ones still in the stream', async () => {
+    const evaluator = new AlertEvaluator(ds);
+    const before = await publish('distributionAnnounced', { ticker: 'VISC11', at: new Date(Date.now() - 60_000).toISOString() });
+    const made = await createAlert(store, { tipo: 'distribuicao', ticker: 'VISC11' }, { client_id: 'cliente-alertas-caio' });
+    expect(made.criado).toBe(true);
+    const payload = { ...WAREHOUSE_EVENT_SAMPLES.distributionAnnounced, event_id: before, ticker: 'VISC11', at: new Date(Date.now() - 60_000).toISOString() };
+    expect(await evaluator.handle(WarehouseEvents.distributionAnnounced.subject, JSON.stringify(payload))).toEqual([]);
+    const fresh = { ...payload, event_id: 'evt-visc-fresh-00001', at: new Date().toISOString() };
+    expect((await evaluator.handle(WarehouseEvents.distributionAnnounced.subject, JSON.stringify(fresh))).map((f) => f.title)).toEqual(['VISC11 anunciou provento']);
+    await changeAlert(store, 'remove', { ticker: 'VISC11' }, { client_id: 'cliente-alertas-caio' });
+    // An event that breaks its contract concerns no rule.
+    expect(await evaluator.handle(WarehouseEvents.distributionAnnounced.subject, JSON.stringify({ ticker: 'VISC11' }))).toEqual([]);
+    expect(await evaluator.handle(WarehouseEvents.distributionAnnounced.subject, 'not json')).toEqual([]);
   });
 
   it('marks notifications read and erases a client’s rules and notifications', async () => {

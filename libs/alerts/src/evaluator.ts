@@ -31,7 +31,15 @@ export class AlertEvaluator {
   async handle(subject: string, data: string): Promise<FiredAlert[]> {
     const def = warehouseEventBySubject(subject);
     if (!def) return [];
-    const payload = def.payload.parse(JSON.parse(data)) as { event_id: string };
+    // An event that breaks its contract can never become valid: it concerns no rule (and is not delivered again).
+    let parsed;
+    try {
+      parsed = def.payload.safeParse(JSON.parse(data));
+    } catch {
+      return [];
+    }
+    if (!parsed.success) return [];
+    const payload = parsed.data as { event_id: string; at: string };
     const key = eventKey(subject, payload);
     if (!key) return [];
     const q = this.ds.createQueryRunner();
@@ -39,8 +47,11 @@ export class AlertEvaluator {
     try {
       await q.startTransaction();
       const rows = (await q.query(
-        `SELECT rule_id, client_id, rule, last_met FROM alert_rules WHERE status = 'active' AND coalesce(rule->>'ticker', rule->>'measure') = ANY($1) ORDER BY rule_id FOR UPDATE`,
-        [key],
+        // A rule hears the changes found after it was created, not the stream's history.
+        `SELECT rule_id, client_id, rule, last_met FROM alert_rules
+          WHERE status = 'active' AND coalesce(rule->>'ticker', rule->>'measure') = ANY($1) AND created_at <= $2::timestamptz
+          ORDER BY rule_id FOR UPDATE`,
+        [key, payload.at],
       )) as Candidate[];
       const fired: FiredAlert[] = [];
       for (const c of rows) {

@@ -146,7 +146,9 @@ export class WarehouseStream {
     const config = {
       durable_name: name,
       ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.New,
+      // From the oldest event kept: what was published before the consumer first existed is read too
+      // (the handler decides what concerns it).
+      deliver_policy: DeliverPolicy.All,
       filter_subject: filter,
       ack_wait: nanos(opts.ackWaitMs),
       max_deliver: opts.maxDeliver,
