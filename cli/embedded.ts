@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CotaEnv, repoRoot } from '@cota/config';
-import { BusMetrics, EventTap, InProcessTransport, serveEventTap } from '@cota/messaging';
+import { BusMetrics, EventTap, InProcessTransport, serveEventTap, subjectMatches } from '@cota/messaging';
 import { Logger, openDatabase, RunningService, runMigrations, startEmbeddedPostgres, startService } from '@cota/service-kit';
 import { ensureWarehouse, missingDataMessage } from '@cota/warehouse';
-import { createFeedsWorker, feedsMigrations, FeedsWorker, loadFeedsPolicy, withUrlOverrides } from '@cota/feeds';
+import { createFeedsWorker, feedsMigrations, FeedsWorker, loadFeedsPolicy, storedChangeEvents, withUrlOverrides } from '@cota/feeds';
 import { embeddedEventsSocket } from './event-socket';
 import { SERVICE_DEFINITIONS } from './services';
 
@@ -48,8 +48,8 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
     for (const def of Object.values(SERVICE_DEFINITIONS)) {
       services.push(await startService(def, env, { transport, database, redis: null, metrics }));
     }
-    tap = await openEventTap(transport, opts.persistDir === undefined);
-    feeds = await startEmbeddedFeeds(database, metrics);
+    tap = await openEventTap(transport, database, opts.persistDir === undefined);
+    feeds = await startEmbeddedFeeds(database, metrics, transport);
   } catch (e) {
     await stop();
     throw e;
@@ -58,11 +58,13 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
 }
 
 /** Serves the events to `npm run events`; without the socket Cota still runs, with a warning saying why. */
-async function openEventTap(transport: InProcessTransport, wanted: boolean): Promise<EventTap | null> {
+async function openEventTap(transport: InProcessTransport, database: Awaited<ReturnType<typeof openDatabase>>, wanted: boolean): Promise<EventTap | null> {
   if (!wanted) return null; // tests and benchmarks that bring their own store dir do not compete for the socket
   try {
     mkdirSync(dirname(embeddedEventsSocket()), { recursive: true });
-    const tap = await serveEventTap(transport, embeddedEventsSocket());
+    // Replays (`npm run events -- --since 1h`) read the warehouse change events kept in the feed_events outbox.
+    const replay = async (since: Date, pattern: string) => (await storedChangeEvents(database, since)).filter((e) => subjectMatches(pattern, e.subject));
+    const tap = await serveEventTap(transport, embeddedEventsSocket(), replay);
     log.info('events served to `npm run events`', { socket: tap.path });
     return tap;
   } catch (e) {
@@ -75,11 +77,14 @@ async function openEventTap(transport: InProcessTransport, wanted: boolean): Pro
  * The live feeds' timer in embedded mode, opt-in with COTA_FEEDS=on (it reads the public sources over the
  * internet, or the mirrors COTA_FEED_URL_* name): the same schedule, claim and metrics as the ingest worker.
  */
-async function startEmbeddedFeeds(database: Awaited<ReturnType<typeof openDatabase>>, metrics: BusMetrics): Promise<FeedsWorker | null> {
+async function startEmbeddedFeeds(database: Awaited<ReturnType<typeof openDatabase>>, metrics: BusMetrics, transport: InProcessTransport): Promise<FeedsWorker | null> {
   if (process.env.COTA_FEEDS !== 'on') return null;
   const policy = withUrlOverrides(loadFeedsPolicy(), process.env);
   await runMigrations(database, feedsMigrations);
-  const worker = createFeedsWorker(database, policy, { registry: metrics.registry, log });
+  // No JetStream in one process: the outbox (feed_events) is where the change events are kept, and each
+  // is published once on the in-process bus, where the executor hears it and `npm run events` sees it.
+  const events = { publish: async (subject: string, data: string) => transport.publish(subject, data) };
+  const worker = createFeedsWorker(database, policy, { registry: metrics.registry, log, events });
   worker.start();
   log.info('live feeds on (COTA_FEEDS=on): see the runs with npm run feeds -- --status');
   return worker;

@@ -1,4 +1,19 @@
-import { ALL_BROADCASTS, ALL_RPCS, BROADCAST_SUBSCRIBERS, ERROR_CODES, EventDef, Events, NarratorStream, RpcDef } from '@cota/contracts';
+import {
+  ALERTS_CONSUMER,
+  ALL_BROADCASTS,
+  ALL_RPCS,
+  BROADCAST_SUBSCRIBERS,
+  ERROR_CODES,
+  EventDef,
+  Events,
+  NarratorStream,
+  RpcDef,
+  WAREHOUSE_EVENT_LISTENERS,
+  WAREHOUSE_EVENT_SAMPLES,
+  WAREHOUSE_STREAM,
+  WarehouseEvents,
+  type WarehouseEventName,
+} from '@cota/contracts';
 import { JsonSchema, zodToJsonSchema } from './zod-json-schema';
 
 /**
@@ -156,6 +171,48 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
     };
   }
 
+  // Warehouse change events: published by the ingest worker into the JetStream stream, read by the executor.
+  const changes = (Object.entries(WarehouseEvents) as Array<[WarehouseEventName, (typeof WarehouseEvents)[WarehouseEventName]]>).sort((a, b) =>
+    a[1].subject.localeCompare(b[1].subject),
+  );
+  for (const [key, ev] of changes) {
+    const id = channelId(ev.subject);
+    const name = pascal(ev.subject);
+    schemas[name] = zodToJsonSchema(ev.payload);
+    messages[name] = {
+      name,
+      title: ev.subject,
+      contentType: 'application/json',
+      headers: {
+        type: 'object',
+        properties: { 'Nats-Msg-Id': { type: 'string', description: 'The event_id: the stream stores a message id once within its duplicate window.' } },
+      },
+      payload: { $ref: `#/components/schemas/${name}` },
+      examples: [{ name: key, payload: WAREHOUSE_EVENT_SAMPLES[key] }],
+    };
+    channels[id] = {
+      address: ev.subject,
+      title: ev.subject,
+      description:
+        `A change the live feeds committed to the warehouse (WarehouseEvents.${key}), published by the ingest worker from its outbox after the run's commit ` +
+        `into the JetStream stream ${WAREHOUSE_STREAM} (file storage, limits retention: policies/feeds.yaml events). Every ${WAREHOUSE_EVENT_LISTENERS.join(', ')} replica hears it ` +
+        `(its read cache drops what changed); the durable consumer '${ALERTS_CONSUMER}' evaluates the clients' alerts once per event.`,
+      messages: { event: { $ref: `#/components/messages/${name}` } },
+    };
+    operations[id] = {
+      action: 'send',
+      title: `ingest-worker publishes ${ev.subject}`,
+      channel: { $ref: `#/channels/${id}` },
+      messages: [{ $ref: `#/channels/${id}/messages/event` }],
+    };
+    operations[`${id}_receive`] = {
+      action: 'receive',
+      title: `${WAREHOUSE_EVENT_LISTENERS.join(', ')} receives ${ev.subject}`,
+      channel: { $ref: `#/channels/${id}` },
+      messages: [{ $ref: `#/channels/${id}/messages/event` }],
+    };
+  }
+
   // Per-request answer stream (chat page): one subject per request id.
   schemas.AnswerDelta = zodToJsonSchema(NarratorStream.payload);
   channels.narrator_delta = {
@@ -180,7 +237,7 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
       version: '1.0.0',
       description:
         'Every NATS subject of Cota: request-reply subjects served by the seven services, the telemetry events ' +
-        '`cota.events.<service>.<event>.v1`, and the broadcasts every replica of a service receives. Generated from libs/contracts (test/deploy/asyncapi-model.ts); ' +
+        '`cota.events.<service>.<event>.v1`, the warehouse change events `cota.events.warehouse.<event>.v1` (kept in a JetStream stream), and the broadcasts every replica of a service receives. Generated from libs/contracts (test/deploy/asyncapi-model.ts); ' +
         'regenerate with `UPDATE_ASYNCAPI=1 npx jest --config jest.config.cjs test/deploy`.',
     },
     defaultContentType: 'application/json',

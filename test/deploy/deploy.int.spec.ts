@@ -296,7 +296,8 @@ describe('Kubernetes manifests (deploy/)', () => {
     expect(objs.every((o) => o.metadata.namespace === 'cota-dev')).toBe(true);
     for (const o of objs.filter((x) => x.kind === 'HorizontalPodAutoscaler')) expect((o.spec as { minReplicas: number }).minReplicas).toBe(1);
     for (const name of ['nats', 'postgres', 'redis']) expect(find(objs, 'Service', name)).toBeDefined();
-    expect(JSON.stringify(find(objs, 'Deployment', 'nats'))).not.toContain('"-js"'); // nothing uses JetStream (issue 11)
+    // JetStream for the warehouse change events' stream only (issue 27), stored on the pod's data volume.
+    expect(containersOf(find(objs, 'Deployment', 'nats')!)[0].args).toEqual(expect.arrayContaining(['-js', '-sd', '/data/jetstream']));
     expect(find(objs, 'Secret', 'cota-secrets')).toBeDefined();
     // One NATS Secret per user; the dev NATS server runs the generated config with every password.
     for (const u of NATS_USERS) expect((find(objs, 'Secret', `cota-nats-${u}`)!.stringData as Record<string, string>).NATS_USER).toBe(u);
@@ -449,7 +450,9 @@ describe('docker-compose.yml and Dockerfile', () => {
 
   it('has NATS, Postgres, Redis and the seven services from one image', () => {
     for (const name of ['nats', 'postgres', 'redis', ...SERVICES]) expect(compose.services[name]).toBeDefined();
-    expect(compose.services.nats.command).not.toEqual(expect.arrayContaining(['-js'])); // core NATS only
+    expect(compose.services.nats.command).toEqual(expect.arrayContaining(['-js', '-sd', '/data/jetstream'])); // the change events' stream
+    const worker = compose.services['ingest-worker'].environment as Record<string, string>;
+    expect(worker.NATS_PASSWORD).toBe((compose.services.nats.environment as Record<string, string>)[natsPasswordVariable('ingest-worker')]);
     for (const svc of SERVICES) {
       const s = compose.services[svc];
       expect(s.image).toBe('cota:local');

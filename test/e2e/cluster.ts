@@ -48,7 +48,8 @@ export async function startCluster(
     onStderr?: (service: ServiceName, chunk: string) => void;
   } = {},
 ): Promise<Cluster> {
-  const nats = await startTestNats();
+  // JetStream on, as deployed: the executor's alerts consume the warehouse change events' stream.
+  const nats = await startTestNats({ jetstream: true });
   const db = await createTestDatabase('e2e');
   const ds = await openDatabase({ url: db.url });
   await ensureWarehouse(ds, { dataDir: loadEnv({}).dataDir, log: () => undefined });
@@ -135,7 +136,7 @@ export async function startCluster(
     stop: async () => {
       for (const p of processes.values()) if (p.exitCode === null) p.kill('SIGTERM');
       for (const s of [...services.values()].reverse()) await s.stop().catch(() => undefined);
-      await nats.stop();
+      await nats.remove();
       await db.drop().catch(() => undefined);
     },
   };

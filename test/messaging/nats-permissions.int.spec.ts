@@ -3,8 +3,19 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'nats';
-import { CotaError, Events, NATS_USERS, natsPasswordVariable, NatsUser, PlannerSubjects, renderNatsConfig } from '@cota/contracts';
-import { NatsTransport } from '@cota/messaging';
+import {
+  ALERTS_CONSUMER,
+  CotaError,
+  Events,
+  NATS_USERS,
+  natsPasswordVariable,
+  NatsUser,
+  PlannerSubjects,
+  renderNatsConfig,
+  WAREHOUSE_EVENTS_SUBJECTS,
+  WarehouseEvents,
+} from '@cota/contracts';
+import { NatsTransport, WarehouseStream } from '@cota/messaging';
 import { freePort, waitForPort } from '@cota/test-support';
 
 /**
@@ -34,7 +45,7 @@ d('NATS permissions generated from the contracts (real nats-server)', () => {
     const conf = join(dir, 'nats.conf');
     writeFileSync(conf, renderNatsConfig());
     const env = { ...process.env, ...Object.fromEntries(NATS_USERS.map((u) => [natsPasswordVariable(u), password(u)])) };
-    proc = spawn(BINARY!, ['-c', conf, '-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore', env });
+    proc = spawn(BINARY!, ['-c', conf, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(dir, 'js')], { stdio: 'ignore', env });
     await waitForPort(port);
     url = `nats://127.0.0.1:${port}`;
   });
@@ -139,5 +150,51 @@ d('NATS permissions generated from the contracts (real nats-server)', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(errors.join(' ')).toMatch(/permissions violation for subscription/i);
     await nc.close();
+  });
+
+  it('lets the ingest worker write the change events stream, the executor consume it durably and hear it live, the reader replay it', async () => {
+    const worker = WarehouseStream.of(await as('ingest-worker'))!;
+    await worker.ensure({ maxAgeMs: 86_400_000, duplicateWindowMs: 60_000, maxBytes: 10_485_760 });
+    const executor = await as('executor');
+    const heard: string[] = [];
+    executor.subscribe(WAREHOUSE_EVENTS_SUBJECTS, (subject) => heard.push(subject));
+    await executor.connection.flush();
+    const subject = WarehouseEvents.distributionAnnounced.subject;
+    expect(await worker.publish(subject, '{"n":1}', 'perm-1')).toMatchObject({ duplicate: false });
+    expect(await worker.publish(subject, '{"n":1}', 'perm-1')).toMatchObject({ duplicate: true });
+
+    const got: string[] = [];
+    const durable = await WarehouseStream.of(executor)!.consumeDurable(
+      ALERTS_CONSUMER,
+      WAREHOUSE_EVENTS_SUBJECTS,
+      async (d) => void got.push(d.data),
+      { ackWaitMs: 5000, maxDeliver: 3 },
+      () => undefined,
+    );
+    await worker.publish(subject, '{"n":2}', 'perm-2');
+    for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    await durable.stop();
+    expect(got).toEqual(['{"n":1}', '{"n":2}']); // from the oldest event kept
+    expect(heard).toEqual([subject, subject, subject]);
+
+    const replayed: string[] = [];
+    await WarehouseStream.of(await as('events'))!.replay(WAREHOUSE_EVENTS_SUBJECTS, new Date(0), (e) => replayed.push(e.data));
+    expect(replayed).toEqual(['{"n":1}', '{"n":2}']);
+  });
+
+  it('keeps the stream read-only to the reader and to every service, and the alerts consumer to the executor', async () => {
+    const reader = WarehouseStream.of(await as('events'))!;
+    await expect(reader.publish(WarehouseEvents.distributionAnnounced.subject, '{}', 'forged')).rejects.toThrow(/permission|timeout|no responders/i);
+    const gateway = WarehouseStream.of(await as('gateway'))!;
+    await expect(gateway.publish(WarehouseEvents.distributionAnnounced.subject, '{}', 'forged')).rejects.toThrow(/permission|timeout|no responders/i);
+    await expect(
+      reader.consumeDurable(
+        ALERTS_CONSUMER,
+        WAREHOUSE_EVENTS_SUBJECTS,
+        async () => undefined,
+        { ackWaitMs: 1000, maxDeliver: 1 },
+        () => undefined,
+      ),
+    ).rejects.toThrow();
   });
 });

@@ -111,6 +111,15 @@ async function seedEveryStore(clientId: string, adminKey: string, demoKey: strin
        ($1 || '_2', $2, 'receita', 5000, 'salario', NULL, '2026-01-05', 'req-tx')`,
     [`tx_${clientId}`, clientId],
   );
+  // An alert rule and a notification it fired (libs/alerts).
+  await pg.query(
+    `INSERT INTO alert_rules (rule_id, client_id, rule, description, status) VALUES ($1, $2, '{"kind":"distribution","ticker":"XPML11"}', 'quando o XPML11 anunciar um provento', 'active')`,
+    [`alr_${clientId}`, clientId],
+  );
+  await pg.query(
+    `INSERT INTO client_notifications (client_id, rule_id, event_id, title, body) VALUES ($1, $2, 'evt-1', 'XPML11 anunciou provento', 'O XPML11 anunciou R$ 0,92 por cota.')`,
+    [clientId, `alr_${clientId}`],
+  );
   // The warehouse's client tables: the client, its ledger (trades, income, a split), an import of a B3 statement,
   // the positions and sales derived from the ledger, its performance.
   await pg.query(`INSERT INTO wh_clients (client_id, display_name, email, is_demo, source) VALUES ($1, $1, 'pessoa@exemplo.com.br', false, 'client')`, [clientId]);
@@ -193,8 +202,10 @@ describe('erasure of one client across every store', () => {
     // The stores known today; a new one is found by the query above and must get fixture rows here.
     expect(tables).toEqual(
       expect.arrayContaining([
+        'alert_rules',
         'answer_feedback',
         'api_keys',
+        'client_notifications',
         'client_transactions',
         'conversation_titles',
         'conversation_turns',

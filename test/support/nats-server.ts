@@ -1,5 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, Socket } from 'node:net';
 
 export interface TestNats {
@@ -7,6 +9,8 @@ export interface TestNats {
   /** Kills the server (to test outages); `start()` brings it back on the same port. */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Stops the server for good and removes its JetStream store. */
+  remove(): Promise<void>;
 }
 
 /**
@@ -50,16 +54,19 @@ const BINARY = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin
  * time never answer each other's requests. Falls back to the shared one at 127.0.0.1:4222
  * (COTA_TEST_NATS_URL) when no nats-server binary is installed.
  */
-export async function startTestNats(): Promise<TestNats> {
+export async function startTestNats(opts: { jetstream?: boolean } = {}): Promise<TestNats> {
   if (!BINARY) {
     const url = process.env.COTA_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-    return { url, stop: async () => undefined, start: async () => undefined };
+    return { url, stop: async () => undefined, start: async () => undefined, remove: async () => undefined };
   }
   const port = await freePort();
   let proc: ChildProcess | null = null;
+  // JetStream (the warehouse change events) keeps its store in a folder of its own, kept across stop/start
+  // like a real server's volume and removed after the suite; core NATS suites need none.
+  const storeDir = opts.jetstream ? mkdtempSync(join(tmpdir(), 'cota-js-')) : null;
   const start = async () => {
-    // Core NATS, like deploy/ and docker-compose: nothing uses JetStream, so no store directory.
-    proc = spawn(BINARY, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    const js = storeDir ? ['-js', '-sd', storeDir] : [];
+    proc = spawn(BINARY, ['-a', '127.0.0.1', '-p', String(port), ...js], { stdio: 'ignore' });
     await waitForPort(port);
   };
   const stop = async () => {
@@ -77,6 +84,10 @@ export async function startTestNats(): Promise<TestNats> {
     start,
     stop: async () => {
       await stop();
+    },
+    remove: async () => {
+      await stop();
+      if (storeDir) cleanupDir(storeDir);
     },
   };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import type { DataSource } from 'typeorm';
-import { CotaError, ExecutorSubjects, QueryParams, QueryResult, queryParams } from '@cota/contracts';
+import { CotaError, ExecutorSubjects, QueryParams, QueryResult, queryParams, WAREHOUSE_EVENT_SAMPLES, WarehouseEvents } from '@cota/contracts';
 import { dataDir, loadEnv } from '@cota/config';
 import { Bus, NatsTransport } from '@cota/messaging';
 import { openDatabase, RunningService, runMigrations, startService } from '@cota/service-kit';
@@ -58,6 +58,29 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
       const r = await ask(entity, params);
       expect({ entity, some: r.row_count > 0 }).toEqual({ entity, some: true });
       expect(r.columns.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("drops a fund's kept reads when its change event arrives, not after the cache's TTL", async () => {
+    const newest = () => ask('fiis_dividendos', { ticker: 'KNRI11', limit: 1 });
+    const before = await newest();
+    await ds.query(`INSERT INTO wh_dividends (ticker, traded_until_date, payment_date, dividend_amt, source) VALUES ('KNRI11', '2026-11-27', '2026-12-12', 1.23, 'fnet')`);
+    try {
+      expect(await newest()).toEqual(before); // kept (read_cache.yaml ttl_s)
+      // Another fund's change leaves it kept; KNRI11's drops it.
+      client.publish(WarehouseEvents.distributionAnnounced.subject, JSON.stringify({ ...WAREHOUSE_EVENT_SAMPLES.distributionAnnounced, ticker: 'XPML11' }));
+      await client.connection.flush();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await newest()).toEqual(before);
+      client.publish(
+        WarehouseEvents.distributionAnnounced.subject,
+        JSON.stringify({ ...WAREHOUSE_EVENT_SAMPLES.distributionAnnounced, ticker: 'KNRI11', record_date: '2026-11-27' }),
+      );
+      await client.connection.flush();
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await newest()).rows[0]).toMatchObject({ ticker: 'KNRI11', traded_until_date: '2026-11-27', dividend_amt: 1.23 });
+    } finally {
+      await ds.query(`DELETE FROM wh_dividends WHERE ticker = 'KNRI11' AND traded_until_date = '2026-11-27'`);
     }
   });
 

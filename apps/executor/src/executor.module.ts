@@ -4,6 +4,10 @@ import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
 import { EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, PgSqlRunner, PublicReadCache, ReadCachePolicy } from '@cota/warehouse';
 import { ExecutorHandlers } from './executor.handlers';
 import { OutboxDelivery } from './outbox-delivery';
+import { ReadCacheInvalidation } from './read-cache-invalidation';
+import { AlertsEvaluation } from './alerts-evaluation';
+import { NotificationsHandlers } from './notifications.handlers';
+import { AlertStore, loadAlertQuota } from '@cota/alerts';
 import { PrivacyHandlers } from './privacy.handlers';
 import { ToolsHandlers } from './tools.handlers';
 import { LedgerHandlers } from './ledger.handlers';
@@ -48,8 +52,12 @@ export class ExecutorModule {
           useValue: new PublicReadCache(loadPolicy('read_cache', ReadCachePolicy), entities, measures, infra.metrics?.cacheLookup('executor', 'warehouse_reads') ?? null),
         },
         OutboxDelivery,
+        ReadCacheInvalidation,
+        AlertsEvaluation,
+        // quotas.yaml `alerts` is validated here, at start-up.
+        { provide: AlertStore, useFactory: () => new AlertStore(requireDatabase(infra), loadAlertQuota().max_rules_per_client) },
       ],
-      controllers: [ExecutorHandlers, ToolsHandlers, PrivacyHandlers, LedgerHandlers],
+      controllers: [ExecutorHandlers, ToolsHandlers, PrivacyHandlers, LedgerHandlers, NotificationsHandlers],
     };
   }
 }

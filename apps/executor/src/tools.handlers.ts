@@ -16,6 +16,7 @@ import {
 } from '@cota/tools';
 import { EntityQueryService, MeasureQueryService } from '@cota/warehouse';
 import { LedgerImports, LedgerTrades } from '@cota/ledger';
+import { alertsMigrations, AlertStore } from '@cota/alerts';
 import { OutboxDelivery } from './outbox-delivery';
 
 /**
@@ -32,6 +33,7 @@ export class ToolsHandlers implements OnModuleInit {
     queries: EntityQueryService,
     measures: MeasureQueryService,
     delivery: OutboxDelivery,
+    alerts: AlertStore,
   ) {
     const db = requireDatabase(infra);
     // The filter vocabulary is the gate's (one policy file); loaded once, at start-up.
@@ -43,6 +45,7 @@ export class ToolsHandlers implements OnModuleInit {
       clients: new PgClientDirectory(db),
       transactions: new PgTransactionRepository(db),
       ledger: { imports: new LedgerImports(db), trades: new LedgerTrades(db), db },
+      alerts,
       // Reports read the warehouse through the executor's entity query service, in process: the same
       // catalog, SQL building and client scoping as every answer, without a bus round trip.
       warehouse: {
@@ -56,7 +59,7 @@ export class ToolsHandlers implements OnModuleInit {
 
   /** Idempotent (recorded in cota_migrations): safe even when the executor definition also lists them. */
   async onModuleInit(): Promise<void> {
-    await runMigrations(requireDatabase(this.infra), [...toolsMigrations, ...transactionsMigrations]);
+    await runMigrations(requireDatabase(this.infra), [...toolsMigrations, ...transactionsMigrations, ...alertsMigrations]);
   }
 
   @RpcHandler(ExecutorSubjects.runTool)

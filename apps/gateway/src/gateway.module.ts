@@ -25,6 +25,7 @@ import { HealthController } from './health.controller';
 import { jsonBody } from './http/body';
 import { ImportsController, isStatementUpload } from './imports.controller';
 import { ClientGate } from './http/client-gate';
+import { NotificationHub, NotificationListener, NotificationsController } from './notifications.controller';
 import { answerClientErrorsAsJson } from './http/client-error';
 import { securityHeaders } from './http/security-headers';
 import { GatewayMetrics } from './metrics';
@@ -100,10 +101,13 @@ export class GatewayModule implements NestModule {
         GatewayErasureHandler,
         KeyRevocationListener,
         ImportsController,
+        NotificationsController,
+        NotificationListener,
       ],
       providers: [
         { provide: INFRA, useValue: infra },
         { provide: QUOTA_POLICY, useValue: quotas },
+        NotificationHub,
         // The Nest client of the bus (ClientProxy): every call of a question goes through it.
         { provide: BusClient, useValue: new BusClient(infra.bus) },
         { provide: AskPipeline, inject: [BusClient], useFactory: (client: BusClient) => new AskPipeline(client) },

@@ -5,6 +5,7 @@ import { Registry } from 'prom-client';
 import { loadEnv } from '@cota/config';
 import { createFeedsWorker, feedsMigrations, loadFeedsPolicy, withUrlOverrides } from '@cota/feeds';
 import { Logger, openDatabase, registerProcessMetrics, runMigrations, startOpsServer } from '@cota/service-kit';
+import { NatsTransport, WarehouseStream } from '@cota/messaging';
 import { warehouseMigrations } from '@cota/warehouse';
 import { IngestWorkerModule } from './ingest-worker.module';
 
@@ -26,25 +27,52 @@ async function main(): Promise<void> {
   await runMigrations(ds, [...warehouseMigrations, ...feedsMigrations]);
   const registry = new Registry();
   registerProcessMetrics(registry);
-  const worker = createFeedsWorker(ds, policy, { registry, log });
+  const transport = await connectEvents(env, policy);
+  const stream = transport ? WarehouseStream.of(transport)! : null;
+  const worker = createFeedsWorker(ds, policy, { registry, log, events: stream ? { publish: (subject, data, id) => stream.publish(subject, data, id) } : undefined });
   const app = await NestFactory.createApplicationContext(IngestWorkerModule.register(worker), { logger: false });
   const ops = await startOpsServer({
     port: env.metricsPort ?? DEFAULT_METRICS_PORT,
     host: env.metricsHost,
     opsToken: env.opsToken,
     registry,
-    checks: () => ({ postgres: async () => void (await ds.query('SELECT 1')) }),
+    checks: () => ({
+      postgres: async () => void (await ds.query('SELECT 1')),
+      ...(transport ? { nats: async () => void (await transport.connection.flush()) } : {}),
+    }),
     routes: { '/ops/feeds': async () => ({ feeds: await worker.status() }) },
   });
   log.info('ingest worker ready', { feeds: worker.runner.names(), metrics_port: ops.port });
   const stop = async () => {
     await app.close();
+    await transport?.drain();
     await ops.close();
     await ds.destroy();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());
   process.once('SIGINT', () => void stop());
+}
+
+/**
+ * The change events' stream: with NATS_URL the worker publishes each committed run's events to JetStream
+ * (creating the stream with the policy's retention); without it they stay in the feed_events outbox.
+ */
+async function connectEvents(env: ReturnType<typeof loadEnv>, policy: ReturnType<typeof loadFeedsPolicy>): Promise<NatsTransport | null> {
+  if (!env.natsUrl) {
+    log.warn('NATS_URL not set: change events stay in the feed_events outbox, unpublished');
+    return null;
+  }
+  const transport = await NatsTransport.connect({
+    url: env.natsUrl,
+    user: env.natsUser ?? null,
+    pass: env.natsPassword ?? null,
+    name: 'ingest-worker',
+    onStatus: (status, level) => log[level]('nats status', { status }),
+  });
+  const e = policy.events;
+  await WarehouseStream.of(transport)!.ensure({ maxAgeMs: e.max_age_days * 86_400_000, duplicateWindowMs: e.duplicate_window_s * 1000, maxBytes: e.max_bytes });
+  return transport;
 }
 
 main().catch((e) => {

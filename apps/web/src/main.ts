@@ -11,6 +11,7 @@ import { EntityClasses, HistoryTurn, MeasureCatalog } from './lib/types';
 import { renderAnswer, renderStatementPreview, restoredAnswer, CardContext } from './ui/answer-card';
 import { ApiError, askStream, checkKey, deleteConversation, demoAvailable, fetchHistory, listConversations, renameConversation, sendFeedback, startDemo } from './ui/api';
 import { ConversationList } from './ui/conversation-list';
+import { NotificationsView } from './ui/notifications-view';
 import { $, h } from './ui/dom';
 import { attachStatementDrop, uploadStatement } from './ui/statement-upload';
 import { setMarkdown } from './ui/markdown-view';
@@ -40,6 +41,7 @@ let session: Session | null = null;
 let busy = false;
 const store = window.localStorage;
 let conversations: ConversationList;
+let notifications: NotificationsView | null = null;
 
 // ----- login -------------------------------------------------------------------------------------
 
@@ -130,6 +132,7 @@ async function showChat(): Promise<void> {
   $('workspace').hidden = false;
   $('who').hidden = false;
   $('who-label').textContent = session.demo ? `${session.clientId} (demonstração)` : session.clientId;
+  notifications?.start(session);
   await openConversation(session.conversationId);
   void conversations.refresh();
 }
@@ -350,7 +353,9 @@ function start(): void {
       $('toggle-convs').focus();
     }
   });
+  notifications = new NotificationsView($('notif-toggle') as HTMLButtonElement, $('notif-badge'), $('notifs'));
   $('logout').addEventListener('click', () => {
+    notifications?.stop();
     clearSession(store);
     void showLogin();
   });

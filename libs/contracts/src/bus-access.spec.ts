@@ -4,7 +4,17 @@ import { ContextSubjects } from './subjects/context';
 import { ExecutorSubjects } from './subjects/executor';
 import { PlannerSubjects } from './subjects/planner';
 import { AccessBroadcasts } from './subjects/access';
-import { BROADCAST_SUBSCRIBERS, EVENT_READER, eventsOutsideTheirNamespace, natsPermissions, renderNatsConfig, RPC_CALLERS } from './bus-access';
+import { ALERTS_CONSUMER, WAREHOUSE_EVENTS_SUBJECTS, WAREHOUSE_STREAM } from './subjects/warehouse-events';
+import {
+  BROADCAST_SUBSCRIBERS,
+  EVENT_READER,
+  eventsOutsideTheirNamespace,
+  FEEDS_PUBLISHER,
+  natsPermissions,
+  renderNatsConfig,
+  RPC_CALLERS,
+  WAREHOUSE_EVENT_LISTENERS,
+} from './bus-access';
 
 describe('bus access (NATS permissions generated from the contracts)', () => {
   const perms = natsPermissions();
@@ -25,7 +35,8 @@ describe('bus access (NATS permissions generated from the contracts)', () => {
           expect(ALL_RPCS.find((r) => r.subject === subject)?.service).toBe(s);
         } else {
           const hears = BROADCAST_SUBSCRIBERS.some(([d, subscribers]) => d.subject === subject && subscribers.includes(s));
-          expect(subject === `_INBOX.${s}.>` || subject.startsWith('cota.narrator.delta.v1') || hears).toBe(true);
+          const warehouse = subject === WAREHOUSE_EVENTS_SUBJECTS && WAREHOUSE_EVENT_LISTENERS.includes(s);
+          expect(subject === `_INBOX.${s}.>` || subject.startsWith('cota.narrator.delta.v1') || hears || warehouse).toBe(true);
         }
       }
       expect(perms[s].allow_responses).toBe(true);
@@ -52,9 +63,25 @@ describe('bus access (NATS permissions generated from the contracts)', () => {
     expect(subject.startsWith('cota.events.')).toBe(false);
   });
 
-  it('gives the event reader read-only access to events', () => {
-    expect(perms[EVENT_READER]).toEqual({ publish: { deny: ['>'] }, subscribe: { allow: ['cota.events.>'] } });
+  it('gives the event reader read-only access to events: live telemetry and replays through its own consumers', () => {
+    const reader = perms[EVENT_READER];
+    expect(reader.subscribe.allow).toEqual(['cota.events.>', '_INBOX.events.>']);
+    // Only JetStream API requests on the warehouse stream: never an event, never the alerts' durable consumer.
+    expect(reader.publish.allow!.every((p) => p.startsWith('$JS.API.'))).toBe(true);
+    expect(reader.publish.allow!.some((p) => p.startsWith('cota.'))).toBe(false);
+    expect(reader.publish.deny).toEqual(
+      expect.arrayContaining([`$JS.API.CONSUMER.MSG.NEXT.${WAREHOUSE_STREAM}.${ALERTS_CONSUMER}`, `$JS.API.CONSUMER.DELETE.${WAREHOUSE_STREAM}.${ALERTS_CONSUMER}`]),
+    );
     expect(eventsOutsideTheirNamespace()).toEqual([]);
+  });
+
+  it('lets only the ingest worker write the warehouse change events, and the executor hear and evaluate them', () => {
+    const writers = Object.entries(perms).filter(([, p]) => p.publish.allow?.includes(WAREHOUSE_EVENTS_SUBJECTS));
+    expect(writers.map(([u]) => u)).toEqual([FEEDS_PUBLISHER]);
+    expect(perms[FEEDS_PUBLISHER].subscribe.allow).toEqual(['_INBOX.ingest-worker.>']);
+    expect(perms.executor.subscribe.allow).toContain(WAREHOUSE_EVENTS_SUBJECTS);
+    expect(perms.executor.publish.allow).toContain(`$JS.API.CONSUMER.MSG.NEXT.${WAREHOUSE_STREAM}.${ALERTS_CONSUMER}`);
+    expect(perms.gateway.publish.allow!.some((p) => p.startsWith('$JS.'))).toBe(false);
   });
 
   it('renders a server config with one user per service and no password in it', () => {

@@ -3,13 +3,14 @@ import { ALL_BROADCASTS, ALL_RPCS } from './registry';
 import { Events } from './subjects/events';
 import { PlannerSubjects } from './subjects/planner';
 import { ContextSubjects } from './subjects/context';
-import { ExecutorSubjects } from './subjects/executor';
+import { ExecutorBroadcasts, ExecutorSubjects } from './subjects/executor';
 import { ToolGateSubjects } from './subjects/tool-gate';
 import { RagSubjects } from './subjects/rag';
 import { NarratorStream, NarratorSubjects } from './subjects/narrator';
 import { HealthSubjects } from './subjects/health';
 import { PrivacySubjects } from './subjects/privacy';
 import { AccessBroadcasts } from './subjects/access';
+import { ALERTS_CONSUMER, WAREHOUSE_EVENTS_SUBJECTS, WAREHOUSE_STREAM } from './subjects/warehouse-events';
 
 /**
  * Who may call what on the bus (issue 11, "a closed bus"). The subjects and the service that serves
@@ -21,8 +22,34 @@ import { AccessBroadcasts } from './subjects/access';
 
 /** The read-only user of developers' event readers (`npm run events`). */
 export const EVENT_READER = 'events' as const;
-export type NatsUser = ServiceName | typeof EVENT_READER;
-export const NATS_USERS: readonly NatsUser[] = [...SERVICES, EVENT_READER];
+/** The ingest worker's user: it serves and calls nothing, it only puts the warehouse change events into their stream. */
+export const FEEDS_PUBLISHER = 'ingest-worker' as const;
+export type NatsUser = ServiceName | typeof EVENT_READER | typeof FEEDS_PUBLISHER;
+export const NATS_USERS: readonly NatsUser[] = [...SERVICES, FEEDS_PUBLISHER, EVENT_READER];
+
+/**
+ * Who uses the warehouse change events (JetStream stream WAREHOUSE_STREAM). The executor hears every one
+ * on every replica (its read cache drops what an event changed) and reads them once per event through
+ * the durable consumer ALERTS_CONSUMER (the clients' alerts).
+ */
+export const WAREHOUSE_EVENT_LISTENERS: readonly ServiceName[] = ['executor'];
+export const ALERTS_EVALUATOR: ServiceName = 'executor';
+
+/** JetStream API subjects (nats.js asks `$JS.API.INFO` before its first JetStream call). */
+const jsApi = {
+  info: '$JS.API.INFO',
+  streamInfo: `$JS.API.STREAM.INFO.${WAREHOUSE_STREAM}`,
+  streamWrite: [`$JS.API.STREAM.CREATE.${WAREHOUSE_STREAM}`, `$JS.API.STREAM.UPDATE.${WAREHOUSE_STREAM}`],
+  consumer: (name: string) => [
+    `$JS.API.CONSUMER.CREATE.${WAREHOUSE_STREAM}`,
+    `$JS.API.CONSUMER.CREATE.${WAREHOUSE_STREAM}.${name}`,
+    `$JS.API.CONSUMER.CREATE.${WAREHOUSE_STREAM}.${name}.>`,
+    `$JS.API.CONSUMER.DURABLE.CREATE.${WAREHOUSE_STREAM}.${name}`,
+    `$JS.API.CONSUMER.INFO.${WAREHOUSE_STREAM}.${name}`,
+    `$JS.API.CONSUMER.MSG.NEXT.${WAREHOUSE_STREAM}.${name}`,
+    `$JS.ACK.${WAREHOUSE_STREAM}.${name}.>`,
+  ],
+};
 
 const gateway: ServiceName[] = ['gateway'];
 
@@ -55,6 +82,9 @@ export const RPC_CALLERS: ReadonlyArray<readonly [RpcDef, readonly ServiceName[]
   [ExecutorSubjects.stageImport, gateway],
   [ExecutorSubjects.getImport, gateway],
   [ExecutorSubjects.taxReport, gateway],
+  // The client's alert notifications (GET /me/notifications, the page's bell).
+  [ExecutorSubjects.notifications, gateway],
+  [ExecutorSubjects.notificationsRead, gateway],
   [ToolGateSubjects.invoke, gateway],
   [RagSubjects.retrieve, gateway],
   [RagSubjects.reindex, gateway],
@@ -73,7 +103,10 @@ export const RPC_CALLERS: ReadonlyArray<readonly [RpcDef, readonly ServiceName[]
 export const STREAM_FOLLOWERS: ReadonlyArray<readonly [StreamDef, readonly ServiceName[]]> = [[NarratorStream, gateway]];
 
 /** Broadcasts: the owner publishes, every replica of the subscribers receives (no queue group). */
-export const BROADCAST_SUBSCRIBERS: ReadonlyArray<readonly [EventDef, readonly ServiceName[]]> = [[AccessBroadcasts.keysRevoked, gateway]];
+export const BROADCAST_SUBSCRIBERS: ReadonlyArray<readonly [EventDef, readonly ServiceName[]]> = [
+  [AccessBroadcasts.keysRevoked, gateway],
+  [ExecutorBroadcasts.notificationCreated, gateway],
+];
 
 /** One NATS user's permissions, as the server's `permissions` block. */
 export interface NatsPermissions {
@@ -105,16 +138,42 @@ export function natsPermissions(): Record<NatsUser, NatsPermissions> {
     const follows = STREAM_FOLLOWERS.filter(([, f]) => f.includes(s)).map(([d]) => `${d.prefix}.>`);
     const broadcasts = BROADCAST_SUBSCRIBERS.filter(([d]) => d.service === s).map(([d]) => d.subject);
     const hears = BROADCAST_SUBSCRIBERS.filter(([, f]) => f.includes(s)).map(([d]) => d.subject);
+    const warehouse = WAREHOUSE_EVENT_LISTENERS.includes(s) ? [WAREHOUSE_EVENTS_SUBJECTS] : [];
+    const evaluator = s === ALERTS_EVALUATOR ? [jsApi.info, jsApi.streamInfo, ...jsApi.consumer(ALERTS_CONSUMER)] : [];
     out[s] = {
-      publish: { allow: uniq([...calls, `cota.events.${s}.>`, ...streams, ...broadcasts]) },
+      publish: { allow: uniq([...calls, `cota.events.${s}.>`, ...streams, ...broadcasts, ...evaluator]) },
       subscribe: {
         // Its own subjects, in its own queue group only; its own reply inbox; the streams it follows; the broadcasts it hears.
-        allow: uniq([...serves.map((r) => `${r.subject} ${r.service}`), ...(calls.length ? [`${inboxOf(s)}.>`] : []), ...follows, ...hears]),
+        allow: uniq([...serves.map((r) => `${r.subject} ${r.service}`), ...(calls.length || evaluator.length ? [`${inboxOf(s)}.>`] : []), ...follows, ...hears, ...warehouse]),
       },
       allow_responses: serves.length > 0,
     };
   }
-  out[EVENT_READER] = { publish: { deny: ['>'] }, subscribe: { allow: ['cota.events.>'] } };
+  // The stream's only writer: the change events, the stream's creation, and the stream's acks on its inbox.
+  out[FEEDS_PUBLISHER] = {
+    publish: { allow: [WAREHOUSE_EVENTS_SUBJECTS, jsApi.info, jsApi.streamInfo, ...jsApi.streamWrite] },
+    subscribe: { allow: [`${inboxOf(FEEDS_PUBLISHER)}.>`] },
+  };
+  // Reads the live telemetry and replays the stream through its own ephemeral consumers (npm run events --since).
+  out[EVENT_READER] = {
+    publish: {
+      allow: [
+        jsApi.info,
+        jsApi.streamInfo,
+        `$JS.API.CONSUMER.CREATE.${WAREHOUSE_STREAM}`,
+        `$JS.API.CONSUMER.CREATE.${WAREHOUSE_STREAM}.*`,
+        `$JS.API.CONSUMER.CREATE.${WAREHOUSE_STREAM}.*.>`,
+        `$JS.API.CONSUMER.INFO.${WAREHOUSE_STREAM}.*`,
+        `$JS.API.CONSUMER.MSG.NEXT.${WAREHOUSE_STREAM}.*`,
+        `$JS.API.CONSUMER.DELETE.${WAREHOUSE_STREAM}.*`,
+      ],
+      deny: [
+        ...jsApi.consumer(ALERTS_CONSUMER).filter((x) => x.includes(`.${ALERTS_CONSUMER}`) && !x.startsWith('$JS.ACK')),
+        `$JS.API.CONSUMER.DELETE.${WAREHOUSE_STREAM}.${ALERTS_CONSUMER}`,
+      ],
+    },
+    subscribe: { allow: ['cota.events.>', `${inboxOf(EVENT_READER)}.>`] },
+  };
   return out;
 }
 

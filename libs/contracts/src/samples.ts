@@ -9,6 +9,7 @@ import { RagSubjects } from './subjects/rag';
 import { NarratorSubjects } from './subjects/narrator';
 import { HealthSubjects } from './subjects/health';
 import { PrivacySubjects } from './subjects/privacy';
+import { WarehouseEvents, type WarehouseEventName } from './subjects/warehouse-events';
 
 /**
  * One valid request and reply per subject: contract tests round-trip them on both transports,
@@ -102,6 +103,16 @@ const conversationState = {
   last_entity: 'fiis_cadastro',
   last_tickers: ['HGLG11'],
   last_reference: { ticker: 'HGLG11', entity: 'fiis_cadastro', intent: 'fiis_cadastro', updated_at: '2026-01-01T00:00:00.000Z', turn_index: 1 },
+};
+
+/** One alert notification (libs/alerts), as GET /me/notifications lists it. */
+export const SAMPLE_NOTIFICATION = {
+  notification_id: 7,
+  rule_id: 'alr_3f2b9c1e',
+  title: 'XPML11 anunciou provento',
+  body: 'O XPML11 anunciou R$ 0,92 por cota (data-com 28/11/2026, pagamento em 12/12/2026).',
+  created_at: '2026-11-27T21:31:02.000Z',
+  read: false,
 };
 
 export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: unknown }> = [
@@ -245,6 +256,12 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
     response: { service: def.service, instance: 'abc', ok: true, checks: { nats: { ok: true } } },
   })),
   {
+    def: ExecutorSubjects.notifications,
+    request: { client_id: 'cliente-demo-1', limit: 20 },
+    response: { notifications: [SAMPLE_NOTIFICATION], unread: 1 },
+  },
+  { def: ExecutorSubjects.notificationsRead, request: { client_id: 'cliente-demo-1', up_to: 7 }, response: { marked: 1, unread: 0 } },
+  {
     def: PrivacySubjects.fenceGateway,
     request: { erasure_id: 'erasure_1', client_id: 'cliente-demo-1' },
     response: { keys: 2, drained: true },
@@ -255,3 +272,47 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
     response: { erased: [{ service: def.service, store: 'api_keys', backend: 'postgres' as const, count: 1 }] },
   })),
 ];
+
+/** One valid payload per warehouse change event (the AsyncAPI examples; contracts tests parse each). */
+const warehouseBase = { source: 'fnet', change: 'new' as const, at: '2026-11-27T21:30:00.000Z' };
+export const WAREHOUSE_EVENT_SAMPLES: { [K in WarehouseEventName]: z.input<(typeof WarehouseEvents)[K]['payload']> } = {
+  distributionAnnounced: {
+    ...warehouseBase,
+    event_id: '5f0c3b1e8a7d4c2b9e6f1a0d3c5b7e9f',
+    ticker: 'XPML11',
+    record_date: '2026-11-28',
+    payment_date: '2026-12-12',
+    amount_per_share: 0.92,
+  },
+  priceClosed: {
+    ...warehouseBase,
+    source: 'b3-cotahist',
+    event_id: '0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    ticker: 'HGLG11',
+    traded_at: '2026-11-27',
+    close: 158.4,
+    open: 157.9,
+    max: 159.1,
+    min: 157.5,
+    volume: 12840,
+  },
+  indicatorPublished: {
+    ...warehouseBase,
+    source: 'bcb-sgs',
+    event_id: '9e8d7c6b5a4f30211f2e3d4c5b6a7988',
+    indicator: 'SELIC',
+    date: '2026-11-27',
+    value: 14.9,
+    unit: '% a.a.',
+  },
+  monthlyReportLoaded: {
+    ...warehouseBase,
+    source: 'cvm-dados',
+    event_id: '1234abcd5678ef901234abcd5678ef90',
+    cnpj: '11.728.688/0001-47',
+    ticker: 'HGLG11',
+    ref_month: '2026-10-01',
+    equity_per_share: 161.27,
+    dy_monthly_ratio: 0.0068,
+  },
+};

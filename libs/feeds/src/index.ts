@@ -16,3 +16,4 @@ export * from './scheduler';
 export * from './feed-status';
 export * from './worker';
 export * from './change-events';
+export * from './event-publisher';

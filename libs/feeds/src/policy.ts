@@ -29,6 +29,23 @@ export const FeedsPolicySchema = z
     http_timeout_ms: z.number().int().positive(),
     retry: z.object({ attempts: z.number().int().min(1).max(10), initial_delay_ms: z.number().int().positive(), max_delay_ms: z.number().int().positive() }).strict(),
     lease_s: z.number().int().positive(),
+    /** The change events' JetStream stream and the outbox publisher. */
+    events: z
+      .object({
+        /** Events older than this leave the stream (limits retention); replays reach this far back. */
+        max_age_days: z.number().int().min(1).max(3650),
+        /** The stream's size cap; the oldest events leave first. */
+        max_bytes: z.number().int().min(1_048_576),
+        /** A message id seen within this window is stored once (a publisher that retries after a crash). */
+        duplicate_window_s: z
+          .number()
+          .int()
+          .min(1)
+          .max(7 * 86_400),
+        /** How often the outbox is swept for events a failed publish left behind (each run publishes its own at once). */
+        sweep_every_s: z.number().int().min(1).max(3600),
+      })
+      .strict(),
     sources: z
       .object({
         'bcb-sgs': z.object({ ...common, start: isoDate, series: z.array(SgsSeries).min(1) }).strict(),

@@ -8,9 +8,12 @@ import { buildFeeds, type FeedsPolicy } from './policy';
 import { FeedRunner, type ChangeSink, type FeedRunResult } from './run-feed';
 import { FeedScheduler, type SchedulerLog } from './scheduler';
 import { storeChangeEvents } from './change-events';
+import { OutboxPublisher, type ChangeEventSink } from './event-publisher';
 
 export interface FeedsWorker {
   runner: FeedRunner;
+  /** Moves the outbox's change events to the bus; null when the worker has no sink. */
+  publisher: OutboxPublisher | null;
   start(): void;
   stop(): Promise<void>;
   status(): Promise<FeedStatus[]>;
@@ -22,7 +25,15 @@ export interface FeedsWorker {
 export function createFeedsWorker(
   ds: DataSource,
   policy: FeedsPolicy,
-  opts: { registry?: Registry; log: SchedulerLog; instance?: string; today?: () => string; onChanges?: ChangeSink },
+  opts: {
+    registry?: Registry;
+    log: SchedulerLog;
+    instance?: string;
+    today?: () => string;
+    onChanges?: ChangeSink;
+    /** Where committed change events are published (the JetStream stream, or the in-process bus); none: they stay in the outbox. */
+    events?: ChangeEventSink;
+  },
 ): FeedsWorker {
   const today = opts.today ?? (() => saoPauloToday());
   const runner = new FeedRunner(ds, buildFeeds(policy), {
@@ -38,17 +49,40 @@ export function createFeedsWorker(
   });
   const maxLag = Object.fromEntries(FEED_NAMES.filter((n) => policy.sources[n].enabled).map((n) => [n, policy.sources[n].max_lag_days])) as Partial<Record<FeedName, number>>;
   const metrics = opts.registry ? new FeedMetrics(opts.registry, ds, maxLag, today) : null;
-  const record = (r: FeedRunResult) => metrics?.record(r);
+  const publisher = opts.events ? new OutboxPublisher(ds, opts.events, opts.log) : null;
+  // A run's events are published as soon as it committed; the sweep retries what a failed publish left.
+  const record = (r: FeedRunResult) => {
+    metrics?.record(r);
+    if (r.outcome === 'ok' && r.rowsAdded + r.rowsUpdated > 0) void publisher?.drainQuietly();
+  };
   const scheduled = runner.names().map((name) => ({ name, schedule: policy.sources[name].schedule }));
   const scheduler = new FeedScheduler(runner, scheduled, policy.timezone, opts.log, record);
+  let sweep: NodeJS.Timeout | null = null;
   return {
     runner,
-    start: () => scheduler.start(),
-    stop: () => scheduler.stop(),
+    publisher,
+    start: () => {
+      scheduler.start();
+      if (publisher) {
+        void publisher.drainQuietly();
+        const keepMs = policy.events.max_age_days * 86_400_000;
+        sweep = setInterval(() => {
+          void publisher.drainQuietly();
+          void publisher.prune(keepMs).catch((e: Error) => opts.log.warn('feed_events not pruned', { error: e.message }));
+        }, policy.events.sweep_every_s * 1000);
+        sweep.unref();
+      }
+    },
+    stop: async () => {
+      if (sweep) clearInterval(sweep);
+      await scheduler.stop();
+      await publisher?.drainQuietly();
+    },
     status: () => feedStatus(ds, maxLag, today()),
     runNow: async (source) => {
       const r = await runner.runNow(source);
-      record(r);
+      metrics?.record(r);
+      if (r.outcome === 'ok') await publisher?.drainQuietly();
       return r;
     },
   };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Socket } from 'node:net';
 import { InProcessTransport } from './in-process-transport';
-import { EventTap, readEventTap, serveEventTap } from './event-tap';
+import { EventTap, readEventTap, requestTapReplay, serveEventTap } from './event-tap';
 
 /** Waits until `check` holds (the tap and the bus deliver asynchronously). */
 async function until(check: () => boolean, ms = 2000): Promise<void> {
@@ -64,6 +64,32 @@ describe('event tap (embedded events for `npm run events`)', () => {
 
   it('tells a reader there is no embedded Cota when nothing serves the path', async () => {
     await expect(readEventTap(join(dir, 'none.sock'), () => undefined)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('replays the stored events a reader asks for, then says how many', async () => {
+    const asked: Array<[string, string]> = [];
+    tap = await serveEventTap(transport, join(dir, 'events.sock'), async (since, pattern) => {
+      asked.push([since.toISOString(), pattern]);
+      return [{ subject: 'cota.events.warehouse.distribution-announced.v1', payload: { ticker: 'XPML11', amount_per_share: 0.92 } }];
+    });
+    const lines: string[] = [];
+    reader = await readEventTap(tap.path, (l) => lines.push(l));
+    requestTapReplay(reader, new Date('2026-11-27T11:00:00Z'), 'cota.events.warehouse.>');
+    await until(() => lines.length === 2);
+    expect(asked).toEqual([['2026-11-27T11:00:00.000Z', 'cota.events.warehouse.>']]);
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      { subject: 'cota.events.warehouse.distribution-announced.v1', ticker: 'XPML11', amount_per_share: 0.92 },
+      { replay_done: 1, stored: true },
+    ]);
+  });
+
+  it('answers an empty replay when nothing is stored', async () => {
+    tap = await serveEventTap(transport, join(dir, 'events.sock'));
+    const lines: string[] = [];
+    reader = await readEventTap(tap.path, (l) => lines.push(l));
+    requestTapReplay(reader, new Date(), 'cota.events.warehouse.>');
+    await until(() => lines.length === 1);
+    expect(JSON.parse(lines[0])).toEqual({ replay_done: 0, stored: false });
   });
 });
 

@@ -17,7 +17,23 @@ const ALL_EVENTS = 'cota.events.>';
 /** Unix socket paths are limited to 104-108 bytes depending on the system. */
 export const MAX_SOCKET_PATH = 100;
 
-export async function serveEventTap(transport: Transport, path: string): Promise<EventTap> {
+/** A stored event for a replay (embedded: a row of the feed_events outbox). */
+export interface TapReplayEvent {
+  subject: string;
+  payload: object;
+}
+
+/**
+ * A reader asks for a replay by writing one line `{"replay_since": "<ISO time>", "pattern": "<subjects>"}`;
+ * the tap answers with the stored events since then, one line each, then `{"replay_done": <count>}`.
+ */
+export interface TapReplayRequest {
+  replay_since: string;
+  pattern: string;
+}
+export type TapReplaySource = (since: Date, pattern: string) => Promise<TapReplayEvent[]>;
+
+export async function serveEventTap(transport: Transport, path: string, replay: TapReplaySource | null = null): Promise<EventTap> {
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH) throw new Error(`event socket path is too long for a Unix socket (${path})`);
   await removeStaleSocket(path);
   const readers = new Set<Socket>();
@@ -25,6 +41,16 @@ export async function serveEventTap(transport: Transport, path: string): Promise
   const server: Server = createServer((socket) => {
     readers.add(socket);
     socket.on('error', () => socket.destroy());
+    let asked = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      asked += chunk;
+      const end = asked.indexOf('\n');
+      if (end < 0) return;
+      const line = asked.slice(0, end);
+      asked = '';
+      void answerReplay(socket, line, replay);
+    });
     socket.on('close', () => {
       readers.delete(socket);
       if (readers.size === 0) {
@@ -56,6 +82,28 @@ export async function serveEventTap(transport: Transport, path: string): Promise
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+async function answerReplay(socket: Socket, line: string, replay: TapReplaySource | null): Promise<void> {
+  let count = 0;
+  try {
+    const req = JSON.parse(line) as TapReplayRequest;
+    const since = new Date(req.replay_since);
+    if (replay && !Number.isNaN(since.getTime())) {
+      for (const e of await replay(since, req.pattern)) {
+        socket.write(JSON.stringify({ subject: e.subject, ...e.payload }) + '\n');
+        count++;
+      }
+    }
+  } catch {
+    /* a bad request gets an empty replay */
+  }
+  socket.write(JSON.stringify({ replay_done: count, stored: replay !== null }) + '\n');
+}
+
+/** Asks a connected tap for the stored events since `since` (see TapReplayRequest). */
+export function requestTapReplay(socket: Socket, since: Date, pattern: string): void {
+  socket.write(JSON.stringify({ replay_since: since.toISOString(), pattern } satisfies TapReplayRequest) + '\n');
 }
 
 /** A socket file left by a process that died is removed; one that answers belongs to a running Cota. */

@@ -12,3 +12,4 @@ export * from './log-fields';
 export * from './metrics';
 export * from './nest';
 export * from './event-tap';
+export * from './warehouse-stream';

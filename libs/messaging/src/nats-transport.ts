@@ -102,6 +102,11 @@ export class NatsTransport implements Transport {
 
   private constructor(private readonly nc: NatsConnection) {}
 
+  /** The raw connection, for JetStream (the warehouse change events' stream, warehouse-stream.ts). */
+  get connection(): NatsConnection {
+    return this.nc;
+  }
+
   static async connect(opts: NatsTransportOptions): Promise<NatsTransport> {
     const parsed = natsServerAndCredentials(opts.url);
     const user = opts.user ?? parsed.user;

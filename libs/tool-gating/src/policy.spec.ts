@@ -20,17 +20,23 @@ describe('tool_gate.yaml', () => {
       'calcular_financas',
       'calendario_proventos',
       'consultar_transacoes',
+      'criar_alerta',
       'enviar_relatorio_email',
       'filtrar_relatorio',
       'gerar_relatorio_diario',
       'importar_extrato',
+      'listar_alertas',
       'numero_magico',
+      'pausar_alerta',
+      'reativar_alerta',
       'registrar_operacao',
       'registrar_transacao',
       'relatorio_ir_anual',
+      'remover_alerta',
       'rentabilidade_carteira',
       'simular_ir_venda',
     ]);
+    expect(p.tools.criar_alerta.sensitive).toBe(true);
     expect(p.tools.enviar_relatorio_email.sensitive).toBe(true);
     expect(p.tools.importar_extrato.sensitive).toBe(true);
     expect(p.tools.registrar_operacao.sensitive).toBe(true);

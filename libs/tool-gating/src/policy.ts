@@ -19,6 +19,8 @@ export const EXTRACTOR_NAMES = [
   'trade',
   'ledger_period',
   'return_period',
+  'alert',
+  'alert_pick',
 ] as const;
 
 /** Injection sources that are not session keys: the conversation's last single fund (see the gate). */

@@ -22,7 +22,7 @@ export interface ReportFilters {
 /** A stored report as tools return it: self-describing, with a ready pt-BR rendering in `text`. */
 export interface Report {
   report_id: string;
-  kind: 'daily_briefing' | 'filtered' | 'income_tax';
+  kind: 'daily_briefing' | 'filtered' | 'income_tax' | 'alert';
   title: string;
   generated_at: string;
   parent_report_id: string | null;

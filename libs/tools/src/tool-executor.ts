@@ -13,6 +13,7 @@ import { CategoryVocabulary, queryTransactions, registerTransaction, Transaction
 import { importStatement, MeasureReader, monthlySaleTax, portfolioReturn, registerTrade, yearlyTaxReport } from './ledger';
 import type { Queryable } from '@cota/ledger';
 import type { LedgerImports, LedgerTrades } from '@cota/ledger';
+import { changeAlert, createAlert, listAlerts, type AlertStore } from '@cota/alerts';
 
 export type ToolRun = z.infer<typeof ToolRunRequest>;
 export type ToolRunOutput = z.infer<typeof ToolRunResponse>;
@@ -28,6 +29,8 @@ export interface ToolExecutorDeps {
   ledger?: { imports: LedgerImports; trades: LedgerTrades; db: Queryable };
   /** The measure catalog's reads (closes, income received, benchmarks): the portfolio's return. */
   measures?: MeasureReader;
+  /** The client's alert rules (libs/alerts). */
+  alerts?: AlertStore;
   /** Filter vocabulary from policies/tool_gate.yaml (`filters`). */
   vocabulary: { sections: SectionVocabulary; segments: SegmentVocabulary; categories: CategoryVocabulary };
   now?: () => Date;
@@ -50,6 +53,11 @@ export const TOOL_NAMES = [
   'apurar_ir_vendas',
   'relatorio_ir_anual',
   'rentabilidade_carteira',
+  'criar_alerta',
+  'listar_alertas',
+  'pausar_alerta',
+  'reativar_alerta',
+  'remover_alerta',
 ] as const;
 
 const EMAIL_RE = /^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
@@ -99,9 +107,24 @@ export class ToolExecutor {
       case 'rentabilidade_carteira':
         if (!this.deps.measures) throw new CotaError('UNAVAILABLE', 'measure reads are not wired in this executor');
         return this.done(req, await portfolioReturn(this.ledger().db, this.deps.measures, req.args, { ...req, today: this.today() }));
+      case 'criar_alerta':
+        return this.done(req, await createAlert(this.alerts(), req.args, req));
+      case 'listar_alertas':
+        return this.done(req, await listAlerts(this.alerts(), req));
+      case 'pausar_alerta':
+        return this.done(req, await changeAlert(this.alerts(), 'pause', req.args, req));
+      case 'reativar_alerta':
+        return this.done(req, await changeAlert(this.alerts(), 'resume', req.args, req));
+      case 'remover_alerta':
+        return this.done(req, await changeAlert(this.alerts(), 'remove', req.args, req));
       default:
         throw new CotaError('BAD_REQUEST', `A ferramenta "${req.name}" não existe.`);
     }
+  }
+
+  private alerts(): AlertStore {
+    if (!this.deps.alerts) throw new CotaError('UNAVAILABLE', 'alert tools are not wired in this executor');
+    return this.deps.alerts;
   }
 
   private ledger() {

@@ -132,3 +132,40 @@ export function deleteConversation(s: Session, conversationId: string): Promise<
 export function sendFeedback(s: Session, conversationId: string, requestId: string, rating: 'up' | 'down', comment: string | null): Promise<unknown> {
   return authed(s, `/conversations/${encodeURIComponent(conversationId)}/feedback`, { method: 'POST', body: { request_id: requestId, rating, comment } });
 }
+
+/** One notification of the client's alerts (GET /me/notifications). */
+export interface NotificationItem {
+  notification_id: number;
+  title: string;
+  body: string;
+  created_at: string;
+  read: boolean;
+}
+
+export function fetchNotifications(s: Pick<Session, 'key'>): Promise<{ notifications: NotificationItem[]; unread: number }> {
+  return authed(s, '/me/notifications?limit=20');
+}
+
+export function markNotificationsRead(s: Pick<Session, 'key'>): Promise<{ marked: number; unread: number }> {
+  return authed(s, '/me/notifications/read', { method: 'POST' });
+}
+
+/** GET /me/notifications/stream: the unread count when it opens, then each new notification, until `signal` aborts. */
+export async function followNotifications(s: Pick<Session, 'key'>, on: { unread(n: number): void; notification(n: NotificationItem): void }, signal: AbortSignal): Promise<void> {
+  const res = await fetch('/me/notifications/stream', { headers: { accept: 'text/event-stream', authorization: `Bearer ${s.key}` }, signal });
+  if (!res.ok || !res.body) throw await errorOf(res);
+  const parser = createParser({
+    onEvent: (ev) => {
+      const data = JSON.parse(ev.data) as Record<string, unknown>;
+      if (ev.event === 'unread') on.unread(Number(data.unread ?? 0));
+      else if (ev.event === 'notification') on.notification(data as unknown as NotificationItem);
+    },
+  });
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    parser.feed(decoder.decode(value, { stream: true }));
+  }
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRpc } from '../define';
+import { defineBroadcast, defineRpc } from '../define';
 import { QueryParams, QueryResult } from '../common';
 import { MeasureResult, StructuredQuestion } from '../question';
 
@@ -78,6 +78,33 @@ export const GetImportResponse = z.object({ import: ImportView.nullable() });
 export const TaxReportRequest = z.object({ client_id: z.string().min(1), year: z.number().int().min(2000).max(2100) });
 export const TaxReportResponse = z.object({ file_name: z.string(), csv: z.string(), empty: z.boolean() });
 
+/** A notification of the client's alerts (libs/alerts), as the page shows it. */
+export const ClientNotification = z.object({
+  notification_id: z.number().int().positive(),
+  rule_id: z.string().nullable(),
+  title: z.string(),
+  body: z.string(),
+  created_at: z.string(),
+  read: z.boolean(),
+});
+export type ClientNotification = z.infer<typeof ClientNotification>;
+/** The client's newest notifications and how many are unread. */
+export const NotificationsRequest = z.object({
+  client_id: z.string().min(1),
+  limit: z.number().int().min(1).max(100).default(50),
+});
+export const NotificationsResponse = z.object({ notifications: z.array(ClientNotification), unread: z.number().int().nonnegative() });
+/** Marks the client's notifications read, up to `up_to` (null: all). */
+export const NotificationsReadRequest = z.object({ client_id: z.string().min(1), up_to: z.number().int().positive().nullable() });
+export const NotificationsReadResponse = z.object({ marked: z.number().int().nonnegative(), unread: z.number().int().nonnegative() });
+
+/** A notification just written for a client: every gateway replica pushes it to that client's open streams. */
+export const NotificationCreated = z.object({ client_id: z.string().min(1), notification: ClientNotification });
+export type NotificationCreated = z.infer<typeof NotificationCreated>;
+export const ExecutorBroadcasts = {
+  notificationCreated: defineBroadcast({ subject: 'cota.executor.notification-created.v1', service: 'executor', payload: NotificationCreated }),
+};
+
 export const ExecutorSubjects = {
   query: defineRpc({ subject: 'cota.executor.query.v1', service: 'executor', request: QueryRequest, response: QueryResult, timeoutMs: 10000, idempotent: true }),
   measure: defineRpc({ subject: 'cota.executor.measure.v1', service: 'executor', request: MeasureRequest, response: MeasureResult, timeoutMs: 10000, idempotent: true }),
@@ -86,4 +113,6 @@ export const ExecutorSubjects = {
   stageImport: defineRpc({ subject: 'cota.executor.stage-import.v1', service: 'executor', request: StageImportRequest, response: StageImportResponse, timeoutMs: 20000 }),
   getImport: defineRpc({ subject: 'cota.executor.get-import.v1', service: 'executor', request: GetImportRequest, response: GetImportResponse, idempotent: true }),
   taxReport: defineRpc({ subject: 'cota.executor.tax-report.v1', service: 'executor', request: TaxReportRequest, response: TaxReportResponse, timeoutMs: 15000, idempotent: true }),
+  notifications: defineRpc({ subject: 'cota.executor.notifications.v1', service: 'executor', request: NotificationsRequest, response: NotificationsResponse, idempotent: true }),
+  notificationsRead: defineRpc({ subject: 'cota.executor.notifications-read.v1', service: 'executor', request: NotificationsReadRequest, response: NotificationsReadResponse }),
 };

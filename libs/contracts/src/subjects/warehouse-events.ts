@@ -66,3 +66,17 @@ export const WarehouseEvents = {
 export type WarehouseEventName = keyof typeof WarehouseEvents;
 /** Every warehouse change subject (`cota.events.warehouse.>`), for a stream or a durable consumer. */
 export const WAREHOUSE_EVENTS_SUBJECTS = 'cota.events.warehouse.>';
+
+/**
+ * The JetStream stream that keeps the warehouse change events (file storage, limits retention: each
+ * event is kept `max_age_days` of policies/feeds.yaml, whoever read it). A message's id is its
+ * `event_id` (`Nats-Msg-Id`), so an event published again within the duplicate window is stored once.
+ */
+export const WAREHOUSE_STREAM = 'COTA_WAREHOUSE_EVENTS';
+/** The durable consumer that evaluates the clients' alerts (one cursor for every evaluator replica). */
+export const ALERTS_CONSUMER = 'alerts';
+
+/** A warehouse event's schema by subject (a consumer validates what it reads from the stream). */
+export function warehouseEventBySubject(subject: string): (typeof WarehouseEvents)[WarehouseEventName] | null {
+  return Object.values(WarehouseEvents).find((e) => e.subject === subject) ?? null;
+}

@@ -3,12 +3,14 @@ import { extractFinanceArgs } from './finance-args';
 import { extractFund, extractMagic, extractTaxSale, extractTransaction, extractTransactionQuery } from './personal-args';
 import { extractEmail, extractReportFilters, extractReportId } from './text-args';
 import { extractLedgerPeriod, extractReturnPeriod, extractTrade } from './trade-args';
+import { extractAlert, extractAlertPick } from './alert-args';
 
 export * from './numbers';
 export * from './finance-args';
 export * from './personal-args';
 export * from './text-args';
 export * from './trade-args';
+export * from './alert-args';
 
 /** What an extractor knows besides the text: today's date in Brazil and the arguments the call waits for. */
 export interface ExtractContext {
@@ -44,6 +46,8 @@ export const EXTRACTORS: Record<ToolGatePolicy['tools'][string]['extractors'][nu
   trade: (q, _p, c) => ({ ...extractTrade(q, c.today) }),
   ledger_period: (q, _p, c) => ({ ...extractLedgerPeriod(q, c.today) }),
   return_period: (q, _p, c) => ({ ...extractReturnPeriod(q, c.today) }),
+  alert: (q) => ({ ...extractAlert(q) }),
+  alert_pick: (q) => ({ ...extractAlertPick(q) }),
 };
 
 /** Runs a contract's extractors; an earlier extractor wins on the same argument. */

@@ -1,10 +1,10 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MeasureResult, QueryParams, QueryResult, StructuredQuestion } from '@cota/contracts';
+import { WarehouseEvents, type MeasureResult, type QueryParams, type QueryResult, type StructuredQuestion } from '@cota/contracts';
 import { loadPolicy, policiesDir, PolicyError } from '@cota/config';
 import { loadEntityCatalog, loadMeasureCatalog } from '@cota/catalog';
-import { PublicReadCache, ReadCachePolicy } from './read-cache';
+import { PublicReadCache, ReadCachePolicy, warehouseChange } from './read-cache';
 
 const entities = loadEntityCatalog();
 const measures = loadMeasureCatalog();
@@ -116,5 +116,63 @@ describe('PublicReadCache (policies/read_cache.yaml)', () => {
     writeFileSync(join(dir, 'read_cache.yaml'), readFileSync(join(dir, 'read_cache.yaml'), 'utf8').replace('ttl_s: 60', 'ttl_s: 0'));
     expect(() => loadPolicy('read_cache', ReadCachePolicy, dir)).toThrow(PolicyError);
     expect(() => loadPolicy('read_cache', ReadCachePolicy, dir)).toThrow("read_cache.yaml: field 'ttl_s'");
+  });
+});
+
+describe('PublicReadCache invalidation by warehouse change events', () => {
+  const measureOf = (n: number) => ({ measure: 'x', values: [], n }) as unknown as MeasureResult;
+
+  it('maps each change event to the funds and series it changed', () => {
+    expect(warehouseChange(WarehouseEvents.distributionAnnounced.subject, { ticker: 'XPML11' })).toEqual({ funds: ['XPML11'], series: [] });
+    expect(warehouseChange(WarehouseEvents.priceClosed.subject, { ticker: 'HGLG11' })).toEqual({ funds: ['HGLG11'], series: [] });
+    expect(warehouseChange(WarehouseEvents.monthlyReportLoaded.subject, { ticker: null })).toEqual({ funds: [], series: [] });
+    expect(warehouseChange(WarehouseEvents.indicatorPublished.subject, { indicator: 'CDI-DAILY' })).toEqual({ funds: [], series: ['CDI-DAILY', 'CDI'] });
+    expect(warehouseChange('cota.events.gateway.asked.v1', {})).toBeNull();
+  });
+
+  it("drops a fund's reads on its change, and the reads across funds, but keeps other funds' and the series'", async () => {
+    const cache = new PublicReadCache(policy, entities, measures);
+    const rows = counting((n) => result('fiis_dividendos', n));
+    const m = counting(measureOf);
+    const hglg = { entity: 'fiis_dividendos', params };
+    const knri = { entity: 'fiis_dividendos', params: { ...params, ticker: 'KNRI11', tickers: ['KNRI11'] } };
+    const ranking = question({ subjects: [], measure: 'dy', agg: 'value' });
+    const selic = question({ subjects: [{ kind: 'indicator', id: 'SELIC' }], measure: 'annual_rate', agg: 'value' });
+    const readAll = async () => {
+      await cache.query(hglg, rows.load);
+      await cache.query(knri, rows.load);
+      await cache.measure(ranking, m.load);
+      await cache.measure(selic, m.load);
+    };
+    await readAll();
+    expect([rows.calls(), m.calls()]).toEqual([2, 2]);
+
+    expect(cache.invalidate({ funds: ['HGLG11'], series: [] })).toBe(2); // HGLG11's read and the ranking
+    await readAll();
+    expect([rows.calls(), m.calls()]).toEqual([3, 3]);
+
+    expect(cache.invalidate({ funds: [], series: ['SELIC'] })).toBe(2); // the Selic and the ranking
+    await readAll();
+    expect([rows.calls(), m.calls()]).toEqual([3, 5]);
+    expect(cache.invalidate({ funds: ['XPML11'], series: [] })).toBe(1); // only what names no fund
+  });
+
+  it('a read dropped while it loads is read again, not served stale', async () => {
+    const cache = new PublicReadCache(policy, entities, measures);
+    let n = 0;
+    let release: () => void = () => undefined;
+    const slow = () =>
+      new Promise<QueryResult>((res) => {
+        n++;
+        const mine = n;
+        if (mine === 1) release = () => res(result('fiis_dividendos', mine));
+        else res(result('fiis_dividendos', mine));
+      });
+    const pending = cache.query({ entity: 'fiis_dividendos', params }, slow);
+    await new Promise((r) => setImmediate(r));
+    cache.invalidate({ funds: ['HGLG11'], series: [] });
+    release();
+    const got = await pending;
+    expect(got.rows).toEqual([{ n: n }]);
   });
 });

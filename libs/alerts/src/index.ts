@@ -1,0 +1,7 @@
+export * from './rule';
+export * from './migrations';
+export * from './store';
+export * from './evaluator';
+export * from './alert-tools';
+export * from './consumer';
+export * from './erasure';
