@@ -117,7 +117,7 @@ describe('MeasureQueryService', () => {
     const runner = new FakeRunner({});
     await new MeasureQueryService(catalog, runner).clientFlows('received', 'cliente-demo-1', '2023-12-31', '2024-12-31');
     const [call] = runner.calls;
-    expect(call.sql).toContain('COALESCE("payment_date", "traded_until_date")');
+    expect(call.sql).toContain('COALESCE("payment_date", "received_on")');
     expect(call.sql).toContain('"client_id" = $1');
     expect(call.values).toEqual(['cliente-demo-1', '2023-12-31', '2024-12-31']);
   });
