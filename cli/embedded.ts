@@ -2,13 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CotaEnv, repoRoot } from '@cota/config';
 import { BusMetrics, EventTap, InProcessTransport, serveEventTap } from '@cota/messaging';
-import { Logger, openDatabase, RunningService, runMigrations, startEmbeddedPostgres, startService } from '@cota/service-kit';
+import { createLogger, openDatabase, RunningService, runMigrations, startEmbeddedPostgres, startService } from '@cota/service-kit';
 import { ensureWarehouse, missingDataMessage } from '@cota/warehouse';
 import { createFeedsWorker, feedsMigrations, FeedsWorker, loadFeedsPolicy, withUrlOverrides } from '@cota/feeds';
 import { embeddedEventsSocket } from './event-socket';
 import { SERVICE_DEFINITIONS } from './services';
 
-const log = new Logger('embedded');
+const log = createLogger('embedded');
 
 export interface EmbeddedCota {
   url: string;
@@ -44,7 +44,7 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
     await pg.stop();
   };
   try {
-    await ensureWarehouse(database, { dataDir: env.dataDir, log: (m: string) => log.info(m) });
+    await ensureWarehouse(database, { dataDir: env.dataDir, log });
     for (const def of Object.values(SERVICE_DEFINITIONS)) {
       services.push(await startService(def, env, { transport, database, redis: null, metrics }));
     }
@@ -63,10 +63,10 @@ async function openEventTap(transport: InProcessTransport, wanted: boolean): Pro
   try {
     mkdirSync(dirname(embeddedEventsSocket()), { recursive: true });
     const tap = await serveEventTap(transport, embeddedEventsSocket());
-    log.info('events served to `npm run events`', { socket: tap.path });
+    log.info({ socket: tap.path }, 'events served to `npm run events`');
     return tap;
   } catch (e) {
-    log.warn('events not served to `npm run events`', { reason: (e as Error).message });
+    log.warn({ reason: (e as Error).message }, 'events not served to `npm run events`');
     return null;
   }
 }

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadEnv, repoRoot } from '@cota/config';
-import { openDatabase, RunningService, startService } from '@cota/service-kit';
+import { openDatabase, silentLogger, RunningService, startService } from '@cota/service-kit';
 import { ensureWarehouse } from '@cota/warehouse';
 import { createScratchDatabase, freePort, policiesWithRaisedQuotas } from './scratch';
 import { SERVICE_DEFINITIONS } from './services';
@@ -93,7 +93,7 @@ export async function startSystem(): Promise<{ url: string; keys: Record<string,
   const services: RunningService[] = [];
   try {
     const ds = await openDatabase({ url: databaseUrl });
-    await ensureWarehouse(ds, { dataDir: env.dataDir, log: () => undefined });
+    await ensureWarehouse(ds, { dataDir: env.dataDir, log: silentLogger() });
     await ds.destroy();
     for (const def of Object.values(SERVICE_DEFINITIONS)) services.push(await startService(def, env));
   } catch (e) {

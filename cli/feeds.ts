@@ -2,7 +2,7 @@ import './register-paths';
 import 'reflect-metadata';
 import { loadEnv } from '@cota/config';
 import { createFeedsWorker, FEED_NAMES, FeedName, feedsMigrations, loadFeedsPolicy, withUrlOverrides } from '@cota/feeds';
-import { Logger, openDatabase, runMigrations } from '@cota/service-kit';
+import { createLogger, openDatabase, runMigrations } from '@cota/service-kit';
 import { warehouseMigrations } from '@cota/warehouse';
 
 const USAGE = `uso: npm run feeds -- [--status] [fonte ...]
@@ -25,7 +25,7 @@ export async function main(argv: string[]): Promise<number> {
   const ds = await openDatabase({ url: env.databaseUrl, applicationName: 'cota-feeds', statementTimeoutMs: 600000 });
   try {
     await runMigrations(ds, [...warehouseMigrations, ...feedsMigrations]);
-    const worker = createFeedsWorker(ds, policy, { log: new Logger('feeds') });
+    const worker = createFeedsWorker(ds, policy, { log: createLogger('feeds') });
     if (argv.includes('--status')) {
       process.stdout.write(`${JSON.stringify(await worker.status(), null, 2)}\n`);
       return 0;

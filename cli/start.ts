@@ -2,11 +2,11 @@ import './register-paths';
 import 'reflect-metadata';
 import { SERVICES, ServiceName } from '@cota/contracts';
 import { loadEnv } from '@cota/config';
-import { Logger, runFromEnv, RunningService, startService, stopOnSignals, withDefaultMetricsPort } from '@cota/service-kit';
+import { createLogger, runFromEnv, RunningService, startService, stopOnSignals, withDefaultMetricsPort } from '@cota/service-kit';
 import { startEmbedded } from './embedded';
 import { SERVICE_DEFINITIONS } from './services';
 
-const log = new Logger('start');
+const log = createLogger('start');
 
 /**
  * `npm start`                  → embedded (no NATS_URL/DATABASE_URL/REDIS_URL) or all seven services, each its own NATS client

@@ -4,11 +4,11 @@ import { NestFactory } from '@nestjs/core';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { loadEnv } from '@cota/config';
 import { createFeedsWorker, feedsMigrations, loadFeedsPolicy, withUrlOverrides } from '@cota/feeds';
-import { Logger, openDatabase, runMigrations, startOpsServer } from '@cota/service-kit';
+import { createLogger, openDatabase, runMigrations, startOpsServer } from '@cota/service-kit';
 import { warehouseMigrations } from '@cota/warehouse';
 import { IngestWorkerModule } from './ingest-worker.module';
 
-const log = new Logger('ingest-worker');
+const log = createLogger('ingest-worker');
 /** Its metrics and probes port when COTA_METRICS_PORT is unset (the services use 9460-9466). */
 const DEFAULT_METRICS_PORT = 9467;
 
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     checks: () => ({ postgres: async () => void (await ds.query('SELECT 1')) }),
     routes: { '/ops/feeds': async () => ({ feeds: await worker.status() }) },
   });
-  log.info('ingest worker ready', { feeds: worker.runner.names(), metrics_port: ops.port });
+  log.info({ feeds: worker.runner.names(), metrics_port: ops.port }, 'ingest worker ready');
   const stop = async () => {
     await app.close();
     await ops.close();
@@ -48,6 +48,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  log.error('ingest worker failed to start', { error: (e as Error).message });
+  log.error({ error: (e as Error).message }, 'ingest worker failed to start');
   process.exit(1);
 });

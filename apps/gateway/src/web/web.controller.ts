@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Logger } from '@cota/service-kit';
+import { createLogger } from '@cota/service-kit';
 import { renderChatPage } from '../chat-page';
 import { HttpError } from '../http/http-error';
 import { chatPageCsp, newCspNonce, webAppCsp } from '../http/security-headers';
@@ -10,7 +10,7 @@ import { ASSET_NAME, WebAsset, WebAssets } from './web-assets';
 
 export const WEB_ASSETS = Symbol('WEB_ASSETS');
 
-const log = new Logger('gateway');
+const log = createLogger('gateway');
 
 /**
  * The chat page: the app built by apps/web (index.html + /assets/*, all from this origin, CSP
