@@ -46,7 +46,7 @@ export class ErrorFilter implements ExceptionFilter {
     }
     this.metrics.http.inc({ route: routeLabel(req), status: String(err.status) });
     if (res.headersSent) return;
-    applySecurityHeaders(res);
+    applySecurityHeaders(req, res);
     res.setHeader('X-Request-Id', requestId);
     for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
     res.status(err.status).json({ error: { code: err.code, message: err.message } });
