@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { loadEnv, repoRoot } from '@cota/config';
 import { Bus, natsServerAndCredentials, NatsTransport, readEventTap, subjectMatches } from '@cota/messaging';
 import { embeddedEventsSocket } from './event-socket';
+import { cliCommand, commandLineOrExit } from './args';
 
 /**
  * `npm run events [pattern]`: prints the live telemetry stream (`cota.events.>`) of a running system:
@@ -10,7 +11,14 @@ import { embeddedEventsSocket } from './event-socket';
  */
 async function main(): Promise<void> {
   const env = loadEnv();
-  const pattern = process.argv[2] ?? 'cota.events.>';
+  const { args } = commandLineOrExit(
+    cliCommand('npm run events --', 'Mostra ao vivo os eventos de telemetria de uma Cota em execução (NATS_URL, ou a Cota embutida deste diretório).').argument(
+      '[padrão]',
+      'assuntos NATS a seguir',
+      'cota.events.>',
+    ),
+  );
+  const pattern = args[0] ?? 'cota.events.>';
   if (env.natsUrl) await fromNats(env.natsUrl, env.natsUser ?? null, env.natsPassword ?? null, pattern);
   else await fromEmbedded(pattern);
 }
