@@ -17,7 +17,7 @@ import {
 } from '@cota/conversation';
 import { loadContextPolicy } from '@cota/dialogue';
 import { createLlmClient } from '@cota/llm';
-import { INFRA, Infra, createLogger, requireDatabase } from '@cota/service-kit';
+import { INFRA, Infra, createLogger, postgresJobLock, requireDatabase } from '@cota/service-kit';
 import { ContextHandlers, CONTEXT_STORE, HISTORY_STORE } from './context.handlers';
 import { RetentionJob } from './retention.job';
 
@@ -61,6 +61,8 @@ export class ContextModule {
               policy: loadRetentionPolicy(options.policiesDir),
               // The feedback copies the questions and the answer: it goes with the turns.
               history: sweptTogether(history, feedback),
+              // One context replica sweeps at a time.
+              lock: postgresJobLock(requireDatabase(infra), 'retention-sweep'),
               onSwept: (r) => {
                 if (r.deleted || r.truncated) log.info({ ...r }, 'retention sweep deleted old conversation turns');
               },

@@ -9,3 +9,4 @@ export * from './run';
 export * from './tracing';
 export * from './ops-server';
 export * from './ops-token';
+export * from './recurring-job';
