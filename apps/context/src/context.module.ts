@@ -61,8 +61,9 @@ export class ContextModule {
               policy: loadRetentionPolicy(options.policiesDir),
               // The feedback copies the questions and the answer: it goes with the turns.
               history: sweptTogether(history, feedback),
-              // One context replica sweeps at a time.
-              lock: postgresJobLock(requireDatabase(infra), 'retention-sweep'),
+              // One context replica sweeps at a time. Embedded: one process, and PGlite serves one connection
+              // at a time (a lock held on one would starve the sweep's own statements).
+              lock: infra.embedded ? undefined : postgresJobLock(requireDatabase(infra), 'retention-sweep'),
               onSwept: (r) => {
                 if (r.deleted || r.truncated) log.info({ ...r }, 'retention sweep deleted old conversation turns');
               },
