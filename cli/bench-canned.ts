@@ -18,6 +18,7 @@ import {
 } from '@cota/contracts';
 import { RpcHandler, StepEvent } from '@cota/messaging';
 import { runFromEnv, ServiceDefinition } from '@cota/service-kit';
+import { cliCommand, commandLineOrExit, oneOf } from './args';
 
 /**
  * A service with its domain work taken out, for the benchmark's framework floor: the same Nest
@@ -64,10 +65,11 @@ export function cannedService(name: ServiceName, replies: Record<string, unknown
 
 /** `node dist/cli/bench-canned.js <service> <replies.json>` (started by bench:load only). */
 if (require.main === module) {
-  const [name, file] = process.argv.slice(2);
-  if (!(SERVICES as readonly string[]).includes(name) || !file) {
-    process.stderr.write('usage: bench-canned <service> <replies.json>\n');
-    process.exit(2);
-  }
+  const { args } = commandLineOrExit(
+    cliCommand('node dist/cli/bench-canned.js', 'Um serviço que responde respostas gravadas (usado só pelo bench:load).')
+      .argument('<serviço>', SERVICES.join(', '), oneOf(SERVICES, 'Serviço'))
+      .argument('<respostas.json>', 'as respostas gravadas por assunto'),
+  );
+  const [name, file] = args;
   void runFromEnv(cannedService(name as ServiceName, JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>));
 }

@@ -8,7 +8,7 @@ import autocannon from 'autocannon';
 import { connect, StringCodec } from 'nats';
 import { ServiceName } from '@cota/contracts';
 import { loadEnv, repoRoot } from '@cota/config';
-import { openDatabase } from '@cota/service-kit';
+import { openDatabase, silentLogger } from '@cota/service-kit';
 import { ensureWarehouse } from '@cota/warehouse';
 import { hopBenchmark, HopResult } from './bench-hop';
 import { createScratchDatabase, freePort, policiesWithRaisedQuotas } from './scratch';
@@ -173,7 +173,7 @@ async function distributed(hop: { natsUrl: string; natsPid: number }): Promise<{
   const procs = new Map<string, ChildProcess>();
   try {
     const ds = await openDatabase({ url: databaseUrl });
-    await ensureWarehouse(ds, { dataDir: loadEnv({}).dataDir, log: () => undefined });
+    await ensureWarehouse(ds, { dataDir: loadEnv({}).dataDir, log: silentLogger() });
     await ds.destroy();
     const port = await freePort();
     const env: NodeJS.ProcessEnv = {

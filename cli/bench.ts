@@ -12,6 +12,7 @@ import { toolGatingBenchmarks } from '@cota/tool-gating';
 import { warehouseBenchmarks } from '@cota/warehouse';
 import { loadEnv } from '@cota/config';
 import { Benchmark, BenchResult, formatResults, runBenchmark } from './bench-harness';
+import { cliCommand, commandLineOrExit } from './args';
 import { startEmbedded } from './embedded';
 import { policiesWithRaisedQuotas } from './scratch';
 
@@ -79,8 +80,13 @@ async function endToEndBenchmarks(): Promise<{ benchmarks: Benchmark[]; close: (
 }
 
 async function main(): Promise<void> {
-  const e2e = process.argv.includes('--e2e');
-  const filter = process.argv.slice(2).find((a) => !a.startsWith('--'));
+  const { opts, args } = commandLineOrExit<{ e2e?: boolean }>(
+    cliCommand('npm run bench --', 'Micro-benchmarks de cada camada (e, com --e2e, perguntas de ponta a ponta).')
+      .argument('[filtro]', 'só os grupos ou benchmarks cujo nome contém este texto')
+      .option('--e2e', 'inclui as perguntas de ponta a ponta (modo embutido)'),
+  );
+  const e2e = Boolean(opts.e2e);
+  const filter = args[0];
   const bus = await busBenchmarks();
   const groups: Array<[string, Benchmark[]]> = [
     ['messaging', bus.benchmarks],

@@ -2,13 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CotaEnv, repoRoot } from '@cota/config';
 import { BusMetrics, EventTap, InProcessTransport, serveEventTap, subjectMatches } from '@cota/messaging';
-import { Logger, openDatabase, RunningService, runMigrations, startEmbeddedPostgres, startService } from '@cota/service-kit';
+import { createLogger, openDatabase, RunningService, runMigrations, startEmbeddedPostgres, startService } from '@cota/service-kit';
 import { ensureWarehouse, missingDataMessage } from '@cota/warehouse';
 import { createFeedsWorker, feedsMigrations, FeedsWorker, loadFeedsPolicy, storedChangeEvents, withUrlOverrides } from '@cota/feeds';
 import { embeddedEventsSocket } from './event-socket';
 import { SERVICE_DEFINITIONS } from './services';
 
-const log = new Logger('embedded');
+const log = createLogger('embedded');
 
 export interface EmbeddedCota {
   url: string;
@@ -44,7 +44,7 @@ export async function startEmbedded(env: CotaEnv, opts: { persistDir?: string | 
     await pg.stop();
   };
   try {
-    await ensureWarehouse(database, { dataDir: env.dataDir, log: (m: string) => log.info(m) });
+    await ensureWarehouse(database, { dataDir: env.dataDir, log });
     for (const def of Object.values(SERVICE_DEFINITIONS)) {
       services.push(await startService(def, env, { transport, database, redis: null, metrics }));
     }
@@ -65,10 +65,10 @@ async function openEventTap(transport: InProcessTransport, database: Awaited<Ret
     // Replays (`npm run events -- --since 1h`) read the warehouse change events kept in the feed_events outbox.
     const replay = async (since: Date, pattern: string) => (await storedChangeEvents(database, since)).filter((e) => subjectMatches(pattern, e.subject));
     const tap = await serveEventTap(transport, embeddedEventsSocket(), replay);
-    log.info('events served to `npm run events`', { socket: tap.path });
+    log.info({ socket: tap.path }, 'events served to `npm run events`');
     return tap;
   } catch (e) {
-    log.warn('events not served to `npm run events`', { reason: (e as Error).message });
+    log.warn({ reason: (e as Error).message }, 'events not served to `npm run events`');
     return null;
   }
 }

@@ -4,24 +4,31 @@ import { CotaError } from '@cota/contracts';
 import { CotaEnv, loadEnv } from '@cota/config';
 import { Bus, BusClient, NatsTransport } from '@cota/messaging';
 import { ClientErasure } from '@cota/orchestration';
+import { cliCommand, InvalidArgumentError, parseCommandLine, usageOf } from './args';
 
-const USAGE = 'Uso: npm run erase -- --client <client_id> [--client <outro>]';
+/** `--client <id>` (repeatable, or `--client=<id>`). */
+function eraseCommand() {
+  return cliCommand('npm run erase --', 'Apaga tudo o que a Cota guarda de um cliente (a mesma exclusão de DELETE /me/data).')
+    .usage('--client <client_id> [--client <outro>]')
+    .option(
+      '--client <client_id>',
+      'o cliente a apagar (repita para mais de um)',
+      (value: string, previous: string[] = []) => {
+        if (!value.trim() || value.startsWith('--')) throw new InvalidArgumentError('--client precisa de um client_id.');
+        if (value.length > 256 || /[\u0000-\u001f]/.test(value)) throw new InvalidArgumentError('client_id inválido.');
+        return [...previous, value.trim()];
+      },
+      [] as string[],
+    );
+}
 
-/** `--client <id>` (repeatable, or `--client=<id>`); `{error}` with a pt-BR reason when the arguments are wrong. */
-export function parseEraseArgs(argv: string[]): { clients: string[] } | { error: string } {
-  const clients: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    let value: string | undefined;
-    if (a === '--client') value = argv[++i];
-    else if (a.startsWith('--client=')) value = a.slice('--client='.length);
-    else return { error: `argumento desconhecido '${a}'. ${USAGE}` };
-    if (!value || !value.trim() || value.startsWith('--')) return { error: `--client precisa de um client_id. ${USAGE}` };
-    if (value.length > 256 || /[\u0000-\u001f]/.test(value)) return { error: `client_id inválido. ${USAGE}` };
-    clients.push(value.trim());
-  }
-  if (!clients.length) return { error: USAGE };
-  return { clients: [...new Set(clients)] };
+/** The clients to erase, the help (printed), or `{error}` with a pt-BR reason and the usage. */
+export function parseEraseArgs(argv: string[]): { clients: string[] } | { help: true } | { error: string } {
+  const cmd = eraseCommand();
+  const parsed = parseCommandLine<{ client?: string[] }>(cmd, argv);
+  if (!('opts' in parsed)) return parsed;
+  if (!parsed.opts.client?.length) return { error: usageOf(cmd) };
+  return { clients: [...new Set(parsed.opts.client)] };
 }
 
 /**
@@ -36,6 +43,7 @@ export async function runErase(
   err: (line: string) => void = (l) => process.stderr.write(l + '\n'),
 ): Promise<number> {
   const args = parseEraseArgs(argv);
+  if ('help' in args) return 0;
   if ('error' in args) {
     err(args.error);
     return 2;

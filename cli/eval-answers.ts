@@ -41,6 +41,7 @@ async function runItem(url: string, keys: Record<string, string>, item: EvalItem
 
 async function main(): Promise<number> {
   const o = parseEvalArgs(process.argv.slice(2), 'answers');
+  if (!o) return 0;
   const items = o.files
     .flatMap((f) => readJsonl<EvalItem>(f).map((it) => ({ ...it, id: `${f.split('/').pop()?.replace('.jsonl', '')}:${it.id}` })))
     .filter((it) => o.only.length === 0 || o.only.some((x) => it.id.endsWith(`:${x}`)));

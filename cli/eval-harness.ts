@@ -6,8 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadEnv, repoRoot } from '@cota/config';
-import { openDatabase, RunningService, startService } from '@cota/service-kit';
+import { openDatabase, silentLogger, RunningService, startService } from '@cota/service-kit';
 import { ensureWarehouse } from '@cota/warehouse';
+import { cliCommand, fraction, parseCommandLine } from './args';
 import { createScratchDatabase, freePort, policiesWithRaisedQuotas } from './scratch';
 import { SERVICE_DEFINITIONS } from './services';
 
@@ -22,29 +23,36 @@ export interface EvalOptions {
   only: string[];
 }
 
-/** The options every eval command takes; without files, every `*.jsonl` of `test/eval/<setDir>`. */
-export function parseEvalArgs(argv: string[], setDir: string): EvalOptions {
-  const o: EvalOptions = { files: [], min: null, verbose: false, url: null, keys: {}, concurrency: 6, only: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--min') o.min = Number(argv[++i]);
-    else if (a === '--verbose' || a === '-v') o.verbose = true;
-    else if (a === '--url') o.url = argv[++i];
-    else if (a === '--only') o.only = argv[++i].split(',').filter(Boolean);
-    else if (a === '--concurrency') o.concurrency = Math.max(1, Number(argv[++i]) || 1);
-    else if (a === '--keys') for (const pair of argv[++i].split(',')) o.keys[pair.split(':')[0]] = pair.split(':').slice(1).join(':');
-    else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
-    else o.files.push(resolve(a));
-  }
-  if (o.min !== null && !(o.min >= 0 && o.min <= 1)) throw new Error('--min must be a fraction between 0 and 1 (e.g. 0.95)');
-  if (o.files.length === 0) {
+/** The options every eval command takes (`npm run eval:<setDir> --`); without files, every `*.jsonl` of `test/eval/<setDir>`. */
+export function parseEvalArgs(argv: string[], setDir: string): EvalOptions | null {
+  const cmd = cliCommand(`npm run eval:${setDir} --`, `Avalia as respostas da Cota nos casos de test/eval/${setDir}.`)
+    .argument('[arquivos...]', `conjuntos JSONL (padrão: todos de test/eval/${setDir})`)
+    .option('--min <fração>', 'falha se a taxa de acerto ficar abaixo desta fração (0 a 1)', fraction)
+    .option('-v, --verbose', 'mostra cada caso')
+    .option('--url <url>', 'uma Cota já em execução, em vez de subir os sete serviços')
+    .option('--keys <cliente:chave,...>', 'as chaves de API da Cota de --url', (value: string) =>
+      Object.fromEntries(
+        value
+          .split(',')
+          .filter(Boolean)
+          .map((pair) => [pair.split(':')[0], pair.split(':').slice(1).join(':')]),
+      ),
+    )
+    .option('--only <ids>', 'só os casos com estes ids (C010,A004)', (value: string) => value.split(',').filter(Boolean))
+    .option('--concurrency <n>', 'casos em paralelo', (value: string) => Math.max(1, Number(value) || 1), 6);
+  const parsed = parseCommandLine<{ min?: number; verbose?: boolean; url?: string; keys?: Record<string, string>; only?: string[]; concurrency: number }>(cmd, argv);
+  if ('help' in parsed) return null;
+  if ('error' in parsed) throw new Error(parsed.error);
+  const { opts, args } = parsed;
+  let files = args.map((a) => resolve(a));
+  if (files.length === 0) {
     const dir = join(repoRoot(), 'test', 'eval', setDir);
-    o.files = readdirSync(dir)
+    files = readdirSync(dir)
       .filter((f) => f.endsWith('.jsonl'))
       .sort()
       .map((f) => join(dir, f));
   }
-  return o;
+  return { files, min: opts.min ?? null, verbose: Boolean(opts.verbose), url: opts.url ?? null, keys: opts.keys ?? {}, concurrency: opts.concurrency, only: opts.only ?? [] };
 }
 
 /** One JSON object per line; a bad line names the file and line. */
@@ -93,7 +101,7 @@ export async function startSystem(): Promise<{ url: string; keys: Record<string,
   const services: RunningService[] = [];
   try {
     const ds = await openDatabase({ url: databaseUrl });
-    await ensureWarehouse(ds, { dataDir: env.dataDir, log: () => undefined });
+    await ensureWarehouse(ds, { dataDir: env.dataDir, log: silentLogger() });
     await ds.destroy();
     for (const def of Object.values(SERVICE_DEFINITIONS)) services.push(await startService(def, env));
   } catch (e) {

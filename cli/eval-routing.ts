@@ -8,26 +8,22 @@ import './register-paths';
 import { join, resolve } from 'node:path';
 import { dataDir, goldenDir } from '@cota/config';
 import { Planner, evaluateRouting, formatRoutingReport, loadPlanningPolicies, readFunds, readLabelledQuestions } from '@cota/planning';
+import { cliCommand, fraction, parseCommandLine } from './args';
 
 function main(argv: string[]): number {
-  let file: string | null = null;
-  let min: number | null = null;
-  let verbose = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--min') {
-      min = Number(argv[++i]);
-      if (!Number.isFinite(min) || min < 0 || min > 1) {
-        process.stderr.write('--min must be a fraction between 0 and 1 (e.g. 0.97)\n');
-        return 2;
-      }
-    } else if (a === '--verbose' || a === '-v') verbose = true;
-    else if (a.startsWith('-')) {
-      process.stderr.write(`unknown option ${a}\nusage: eval-routing [file.jsonl] [--min 0.97] [--verbose]\n`);
-      return 2;
-    } else file = resolve(a);
+  const cmd = cliCommand('npm run eval:routing --', 'Avalia o roteamento do planner nas perguntas rotuladas.')
+    .argument('[arquivo]', 'perguntas rotuladas em JSONL (padrão: routing_dev.jsonl do golden)')
+    .option('--min <fração>', 'falha se a acurácia ficar abaixo desta fração (0 a 1)', fraction)
+    .option('-v, --verbose', 'mostra cada pergunta');
+  const parsed = parseCommandLine<{ min?: number; verbose?: boolean }>(cmd, argv);
+  if ('help' in parsed) return 0;
+  if ('error' in parsed) {
+    process.stderr.write(`${parsed.error}\n`);
+    return 2;
   }
-  const path = file ?? join(goldenDir(), 'routing_dev.jsonl');
+  const min = parsed.opts.min ?? null;
+  const verbose = Boolean(parsed.opts.verbose);
+  const path = parsed.args[0] ? resolve(parsed.args[0]) : join(goldenDir(), 'routing_dev.jsonl');
   const planner = new Planner({ policies: loadPlanningPolicies(), funds: readFunds(dataDir()) });
   const report = evaluateRouting(planner, readLabelledQuestions(path));
   process.stdout.write(`routing evaluation of ${path}\n${formatRoutingReport(report, verbose)}\n`);

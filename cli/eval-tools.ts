@@ -45,6 +45,7 @@ async function runItem(url: string, keys: Record<string, string>, item: ToolItem
 
 async function main(): Promise<number> {
   const o = parseEvalArgs(process.argv.slice(2), 'tools');
+  if (!o) return 0;
   const today = todayInBrazil();
   const items = o.files
     .flatMap((f) => readJsonl<ToolItem>(f).map((it) => ({ ...it, id: `${f.split('/').pop()?.replace('.jsonl', '')}:${it.id}` })))

@@ -4,8 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { ContextSubjects, CotaError } from '@cota/contracts';
 import { CotaEnv, loadEnv } from '@cota/config';
 import { Bus, NatsTransport } from '@cota/messaging';
-
-const USAGE = 'Uso: npm run feedback:export -- [--rating down|up] [--since 2026-11-01] [--out arquivo.jsonl]';
+import { cliCommand, InvalidArgumentError, parseCommandLine } from './args';
 
 export interface FeedbackExportArgs {
   rating: 'up' | 'down' | null;
@@ -13,23 +12,26 @@ export interface FeedbackExportArgs {
   out: string | null;
 }
 
-/** `--rating`, `--since`, `--out` (each also as `--name=value`); `{error}` with a pt-BR reason when the arguments are wrong. */
-export function parseFeedbackExportArgs(argv: string[]): FeedbackExportArgs | { error: string } {
-  const args: FeedbackExportArgs = { rating: null, since: null, out: null };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
-    const value = inline ?? argv[++i];
-    if (!['--rating', '--since', '--out'].includes(flag)) return { error: `argumento desconhecido '${argv[i]}'. ${USAGE}` };
-    if (!value || value.startsWith('--')) return { error: `${flag} precisa de um valor. ${USAGE}` };
-    if (flag === '--rating') {
-      if (value !== 'up' && value !== 'down') return { error: `--rating deve ser 'up' ou 'down'. ${USAGE}` };
-      args.rating = value;
-    } else if (flag === '--since') {
-      if (Number.isNaN(Date.parse(value))) return { error: `--since deve ser uma data (2026-11-01). ${USAGE}` };
-      args.since = new Date(value).toISOString();
-    } else args.out = value;
-  }
-  return args;
+function feedbackExportCommand() {
+  return cliCommand('npm run feedback:export --', 'As avaliações das respostas (👍/👎) como casos de avaliação, um JSON por linha.')
+    .usage('[--rating down|up] [--since 2026-11-01] [--out arquivo.jsonl]')
+    .option('--rating <down|up>', 'só as avaliações deste tipo', (value: string) => {
+      if (value !== 'up' && value !== 'down') throw new InvalidArgumentError("--rating deve ser 'up' ou 'down'.");
+      return value;
+    })
+    .option('--since <data>', 'só as avaliações desde esta data', (value: string) => {
+      if (Number.isNaN(Date.parse(value))) throw new InvalidArgumentError('--since deve ser uma data (2026-11-01).');
+      return new Date(value).toISOString();
+    })
+    .option('--out <arquivo>', 'grava neste arquivo em vez da saída padrão');
+}
+
+/** `--rating`, `--since`, `--out` (each also as `--name=value`); the help (printed); or `{error}` with a pt-BR reason. */
+export function parseFeedbackExportArgs(argv: string[]): FeedbackExportArgs | { help: true } | { error: string } {
+  const parsed = parseCommandLine<{ rating?: 'up' | 'down'; since?: string; out?: string }>(feedbackExportCommand(), argv);
+  if (!('opts' in parsed)) return parsed;
+  const { rating, since, out } = parsed.opts;
+  return { rating: rating ?? null, since: since ?? null, out: out ?? null };
 }
 
 /**
@@ -44,6 +46,7 @@ export async function runFeedbackExport(
   err: (line: string) => void = (l) => process.stderr.write(l + '\n'),
 ): Promise<number> {
   const args = parseFeedbackExportArgs(argv);
+  if ('help' in args) return 0;
   if ('error' in args) {
     err(args.error);
     return 2;

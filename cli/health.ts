@@ -2,14 +2,18 @@ import './register-paths';
 import { HealthSubjects, SERVICES, ServiceName } from '@cota/contracts';
 import { loadEnv } from '@cota/config';
 import { Bus, NatsTransport } from '@cota/messaging';
+import { cliCommand, commandLineOrExit, oneOf } from './args';
 
 /** Exec probe for NATS-only services: `node dist/cli/health.js <service>` exits 0 when it reports healthy. */
 async function main(): Promise<number> {
-  const service = process.argv[2] as ServiceName;
-  if (!(SERVICES as readonly string[]).includes(service)) {
-    process.stderr.write(`usage: health <${SERVICES.join('|')}>\n`);
-    return 2;
-  }
+  const { args } = commandLineOrExit(
+    cliCommand('node dist/cli/health.js', 'Sonda de execução de um serviço só de NATS: sai com 0 quando ele se diz saudável.').argument(
+      '<serviço>',
+      SERVICES.join(', '),
+      oneOf(SERVICES, 'Serviço'),
+    ),
+  );
+  const service = args[0] as ServiceName;
   const env = loadEnv();
   if (!env.natsUrl) {
     process.stderr.write('NATS_URL is not set\n');

@@ -4,24 +4,28 @@ import '../libs/service-kit/src/instrument';
 import 'reflect-metadata';
 import { SERVICES, ServiceName } from '@cota/contracts';
 import { loadEnv } from '@cota/config';
-import { Logger, runFromEnv, RunningService, startService, stopOnSignals, withDefaultMetricsPort } from '@cota/service-kit';
+import { createLogger, runFromEnv, RunningService, startService, stopOnSignals, withDefaultMetricsPort } from '@cota/service-kit';
 import { startEmbedded } from './embedded';
+import { cliCommand, commandLineOrExit, oneOf } from './args';
 import { SERVICE_DEFINITIONS } from './services';
 
-const log = new Logger('start');
+const log = createLogger('start');
 
 /**
  * `npm start`                  → embedded (no NATS_URL/DATABASE_URL/REDIS_URL) or all seven services, each its own NATS client
  * `npm run start:<service>`    → that service alone (production shape)
  */
 async function main(): Promise<void> {
-  const which = process.argv[2];
+  const { args } = commandLineOrExit(
+    cliCommand('npm start --', 'Sobe a Cota: modo embutido (sem NATS_URL, DATABASE_URL e REDIS_URL), os sete serviços, ou um só.').argument(
+      '[serviço]',
+      `um serviço sozinho (${SERVICES.join(', ')}) ou all`,
+      oneOf([...SERVICES, 'all'], 'Serviço'),
+    ),
+  );
+  const which = args[0] as ServiceName | 'all' | undefined;
   if (which && which !== 'all') {
-    if (!(SERVICES as readonly string[]).includes(which)) {
-      process.stderr.write(`Serviço desconhecido '${which}'. Use um de: ${SERVICES.join(', ')}\n`);
-      process.exit(2);
-    }
-    await runFromEnv(SERVICE_DEFINITIONS[which as ServiceName]);
+    await runFromEnv(SERVICE_DEFINITIONS[which]);
     return;
   }
   const env = loadEnv();

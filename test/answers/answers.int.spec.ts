@@ -3,7 +3,7 @@ import { CATALOG_ENTITIES } from '@cota/contracts';
 import { dataDir } from '@cota/config';
 import { createNarrator, loadCatalogColumns, Narrator } from '@cota/narration';
 import { loadPlanningPolicies, Planner, readFundTickers } from '@cota/planning';
-import { openDatabase } from '@cota/service-kit';
+import { openDatabase, silentLogger } from '@cota/service-kit';
 import { createTestDatabase, TestDatabase } from '@cota/test-support';
 import { ensureWarehouse, EntityQueryService, loadEntityCatalog, PgSqlRunner } from '@cota/warehouse';
 import { narrateRequest } from '../../libs/narration/src/testing/requests';
@@ -49,7 +49,7 @@ let narrator: Narrator;
 beforeAll(async () => {
   db = await createTestDatabase('answers');
   ds = await openDatabase({ url: db.url });
-  await ensureWarehouse(ds, { dataDir: dataDir(), log: () => undefined });
+  await ensureWarehouse(ds, { dataDir: dataDir(), log: silentLogger() });
   planner = new Planner({ policies: loadPlanningPolicies(), funds: readFundTickers(dataDir()) });
   warehouse = new EntityQueryService(loadEntityCatalog(), new PgSqlRunner(ds), { statementTimeoutMs: 10_000 });
   narrator = createNarrator({ llm: null, catalog: loadCatalogColumns() ?? undefined });

@@ -3,7 +3,7 @@ import type { PlanResponse } from '@cota/contracts';
 import { dataDir } from '@cota/config';
 import { createNarrator, loadCatalogColumns, Narrator } from '@cota/narration';
 import { loadPlanningPolicies, Planner, readFunds } from '@cota/planning';
-import { openDatabase } from '@cota/service-kit';
+import { openDatabase, silentLogger } from '@cota/service-kit';
 import { createTestDatabase, TestDatabase } from '@cota/test-support';
 import { ensureWarehouse, EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, PgSqlRunner } from '@cota/warehouse';
 import { narrateRequest } from '../../libs/narration/src/testing/requests';
@@ -23,7 +23,7 @@ let narrator: Narrator;
 beforeAll(async () => {
   db = await createTestDatabase('measures');
   ds = await openDatabase({ url: db.url });
-  await ensureWarehouse(ds, { dataDir: dataDir(), log: () => undefined });
+  await ensureWarehouse(ds, { dataDir: dataDir(), log: silentLogger() });
   planner = new Planner({ policies: loadPlanningPolicies(), funds: readFunds(dataDir()) });
   measures = new MeasureQueryService(loadMeasureCatalog(), new PgSqlRunner(ds), { statementTimeoutMs: 10_000 });
   entities = new EntityQueryService(loadEntityCatalog(), new PgSqlRunner(ds), { statementTimeoutMs: 10_000 });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceName } from '@cota/contracts';
 import { loadEnv, repoRoot } from '@cota/config';
-import { openDatabase, RunningService, ServiceDefinition, startService } from '@cota/service-kit';
+import { openDatabase, silentLogger, RunningService, ServiceDefinition, startService } from '@cota/service-kit';
 import { ensureWarehouse } from '@cota/warehouse';
 import { createTestDatabase, freePort, REDIS_TEST_URL, startTestNats, TestDatabase, TestNats, testRedisPrefix } from '@cota/test-support';
 import { SERVICE_DEFINITIONS } from '../../cli/services';
@@ -52,7 +52,7 @@ export async function startCluster(
   const nats = await startTestNats({ jetstream: true });
   const db = await createTestDatabase('e2e');
   const ds = await openDatabase({ url: db.url });
-  await ensureWarehouse(ds, { dataDir: loadEnv({}).dataDir, log: () => undefined });
+  await ensureWarehouse(ds, { dataDir: loadEnv({}).dataDir, log: silentLogger() });
   await ds.destroy();
 
   const port = await freePort();

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { dataDir } from '@cota/config';
 import { extractArgs } from '@cota/planning';
-import { openDatabase } from '@cota/service-kit';
+import { openDatabase, silentLogger } from '@cota/service-kit';
 import { createTestDatabase, TestDatabase } from '@cota/test-support';
 import { loadToolGatePolicy } from '@cota/tool-gating';
 import { portfolioReturn } from '@cota/tools';
@@ -36,7 +36,7 @@ async function closeOn(date: string, column: 'close_price' | 'adj_close_price' =
 beforeAll(async () => {
   db = await createTestDatabase('portfolio_return');
   ds = await openDatabase({ url: db.url });
-  await ensureWarehouse(ds, { dataDir: dataDir(), log: () => undefined });
+  await ensureWarehouse(ds, { dataDir: dataDir(), log: silentLogger() });
   measures = new MeasureQueryService(loadMeasureCatalog(), new PgSqlRunner(ds), { statementTimeoutMs: 20_000, today: () => TODAY });
   // HGLG11: 100 in 2020, 50 more and 30 sold in 2021 with two incomes from the statement; 20 more and 40 sold in 2024.
   await entry(1, 'buy', '2020-06-30', 100, 160, 16000);

@@ -4,7 +4,7 @@ import { ExecutorSubjects } from '@cota/contracts';
 import { loadEnv } from '@cota/config';
 import { createSmtpSender, MailLog, OutboxWorker, OutboxWorkerOptions } from '@cota/mail';
 import { Bus, InProcessTransport, NatsTransport } from '@cota/messaging';
-import { openDatabase, RunningService, runMigrations, startService } from '@cota/service-kit';
+import { buildLogger, openDatabase, RunningService, runMigrations, startService } from '@cota/service-kit';
 import { OutboxMailer, PgReportRepository, Report, toolsMigrations } from '@cota/tools';
 import { createTestDatabase, startTestNats, startTestSmtp, TestDatabase, TestSmtp } from '@cota/test-support';
 import { executorService } from '../../apps/executor/src/executor.service';
@@ -58,11 +58,14 @@ let ds: DataSource;
 let smtp: TestSmtp;
 let worker: OutboxWorker | null = null;
 const logs: string[] = [];
-const log: MailLog = {
-  info: (msg, fields) => void logs.push(JSON.stringify({ msg, ...fields })),
-  warn: (msg, fields) => void logs.push(JSON.stringify({ msg, ...fields })),
-  error: (msg, fields) => void logs.push(JSON.stringify({ msg, ...fields })),
-};
+// The worker's own lines, without the logging policy's masking: the worker itself must not write the recipient.
+const log: MailLog = buildLogger(
+  { version: 1, level: 'info', redact: { keys: ['authorization'], censor: '[redacted]', emails: false } },
+  { write: (line: string) => void logs.push(line) },
+  {
+    COTA_LOG_LEVEL: 'info',
+  },
+);
 
 beforeAll(async () => {
   db = await createTestDatabase('mail');

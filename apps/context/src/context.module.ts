@@ -17,7 +17,7 @@ import {
 } from '@cota/conversation';
 import { loadContextPolicy } from '@cota/dialogue';
 import { createLlmClient } from '@cota/llm';
-import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
+import { INFRA, Infra, createLogger, postgresJobLock, requireDatabase } from '@cota/service-kit';
 import { ContextHandlers, CONTEXT_STORE, HISTORY_STORE } from './context.handlers';
 import { RetentionJob } from './retention.job';
 
@@ -28,7 +28,7 @@ export interface ContextServiceOptions {
   policiesDir?: string;
 }
 
-const log = new Logger('context');
+const log = createLogger('context');
 
 /** Hot state on Redis when the service has one; the in-memory store only in embedded mode. */
 function hotStore(infra: Infra, options: ContextServiceOptions): ContextStore {
@@ -61,10 +61,13 @@ export class ContextModule {
               policy: loadRetentionPolicy(options.policiesDir),
               // The feedback copies the questions and the answer: it goes with the turns.
               history: sweptTogether(history, feedback),
+              // One context replica sweeps at a time. Embedded: one process, and PGlite serves one connection
+              // at a time (a lock held on one would starve the sweep's own statements).
+              lock: infra.embedded ? undefined : postgresJobLock(requireDatabase(infra), 'retention-sweep'),
               onSwept: (r) => {
-                if (r.deleted || r.truncated) log.info('retention sweep deleted old conversation turns', { ...r });
+                if (r.deleted || r.truncated) log.info({ ...r }, 'retention sweep deleted old conversation turns');
               },
-              onError: (e) => log.warn('retention sweep failed', { error: (e as Error)?.message }),
+              onError: (e) => log.warn({ error: (e as Error)?.message }, 'retention sweep failed'),
             }),
         },
         {
@@ -77,7 +80,7 @@ export class ContextModule {
             const llm = createLlmClient(infra.env.openai, infra.metrics?.llmUsage('context') ?? null);
             const summarizer: Summarizer = llm
               ? new LlmSummarizer(llm, extractive, policy.memory.summary_timeout_ms, (what, e) =>
-                  log.warn('LLM summary failed, extractive fallback used', { what, error: (e as Error)?.message }),
+                  log.warn({ what, error: (e as Error)?.message }, 'LLM summary failed, extractive fallback used'),
                 )
               : extractive;
             return new ContextManager({
@@ -85,7 +88,7 @@ export class ContextModule {
               store,
               history,
               summarizer,
-              onError: (what, e) => log.warn(`${what} failed`, { error: (e as Error)?.message }),
+              onError: (what, e) => log.warn({ error: (e as Error)?.message }, `${what} failed`),
             });
           },
         },

@@ -1,9 +1,9 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AlertEvaluator, type AlertsConsumer, startAlertsConsumer } from '@cota/alerts';
 import { ExecutorBroadcasts } from '@cota/contracts';
-import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
+import { INFRA, Infra, createLogger, requireDatabase } from '@cota/service-kit';
 
-const log = new Logger('executor');
+const log = createLogger('executor');
 
 /**
  * The clients' alerts, evaluated on the warehouse change events: the durable JetStream consumer over NATS
@@ -22,7 +22,7 @@ export class AlertsEvaluation implements OnApplicationBootstrap, OnApplicationSh
       log,
       // Every gateway pushes it to the client's open notification streams (the page's bell).
       onFired: (fired) => {
-        log.info('alerts fired', { notifications: fired.length });
+        log.info({ notifications: fired.length }, 'alerts fired');
         const now = new Date().toISOString();
         for (const f of fired) {
           this.infra.bus.emit(ExecutorBroadcasts.notificationCreated, {

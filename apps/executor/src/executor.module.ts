@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { loadPolicy } from '@cota/config';
-import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
+import { INFRA, Infra, createLogger, requireDatabase } from '@cota/service-kit';
 import { EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, PgSqlRunner, PublicReadCache, ReadCachePolicy } from '@cota/warehouse';
 import { ExecutorHandlers } from './executor.handlers';
 import { OutboxDelivery } from './outbox-delivery';
@@ -12,7 +12,7 @@ import { PrivacyHandlers } from './privacy.handlers';
 import { ToolsHandlers } from './tools.handlers';
 import { LedgerHandlers } from './ledger.handlers';
 
-const log = new Logger('executor');
+const log = createLogger('executor');
 
 /** Per-statement timeout of entity queries (ms); a request can never raise it. */
 const STATEMENT_TIMEOUT_MS = Number(process.env.COTA_EXECUTOR_STATEMENT_TIMEOUT_MS ?? 5000);
@@ -36,7 +36,7 @@ export class ExecutorModule {
           useFactory: () =>
             new EntityQueryService(entities, new PgSqlRunner(requireDatabase(infra)), {
               statementTimeoutMs: STATEMENT_TIMEOUT_MS,
-              onSqlError: (e, entity) => log.error('entity query failed', { entity, error: e.message }),
+              onSqlError: (e, entity) => log.error({ entity, error: e.message }, 'entity query failed'),
             }),
         },
         {
@@ -44,7 +44,7 @@ export class ExecutorModule {
           useFactory: () =>
             new MeasureQueryService(measures, new PgSqlRunner(requireDatabase(infra)), {
               statementTimeoutMs: STATEMENT_TIMEOUT_MS,
-              onSqlError: (e, subject) => log.error('measure query failed', { subject, error: e.message }),
+              onSqlError: (e, subject) => log.error({ subject, error: e.message }, 'measure query failed'),
             }),
         },
         {

@@ -1,8 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createOutboxWorker, OutboxWorker } from '@cota/mail';
-import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
+import { INFRA, Infra, createLogger, requireDatabase } from '@cota/service-kit';
 
-const log = new Logger('executor');
+const log = createLogger('executor');
 
 /**
  * Delivery of the e-mail outbox over SMTP, when SMTP_URL is set (env.mail): the worker starts once

@@ -1,10 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { WAREHOUSE_EVENTS_SUBJECTS } from '@cota/contracts';
 import type { TransportSubscription } from '@cota/messaging';
-import { INFRA, Infra, Logger } from '@cota/service-kit';
+import { INFRA, Infra, createLogger } from '@cota/service-kit';
 import { PublicReadCache, warehouseChange } from '@cota/warehouse';
 
-const log = new Logger('executor');
+const log = createLogger('executor');
 
 /**
  * Every executor replica hears every warehouse change event (no queue group) and drops from its read
@@ -29,7 +29,7 @@ export class ReadCacheInvalidation implements OnApplicationBootstrap, OnApplicat
       }
       if (!change) return;
       const dropped = this.cache.invalidate(change);
-      if (dropped) log.debug('read cache: dropped reads a change made stale', { subject, dropped });
+      if (dropped) log.debug({ subject, dropped }, 'read cache: dropped reads a change made stale');
     });
   }
 

@@ -260,12 +260,11 @@ export class AskController {
     if (err.status === 503) await this.limiter.refund(clientId, chargedAt).catch(() => undefined);
   }
 
-  /** Charges one hit to the client (429 past its limits); returns when it was charged. */
+  /** Charges one hit to the client (429 past its limits); returns when it was charged (once the limiter answered). */
   private async checkQuota(clientId: string, requestId: string): Promise<number> {
-    const chargedAt = Date.now();
     let decision;
     try {
-      decision = await this.limiter.hit(clientId, chargedAt);
+      decision = await this.limiter.hit(clientId);
     } catch {
       throw new HttpError(503, 'service_unavailable', 'O controle de cotas (Redis) está indisponível no momento. Tente novamente em instantes.', { 'Retry-After': '5' });
     }
@@ -283,6 +282,6 @@ export class AskController {
         { 'Retry-After': String(decision.retryAfterSeconds) },
       );
     }
-    return chargedAt;
+    return Date.now();
   }
 }

@@ -17,7 +17,7 @@ import {
 } from '@cota/access';
 import { BusClient } from '@cota/messaging';
 import { AskPipeline, ClientErasure } from '@cota/orchestration';
-import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
+import { INFRA, Infra, createLogger, requireDatabase } from '@cota/service-kit';
 import { ErrorFilter, routeLabel } from './error.filter';
 import { ConversationsController } from './conversations.controller';
 import { AskController, DEADLINE_GRACE_MS } from './gateway.controller';
@@ -36,7 +36,7 @@ import { DemoSession } from './web/demo-session';
 import { loadWebAssets } from './web/web-assets';
 import { WEB_ASSETS, WebController } from './web/web.controller';
 
-const log = new Logger('gateway');
+const log = createLogger('gateway');
 
 /**
  * Demo keys (COTA_DEMO_KEYS; or generated and printed once, only embedded or with COTA_DEMO=1).
@@ -65,7 +65,7 @@ class GatewayStartup implements OnModuleInit {
     const { created, seeded, revoked } = await seedDemoKeys(repo, seeding === 'listed' ? this.infra.env.demoKeys : null);
     // Demo keys replaced: the replicas already running drop them too.
     revokeEverywhere(this.infra, this.auth, revoked);
-    if (seeded && !created.length) log.info('demo API keys seeded from COTA_DEMO_KEYS', { count: seeded });
+    if (seeded && !created.length) log.info({ count: seeded }, 'demo API keys seeded from COTA_DEMO_KEYS');
     if (created.length) {
       process.stdout.write(
         `\nChaves de API de demonstração criadas (guarde-as; só são mostradas agora):\n` + created.map((k) => `  client_id=${k.clientId}  chave=${k.key}`).join('\n') + '\n\n',

@@ -1,6 +1,8 @@
+import type { Request } from 'express';
 import { accessMigrations } from '@cota/access';
 import { ServiceDefinition } from '@cota/service-kit';
 import { GatewayModule } from './gateway.module';
+import { requestIdOf } from './http/request-id';
 import { serveOpenApi } from './openapi/document';
 
 export const gatewayService: ServiceDefinition = {
@@ -10,5 +12,6 @@ export const gatewayService: ServiceDefinition = {
   migrations: accessMigrations,
   http: true,
   configureHttp: serveOpenApi,
+  httpRequestId: (req) => requestIdOf(req as Request),
   module: (infra) => GatewayModule.register(infra),
 };

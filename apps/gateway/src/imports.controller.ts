@@ -165,7 +165,7 @@ export class ImportsController {
   private async charge(clientId: string): Promise<void> {
     let decision;
     try {
-      decision = await this.limiter.hit(clientId, Date.now());
+      decision = await this.limiter.hit(clientId);
     } catch {
       throw new HttpError(503, 'service_unavailable', 'O controle de cotas (Redis) está indisponível no momento. Tente novamente em instantes.', { 'Retry-After': '5' });
     }

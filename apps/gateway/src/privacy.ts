@@ -5,7 +5,7 @@ import { ApiKeyAuthenticator, AskFence, fenceAndDrain, PostgresApiKeyRepository,
 import { AccessBroadcasts, ErasureReceipt, KeysRevoked, PrivacySubjects, RequestOf } from '@cota/contracts';
 import { BusEventHandler, RpcHandler } from '@cota/messaging';
 import { ClientErasure } from '@cota/orchestration';
-import { INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
+import { INFRA, Infra, createLogger, requireDatabase } from '@cota/service-kit';
 import { authenticateClient } from './auth';
 import { DEADLINE_GRACE_MS } from './gateway.controller';
 import { ApiErrors } from './openapi/decorators';
@@ -13,7 +13,7 @@ import { CLIENT_KEY } from './openapi/document';
 import { ASK_ERRORS, ErasureReceipt as ReceiptSchema, RECEIPT_EXAMPLE } from './openapi/schemas';
 import { ASK_FENCE, QUOTA_POLICY, RATE_LIMITER } from './tokens';
 
-const log = new Logger('gateway');
+const log = createLogger('gateway');
 
 /**
  * The gateway's parts of a client erasure. First (`cota.gateway.fence-client.v1`) the client's keys are
@@ -41,7 +41,7 @@ export class GatewayErasureHandler {
     const hashes = await this.keys.hashesOfClient(req.client_id);
     // A question admitted just before the fence ends within its deadline (and the grace of its commit).
     const drained = await fenceAndDrain(this.fence, hashes, this.quotas.http.ask_deadline_ms + DEADLINE_GRACE_MS);
-    if (!drained) log.warn('erasure fence: requests still counted running at the end of the wait', { erasure_id: req.erasure_id, keys: hashes.length });
+    if (!drained) log.warn({ erasure_id: req.erasure_id, keys: hashes.length }, 'erasure fence: requests still counted running at the end of the wait');
     return { keys: hashes.length, drained };
   }
 
@@ -81,7 +81,7 @@ export class KeyRevocationListener {
 
 /** Logs a receipt without the client id (receipt id and counts are enough to find it again). */
 export function logReceipt(receipt: ErasureReceipt): void {
-  log.info('client data erased', { receipt_id: receipt.receipt_id, requested_by: receipt.requested_by, total: receipt.total });
+  log.info({ receipt_id: receipt.receipt_id, requested_by: receipt.requested_by, total: receipt.total }, 'client data erased');
 }
 
 /**

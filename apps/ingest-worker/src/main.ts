@@ -4,12 +4,12 @@ import { NestFactory } from '@nestjs/core';
 import { Registry } from 'prom-client';
 import { loadEnv } from '@cota/config';
 import { createFeedsWorker, feedsMigrations, loadFeedsPolicy, withUrlOverrides } from '@cota/feeds';
-import { Logger, openDatabase, registerProcessMetrics, runMigrations, startOpsServer } from '@cota/service-kit';
+import { createLogger, openDatabase, registerProcessMetrics, runMigrations, startOpsServer } from '@cota/service-kit';
 import { NatsTransport, WarehouseStream } from '@cota/messaging';
 import { warehouseMigrations } from '@cota/warehouse';
 import { IngestWorkerModule } from './ingest-worker.module';
 
-const log = new Logger('ingest-worker');
+const log = createLogger('ingest-worker');
 /** Its metrics and probes port when COTA_METRICS_PORT is unset (the services use 9460-9466). */
 const DEFAULT_METRICS_PORT = 9467;
 
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     }),
     routes: { '/ops/feeds': async () => ({ feeds: await worker.status() }) },
   });
-  log.info('ingest worker ready', { feeds: worker.runner.names(), metrics_port: ops.port });
+  log.info({ feeds: worker.runner.names(), metrics_port: ops.port }, 'ingest worker ready');
   const stop = async () => {
     await app.close();
     await transport?.drain();
@@ -68,7 +68,7 @@ async function connectEvents(env: ReturnType<typeof loadEnv>, policy: ReturnType
     user: env.natsUser ?? null,
     pass: env.natsPassword ?? null,
     name: 'ingest-worker',
-    onStatus: (status, level) => log[level]('nats status', { status }),
+    onStatus: (status, level) => log[level]({ status }, 'nats status'),
   });
   const e = policy.events;
   await WarehouseStream.of(transport)!.ensure({ maxAgeMs: e.max_age_days * 86_400_000, duplicateWindowMs: e.duplicate_window_s * 1000, maxBytes: e.max_bytes });
@@ -76,6 +76,6 @@ async function connectEvents(env: ReturnType<typeof loadEnv>, policy: ReturnType
 }
 
 main().catch((e) => {
-  log.error('ingest worker failed to start', { error: (e as Error).message });
+  log.error({ error: (e as Error).message }, 'ingest worker failed to start');
   process.exit(1);
 });

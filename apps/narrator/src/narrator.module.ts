@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { createLlmClient } from '@cota/llm';
 import { createNarrator, loadCatalogColumns, Narrator } from '@cota/narration';
-import { HealthProblem, healthChecksProvider, INFRA, Infra, Logger } from '@cota/service-kit';
+import { HealthProblem, healthChecksProvider, INFRA, Infra, createLogger } from '@cota/service-kit';
 import { NarratorHandlers } from './narrator.handlers';
 
 export interface NarratorServiceOptions {
@@ -9,7 +9,7 @@ export interface NarratorServiceOptions {
   policiesDir?: string;
 }
 
-const log = new Logger('narrator');
+const log = createLogger('narrator');
 
 @Module({})
 export class NarratorModule {
@@ -26,11 +26,14 @@ export class NarratorModule {
             if (!catalog) log.warn('entity catalog not found: templates are not checked against it');
             const llm = createLlmClient(infra.env.openai, infra.metrics?.llmUsage('narrator') ?? null);
             const narrator = createNarrator({ policiesDir: options.policiesDir, llm, catalog: catalog ?? undefined });
-            log.info('narrator ready', {
-              templates: Object.keys(narrator.templates).length,
-              llm: llm ? llm.model : null,
-              llm_enabled: narrator.policy.llm.enabled,
-            });
+            log.info(
+              {
+                templates: Object.keys(narrator.templates).length,
+                llm: llm ? llm.model : null,
+                llm_enabled: narrator.policy.llm.enabled,
+              },
+              'narrator ready',
+            );
             return narrator;
           },
         },

@@ -2,7 +2,7 @@ import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/comm
 import { ExecutorSubjects } from '@cota/contracts';
 import { Bus } from '@cota/messaging';
 import { Planner } from '@cota/planning';
-import { Logger } from '@cota/service-kit';
+import { createLogger } from '@cota/service-kit';
 
 export interface FundListLoaderOptions {
   /** First retry delay; doubles up to maxRetryMs while the executor does not answer. */
@@ -24,7 +24,7 @@ export class FundListLoader implements OnApplicationBootstrap, OnApplicationShut
   private stopped = false;
   private attempts = 0;
   private loadedAt: Date | null = null;
-  private readonly log = new Logger('planner.funds');
+  private readonly log = createLogger('planner.funds');
 
   constructor(
     private readonly bus: Bus,
@@ -66,18 +66,21 @@ export class FundListLoader implements OnApplicationBootstrap, OnApplicationShut
       const first = !this.loaded;
       this.loadedAt = new Date();
       this.attempts = 0;
-      if (first) this.log.info('fund list loaded', { funds: this.planner.fundCount });
+      if (first) this.log.info({ funds: this.planner.fundCount }, 'fund list loaded');
       this.schedule(this.opts.refreshMs);
     } catch (e) {
       if (this.stopped) return;
       this.attempts++;
       const delay = Math.min(this.opts.retryMs * 2 ** (this.attempts - 1), this.opts.maxRetryMs);
       // A failed refresh keeps the list we have; only the first load leaves the planner on patterns.
-      this.log.warn(this.loaded ? 'fund list refresh failed; keeping the current list' : 'waiting for the fund list from the executor', {
-        attempt: this.attempts,
-        retry_in_ms: delay,
-        error: (e as Error).message,
-      });
+      this.log.warn(
+        {
+          attempt: this.attempts,
+          retry_in_ms: delay,
+          error: (e as Error).message,
+        },
+        this.loaded ? 'fund list refresh failed; keeping the current list' : 'waiting for the fund list from the executor',
+      );
       this.schedule(this.loaded ? Math.min(delay, this.opts.refreshMs) : delay);
     }
   }

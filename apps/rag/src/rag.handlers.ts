@@ -2,9 +2,9 @@ import { Controller, OnModuleInit } from '@nestjs/common';
 import { Events, RagSubjects, RequestOf } from '@cota/contracts';
 import { RpcHandler, since, StepEvent } from '@cota/messaging';
 import { RagEngine } from '@cota/retrieval';
-import { Logger } from '@cota/service-kit';
+import { createLogger } from '@cota/service-kit';
 
-const log = new Logger('rag');
+const log = createLogger('rag');
 
 /** Serves `cota.rag.retrieve.v1` (context for an answer) and `cota.rag.reindex.v1`. */
 @Controller()
@@ -15,7 +15,7 @@ export class RagHandlers implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     const t = performance.now();
     const indexed = await this.engine.ensureIndexed();
-    log.info('index ready', { reindexed: indexed.join(',') || 'none', chunks: this.engine.loadedCounts(), ms: since(t) });
+    log.info({ reindexed: indexed.join(',') || 'none', chunks: this.engine.loadedCounts(), ms: since(t) }, 'index ready');
   }
 
   @RpcHandler(RagSubjects.retrieve)
@@ -39,7 +39,7 @@ export class RagHandlers implements OnModuleInit {
   async reindex(req: RequestOf<typeof RagSubjects.reindex>) {
     const start = performance.now();
     const res = await this.engine.reindex(req.collections);
-    log.info('reindexed', { indexed: res.indexed, ms: since(start) });
+    log.info({ indexed: res.indexed, ms: since(start) }, 'reindexed');
     return res;
   }
 }

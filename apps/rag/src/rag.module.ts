@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { createEmbedder, createPostgresRagEngine, loadRagPolicy, RagEngine } from '@cota/retrieval';
-import { HealthProblem, healthChecksProvider, INFRA, Infra, Logger, requireDatabase } from '@cota/service-kit';
+import { HealthProblem, healthChecksProvider, INFRA, Infra, createLogger, requireDatabase } from '@cota/service-kit';
 import { RagHandlers } from './rag.handlers';
 
 @Module({})
@@ -17,7 +17,7 @@ export class RagModule {
             const policy = loadRagPolicy();
             const { embedder, reason } = createEmbedder(policy, infra.env.openai);
             const engine = await createPostgresRagEngine({ ds: requireDatabase(infra), policy, embedder });
-            new Logger('rag').info('rag engine ready', { embedder: embedder.id, embedder_reason: reason, vector_backend: engine.vectorBackend });
+            createLogger('rag').info({ embedder: embedder.id, embedder_reason: reason, vector_backend: engine.vectorBackend }, 'rag engine ready');
             return engine;
           },
         },

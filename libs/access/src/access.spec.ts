@@ -127,4 +127,4 @@ describe('revocation heard from the bus', () => {
 
 describeAskFenceContract('in-memory', (ttl) => new InMemoryAskFence(ttl));
 
-describeRateLimiterContract('in-memory', (policy) => new InMemoryRateLimiter(policy));
+describeRateLimiterContract('in-memory', (policy, windows) => new InMemoryRateLimiter(policy, windows));

@@ -1,9 +1,10 @@
 import { ALERTS_CONSUMER, WAREHOUSE_EVENTS_SUBJECTS } from '@cota/contracts';
 import { WarehouseStream, type Transport } from '@cota/messaging';
+import type { Logger } from '@cota/service-kit';
 import type { AlertEvaluator, FiredAlert } from './evaluator';
 
 export interface AlertsConsumerOptions {
-  log: { info(msg: string, f?: Record<string, unknown>): void; warn(msg: string, f?: Record<string, unknown>): void };
+  log: Pick<Logger, 'info' | 'warn'>;
   onFired?: (fired: FiredAlert[]) => void;
   /** An event not acknowledged after this long is delivered again (to this or another replica). */
   ackWaitMs?: number;
@@ -30,7 +31,7 @@ export function startAlertsConsumer(transport: Transport, evaluator: AlertEvalua
   const stream = WarehouseStream.of(transport);
   if (!stream) {
     const sub = transport.subscribe(WAREHOUSE_EVENTS_SUBJECTS, (subject, data) => {
-      evaluator.handle(subject, data).then(onFired, (e: Error) => opts.log.warn('alert evaluation failed', { subject, error: e.message }));
+      evaluator.handle(subject, data).then(onFired, (e: Error) => opts.log.warn({ subject, error: e.message }, 'alert evaluation failed'));
     });
     return { ready: Promise.resolve(), stop: async () => sub.unsubscribe() };
   }
@@ -46,14 +47,14 @@ export function startAlertsConsumer(transport: Transport, evaluator: AlertEvalua
         WAREHOUSE_EVENTS_SUBJECTS,
         async (d) => onFired(await evaluator.handle(d.subject, d.data)),
         { ackWaitMs: opts.ackWaitMs ?? 30_000, maxDeliver: 20 },
-        (e, d) => opts.log.warn('alert evaluation failed; the event comes again', { subject: d.subject, seq: d.seq, deliveries: d.deliveries, error: e.message }),
+        (e, d) => opts.log.warn({ subject: d.subject, seq: d.seq, deliveries: d.deliveries, error: e.message }, 'alert evaluation failed; the event comes again'),
       );
       markReady();
       if (stopped) await running.stop();
-      else opts.log.info('alerts evaluator consuming the change events', { consumer: ALERTS_CONSUMER });
+      else opts.log.info({ consumer: ALERTS_CONSUMER }, 'alerts evaluator consuming the change events');
     } catch (e) {
       if (stopped) return;
-      opts.log.info('alerts evaluator waiting for the change events stream', { error: (e as Error).message });
+      opts.log.info({ error: (e as Error).message }, 'alerts evaluator waiting for the change events stream');
       timer = setTimeout(() => void attempt(), opts.retryMs ?? 10_000);
       timer.unref();
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { loadPolicy } from '@cota/config';
+import { JobLock, RecurringJob } from '@cota/service-kit';
 import { HistoryStore } from './store';
 
 const DAY_MS = 86_400_000;
@@ -78,19 +79,19 @@ export interface TurnRetentionSweeperDeps {
   policy: RetentionPolicy;
   history: Pick<HistoryStore, 'deleteOlderThan'>;
   clock?: () => number;
+  /** Shared by the replicas (a Postgres advisory lock): one sweeps at a time. */
+  lock?: JobLock;
   onSwept?: (result: RetentionSweepResult) => void;
   onError?: (error: unknown) => void;
 }
 
 /**
- * The scheduled job of the context service: deletes the turns past retention in batches, right
- * after start and then every `sweep_interval_seconds`. A sweep never overlaps the previous one,
- * and `stop()` waits for the one in flight (so the database is not closed under it).
+ * The scheduled job of the context service (a RecurringJob): deletes the turns past retention in
+ * batches, right after start and then every `sweep_interval_seconds`. A sweep never overlaps the
+ * previous one, and `stop()` waits for the one in flight (so the database is not closed under it).
  */
 export class TurnRetentionSweeper {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private started = false;
+  private job: RecurringJob | null = null;
   /** Set by stop(): a sweep in flight ends after its current batch. */
   private stopping = false;
   private readonly clock: () => number;
@@ -120,35 +121,21 @@ export class TurnRetentionSweeper {
   }
 
   start(): void {
-    if (!this.enabled || this.started) return;
-    this.started = true;
+    if (!this.enabled || this.job) return;
     this.stopping = false;
-    this.schedule(0);
+    const sweep = () =>
+      this.sweepOnce().then(
+        (r) => this.deps.onSwept?.(r),
+        (e) => this.deps.onError?.(e),
+      );
+    this.job = new RecurringJob('retention-sweep', this.deps.policy.conversation_turns.sweep_interval_seconds, sweep, this.deps.lock);
+    this.job.start();
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.started = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
-  }
-
-  private schedule(delayMs: number): void {
-    if (!this.started) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.sweepOnce()
-        .then(
-          (r) => this.deps.onSwept?.(r),
-          (e) => this.deps.onError?.(e),
-        )
-        .finally(() => {
-          this.running = null;
-          this.schedule(this.deps.policy.conversation_turns.sweep_interval_seconds * 1000);
-        });
-    }, delayMs);
-    // The job never keeps a process alive on its own.
-    this.timer.unref?.();
+    const job = this.job;
+    this.job = null;
+    await job?.stop();
   }
 }

@@ -57,9 +57,9 @@ export class OutboxPublisher {
   async drainQuietly(): Promise<void> {
     try {
       const n = await this.drain();
-      if (n) this.log.info('change events published', { events: n });
+      if (n) this.log.info({ events: n }, 'change events published');
     } catch (e) {
-      this.log.warn('change events not published yet', { error: (e as Error).message });
+      this.log.warn({ error: (e as Error).message }, 'change events not published yet');
     }
   }
 

@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import type { Logger } from '@cota/service-kit';
 import type { FeedName } from './feed';
 import type { FeedRunner, FeedRunResult } from './run-feed';
 import { currentSlot } from './schedule';
@@ -8,10 +9,7 @@ export interface ScheduledFeed {
   schedule: string;
 }
 
-export interface SchedulerLog {
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-}
+export type SchedulerLog = Pick<Logger, 'info' | 'warn'>;
 
 /**
  * Fires each feed on its cron schedule (croner, in the policy's time zone) and runs the slot through
@@ -51,11 +49,11 @@ export class FeedScheduler {
     const run = this.runner.runSlot(f.name, slot).then(
       (r) => {
         if (!r) return;
-        if (r.outcome === 'ok') this.log.info('feed run', { source: r.source, rows_added: r.rowsAdded, rows_updated: r.rowsUpdated, attempts: r.attempts, notes: r.notes.length });
-        else this.log.warn('feed run failed', { source: r.source, attempts: r.attempts, error: r.error });
+        if (r.outcome === 'ok') this.log.info({ source: r.source, rows_added: r.rowsAdded, rows_updated: r.rowsUpdated, attempts: r.attempts, notes: r.notes.length }, 'feed run');
+        else this.log.warn({ source: r.source, attempts: r.attempts, error: r.error }, 'feed run failed');
         this.onResult?.(r);
       },
-      (e) => this.log.warn('feed run could not start', { source: f.name, error: (e as Error).message }),
+      (e) => this.log.warn({ source: f.name, error: (e as Error).message }, 'feed run could not start'),
     );
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run));

@@ -68,7 +68,7 @@ export function createFeedsWorker(
         const keepMs = policy.events.max_age_days * 86_400_000;
         sweep = setInterval(() => {
           void publisher.drainQuietly();
-          void publisher.prune(keepMs).catch((e: Error) => opts.log.warn('feed_events not pruned', { error: e.message }));
+          void publisher.prune(keepMs).catch((e: Error) => opts.log.warn({ error: e.message }, 'feed_events not pruned'));
         }, policy.events.sweep_every_s * 1000);
         sweep.unref();
       }

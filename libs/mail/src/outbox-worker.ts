@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { MailEnv } from '@cota/config';
-import { Logger } from '@cota/service-kit';
+import { createLogger, Logger } from '@cota/service-kit';
 import type { Report } from '@cota/tools';
 import { renderPlainEmail, renderReportEmail, RenderedEmail } from './render';
 import { decideAfterFailure, DEFAULT_RETRY_POLICY, DeliveryFailure, failureCode, failureDetail, RetryPolicy } from './retry';
@@ -96,7 +96,7 @@ export class OutboxWorker {
     this.maxAgeMs = options.maxAgeMs ?? DEFAULTS.maxAgeMs;
     this.stopTimeoutMs = options.stopTimeoutMs ?? DEFAULTS.stopTimeoutMs;
     this.domain = fromDomain(options.from);
-    this.log = options.log ?? new Logger('mail');
+    this.log = options.log ?? createLogger('mail');
   }
 
   get running(): boolean {
@@ -107,7 +107,7 @@ export class OutboxWorker {
   start(): void {
     if (this.loop || this.stopping) return;
     this.loop = this.run();
-    this.log.info('outbox delivery started', { poll_ms: this.pollMs, max_attempts: this.retry.maxAttempts });
+    this.log.info({ poll_ms: this.pollMs, max_attempts: this.retry.maxAttempts }, 'outbox delivery started');
   }
 
   /** Something was queued: deliver now instead of at the next poll. */
@@ -132,7 +132,7 @@ export class OutboxWorker {
         new Promise<boolean>((r) => (timer = setTimeout(() => r(true), this.stopTimeoutMs))),
       ]);
       clearTimeout(timer);
-      if (timedOut) this.log.warn('outbox delivery stopped with a send in flight', { timeout_ms: this.stopTimeoutMs });
+      if (timedOut) this.log.warn({ timeout_ms: this.stopTimeoutMs }, 'outbox delivery stopped with a send in flight');
     }
     this.sender.close();
     this.log.info('outbox delivery stopped');
@@ -153,7 +153,7 @@ export class OutboxWorker {
         sleepMs = await this.msUntilNextDue();
       } catch (e) {
         // Database unreachable and the like: try again at the next poll.
-        this.log.warn('outbox delivery pass failed', { error: (e as { code?: string }).code ?? (e as Error).name });
+        this.log.warn({ error: (e as { code?: string }).code ?? (e as Error).name }, 'outbox delivery pass failed');
       }
       if (this.stopping) break;
       if (!this.woken) await this.sleep(sleepMs);
@@ -205,7 +205,7 @@ export class OutboxWorker {
       [this.maxAgeMs, String(Math.round(this.maxAgeMs / 3_600_000))],
     );
     const list = returnedRows<{ message_id: string }>(result);
-    for (const r of list) this.log.warn('e-mail expired unsent', { message_id: r.message_id });
+    for (const r of list) this.log.warn({ message_id: r.message_id }, 'e-mail expired unsent');
     return list.length;
   }
 
@@ -233,7 +233,7 @@ export class OutboxWorker {
       const c = rows[0]?.content;
       if (c) return renderReportEmail(typeof c === 'string' ? (JSON.parse(c) as Report) : c);
     } catch (e) {
-      this.log.warn('report unreadable, sending the stored text', { message_id: m.message_id, error: (e as Error).name });
+      this.log.warn({ message_id: m.message_id, error: (e as Error).name }, 'report unreadable, sending the stored text');
     }
     return renderPlainEmail(m.subject, m.body);
   }
@@ -248,7 +248,7 @@ export class OutboxWorker {
     }
     await this.db.query("UPDATE email_outbox SET status = 'sent', sent_at = now(), last_error = NULL WHERE message_id = $1", [m.message_id]);
     stats.sent++;
-    this.log.info('e-mail sent', { message_id: m.message_id, attempts: m.attempts });
+    this.log.info({ message_id: m.message_id, attempts: m.attempts }, 'e-mail sent');
   }
 
   private async failed(m: ClaimedMessage, f: DeliveryFailure, stats: OutboxPassStats): Promise<void> {
@@ -260,11 +260,11 @@ export class OutboxWorker {
         [m.message_id, decision.delayMs, failureDetail(f)],
       );
       stats.retried++;
-      this.log.warn('e-mail not sent, will retry', { ...fields, retry_in_ms: decision.delayMs });
+      this.log.warn({ ...fields, retry_in_ms: decision.delayMs }, 'e-mail not sent, will retry');
     } else {
       await this.db.query("UPDATE email_outbox SET status = 'failed', failed_at = now(), last_error = $2 WHERE message_id = $1", [m.message_id, failureDetail(f)]);
       stats.failed++;
-      this.log.error('e-mail failed for good', { ...fields, reason: decision.reason });
+      this.log.error({ ...fields, reason: decision.reason }, 'e-mail failed for good');
     }
   }
 }

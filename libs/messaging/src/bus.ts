@@ -139,7 +139,7 @@ export class Bus {
       const seconds = (performance.now() - started) / 1000;
       endSpan(span, outcome);
       this.metrics?.calls.observe({ service: this.owner, subject: def.subject, outcome }, seconds);
-      this.log?.debug?.('call completed', { subject: def.subject, outcome, ms: Math.round(seconds * 1000), ...(requestId ? { request_id: requestId } : {}) });
+      this.log?.debug?.({ subject: def.subject, outcome, ms: Math.round(seconds * 1000), ...(requestId ? { request_id: requestId } : {}) }, 'call completed');
     }
   }
 
@@ -252,7 +252,7 @@ export class Bus {
           this.metrics?.inFlight.dec(labels);
           this.metrics?.handled.observe({ ...labels, outcome }, seconds);
           if (outcome !== 'ok') this.metrics?.handleErrors.inc({ ...labels, code: outcome });
-          this.log?.debug?.('message handled', { subject: def.subject, outcome, ms: Math.round(seconds * 1000), ...(scope.requestId ? { request_id: scope.requestId } : {}) });
+          this.log?.debug?.({ subject: def.subject, outcome, ms: Math.round(seconds * 1000), ...(scope.requestId ? { request_id: scope.requestId } : {}) }, 'message handled');
         }
       });
     });
@@ -266,13 +266,16 @@ export class Bus {
     if (!this.log) return;
     const secrets = clientStrings(body);
     const ownId = (body as { request_id?: unknown } | undefined)?.request_id;
-    this.log[LOG_LEVEL_OF[error.code] ?? 'error']('handler failed', {
-      request_id: scope.requestId ?? (isRequestId(ownId) ? ownId : null),
-      subject: def.subject,
-      code: error.code,
-      message: redact(error.message, secrets),
-      stack: redact(err instanceof Error ? err.stack : undefined, secrets) ?? null,
-    });
+    this.log[LOG_LEVEL_OF[error.code] ?? 'error'](
+      {
+        request_id: scope.requestId ?? (isRequestId(ownId) ? ownId : null),
+        subject: def.subject,
+        code: error.code,
+        message: redact(error.message, secrets),
+        stack: redact(err instanceof Error ? err.stack : undefined, secrets) ?? null,
+      },
+      'handler failed',
+    );
   }
 
   /** Shed load is logged at most once a second per subscription, with how many messages were turned away. */
@@ -280,7 +283,7 @@ export class Bus {
     shed.count++;
     const now = Date.now();
     if (!this.log || now - shed.loggedAt < 1000) return;
-    this.log.warn('load shed: subscription at capacity', { subject: def.subject, code: 'UNAVAILABLE', rejected: shed.count, ...limits });
+    this.log.warn({ subject: def.subject, code: 'UNAVAILABLE', rejected: shed.count, ...limits }, 'load shed: subscription at capacity');
     shed.loggedAt = now;
     shed.count = 0;
   }

@@ -13,18 +13,13 @@ import {
   retry,
   RetryPolicy,
 } from 'cockatiel';
+import type { Logger } from 'pino';
 import { CotaError, RpcDef } from '@cota/contracts';
 import { currentCallScope } from './call-scope';
 import { BulkheadLimits, ClientPolicy } from './fabric-policy';
 
-/** What the bus logs through (service-kit's Logger fits): one JSON line per entry. */
-export interface BusLog {
-  /** One line per handled message (`message handled`), when the level lets debug through. */
-  debug?(msg: string, fields?: Record<string, unknown>): void;
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-}
+/** What the bus logs through: a pino logger (service-kit's `createLogger`), one JSON line per entry. */
+export type BusLog = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
 
 /** A failure that says something about the target's health: it answered nothing in time, or nobody answered. */
 export function countsAgainstTarget(e: unknown): boolean {
@@ -106,11 +101,14 @@ export class CallGuard {
       { maxAttempts: deadline === undefined ? MUST_LAND_ATTEMPTS_WITHOUT_DEADLINE : Number.MAX_SAFE_INTEGER, backoff: this.mustLandBackoff },
     );
     policy.onRetry((r) =>
-      this.log?.warn('retrying a write that must land', {
-        subject: def.subject,
-        ...('error' in r ? { error_code: CotaError.is(r.error) ? r.error.code : 'INTERNAL' } : {}),
-        delay_ms: r.delay,
-      }),
+      this.log?.warn(
+        {
+          subject: def.subject,
+          ...('error' in r ? { error_code: CotaError.is(r.error) ? r.error.code : 'INTERNAL' } : {}),
+          delay_ms: r.delay,
+        },
+        'retrying a write that must land',
+      ),
     );
     return policy.execute(once);
   }
@@ -160,15 +158,15 @@ class TargetCircuit {
     };
     this.breaker.onBreak(() => {
       renew();
-      log?.warn('circuit opened', { target, half_open_after_ms: policy.half_open_after_ms });
+      log?.warn({ target, half_open_after_ms: policy.half_open_after_ms }, 'circuit opened');
     });
     this.breaker.onHalfOpen(() => {
       renew();
-      log?.info('circuit half-open', { target });
+      log?.info({ target }, 'circuit half-open');
     });
     this.breaker.onReset(() => {
       renew();
-      log?.info('circuit closed', { target });
+      log?.info({ target }, 'circuit closed');
     });
   }
 

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
-import { DynamicModule, INestApplication, INestApplicationContext } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { DynamicModule, INestApplication, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Logger as NestPinoLogger, LoggerModule } from 'nestjs-pino';
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { ServiceName } from '@cota/contracts';
@@ -9,7 +11,7 @@ import { Bus, BusMetrics, BusServer, EventSalt, FabricPolicy, NatsTransport, tra
 import { Migration, openDatabase, runMigrations } from './database';
 import { HealthProblem, ownHealthChecks, readinessChecks, serveHealth } from './health';
 import { Infra, onOpenBus } from './infra';
-import { Logger } from './logger';
+import { createLogger, Logger } from './logger';
 import { registerReadinessMetrics, startOpsServer } from './ops-server';
 import { registerProcessMetrics } from './process-metrics';
 import { openRedis } from './redis';
@@ -27,6 +29,8 @@ export interface ServiceDefinition {
   http?: boolean;
   /** Routes an HTTP service adds to its app before it listens (the gateway's /docs). */
   configureHttp?(app: INestApplication): void;
+  /** The id of an HTTP request (the gateway's X-Request-Id): `request_id` of the request's child logger. */
+  httpRequestId?(req: IncomingMessage): string;
 }
 
 export interface RunningService {
@@ -76,7 +80,7 @@ async function openTransport(def: ServiceDefinition, env: CotaEnv, log: Logger, 
     user: env.natsUser,
     pass: env.natsPassword,
     name: `cota-${def.name}`,
-    onStatus: (status, level) => log[level]('nats status', { status }),
+    onStatus: (status, level) => log[level]({ status }, 'nats status'),
   });
   owned.push(() => nats.drain());
   return nats;
@@ -136,20 +140,41 @@ function assembleInfra(
   };
 }
 
+/** The root of a service's Nest app: its module, with nestjs-pino as Nest's logger. */
+@Module({})
+class ServiceApp {}
+
+/**
+ * The service's module under nestjs-pino: Nest's own lines (warn and above, as before) go through the
+ * service's pino logger, and each HTTP request gets a child logger (`req.log`) carrying its request id.
+ */
+function withPinoLogging(def: ServiceDefinition, module: DynamicModule): DynamicModule {
+  const pinoHttp = {
+    logger: createLogger(def.name).child({}, { level: 'warn' }),
+    autoLogging: false,
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'request_id' },
+    ...(def.httpRequestId ? { genReqId: def.httpRequestId } : {}),
+  };
+  return { module: ServiceApp, imports: [LoggerModule.forRoot({ pinoHttp }), module] };
+}
+
 /** Starts the Nest app: an HTTP server (the gateway) or a plain microservice, both serving the bus. */
 async function startNestApp(def: ServiceDefinition, env: CotaEnv, infra: Infra): Promise<INestApplicationContext> {
-  const module = def.module(infra);
+  const module = withPinoLogging(def, def.module(infra));
   // Handlers are @MessagePattern methods served by the bus's Nest transport strategy (same on NATS and in-process).
   const strategy = new BusServer(infra.bus);
   if (def.http) {
-    const http = await NestFactory.create(module, { logger: ['error', 'warn'], bodyParser: false, abortOnError: false });
+    const http = await NestFactory.create(module, { bufferLogs: true, bodyParser: false, abortOnError: false });
+    http.useLogger(http.get(NestPinoLogger));
     def.configureHttp?.(http);
     http.connectMicroservice({ strategy }, { inheritAppConfig: true });
     await http.startAllMicroservices();
     await http.listen(env.port, env.host);
     return http;
   }
-  const micro = await NestFactory.createMicroservice(module, { strategy, logger: ['error', 'warn'], abortOnError: false });
+  const micro = await NestFactory.createMicroservice(module, { strategy, bufferLogs: true, abortOnError: false });
+  micro.useLogger(micro.get(NestPinoLogger));
   await micro.listen();
   return micro;
 }
@@ -209,7 +234,7 @@ function stopperOf(r: Running): () => Promise<void> {
 }
 
 export async function startService(def: ServiceDefinition, env: CotaEnv, shared?: SharedInfra): Promise<RunningService> {
-  const log = new Logger(def.name);
+  const log = createLogger(def.name);
   // Connections this service opened itself, closed by stop() in opening order.
   const owned: Closer[] = [];
   const tracing = await startTracingOnce(def, env, shared);
@@ -228,14 +253,17 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
   const app = await startNestApp(def, env, infra);
   const health: TransportSubscription = serveHealth(infra, ownHealthChecks(infra));
   const { ops, startDraining } = await startProbes(def, env, infra, metrics, shared);
-  log.info('started', {
-    // The release (the image's COTA_VERSION and COTA_GIT_SHA, Dockerfile); absent when run from a checkout.
-    ...(process.env.COTA_VERSION ? { version: process.env.COTA_VERSION, git_sha: process.env.COTA_GIT_SHA } : {}),
-    transport: transport.name,
-    embedded: env.embedded,
-    ...(def.http ? { host: env.host, port: env.port } : {}),
-    ...(ops ? { metrics_host: ops.address, metrics_port: ops.port } : {}),
-  });
+  log.info(
+    {
+      // The release (the image's COTA_VERSION and COTA_GIT_SHA, Dockerfile); absent when run from a checkout.
+      ...(process.env.COTA_VERSION ? { version: process.env.COTA_VERSION, git_sha: process.env.COTA_GIT_SHA } : {}),
+      transport: transport.name,
+      embedded: env.embedded,
+      ...(def.http ? { host: env.host, port: env.port } : {}),
+      ...(ops ? { metrics_host: ops.address, metrics_port: ops.port } : {}),
+    },
+    'started',
+  );
 
   return {
     name: def.name,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CotaError, defineRpc } from '@cota/contracts';
 import { Bus, DEFAULT_FABRIC, InProcessTransport, withCallScope } from '@cota/messaging';
-import { Logger } from './logger';
+import { loadPolicy } from '@cota/config';
+import { buildLogger, LoggingPolicy } from './logger';
 
 const ask = defineRpc({
   subject: 'cota.test.logged.v1',
@@ -13,29 +14,27 @@ const ask = defineRpc({
 const QUESTION = 'Quanto rendeu minha carteira secreta da tia Zuleica?';
 const CLIENT = 'cliente-sigiloso-42';
 
-/** Captures the JSON lines the project's logger writes on stderr. */
-function captureLines(): { lines: Array<Record<string, unknown>>; raw: string[]; restore: () => void } {
-  const raw: string[] = [];
-  const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    raw.push(String(chunk));
-    return true;
-  });
-  return {
-    raw,
-    get lines() {
-      return raw.map((l) => JSON.parse(l) as Record<string, unknown>);
-    },
-    restore: () => spy.mockRestore(),
-  };
+/** The JSON lines the project's logger (the shipped logging policy, at info) writes, captured. */
+const raw: string[] = [];
+const cap = {
+  raw,
+  get lines() {
+    return raw.map((l) => JSON.parse(l) as Record<string, unknown>);
+  },
+  restore: () => undefined,
+};
+function captureLines() {
+  raw.length = 0;
+  return cap;
 }
+const logger = buildLogger(loadPolicy('logging', LoggingPolicy), { write: (line: string) => void raw.push(line) }, { COTA_LOG_LEVEL: 'info' }).child({ scope: 'executor' });
 
 describe('failed handlers are logged (one structured line, no client data)', () => {
   let transport: InProcessTransport;
   let bus: Bus;
   beforeEach(() => {
-    Logger.setLevel('info');
     transport = new InProcessTransport();
-    bus = new Bus(transport, 'executor', { log: new Logger('executor'), fabric: DEFAULT_FABRIC });
+    bus = new Bus(transport, 'executor', { log: logger, fabric: DEFAULT_FABRIC });
     bus.serve(ask, (req) => {
       // Messages that (carelessly) quote the client's data must still not leak it to the log.
       if (req.fail === 'crash') throw new TypeError(`cannot read rows for ${req.client_id}: ${req.question}`);
@@ -44,7 +43,6 @@ describe('failed handlers are logged (one structured line, no client data)', () 
     });
   });
   afterEach(async () => {
-    Logger.setLevel('warn');
     await transport.drain();
   });
 
@@ -62,7 +60,8 @@ describe('failed handlers are logged (one structured line, no client data)', () 
     expect(cap.lines).toHaveLength(1);
     const [line] = cap.lines;
     expect(line).toEqual({
-      t: expect.any(String),
+      time: expect.any(String),
+      pid: process.pid,
       level: 'error',
       scope: 'executor',
       msg: 'handler failed',

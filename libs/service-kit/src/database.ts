@@ -1,7 +1,7 @@
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
-import { Logger } from './logger';
+import { createLogger } from './logger';
 
-const log = new Logger('database');
+const log = createLogger('database');
 
 export interface DatabaseOptions {
   url: string;
@@ -69,7 +69,7 @@ async function applyMigrations(ds: DataSource, migrations: Migration[]): Promise
         await runner.query('INSERT INTO cota_migrations (id) VALUES ($1)', [m.id]);
         await runner.commitTransaction();
         applied.push(m.id);
-        log.info('migration applied', { id: m.id });
+        log.info({ id: m.id }, 'migration applied');
       } catch (e) {
         await runner.rollbackTransaction();
         throw new Error(`migration ${m.id} failed: ${(e as Error).message}`);

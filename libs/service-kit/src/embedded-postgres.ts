@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Logger } from './logger';
+import { createLogger } from './logger';
 
-const log = new Logger('embedded-postgres');
+const log = createLogger('embedded-postgres');
 
 export interface EmbeddedPostgres {
   url: string;
@@ -41,7 +41,7 @@ export async function startEmbeddedPostgres(dataDir: string | null): Promise<Emb
     throw e;
   }
   const url = embeddedPostgresUrl(socketDir);
-  log.info('embedded Postgres (PGlite) listening on a private Unix socket', { socket_dir: socketDir, persistent: Boolean(dataDir) });
+  log.info({ socket_dir: socketDir, persistent: Boolean(dataDir) }, 'embedded Postgres (PGlite) listening on a private Unix socket');
   return {
     url,
     stop: async () => {

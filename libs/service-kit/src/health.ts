@@ -3,7 +3,7 @@ import { TransportSubscription } from '@cota/messaging';
 import { pingDatabase } from './database';
 import type { FactoryProvider, InjectionToken } from '@nestjs/common';
 import { Infra, INFRA, onOpenBus } from './infra';
-import { Logger } from './logger';
+import { createLogger } from './logger';
 import { pingRedis } from './redis';
 
 /** Resolves when the dependency is usable; a string it resolves with is a note the probe shows with `ok: true`. */
@@ -31,7 +31,7 @@ export function publicDetail(e: unknown): string {
   return 'indisponível';
 }
 
-const log = new Logger('health');
+const log = createLogger('health');
 /** The last logged failure of each check, so a failing probe logs once per change, not at every probe. */
 const lastLogged = new Map<string, string>();
 
@@ -39,7 +39,7 @@ function logFailure(name: string, e: unknown): void {
   const message = e instanceof Error ? e.message : String(e);
   if (lastLogged.get(name) === message) return;
   lastLogged.set(name, message);
-  log.warn('readiness check failed', { check: name, error: message });
+  log.warn({ check: name, error: message }, 'readiness check failed');
 }
 
 /** A service's own readiness checks (e.g. "fund list loaded"), provided by its module; served with the standard ones. */

@@ -10,3 +10,4 @@ export * from './tracing';
 export * from './ops-server';
 export * from './ops-token';
 export * from './process-metrics';
+export * from './recurring-job';

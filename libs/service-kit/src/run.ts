@@ -1,6 +1,6 @@
 import { ServiceName } from '@cota/contracts';
 import { CotaEnv, loadEnv } from '@cota/config';
-import { Logger } from './logger';
+import { createLogger, Logger } from './logger';
 import { RunningService, ServiceDefinition, startService } from './boot';
 
 /**
@@ -8,7 +8,7 @@ import { RunningService, ServiceDefinition, startService } from './boot';
  * environment, starts, and drains gracefully on SIGTERM/SIGINT (Kubernetes stops pods with SIGTERM).
  */
 export async function runFromEnv(def: ServiceDefinition): Promise<RunningService> {
-  const log = new Logger(def.name);
+  const log = createLogger(def.name);
   try {
     const env = loadEnv();
     if (env.embedded) {
@@ -18,7 +18,7 @@ export async function runFromEnv(def: ServiceDefinition): Promise<RunningService
     stopOnSignals(running.stop, log);
     return running;
   } catch (e) {
-    log.error('failed to start', { error: (e as Error).message });
+    log.error({ error: (e as Error).message }, 'failed to start');
     process.exit(1);
   }
 }
@@ -42,7 +42,7 @@ export function withDefaultMetricsPort(env: CotaEnv, service: ServiceName): Cota
 /** Drains and exits on SIGTERM (how Kubernetes stops a pod) or SIGINT (Ctrl+C). */
 export function stopOnSignals(stop: () => Promise<void>, log: Logger): void {
   const shutdown = async (signal: string) => {
-    log.info('shutting down', { signal });
+    log.info({ signal }, 'shutting down');
     await stop();
     process.exit(0);
   };

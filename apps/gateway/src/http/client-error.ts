@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { API_CSP } from './security-headers';
+import { API_HEADER_LINES } from './security-headers';
 
 /**
  * Requests Node's HTTP parser refuses before any route sees them (a control byte in a header,
@@ -24,10 +24,7 @@ export function answerClientErrorsAsJson(server: Pick<Server, 'on'>): void {
       `HTTP/1.1 ${status} ${reason}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'X-Content-Type-Options: nosniff\r\n' +
-        'X-Frame-Options: DENY\r\n' +
-        `Content-Security-Policy: ${API_CSP}\r\n` +
-        'Referrer-Policy: no-referrer\r\n' +
+        API_HEADER_LINES +
         'Connection: close\r\n\r\n' +
         body,
     );

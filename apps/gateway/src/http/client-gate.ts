@@ -25,9 +25,11 @@ export class ClientGate {
       throw new HttpError(503, 'service_unavailable', 'O controle de acesso (Redis) está indisponível no momento. Tente novamente em instantes.', { 'Retry-After': '5' });
     }
     if (!entered) throw new HttpError(401, 'unauthorized', 'Chave de API revogada: os dados deste cliente estão sendo apagados.');
-    const chargedAt = Date.now();
+    // When the hit was charged: once the limiter answered (a refund finds the window it was counted in).
+    let chargedAt = Date.now();
     try {
-      await this.charge(clientId, chargedAt);
+      await this.charge(clientId);
+      chargedAt = Date.now();
       return await work(clientId);
     } catch (e) {
       const err = toHttpError(e);
@@ -38,10 +40,10 @@ export class ClientGate {
     }
   }
 
-  private async charge(clientId: string, at: number): Promise<void> {
+  private async charge(clientId: string): Promise<void> {
     let decision;
     try {
-      decision = await this.limiter.hit(clientId, at);
+      decision = await this.limiter.hit(clientId);
     } catch {
       throw new HttpError(503, 'service_unavailable', 'O controle de cotas (Redis) está indisponível no momento. Tente novamente em instantes.', { 'Retry-After': '5' });
     }

@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { NextFunction, Request, Response } from 'express';
 import { stringify } from 'yaml';
 import { repoRoot } from '@cota/config';
-import { applySecurityHeaders } from '../http/security-headers';
+import { docsSecurityHeaders } from '../http/security-headers';
 
 /** Security scheme names, used by the controllers' decorators. */
 export const CLIENT_KEY = 'chave_de_api';
@@ -39,17 +38,9 @@ export function openApiYaml(doc: OpenAPIObject): string {
   return stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false });
 }
 
-/** The docs page lets Swagger UI run: its own script and styles, nothing from elsewhere, never framed. */
-const DOCS_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
 /** Serves Swagger UI at `/docs`, the document at `/docs/json` and `/docs/yaml`. */
 export function serveOpenApi(app: INestApplication): void {
   const doc = openApiDocument(app);
-  app.use('/docs', (_req: Request, res: Response, next: NextFunction) => {
-    applySecurityHeaders(res);
-    res.setHeader('Content-Security-Policy', DOCS_CSP);
-    next();
-  });
+  app.use('/docs', docsSecurityHeaders);
   SwaggerModule.setup('docs', app, doc, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml', customSiteTitle: 'Cota: API HTTP' });
 }

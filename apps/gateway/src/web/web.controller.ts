@@ -1,16 +1,16 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Logger } from '@cota/service-kit';
+import { createLogger } from '@cota/service-kit';
 import { renderChatPage } from '../chat-page';
 import { HttpError } from '../http/http-error';
-import { chatPageCsp, newCspNonce, webAppCsp } from '../http/security-headers';
+import { applyFallbackPageHeaders, webAppSecurityHeaders } from '../http/security-headers';
 import { DemoSession } from './demo-session';
 import { ASSET_NAME, WebAsset, WebAssets } from './web-assets';
 
 export const WEB_ASSETS = Symbol('WEB_ASSETS');
 
-const log = new Logger('gateway');
+const log = createLogger('gateway');
 
 /**
  * The chat page: the app built by apps/web (index.html + /assets/*, all from this origin, CSP
@@ -33,14 +33,13 @@ export class WebController {
   @ApiResponse({ status: 200, description: 'A página.', content: { 'text/html': { schema: { type: 'string' } } } })
   page(@Req() req: Request, @Res() res: Response): void {
     if (!this.web) {
-      const nonce = newCspNonce();
+      const nonce = applyFallbackPageHeaders(req, res);
       res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.setHeader('content-security-policy', chatPageCsp(nonce));
       res.setHeader('cache-control', 'no-store');
       res.send(renderChatPage(nonce));
       return;
     }
-    res.setHeader('content-security-policy', webAppCsp());
+    webAppSecurityHeaders(req, res, () => undefined);
     // Revalidated every time: the page names its assets without a hash.
     this.send(req, res, this.web.index, 'no-cache');
   }
