@@ -84,6 +84,9 @@ function requestsOf(doc: Doc): Sent[] {
       if (op.tags?.includes('página')) continue;
       // A file upload is sent by its own test (test/ledger/imports.int.spec.ts), not from a JSON example.
       if (op.requestBody?.content['multipart/form-data']) continue;
+      // A live stream with no request (the notifications' SSE) never ends: its own test reads it (test/e2e/alerts.int.spec.ts).
+      const ok = op.responses['200'] as { content?: Record<string, unknown> } | undefined;
+      if (!op.requestBody && ok?.content?.['text/event-stream']) continue;
       const url = urlOf(path, op);
       if (!url) continue;
       const examples = op.requestBody?.content['application/json']?.examples;
