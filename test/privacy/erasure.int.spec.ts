@@ -178,7 +178,9 @@ async function rowCounts(clientId: string, kind: 'BASE TABLE' | 'VIEW'): Promise
 /** Redis keys (under this suite's prefix) that name the client: context keys `{<client>:<conv>}`, counters `{<client>}:<kind>:<window>`. */
 async function redisKeysOf(clientId: string): Promise<string[]> {
   const all = await redis.keys(`${prefix}*`);
-  return all.filter((k) => k.includes(`{${encodeURIComponent(clientId)}:`) || k.includes(`{${encodeURIComponent(clientId)}}:`)).sort();
+  // The client's hash tag inside a key (`ctx:{client}:...`) or ending it (the rate limiter's `rl:m:{client}`).
+  const tag = encodeURIComponent(clientId);
+  return all.filter((k) => k.includes(`{${tag}:`) || k.includes(`{${tag}}:`) || k.endsWith(`{${tag}}`)).sort();
 }
 
 const eraseMine = (key?: string) => fetch(`${baseUrl}/me/data`, { method: 'DELETE', headers: key ? { authorization: `Bearer ${key}` } : {} });

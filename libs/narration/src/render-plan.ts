@@ -187,7 +187,8 @@ function incomeOnly(fund: string, price: MeasureValue, dividends: number, rate: 
   const incomeYield = (dividends / end.value) * 100;
   const bench = rate.subject.id;
   const partial = dailyGapNote(rate);
-  const period = `de ${formatDate(price.start!.date)} a ${formatDate(end.date)}`;
+  // The income and the rate are over the question's period; the price step may start later (at its first traded close).
+  const period = `de ${formatDate(rate.start?.date ?? price.start!.date)} a ${formatDate(rate.end?.date ?? end.date)}`;
   const diff = incomeYield - rate.value!;
   const verdict = partial
     ? partialVerdict(`os dividendos do ${fund}`, bench, diff, partial)
