@@ -15,6 +15,7 @@ import { ASK_ERRORS, ASK_OK, ASK_OK_EXAMPLES, ASK_REQUEST_EXAMPLES, AskRequest, 
 import { requestIdOf } from './http/request-id';
 import { GatewayMetrics } from './metrics';
 import { ASK_FENCE, QUOTA_POLICY, RATE_LIMITER } from './tokens';
+import { openEventStream } from './http/event-stream';
 
 /**
  * Past the deadline every hop has already given up (each waits at most the time left); this margin
@@ -82,12 +83,7 @@ export class AskController {
   @ApiErrors(ASK_ERRORS, [400, 401, 403, 413, 429, 503])
   async askStream(@Req() req: Request, @Res() res: Response): Promise<void> {
     const admitted = await this.admit(req); // errors before this point are plain JSON with their status
-    res.status(200);
-    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
-    res.setHeader('cache-control', 'no-cache, no-transform');
-    res.setHeader('x-accel-buffering', 'no');
-    res.flushHeaders();
-    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const send = openEventStream(res);
     // Subscribed before the question goes out, so no delta can be missed.
     const sub = this.infra.bus.followStream(NarratorStream, admitted.requestId, (d) => send('delta', { seq: d.seq, text: d.text }));
     try {

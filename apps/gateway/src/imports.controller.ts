@@ -3,13 +3,11 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags
 import { CLIENT_KEY } from './openapi/document';
 import type { Request, Response } from 'express';
 import multer from 'multer';
-import { ApiKeyAuthenticator, RateLimiter } from '@cota/access';
 import { ExecutorSubjects, MAX_STATEMENT_BYTES, ResponseOf, ToolGateSubjects } from '@cota/contracts';
 import { INFRA, Infra } from '@cota/service-kit';
-import { authenticateClient } from './auth';
+import { ClientGate } from './http/client-gate';
 import { HttpError, toHttpError } from './http/http-error';
 import { requestIdOf } from './http/request-id';
-import { RATE_LIMITER } from './tokens';
 
 const IMPORTS_PATH = '/me/imports';
 const CONVERSATION_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
@@ -50,8 +48,8 @@ function readUpload(req: Request, res: Response): Promise<{ file: Express.Multer
 export class ImportsController {
   constructor(
     @Inject(INFRA) private readonly infra: Infra,
-    private readonly auth: ApiKeyAuthenticator,
-    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    // The key, the erasure fence and the request budget /ask has: a client being erased uploads nothing.
+    private readonly gate: ClientGate,
   ) {}
 
   @ApiOperation({ summary: 'Envia um extrato da B3 (Negociação ou Movimentação, .xlsx ou .csv, até 512 KB) no campo multipart `file`: volta a prévia, que o cliente confirma.' })
@@ -61,42 +59,40 @@ export class ImportsController {
   @ApiResponse({ status: 400, description: 'Arquivo ausente, grande demais ou com linhas inválidas (por linha e motivo; nada é gravado).' })
   @Post('me/imports')
   @HttpCode(201)
-  async create(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<unknown> {
-    const clientId = await authenticateClient(req, this.auth);
-    await this.charge(clientId);
+  create(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<unknown> {
+    return this.gate.run(req, (clientId) => this.stage(req, res, clientId));
+  }
+
+  private async stage(req: Request, res: Response, clientId: string): Promise<unknown> {
     const { file, fields } = await readUpload(req, res);
     if (!file || !file.size) throw new HttpError(400, 'invalid_body', "Envie o arquivo do extrato no campo 'file'.");
     const conversation = typeof fields.conversation_id === 'string' && fields.conversation_id ? fields.conversation_id : null;
     if (conversation !== null && !CONVERSATION_ID.test(conversation))
       throw new HttpError(400, 'invalid_param', "Campo 'conversation_id' inválido: use de 1 a 128 caracteres (letras, números, _ . : @ -).");
     const requestId = requestIdOf(req);
-    try {
-      const staged = await this.infra.bus.call(ExecutorSubjects.stageImport, {
-        request_id: requestId,
-        client_id: clientId,
-        conversation_id: conversation,
-        file_name: (file.originalname || 'extrato').slice(0, 255),
-        content_base64: file.buffer.toString('base64'),
-      });
-      if (!staged.import) throw new HttpError(422, 'invalid_statement', staged.message);
-      const view = staged.import;
-      if (view.status === 'confirmed') {
-        res.status(200);
-        return { import_id: view.import_id, status: 'already_imported', file_name: view.file_name, summary: view.summary, preview: view.preview, message: view.preview };
-      }
-      const gate = await this.ask(requestId, clientId, conversation ?? importConversation(view.import_id), view.import_id);
-      return {
-        import_id: view.import_id,
-        status: gate.status,
-        file_name: view.file_name,
-        summary: view.summary,
-        preview: view.preview,
-        message: gate.message,
-        conversation_id: conversation,
-      };
-    } catch (e) {
-      throw toHttpError(e);
+    const staged = await this.infra.bus.call(ExecutorSubjects.stageImport, {
+      request_id: requestId,
+      client_id: clientId,
+      conversation_id: conversation,
+      file_name: (file.originalname || 'extrato').slice(0, 255),
+      content_base64: file.buffer.toString('base64'),
+    });
+    if (!staged.import) throw new HttpError(422, 'invalid_statement', staged.message);
+    const view = staged.import;
+    if (view.status === 'confirmed') {
+      res.status(200);
+      return { import_id: view.import_id, status: 'already_imported', file_name: view.file_name, summary: view.summary, preview: view.preview, message: view.preview };
     }
+    const gate = await this.ask(requestId, clientId, conversation ?? importConversation(view.import_id), view.import_id);
+    return {
+      import_id: view.import_id,
+      status: gate.status,
+      file_name: view.file_name,
+      summary: view.summary,
+      preview: view.preview,
+      message: gate.message,
+      conversation_id: conversation,
+    };
   }
 
   /** Confirms through the tool gate, in the import's own conversation, so no other pending action can be confirmed by it. */
@@ -104,42 +100,42 @@ export class ImportsController {
   @ApiResponse({ status: 200, description: 'Importada: o que entrou no livro de operações.' })
   @Post('me/imports/:import_id/confirm')
   @HttpCode(200)
-  async confirm(@Req() req: Request, @Param('import_id') importId: string): Promise<unknown> {
-    const clientId = await authenticateClient(req, this.auth);
+  confirm(@Req() req: Request, @Param('import_id') importId: string): Promise<unknown> {
+    return this.gate.run(req, (clientId) => this.confirmed(req, clientId, importId));
+  }
+
+  private async confirmed(req: Request, clientId: string, importId: string): Promise<unknown> {
     if (!IMPORT_ID.test(importId)) throw new HttpError(404, 'not_found', 'Importação não encontrada.');
-    await this.charge(clientId);
     const requestId = requestIdOf(req);
-    try {
-      const { import: view } = await this.infra.bus.call(ExecutorSubjects.getImport, { client_id: clientId, import_id: importId });
-      if (!view) throw new HttpError(404, 'not_found', 'Importação não encontrada entre as suas. Envie o arquivo de novo.');
-      if (view.status === 'confirmed') return { import_id: importId, status: 'already_imported', added: 0, message: view.preview };
-      const conversation = importConversation(importId);
-      const asked = await this.ask(requestId, clientId, conversation, importId);
-      if (asked.status !== 'confirmation_required') throw new HttpError(422, 'invalid_statement', asked.message ?? 'Não foi possível importar o arquivo.');
-      const done = await this.infra.bus.call(ToolGateSubjects.invoke, {
-        request_id: `${requestId}-yes`,
-        client_id: clientId,
-        conversation_id: conversation,
-        tool: null,
-        confirmation: 'yes',
-      });
-      if (done.status !== 'ok') throw new HttpError(422, 'invalid_statement', done.message ?? 'Não foi possível importar o arquivo.');
-      const result = (done.result ?? {}) as { adicionados?: number; posicoes?: unknown; text?: string };
-      return { import_id: importId, status: 'confirmed', added: result.adicionados ?? 0, positions: result.posicoes ?? [], message: result.text ?? null };
-    } catch (e) {
-      throw toHttpError(e);
-    }
+    const { import: view } = await this.infra.bus.call(ExecutorSubjects.getImport, { client_id: clientId, import_id: importId });
+    if (!view) throw new HttpError(404, 'not_found', 'Importação não encontrada entre as suas. Envie o arquivo de novo.');
+    if (view.status === 'confirmed') return { import_id: importId, status: 'already_imported', added: 0, message: view.preview };
+    const conversation = importConversation(importId);
+    const asked = await this.ask(requestId, clientId, conversation, importId);
+    if (asked.status !== 'confirmation_required') throw new HttpError(422, 'invalid_statement', asked.message ?? 'Não foi possível importar o arquivo.');
+    const done = await this.infra.bus.call(ToolGateSubjects.invoke, {
+      request_id: `${requestId}-yes`,
+      client_id: clientId,
+      conversation_id: conversation,
+      tool: null,
+      confirmation: 'yes',
+    });
+    if (done.status !== 'ok') throw new HttpError(422, 'invalid_statement', done.message ?? 'Não foi possível importar o arquivo.');
+    const result = (done.result ?? {}) as { adicionados?: number; posicoes?: unknown; text?: string };
+    return { import_id: importId, status: 'confirmed', added: result.adicionados ?? 0, positions: result.posicoes ?? [], message: result.text ?? null };
   }
 
   /** `GET /me/reports/ir/:year.csv`: the yearly income-tax report of the key's client, as a CSV download. */
   @ApiOperation({ summary: 'O relatório anual para o imposto de renda em CSV (me/reports/ir/<ano>.csv).' })
   @ApiResponse({ status: 200, description: 'O CSV.' })
   @Get('me/reports/ir/:file')
-  async taxReport(@Req() req: Request, @Param('file') file: string, @Res() res: Response): Promise<void> {
-    const clientId = await authenticateClient(req, this.auth);
+  taxReport(@Req() req: Request, @Param('file') file: string, @Res() res: Response): Promise<void> {
+    return this.gate.run(req, (clientId) => this.csv(res, clientId, file));
+  }
+
+  private async csv(res: Response, clientId: string, file: string): Promise<void> {
     const m = /^(\d{4})\.csv$/.exec(file);
     if (!m) throw new HttpError(404, 'not_found', 'Relatório não encontrado: use /me/reports/ir/<ano>.csv (ex.: 2025.csv).');
-    await this.charge(clientId);
     try {
       const report = await this.infra.bus.call(ExecutorSubjects.taxReport, { client_id: clientId, year: Number(m[1]) });
       res.status(200).set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${report.file_name}"`, 'Cache-Control': 'no-store' });
@@ -159,18 +155,6 @@ export class ImportsController {
       tool: { name: TOOL, args: { import_id: importId } },
       confirmation: null,
     });
-  }
-
-  /** Uploads share the client's request budget with /ask. */
-  private async charge(clientId: string): Promise<void> {
-    let decision;
-    try {
-      decision = await this.limiter.hit(clientId);
-    } catch {
-      throw new HttpError(503, 'service_unavailable', 'O controle de cotas (Redis) está indisponível no momento. Tente novamente em instantes.', { 'Retry-After': '5' });
-    }
-    if (!decision.allowed)
-      throw new HttpError(429, 'rate_limited', 'Muitas requisições em pouco tempo. Aguarde um instante e tente de novo.', { 'Retry-After': String(decision.retryAfterSeconds) });
   }
 }
 

@@ -7,6 +7,7 @@ import { INFRA, Infra } from '@cota/service-kit';
 import { CLIENT_KEY } from './openapi/document';
 import { ClientGate } from './http/client-gate';
 import { HttpError } from './http/http-error';
+import { openEventStream } from './http/event-stream';
 
 /** A keep-alive comment on open notification streams, so proxies do not close an idle one. */
 const HEARTBEAT_MS = 25_000;
@@ -98,12 +99,7 @@ export class NotificationsController {
       clientId: id,
       unread: (await this.infra.bus.call(ExecutorSubjects.notifications, { client_id: id, limit: 1 })).unread,
     }));
-    res.status(200);
-    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
-    res.setHeader('cache-control', 'no-cache, no-transform');
-    res.setHeader('x-accel-buffering', 'no');
-    res.flushHeaders();
-    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const send = openEventStream(res);
     send('unread', { unread });
     const close = this.hub.open(clientId, (n) => send('notification', n));
     const beat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);

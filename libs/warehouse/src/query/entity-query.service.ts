@@ -92,7 +92,7 @@ export class EntityQueryService {
     }
     const truncated = raw.length > built.cap;
     // A list cut at its limit says how many rows it had ("10 de 18"): counted only then.
-    const matched = truncated && built.matched ? await this.count(built.matched) : null;
+    const matched = truncated && built.matched ? await this.count(built.matched, def.entity) : null;
     const rows = raw.slice(0, built.cap).map((r) => Object.fromEntries(built.columns.map((c) => [c.name, toJsonValue(c.type, r[c.name])])));
 
     const has = (name: string | null): name is string => !!name && built.columns.some((c) => c.name === name);
@@ -140,12 +140,13 @@ export class EntityQueryService {
     };
   }
 
-  /** How many rows a list matched; null (not said) when the count itself fails. */
-  private async count(query: { sql: string; values: unknown[] }): Promise<number | null> {
+  /** How many rows a list matched; null (the note is not said, the failure is logged) when the count itself fails. */
+  private async count(query: { sql: string; values: unknown[] }, entity: string): Promise<number | null> {
     try {
       const rows = await this.runner.run(query.sql, query.values, this.opts.statementTimeoutMs);
       return Number(rows[0]?.n ?? 0) || null;
-    } catch {
+    } catch (e) {
+      this.opts.onSqlError?.(e as Error, entity);
       return null;
     }
   }
