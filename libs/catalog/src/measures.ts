@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATALOG_ENTITIES, MeasureAgg, SubjectKind } from '@cota/contracts';
+import { CATALOG_ENTITIES, MeasureAgg, MeasureUnit, SubjectKind } from '@cota/contracts';
 import { loadPolicy, policiesDir } from '@cota/config';
 
 /**
@@ -8,7 +8,7 @@ import { loadPolicy, policiesDir } from '@cota/config';
  * comes from here, so names are restricted to plain lower-case identifiers at load time.
  */
 const Ident = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
-const Unit = z.enum(['brl', 'pct', 'points', 'count', 'ratio', 'pct_month', 'pct_year', 'pct_day']);
+const Unit = MeasureUnit;
 const Words = z.array(z.string().min(1)).min(1);
 
 export const MeasureKind = z.enum([

@@ -106,6 +106,14 @@ export const FollowUpMeta = z.object({
 });
 export type FollowUpMeta = z.infer<typeof FollowUpMeta>;
 
+/**
+ * How a measure's values are said: reais, percent, points, a count, a plain number (`ratio`: a Sharpe,
+ * a beta), a monthly/yearly/daily rate, or a fraction stored as such and said as a percent (`fraction`: a
+ * drawdown of 0,1526 is 15,26%).
+ */
+export const MeasureUnit = z.enum(['brl', 'pct', 'points', 'count', 'ratio', 'pct_month', 'pct_year', 'pct_day', 'fraction']);
+export type MeasureUnit = z.infer<typeof MeasureUnit>;
+
 /** One subject's answer to a structured question. */
 export const MeasureValue = z.object({
   subject: QuestionSubject,
@@ -130,7 +138,7 @@ export const MeasureValue = z.object({
   measure: z.string().nullable().default(null),
   /** In a returns panel: 'variation' for a level (an index, a currency), 'accumulated' for a rate (compounded). */
   agg: MeasureAgg.nullable().default(null),
-  unit: z.enum(['brl', 'pct', 'points', 'count', 'ratio', 'pct_month', 'pct_year', 'pct_day']).nullable().default(null),
+  unit: MeasureUnit.nullable().default(null),
   /** The answering measure's grain when it differs from the result's (a fallback to a monthly series). */
   grain: z.enum(['day', 'month']).nullable().default(null),
   /** The measure that answered when the one asked had no data (the close for "mínima" without intraday prices). */
@@ -153,9 +161,9 @@ export const MeasureResult = z.object({
   /** The catalog entity the measure belongs to (meta.entity). */
   entity: z.string(),
   agg: MeasureAgg,
-  unit: z.enum(['brl', 'pct', 'points', 'count', 'ratio', 'pct_month', 'pct_year', 'pct_day']),
+  unit: MeasureUnit,
   /** Unit of the aggregate when it differs from the measure's (a price's variation is a percentage). */
-  value_unit: z.enum(['brl', 'pct', 'points', 'count', 'ratio', 'pct_month', 'pct_year', 'pct_day']),
+  value_unit: MeasureUnit,
   group_by: z.enum(['month', 'year']).nullable(),
   /** What to say when a fallback measure answered (the catalog's note, pt-BR). */
   fallback_note: z.string().nullable().default(null),

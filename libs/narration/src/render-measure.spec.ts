@@ -57,6 +57,19 @@ const question = {
 };
 
 describe('measure answers lead with the number', () => {
+  it('says a fraction as a percent, exactly (a drawdown of 0,1526 is 15,26%)', () => {
+    const drawdown = result({
+      measure: 'max_drawdown',
+      entity: 'fiis_financials_risk',
+      agg: 'value',
+      unit: 'fraction',
+      value_unit: 'fraction',
+      values: [value({ subject: { kind: 'fund', id: 'KNRI11' }, value: 0.1526, date: '2025-11-22', start: null, end: null, count: 1, period: null, sources: ['araquem'] })],
+    });
+    const text = renderMeasure(drawdown, { ...question, subjects: [{ kind: 'fund', id: 'KNRI11' }], measure: 'max_drawdown', agg: 'value', period: null });
+    expect(text.split('\n')[0]).toBe('O drawdown máximo (a maior queda do topo ao fundo) do KNRI11 em 22/11/2025 foi 15,26%.');
+  });
+
   it('states the variation with its sign, the period and both ends, the Brazilian way', () => {
     const text = renderMeasure(result(), question);
     expect(text).toBe('O IFIX variou -5,89% em 2024, caindo de 3.311,43 pontos em 28/12/2023 para 3.116,28 pontos em 30/12/2024.');

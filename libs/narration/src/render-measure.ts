@@ -60,6 +60,10 @@ export function formatIn(unit: Unit, value: number): string {
       return formatInteger(value);
     case 'ratio':
       return formatNumber(value);
+    case 'fraction': {
+      const d = toDecimal(value);
+      return d ? formatPercent(d.times(100).toString()) : formatNumber(value);
+    }
   }
 }
 

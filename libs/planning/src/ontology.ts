@@ -142,6 +142,7 @@ export class Ontology {
     showAll: ReadonlySet<string>;
   };
   private readonly features: CompiledFeature[];
+  private readonly featuresOf = new WeakMap<AnalysedQuestion, Set<string>>();
   private readonly standalone: ReadonlySet<string>;
   private readonly maxGap: number;
   /** stem -> the entity words with that stem; first stem -> the entity phrases starting with it. */
@@ -252,7 +253,11 @@ export class Ontology {
 
   /** Named features active for a question (built-ins: ticker, no_ticker, multi_ticker). */
   activeFeatures(q: AnalysedQuestion): Set<string> {
+    // Routing and the question's reading both ask: computed once per analysed question.
+    const known = this.featuresOf.get(q);
+    if (known) return known;
     const active = new Set<string>();
+    this.featuresOf.set(q, active);
     const named = q.tickers.tickers.length + q.tickers.unknown.length;
     active.add(named > 0 ? 'ticker' : 'no_ticker');
     if (named > 1) active.add('multi_ticker');

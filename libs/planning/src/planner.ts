@@ -205,7 +205,7 @@ export class Planner {
     // A calculation whose arguments are all written out ("CDI de 10,65% ao ano, quanto é isso por mês?")
     // and the tools named for what they do (número mágico, IR de uma venda) stay tools.
     const certain = tool && (tool.name !== 'calcular_financas' || byArgs?.name === tool.name);
-    const asksData = tool && !certain && this.reader.read(question, q.tickers.tickers).question;
+    const asksData = tool && !certain && this.reader.read(question, q.tickers.tickers, undefined, { said: this.saysOwn(q), conversation: false }).question;
     if (tool && !(asksData && asksData.measure && asksData.subjects.length > 0 && asksData.subjects.every((s) => s.kind !== 'portfolio'))) {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
     }
@@ -266,7 +266,7 @@ export class Planner {
    * cannot give as rows, answers it as a measure plan. A follow-up edits the previous question.
    */
   private withStructuredQuestion(q: AnalysedQuestion, routed: PlanResponse, opts: PlanOptions): PlanResponse {
-    const reading = this.reader.read(q.original, q.tickers.tickers, q.corrected);
+    const reading = this.reader.read(q.original, q.tickers.tickers, q.corrected, { said: this.saysOwn(q), conversation: this.conversationIsOwn(opts) });
     if (q.corrections.length) reading.signals.push(`corrected ${q.corrections.join(', ')}`);
     const previousFunds = opts.previousTickers?.length ?? 0;
     const amongList = reading.cues.includes('among_previous') && (opts.conversationList?.length ?? 0) > 1;
@@ -300,6 +300,20 @@ export class Planner {
     const out: PlanResponse = { ...routed, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };
     if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') return this.answeredAsRouted(out, measurable, followUp, fundList, marketOnly);
     return measurePlan(out, question, this.opts.policies, reading.signals, measurable.why, followUp);
+  }
+
+  /** The question's own words put it in the client's portfolio ("meu", "eu tenho", "recebi": the ontology's client scope). */
+  private saysOwn(q: AnalysedQuestion): boolean {
+    return this.ontology.activeFeatures(q).has('client_scope');
+  }
+
+  /** The previous answer was about the client's own portfolio: its own measure, or one of its entities. */
+  private conversationIsOwn(opts: PlanOptions): boolean {
+    const prev = opts.previousQuestion;
+    const measures = this.opts.policies.measures.measures;
+    if (prev?.measure) return measures[prev.measure]?.subject === 'portfolio';
+    if (prev?.subjects.some((s) => s.kind === 'portfolio')) return true;
+    return !!opts.previousEntity && Object.values(measures).some((m) => m.subject === 'portfolio' && m.entity === opts.previousEntity);
   }
 
   /**
@@ -621,7 +635,7 @@ export class Planner {
     inferred.ticker_required = false;
     // A measure named ("o dy médio dos fiis de logística") is asked of the segment, not its list;
     // by a measure ("fiis hospitalares por dy") the segment is ranked by it, when the ranking orders by it.
-    if (this.reader.read(q.original, []).measureNamed) {
+    if (this.reader.read(q.original, [], undefined, { said: this.saysOwn(q), conversation: false }).measureNamed) {
       if (!inferred.params.order_by || !/(?:^| )(?:por|pelo|pela)(?= )/.test(q.normalized)) return null;
       inferred.params = { ...inferred.params, ticker: null, tickers: [], agg: 'list', window: null };
       return { entity, params: inferred, ranked: true };

@@ -48,6 +48,34 @@ describe('TurnReader', () => {
     expect(reading).toMatchObject({ kind: 'entity', entity: 'fiis_financials_snapshot', params: { ticker: 'XPML11' } });
   });
 
+  it("reads a turn of a conversation about the client's own portfolio in the client's words", async () => {
+    // Alone, "quantas cotas de HGLG11?" could be the position or the fund's issued shares: the conversation decides.
+    const held = state({ last_entity: 'client_fiis_positions', last_tickers: ['HGLG11', 'KNRI11'], last_listed_tickers: ['HGLG11', 'KNRI11'] });
+    expect((await reader.read('quantas cotas de hglg11?', null)).kind).toBe('clarification');
+    const shares = await reader.read('quantas cotas de hglg11?', held);
+    expect(shares.question).toMatchObject({ measure: 'shares_held', subjects: [{ kind: 'fund', id: 'HGLG11' }] });
+    // "preço médio dele" after the position is the price paid, not the average close.
+    const paid = await reader.read('preco medio dele?', state({ last_entity: 'client_fiis_positions', last_tickers: ['HGLG11'], last_question: shares.question }));
+    expect(paid.question).toMatchObject({ measure: 'avg_price', subjects: [{ kind: 'fund', id: 'HGLG11' }] });
+    // Outside such a conversation, and with a period, the same words are the market's.
+    expect((await reader.read('preco medio do btal11', null)).question).toMatchObject({ measure: 'price', agg: 'avg' });
+    expect(
+      (await reader.read('preco medio dele em 2024?', state({ last_entity: 'client_fiis_positions', last_tickers: ['HGLG11'], last_question: shares.question }))).question?.measure,
+    ).toBe('price');
+  });
+
+  it("edits the measure among a fund's risk metrics: each one the catalog declares", async () => {
+    const sharpe = await reader.read('sharpe do knri11', null);
+    const after = state({ last_entity: 'fiis_financials_risk', last_tickers: ['KNRI11'], last_question: sharpe.question });
+    for (const [asked, measure] of [
+      ['e o drawdown maximo?', 'max_drawdown'],
+      ['e o beta?', 'beta'],
+      ['e a volatilidade?', 'volatility'],
+    ] as const) {
+      expect((await reader.read(asked, after)).question).toMatchObject({ measure, subjects: [{ kind: 'fund', id: 'KNRI11' }] });
+    }
+  });
+
   it('completes the call waiting for an argument with what the message states', async () => {
     const pending = { tool: 'calcular_financas', args: { operacao: 'tir' }, missing: ['fluxos'] };
     const reading = await reader.read('-1000, 300, 400 e 500', state({ pending_call: pending }));

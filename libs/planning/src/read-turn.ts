@@ -89,7 +89,10 @@ export class TurnReader {
     const first = await this.planner.plan(question);
     const continued = state ? this.continuedCall(question, first, state) : null;
     if (continued) return this.withFunds(continued, state);
-    const followUp = (first.elliptic || first.follow_up_candidate || this.planner.asksWholeList(question)) && state && (state.last_entity || state.last_question);
+    // A turn not decided alone ("quantas cotas de HGLG11?": the position or the fund's issued shares) is read
+    // against the conversation too, which may decide it (after "quais fundos eu tenho", the position).
+    const undecided = first.kind === 'clarification' && !first.planner.accepted;
+    const followUp = (first.elliptic || first.follow_up_candidate || undecided || this.planner.asksWholeList(question)) && state && (state.last_entity || state.last_question);
     const plan = followUp ? await this.planner.plan(question, followUpOptions(state)) : first;
     return this.withToolArgs(question, this.withFunds(outsideTopic(question, plan), state), state);
   }

@@ -95,6 +95,12 @@ const PAIRS: Record<string, MeasureAgg[]> = {
   avg: ['max', 'min', 'total'],
 };
 
+/** Whether a question is about the client's own portfolio: by its own words, or by the conversation it continues. */
+export interface OwnScope {
+  said: boolean;
+  conversation: boolean;
+}
+
 /** Compiled measure catalog vocabulary (built once per planner). */
 export class QuestionReader {
   private readonly measureWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
@@ -122,16 +128,22 @@ export class QuestionReader {
 
   /**
    * Reads subjects, measure, period, aggregation, grouping and comparison from one question.
-   * `tickers` are the funds the ticker index found in it, in order.
+   * `tickers` are the funds the ticker index found in it, in order. `own` says where the question is
+   * about the client's own portfolio, so the client's words count ("quantas cotas de HGLG11 eu tenho",
+   * "preço médio dele?" after "quantas cotas de BTAL11 eu tenho?"): `said` by its own words (the
+   * ontology's client scope), or by the `conversation` when the turn names no market subject or period.
    */
-  read(question: string, tickers: string[], corrected?: string): QuestionReading {
+  read(question: string, tickers: string[], corrected?: string, own: OwnScope = { said: false, conversation: false }): QuestionReading {
     const signals: string[] = [];
     const period = parsePeriod(question);
     const { text, fullText } = this.wordsToRead(question, tickers, corrected, period, signals);
     // Each step reads one part, in this order: the subjects pick the measure's vocabulary, the
     // measure the aggregation, the subjects and cues the comparison.
     const subjects = this.readSubjects(tickers, text, signals);
-    const measureHit = this.readMeasure(subjects, text, signals);
+    // The client's words name a figure of one of its funds ("quantas cotas de HGLG11 eu tenho"); the whole
+    // portfolio's are named by its own words ("minha carteira"), which make the portfolio a subject.
+    const ownFund = (own.said && subjects.some((s) => s.kind === 'fund')) || (own.conversation && !period && subjects.every((s) => s.kind === 'fund'));
+    const measureHit = this.readMeasure(subjects, text, signals, ownFund);
     const measureNamed = measureHit !== null;
 
     // "últimos 6 meses" is a period, not the aggregation "last"; "acumulado no ano" keeps its "acumulado".
@@ -234,8 +246,8 @@ export class QuestionReader {
    * The most specific measure named wins ("VPA no fechamento de 2022" asks for the VPA), then the longest words.
    * "ponderado pelo valor de mercado" says how to weigh, not what to measure.
    */
-  private readMeasure(subjects: QuestionSubject[], text: string, signals: string[]): { measure: MeasureDef; phrase: Phrase } | null {
-    const clientScope = subjects.some((s) => s.kind === 'portfolio') || /(?:^| )(?:meu|minha|meus|minhas)(?= |$)/.test(text);
+  private readMeasure(subjects: QuestionSubject[], text: string, signals: string[], own: boolean): { measure: MeasureDef; phrase: Phrase } | null {
+    const clientScope = own || subjects.some((s) => s.kind === 'portfolio');
     const vocabulary = clientScope ? [...this.measureWords, ...this.clientWords] : this.measureWords;
     const measureText = text.replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ').trim();
     const bare = withoutPossessives(` ${measureText} `).trim();
