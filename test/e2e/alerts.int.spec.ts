@@ -246,4 +246,24 @@ describe('alerts end to end', () => {
     expect(removed.body.answer).toMatch(/removi o alerta quando a Selic ficar abaixo de 10,00% ao ano\.$/i);
     expect((await cluster.ask('quais alertas eu tenho?', { conversation })).body.answer).toMatch(/você não tem alertas/i);
   });
+
+  it('sets the kinds policies/alerts.yaml declares in the chat, through the tool gate, and lists them', async () => {
+    const c = 'alertas-tipos';
+    const report = await cluster.ask('me avise quando sair o informe mensal dos fundos da minha carteira', { conversation: c });
+    expect(report.body.answer).toMatch(/posso criar um alerta quando sair o informe mensal de um fundo da sua carteira\? Responda sim ou não\.$/i);
+    expect((await cluster.ask('sim', { conversation: c })).body.meta.tool).toMatchObject({ name: 'criar_alerta', status: 'executed' });
+    const move = await cluster.ask('me avise se o IFIX cair mais de 2% num dia', { conversation: c });
+    expect(move.body.answer).toMatch(/posso criar um alerta quando o IFIX cair mais de 2,00% num dia\? Responda sim ou não\.$/i);
+    await cluster.ask('sim', { conversation: c });
+    const pvp = await cluster.ask('avise se o P/VP do HGBS11 cair abaixo de 0,9', { conversation: c });
+    expect(pvp.body.answer).toMatch(/posso criar um alerta quando o P\/VP do HGBS11 ficar abaixo de 0,90\? Responda sim ou não\.$/i);
+    await cluster.ask('sim', { conversation: c });
+    const listed = (await cluster.ask('quais alertas eu tenho?', { conversation: c })).body.answer;
+    expect(listed).toContain('1. Avisar quando sair o informe mensal de um fundo da sua carteira (ativo)');
+    expect(listed).toContain('2. Avisar quando o IFIX cair mais de 2,00% num dia (ativo)');
+    expect(listed).toContain('3. Avisar quando o P/VP do HGBS11 ficar abaixo de 0,90 (ativo)');
+    // A daily move of a measure that has none gets a question back.
+    const dy = await cluster.ask('me avise se o DY do HGLG11 variar mais de 3% num dia', { conversation: c });
+    expect(dy.body.answer).toMatch(/sei avisar da variação num dia de: a cotação, o IFIX\. De qual\?/i);
+  });
 });
