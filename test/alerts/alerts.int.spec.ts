@@ -218,6 +218,83 @@ describe('alerts', () => {
     expect(await evaluator.handle(WarehouseEvents.distributionAnnounced.subject, 'not json')).toEqual([]);
   });
 
+  it('evaluates the kinds policies/alerts.yaml declares: P/VP and IFIX levels, daily moves, monthly reports of a held fund', async () => {
+    const duda = { client_id: 'cliente-alertas-duda' };
+    const roomy = new AlertStore(ds, 10);
+    await ds.query(`INSERT INTO wh_clients (client_id, display_name, email, is_demo, source) VALUES ($1, 'Duda', 'duda@exemplo.com.br', false, 'client')`, [duda.client_id]);
+    // Duda holds BTLG11 (not RBRR11); HGBS11's last book value is R$ 200,00; its last close R$ 190,00; the IFIX closed 3.400 the day before.
+    await ds.query(`INSERT INTO wh_client_positions (client_id, ticker, quantity, cost_amt, avg_price, is_demo, source) VALUES ($1, 'BTLG11', 10, 1000, 100, false, 'client')`, [
+      duda.client_id,
+    ]);
+    await ds.query(`INSERT INTO wh_cvm_monthly (fii_cnpj, ref_date, ticker, equity_per_share, source) VALUES ('00.000.000/0001-00', '2026-09-30', 'HGBS11', 200, 'test')`);
+    await ds.query(
+      `INSERT INTO wh_prices (ticker, traded_at, close_price, frequency, source) VALUES ('HGBS11', '2026-11-25', 190, 'daily', 'test'), ('HGBS11', '2026-11-26', 184, 'daily', 'test')`,
+    );
+    await ds.query(`INSERT INTO wh_index_history (index_name, index_date, points, source) VALUES ('IFIX', '2026-11-26', 3400, 'test'), ('IFIX', '2026-11-27', 3315, 'test')`);
+    const rules = [
+      { tipo: 'nivel', medida: 'pvp', ticker: 'HGBS11', direcao: 'abaixo', valor: '0.9' },
+      { tipo: 'variacao', ticker: 'HGBS11', direcao: 'abaixo', valor: '3' },
+      { tipo: 'variacao', medida: 'ifix', valor: '2' },
+      { tipo: 'nivel', medida: 'ifix', direcao: 'abaixo', valor: '3350' },
+      { tipo: 'informe' },
+    ];
+    for (const args of rules) await createAlert(roomy, args, duda);
+    expect((await listAlerts(roomy, duda)).alertas.map((a) => a.descricao)).toEqual([
+      'quando o P/VP do HGBS11 ficar abaixo de 0,90',
+      'quando a cotação do HGBS11 cair mais de 3,00% num dia',
+      'quando o IFIX variar mais de 2,00% num dia',
+      'quando o IFIX ficar abaixo de 3.350 pontos',
+      'quando sair o informe mensal de um fundo da sua carteira',
+    ]);
+    const evaluator = new AlertEvaluator(ds);
+    const fired: FiredAlert[] = [];
+    const consumer = startAlertsConsumer(await connect(), evaluator, {
+      log: quiet,
+      ackWaitMs: 1000,
+      onFired: (f) => fired.push(...f.filter((x) => x.client_id === duda.client_id)),
+    });
+    await consumer.ready;
+    const evaluated = async (id: string) => until(async () => (await count('SELECT count(*) AS n FROM alert_evaluations WHERE event_id = $1', [id])) > 0);
+
+    // HGBS11 closes at R$ 184,00 (from R$ 190,00: -3,16%; P/VP 184/200 = 0,92): the move fires, the P/VP not yet.
+    await evaluated(await publish('priceClosed', { ticker: 'HGBS11', traded_at: '2026-11-26', close: 184 }));
+    expect(fired.map((f) => f.body)).toEqual(['A cotação do HGBS11 caiu 3,16% em 26/11/2026 (de R$ 190,00 para R$ 184,00), mais que os 3,00% do alerta.']);
+    // A new monthly report: book value R$ 210,00, so the last close gives P/VP 184/210 = 0,8762, below 0,90. Duda does not hold HGBS11.
+    await evaluated(await publish('monthlyReportLoaded', { ticker: 'HGBS11', ref_month: '2026-10-31', equity_per_share: 210, dy_monthly_ratio: 0.0071 }));
+    expect(fired.map((f) => f.body).slice(1)).toEqual(['O P/VP do HGBS11 ficou abaixo de 0,90: 0,88 em 26/11/2026.']);
+    // The IFIX closes at 3.315 points (from 3.400: -2,50%): the move and the level both fire.
+    await evaluated(await publish('indicatorPublished', { indicator: 'IFIX', date: '2026-11-27', value: 3315, unit: 'pontos' }));
+    expect(fired.map((f) => f.body).slice(2)).toEqual([
+      'O IFIX caiu 2,50% em 27/11/2026 (de 3.400 pontos para 3.315 pontos), mais que os 2,00% do alerta.',
+      'O IFIX ficou abaixo de 3.350 pontos: 3.315 pontos em 27/11/2026.',
+    ]);
+    // A report of a fund Duda holds: notified and e-mailed; the same report delivered again changes nothing.
+    const report = await publish('monthlyReportLoaded', { ticker: 'BTLG11', ref_month: '2026-10-31', equity_per_share: 98.76, dy_monthly_ratio: 0.0082 });
+    await until(() => fired.length === 5);
+    expect(fired[4]).toMatchObject({
+      title: 'Informe mensal do BTLG11 (outubro de 2026)',
+      body: 'Saiu o informe mensal de outubro de 2026 do BTLG11: valor patrimonial de R$ 98,76 por cota, rendimento de 0,82% no mês.',
+    });
+    const payload = {
+      ...WAREHOUSE_EVENT_SAMPLES.monthlyReportLoaded,
+      event_id: report,
+      ticker: 'BTLG11',
+      ref_month: '2026-10-31',
+      equity_per_share: 98.76,
+      dy_monthly_ratio: 0.0082,
+      at: new Date().toISOString(),
+    };
+    expect(await evaluator.handle(WarehouseEvents.monthlyReportLoaded.subject, JSON.stringify(payload))).toEqual([]);
+    const mails = await ds.query(`SELECT subject, body FROM email_outbox WHERE client_id = $1 AND subject LIKE '%Informe%'`, [duda.client_id]);
+    expect(mails).toEqual([{ subject: 'Cota — Alerta: Informe mensal do BTLG11 (outubro de 2026)', body: fired[4].body }]);
+    // A day that moved less than the rule's 3% does not fire.
+    await evaluated(await publish('priceClosed', { ticker: 'HGBS11', traded_at: '2026-11-27', close: 183 }));
+    expect(fired).toHaveLength(5);
+    await consumer.stop();
+    await roomy.erase(duda.client_id);
+    await ds.query('DELETE FROM email_outbox WHERE client_id = $1', [duda.client_id]);
+  });
+
   it('marks notifications read and erases a client’s rules and notifications', async () => {
     expect(await store.markRead(ana.client_id, null)).toBeGreaterThan(0);
     expect((await store.notifications(ana.client_id)).unread).toBe(0);

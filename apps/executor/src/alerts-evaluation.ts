@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { AlertEvaluator, type AlertsConsumer, startAlertsConsumer } from '@cota/alerts';
 import { ExecutorBroadcasts } from '@cota/contracts';
 import { INFRA, Infra, createLogger, requireDatabase } from '@cota/service-kit';
+import { OutboxDelivery } from './outbox-delivery';
 
 const log = createLogger('executor');
 
@@ -14,7 +15,10 @@ const log = createLogger('executor');
 export class AlertsEvaluation implements OnApplicationBootstrap, OnApplicationShutdown {
   private consumer: AlertsConsumer | null = null;
 
-  constructor(@Inject(INFRA) private readonly infra: Infra) {}
+  constructor(
+    @Inject(INFRA) private readonly infra: Infra,
+    private readonly outbox: OutboxDelivery,
+  ) {}
 
   onApplicationBootstrap(): void {
     const evaluator = new AlertEvaluator(requireDatabase(this.infra));
@@ -23,6 +27,8 @@ export class AlertsEvaluation implements OnApplicationBootstrap, OnApplicationSh
       // Every gateway pushes it to the client's open notification streams (the page's bell).
       onFired: (fired) => {
         log.info({ notifications: fired.length }, 'alerts fired');
+        // Their e-mails were queued with them: send now, not at the next poll.
+        this.outbox.wake();
         const now = new Date().toISOString();
         for (const f of fired) {
           this.infra.bus.emit(ExecutorBroadcasts.notificationCreated, {

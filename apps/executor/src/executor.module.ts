@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { loadPolicy } from '@cota/config';
+import { alertCatalog } from '@cota/catalog';
 import { INFRA, Infra, createLogger, requireDatabase } from '@cota/service-kit';
 import { EntityQueryService, loadEntityCatalog, loadMeasureCatalog, MeasureQueryService, PgSqlRunner, PublicReadCache, ReadCachePolicy } from '@cota/warehouse';
 import { ExecutorHandlers } from './executor.handlers';
@@ -24,6 +25,7 @@ export class ExecutorModule {
     // read_cache.yaml stops the service naming file and field.
     const entities = loadEntityCatalog();
     const measures = loadMeasureCatalog();
+    alertCatalog(); // policies/alerts.yaml: the alerts' kinds and measures
     if (!Number.isInteger(STATEMENT_TIMEOUT_MS) || STATEMENT_TIMEOUT_MS < 100) {
       throw new Error(`COTA_EXECUTOR_STATEMENT_TIMEOUT_MS must be an integer >= 100, got '${process.env.COTA_EXECUTOR_STATEMENT_TIMEOUT_MS}'`);
     }

@@ -26,6 +26,7 @@ import { jsonBody } from './http/body';
 import { ImportsController, isStatementUpload } from './imports.controller';
 import { ClientGate } from './http/client-gate';
 import { NotificationHub, NotificationListener, NotificationsController } from './notifications.controller';
+import { AlertsController } from './alerts.controller';
 import { answerClientErrorsAsJson } from './http/client-error';
 import { securityHeaders } from './http/security-headers';
 import { GatewayMetrics } from './metrics';
@@ -103,6 +104,7 @@ export class GatewayModule implements NestModule {
         ImportsController,
         NotificationsController,
         NotificationListener,
+        AlertsController,
       ],
       providers: [
         { provide: INFRA, useValue: infra },

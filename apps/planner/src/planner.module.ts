@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { alertCatalog } from '@cota/catalog';
 import { createLlmClient } from '@cota/llm';
 import { loadContextPolicy } from '@cota/dialogue';
 import { Planner, loadPlanningPolicies, PlanningPolicies, TurnReader } from '@cota/planning';
@@ -17,6 +18,8 @@ const PLANNING_POLICIES = Symbol('PLANNING_POLICIES');
 @Module({})
 export class PlannerModule {
   static register(infra: Infra, options: PlannerServiceOptions = {}): DynamicModule {
+    // policies/alerts.yaml (the words of the alerts told in the chat) is validated here, at start-up.
+    alertCatalog();
     return {
       module: PlannerModule,
       providers: [

@@ -39,21 +39,37 @@ export async function listAlerts(store: AlertStore, ctx: AlertToolContext) {
 }
 
 /** `pausar_alerta`, `reativar_alerta`, `remover_alerta`: the alert named by its number or its fund. */
-export async function changeAlert(store: AlertStore, action: 'pause' | 'resume' | 'remove', args: Record<string, unknown>, ctx: AlertToolContext) {
-  const rules = await store.list(ctx.client_id);
-  const target = pick(rules, args);
+export async function changeAlert(store: AlertStore, action: AlertAction, args: Record<string, unknown>, ctx: AlertToolContext) {
+  const target = pick(await store.list(ctx.client_id), args);
+  const { text } = await applyChange(store, action, target, ctx);
+  return { alerta_id: target.rule_id, text };
+}
+
+export type AlertAction = 'pause' | 'resume' | 'remove';
+
+/** The client's alerts as the page's panel lists them, numbered as in the chat. */
+export async function alertsPanel(store: AlertStore, clientId: string) {
+  return (await store.list(clientId)).map((r, i) => ({ alert_id: r.rule_id, number: i + 1, description: r.description, status: r.status, created_at: r.created_at }));
+}
+
+/** The page's pause, resume and remove buttons: the alert by its id, then the list as it is after the change. */
+export async function changeAlertById(store: AlertStore, action: AlertAction, alertId: string, ctx: AlertToolContext) {
+  const target = (await store.list(ctx.client_id)).find((r) => r.rule_id === alertId);
+  if (!target) return { found: false, changed: false, message: 'Esse alerta não existe (ou já foi removido).', alerts: await alertsPanel(store, ctx.client_id) };
+  const { changed, text } = await applyChange(store, action, target, ctx);
+  return { found: true, changed, message: text, alerts: await alertsPanel(store, ctx.client_id) };
+}
+
+async function applyChange(store: AlertStore, action: AlertAction, target: StoredRule, ctx: AlertToolContext): Promise<{ changed: boolean; text: string }> {
   const what = `o alerta ${target.description}`;
   if (action === 'remove') {
     await store.remove(ctx.client_id, target.rule_id);
-    return { alerta_id: target.rule_id, text: `Removi ${what}.` };
+    return { changed: true, text: `Removi ${what}.` };
   }
   const status = action === 'pause' ? 'paused' : 'active';
-  if (target.status === status) return { alerta_id: target.rule_id, text: `${capital(what)} já estava ${STATUS_WORD[status]}.` };
+  if (target.status === status) return { changed: false, text: `${capital(what)} já estava ${STATUS_WORD[status]}.` };
   await store.setStatus(ctx.client_id, target.rule_id, status);
-  return {
-    alerta_id: target.rule_id,
-    text: action === 'pause' ? `Pausei ${what}: ele não avisa até você pedir "reativar alerta".` : `Reativei ${what}.`,
-  };
+  return { changed: true, text: action === 'pause' ? `Pausei ${what}: ele não avisa até você pedir "reativar alerta".` : `Reativei ${what}.` };
 }
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

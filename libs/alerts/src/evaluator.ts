@@ -1,6 +1,8 @@
 import type { DataSource, QueryRunner } from 'typeorm';
-import { DistributionAnnounced, IndicatorPublished, PriceClosed, warehouseEventBySubject, WarehouseEvents } from '@cota/contracts';
-import { AlertRule, INDICATOR_OF, meets, notificationText, type Observation } from './rule';
+import { alertCatalog, type AlertCatalog } from '@cota/catalog';
+import { DistributionAnnounced, MonthlyReportLoaded, warehouseEventBySubject, WarehouseEvents } from '@cota/contracts';
+import { AlertRule, meets, movedEnough, notificationText, type Observation } from './rule';
+import { OBSERVERS } from './observers';
 
 /** A notification just written (the gateway's live stream pushes it). */
 export interface FiredAlert {
@@ -23,10 +25,15 @@ interface Candidate {
  * once: the `alert_evaluations` row, its notification and the rule's new state are written in one
  * transaction, and an event delivered again (the evaluator died after committing and before acknowledging
  * it) finds its rows already there and changes nothing. A level rule fires when its level becomes met
- * (not on every event while it stays met); a distribution rule fires on each new announcement.
+ * (not on every event while it stays met); a daily move on each day that moved enough; a distribution
+ * or monthly-report rule on each new announcement or report. The kinds and measures are
+ * policies/alerts.yaml's; how an event gives a measure's value is its observer (./observers).
  */
 export class AlertEvaluator {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly catalog: AlertCatalog = alertCatalog(),
+  ) {}
 
   async handle(subject: string, data: string): Promise<FiredAlert[]> {
     const def = warehouseEventBySubject(subject);
@@ -40,7 +47,7 @@ export class AlertEvaluator {
     }
     if (!parsed.success) return [];
     const payload = parsed.data as { event_id: string; at: string };
-    const key = eventKey(subject, payload);
+    const key = eventKeys(subject, payload, this.catalog);
     if (!key) return [];
     const q = this.ds.createQueryRunner();
     await q.connect();
@@ -49,17 +56,18 @@ export class AlertEvaluator {
       const rows = (await q.query(
         // A rule hears the changes found after it was created, not the stream's history.
         `SELECT rule_id, client_id, rule, last_met FROM alert_rules
-          WHERE status = 'active' AND coalesce(rule->>'ticker', rule->>'measure') = ANY($1) AND created_at <= $2::timestamptz
+          WHERE status = 'active' AND coalesce(rule->>'ticker', rule->>'measure', rule->>'kind') = ANY($1) AND created_at <= $2::timestamptz
           ORDER BY rule_id FOR UPDATE`,
         [key, payload.at],
       )) as Candidate[];
       const fired: FiredAlert[] = [];
       for (const c of rows) {
         const rule = AlertRule.parse(c.rule);
-        const o = await observe(q, rule, subject, payload);
+        const o = await this.observe(q, rule, c.client_id, subject, payload);
         if (!o) continue;
-        const met = rule.kind === 'distribution' ? true : meets(rule, o.value!);
-        const fire = rule.kind === 'distribution' ? true : met && c.last_met !== true;
+        const met = rule.kind === 'level' ? meets(rule, o.value!) : rule.kind === 'move' ? movedEnough(rule, o.value!) : true;
+        // A level fires when it becomes met; the other kinds each time.
+        const fire = rule.kind === 'level' ? met && c.last_met !== true : met;
         const first = await q.query('INSERT INTO alert_evaluations (rule_id, event_id, fired) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1', [
           c.rule_id,
           payload.event_id,
@@ -68,7 +76,7 @@ export class AlertEvaluator {
         if (!first.length) continue; // evaluated already: a redelivery
         if (rule.kind === 'level') await q.query('UPDATE alert_rules SET last_met = $2 WHERE rule_id = $1', [c.rule_id, met]);
         if (!fire) continue;
-        const text = notificationText(rule, o);
+        const text = notificationText(rule, o, this.catalog);
         const n = await q.query('INSERT INTO client_notifications (client_id, rule_id, event_id, title, body) VALUES ($1, $2, $3, $4, $5) RETURNING notification_id', [
           c.client_id,
           c.rule_id,
@@ -88,6 +96,34 @@ export class AlertEvaluator {
     } finally {
       await q.release();
     }
+  }
+
+  /** What the event says about this rule (null: nothing). */
+  private async observe(q: QueryRunner, rule: AlertRule, clientId: string, subject: string, payload: unknown): Promise<Observation | null> {
+    if (rule.kind === 'distribution') {
+      if (subject !== WarehouseEvents.distributionAnnounced.subject) return null;
+      const p = DistributionAnnounced.parse(payload);
+      if (p.change !== 'new' || p.ticker !== rule.ticker) return null;
+      return { value: p.amount_per_share, date: p.record_date, distribution: { amount_per_share: p.amount_per_share, record_date: p.record_date, payment_date: p.payment_date } };
+    }
+    if (rule.kind === 'monthly_report') {
+      if (subject !== WarehouseEvents.monthlyReportLoaded.subject) return null;
+      const p = MonthlyReportLoaded.parse(payload);
+      if (p.change !== 'new' || !p.ticker) return null;
+      if (rule.ticker ? p.ticker !== rule.ticker : !(await holds(q, clientId, p.ticker))) return null;
+      return { value: null, date: p.ref_month, report: { ticker: p.ticker, ref_month: p.ref_month, equity_per_share: p.equity_per_share, dy_monthly_ratio: p.dy_monthly_ratio } };
+    }
+    const measure = this.catalog.measure(rule.measure);
+    if (!measure) return null;
+    const observer = OBSERVERS[measure.observe];
+    const now = await observer.read(q, measure, rule.ticker, subject, payload);
+    if (!now) return null;
+    if (rule.kind === 'level') return now;
+    if ((payload as { change?: string }).change !== 'new' || !observer.before) return null;
+    const before = await observer.before(q, measure, rule.ticker, now.date!);
+    if (!before) return null;
+    const change = Math.round(((now.value! - before) / before) * 10_000) / 100;
+    return { value: change, date: now.date, move: { from: before, to: now.value! } };
   }
 }
 
@@ -124,50 +160,20 @@ async function queueEmail(q: QueryRunner, clientId: string, notificationId: numb
   );
 }
 
-/** Which rules an event may concern: by fund ticker, or by the market measure an indicator is. */
-function eventKey(subject: string, p: Record<string, unknown>): string[] | null {
+/** Which rules an event may concern: by fund ticker, by the market measure a series is, or (a monthly report) by kind. */
+function eventKeys(subject: string, p: Record<string, unknown>, catalog: AlertCatalog): string[] | null {
   if (subject === WarehouseEvents.indicatorPublished.subject) {
-    const measure = Object.entries(INDICATOR_OF).find(([, name]) => name === p.indicator)?.[0];
-    return measure ? [measure] : null;
+    const measures = catalog.measures.filter((m) => m.scope === 'market' && m.series === p.indicator).map((m) => m.id);
+    return measures.length ? measures : null;
   }
-  return typeof p.ticker === 'string' ? [p.ticker] : null;
+  if (typeof p.ticker !== 'string') return null;
+  // A monthly report also concerns the rules on "any fund of my portfolio" (no ticker).
+  return subject === WarehouseEvents.monthlyReportLoaded.subject ? [p.ticker, 'monthly_report'] : [p.ticker];
 }
 
-/** What the event says about this rule (null: nothing). */
-async function observe(q: QueryRunner, rule: AlertRule, subject: string, payload: unknown): Promise<Observation | null> {
-  if (subject === WarehouseEvents.distributionAnnounced.subject) {
-    const p = DistributionAnnounced.parse(payload);
-    if (rule.kind === 'distribution') {
-      if (p.change !== 'new' || p.ticker !== rule.ticker) return null;
-      return { value: p.amount_per_share, date: p.record_date, distribution: { amount_per_share: p.amount_per_share, record_date: p.record_date, payment_date: p.payment_date } };
-    }
-    return rule.measure === 'dy' ? dy12m(q, p.ticker, p.record_date, null) : null;
-  }
-  if (rule.kind !== 'level') return null;
-  if (subject === WarehouseEvents.priceClosed.subject) {
-    const p = PriceClosed.parse(payload);
-    if (p.close === null) return null;
-    if (rule.measure === 'price') return { value: p.close, date: p.traded_at };
-    return rule.measure === 'dy' ? dy12m(q, p.ticker, p.traded_at, p.close) : null;
-  }
-  if (subject === WarehouseEvents.indicatorPublished.subject) {
-    const p = IndicatorPublished.parse(payload);
-    return p.value === null || INDICATOR_OF[rule.measure] !== p.indicator ? null : { value: p.value, date: p.date };
-  }
-  return null;
-}
-
-/**
- * The fund's dividend yield over 12 months on a day (docs/METRICS.md's DY 12m): the distributions with a
- * record date in the 12 months up to it, over the close of that day (or the last close before it), in %.
- */
-async function dy12m(q: QueryRunner, ticker: string, day: string, close: number | null): Promise<Observation | null> {
-  const [r] = await q.query(
-    `SELECT (SELECT sum(dividend_amt) FROM wh_dividends WHERE ticker = $1 AND traded_until_date > ($2::date - interval '12 months') AND traded_until_date <= $2::date)::float8 AS paid,
-            (SELECT close_price FROM wh_prices WHERE ticker = $1 AND traded_at <= $2::date AND close_price > 0 ORDER BY traded_at DESC LIMIT 1)::float8 AS close`,
-    [ticker, day],
-  );
-  const price = close ?? r?.close ?? null;
-  if (!price || r?.paid === null || r?.paid === undefined) return null;
-  return { value: Math.round((r.paid / price) * 10_000) / 100, date: day };
+/** Whether the client holds the fund now (its positions, derived from its ledger). */
+async function holds(q: QueryRunner, clientId: string, ticker: string): Promise<boolean> {
+  const [ready] = await q.query(`SELECT to_regclass('wh_client_positions') IS NOT NULL AS ok`);
+  if (!ready?.ok) return false;
+  return (await q.query('SELECT 1 FROM wh_client_positions WHERE client_id = $1 AND ticker = $2 AND quantity > 0', [clientId, ticker])).length > 0;
 }

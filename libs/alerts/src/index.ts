@@ -5,3 +5,4 @@ export * from './evaluator';
 export * from './alert-tools';
 export * from './consumer';
 export * from './erasure';
+export * from './observers';

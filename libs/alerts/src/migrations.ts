@@ -69,4 +69,20 @@ export const alertsMigrations: Migration[] = [
       await q.query(`ALTER TABLE tool_reports ADD CONSTRAINT tool_reports_kind_check CHECK (kind IN ('daily_briefing', 'filtered', 'income_tax'))`);
     },
   },
+  {
+    // A rule is found by what it watches: its fund, else its market measure, else its kind (a monthly
+    // report of any fund the client holds).
+    id: '202611280300-alerts-watch-key',
+    name: 'AlertsWatchKey202611280300',
+    async up(q: QueryRunner): Promise<void> {
+      await q.query('DROP INDEX IF EXISTS alert_rules_active_key_idx');
+      await q.query(
+        `CREATE INDEX IF NOT EXISTS alert_rules_active_watch_idx ON alert_rules ((coalesce(rule->>'ticker', rule->>'measure', rule->>'kind'))) WHERE status = 'active'`,
+      );
+    },
+    async down(q: QueryRunner): Promise<void> {
+      await q.query('DROP INDEX IF EXISTS alert_rules_active_watch_idx');
+      await q.query(`CREATE INDEX IF NOT EXISTS alert_rules_active_key_idx ON alert_rules ((coalesce(rule->>'ticker', rule->>'measure'))) WHERE status = 'active'`);
+    },
+  },
 ];

@@ -85,6 +85,9 @@ export const RPC_CALLERS: ReadonlyArray<readonly [RpcDef, readonly ServiceName[]
   // The client's alert notifications (GET /me/notifications, the page's bell).
   [ExecutorSubjects.notifications, gateway],
   [ExecutorSubjects.notificationsRead, gateway],
+  // The client's alert rules (the page's alerts panel: list, pause, resume, remove).
+  [ExecutorSubjects.alerts, gateway],
+  [ExecutorSubjects.alertChange, gateway],
   [ToolGateSubjects.invoke, gateway],
   [RagSubjects.retrieve, gateway],
   [RagSubjects.reindex, gateway],

@@ -115,6 +115,15 @@ export const SAMPLE_NOTIFICATION = {
   read: false,
 };
 
+/** One of the client's alert rules, as GET /me/alerts lists it. */
+export const SAMPLE_ALERT = {
+  alert_id: 'alr_3f2b9c1e',
+  number: 1,
+  description: 'quando o XPML11 anunciar um provento',
+  status: 'active' as const,
+  created_at: '2026-11-27T20:02:11.000Z',
+};
+
 export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: unknown }> = [
   {
     def: PlannerSubjects.plan,
@@ -261,6 +270,17 @@ export const CONTRACT_SAMPLES: Array<{ def: RpcDef; request: unknown; response: 
     response: { notifications: [SAMPLE_NOTIFICATION], unread: 1 },
   },
   { def: ExecutorSubjects.notificationsRead, request: { client_id: 'cliente-demo-1', up_to: 7 }, response: { marked: 1, unread: 0 } },
+  { def: ExecutorSubjects.alerts, request: { client_id: 'cliente-demo-1' }, response: { alerts: [SAMPLE_ALERT] } },
+  {
+    def: ExecutorSubjects.alertChange,
+    request: { client_id: 'cliente-demo-1', alert_id: 'alr_3f2b9c1e', action: 'pause' },
+    response: {
+      found: true,
+      changed: true,
+      message: 'Pausei o alerta quando o XPML11 anunciar um provento: ele não avisa até você pedir "reativar alerta".',
+      alerts: [{ ...SAMPLE_ALERT, status: 'paused' }],
+    },
+  },
   {
     def: PrivacySubjects.fenceGateway,
     request: { erasure_id: 'erasure_1', client_id: 'cliente-demo-1' },

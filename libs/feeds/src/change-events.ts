@@ -42,6 +42,11 @@ const MAPPERS: Record<string, Mapper> = {
     name: 'indicatorPublished',
     fields: { indicator: str(r.indicator_name), date: str(r.indicator_date), value: num(r.indicator_amt), unit: str(r.unit) },
   }),
+  // An index's close (IFIX) is a series like the indicators: the alerts on its level and daily move hear it.
+  wh_index_history: (r) => ({
+    name: 'indicatorPublished',
+    fields: { indicator: str(r.index_name), date: str(r.index_date), value: num(r.points), unit: 'pontos' },
+  }),
   wh_currency_rates: (r) => ({
     name: 'indicatorPublished',
     fields: { indicator: str(r.currency), date: str(r.rate_date), value: num(r.sell_amt ?? r.buy_amt), unit: 'R$' },

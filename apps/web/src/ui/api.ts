@@ -169,3 +169,21 @@ export async function followNotifications(s: Pick<Session, 'key'>, on: { unread(
     parser.feed(decoder.decode(value, { stream: true }));
   }
 }
+
+/** One of the client's alert rules (GET /me/alerts), numbered as in the chat. */
+export interface AlertItem {
+  alert_id: string;
+  number: number;
+  description: string;
+  status: 'active' | 'paused';
+}
+
+export function fetchAlerts(s: Pick<Session, 'key'>): Promise<{ alerts: AlertItem[] }> {
+  return authed(s, '/me/alerts');
+}
+
+/** Pauses, resumes or removes one alert; answers what was done and the list after it. */
+export function changeAlert(s: Pick<Session, 'key'>, alertId: string, action: 'pause' | 'resume' | 'remove'): Promise<{ message: string; alerts: AlertItem[] }> {
+  const path = `/me/alerts/${encodeURIComponent(alertId)}`;
+  return action === 'remove' ? authed(s, path, { method: 'DELETE' }) : authed(s, `${path}/${action}`, { method: 'POST' });
+}

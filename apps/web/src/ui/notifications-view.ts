@@ -1,15 +1,19 @@
 import { Session } from '../lib/session';
 import { fetchNotifications, followNotifications, markNotificationsRead, NotificationItem } from './api';
 import { h } from './dom';
+import { AlertsList } from './alerts-list';
 
 /**
- * The bell in the header: the unread count as a badge, kept live by the notification stream, and the
- * list of the client's alert notifications, marked read when opened.
+ * The bell in the header: the unread count as a badge, kept live by the notification stream; its panel
+ * lists the client's alert notifications (marked read when opened) and the alerts themselves, each with
+ * its pause, resume and remove buttons.
  */
 export class NotificationsView {
   private abort: AbortController | null = null;
   private unread = 0;
   private items: NotificationItem[] = [];
+  /** The notifications' part of the panel (the alerts list follows it). */
+  private readonly list = h('section', { class: 'notifs-box', 'aria-labelledby': 'notifs-title' });
 
   constructor(
     private readonly button: HTMLButtonElement,
@@ -64,24 +68,29 @@ export class NotificationsView {
     this.panel.hidden = !open;
     this.button.setAttribute('aria-expanded', String(open));
     if (!open || !this.session) return;
-    this.panel.replaceChildren(h('p', { class: 'muted' }, 'Carregando…'));
+    const alerts = new AlertsList(this.session);
+    this.panel.replaceChildren(this.list, alerts.element);
+    this.list.replaceChildren(h('p', { class: 'muted' }, 'Carregando…'));
+    void alerts.load();
     try {
       const list = await fetchNotifications(this.session);
       this.items = list.notifications;
       this.render();
       if (list.unread) this.setUnread((await markNotificationsRead(this.session)).unread);
     } catch {
-      this.panel.replaceChildren(h('p', { class: 'error', role: 'alert' }, 'Não foi possível carregar as notificações.'));
+      this.list.replaceChildren(h('p', { class: 'error', role: 'alert' }, 'Não foi possível carregar as notificações.'));
     }
   }
 
   private render(): void {
+    const title = h('h3', { id: 'notifs-title', class: 'notifs-title' }, 'Notificações');
     if (!this.items.length) {
-      this.panel.replaceChildren(h('p', { class: 'muted' }, 'Nenhuma notificação. Crie um alerta na conversa, por exemplo: "me avise quando o XPML11 anunciar dividendo".'));
+      this.list.replaceChildren(title, h('p', { class: 'muted' }, 'Nenhuma notificação ainda.'));
       return;
     }
     const when = (iso: string) => new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'America/Sao_Paulo' });
-    this.panel.replaceChildren(
+    this.list.replaceChildren(
+      title,
       h(
         'ul',
         { class: 'notif-list' },

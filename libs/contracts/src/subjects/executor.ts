@@ -98,6 +98,23 @@ export const NotificationsResponse = z.object({ notifications: z.array(ClientNot
 export const NotificationsReadRequest = z.object({ client_id: z.string().min(1), up_to: z.number().int().positive().nullable() });
 export const NotificationsReadResponse = z.object({ marked: z.number().int().nonnegative(), unread: z.number().int().nonnegative() });
 
+/** One of the client's alert rules, as the page's alerts panel shows it (numbered as in the chat). */
+export const ClientAlert = z.object({
+  alert_id: z.string(),
+  /** Its position in the client's list (oldest first): the number the chat's "remover alerta 2" takes. */
+  number: z.number().int().positive(),
+  /** The rule in words ("quando o XPML11 anunciar um provento"). */
+  description: z.string(),
+  status: z.enum(['active', 'paused']),
+  created_at: z.string(),
+});
+export type ClientAlert = z.infer<typeof ClientAlert>;
+export const AlertsRequest = z.object({ client_id: z.string().min(1) });
+export const AlertsResponse = z.object({ alerts: z.array(ClientAlert) });
+/** Pauses, resumes or removes one of the client's alerts (`found` false: the client has no such alert); `alerts` is the list after it. */
+export const AlertChangeRequest = z.object({ client_id: z.string().min(1), alert_id: z.string().min(1).max(64), action: z.enum(['pause', 'resume', 'remove']) });
+export const AlertChangeResponse = z.object({ found: z.boolean(), changed: z.boolean(), message: z.string(), alerts: z.array(ClientAlert) });
+
 /** A notification just written for a client: every gateway replica pushes it to that client's open streams. */
 export const NotificationCreated = z.object({ client_id: z.string().min(1), notification: ClientNotification });
 export type NotificationCreated = z.infer<typeof NotificationCreated>;
@@ -115,4 +132,6 @@ export const ExecutorSubjects = {
   taxReport: defineRpc({ subject: 'cota.executor.tax-report.v1', service: 'executor', request: TaxReportRequest, response: TaxReportResponse, timeoutMs: 15000, idempotent: true }),
   notifications: defineRpc({ subject: 'cota.executor.notifications.v1', service: 'executor', request: NotificationsRequest, response: NotificationsResponse, idempotent: true }),
   notificationsRead: defineRpc({ subject: 'cota.executor.notifications-read.v1', service: 'executor', request: NotificationsReadRequest, response: NotificationsReadResponse }),
+  alerts: defineRpc({ subject: 'cota.executor.alerts.v1', service: 'executor', request: AlertsRequest, response: AlertsResponse, idempotent: true }),
+  alertChange: defineRpc({ subject: 'cota.executor.alert-change.v1', service: 'executor', request: AlertChangeRequest, response: AlertChangeResponse }),
 };

@@ -38,7 +38,7 @@ export const PriceClosed = z.object({
 
 export const IndicatorPublished = z.object({
   ...base,
-  /** SELIC, CDI, CDI-DAILY, IPCA, IGP-M, or a currency (USD). */
+  /** SELIC, CDI, CDI-DAILY, IPCA, IGP-M, an index's close (IFIX), or a currency (USD). */
   indicator: z.string(),
   date: isoDate,
   value: z.number().nullable(),
