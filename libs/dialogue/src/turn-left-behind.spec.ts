@@ -27,6 +27,23 @@ describe('turnLeftBehind', () => {
     expect(turnLeftBehind(reading({ planner: { ...SAMPLE_READING.planner, accepted: false } }), outcome({})).accepted).toBe(false);
   });
 
+  it('keeps a question with no data for its period, so the next turn can change the period; the reference stays', () => {
+    const question: StructuredQuestion = {
+      subjects: [fund('HGLG11')],
+      measure: 'dividend',
+      agg: 'total',
+      also: [],
+      period: { kind: 'range', from: '2026-01-01', to: '2026-12-31', grain: 'year' },
+      group_by: null,
+      compare: null,
+      condition: null,
+    };
+    const left = turnLeftBehind(reading({ kind: 'measure' }), outcome({ problem: 'no_data', question }));
+    expect(left).toMatchObject({ accepted: false, tickers: [], question });
+    // Without a period there is nothing to edit.
+    expect(turnLeftBehind(reading({ kind: 'measure' }), outcome({ problem: 'no_data', question: { ...question, period: null } })).question).toBeNull();
+  });
+
   it('a comparison lists its funds best first and is about the winner', () => {
     const question = {
       subjects: [fund('HGLG11'), fund('KNRI11'), fund('XPML11')],

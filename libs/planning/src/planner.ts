@@ -14,7 +14,7 @@ import { validatePlan } from '@cota/contracts';
 import { detectAdvice, detectConcept, detectConfirmation, detectOutOfScope, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
 import { FundNameIndex, NamedFund } from './fund-names';
-import { fold, normalize } from '@cota/text';
+import { fold, normalize, stem } from '@cota/text';
 import { applyFollowUp, editEntityParams, withListedReference } from './question/follow-up';
 import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
@@ -273,7 +273,11 @@ export class Planner {
     const hasPrevious = !!opts.previousQuestion || previousFunds > 1 || amongList || (previousFunds === 1 && reading.cues.includes('refers_fund'));
     // "top 10 fiis por dy" names its own universe (every fund): not a subject left out for the previous answer to fill.
     const fundList = /(?:^| )(?:fiis|fundos|top \d+|ranking)(?= |$)/.test(q.normalized);
-    const cue = reading.cues.length > 0 || routed.elliptic || (reading.question.subjects.length === 0 && !fundList && (reading.question.period !== null || reading.measureNamed));
+    // (an aggregation alone, "qual foi o maior do ano?", is asked of something the conversation names)
+    const cue =
+      reading.cues.length > 0 ||
+      routed.elliptic ||
+      (reading.question.subjects.length === 0 && !fundList && (reading.question.period !== null || reading.measureNamed || reading.aggWanted.length > 0));
     let question = reading.question;
     let followUp: FollowUpMeta | null = null;
     if (hasPrevious && cue && !this.namesOwnTopic(routed, reading, opts)) {
@@ -336,8 +340,21 @@ export class Planner {
       !(reading.cues.includes('opener') && (reading.aggNamed || reading.compareWanted !== null)) &&
       !reading.cues.includes('add_subject') &&
       !reading.cues.includes('refers_subject') &&
-      !reading.cues.includes('between_answers')
+      !reading.cues.includes('between_answers') &&
+      !this.namedOnlyByEditWords(routed, reading)
     );
+  }
+
+  /**
+   * "e no primeiro semestre de 2025?", "qual foi o maior do ano?": the entity was reached only by words the
+   * reading took as the period or an aggregation ("primeiro", "maior" are a ranking's words too), so the turn
+   * names no topic of its own: it edits the previous question.
+   */
+  private namedOnlyByEditWords(routed: PlanResponse, reading: QuestionReading): boolean {
+    const edits = new Set(reading.editWords.flatMap((w) => w.split(' ')).map(stem));
+    if (edits.size === 0) return false;
+    const said = (routed.planner.candidates[0]?.signals ?? []).filter((s) => !s.startsWith('feature:'));
+    return said.length > 0 && said.every((s) => s.startsWith('word:') && edits.has(stem(s.slice('word:'.length, s.indexOf('(')))));
   }
 
   /** The measure a question implies without naming it: a yield for funds compared on payouts, a price for a fund at a date. */

@@ -36,6 +36,11 @@ export interface QuestionReading {
   compareWanted: 'max' | 'min' | null;
   /** The portfolio subject was not said: the client's own measure defaulted to the whole portfolio. */
   impliedPortfolio: boolean;
+  /**
+   * The words read as the period or as an aggregation ("primeiro semestre de 2025", "maior"), normalised:
+   * words that edit a question, whatever entity they also name.
+   */
+  editWords: string[];
 }
 
 const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceiro: 3, quarto: 4, '1o': 1, '2o': 2, '3o': 3, '4o': 4 };
@@ -204,6 +209,7 @@ export class QuestionReader {
       compareWanted: compareHit?.order ?? moreOrLess,
       impliedPortfolio,
       cues,
+      editWords: [...periodWords.trim().split(' '), ...aggHits.map((h) => normalize(h.phrase.text)), ...(compareHit ? [normalize(compareHit.phrase.text)] : [])].filter(Boolean),
       ordinal: period ? null : (ORDINAL_WORDS[/^(?:e )?(?:n?[oa] |e )?(primeiro|segundo|terceiro|quarto|[1-4]o)$/.exec(fullText)?.[1] ?? ''] ?? null),
     };
   }
