@@ -119,6 +119,14 @@ describe('source reconciliation', () => {
       { value: 78.11, date: '2022-12-30', kind: 'close' },
     );
     expect([mgcr.dy_pct, mgcr.dy_to, mgcr.dy_source]).toEqual([0, '2025-11-22', 'araquem']);
+    // ROOF11: the same snapshot publishes 0,00 but a last dividend paid on 21/11/2025; six distributions up to
+    // 01/04/2025 are within the year, so only their dates decide: 153,559 / (1,032 × 374,46 = 386,44).
+    const roof = withTrailingDy(
+      { ticker: 'ROOF11', ref_date: '2025-11-22', dy_pct: 0, price_book_ratio: 1.032, equity_per_share: 374.46, source: 'araquem' },
+      { from: '2024-05-01', to: '2025-04-01', total: 153.559, payments: 6 },
+      { value: 386.4, date: '2025-06-09', kind: 'close' },
+    );
+    expect([roof.dy_pct, roof.published_dy_pct, roof.dy_price, roof.dy_price_kind]).toEqual([39.74, 0, 386.44, 'reference']);
   });
 
   it('regression: a zero exchange rate or index level is a missing quote, not R$ 0,00', () => {
