@@ -140,8 +140,15 @@ describe('one DY per fund', () => {
   it('the DY answer, overview, ranking, comparison and portfolio show the same number, from the same distributions', async () => {
     const dy = async (t: string) => (await measures.compute(planner.planDeterministic(`qual o dy do ${t}?`).question!, 'c')).values[0];
     const [hglg, knri] = [await dy('HGLG11'), await dy('KNRI11')];
-    // 12 payments of R$ 1,10 over the close of 25/06/2025, R$ 157,60 (dashbord sessions): 8,38%.
-    expect({ value: hglg.value, count: hglg.count, end: hglg.end }).toEqual({ value: 8.38, count: 12, end: { date: '2025-06-25', value: 157.6 } });
+    // 12 payments of R$ 1,10 (dashbord dividendos.csv, data-com 28/06/2024..30/05/2025) over the fund's one current price:
+    // araquem's reference price of 22/11/2025, P/VP 0,9860 × VP por cota 162,221 = R$ 159,95 (newer than the close of
+    // 25/06/2025, R$ 157,60): 8,25%, the DY araquem publishes.
+    expect({ value: hglg.value, count: hglg.count, end: hglg.end, kind: hglg.price_kind }).toEqual({
+      value: 8.25,
+      count: 12,
+      end: { date: '2025-11-22', value: 159.95 },
+      kind: 'reference',
+    });
     const overview: Array<{ ticker: string; dy: string }> = await ds.query(`SELECT ticker, dy_12m_pct AS dy FROM fii_overview WHERE ticker IN ('HGLG11', 'KNRI11')`);
     const ranking: Array<{ ticker: string; dy: string }> = await ds.query(`SELECT ticker, dy_12m_pct AS dy FROM fiis_rankings WHERE ticker IN ('HGLG11', 'KNRI11')`);
     const portfolio: Array<{ ticker: string; dy: string }> = await ds.query(
@@ -154,24 +161,25 @@ describe('one DY per fund', () => {
     expect(Number(portfolio[0].dy)).toBe(hglg.value);
     expect(Object.fromEntries(compare.values.map((v) => [v.subject.id, v.value]))).toEqual(want);
     const text = (await answer('qual o dy do HGLG11?')).text;
-    expect(text).toContain('8,38%');
+    expect(text).toContain('8,25%');
     expect(text).toContain('R$ 13,20');
-    expect(text).toContain('25/06/2025');
+    expect(text).toContain('preço de referência de R$ 159,95 publicado em 22/11/2025');
   });
 });
 
 describe('splits inside the twelve months', () => {
   it('a 1:10 split between the distributions is on one scale (ALZC11 April 2025, SARE11 October 2024)', async () => {
     // araquem fiis_dividends.csv ALZC11, data-com 18/11/2024..15/10/2025: 1,20 1,20 1,27 0,39 1,55 1,10 (old scale,
-    // /10) and 0,12 0,12 0,10 0,11 0,11 0,10 = R$ 1,331, over araquem's November 2025 month close R$ 7,98 = 16,68%.
+    // /10) and 0,12 0,12 0,10 0,11 0,11 0,10 = R$ 1,331, over araquem's reference price of 22/11/2025 (P/VP 0,8030 ×
+    // VP por cota 9,438 = R$ 7,58) = 17,56%.
     // dashbord dividendos.csv SARE11, 28/06/2024..30/05/2025: 0,30 0,25 0,20 0,20 (/10) and 0,02 ×3, 0,023, 0,026 ×4
-    // = R$ 0,282, over the close of 25/06/2025, R$ 4,61 = 6,12%.
+    // = R$ 0,282, over araquem's reference price of 22/11/2025 (0,6100 × 7,781 = R$ 4,75) = 5,94%.
     const rows: Array<{ ticker: string; dy: string; n: number }> = await ds.query(
       `SELECT ticker, dy_pct AS dy, dy_payments AS n FROM wh_snapshots WHERE ticker IN ('ALZC11', 'SARE11') ORDER BY ticker`,
     );
     expect(rows.map((r) => [r.ticker, Number(r.dy), r.n])).toEqual([
-      ['ALZC11', 16.68, 12],
-      ['SARE11', 6.12, 12],
+      ['ALZC11', 17.56, 12],
+      ['SARE11', 5.94, 12],
     ]);
     expect(summary.notes.some((n) => n.startsWith('corporate action: SARE11 split ×10 on 2024-10-31'))).toBe(true);
   });

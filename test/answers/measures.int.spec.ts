@@ -186,7 +186,8 @@ describe('one value per metric', () => {
       `SELECT ticker, dy_pct AS dy, price_book_ratio AS pvp, equity_per_share AS vpa, date_trunc('month', ref_date)::date::text AS month FROM wh_snapshots`,
     );
     const truth = new Map(snaps.map((s) => [s.ticker, s]));
-    // What each entity a person reads shows (overview, snapshot, ranking, portfolio, the DY series at the snapshot's month).
+    // What each entity a person reads shows (overview, snapshot, ranking, portfolio, and the DY series' row of the same
+    // window over the same close: the month of the close, when it ends the distributions' window).
     const shown: Array<[string, string]> = [
       ['overview', `SELECT ticker, dy_12m_pct AS dy, price_book_ratio AS pvp, equity_per_share AS vpa FROM fii_overview`],
       ['snapshot', `SELECT ticker, dy_pct AS dy, price_book_ratio AS pvp, equity_per_share AS vpa FROM fiis_financials_snapshot`],
@@ -194,7 +195,8 @@ describe('one value per metric', () => {
       ['portfolio', `SELECT ticker, dy_12m_pct AS dy, price_book_ratio AS pvp FROM client_fiis_enriched_portfolio`],
       [
         'dy series',
-        `SELECT y.ticker, y.dy_12m_pct AS dy FROM fiis_dividends_yields y JOIN wh_snapshots s ON s.ticker = y.ticker AND s.dy_source = 'derived' AND y.ref_month = date_trunc('month', s.dy_price_date)::date`,
+        `SELECT y.ticker, y.dy_12m_pct AS dy FROM fiis_dividends_yields y JOIN wh_snapshots s ON s.ticker = y.ticker AND s.dy_source = 'derived' AND y.ref_month = date_trunc('month', s.dy_price_date)::date
+           AND y.ref_month IN (date_trunc('month', s.dy_to)::date, (date_trunc('month', s.dy_to) + interval '1 month')::date)`,
       ],
     ];
     const mismatches: string[] = [];
@@ -246,6 +248,40 @@ describe('one value per metric', () => {
     expect(compared).toBeGreaterThan(1500);
     expect(mismatches).toEqual([]);
   }, 300_000);
+
+  it("every fund: the DY, the P/VP and the market value rest on one current price, the newer of the last close and the snapshot's", async () => {
+    const rows: Array<{
+      ticker: string;
+      price: string | null;
+      d: string | null;
+      kind: string | null;
+      dy_price: string | null;
+      dy_d: string | null;
+      val_d: string | null;
+      close_d: string | null;
+      ref_d: string | null;
+      pvp: string | null;
+      vpa: string | null;
+    }> = await ds.query(
+      `SELECT s.ticker, s.price_amt AS price, s.price_date::text AS d, s.price_kind AS kind, s.dy_price, s.dy_price_date::text AS dy_d,
+                s.valuation_date::text AS val_d, p.traded_at::text AS close_d, s.ref_date::text AS ref_d, s.price_book_ratio AS pvp, s.equity_per_share AS vpa
+           FROM wh_snapshots s LEFT JOIN wh_latest_price p ON p.ticker = s.ticker WHERE s.source = 'araquem'`,
+    );
+    const wrong: string[] = [];
+    for (const r of rows) {
+      // The reference price is P/VP × NAV per share of the snapshot's date; it wins only when newer than the last close.
+      const reference = Number(r.pvp) > 0 && Number(r.vpa) > 0 ? Math.round(Number(r.pvp) * Number(r.vpa) * 100) / 100 : null;
+      const expected =
+        reference !== null && (!r.close_d || r.ref_d! > r.close_d) ? { kind: 'reference', d: r.ref_d, price: reference } : r.close_d ? { kind: 'close', d: r.close_d } : null;
+      if ((expected?.kind ?? null) !== r.kind || (expected?.d ?? null) !== r.d || (expected?.kind === 'reference' && Number(r.price) !== expected.price))
+        wrong.push(`${r.ticker} price ${r.kind} ${r.price} ${r.d}`);
+      // A derived DY divides by that price; a P/VP of a reference price is of its date.
+      if (r.dy_price !== null && (Number(r.dy_price) !== Number(r.price) || r.dy_d !== r.d)) wrong.push(`${r.ticker} dy price ${r.dy_price} ${r.dy_d}`);
+      if (r.kind === 'reference' && r.val_d !== r.d) wrong.push(`${r.ticker} P/VP date ${r.val_d}`);
+    }
+    expect(rows.filter((r) => r.kind === 'reference').length).toBeGreaterThan(300);
+    expect(wrong).toEqual([]);
+  });
 
   it('no ranking shows an implausible P/VP', async () => {
     const plan = planner.planDeterministic('top 5 fundos com menor p/vp');

@@ -128,17 +128,16 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
     const r = await ask('fiis_yield_history', { ticker: 'ABCP11', filters: { date: '2025-10-01' } });
     expect(r.rows[0]).toMatchObject({ ref_month: '2025-10-01', dividends_sum: Number(y.dividends_sum), price_ref: Number(y.price_ref) });
     // araquem's DY file: its month closes are facts of their month; its 12-month columns repeat the
-    // current figure on every row, so they are no month's value. The fund's one DY (issue 26) is the
-    // series' row at its newest month: the distributions' 12 months over that close, shown by the snapshot too.
+    // current figure on every row, so they are no month's value. The fund's one DY is the same 12 months of
+    // distributions as the series' newest row, over the fund's one current price: the snapshot's reference
+    // price of 22/11/2025 (P/VP × VP por cota), newer than the last close (14/11/2025).
     const dy = sourceRows('araquem/samples/fiis_dividends_yields.csv').find((x) => x.ticker === 'ABCP11')!;
+    const s = sourceRows('araquem/samples/fiis_financials_snapshot.csv').find((x) => x.ticker === 'ABCP11')!;
     const r2 = await ask('fiis_dividends_yields', { ticker: 'ABCP11', agg: 'latest' });
     const snap = await ask('fiis_financials_snapshot', { ticker: 'ABCP11' });
-    expect(r2.rows[0]).toMatchObject({
-      ref_month: dy.ref_month,
-      month_price_ref: Number(dy.month_price_ref),
-      dy_12m_pct: Number(snap.rows[0].dy_pct),
-      dividends_12m_amt: Number(snap.rows[0].sum_anual_dy_amt),
-    });
+    expect(r2.rows[0]).toMatchObject({ ref_month: dy.ref_month, month_price_ref: Number(dy.month_price_ref), dividends_12m_amt: Number(snap.rows[0].sum_anual_dy_amt) });
+    const reference = Math.round(Number(s.price_book_ratio) * Number(s.equity_per_share) * 100) / 100;
+    expect(snap.rows[0].dy_pct).toBe(Math.round((Number(snap.rows[0].sum_anual_dy_amt) / reference) * 10000) / 100);
   });
 
   it('fiis_dividends_yields: the project computes 12-month yields where araquem has none', async () => {
@@ -155,12 +154,13 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
   it('fiis_financials_snapshot, revenue schedule and risk: araquem values', async () => {
     const s = sourceRows('araquem/samples/fiis_financials_snapshot.csv').find((r) => r.ticker === 'HGLG11')!;
     const snap = await ask('fiis_financials_snapshot', { ticker: 'HGLG11' });
-    // The published DY is kept apart; the fund's DY is the one from its distributions (12 × R$ 1,10 / R$ 157,60 on 25/06/2025).
+    // The published DY is kept apart; the fund's DY is the one from its distributions over its one current price:
+    // 12 × R$ 1,10 (dashbord, data-com 28/06/2024..30/05/2025) / R$ 159,95 (0,9860 × 162,221, the snapshot of 22/11/2025) = 8,25%.
     expect(snap.rows[0]).toMatchObject({
       price_book_ratio: Number(s.price_book_ratio),
       equity_per_share: Number(s.equity_per_share),
       published_dy_pct: Number(s.dy_pct),
-      dy_pct: 8.38,
+      dy_pct: 8.25,
     });
     const rs = sourceRows('araquem/samples/fiis_financials_revenue_schedule.csv').find((r) => r.ticker === 'ELDO11')!;
     const sched = await ask('fiis_financials_revenue_schedule', { ticker: 'ELDO11' });
@@ -207,7 +207,7 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
   it('fii_overview: one row joining registry, snapshot, risk and rankings', async () => {
     const r = await ask('fii_overview', { ticker: 'HGLG11' });
     expect(r.rows).toHaveLength(1);
-    expect(r.rows[0]).toMatchObject({ ticker: 'HGLG11', fii_cnpj: '11.728.688/0001-47', dy_12m_pct: 8.38, price_book_ratio: 0.986, sharpe_ratio: -1.0501 });
+    expect(r.rows[0]).toMatchObject({ ticker: 'HGLG11', fii_cnpj: '11.728.688/0001-47', dy_12m_pct: 8.25, price_book_ratio: 0.986, sharpe_ratio: -1.0501 });
     expect(r.rows[0].source).toBe('araquem,dashbord,derived');
     expect(r.sources).toEqual(['araquem', 'dashbord', 'derived']);
   });
@@ -219,11 +219,10 @@ describe('executor over NATS on the ingested warehouse (real Postgres)', () => {
     expect(r.rows.map((x) => x.rank_dy_12m)).toEqual([...r.rows.map((x) => x.rank_dy_12m as number)].sort((a, b) => a - b));
     const dys = r.rows.map((x) => x.dy_12m_pct as number);
     expect(dys).toEqual([...dys].sort((a, b) => b - a));
-    // The best plausible yield of the source leads; implausible ones (amortisations, stale prices) are not ranked.
-    const plausible = sourceRows('araquem/samples/fiis_financials_snapshot.csv')
-      .map((x) => Number(x.dy_pct))
-      .filter((v) => Number.isFinite(v) && v <= MAX_PLAUSIBLE_DY_12M_PCT);
-    expect(dys[0]).toBe(Math.max(...plausible));
+    // The best plausible yield leads; implausible ones (amortisations, stale prices) are not ranked. ROOF11: dashbord
+    // dividendos.csv, 6 data-com from 05/2024 to 01/04/2025 = R$ 153,559, over araquem's reference price of 22/11/2025
+    // (P/VP × VP por cota = R$ 386,44): 39,74% (araquem itself publishes 0,00 for the 12 months to November 2025).
+    expect(r.rows[0]).toMatchObject({ ticker: 'ROOF11', dy_12m_pct: 39.74 });
     expect(dys.every((v) => v <= MAX_PLAUSIBLE_DY_12M_PCT)).toBe(true);
     const vol = await ask('fiis_rankings', { order_by: 'rank_low_volatility', limit: 3 });
     expect(vol.rows[0].rank_low_volatility).toBe(1);

@@ -83,13 +83,14 @@ describe('warehouse ingest (real Postgres)', () => {
     expect(rows.length).toBeGreaterThan(24);
     expect(rows.filter((r) => r.dy === 12.65).length).toBeLessThan(3);
     // One definition: the 12 months' dividends over the month's close (two decimals), every month; the
-    // fund's DY (the snapshot's, shown everywhere) is the series' row of the month of its close (issue 26).
+    // fund's DY (the snapshot's, shown everywhere) is the same 12 months as the series' newest row over the
+    // fund's one current price: araquem's reference price of 22/11/2025, P/VP 1,0080 × VP por cota 94,125 = R$ 94,88.
     for (const r of rows) expect(Math.abs(r.dy - (r.sum / r.price) * 100)).toBeLessThanOrEqual(0.005 + 1e-9);
     const [snap] = await ds.query(
-      `SELECT dy_pct::float AS dy, sum_anual_dy_amt::float AS sum, date_trunc('month', dy_price_date)::date::text AS m, dy_source FROM wh_snapshots WHERE ticker = 'AFHI11'`,
+      `SELECT dy_pct::float AS dy, sum_anual_dy_amt::float AS sum, dy_price::float AS price, dy_price_date::text AS d, dy_price_kind AS kind, dy_source FROM wh_snapshots WHERE ticker = 'AFHI11'`,
     );
-    expect(snap.dy_source).toBe('derived');
-    expect(rows.find((r) => r.m === snap.m)).toMatchObject({ dy: snap.dy, sum: snap.sum });
+    expect(snap).toMatchObject({ dy_source: 'derived,araquem', price: 94.88, d: '2025-11-22', kind: 'reference', sum: rows[rows.length - 1].sum });
+    expect(snap.dy).toBe(Math.round((snap.sum / 94.88) * 10000) / 100);
   });
 
   it("keeps a fund's CVM months whose report has a broken or empty ISIN (XPLG11, 2023-11 and 2023-12)", async () => {

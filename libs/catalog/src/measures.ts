@@ -59,7 +59,19 @@ export const MeasureDefSchema = z
         date_column: Ident,
         value_column: Ident,
         /** What a current yield rests on (its window, sum, count, price and source), said with the value. */
-        basis: z.object({ from_column: Ident, total_column: Ident, count_column: Ident, price_column: Ident, price_date_column: Ident, source_column: Ident }).strict().optional(),
+        basis: z
+          .object({
+            from_column: Ident,
+            total_column: Ident,
+            count_column: Ident,
+            price_column: Ident,
+            price_date_column: Ident,
+            /** What the price is: a traded close ('close') or a publisher's reference price ('reference'). */
+            price_kind_column: Ident.optional(),
+            source_column: Ident,
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .optional(),

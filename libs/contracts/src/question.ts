@@ -152,6 +152,11 @@ export const MeasureValue = z.object({
   /** The period the values came from, resolved to dates. */
   period: z.object({ from: IsoDate, to: IsoDate }).nullable(),
   adjusted: z.boolean(),
+  /**
+   * What a yield's price (`end`) is: a traded close, or the publisher's reference price of its snapshot
+   * (P/VP × NAV per share), which is no traded close and is said as such.
+   */
+  price_kind: z.enum(['close', 'reference']).nullable().default(null),
   sources: z.array(z.string()),
 });
 export type MeasureValue = z.infer<typeof MeasureValue>;

@@ -16,6 +16,7 @@ const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResu
   coverage: { from: '2010-12-30', to: '2025-12-23' },
   period: { from: '2024-01-01', to: '2024-12-31' },
   adjusted: false,
+  price_kind: null,
   sources: ['opbrreit'],
   extra: [],
   paid_on: null,
@@ -225,5 +226,44 @@ describe('an extreme of the payments by payment date', () => {
       condition: null,
     });
     expect(text).toContain('R$ 1,15, em 12/07/2024 (o de julho), com data-com em 28/06/2024.');
+  });
+});
+
+describe('a current DY says the price it divides by, and what kind of price it is', () => {
+  // KNRI11: 12 data-com of R$ 1,00 (dashbord dividendos.csv, 28/06/2024..30/05/2025) over araquem's reference price of
+  // 22/11/2025 (P/VP 0,9040 × VP por cota 163,254 = R$ 147,58), or over the last traded close (R$ 143,34, 25/06/2025).
+  const dy = (over: Partial<MeasureResult['values'][number]>) =>
+    result({
+      measure: 'dy',
+      entity: 'fiis_dividends_yields',
+      agg: 'value',
+      unit: 'pct',
+      value_unit: 'pct',
+      values: [
+        value({
+          subject: { kind: 'fund', id: 'KNRI11' },
+          value: 8.13,
+          date: '2025-11-22',
+          start: { date: '2024-06-01', value: 12 },
+          end: { date: '2025-11-22', value: 147.58 },
+          count: 12,
+          period: { from: '2024-06-01', to: '2025-05-30' },
+          sources: ['derived', 'araquem'],
+          ...over,
+        }),
+      ],
+    });
+  const q = { ...question, subjects: [{ kind: 'fund' as const, id: 'KNRI11' }], measure: 'dy', agg: 'value' as const, period: null };
+
+  it("a reference price is said as the publisher's, not as a close", () => {
+    const text = renderMeasure(dy({ price_kind: 'reference' }), q);
+    expect(text).toContain('R$ 12,00 em dividendos por cota sobre o preço de referência de R$ 147,58 publicado em 22/11/2025');
+    expect(text).toContain('não é um fechamento negociado');
+    expect(text).not.toContain('sobre o fechamento');
+  });
+
+  it('a traded close is said as the close', () => {
+    const text = renderMeasure(dy({ value: 8.37, price_kind: 'close', end: { date: '2025-06-25', value: 143.34 } }), q);
+    expect(text).toContain('R$ 12,00 em dividendos por cota sobre o fechamento de R$ 143,34 em 25/06/2025');
   });
 });

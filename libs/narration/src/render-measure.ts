@@ -400,7 +400,11 @@ function valueSentence({ r, v, name, who, when, val, at, spec }: Said): string {
     return `Você tem ${val} ${v.value === 1 ? 'cota' : 'cotas'} ${v.subject.kind === 'portfolio' ? 'na sua carteira, somando todos os fundos' : who}.`;
   if (r.measure === 'avg_price' || r.measure === 'invested') return `${cap(name)} ${who} é ${val}.`;
   if (r.measure === 'dy' && v.start && v.end) {
-    return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre o fechamento de ${formatMoney(v.end.value)} em ${formatDate(v.end.date)}.`;
+    const price =
+      v.price_kind === 'reference'
+        ? `o preço de referência de ${formatMoney(v.end.value)} publicado em ${formatDate(v.end.date)} (P/VP × valor patrimonial por cota; não é um fechamento negociado)`
+        : `o fechamento de ${formatMoney(v.end.value)} em ${formatDate(v.end.date)}`;
+    return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre ${price}.`;
   }
   const oneMonth = r.grain === 'month' && v.period && v.period.from.slice(0, 7) === v.period.to.slice(0, 7);
   const span = !oneMonth && spec && spec.kind !== 'latest' && spec.kind !== 'previous_session' && spec.kind !== 'ago' && !(spec.kind === 'range' && spec.grain === 'day');

@@ -139,6 +139,21 @@ describe('follow-ups edit the previous structured question', () => {
     });
   });
 
+  it('"qual dos dois pagou mais nesse ano?" compares the payments asked by payment date by the same dating', () => {
+    const [, , third, fourth] = converse('quanto o BCRI11 pagou em 2023?', 'e o BBRC11?', 'qual dos dois pagou mais nesse ano?', 'e qual distribuiu mais em 2024?');
+    expect(third.question).toMatchObject({
+      subjects: [
+        { kind: 'fund', id: 'BCRI11' },
+        { kind: 'fund', id: 'BBRC11' },
+      ],
+      measure: 'dividend_paid',
+      compare: 'max',
+      period: { from: '2023-01-01', to: '2023-12-31' },
+    });
+    // A new period said with another word of the same facts reads as said: by data-com.
+    expect(fourth.question).toMatchObject({ measure: 'dividend', period: { from: '2024-01-01', to: '2024-12-31' } });
+  });
+
   it('"qual deles tem o menor" compares by the smallest value', () => {
     const p = planner.planDeterministic('qual deles tem o menor p/vp?', { previousQuestion: null, previousTickers: ['BNFS11', 'TVRI11', 'CXAG11'] });
     expect(p.question?.compare).toBe('min');

@@ -31,8 +31,9 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   const edit: FollowUpEdit = { reading: withAggOnlyWord(reading, prev, catalog), cur: reading.question, prev, previous, catalog, inherited: [], changed: [] };
   // The steps run in this order: each one's choice feeds the next, and each logs what it kept or changed.
   const subjects = editSubjects(edit);
-  let measure = editMeasure(edit, subjects);
-  const period = withoutPeriodOfCurrentOnlyMeasure(edit, measure, editPeriod(edit));
+  const named = editMeasure(edit, subjects);
+  const period = withoutPeriodOfCurrentOnlyMeasure(edit, named, editPeriod(edit));
+  let measure = keptDating(edit, named, period);
   let { agg, also } = editAggregation(edit, measure, period);
   // Series that no one measure serves ("qual foi melhor?" after the Selic and then the IFIX): each
   // its own return over the period, or its own value at one date.
@@ -243,6 +244,25 @@ function editMeasure(edit: FollowUpEdit, subjects: QuestionSubject[]): string | 
   if (measure) changed.push("measure (the new subject's)");
   return measure;
 }
+
+/**
+ * "qual dos dois pagou mais nesse ano?" after the two funds' payments in 2023 by payment date: a word of
+ * the same facts by their other date ("pagou": the distributions by data-com) over the same period
+ * compares the answers given, so they keep their dating. A new period, or another measure, reads as said.
+ */
+function keptDating(edit: FollowUpEdit, measure: string | null, period: Period): string | null {
+  const { prev, catalog, inherited, changed } = edit;
+  const [was, now] = [prev.measure ? catalog.measures[prev.measure] : null, measure ? catalog.measures[measure] : null];
+  const sameFacts = !!was && !!now && was !== now && was.table === now.table && was.value_column === now.value_column && was.unit === now.unit && was.kind === now.kind;
+  if (!sameFacts || was.date_column === now.date_column || !samePeriod(period, prev.period)) return measure;
+  const at = changed.indexOf('measure');
+  if (at >= 0) changed.splice(at, 1);
+  inherited.push(`measure (${was.name}: the same facts over the same period, dated as the answers compared)`);
+  return was.name;
+}
+
+const samePeriod = (a: Period, b: Period) =>
+  !!a && !!b && (a === b || (a.kind === 'range' && b.kind === 'range' ? a.from === b.from && a.to === b.to : JSON.stringify(a) === JSON.stringify(b)));
 
 /** The period: the first rule that applies decides (shifted, the nth part of the year, between answers, kept, counted from the previous one). */
 function editPeriod(edit: FollowUpEdit): Period {

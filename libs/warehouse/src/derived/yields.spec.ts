@@ -1,4 +1,4 @@
-import { addMonths, computeYields, DividendIn, refMonth } from './yields';
+import { addMonths, computeYields, DividendIn, refMonth, trailingDistributions } from './yields';
 
 describe('monthly and 12-month yields (hand-checked)', () => {
   // 1.00 per share every month, record date at month end, paid on the 14th of the next month.
@@ -78,5 +78,29 @@ describe('monthly and 12-month yields (hand-checked)', () => {
   it('addMonths crosses years both ways', () => {
     expect(addMonths('2024-01-01', -11)).toBe('2023-02-01');
     expect(addMonths('2023-12-01', 1)).toBe('2024-01-01');
+  });
+});
+
+describe("a fund's last twelve months of distributions", () => {
+  it('the 12 whole months ending with the newest data-com, whatever prices exist; none on a shorter history', () => {
+    // KNRI11, dashbord dividendos.csv rows 12381-12393: R$ 1,00 per month, data-com 31/05/2024 .. 30/05/2025 (13 months).
+    const knri: DividendIn[] = [
+      '2024-05-31',
+      '2024-06-28',
+      '2024-07-31',
+      '2024-08-30',
+      '2024-09-30',
+      '2024-10-31',
+      '2024-11-29',
+      '2024-12-30',
+      '2025-01-31',
+      '2025-02-28',
+      '2025-03-31',
+      '2025-04-30',
+      '2025-05-30',
+    ].map((d) => ({ ticker: 'KNRI11', traded_until_date: d, payment_date: null, dividend_amt: 1 }));
+    expect(trailingDistributions(knri).get('KNRI11')).toEqual({ from: '2024-06-01', to: '2025-05-30', total: 12, payments: 12 });
+    // Eleven months of history cannot say what twelve months paid.
+    expect(trailingDistributions(knri.slice(2)).has('KNRI11')).toBe(false);
   });
 });

@@ -82,11 +82,7 @@ export function computeYields(dividends: DividendIn[], closes: Map<string, Map<s
     const sorted = [...divs].sort((a, b) => refMonth(a).localeCompare(refMonth(b)) || a.traded_until_date.localeCompare(b.traded_until_date));
     const perMonth = new Map<string, number>();
     for (const d of sorted) perMonth.set(refMonth(d), (perMonth.get(refMonth(d)) ?? 0) + d.dividend_amt);
-    const byRecord = new Map<string, { sum: number; n: number }>();
-    for (const d of sorted) {
-      const cur = byRecord.get(recordMonth(d)) ?? { sum: 0, n: 0 };
-      byRecord.set(recordMonth(d), { sum: cur.sum + d.dividend_amt, n: cur.n + 1 });
-    }
+    const byRecord = byRecordMonth(sorted);
     const recordMonths = [...byRecord.keys()].sort();
     const firstMonth = recordMonths[0];
     const lastMonth = recordMonths[recordMonths.length - 1];
@@ -99,14 +95,7 @@ export function computeYields(dividends: DividendIn[], closes: Map<string, Map<s
       if (month > lastMonth && addMonths(lastMonth, 1) !== month) continue;
       const windowEnd = month > lastMonth ? lastMonth : month;
       if (firstMonth > addMonths(windowEnd, -11)) continue;
-      let total = 0;
-      let payments = 0;
-      for (let i = 0; i < 12; i++) {
-        const r = byRecord.get(addMonths(windowEnd, -i));
-        total += r?.sum ?? 0;
-        payments += r?.n ?? 0;
-      }
-      total = round(total, 6);
+      const { total, payments } = twelveMonthsTo(byRecord, windowEnd);
       if (total <= 0) continue;
       const last = [...sorted].reverse().find((d) => refMonth(d) <= month) ?? null;
       yields.push({
@@ -124,4 +113,63 @@ export function computeYields(dividends: DividendIn[], closes: Map<string, Map<s
     }
   }
   return { history, yields };
+}
+
+type RecordMonths = Map<string, { sum: number; n: number }>;
+
+/** A ticker's distributions summed per data-com month. */
+function byRecordMonth(divs: DividendIn[]): RecordMonths {
+  const out: RecordMonths = new Map();
+  for (const d of divs) {
+    const cur = out.get(recordMonth(d)) ?? { sum: 0, n: 0 };
+    out.set(recordMonth(d), { sum: cur.sum + d.dividend_amt, n: cur.n + 1 });
+  }
+  return out;
+}
+
+/** The distributions with data-com in the 12 whole months ending with `windowEnd` ('YYYY-MM-01'). */
+function twelveMonthsTo(byRecord: RecordMonths, windowEnd: string): { total: number; payments: number } {
+  let total = 0;
+  let payments = 0;
+  for (let i = 0; i < 12; i++) {
+    const r = byRecord.get(addMonths(windowEnd, -i));
+    total += r?.sum ?? 0;
+    payments += r?.n ?? 0;
+  }
+  return { total: round(total, 6), payments };
+}
+
+/** A fund's last twelve months of distributions: the window, its sum and how many it holds. */
+export interface TrailingDistributions {
+  /** First day of the window's first month. */
+  from: string;
+  /** The newest data-com (the window ends with its month). */
+  to: string;
+  total: number;
+  payments: number;
+}
+
+/**
+ * Per ticker, the distributions with data-com in the 12 whole months ending with the month of the
+ * newest one (the same "últimos 12 meses" the dividend answer lists), whatever prices exist; only
+ * when the history starts at or before the window (a shorter history would understate the sum).
+ */
+export function trailingDistributions(dividends: DividendIn[]): Map<string, TrailingDistributions> {
+  const byTicker = new Map<string, DividendIn[]>();
+  for (const d of dividends) {
+    const list = byTicker.get(d.ticker) ?? [];
+    list.push(d);
+    byTicker.set(d.ticker, list);
+  }
+  const out = new Map<string, TrailingDistributions>();
+  for (const [ticker, divs] of byTicker) {
+    const byRecord = byRecordMonth(divs);
+    const months = [...byRecord.keys()].sort();
+    const to = divs.reduce((a, d) => (d.traded_until_date > a ? d.traded_until_date : a), '');
+    const last = `${to.slice(0, 7)}-01`;
+    if (months[0] > addMonths(last, -11)) continue;
+    const { total, payments } = twelveMonthsTo(byRecord, last);
+    if (total > 0) out.set(ticker, { from: addMonths(last, -11), to, total, payments });
+  }
+  return out;
 }

@@ -66,30 +66,67 @@ describe('source reconciliation', () => {
     ]);
   });
 
-  it("the fund's 12-month DY comes from its distributions, unless they stop a year before the snapshot's date", () => {
-    // VISC11 (dashbord dividendos.csv): 12 data-com from 28/06/2024 to 30/05/2025, R$ 9,73 over the close of 25/06/2025.
-    const yields = [
-      { ticker: 'VISC11', ref_month: '2025-06-01', dy_12m_pct: 9.47, dividends_12m_amt: 9.73, payments_12m: 12, month_price_ref: 102.73 },
-      // MGCR11: paulo037's monthly dividends end in December 2022; araquem's snapshot of 22/11/2025 publishes 0,00.
-      { ticker: 'MGCR11', ref_month: '2022-12-01', dy_12m_pct: 16.87, dividends_12m_amt: 13.18, payments_12m: 12, month_price_ref: 78.11 },
-    ];
-    const latest = new Map([
-      ['VISC11', '2025-05-30'],
-      ['MGCR11', '2022-12-31'],
-    ]);
-    const closes = new Map([['VISC11|2025-06-01', '2025-06-25']]);
-    const visc = withTrailingDy({ ticker: 'VISC11', ref_date: '2025-11-22', dy_pct: 8.81, source: 'araquem' }, yields, latest, closes);
-    expect([visc.dy_pct, visc.published_dy_pct, visc.dy_from, visc.dy_to, visc.dy_payments, visc.dy_price_date, visc.dy_source]).toEqual([
-      9.47,
-      8.81,
+  it("the fund's 12-month DY: its last 12 months of distributions over its one current price, unless they stop a year before", () => {
+    // KNRI11: dashbord dividendos.csv rows 12382-12393, 12 data-com of R$ 1,00 from 28/06/2024 to 30/05/2025; its last
+    // traded close, dashbord cotacoes.csv row 2923, R$ 143,34 on 25/06/2025; araquem fiis_financials_snapshot.csv row 14
+    // (22/11/2025): P/VP 0,9040 × VP por cota 163,254 = R$ 147,58, DY 8,13 = 12,00 / 147,58.
+    const knriSnapshot = {
+      ticker: 'KNRI11',
+      ref_date: '2025-11-22',
+      dy_pct: 8.13,
+      price_book_ratio: 0.904,
+      equity_per_share: 163.254,
+      market_cap_value: 4164327540,
+      source: 'araquem',
+    };
+    const twelve = { from: '2024-06-01', to: '2025-05-30', total: 12, payments: 12 };
+    const close = { value: 143.34, date: '2025-06-25', kind: 'close' as const };
+    const knri = withTrailingDy(knriSnapshot, twelve, close);
+    expect([knri.dy_pct, knri.published_dy_pct, knri.dy_from, knri.dy_to, knri.dy_payments, knri.dy_price, knri.dy_price_date, knri.dy_price_kind, knri.dy_source]).toEqual([
+      8.13,
+      8.13,
       '2024-06-01',
       '2025-05-30',
       12,
-      '2025-06-25',
-      'derived',
+      147.58,
+      '2025-11-22',
+      'reference',
+      'derived,araquem',
     ]);
-    const mgcr = withTrailingDy({ ticker: 'MGCR11', ref_date: '2025-11-22', dy_pct: 0, source: 'araquem' }, yields, latest, closes);
+    // The P/VP and market value rest on the same price, of the same date.
+    expect([knri.price_amt, knri.price_date, knri.price_kind, knri.price_book_ratio, knri.market_cap_value, knri.valuation_date]).toEqual([
+      147.58,
+      '2025-11-22',
+      'reference',
+      0.904,
+      4164327540,
+      '2025-11-22',
+    ]);
+    // Without the snapshot's P/VP (araquem publishes 0 for some funds) the last traded close is the price.
+    const noPvp = withTrailingDy({ ...knriSnapshot, price_book_ratio: 0 }, twelve, close);
+    expect([noPvp.dy_pct, noPvp.dy_price, noPvp.dy_price_date, noPvp.dy_price_kind, noPvp.dy_source, noPvp.valuation_date]).toEqual([
+      8.37,
+      143.34,
+      '2025-06-25',
+      'close',
+      'derived',
+      '2025-11-22',
+    ]);
+    // MGCR11: paulo037's monthly dividends end in December 2022; araquem's snapshot of 22/11/2025 publishes 0,00.
+    const mgcr = withTrailingDy(
+      { ticker: 'MGCR11', ref_date: '2025-11-22', dy_pct: 0, source: 'araquem' },
+      { from: '2022-01-01', to: '2022-12-31', total: 13.18, payments: 12 },
+      { value: 78.11, date: '2022-12-30', kind: 'close' },
+    );
     expect([mgcr.dy_pct, mgcr.dy_to, mgcr.dy_source]).toEqual([0, '2025-11-22', 'araquem']);
+    // ROOF11: the same snapshot publishes 0,00 but a last dividend paid on 21/11/2025; six distributions up to
+    // 01/04/2025 are within the year, so only their dates decide: 153,559 / (1,032 × 374,46 = 386,44).
+    const roof = withTrailingDy(
+      { ticker: 'ROOF11', ref_date: '2025-11-22', dy_pct: 0, price_book_ratio: 1.032, equity_per_share: 374.46, source: 'araquem' },
+      { from: '2024-05-01', to: '2025-04-01', total: 153.559, payments: 6 },
+      { value: 386.4, date: '2025-06-09', kind: 'close' },
+    );
+    expect([roof.dy_pct, roof.published_dy_pct, roof.dy_price, roof.dy_price_kind]).toEqual([39.74, 0, 386.44, 'reference']);
   });
 
   it('regression: a zero exchange rate or index level is a missing quote, not R$ 0,00', () => {

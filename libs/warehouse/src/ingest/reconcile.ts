@@ -1,13 +1,14 @@
 import { computeRankings } from '../derived/rankings';
 import { computeRisk, onOrBefore } from '../derived/risk';
-import { addMonths as addMonthsIso, computeYields } from '../derived/yields';
+import { addMonths as addMonthsIso, computeYields, trailingDistributions, TrailingDistributions } from '../derived/yields';
+import { CurrentPrice, newestPrice, referencePrice, valuationAt } from '../derived/current-price';
 import { adjustPerShare, CorporateAction, detectCorporateActions } from '../derived/corporate-actions';
 import { checkSnapshots, dropSpikes, SPIKE_CHECKED_SERIES, summariseFlags } from '../derived/plausibility';
 import { cdiMonthlyReturns, comparePerformance, indexMonthlyReturns, portfolioMonthlyReturns } from '../derived/client-performance';
 import { DEMO_CLIENTS, demoNegociacaoTable, DemoTradeRow } from '../derived/demo-clients';
 import { entryIds, parseStatement } from '@cota/ledger';
 import { IngestError } from './csv';
-import { daysBetween, DividendFact, monthEnd, IndexFact, PRECEDENCE, PriceFact, RawData, Row, SourceName } from './model';
+import { daysBetween, DividendFact, IndexFact, PRECEDENCE, PriceFact, RawData, Row, SourceName } from './model';
 import { accentVocabulary, repairStrippedAccents } from './repair-names';
 import { chooseSegment, mapSegment, typeOfSegment } from './segments';
 
@@ -383,65 +384,68 @@ function bookValuesPerShare(raw: RawData, known: Set<string>): Map<string, Map<s
 }
 
 /**
- * The day of each ticker's month close ('TICKER|YYYY-MM-01' -> 'YYYY-MM-DD'): the last session whose close is
- * the month's close. araquem's published month close is not always its last session (ABCP11's November 2025
- * reference, R$ 74,99, is the close of 12/11/2025, while its last loaded session is 14/11/2025 at R$ 74,83).
- */
-function monthCloseDates(prices: Row[], closes: Map<string, Map<string, number>>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const p of prices) {
-    const close = p.close_price as number | null;
-    if (!(close !== null && close > 0)) continue;
-    const month = `${String(p.traded_at).slice(0, 7)}-01`;
-    if (closes.get(p.ticker as string)?.get(month) !== close) continue;
-    const key = `${p.ticker}|${month}`;
-    if ((out.get(key) ?? '') < (p.traded_at as string)) out.set(key, p.traded_at as string);
-  }
-  return out;
-}
-
-/**
  * A fund's one 12-month DY, shown by the overview, rankings, comparisons and portfolio alike: the
  * distributions with data-com in the 12 whole months ending with the newest one (the same the
- * dividend answer lists for "últimos 12 meses") over the close of that month. The source's own
- * published DY is kept as `published_dy_pct`; without distributions or a close, it stays the DY.
+ * dividend answer lists for "últimos 12 meses") over the fund's one current price (`newestPrice`:
+ * its last traded close or the snapshot's reference price, whichever is newer), the same price its
+ * P/VP and market value rest on. The source's own published DY is kept as `published_dy_pct`;
+ * without distributions or a price, it stays the DY.
  */
-export function withTrailingDy(s: Row, yields: Row[], latestRecord: Map<string, string>, closeDates: Map<string, string>): Row {
-  const ticker = s.ticker as string;
-  // Distributions that stop a year before the snapshot's date are no DY of that date (MGCR11: paulo037's
-  // 2022 payments against araquem's 22/11/2025 snapshot of a fund that no longer pays): the published one stays.
-  const recorded = latestRecord.get(ticker);
-  const last = recorded && s.ref_date && recorded < addMonthsIso(`${String(s.ref_date).slice(0, 7)}-01`, -12) ? undefined : recorded;
-  // The close of the month after the newest distribution when there is one (the newer price), else of its month.
-  const lastMonth = last ? `${last.slice(0, 7)}-01` : null;
-  const nextMonth = lastMonth ? addMonthsIso(lastMonth, 1) : null;
-  const month = nextMonth && yieldsAt(yields).has(`${ticker}|${nextMonth}`) ? nextMonth : lastMonth;
-  const y = month ? yieldsAt(yields).get(`${ticker}|${month}`) : undefined;
-  if (!y || !last)
+export function withTrailingDy(s: Row, trailing: TrailingDistributions | undefined, close: CurrentPrice | null): Row {
+  const reference = s.source === 'araquem' ? referencePrice(s) : null;
+  const price = newestPrice(close, reference);
+  const current = {
+    ...s,
+    ...valuationAt(s, reference, price),
+    price_amt: price?.value ?? null,
+    price_date: price?.date ?? null,
+    price_kind: price?.kind ?? null,
+    published_dy_pct: s.dy_pct ?? null,
+  };
+  // Distributions that stop a year before the snapshot's or the price's date are no DY of that date (MGCR11:
+  // paulo037's 2022 payments against araquem's 22/11/2025 snapshot of a fund that no longer pays): the published one stays.
+  const yearBefore = (date: unknown) => (typeof date === 'string' ? addMonthsIso(`${date.slice(0, 7)}-01`, -12) : '');
+  const stale = !trailing || !price || trailing.to < yearBefore(s.ref_date) || trailing.to < yearBefore(price.date);
+  if (stale)
     return {
-      ...s,
-      published_dy_pct: s.dy_pct ?? null,
+      ...current,
       dy_from: null,
       dy_to: s.dy_pct == null ? null : s.ref_date,
       dy_payments: null,
       dy_price: null,
       dy_price_date: null,
+      dy_price_kind: null,
       dy_source: s.dy_pct == null ? null : s.source,
     };
-  const [yy, mm] = last.split('-').map(Number);
-  const from = new Date(Date.UTC(yy, mm - 12, 1)).toISOString().slice(0, 10);
   return {
-    ...s,
-    published_dy_pct: s.dy_pct ?? null,
-    dy_pct: y.dy_12m_pct,
-    sum_anual_dy_amt: y.dividends_12m_amt,
-    dy_from: from,
-    dy_to: last,
-    dy_payments: y.payments_12m,
-    dy_price: y.month_price_ref,
-    dy_price_date: closeDates.get(`${ticker}|${month}`) ?? monthEnd(month!),
-    dy_source: 'derived',
+    ...current,
+    dy_pct: Math.round((trailing.total / price.value) * 10000) / 100,
+    sum_anual_dy_amt: trailing.total,
+    dy_from: trailing.from,
+    dy_to: trailing.to,
+    dy_payments: trailing.payments,
+    dy_price: price.value,
+    dy_price_date: price.date,
+    dy_price_kind: price.kind,
+    // A reference price is the publisher's: the DY rests on its snapshot as well as on the distributions.
+    dy_source: price.kind === 'reference' ? `derived,${s.source}` : 'derived',
   };
+}
+
+/** Each ticker's newest traded close, on the per-share scale of its newest corporate action. */
+export function latestCloses(prices: Row[], actions: CorporateAction[]): Map<string, CurrentPrice> {
+  const out = new Map<string, CurrentPrice>();
+  for (const p of prices) {
+    const close = p.close_price as number | null;
+    if (!(close !== null && close > 0)) continue;
+    const cur = out.get(p.ticker as string);
+    if (!cur || cur.date < (p.traded_at as string)) out.set(p.ticker as string, { value: close, date: p.traded_at as string, kind: 'close' });
+  }
+  for (const a of actions) {
+    const c = out.get(a.ticker);
+    if (c && `${c.date.slice(0, 7)}-01` < a.prices_from) out.set(a.ticker, { ...c, value: Math.round((c.value / a.factor) * 10000) / 10000 });
+  }
+  return out;
 }
 
 /**
@@ -484,17 +488,6 @@ export function valuationHistory(prices: Row[], cvmMonthly: Row[], known: Set<st
     });
   }
   return rows;
-}
-
-/** Derived 12-month rows by ticker and month (built once per yields array). */
-const yieldIndex = new WeakMap<Row[], Map<string, Row>>();
-function yieldsAt(yields: Row[]): Map<string, Row> {
-  let idx = yieldIndex.get(yields);
-  if (!idx) {
-    idx = new Map(yields.map((y) => [`${y.ticker}|${String(y.ref_month).slice(0, 10)}`, y]));
-    yieldIndex.set(yields, idx);
-  }
-  return idx;
 }
 
 /** Each source's newest dated fact: the date its undated facts (registry, properties) stand for. */
@@ -616,12 +609,12 @@ export function reconcile(raw: RawData): Reconciled {
     });
   }
 
-  // One 12-month DY per fund: the derived one at the month of its newest distribution, on the snapshot.
+  // One current price per fund (the newer of its last close and the snapshot's reference price), and
+  // one 12-month DY over it: its last twelve months of distributions, on the snapshot.
   const dividendsYields = derivedYields;
-  const closeDates = monthCloseDates(prices, closes);
-  const latestRecord = new Map<string, string>();
-  for (const d of dividends) if ((latestRecord.get(d.ticker) ?? '') < d.traded_until_date) latestRecord.set(d.ticker, d.traded_until_date);
-  snapshots.splice(0, snapshots.length, ...snapshots.map((s) => withTrailingDy(s, derivedYields, latestRecord, closeDates)));
+  const trailing = trailingDistributions(adjustDividends(dividends, actions));
+  const closeNow = latestCloses(prices, actions);
+  snapshots.splice(0, snapshots.length, ...snapshots.map((s) => withTrailingDy(s, trailing.get(s.ticker as string), closeNow.get(s.ticker as string) ?? null)));
 
   // Rankings over araquem's snapshot universe (one as-of date), from the metrics served next to them.
   const riskPreferred = new Map<string, Row>();

@@ -91,7 +91,8 @@ function movesSql(dir: '>' | '<'): string {
 function basisColumns(m: MeasureDef): string {
   const b = m.current?.basis;
   if (!b) return '';
-  return `, ${q(b.from_column)}::text AS b_from, ${q(b.total_column)}::numeric AS b_total, ${q(b.count_column)}::int AS b_count, ${q(b.price_column)}::numeric AS b_price, ${q(b.price_date_column)}::text AS b_price_date, ${q(b.source_column)} AS b_source`;
+  const kind = b.price_kind_column ? `${q(b.price_kind_column)}::text` : 'NULL::text';
+  return `, ${q(b.from_column)}::text AS b_from, ${q(b.total_column)}::numeric AS b_total, ${q(b.count_column)}::int AS b_count, ${q(b.price_column)}::numeric AS b_price, ${q(b.price_date_column)}::text AS b_price_date, ${kind} AS b_price_kind, ${q(b.source_column)} AS b_source`;
 }
 
 /** Compounding over the period: monthly rates multiply; annual rates per business day (1/252 of a year each). */
@@ -517,7 +518,8 @@ export class MeasureQueryService {
             end: { date: str(row.b_price_date)!, value: price },
             count: Number(row.b_count ?? 0),
             period: { from, to: d },
-            sources: [str(row.b_source) ?? 'derived'],
+            price_kind: row.b_price_kind === 'reference' ? 'reference' : 'close',
+            sources: String(row.b_source ?? 'derived').split(','),
           };
         return { ...empty, value: round(num(row.v)!), date: d, period: null, sources: [str(row.b_source) ?? (m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived')] };
       }
@@ -575,6 +577,7 @@ function emptyValue(subject: QuestionSubject, coverage: MeasureValue['coverage']
     coverage,
     period: null,
     adjusted: false,
+    price_kind: null,
     sources: [],
     extra: [],
     paid_on: null,

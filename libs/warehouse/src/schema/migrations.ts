@@ -120,6 +120,12 @@ class WarehouseViewsPortfolioGain extends WarehouseViews {
   override readonly name = 'WarehouseViewsPortfolioGain202611280101';
 }
 
+/** Re-creates every view with the fund's one current price (the overview's P/VP and DY say which price they rest on). */
+class WarehouseViewsCurrentPrice extends WarehouseViews {
+  override readonly id = '202611280201-warehouse-views-current-price';
+  override readonly name = 'WarehouseViewsCurrentPrice202611280201';
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
 export const warehouseMigrations: Migration[] = [
   new WarehouseTables(),
@@ -158,4 +164,13 @@ export const warehouseMigrations: Migration[] = [
   new LedgerReplacesTransactions(),
   new WarehouseViewsReceivedOn(),
   new WarehouseViewsPortfolioGain(),
+  // One current price per fund behind its DY, P/VP and market value.
+  new AddWarehouseColumns('202611280200-warehouse-current-price-columns', 'WarehouseCurrentPriceColumns202611280200', [
+    ['wh_snapshots', 'price_amt'],
+    ['wh_snapshots', 'price_date'],
+    ['wh_snapshots', 'price_kind'],
+    ['wh_snapshots', 'dy_price_kind'],
+    ['wh_snapshots', 'valuation_date'],
+  ]),
+  new WarehouseViewsCurrentPrice(),
 ];

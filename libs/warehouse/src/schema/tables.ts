@@ -182,6 +182,14 @@ export const WAREHOUSE_TABLES: TableSpec[] = [
       ['dy_price_date', 'date'],
       ['dy_source', 'text'],
       ['published_dy_pct', 'numeric'],
+      // The fund's one current price, the one its DY, P/VP and market value rest on: the newer of its last
+      // traded close ('close') and the snapshot's reference price, P/VP × NAV per share ('reference').
+      ['price_amt', 'numeric'],
+      ['price_date', 'date'],
+      ['price_kind', 'text'],
+      ['dy_price_kind', 'text'],
+      // The date of the price the P/VP and market value rest on (the snapshot's, or a newer close's).
+      ['valuation_date', 'date'],
       ['source', 'text NOT NULL'],
     ],
     pk: ['ticker'],

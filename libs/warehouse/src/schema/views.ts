@@ -42,7 +42,7 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
             dividend_payout_pct, growth_rate, cap_rate, leverage_ratio, equity_value, total_assets_amt,
             variation_month_ratio, variation_year_ratio, equity_month_ratio, dividend_reserve_amt, admin_fee_due_amt,
             perf_fee_due_amt, total_cash_amt, expected_revenue_amt, liabilities_total_amt, dy_from, dy_to, dy_payments,
-            dy_price, dy_price_date, published_dy_pct, source
+            dy_price, dy_price_date, published_dy_pct, price_amt, price_date, price_kind, dy_price_kind, valuation_date, source
        FROM wh_snapshots`,
   ],
   ['fiis_financials_revenue_schedule', `SELECT * FROM wh_revenue_schedule`],
@@ -109,6 +109,11 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
             r.sharpe_ratio, r.sortino_ratio, r.max_drawdown, r.beta_index, k.ifix_rank_position, k.rank_dy_12m,
             k.rank_sharpe, k.rank_market_cap, p.close_price AS last_price, p.traded_at AS last_price_date,
             s.dy_from, s.dy_to, s.dy_payments, s.dy_price_date,
+            -- The price the DY and P/VP rest on, said by kind: a traded close, or the snapshot's reference price.
+            CASE WHEN s.dy_price_kind = 'close' THEN s.dy_price_date END AS dy_close_date,
+            CASE WHEN s.dy_price_kind = 'reference' THEN s.dy_price_date END AS dy_reference_date,
+            CASE WHEN s.price_kind = 'reference' AND s.price_book_ratio > 0 THEN s.price_amt END AS reference_price,
+            CASE WHEN s.price_kind = 'reference' AND s.price_book_ratio > 0 THEN s.price_date END AS reference_price_date,
             (SELECT string_agg(DISTINCT x, ',' ORDER BY x)
                FROM regexp_split_to_table(concat_ws(',', f.source, s.source, s.dy_source, r.source, k.source, p.source), ',') AS x) AS source
        FROM wh_funds f
