@@ -52,7 +52,7 @@ const PROBES = {
   ragUsesContextLib: { filePath: 'libs/retrieval/src/boundary-probe.ts', code: "import { ContextManager } from '@cota/conversation';\nexport const probe = ContextManager;\n" },
   ragAppUsesItsLibs: {
     filePath: 'apps/rag/src/boundary-probe.ts',
-    code: "import { Logger } from '@cota/service-kit';\nimport { Bm25Index } from '@cota/retrieval';\nexport const probe = [Logger, Bm25Index];\n",
+    code: "import { Logger } from '@cota/service-kit';\nimport { HashingEmbedder } from '@cota/retrieval';\nexport const probe = [Logger, HashingEmbedder];\n",
   },
   webUsesText: { filePath: 'apps/web/src/lib/boundary-probe.ts', code: "import { fold } from '@cota/text';\nexport const probe = fold;\n" },
   webUsesContracts: { filePath: 'apps/web/src/lib/boundary-probe.ts', code: "import { TICKER_RE } from '@cota/contracts';\nexport const probe = TICKER_RE;\n" },

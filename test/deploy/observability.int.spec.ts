@@ -22,7 +22,7 @@ function codeMetrics(): Map<string, Set<string>> {
   const registry = new Registry();
   new BusMetrics(registry);
   new GatewayMetrics(registry);
-  registerReadinessMetrics(registry, 'test', () => ({}));
+  registerReadinessMetrics(registry, 'test', async () => ({ ok: true, checks: {} }));
   // The ingest worker's (names only: nothing is scraped here, so no database is asked).
   new FeedMetrics(registry, {} as DataSource, {}, () => '2026-11-27');
   // The Node.js process metrics every service registers, under their standard names.

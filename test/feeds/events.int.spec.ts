@@ -146,4 +146,30 @@ describe('change events on JetStream', () => {
     const since = await replay(WarehouseEvents.indicatorPublished.subject, new Date(Date.now() - 3_600_000));
     expect(since.filter((e) => JSON.parse(e.data).date > '2025-11-14').length).toBe(r.rowsAdded);
   });
+
+  it('a started worker sweeps the outbox on its schedule: an event whose publish failed leaves with a later sweep', async () => {
+    await ds.query('UPDATE feed_events SET published_at = NULL WHERE seq = (SELECT max(seq) FROM feed_events)');
+    let refusals = 0;
+    const sweeping = createFeedsWorker(
+      ds,
+      { ...policy, events: { ...policy.events, sweep_every_s: 1 } },
+      {
+        log: quiet,
+        today: () => today,
+        events: {
+          // The sweep at start fails; only the schedule can send the event afterwards.
+          publish: (subject, data, id) => (refusals++ === 0 ? Promise.reject(new Error('stream unavailable')) : stream.publish(subject, data, id)),
+        },
+      },
+    );
+    sweeping.start();
+    try {
+      const unpublished = async () => Number((await ds.query('SELECT count(*) AS n FROM feed_events WHERE published_at IS NULL'))[0].n);
+      for (let i = 0; i < 300 && (await unpublished()) > 0; i++) await new Promise((res) => setTimeout(res, 50));
+      expect(await unpublished()).toBe(0);
+      expect(refusals).toBeGreaterThan(1);
+    } finally {
+      await sweeping.stop();
+    }
+  });
 });

@@ -76,7 +76,7 @@ describe('ingest worker', () => {
       host: '127.0.0.1',
       opsToken: 'segredo',
       registry: new Registry(),
-      checks: () => ({}),
+      ready: async () => ({ ok: true, checks: {} }),
       routes: { '/ops/feeds': async () => ({ feeds: await worker.status() }) },
     });
     try {

@@ -265,6 +265,18 @@ describe('OutboxWorker over SMTP', () => {
     expect(failed.last_error).toMatch(/^EMESSAGE 550/);
   });
 
+  it('delivers, at the slow poll of its schedule, what another replica queued without waking it', async () => {
+    const w = startWorker({ pollMs: 1000 });
+    await w.runOnce(); // the pass at start is over: only the schedule can find what comes next
+    const queued = await queue(new OutboxMailer(ds)); // no onQueued: this worker is not woken
+    const sent = await until(
+      () => row(queued.message_id),
+      (r) => r.status === 'sent',
+    );
+    expect(sent.attempts).toBe(1);
+    expect(smtp.received).toHaveLength(1);
+  });
+
   it('two workers (executor replicas) share the queue: every message is sent exactly once', async () => {
     const mailer = new OutboxMailer(ds);
     const ids = [];

@@ -1,16 +1,17 @@
 import { ChildProcess, spawn } from 'node:child_process';
 
 /**
- * PGlite (the embedded Postgres) served over a socket from a child Node process. Jest's VM cannot
+ * PGlite (the embedded Postgres, with the unaccent extension as embedded mode loads it) served over a socket from a child Node process. Jest's VM cannot
  * run PGlite's own dynamic imports, so the server runs outside it; the code under test connects
  * with the same pg/TypeORM path the embedded launcher uses.
  */
 export async function startPgliteProcess(): Promise<{ url: string; stop(): Promise<void> }> {
   const script = `
     const { PGlite } = require('@electric-sql/pglite');
+    const { unaccent } = require('@electric-sql/pglite/contrib/unaccent');
     const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
     (async () => {
-      const db = await PGlite.create('memory://');
+      const db = await PGlite.create('memory://', { extensions: { unaccent } });
       const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
       await server.start();
       process.stdout.write('URL postgres://postgres@' + server.getServerConn() + '/postgres\\n');

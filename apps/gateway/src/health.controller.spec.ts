@@ -1,12 +1,13 @@
 import type { Response } from 'express';
+import { Test } from '@nestjs/testing';
 import { HealthSubjects, SERVICES } from '@cota/contracts';
 import type { QuotaPolicy } from '@cota/access';
 import { Bus, InProcessTransport, TransportSubscription } from '@cota/messaging';
-import type { Infra } from '@cota/service-kit';
+import { Infra, ReadinessModule, ReadinessProbe } from '@cota/service-kit';
 import { HealthController } from './health.controller';
 
 /** The gateway's readiness with the other services served (or not) on an in-process bus. */
-function setup(waitS: number) {
+async function setup(waitS: number) {
   const transport = new InProcessTransport();
   const bus = new Bus(transport, 'gateway');
   const infra = { service: 'gateway', bus, database: null, redis: null, embedded: true } as unknown as Infra;
@@ -17,7 +18,8 @@ function setup(waitS: number) {
       s,
       new Bus(transport, s).serve(HealthSubjects[s], () => ({ service: s, instance: 'test', ok: true, checks: {} })),
     );
-  const controller = new HealthController(infra, quotas);
+  const probe = (await Test.createTestingModule({ imports: [ReadinessModule] }).compile()).get(ReadinessProbe);
+  const controller = new HealthController(infra, quotas, probe);
   const ask = async () => {
     const out = { status: 0, body: {} as { status: string; services: Record<string, { ok: boolean; detail?: string }> } };
     const res = { status: (c: number) => ((out.status = c), res), json: (b: typeof out.body) => ((out.body = b), res) } as unknown as Response;
@@ -29,7 +31,7 @@ function setup(waitS: number) {
 
 describe('GET /health/ready', () => {
   it('is not ready after start until every service has answered once; then a service down no longer takes the gateway out', async () => {
-    const { serve, served, ask } = setup(30);
+    const { serve, served, ask } = await setup(30);
     const others = SERVICES.filter((s) => s !== 'gateway');
     for (const s of others.filter((s) => s !== 'planner')) serve(s);
     const first = await ask();
@@ -46,7 +48,7 @@ describe('GET /health/ready', () => {
   });
 
   it('waits at most ready_waits_for_services_s for the services (0: not at all)', async () => {
-    const { ask } = setup(0);
+    const { ask } = await setup(0);
     const res = await ask();
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('ready');

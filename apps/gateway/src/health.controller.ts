@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { HealthSubjects, SERVICES } from '@cota/contracts';
 import type { QuotaPolicy } from '@cota/access';
-import { INFRA, Infra, publicDetail, runChecks, standardChecks } from '@cota/service-kit';
+import { INFRA, Infra, publicDetail, ReadinessProbe, standardChecks } from '@cota/service-kit';
 import { NOT_READY_EXAMPLE, READY_EXAMPLE, Readiness } from './openapi/schemas';
 import { QUOTA_POLICY } from './tokens';
 
@@ -17,6 +17,7 @@ export class HealthController {
   constructor(
     @Inject(INFRA) private readonly infra: Infra,
     @Inject(QUOTA_POLICY) private readonly quotas: QuotaPolicy,
+    private readonly probe: ReadinessProbe,
   ) {}
 
   /** The process is up. */
@@ -48,7 +49,7 @@ export class HealthController {
   async ready(@Res() res: Response): Promise<void> {
     const checks = standardChecks(this.infra);
     if (!this.infra.redis) checks.redis = async () => undefined; // embedded: in-memory stores
-    const own = await runChecks(checks);
+    const own = await this.probe.run(checks);
     const answers = await Promise.all(
       SERVICES.filter((s) => s !== 'gateway').map(async (s) => {
         try {

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Registry } from 'prom-client';
 import { loadEnv } from '@cota/config';
 import { createFeedsWorker, feedsMigrations, loadFeedsPolicy, withUrlOverrides } from '@cota/feeds';
-import { createLogger, openDatabase, registerProcessMetrics, runMigrations, startOpsServer } from '@cota/service-kit';
+import { createLogger, openDatabase, ReadinessProbe, registerProcessMetrics, runMigrations, startOpsServer } from '@cota/service-kit';
 import { NatsTransport, WarehouseStream } from '@cota/messaging';
 import { warehouseMigrations } from '@cota/warehouse';
 import { IngestWorkerModule } from './ingest-worker.module';
@@ -31,15 +31,17 @@ async function main(): Promise<void> {
   const stream = transport ? WarehouseStream.of(transport)! : null;
   const worker = createFeedsWorker(ds, policy, { registry, log, events: stream ? { publish: (subject, data, id) => stream.publish(subject, data, id) } : undefined });
   const app = await NestFactory.createApplicationContext(IngestWorkerModule.register(worker), { logger: false });
+  const probe = app.get(ReadinessProbe);
   const ops = await startOpsServer({
     port: env.metricsPort ?? DEFAULT_METRICS_PORT,
     host: env.metricsHost,
     opsToken: env.opsToken,
     registry,
-    checks: () => ({
-      postgres: async () => void (await ds.query('SELECT 1')),
-      ...(transport ? { nats: async () => void (await transport.connection.flush()) } : {}),
-    }),
+    ready: () =>
+      probe.run({
+        postgres: async () => void (await ds.query('SELECT 1')),
+        ...(transport ? { nats: async () => void (await transport.connection.flush()) } : {}),
+      }),
     routes: { '/ops/feeds': async () => ({ feeds: await worker.status() }) },
   });
   log.info({ feeds: worker.runner.names(), metrics_port: ops.port }, 'ingest worker ready');

@@ -33,7 +33,6 @@ export interface ApiKeyRepository {
 export const accessMigrations: Migration[] = [
   {
     id: '202611220001-access-api-keys',
-    name: 'AccessApiKeys202611220001',
     async up(q) {
       await q.query(`CREATE TABLE IF NOT EXISTS api_keys (
         key_hash text PRIMARY KEY,

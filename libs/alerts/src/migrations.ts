@@ -8,7 +8,6 @@ import type { Migration } from '@cota/service-kit';
 export const alertsMigrations: Migration[] = [
   {
     id: '202611280100-alerts',
-    name: 'Alerts202611280100',
     async up(q: QueryRunner): Promise<void> {
       await q.query(`CREATE TABLE IF NOT EXISTS alert_rules (
         rule_id text PRIMARY KEY,
@@ -53,7 +52,6 @@ export const alertsMigrations: Migration[] = [
     // An alert is also e-mailed through the tools' outbox, which sends stored reports: a fired alert is a
     // one-section report of kind 'alert' (only where the tools' tables exist).
     id: '202611280110-alerts-email-reports',
-    name: 'AlertsEmailReports202611280110',
     async up(q: QueryRunner): Promise<void> {
       const [t] = await q.query(`SELECT to_regclass('tool_reports') IS NOT NULL AS ok`);
       if (!t?.ok) return;

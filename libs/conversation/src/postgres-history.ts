@@ -16,7 +16,6 @@ const onLostConnection = retry(handleWhen(isConnectionLost), { maxAttempts: 2, b
 export const conversationMigrations: Migration[] = [
   {
     id: '202611220100-conversation-turns',
-    name: 'ConversationTurns202611220100',
     async up(q: QueryRunner): Promise<void> {
       await q.query(`
         CREATE TABLE IF NOT EXISTS conversation_turns (
@@ -39,7 +38,6 @@ export const conversationMigrations: Migration[] = [
     // Retention (policies/retention.yaml) deletes turns by age; erasure deletes them by client
     // (the conversation index already leads with client_id).
     id: '202611240100-conversation-turns-created-idx',
-    name: 'ConversationTurnsCreatedIdx202611240100',
     async up(q: QueryRunner): Promise<void> {
       await q.query('CREATE INDEX IF NOT EXISTS conversation_turns_created_idx ON conversation_turns (created_at)');
     },
@@ -51,7 +49,6 @@ export const conversationMigrations: Migration[] = [
     // A commit is repeated when its reply was lost (libs/contracts `mustLand`): two attempts may be
     // written at once, which NOT EXISTS alone cannot see. One row per (conversation, turn, role).
     id: '202611260100-conversation-turns-unique-turn',
-    name: 'ConversationTurnsUniqueTurn202611260100',
     async up(q: QueryRunner): Promise<void> {
       await q.query(`DELETE FROM conversation_turns a USING conversation_turns b
         WHERE a.client_id = b.client_id AND a.conversation_id = b.conversation_id AND a.turn_index = b.turn_index AND a.role = b.role AND a.id > b.id`);
@@ -64,7 +61,6 @@ export const conversationMigrations: Migration[] = [
   {
     // The titles clients give their conversations (the list shows the first question otherwise).
     id: '202611270100-conversation-titles',
-    name: 'ConversationTitles202611270100',
     async up(q: QueryRunner): Promise<void> {
       await q.query(`
         CREATE TABLE IF NOT EXISTS conversation_titles (
@@ -85,7 +81,6 @@ export const conversationMigrations: Migration[] = [
   {
     // A person's verdict on an answer, with the questions and the answer's meta copied in (never a key).
     id: '202611270200-answer-feedback',
-    name: 'AnswerFeedback202611270200',
     async up(q: QueryRunner): Promise<void> {
       await q.query(`
         CREATE TABLE IF NOT EXISTS answer_feedback (

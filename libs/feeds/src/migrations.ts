@@ -9,7 +9,6 @@ import type { Migration } from '@cota/service-kit';
 export const feedsMigrations: Migration[] = [
   {
     id: '202611270100-feeds-state-runs',
-    name: 'FeedsStateRuns202611270100',
     async up(q: QueryRunner): Promise<void> {
       await q.query(`CREATE TABLE IF NOT EXISTS feed_state (
         source text PRIMARY KEY,
@@ -44,7 +43,6 @@ export const feedsMigrations: Migration[] = [
   },
   {
     id: '202611270101-feeds-events-outbox',
-    name: 'FeedsEventsOutbox202611270101',
     async up(q: QueryRunner): Promise<void> {
       // The warehouse change events of each committed run, until a publisher has put them on the bus.
       await q.query(`CREATE TABLE IF NOT EXISTS feed_events (

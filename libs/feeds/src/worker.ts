@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import { RecurringJob } from '@cota/service-kit';
 import { saoPauloToday } from './dates';
 import { FEED_NAMES, type FeedName } from './feed';
 import { FeedMetrics, feedStatus, type FeedStatus } from './feed-status';
@@ -57,24 +58,24 @@ export function createFeedsWorker(
   };
   const scheduled = runner.names().map((name) => ({ name, schedule: policy.sources[name].schedule }));
   const scheduler = new FeedScheduler(runner, scheduled, policy.timezone, opts.log, record);
-  let sweep: NodeJS.Timeout | null = null;
+  // At start and every sweep_every_s (croner): what a failed publish left, then what the stream no longer keeps.
+  // Replicas sweep side by side: the publisher's batches are claimed row by row (FOR UPDATE SKIP LOCKED).
+  const keepMs = policy.events.max_age_days * 86_400_000;
+  const sweep = publisher
+    ? new RecurringJob('feed-events-sweep', policy.events.sweep_every_s, async () => {
+        await publisher.drainQuietly();
+        await publisher.prune(keepMs).catch((e: Error) => opts.log.warn({ error: e.message }, 'feed_events not pruned'));
+      })
+    : null;
   return {
     runner,
     publisher,
     start: () => {
       scheduler.start();
-      if (publisher) {
-        void publisher.drainQuietly();
-        const keepMs = policy.events.max_age_days * 86_400_000;
-        sweep = setInterval(() => {
-          void publisher.drainQuietly();
-          void publisher.prune(keepMs).catch((e: Error) => opts.log.warn({ error: e.message }, 'feed_events not pruned'));
-        }, policy.events.sweep_every_s * 1000);
-        sweep.unref();
-      }
+      sweep?.start();
     },
     stop: async () => {
-      if (sweep) clearInterval(sweep);
+      await sweep?.stop();
       await scheduler.stop();
       await publisher?.drainQuietly();
     },

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { MailEnv } from '@cota/config';
-import { createLogger, Logger } from '@cota/service-kit';
+import { createLogger, Logger, RecurringJob } from '@cota/service-kit';
 import type { Report } from '@cota/tools';
 import { renderPlainEmail, renderReportEmail, RenderedEmail } from './render';
 import { decideAfterFailure, DEFAULT_RETRY_POLICY, DeliveryFailure, failureCode, failureDetail, RetryPolicy } from './retry';
@@ -10,7 +10,7 @@ export interface OutboxWorkerOptions {
   /** From header, e.g. "Cota <nao-responda@cota.local>". */
   from: string;
   retry?: Partial<RetryPolicy>;
-  /** Slow poll (ms): besides the wake-up after each insert, finds what other replicas queued. */
+  /** Slow poll (ms): besides the wake-up after each insert and the due retries, finds what other replicas queued. */
   pollMs?: number;
   /**
    * A claimed message is hidden from other workers this long (ms); if this worker dies while
@@ -68,8 +68,11 @@ function fromDomain(from: string): string {
  * number of executor replicas share the queue without sending a message twice), renders the report
  * as HTML + text, sends it, and records the outcome: `sent` (sent_at), a retry with exponential
  * backoff (attempts, next_attempt_at, last_error), or `failed` after the last attempt or a permanent
- * rejection. Runs after `wake()` (each insert) and on a slow poll; `stop()` lets the send in flight
- * finish. Logs carry message ids and error codes only, never addresses or report content.
+ * rejection. A pass runs right after `wake()` (each insert); otherwise a croner job looks every second
+ * whether one is due: the earliest queued message's next attempt, or the slow poll for what other
+ * replicas queued. Replicas need no lock between them (the claim is per row), and a retry is due "not
+ * before" its time, so a second's resolution is enough (the backoff starts at 30 s). `stop()` lets the
+ * send in flight finish. Logs carry message ids and error codes only, never addresses or report content.
  */
 export class OutboxWorker {
   private readonly retry: RetryPolicy;
@@ -79,11 +82,15 @@ export class OutboxWorker {
   private readonly stopTimeoutMs: number;
   private readonly domain: string;
   private readonly log: MailLog;
-  private loop: Promise<void> | null = null;
+  /** Every second: a pass when one is due (`dueAt`). */
+  private readonly job = new RecurringJob('email-outbox', 1, () => this.passIfDue());
+  private started = false;
   private pass: Promise<OutboxPassStats> | null = null;
   private stopping = false;
-  private woken = false;
-  private wakeSleep: (() => void) | null = null;
+  /** When the next pass is due (epoch ms): now after a wake-up, else the next queued message's attempt or the slow poll. */
+  private dueAt = 0;
+  /** Wake-ups so far: one during a pass means the pass may not have seen what was queued. */
+  private wakes = 0;
 
   constructor(
     private readonly db: DataSource,
@@ -100,28 +107,30 @@ export class OutboxWorker {
   }
 
   get running(): boolean {
-    return this.loop !== null && !this.stopping;
+    return this.started && !this.stopping;
   }
 
-  /** Starts the background loop (idempotent). */
+  /** Starts the schedule, with a pass now (idempotent). */
   start(): void {
-    if (this.loop || this.stopping) return;
-    this.loop = this.run();
+    if (this.started || this.stopping) return;
+    this.started = true;
+    this.job.start();
     this.log.info({ poll_ms: this.pollMs, max_attempts: this.retry.maxAttempts }, 'outbox delivery started');
   }
 
   /** Something was queued: deliver now instead of at the next poll. */
   wake(): void {
-    this.woken = true;
-    this.wakeSleep?.();
+    if (!this.running) return;
+    this.wakes++;
+    this.dueAt = 0;
+    void this.passIfDue();
   }
 
-  /** Stops polling, waits for the send in flight (bounded by stopTimeoutMs), closes the transport. */
+  /** Stops the schedule, waits for the send in flight (bounded by stopTimeoutMs), closes the transport. */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    this.wakeSleep?.();
-    const running = this.loop ?? this.pass;
+    const running = this.started || this.pass ? Promise.all([this.job.stop(), this.pass]) : null;
     if (running) {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
@@ -144,32 +153,20 @@ export class OutboxWorker {
     return this.pass;
   }
 
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      this.woken = false;
-      let sleepMs = this.pollMs;
-      try {
-        await this.runOnce();
-        sleepMs = await this.msUntilNextDue();
-      } catch (e) {
-        // Database unreachable and the like: try again at the next poll.
-        this.log.warn({ error: (e as { code?: string }).code ?? (e as Error).name }, 'outbox delivery pass failed');
-      }
-      if (this.stopping) break;
-      if (!this.woken) await this.sleep(sleepMs);
+  /** A pass when one is due, then when the next one is. */
+  private async passIfDue(): Promise<void> {
+    if (this.stopping || Date.now() < this.dueAt) return;
+    const wakes = this.wakes;
+    let nextInMs = this.pollMs;
+    try {
+      await this.runOnce();
+      nextInMs = await this.msUntilNextDue();
+    } catch (e) {
+      // Database unreachable and the like: try again at the next poll.
+      this.log.warn({ error: (e as { code?: string }).code ?? (e as Error).name }, 'outbox delivery pass failed');
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeSleep = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeSleep = done;
-    });
+    // Woken during the pass: what was queued may have come after its last claim, so look again at the next tick.
+    this.dueAt = this.wakes === wakes ? Date.now() + nextInMs : 0;
   }
 
   /** Time until the earliest queued message is due (a retry, or another worker's lease), at most pollMs. */
@@ -181,8 +178,7 @@ export class OutboxWorker {
     );
     const ms = rows[0]?.ms;
     if (ms === null || ms === undefined) return this.pollMs;
-    // A floor keeps a message another worker is claiming right now from turning this into a busy loop.
-    return Math.min(this.pollMs, Math.max(25, Math.ceil(Number(ms)) + 5));
+    return Math.min(this.pollMs, Math.max(0, Math.ceil(Number(ms))));
   }
 
   private async drain(): Promise<OutboxPassStats> {

@@ -35,7 +35,8 @@ function syntheticNews(tickers: number, perTicker: number): NewsSource {
 
 /**
  * Retrieval benchmarks for `cli/bench.ts`: indexing, and the latency of one concept question and
- * one news question over an index of the knowledge base plus 90 funds × 40 news (in process).
+ * one news question over an index of the knowledge base plus 90 funds × 40 news, in process (the
+ * in-memory store: the vector half of the search; the lexical half is Postgres full-text search).
  */
 export function retrievalBenchmarks(): Benchmark[] {
   const policy = loadRagPolicy();
@@ -64,7 +65,7 @@ export function retrievalBenchmarks(): Benchmark[] {
       targetMeanMs: 400,
     },
     {
-      name: 'retrieval: concept question (hybrid search, 3 collections)',
+      name: 'retrieval: concept question (vector search in process, 3 collections)',
       run: async () => {
         const e = await warm();
         await e.buildContext({ question: 'o que é p/vp e como interpretar?', intent: 'concept', entity: null, tickers: [] });

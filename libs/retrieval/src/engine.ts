@@ -1,6 +1,5 @@
 import { CotaError, RagChunk, RagMeta } from '@cota/contracts';
 import { normalize } from '@cota/text';
-import { Bm25Index } from './bm25';
 import { fitToBudget, normalizeChunk } from './chunks';
 import { cosine, Embedder, EmbeddingModel } from './embedder';
 import { ChunkDraft } from './knowledge';
@@ -27,11 +26,10 @@ export interface RagEngineDeps {
   now?: () => number;
 }
 
-/** One origin's searchable index, held in memory. */
+/** One origin's index as held in memory: its chunks and vectors (the lexical index is the store's full-text search). */
 interface LoadedOrigin {
   state: IndexState;
   chunks: StoredChunk[];
-  bm25: Bm25Index;
   model: EmbeddingModel;
 }
 
@@ -163,7 +161,6 @@ export class RagEngine {
       next.set(state.origin, {
         state,
         chunks,
-        bm25: new Bm25Index(chunks.map(indexText)),
         model: this.deps.embedder.restore(state.model_state),
       });
     }
@@ -200,7 +197,7 @@ export class RagEngine {
     if (moved) await this.reload();
   }
 
-  /** Hybrid search: cosine (in process or pgvector) fused with saturated BM25. */
+  /** Hybrid search: cosine (in process or pgvector) fused with the store's full-text rank (saturated) times the words' coverage. */
   async search(question: string, rule: Pick<ResolvedRule, 'collections' | 'k'>, tickers: string[]): Promise<ScoredChunk[]> {
     await this.refreshIfStale();
     const { vector_weight, lexical_weight, lexical_scale, subject_boost } = this.deps.policy.hybrid;
@@ -214,7 +211,7 @@ export class RagEngine {
       if (!idx || idx.chunks.length === 0) continue;
       const tickerFilter = origin === 'news' ? tickers : [];
       const [q] = await idx.model.embed([question]);
-      const lexical = idx.bm25.score(question);
+      const lexical = await this.deps.store.lexicalSearch(question, origin, collections, tickerFilter);
 
       let dbSimilarity: Map<string, number> | null = null;
       if (this.deps.store.backend === 'pgvector' && this.deps.store.vectorSearch) {
@@ -226,7 +223,8 @@ export class RagEngine {
         if (!collections.includes(chunk.collection)) continue;
         const tickerMatch = tickerFilter.length > 0 && chunk.tickers.some((t) => tickerFilter.includes(t));
         if (tickerFilter.length > 0 && !tickerMatch) continue;
-        const lex = lexical.coverage[i] * (1 - Math.exp(-lexical.scores[i] / lexical_scale));
+        const hit = lexical.get(chunk.chunk_id);
+        const lex = hit ? hit.coverage * (1 - Math.exp(-hit.rank / lexical_scale)) : 0;
         // With pgvector the database ranks by vector; chunks it did not return count on their lexical part only.
         const vec = dbSimilarity ? (dbSimilarity.get(chunk.chunk_id) ?? (lex > 0 ? cosine(q, chunk.vector) : 0)) : cosine(q, chunk.vector);
         // Its first section (the definition) gets the whole boost: "o que é o IFIX?" starts with what it is.

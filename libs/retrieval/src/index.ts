@@ -4,7 +4,6 @@ export * from './policy';
 export * from './knowledge';
 export * from './news';
 export * from './store';
-export * from './bm25';
 export * from './chunks';
 export * from './engine';
 export * from './factory';

@@ -73,7 +73,7 @@ describe('rag policy', () => {
     });
 
     it('rejects weights that do not add up', () => {
-      expect(() => loadRagPolicy(write(original.replace('lexical_weight: 0.4', 'lexical_weight: 0.5')))).toThrow(/field 'hybrid'/);
+      expect(() => loadRagPolicy(write(original.replace('lexical_weight: 0.5', 'lexical_weight: 0.6')))).toThrow(/field 'hybrid'/);
     });
   });
 });

@@ -60,7 +60,7 @@ export const RagPolicySchema = z
       .object({
         vector_weight: z.number().min(0).max(1),
         lexical_weight: z.number().min(0).max(1),
-        /** BM25 score at which the lexical part reaches 0.63 (1 - 1/e); saturates instead of growing without bound. */
+        /** Full-text rank (Postgres `ts_rank`) at which the lexical part reaches 0.63 (1 - 1/e); saturates instead of growing without bound. */
         lexical_scale: z.number().positive(),
         /**
          * Added when the question names what a document is about (its title's lead, "IFIX - ..."):

@@ -1,6 +1,7 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { Migration } from '@cota/service-kit';
 import { ChunkDraft } from './knowledge';
+import { normalizeText, tokenize } from './text';
 
 export type Origin = ChunkDraft['origin'];
 
@@ -19,6 +20,15 @@ export interface IndexState {
 }
 
 export type VectorBackend = 'pgvector' | 'in-process';
+
+/** A chunk's full-text match: Postgres's `ts_rank`, and the IDF-weighted share of the question's words it has. */
+export interface LexicalHit {
+  rank: number;
+  coverage: number;
+}
+
+/** The text search configuration of the chunks: Portuguese stopwords and stemming, accents folded (unaccent). */
+export const SEARCH_CONFIGURATION = 'cota_portuguese';
 export type NewIndexState = Omit<IndexState, 'indexed_at' | 'chunk_count'>;
 
 /** The chunk store. Every I/O of the library goes through it (Postgres or in memory). */
@@ -32,10 +42,20 @@ export interface ChunkStore {
    */
   replaceOrigin(state: NewIndexState, chunks: StoredChunk[], opts?: { onlyIfChanged?: boolean }): Promise<boolean>;
   loadChunks(): Promise<StoredChunk[]>;
+  /**
+   * The lexical half of the hybrid score, by full-text search over one origin's chunks of these
+   * collections (and tickers, when given): for each chunk matching a word of the question, its rank
+   * and the share of the question's words it matches, each word weighted by its rarity (IDF).
+   */
+  lexicalSearch(question: string, origin: Origin, collections: string[], tickers: string[]): Promise<Map<string, LexicalHit>>;
   /** Nearest chunks by cosine distance in the database (pgvector only). */
   vectorSearch?(query: number[], collections: string[], tickers: string[], limit: number): Promise<Array<{ chunk_id: string; similarity: number }>>;
 }
 
+/**
+ * The store of unit tests and the in-process benchmark. It has no full-text index (the lexical half
+ * of the score is Postgres's): chunks rank by their vectors alone here.
+ */
 export class InMemoryChunkStore implements ChunkStore {
   readonly backend = 'in-process' as const;
   private readonly states = new Map<Origin, IndexState>();
@@ -59,9 +79,54 @@ export class InMemoryChunkStore implements ChunkStore {
   async loadChunks(): Promise<StoredChunk[]> {
     return this.chunks.map((c) => ({ ...c }));
   }
+
+  async lexicalSearch(): Promise<Map<string, LexicalHit>> {
+    return new Map();
+  }
 }
 
 const RAG_LOCK = 0x72616731; // "rag1": one replica indexes at a time
+
+/**
+ * What full-text search reads of a chunk, in the shared pt-BR normal form (`normalize`: "P/VP" is
+ * "pvp", as the question will say it): its title, its tags, its text.
+ */
+function searchText(c: Pick<StoredChunk, 'title' | 'tags' | 'text'>): [title: string, tags: string, text: string] {
+  return [normalizeText(c.title), normalizeText(c.tags.join(' ')), normalizeText(c.text)];
+}
+
+/** A chunk's lexemes: the title weighs most (A), then the tags (B), then the text (D, ts_rank's default). */
+const lexemesSql = (title: string, tags: string, text: string) =>
+  `setweight(to_tsvector('${SEARCH_CONFIGURATION}', ${title}), 'A') || setweight(to_tsvector('${SEARCH_CONFIGURATION}', ${tags}), 'B') || to_tsvector('${SEARCH_CONFIGURATION}', ${text})`;
+
+/** The question's words that say what it is about (the shared stopwords and retrieval's own removed), normalised. */
+const lexicalQuery = (question: string) => tokenize(question).join(' ');
+
+/**
+ * Full-text search over one origin ($2) for the question's words ($1), within collections ($3) and,
+ * when given, tickers ($4). Each word is weighted by its IDF over the origin, a word no chunk has
+ * weighing most (it is what the question is about); a chunk's coverage is the weight of the words it
+ * has over the weight of all. Its rank is `ts_rank` against all the words (any of them), normalised
+ * by the chunk's length.
+ */
+const LEXICAL_SEARCH_SQL = `
+  WITH words AS (
+    SELECT DISTINCT w.lexeme, quote_literal(w.lexeme)::tsquery AS query FROM unnest(to_tsvector('${SEARCH_CONFIGURATION}', $1)) AS w
+  ),
+  corpus AS (SELECT chunk_id, collection, tickers, lexemes FROM rag_chunks WHERE origin = $2),
+  weighted AS (
+    SELECT words.lexeme, words.query, ln(1 + (n.n - df.df + 0.5) / (df.df + 0.5)) AS idf
+      FROM words
+     CROSS JOIN (SELECT count(*)::float8 AS n FROM corpus) n
+     CROSS JOIN LATERAL (SELECT count(*)::float8 AS df FROM corpus WHERE corpus.lexemes @@ words.query) df
+  ),
+  any_word AS (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS query, sum(idf) AS total FROM weighted)
+  SELECT c.chunk_id, ts_rank(c.lexemes, any_word.query, 1) AS rank, sum(weighted.idf) / any_word.total AS coverage
+    FROM corpus c
+    JOIN weighted ON c.lexemes @@ weighted.query
+   CROSS JOIN any_word
+   WHERE c.collection = ANY($3::text[]) AND (cardinality($4::text[]) = 0 OR c.tickers && $4::text[])
+   GROUP BY c.chunk_id, c.lexemes, any_word.query, any_word.total`;
 
 /**
  * Chunks in Postgres. Vectors are `real[]` (portable); when the pgvector extension exists a
@@ -123,10 +188,12 @@ export class PostgresChunkStore implements ChunkStore {
           const row = [c.chunk_id, c.origin, c.doc_id, c.collection, c.title, c.text, c.entity, c.source_id, c.url, c.tickers, c.tags, c.published_at, c.vector];
           if (withVec) row.push(`[${c.vector.join(',')}]`);
           const base = params.length;
-          params.push(...row);
-          return `(${row.map((_, j) => `$${base + j + 1}${j === 12 ? '::real[]' : j === 13 ? '::vector' : ''}`).join(', ')})`;
+          params.push(...row, ...searchText(c));
+          const p = (j: number) => `$${base + j + 1}`;
+          const at = row.length;
+          return `(${row.map((_, j) => `${p(j)}${j === 12 ? '::real[]' : j === 13 ? '::vector' : ''}`).join(', ')}, ${lexemesSql(p(at), p(at + 1), p(at + 2))})`;
         });
-        await runner.query(`INSERT INTO rag_chunks (${[...cols, ...(withVec ? ['embedding_vec'] : [])].join(', ')}) VALUES ${values.join(', ')}`, params);
+        await runner.query(`INSERT INTO rag_chunks (${[...cols, ...(withVec ? ['embedding_vec'] : []), 'lexemes'].join(', ')}) VALUES ${values.join(', ')}`, params);
       }
       await runner.query(
         `INSERT INTO rag_index_state (origin, embedder, content_hash, model_state, chunk_count, indexed_at)
@@ -166,6 +233,11 @@ export class PostgresChunkStore implements ChunkStore {
       published_at: (r.published_at as string | null) ?? null,
       vector: (r.embedding as number[]).map(Number),
     }));
+  }
+
+  async lexicalSearch(question: string, origin: Origin, collections: string[], tickers: string[]): Promise<Map<string, LexicalHit>> {
+    const rows: Array<{ chunk_id: string; rank: number; coverage: number }> = await this.ds.query(LEXICAL_SEARCH_SQL, [lexicalQuery(question), origin, collections, tickers]);
+    return new Map(rows.map((r) => [r.chunk_id, { rank: Number(r.rank), coverage: Number(r.coverage) }]));
   }
 
   async vectorSearch(query: number[], collections: string[], tickers: string[], limit: number) {
@@ -239,6 +311,32 @@ export const retrievalMigrations: Migration[] = [
     },
     async down(q: QueryRunner) {
       await q.query('ALTER TABLE rag_chunks DROP COLUMN IF EXISTS embedding_vec');
+    },
+  },
+  {
+    id: '202611280200-retrieval-full-text',
+    async up(q: QueryRunner) {
+      // Portuguese stopwords and stemming; accents folded by unaccent where it is installable (Postgres's
+      // contrib, PGlite's extension). The text is already folded by the shared normal form, so without it
+      // the search finds the same words.
+      await q.query(`DROP TEXT SEARCH CONFIGURATION IF EXISTS ${SEARCH_CONFIGURATION}`);
+      await q.query(`CREATE TEXT SEARCH CONFIGURATION ${SEARCH_CONFIGURATION} (COPY = pg_catalog.portuguese)`);
+      await q.query('SAVEPOINT rag_unaccent');
+      try {
+        await q.query('CREATE EXTENSION IF NOT EXISTS unaccent');
+        await q.query(`ALTER TEXT SEARCH CONFIGURATION ${SEARCH_CONFIGURATION} ALTER MAPPING FOR hword, hword_part, word WITH unaccent, portuguese_stem`);
+        await q.query('RELEASE SAVEPOINT rag_unaccent');
+      } catch {
+        await q.query('ROLLBACK TO SAVEPOINT rag_unaccent');
+      }
+      await q.query('ALTER TABLE rag_chunks ADD COLUMN IF NOT EXISTS lexemes tsvector');
+      await q.query('CREATE INDEX IF NOT EXISTS rag_chunks_lexemes_idx ON rag_chunks USING gin (lexemes)');
+      // The stored chunks have no lexemes yet: forgetting the index states makes the next start index again.
+      await q.query('DELETE FROM rag_index_state');
+    },
+    async down(q: QueryRunner) {
+      await q.query('ALTER TABLE rag_chunks DROP COLUMN IF EXISTS lexemes');
+      await q.query(`DROP TEXT SEARCH CONFIGURATION IF EXISTS ${SEARCH_CONFIGURATION}`);
     },
   },
 ];

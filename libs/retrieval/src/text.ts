@@ -33,8 +33,3 @@ export function charNgrams(token: string, n = 3): string[] {
   for (let i = 0; i + n <= padded.length; i++) out.push(padded.slice(i, i + n));
   return out;
 }
-
-/** Stems of the text, the unit of the lexical (BM25) score. */
-export function lexicalTerms(input: string): string[] {
-  return tokenize(input).map(stem);
-}

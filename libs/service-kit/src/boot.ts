@@ -9,7 +9,7 @@ import { ServiceName } from '@cota/contracts';
 import { CotaEnv, loadPolicy } from '@cota/config';
 import { Bus, BusMetrics, BusServer, EventSalt, FabricPolicy, NatsTransport, tracingEnabled, Transport, TransportSubscription } from '@cota/messaging';
 import { Migration, openDatabase, runMigrations } from './database';
-import { HealthProblem, ownHealthChecks, readinessChecks, serveHealth } from './health';
+import { HealthProblem, ownHealthChecks, readinessChecks, ReadinessModule, ReadinessProbe, serveHealth } from './health';
 import { Infra, onOpenBus } from './infra';
 import { createLogger, Logger } from './logger';
 import { registerReadinessMetrics, startOpsServer } from './ops-server';
@@ -156,7 +156,7 @@ function withPinoLogging(def: ServiceDefinition, module: DynamicModule): Dynamic
     customAttributeKeys: { reqId: 'request_id' },
     ...(def.httpRequestId ? { genReqId: def.httpRequestId } : {}),
   };
-  return { module: ServiceApp, imports: [LoggerModule.forRoot({ pinoHttp }), module] };
+  return { module: ServiceApp, imports: [LoggerModule.forRoot({ pinoHttp }), ReadinessModule, module] };
 }
 
 /** Starts the Nest app: an HTTP server (the gateway) or a plain microservice, both serving the bus. */
@@ -191,15 +191,17 @@ async function startProbes(
   env: CotaEnv,
   infra: Infra,
   metrics: BusMetrics,
+  probe: ReadinessProbe,
   shared?: SharedInfra,
 ): Promise<{ ops: OpsServer | null; startDraining: () => void }> {
   let draining = false;
   const checks = () =>
     draining ? { ...readinessChecks(infra), draining: async () => Promise.reject(new HealthProblem('encerrando: terminando as mensagens em andamento')) } : readinessChecks(infra);
-  if (!shared?.metrics) registerReadinessMetrics(metrics.registry, def.name, checks);
+  const ready = () => probe.run(checks());
+  if (!shared?.metrics) registerReadinessMetrics(metrics.registry, def.name, ready);
   const ops =
     !shared && env.metricsPort !== undefined && env.metricsPort !== null
-      ? await startOpsServer({ port: env.metricsPort, host: env.metricsHost, opsToken: env.opsToken, registry: metrics.registry, checks })
+      ? await startOpsServer({ port: env.metricsPort, host: env.metricsHost, opsToken: env.opsToken, registry: metrics.registry, ready })
       : null;
   return { ops, startDraining: () => void (draining = true) };
 }
@@ -251,8 +253,9 @@ export async function startService(def: ServiceDefinition, env: CotaEnv, shared?
     log.warn('NATS WITHOUT CREDENTIALS: any client on the network can call, serve and read every subject; set NATS_USER/NATS_PASSWORD (deploy/README.md, "A closed bus")');
   }
   const app = await startNestApp(def, env, infra);
-  const health: TransportSubscription = serveHealth(infra, ownHealthChecks(infra));
-  const { ops, startDraining } = await startProbes(def, env, infra, metrics, shared);
+  const probe = app.get(ReadinessProbe);
+  const health: TransportSubscription = serveHealth(infra, probe, ownHealthChecks(infra));
+  const { ops, startDraining } = await startProbes(def, env, infra, metrics, probe, shared);
   log.info(
     {
       // The release (the image's COTA_VERSION and COTA_GIT_SHA, Dockerfile); absent when run from a checkout.

@@ -1,9 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Extension } from '@electric-sql/pglite';
 import { createLogger } from './logger';
 
 const log = createLogger('embedded-postgres');
+
+/** PGlite's unaccent, a subpath export of the package (typed here: "node" module resolution does not read export maps). */
+const UNACCENT: string = '@electric-sql/pglite/contrib/unaccent';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -23,10 +27,12 @@ export async function startEmbeddedPostgres(dataDir: string | null): Promise<Emb
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  let extensions: Record<string, unknown> = {};
+  // unaccent folds accents in the chunks' full-text search (libs/retrieval), as on a real Postgres.
+  const { unaccent } = (await import(UNACCENT)) as { unaccent: Extension };
+  let extensions: Record<string, unknown> = { unaccent };
   try {
     const { vector } = await import('@electric-sql/pglite-pgvector');
-    extensions = { vector };
+    extensions = { ...extensions, vector };
   } catch {
     log.warn('pgvector extension for PGlite not available; vector search falls back to in-process scoring');
   }

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
+import { Test, TestingModule } from '@nestjs/testing';
 import { Bus, InProcessTransport } from '@cota/messaging';
-import { runChecks, standardChecks } from './health';
+import { HealthProblem, ReadinessModule, ReadinessProbe, standardChecks } from './health';
 import type { Infra } from './infra';
 import { openRedis } from './redis';
 
@@ -12,6 +13,16 @@ async function closedPort(): Promise<number> {
   await new Promise<void>((r) => server.close(() => r()));
   return port;
 }
+
+/** The probe as a service's app has it (terminus in a Nest module). */
+let moduleRef: TestingModule;
+let probe: ReadinessProbe;
+beforeEach(async () => {
+  moduleRef = await Test.createTestingModule({ imports: [ReadinessModule] }).compile();
+  probe = moduleRef.get(ReadinessProbe);
+});
+afterEach(() => moduleRef.close());
+const runChecks: ReadinessProbe['run'] = (checks, timeoutMs) => probe.run(checks, timeoutMs);
 
 describe('readiness checks as the open probe shows them', () => {
   it('names the dependency that failed in plain words, never the client library message', async () => {
@@ -30,6 +41,24 @@ describe('readiness checks as the open probe shows them', () => {
   it('says a check that did not answer in time did not answer', async () => {
     const r = await runChecks({ postgres: () => new Promise(() => undefined) }, 20);
     expect(r.checks).toEqual({ postgres: { ok: false, detail: 'sem resposta' } });
+  });
+
+  it("keeps the checks in their order, a check's note when it passes and the service's own words when it fails", async () => {
+    const r = await runChecks({
+      nats: async () => undefined,
+      fundos: () => Promise.reject(new HealthProblem('lista de fundos ainda não carregada')),
+      redis: async () => 'sem Redis: estado em memória',
+    });
+    expect(r.ok).toBe(false);
+    expect(JSON.stringify(r.checks)).toBe(
+      JSON.stringify({ nats: { ok: true }, fundos: { ok: false, detail: 'lista de fundos ainda não carregada' }, redis: { ok: true, detail: 'sem Redis: estado em memória' } }),
+    );
+  });
+
+  it('is not ready once the app is shutting down, even with every check passing', async () => {
+    expect((await runChecks({ nats: async () => undefined })).ok).toBe(true);
+    await moduleRef.close();
+    expect(await runChecks({ nats: async () => undefined })).toEqual({ ok: false, checks: { nats: { ok: true } } });
   });
 });
 

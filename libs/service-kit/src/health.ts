@@ -1,7 +1,9 @@
+import { Global, Injectable, Module, ServiceUnavailableException } from '@nestjs/common';
+import type { FactoryProvider, InjectionToken } from '@nestjs/common';
+import { HealthCheckResult, HealthCheckService, HealthIndicatorResult, HealthIndicatorService, TerminusModule } from '@nestjs/terminus';
 import { CotaError, HealthSubjects } from '@cota/contracts';
 import { TransportSubscription } from '@cota/messaging';
 import { pingDatabase } from './database';
-import type { FactoryProvider, InjectionToken } from '@nestjs/common';
 import { Infra, INFRA, onOpenBus } from './infra';
 import { createLogger } from './logger';
 import { pingRedis } from './redis';
@@ -85,25 +87,81 @@ export function standardChecks(infra: Infra): Record<string, HealthCheck> {
   return checks;
 }
 
-async function runCheck(name: string, check: HealthCheck, timeoutMs: number): Promise<CheckResult> {
+/** What the probes answer: every check's result, ready when all are ok. */
+export interface Readiness {
+  ok: boolean;
+  checks: Record<string, CheckResult>;
+}
+
+/** The check's answer, or NoAnswer once `timeoutMs` has passed. */
+async function withTimeout<T>(answer: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new NoAnswer(`no answer in ${timeoutMs} ms`)), timeoutMs)));
   try {
-    const note = await Promise.race([check(), new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new NoAnswer(`no answer in ${timeoutMs} ms`)), timeoutMs)))]);
-    lastLogged.delete(name);
-    return note ? { ok: true, detail: note } : { ok: true };
-  } catch (e) {
-    logFailure(name, e);
-    return { ok: false, detail: publicDetail(e) };
+    return await Promise.race([answer, late]);
   } finally {
     clearTimeout(timer);
   }
 }
 
-export async function runChecks(checks: Record<string, HealthCheck>, timeoutMs = 1000) {
-  const entries = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await runCheck(name, check, timeoutMs)] as const));
-  const result: Record<string, CheckResult> = Object.fromEntries(entries);
-  return { ok: Object.values(result).every((c) => c.ok), checks: result };
+/** A terminus indicator's entry as the probes show it: `ok`, and the note or the public reason. */
+function asCheckResult(entry: { status: string; detail?: unknown } | undefined): CheckResult {
+  const detail = typeof entry?.detail === 'string' ? entry.detail : undefined;
+  if (entry?.status === 'up') return detail ? { ok: true, detail } : { ok: true };
+  return { ok: false, detail: detail ?? 'indisponível' };
 }
+
+/**
+ * Readiness checks run by @nestjs/terminus: one indicator per check, aggregated by its HealthCheckService
+ * (which also reports not ready once the app is shutting down). Terminus 11 gives a custom indicator no
+ * timeout, so each check gets its own: one that does not answer in time is down, `sem resposta`.
+ */
+@Injectable()
+export class ReadinessProbe {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+  ) {}
+
+  async run(checks: Record<string, HealthCheck>, timeoutMs = 1000): Promise<Readiness> {
+    const result = await this.health
+      .check(
+        Object.entries(checks).map(
+          ([name, check]) =>
+            () =>
+              this.indicator(name, check, timeoutMs),
+        ),
+      )
+      .catch((e: unknown) => {
+        // Terminus throws its own result when a check is down or the app is shutting down.
+        if (e instanceof ServiceUnavailableException) return e.getResponse() as HealthCheckResult;
+        throw e;
+      });
+    // In the order the checks were given (terminus lists the failing ones last).
+    const details = result.details as Record<string, { status: string; detail?: unknown }>;
+    return { ok: result.status === 'ok', checks: Object.fromEntries(Object.keys(checks).map((name) => [name, asCheckResult(details[name])])) };
+  }
+
+  private async indicator(name: string, check: HealthCheck, timeoutMs: number): Promise<HealthIndicatorResult> {
+    const indicator = this.indicators.check(name);
+    try {
+      const note = await withTimeout(check(), timeoutMs);
+      lastLogged.delete(name);
+      return note ? indicator.up({ detail: note }) : indicator.up();
+    } catch (e) {
+      logFailure(name, e);
+      return indicator.down({ detail: publicDetail(e) });
+    }
+  }
+}
+
+/**
+ * Terminus and the readiness probe, in every service's app (boot.ts) and the ingest worker's. Terminus's
+ * own failure log is off: a failing check is logged here once per change, not at every probe.
+ */
+@Global()
+@Module({ imports: [TerminusModule.forRoot({ logger: false })], providers: [ReadinessProbe], exports: [ReadinessProbe] })
+export class ReadinessModule {}
 
 /** The checks each service serves on its health subject, for its HTTP readiness probe too (ops-server.ts). */
 const served = new WeakMap<Infra, Record<string, HealthCheck>>();
@@ -114,12 +172,12 @@ export function readinessChecks(infra: Infra): Record<string, HealthCheck> {
 }
 
 /** Answers `cota.<service>.health.v1` with the service's own checks. */
-export function serveHealth(infra: Infra, extra: Record<string, HealthCheck> = {}): TransportSubscription {
+export function serveHealth(infra: Infra, probe: ReadinessProbe, extra: Record<string, HealthCheck> = {}): TransportSubscription {
   const checks = { ...standardChecks(infra), ...extra };
   served.set(infra, checks);
   return infra.bus.serve(HealthSubjects[infra.service], async () => ({
     service: infra.service,
     instance: infra.bus.instance,
-    ...(await runChecks(checks)),
+    ...(await probe.run(checks)),
   }));
 }

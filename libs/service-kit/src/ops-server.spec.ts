@@ -21,7 +21,7 @@ function rawGet(base: string, path: string, authorizations: string[]): Promise<I
 }
 
 async function withOps(opsToken: string | null, run: (base: string) => Promise<void>): Promise<void> {
-  const ops = await startOpsServer({ port: 0, host: '127.0.0.1', opsToken, registry: new Registry(), checks: () => ({}) });
+  const ops = await startOpsServer({ port: 0, host: '127.0.0.1', opsToken, registry: new Registry(), ready: async () => ({ ok: true, checks: {} }) });
   try {
     await run(`http://127.0.0.1:${ops.port}`);
   } finally {
@@ -46,7 +46,7 @@ describe("a service's metrics/probe port", () => {
   });
 
   it('listens on the host it is given', async () => {
-    const ops = await startOpsServer({ port: 0, host: '127.0.0.1', opsToken: null, registry: new Registry(), checks: () => ({}) });
+    const ops = await startOpsServer({ port: 0, host: '127.0.0.1', opsToken: null, registry: new Registry(), ready: async () => ({ ok: true, checks: {} }) });
     try {
       expect(ops.address).toBe('127.0.0.1');
     } finally {

@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
 import { Gauge, Registry } from 'prom-client';
-import { HealthCheck, runChecks } from './health';
+import type { Readiness } from './health';
 import { opsBearer } from './ops-token';
 
 export interface OpsServer {
@@ -22,7 +22,8 @@ export async function startOpsServer(opts: {
   host: string;
   opsToken: string | null;
   registry: Registry;
-  checks: () => Record<string, HealthCheck>;
+  /** The service's readiness checks, run (ReadinessProbe). */
+  ready: () => Promise<Readiness>;
   /** Extra JSON reads behind the ops token, by path (the ingest worker's /ops/feeds). */
   routes?: Record<string, () => Promise<unknown>>;
 }): Promise<OpsServer> {
@@ -35,7 +36,7 @@ export async function startOpsServer(opts: {
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: 'method not allowed' });
     if (path === '/health/live') return json(200, { status: 'ok' });
     if (path === '/health/ready') {
-      void runChecks(opts.checks()).then(
+      void opts.ready().then(
         (r) => json(r.ok ? 200 : 503, { status: r.ok ? 'ready' : 'not_ready', checks: r.checks }),
         () => json(503, { status: 'not_ready' }),
       );
@@ -86,7 +87,7 @@ export async function startOpsServer(opts: {
  * readiness probe's answer at each scrape, so an alert sees a service that Kubernetes took out of
  * rotation. One per registry (a service's own; not registered in the shared embedded one).
  */
-export function registerReadinessMetrics(registry: Registry, service: string, checks: () => Record<string, HealthCheck>): void {
+export function registerReadinessMetrics(registry: Registry, service: string, ready: () => Promise<Readiness>): void {
   const perCheck = new Gauge({
     name: 'cota_health_check_ok',
     help: 'Result of each readiness check at scrape time (1 ok, 0 failing)',
@@ -99,7 +100,7 @@ export function registerReadinessMetrics(registry: Registry, service: string, ch
     labelNames: ['service'],
     registers: [registry],
     async collect() {
-      const r = await runChecks(checks());
+      const r = await ready();
       perCheck.reset();
       for (const [check, c] of Object.entries(r.checks)) perCheck.set({ service, check }, c.ok ? 1 : 0);
       this.set({ service }, r.ok ? 1 : 0);

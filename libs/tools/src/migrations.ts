@@ -9,7 +9,6 @@ import type { Migration } from '@cota/service-kit';
 export const toolsMigrations: Migration[] = [
   {
     id: '202611220100-tools-reports-outbox',
-    name: 'ToolsReportsOutbox202611220100',
     async up(q: QueryRunner): Promise<void> {
       await q.query(`CREATE TABLE IF NOT EXISTS tool_reports (
         report_id text PRIMARY KEY,
@@ -44,7 +43,6 @@ export const toolsMigrations: Migration[] = [
   {
     // A confirmed send is queued once even when the confirmation arrives twice.
     id: '202611220110-outbox-idempotency',
-    name: 'ToolsOutboxIdempotency202611220110',
     async up(q: QueryRunner): Promise<void> {
       await q.query('ALTER TABLE email_outbox ADD COLUMN IF NOT EXISTS idempotency_key text NULL');
       await q.query('CREATE UNIQUE INDEX IF NOT EXISTS email_outbox_idempotency_idx ON email_outbox (idempotency_key)');
@@ -58,7 +56,6 @@ export const toolsMigrations: Migration[] = [
     // SMTP delivery (@cota/mail's OutboxWorker): attempts so far, when the next one is due (also the
     // lease of a claimed message), and why the last one failed. Rows already queued become due now.
     id: '202611220120-outbox-delivery',
-    name: 'ToolsOutboxDelivery202611220120',
     async up(q: QueryRunner): Promise<void> {
       await q.query('ALTER TABLE email_outbox ADD COLUMN IF NOT EXISTS attempts integer NOT NULL DEFAULT 0');
       await q.query('ALTER TABLE email_outbox ADD COLUMN IF NOT EXISTS next_attempt_at timestamptz NOT NULL DEFAULT now()');
@@ -74,7 +71,6 @@ export const toolsMigrations: Migration[] = [
   {
     // The yearly income-tax report is a stored report too, so "manda por e-mail" sends it.
     id: '202611270100-tools-reports-income-tax',
-    name: 'ToolsReportsIncomeTax202611270100',
     async up(q: QueryRunner): Promise<void> {
       await q.query('ALTER TABLE tool_reports DROP CONSTRAINT IF EXISTS tool_reports_kind_check');
       await q.query(`ALTER TABLE tool_reports ADD CONSTRAINT tool_reports_kind_check CHECK (kind IN ('daily_briefing', 'filtered', 'income_tax'))`);

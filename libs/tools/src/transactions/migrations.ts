@@ -5,7 +5,6 @@ import type { Migration } from '@cota/service-kit';
 export const transactionsMigrations: Migration[] = [
   {
     id: '202611230100-client-transactions',
-    name: 'ClientTransactions202611230100',
     async up(q: QueryRunner): Promise<void> {
       await q.query(`CREATE TABLE IF NOT EXISTS client_transactions (
         transaction_id text PRIMARY KEY,

@@ -6,7 +6,6 @@ import { WAREHOUSE_VIEWS } from './views';
 
 class WarehouseTables implements Migration {
   readonly id = '202611220100-warehouse-tables';
-  readonly name = 'WarehouseTables202611220100';
   async up(q: QueryRunner): Promise<void> {
     for (const t of WAREHOUSE_TABLES) for (const sql of createTableSql(t)) await q.query(sql);
   }
@@ -17,7 +16,6 @@ class WarehouseTables implements Migration {
 
 class WarehouseViews implements Migration {
   readonly id: string = '202611220102-warehouse-views';
-  readonly name: string = 'WarehouseViews202611220102';
   async up(q: QueryRunner): Promise<void> {
     for (const [name] of [...WAREHOUSE_VIEWS].reverse()) await q.query(`DROP VIEW IF EXISTS "${name}" CASCADE`);
     for (const [name, sql] of WAREHOUSE_VIEWS) await q.query(`CREATE VIEW "${name}" AS ${sql}`);
@@ -30,38 +28,32 @@ class WarehouseViews implements Migration {
 /** Re-creates every view after fiis_noticias learnt to file a headline under each fund it names. */
 class WarehouseViewsNewsMentions extends WarehouseViews {
   override readonly id = '202611220103-warehouse-views-news-mentions';
-  override readonly name = 'WarehouseViewsNewsMentions202611220103';
 }
 
 /** Re-creates every view with client_dividends_received (dividends each client received, per fund and record date). */
 class WarehouseViewsDividendsReceived extends WarehouseViews {
   override readonly id = '202611230100-warehouse-views-dividends-received';
-  override readonly name = 'WarehouseViewsDividendsReceived202611230100';
 }
 
 /** Re-creates every view with the as-of dates of undated entities (registry, properties, overview, portfolio), the portfolio weights by cost and each sale's result. */
 class WarehouseViewsAsOf extends WarehouseViews {
   override readonly id = '202611230104-warehouse-views-as-of';
-  override readonly name = 'WarehouseViewsAsOf202611230104';
 }
 
 /** Re-creates every view with what each sale brought in (client_realized_gains.proceeds_amt) and each position's weight (client_fiis_positions.weight_pct). */
 class WarehouseViewsSaleProceeds extends WarehouseViews {
   override readonly id = '202611240200-warehouse-views-sale-proceeds';
-  override readonly name = 'WarehouseViewsSaleProceeds202611240200';
 }
 
 /** Re-creates every view with the day each dividend reached the client (client_dividends_received.received_on): "recebi em" goes by it. */
 class WarehouseViewsReceivedOn extends WarehouseViews {
   override readonly id = '202611280100-warehouse-views-received-on';
-  override readonly name = 'WarehouseViewsReceivedOn202611280100';
 }
 
 /** A table added to the warehouse after its first schema (the id names it). */
 class CreateWarehouseTable implements Migration {
   constructor(
     readonly id: string,
-    readonly name: string,
     private readonly table: string,
   ) {}
   async up(q: QueryRunner): Promise<void> {
@@ -76,7 +68,6 @@ class CreateWarehouseTable implements Migration {
 class AddWarehouseColumns implements Migration {
   constructor(
     readonly id: string,
-    readonly name: string,
     private readonly columns: Array<[table: string, column: string]>,
   ) {}
   async up(q: QueryRunner): Promise<void> {
@@ -97,7 +88,6 @@ class AddWarehouseColumns implements Migration {
  */
 class LedgerReplacesTransactions extends WarehouseViews {
   override readonly id = '202611270105-warehouse-ledger-replaces-transactions';
-  override readonly name = 'WarehouseLedgerReplacesTransactions202611270105';
   override async up(q: QueryRunner): Promise<void> {
     const [{ kind }] = await q.query(`SELECT (SELECT relkind FROM pg_class WHERE oid = to_regclass('wh_client_transactions'))::text AS kind`);
     if (kind === 'r') {
@@ -117,7 +107,6 @@ class LedgerReplacesTransactions extends WarehouseViews {
 /** Re-creates every view with each position's gain in reais in the portfolio's consolidated view (client_fiis_enriched_portfolio.gain_amt). */
 class WarehouseViewsPortfolioGain extends WarehouseViews {
   override readonly id = '202611280101-warehouse-views-portfolio-gain';
-  override readonly name = 'WarehouseViewsPortfolioGain202611280101';
 }
 
 /** Re-creates every view with the fund's one current price (the overview's P/VP and DY say which price they rest on). */
@@ -133,14 +122,14 @@ export const warehouseMigrations: Migration[] = [
   new WarehouseViewsNewsMentions(),
   new WarehouseViewsDividendsReceived(),
   // Splits and inplits detected at ingest; what the plausibility checks flagged.
-  new CreateWarehouseTable('202611230101-warehouse-corporate-actions', 'WarehouseCorporateActions202611230101', 'wh_corporate_actions'),
-  new CreateWarehouseTable('202611230102-warehouse-quality-flags', 'WarehouseQualityFlags202611230102', 'wh_quality_flags'),
-  new CreateWarehouseTable('202611230103-warehouse-source-dates', 'WarehouseSourceDates202611230103', 'wh_source_dates'),
-  new CreateWarehouseTable('202611230105-warehouse-quarterly-fundamentals', 'WarehouseQuarterlyFundamentals202611230105', 'wh_quarterly_fundamentals'),
+  new CreateWarehouseTable('202611230101-warehouse-corporate-actions', 'wh_corporate_actions'),
+  new CreateWarehouseTable('202611230102-warehouse-quality-flags', 'wh_quality_flags'),
+  new CreateWarehouseTable('202611230103-warehouse-source-dates', 'wh_source_dates'),
+  new CreateWarehouseTable('202611230105-warehouse-quarterly-fundamentals', 'wh_quarterly_fundamentals'),
   new WarehouseViewsAsOf(),
   new WarehouseViewsSaleProceeds(),
   // One record per distribution, one DY per fund with its window, each value's own source.
-  new AddWarehouseColumns('202611270100-warehouse-provenance-columns', 'WarehouseProvenanceColumns202611270100', [
+  new AddWarehouseColumns('202611270100-warehouse-provenance-columns', [
     ['wh_dividends', 'ex_date'],
     ['wh_dividends', 'agreeing_sources'],
     ['wh_dividends', 'disagreeing_sources'],
@@ -155,12 +144,12 @@ export const warehouseMigrations: Migration[] = [
     ['wh_funds', 'shareholders_source'],
     ['wh_funds', 'shareholders_as_of'],
   ]),
-  new CreateWarehouseTable('202611270101-warehouse-valuation-history', 'WarehouseValuationHistory202611270101', 'wh_valuation_history'),
+  new CreateWarehouseTable('202611270101-warehouse-valuation-history', 'wh_valuation_history'),
   // One ledger per client (trades, income, splits), its imports, and the positions and sales derived from it.
-  new CreateWarehouseTable('202611270101-warehouse-client-ledger', 'WarehouseClientLedger202611270101', 'wh_client_ledger'),
-  new CreateWarehouseTable('202611270102-warehouse-client-imports', 'WarehouseClientImports202611270102', 'wh_client_imports'),
-  new CreateWarehouseTable('202611270103-warehouse-client-positions', 'WarehouseClientPositions202611270103', 'wh_client_positions'),
-  new CreateWarehouseTable('202611270104-warehouse-client-sales', 'WarehouseClientSales202611270104', 'wh_client_sales'),
+  new CreateWarehouseTable('202611270101-warehouse-client-ledger', 'wh_client_ledger'),
+  new CreateWarehouseTable('202611270102-warehouse-client-imports', 'wh_client_imports'),
+  new CreateWarehouseTable('202611270103-warehouse-client-positions', 'wh_client_positions'),
+  new CreateWarehouseTable('202611270104-warehouse-client-sales', 'wh_client_sales'),
   new LedgerReplacesTransactions(),
   new WarehouseViewsReceivedOn(),
   new WarehouseViewsPortfolioGain(),
