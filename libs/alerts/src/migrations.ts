@@ -71,7 +71,6 @@ export const alertsMigrations: Migration[] = [
     // A rule is found by what it watches: its fund, else its market measure, else its kind (a monthly
     // report of any fund the client holds).
     id: '202611280300-alerts-watch-key',
-    name: 'AlertsWatchKey202611280300',
     async up(q: QueryRunner): Promise<void> {
       await q.query('DROP INDEX IF EXISTS alert_rules_active_key_idx');
       await q.query(

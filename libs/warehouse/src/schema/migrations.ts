@@ -112,7 +112,6 @@ class WarehouseViewsPortfolioGain extends WarehouseViews {
 /** Re-creates every view with the fund's one current price (the overview's P/VP and DY say which price they rest on). */
 class WarehouseViewsCurrentPrice extends WarehouseViews {
   override readonly id = '202611280201-warehouse-views-current-price';
-  override readonly name = 'WarehouseViewsCurrentPrice202611280201';
 }
 
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
@@ -154,7 +153,7 @@ export const warehouseMigrations: Migration[] = [
   new WarehouseViewsReceivedOn(),
   new WarehouseViewsPortfolioGain(),
   // One current price per fund behind its DY, P/VP and market value.
-  new AddWarehouseColumns('202611280200-warehouse-current-price-columns', 'WarehouseCurrentPriceColumns202611280200', [
+  new AddWarehouseColumns('202611280200-warehouse-current-price-columns', [
     ['wh_snapshots', 'price_amt'],
     ['wh_snapshots', 'price_date'],
     ['wh_snapshots', 'price_kind'],
