@@ -20,6 +20,15 @@ describe("a fund's one current price", () => {
     expect(newestPrice(sameDay, reference)).toBe(sameDay);
   });
 
+  it('keeps the close when the reference price is on another basis (SJAU11: 0,5930 × R$ 1,433 against a close of R$ 28,82)', () => {
+    const close = { value: 28.82, date: '2025-06-25', kind: 'close' as const };
+    const sjau = referencePrice({ ref_date: '2025-11-22 00:00:00', price_book_ratio: 0.593, equity_per_share: 1.433 })!;
+    expect(sjau.value).toBe(0.85);
+    expect(newestPrice(close, sjau)).toBe(close);
+    // Within a factor of two, the newer reference stands.
+    expect(newestPrice({ ...close, value: 0.5 }, sjau)).toBe(sjau);
+  });
+
   it("the snapshot's P/VP and market value stay when its reference price is the newest, and follow a newer close", () => {
     const reference = referencePrice(knri)!;
     expect(valuationAt(knri, reference, reference)).toEqual({ price_book_ratio: 0.904, market_cap_value: 4164327540, valuation_date: '2025-11-22' });

@@ -1,3 +1,5 @@
+import { PLAUSIBLE } from './plausibility';
+
 /**
  * A fund's one current price, the one every "current" measure rests on (the 12-month DY, P/VP and
  * market value): the newer of its last traded close and the reference price of the publisher's
@@ -26,9 +28,11 @@ export function referencePrice(snapshot: { ref_date?: unknown; price_book_ratio?
   return { value: round2(pvp * nav), date: date.slice(0, 10), kind: 'reference' };
 }
 
-/** The newer of the two; on the same day the traded close. */
+/** The newer of the two; on the same day the traded close; the close when the reference is on another basis (PLAUSIBLE.referenceVsClose). */
 export function newestPrice(close: CurrentPrice | null, reference: CurrentPrice | null): CurrentPrice | null {
   if (!close || !reference) return close ?? reference;
+  const ratio = reference.value / close.value;
+  if (ratio > PLAUSIBLE.referenceVsClose || ratio < 1 / PLAUSIBLE.referenceVsClose) return close;
   return reference.date > close.date ? reference : close;
 }
 

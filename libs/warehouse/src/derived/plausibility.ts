@@ -21,6 +21,12 @@ export const PLAUSIBLE = {
   dy12m: { above: 0, below: 40 },
   /** A daily level more than this far from the median of its neighbours is a data glitch (USD 0,16 among 6,18s). */
   spike: 0.5,
+  /**
+   * A snapshot's reference price this many times above or below the last traded close is on another
+   * basis (SJAU11: R$ 0,85 against a close of R$ 28,82; a split the distributions do not reflect, or a
+   * glitch): the close stays the fund's price.
+   */
+  referenceVsClose: 2,
 };
 
 /** Snapshot and yield values outside the documented bounds. */
