@@ -448,6 +448,12 @@ export class Planner {
     // "e ontem?" can edit it.
     // A ranking across funds ("top 5 fiis com maior peso no ifix") is not a question about the index it ranks by.
     if (out.kind === 'entity' && fundList && out.question && marketOnly) out.question = null;
+    // "número de cotas do KNRI11", "quantos cotistas": the fund's figure the reading names, not a count of its
+    // entity's rows (one registry row: "Quantidade de registros: 1").
+    const named = out.question?.measure ? this.opts.policies.measures.measures[out.question.measure] : null;
+    if (out.kind === 'entity' && out.params.agg === 'count' && out.params.tickers.length > 0 && named?.entity === out.entity && out.question?.agg === 'value') {
+      out.params = { ...out.params, agg: 'latest' };
+    }
     if (out.kind === 'entity' && out.question && !out.question.measure && out.entity) {
       const m = this.opts.policies.measures.entity_defaults[out.entity];
       if (m) out.question = { ...out.question, measure: m, agg: chooseAgg(this.opts.policies.measures.measures[m], new Set(), out.question.period, false, '') };

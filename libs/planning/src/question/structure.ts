@@ -254,7 +254,8 @@ export class QuestionReader {
    */
   private readMeasure(subjects: QuestionSubject[], text: string, signals: string[], own: boolean): { measure: MeasureDef; phrase: Phrase } | null {
     const clientScope = own || subjects.some((s) => s.kind === 'portfolio');
-    const vocabulary = clientScope ? [...this.measureWords, ...this.clientWords] : this.measureWords;
+    // (the client's words first: where both name the same words, the client's own figure is meant)
+    const vocabulary = clientScope ? [...this.clientWords, ...this.measureWords] : this.measureWords;
     const measureText = text.replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ').trim();
     const bare = withoutPossessives(` ${measureText} `).trim();
     const measureHit =

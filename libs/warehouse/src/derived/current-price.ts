@@ -47,7 +47,8 @@ export function valuationAt(
   price: CurrentPrice | null,
 ): { price_book_ratio: Cell; market_cap_value: Cell; valuation_date: Cell } {
   const own = { price_book_ratio: snapshot.price_book_ratio ?? null, market_cap_value: snapshot.market_cap_value ?? null, valuation_date: snapshot.ref_date ?? null };
-  if (!price || !reference || price.kind !== 'close' || !positive(snapshot.equity_per_share)) return own;
+  // (an older close kept over a reference on another basis leaves the snapshot's own valuation)
+  if (!price || !reference || price.kind !== 'close' || price.date <= reference.date || !positive(snapshot.equity_per_share)) return own;
   const cap = positive(snapshot.market_cap_value) ? Math.round((snapshot.market_cap_value / reference.value) * price.value * 100) / 100 : own.market_cap_value;
   return { price_book_ratio: Math.round((price.value / snapshot.equity_per_share) * 10000) / 10000, market_cap_value: cap, valuation_date: price.date };
 }
