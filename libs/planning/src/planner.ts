@@ -596,6 +596,11 @@ export class Planner {
       previousNote = `; elliptic follow-up, but the previous entity was not kept: ${refused}`;
     }
     suffix = previousNote + suffix;
+    // The conversation is evidence too: a follow-up whose words lean, too weakly alone, to the entity the
+    // previous answer came from ("quem administra o KNSC11?" → "e quem faz a gestão?") is about it.
+    if (previousEntity && ranked[0]?.entity === previousEntity && ranked[0].score > 0) {
+      ranked[0] = { ...ranked[0], score: ranked[0].score + 1, signals: [...ranked[0].signals, 'conversation:previous_entity(+1)'] };
+    }
     const best = ranked[0];
     const second = ranked[1] ?? { entity: '', score: 0, signals: [], label: '' };
     const { min_score, min_gap } = this.ontology.thresholds;

@@ -76,6 +76,31 @@ describe('TurnReader', () => {
     }
   });
 
+  it('reads words taken as the period or an aggregation as an edit of the previous question, not as a topic they also name', async () => {
+    const paid = await reader.read('quanto o afhi11 pagou de dividendo em 2024?', null);
+    const after = state({ last_entity: 'fiis_dividendos', last_tickers: ['AFHI11'], last_kind: 'measure', last_question: paid.question });
+    // "primeiro" is a ranking's word too.
+    const half = await reader.read('e no primeiro semestre de 2025?', after);
+    expect(half.question).toMatchObject({ measure: 'dividend', agg: 'total', subjects: [{ kind: 'fund', id: 'AFHI11' }], period: { from: '2025-01-01', to: '2025-06-30' } });
+    // So is "maior": alone, it is asked of what the conversation names.
+    expect((await reader.read('qual foi o maior do ano?', after)).question).toMatchObject({ measure: 'dividend', agg: 'max', subjects: [{ kind: 'fund', id: 'AFHI11' }] });
+  });
+
+  it("takes the conversation as evidence for a follow-up that leans to the previous answer's entity", async () => {
+    const admin = state({ last_entity: 'fiis_cadastro', last_tickers: ['KNSC11'], last_reference: { ...reference, ticker: 'KNSC11' } });
+    expect((await reader.read('e quem faz a gestao?', null)).kind).toBe('clarification');
+    expect(await reader.read('e quem faz a gestao?', admin)).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro', params: { ticker: 'KNSC11' } });
+  });
+
+  it("answers a fund's figure asked of its current value at that value, not at a day the previous answer kept", async () => {
+    const closes = await reader.read('cotacao do hglg11 e do btlg11 em 20/06/2025', null);
+    const after = state({ last_entity: 'fiis_precos', last_tickers: ['HGLG11', 'BTLG11'], last_kind: 'measure', last_question: closes.question });
+    expect((await reader.read('e o p/vp dos dois?', after)).question).toMatchObject({ measure: 'pvp', period: null });
+    // The registry's figure, not a count of its rows.
+    const shares = await reader.read('numero de cotas do knri11', null);
+    expect(shares).toMatchObject({ entity: 'fiis_cadastro', params: { agg: 'latest' }, question: { measure: 'shares_issued' } });
+  });
+
   it('completes the call waiting for an argument with what the message states', async () => {
     const pending = { tool: 'calcular_financas', args: { operacao: 'tir' }, missing: ['fluxos'] };
     const reading = await reader.read('-1000, 300, 400 e 500', state({ pending_call: pending }));

@@ -359,7 +359,9 @@ function withoutPeriodOfCurrentOnlyMeasure(edit: FollowUpEdit, measure: string |
   const { reading, cur, prev, catalog, inherited, changed } = edit;
   const own = catalog.measures[measure ?? ''];
   const ownPosition = own?.subject === 'portfolio' && own.kind !== 'flow' && !reading.cues.includes('same_period');
-  if (measure && measure !== prev.measure && (own?.table === 'wh_snapshots' || ownPosition) && inherited.includes('period') && !cur.period) {
+  // (a figure asked of its current value only, like the P/VP, is one too: "e o p/vp dos dois?" after the closes of a day)
+  const currentOnly = own?.table === 'wh_snapshots' || (!!own?.current && own.aggregations.length === 1);
+  if (measure && measure !== prev.measure && (currentOnly || ownPosition) && inherited.includes('period') && !cur.period) {
     inherited.splice(inherited.indexOf('period'), 1);
     changed.push('period (the measure has only its current value)');
     return null;
