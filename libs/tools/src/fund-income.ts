@@ -44,11 +44,18 @@ export async function lastPriceAndDividend(wh: WarehouseQuery, ticker: string, c
 
 /**
  * `numero_magico`: shares whose monthly income buys one more share (⌈price ÷ dividend⌉), or, with an
- * income goal, the shares that pay it (⌈goal ÷ dividend⌉), from the last dividend and close.
+ * income goal, the shares that pay it (⌈goal ÷ dividend⌉), from the last dividend and close; with a
+ * holding (a number of shares, or an amount invested at the last close: ⌊amount ÷ price⌋ shares), the
+ * monthly income it pays at the last dividend.
  */
-export async function magicNumber(wh: WarehouseQuery, args: { ticker?: unknown; renda_mensal?: unknown }, ctx: FundToolContext) {
+export async function magicNumber(wh: WarehouseQuery, args: { ticker?: unknown; renda_mensal?: unknown; cotas?: unknown; valor_investido?: unknown }, ctx: FundToolContext) {
   const ticker = str(args.ticker)?.toUpperCase();
   if (!ticker) throw new CotaError('BAD_REQUEST', 'De qual fundo? (ex.: MXRF11)');
+  const held = num(args.cotas);
+  const invested = num(args.valor_investido);
+  if (held && (held.lte(0) || !held.isInteger())) throw new CotaError('BAD_REQUEST', 'O número de cotas precisa ser um inteiro positivo.');
+  if (invested && invested.lte(0)) throw new CotaError('BAD_REQUEST', 'O valor investido precisa ser positivo.');
+  if (held || invested) return holdingIncome(await lastPriceAndDividend(wh, ticker, ctx), ticker, held, invested);
   const goal = str(args.renda_mensal) ? new Dec(str(args.renda_mensal)!) : null;
   if (goal && goal.lte(0)) throw new CotaError('BAD_REQUEST', 'A renda mensal desejada precisa ser positiva.');
   const f = await lastPriceAndDividend(wh, ticker, ctx);
@@ -72,6 +79,32 @@ export async function magicNumber(wh: WarehouseQuery, args: { ticker?: unknown; 
     data_preco: f.priceDate,
     sources: f.sources,
     text: [head, basis, 'Rendimentos e preços mudam todo mês: é uma conta com os últimos dados, não uma promessa de renda.'].join('\n\n'),
+  };
+}
+
+/** The monthly income of a holding at the fund's last dividend: the shares held, or those an amount buys at the last close. */
+function holdingIncome(f: LastFacts, ticker: string, held: Dec | null, invested: Dec | null) {
+  const shares = held ?? invested!.div(f.price).floor();
+  if (shares.lte(0))
+    throw new CotaError('BAD_REQUEST', `Com ${formatMoney(invested!)} não dá para comprar uma cota do ${ticker} (${formatMoney(f.price)} em ${formatDate(f.priceDate)}).`);
+  const cost = shares.times(f.price);
+  const income = shares.times(f.dividend);
+  const paid = f.paymentDate ? ` (pago em ${formatDate(f.paymentDate)})` : '';
+  const head = invested
+    ? `**Com ${formatMoney(invested)} no ${ticker} você compraria ${shares.toFixed()} cotas (${formatMoney(cost)} a ${formatMoney(f.price)}, fechamento de ${formatDate(f.priceDate)}), que rendem cerca de ${formatMoney(income)} por mês** pelo último rendimento, de ${formatMoney(f.dividend)} por cota${paid}.`
+    : `**${shares.toFixed()} cotas do ${ticker} rendem cerca de ${formatMoney(income)} por mês** pelo último rendimento, de ${formatMoney(f.dividend)} por cota${paid}: ${shares.toFixed()} × ${formatMoney(f.dividend)}. Ao último preço (${formatMoney(f.price)} em ${formatDate(f.priceDate)}), essas cotas custariam ${formatMoney(cost)}.`;
+  return {
+    ticker,
+    cotas: shares.toFixed(),
+    custo: cost.toFixed(2),
+    renda_mensal: income.toFixed(2),
+    ...(invested ? { valor_investido: invested.toFixed(2), sobra: invested.minus(cost).toFixed(2) } : {}),
+    ultimo_rendimento: f.dividend.toFixed(),
+    data_pagamento: f.paymentDate,
+    ultimo_preco: f.price.toFixed(),
+    data_preco: f.priceDate,
+    sources: f.sources,
+    text: [head, 'Rendimentos e preços mudam todo mês: é uma conta com os últimos dados, não uma promessa de renda.'].join('\n\n'),
   };
 }
 

@@ -41,6 +41,10 @@ describe('transaction questions', () => {
 describe('fund tools', () => {
   it('reads the income goal and the sale', () => {
     expect(extractMagic('quantas cotas de HGLG11 para ganhar R$ 1.000 por mês?')).toEqual({ renda_mensal: '1000' });
+    // A holding weighed: the shares, or the amount put in (not an income wanted).
+    expect(extractMagic('com 300 cotas de hglg11 qto eu ganharia por mes de dividendo')).toEqual({ cotas: 300 });
+    expect(extractMagic('se eu investir 10 mil no hglg11 quanto recebo por mes')).toEqual({ valor_investido: '10000' });
+    expect(extractMagic('aplicando R$ 5.000,00 no XPML11, quanto rende?')).toEqual({ valor_investido: '5000' });
     expect(extractTaxSale('se eu vender 10 cotas de KNRI11 a R$ 160, quanto pago de imposto?')).toEqual({ quantidade: 10, preco_venda: '160' });
   });
 });

@@ -161,11 +161,28 @@ export function extractFund(question: string): { ticker?: string } {
   return t ? { ticker: t } : {};
 }
 
-/** "número mágico do MXRF11", "quantas cotas para ganhar R$ 1.000 por mês". */
-export function extractMagic(question: string): { renda_mensal?: string } {
-  const text = withoutTickers(normalizeText(question));
-  const money = findMentions(text).find((m): m is MoneyMention => m.kind === 'money');
-  return money ? { renda_mensal: money.value.toFixed() } : {};
+/** An amount put into the fund ("se eu investir 10 mil", "aplicando R$ 5.000"), not an income wanted. */
+const INVESTED_BEFORE =
+  /\b(?:investir|investisse|invisto|investindo|aplicar|aplicasse|aplico|aplicando|colocar|colocasse|coloco|colocando|botar|botasse|aportar|aportasse|aporto|aportando|comprar|comprasse)\b[^.?!]{0,20}$/;
+
+/**
+ * "número mágico do MXRF11", "quantas cotas para ganhar R$ 1.000 por mês" (the income wanted), "com 300
+ * cotas, quanto recebo?" (the shares held) and "se eu investir 10 mil, quanto rende?" (the amount invested).
+ */
+export function extractMagic(question: string): { renda_mensal?: string; cotas?: number; valor_investido?: string } {
+  const text = withoutTickers(normalizeText(question), ' cotas ');
+  const out: { renda_mensal?: string; cotas?: number; valor_investido?: string } = {};
+  const held = text.match(new RegExp(String.raw`\b(${BR_NUMBER})\s*cotas?\b`));
+  const shares = held && readAmount(held[1]);
+  if (shares?.isInteger() && shares.gt(0)) out.cotas = shares.toNumber();
+  const money = findMentions(text).find(
+    (m): m is MoneyMention => m.kind === 'money' && !(held && text.slice(m.start, m.end).includes(held[1]) && !/r\$/.test(text.slice(m.start, m.end))),
+  );
+  if (money) {
+    if (INVESTED_BEFORE.test(text.slice(0, money.start))) out.valor_investido = money.value.toFixed();
+    else out.renda_mensal = money.value.toFixed();
+  }
+  return out;
 }
 
 /** "se eu vender 10 cotas de KNRI11 a R$ 160": how many shares and at what price. */
