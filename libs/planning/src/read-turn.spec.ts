@@ -101,6 +101,11 @@ describe('TurnReader', () => {
     expect(shares).toMatchObject({ entity: 'fiis_cadastro', params: { agg: 'latest' }, question: { measure: 'shares_issued' } });
   });
 
+  it('reads "1 bi de mercado" as a condition on the market value', async () => {
+    const screen = await reader.read('fiis de papel acima de 1 bi de mercado com o menor p/vp, top 3', null);
+    expect(screen.params.conditions).toEqual([{ column: 'market_cap_value', op: 'gt', value: 1e9 }]);
+  });
+
   it('completes the call waiting for an argument with what the message states', async () => {
     const pending = { tool: 'calcular_financas', args: { operacao: 'tir' }, missing: ['fluxos'] };
     const reading = await reader.read('-1000, 300, 400 e 500', state({ pending_call: pending }));
