@@ -93,6 +93,11 @@ export const MeasureDefSchema = z
       .optional(),
     /** Said after the value when a fallback measure answered in this one's place. */
     fallback_note: z.string().optional(),
+    /**
+     * The range a value can plausibly take (docs/METRICS.md, "Plausibility"): one outside it is still
+     * said, since it is what the sources give, but with a warning (a 12-month DY of 187%).
+     */
+    plausible: z.object({ above: z.number().optional(), below: z.number().optional() }).strict().optional(),
     /** Generic measures (price: "fechamento", "cotação") give way when a more specific one is also named. */
     priority: z.number().int().min(0).max(9).default(1),
     unit: Unit,

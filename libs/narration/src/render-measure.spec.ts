@@ -58,6 +58,22 @@ const question = {
 };
 
 describe('measure answers lead with the number', () => {
+  it('warns when a value is outside the range its measure can plausibly take (a 12-month DY of 187,30%)', () => {
+    const dy = (v: number) =>
+      result({
+        measure: 'dy',
+        entity: 'fiis_dividends_yields',
+        agg: 'value',
+        unit: 'pct',
+        value_unit: 'pct',
+        values: [value({ subject: { kind: 'fund', id: 'SJAU11' }, value: v, date: '2025-06-25', start: null, end: null, count: 1, period: null, sources: ['dashbord'] })],
+      });
+    const q = { ...question, subjects: [{ kind: 'fund' as const, id: 'SJAU11' }], measure: 'dy', agg: 'value' as const, period: null };
+    expect(renderMeasure(dy(187.3), q)).toContain('Atenção: o valor de SJAU11 está fora da faixa plausível (abaixo de 40,00%)');
+    expect(renderMeasure(dy(12.5), q)).not.toContain('faixa plausível');
+    expect(renderMeasure(dy(0), q)).not.toContain('faixa plausível');
+  });
+
   it('says a fraction as a percent, exactly (a drawdown of 0,1526 is 15,26%)', () => {
     const drawdown = result({
       measure: 'max_drawdown',

@@ -10,7 +10,9 @@ type Unit = MeasureResult['unit'];
  * How answers name each measure ("o dividend yield") and what one of its rows is ("pagamento"):
  * the measure catalog's vocabulary (policies/measures.yaml), never restated here.
  */
-export type MeasureWords = Readonly<Record<string, Pick<MeasureDef, 'answer_name' | 'row_noun'> & Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close'>>>>;
+export type MeasureWords = Readonly<
+  Record<string, Pick<MeasureDef, 'answer_name' | 'row_noun'> & Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close' | 'plausible'>>>
+>;
 
 const nameOf = (words: MeasureWords, measure: string) => words[measure]?.answer_name ?? measure;
 const nounOf = (words: MeasureWords, measure: string) => words[measure]?.row_noun ?? { one: 'registro', many: 'registros' };
@@ -184,11 +186,33 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
     const skipped = skippedNote(v);
     if (skipped) parts.push(skipped);
   }
+  const implausible = implausibleNote(result, words);
+  if (implausible) parts.push(implausible);
   const stale = calendarNote(result, spec);
   if (stale) parts.push(stale);
   const table = result.values.length === 1 ? rowsTable(result, result.values[0]) : null;
   if (table) parts.push(table);
   return parts.filter(Boolean).join('\n\n');
+}
+
+/**
+ * A value outside the range the measure can plausibly take (its catalog `plausible`), said as what the
+ * sources give but not to be read as a fact without checking: a 12-month DY of 187% is an amortisation,
+ * a grouping of shares or an error of the source, not a yield.
+ */
+function implausibleNote(result: MeasureResult, words: MeasureWords): string | null {
+  const range = words[result.measure]?.plausible;
+  if (!range || result.agg !== 'value') return null;
+  const out = result.values.filter((v) => v.value !== null && ((range.above !== undefined && v.value <= range.above) || (range.below !== undefined && v.value >= range.below)));
+  if (!out.length) return null;
+  const who = out.map((v) => v.subject.id).join(', ');
+  const bounds = [
+    range.above !== undefined ? `acima de ${formatIn(result.value_unit, range.above)}` : '',
+    range.below !== undefined ? `abaixo de ${formatIn(result.value_unit, range.below)}` : '',
+  ]
+    .filter(Boolean)
+    .join(' e ');
+  return `Atenção: o valor de ${who} está fora da faixa plausível (${bounds}). É o que as fontes dão, mas costuma indicar amortização, grupamento de cotas ou erro da fonte: confira antes de usá-lo.`;
 }
 
 /** Days the ingest dropped from the series for a corrupted value, said where an answer covers them. */
