@@ -259,20 +259,27 @@ describe('one value per metric', () => {
       dy_d: string | null;
       val_d: string | null;
       close_d: string | null;
+      close: string | null;
       ref_d: string | null;
       pvp: string | null;
       vpa: string | null;
     }> = await ds.query(
       `SELECT s.ticker, s.price_amt AS price, s.price_date::text AS d, s.price_kind AS kind, s.dy_price, s.dy_price_date::text AS dy_d,
-                s.valuation_date::text AS val_d, p.traded_at::text AS close_d, s.ref_date::text AS ref_d, s.price_book_ratio AS pvp, s.equity_per_share AS vpa
+                s.valuation_date::text AS val_d, p.traded_at::text AS close_d, p.close_price AS close, s.ref_date::text AS ref_d, s.price_book_ratio AS pvp, s.equity_per_share AS vpa
            FROM wh_snapshots s LEFT JOIN wh_latest_price p ON p.ticker = s.ticker WHERE s.source = 'araquem'`,
     );
     const wrong: string[] = [];
     for (const r of rows) {
-      // The reference price is P/VP × NAV per share of the snapshot's date; it wins only when newer than the last close.
+      // The reference price is P/VP × NAV per share of the snapshot's date; it wins only when newer than the last close
+      // and on the same basis (within a factor of two of it: SJAU11's R$ 0,85 against a close of R$ 28,82 is not).
       const reference = Number(r.pvp) > 0 && Number(r.vpa) > 0 ? Math.round(Number(r.pvp) * Number(r.vpa) * 100) / 100 : null;
+      const sameBasis = reference !== null && (!r.close || (reference / Number(r.close) <= 2 && reference / Number(r.close) >= 0.5));
       const expected =
-        reference !== null && (!r.close_d || r.ref_d! > r.close_d) ? { kind: 'reference', d: r.ref_d, price: reference } : r.close_d ? { kind: 'close', d: r.close_d } : null;
+        reference !== null && sameBasis && (!r.close_d || r.ref_d! > r.close_d)
+          ? { kind: 'reference', d: r.ref_d, price: reference }
+          : r.close_d
+            ? { kind: 'close', d: r.close_d }
+            : null;
       if ((expected?.kind ?? null) !== r.kind || (expected?.d ?? null) !== r.d || (expected?.kind === 'reference' && Number(r.price) !== expected.price))
         wrong.push(`${r.ticker} price ${r.kind} ${r.price} ${r.d}`);
       // A derived DY divides by that price; a P/VP of a reference price is of its date.
