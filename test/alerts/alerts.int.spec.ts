@@ -265,7 +265,12 @@ describe('alerts', () => {
     // The IFIX closes at 3.315 points (from 3.400: -2,50%): the move and the level both fire (two rules of one
     // event, in no set order).
     await evaluated(await publish('indicatorPublished', { indicator: 'IFIX', date: '2026-11-27', value: 3315, unit: 'pontos' }));
-    expect(fired.map((f) => f.body).slice(2).sort()).toEqual([
+    expect(
+      fired
+        .map((f) => f.body)
+        .slice(2)
+        .sort(),
+    ).toEqual([
       'O IFIX caiu 2,50% em 27/11/2026 (de 3.400 pontos para 3.315 pontos), mais que os 2,00% do alerta.',
       'O IFIX ficou abaixo de 3.350 pontos: 3.315 pontos em 27/11/2026.',
     ]);
