@@ -58,33 +58,32 @@ const question = {
 };
 
 describe('measure answers lead with the number', () => {
+  /** One fund's current value of a measure, and the question that asked it. */
+  const fundValue = (measure: string, entity: string, unit: MeasureResult['unit'], id: string, v: number, date: string) => ({
+    result: result({
+      measure,
+      entity,
+      agg: 'value',
+      unit,
+      value_unit: unit,
+      values: [value({ subject: { kind: 'fund', id }, value: v, date, start: null, end: null, count: 1, period: null, sources: ['araquem'] })],
+    }),
+    question: { ...question, subjects: [{ kind: 'fund' as const, id }], measure, agg: 'value' as const, period: null },
+  });
+
   it('warns when a value is outside the range its measure can plausibly take (a 12-month DY of 187,30%)', () => {
-    const dy = (v: number) =>
-      result({
-        measure: 'dy',
-        entity: 'fiis_dividends_yields',
-        agg: 'value',
-        unit: 'pct',
-        value_unit: 'pct',
-        values: [value({ subject: { kind: 'fund', id: 'SJAU11' }, value: v, date: '2025-06-25', start: null, end: null, count: 1, period: null, sources: ['dashbord'] })],
-      });
-    const q = { ...question, subjects: [{ kind: 'fund' as const, id: 'SJAU11' }], measure: 'dy', agg: 'value' as const, period: null };
-    expect(renderMeasure(dy(187.3), q)).toContain('Atenção: o valor de SJAU11 está fora da faixa plausível (abaixo de 40,00%)');
-    expect(renderMeasure(dy(12.5), q)).not.toContain('faixa plausível');
-    expect(renderMeasure(dy(0), q)).not.toContain('faixa plausível');
+    const dy = (v: number) => {
+      const f = fundValue('dy', 'fiis_dividends_yields', 'pct', 'SJAU11', v, '2025-06-25');
+      return renderMeasure(f.result, f.question);
+    };
+    expect(dy(187.3)).toContain('Atenção: o valor de SJAU11 está fora da faixa plausível (abaixo de 40,00%)');
+    expect(dy(12.5)).not.toContain('faixa plausível');
+    expect(dy(0)).not.toContain('faixa plausível');
   });
 
   it('says a fraction as a percent, exactly (a drawdown of 0,1526 is 15,26%)', () => {
-    const drawdown = result({
-      measure: 'max_drawdown',
-      entity: 'fiis_financials_risk',
-      agg: 'value',
-      unit: 'fraction',
-      value_unit: 'fraction',
-      values: [value({ subject: { kind: 'fund', id: 'KNRI11' }, value: 0.1526, date: '2025-11-22', start: null, end: null, count: 1, period: null, sources: ['araquem'] })],
-    });
-    const text = renderMeasure(drawdown, { ...question, subjects: [{ kind: 'fund', id: 'KNRI11' }], measure: 'max_drawdown', agg: 'value', period: null });
-    expect(text.split('\n')[0]).toBe('O drawdown máximo (a maior queda do topo ao fundo) do KNRI11 em 22/11/2025 foi 15,26%.');
+    const f = fundValue('max_drawdown', 'fiis_financials_risk', 'fraction', 'KNRI11', 0.1526, '2025-11-22');
+    expect(renderMeasure(f.result, f.question).split('\n')[0]).toBe('O drawdown máximo (a maior queda do topo ao fundo) do KNRI11 em 22/11/2025 foi 15,26%.');
   });
 
   it('states the variation with its sign, the period and both ends, the Brazilian way', () => {

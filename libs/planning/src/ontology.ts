@@ -323,6 +323,11 @@ export class Ontology {
     return out.sort((a, b) => b.score - a.score || this.nameRank.get(a.entity)! - this.nameRank.get(b.entity)!);
   }
 
+  /** The stems of the words and phrases that scored `c` (from the same `score` call); none for a feature-only score. */
+  matchedStems(c: Pick<Candidate, 'entity' | 'score'>): string[] {
+    return [...(this.matchedWords.get(c as Candidate)?.keys() ?? [])].flatMap((key) => key.split(' '));
+  }
+
   /**
    * The heaviest word or phrase (stemmed) of `best` that `other` did not match: how specific the
    * lead is. Both must come from the same `score` call.

@@ -314,10 +314,8 @@ export class Planner {
   /** The previous answer was about the client's own portfolio: its own measure, or one of its entities. */
   private conversationIsOwn(opts: PlanOptions): boolean {
     const prev = opts.previousQuestion;
-    const measures = this.opts.policies.measures.measures;
-    if (prev?.measure) return measures[prev.measure]?.subject === 'portfolio';
-    if (prev?.subjects.some((s) => s.kind === 'portfolio')) return true;
-    return !!opts.previousEntity && Object.values(measures).some((m) => m.subject === 'portfolio' && m.entity === opts.previousEntity);
+    if (prev?.measure) return this.opts.policies.measures.measures[prev.measure]?.subject === 'portfolio';
+    return !!prev?.subjects.some((s) => s.kind === 'portfolio') || this.classOf(opts.previousEntity ?? null) === 'client';
   }
 
   /**
@@ -352,9 +350,9 @@ export class Planner {
    */
   private namedOnlyByEditWords(routed: PlanResponse, reading: QuestionReading): boolean {
     const edits = new Set(reading.editWords.flatMap((w) => w.split(' ')).map(stem));
-    if (edits.size === 0) return false;
-    const said = (routed.planner.candidates[0]?.signals ?? []).filter((s) => !s.startsWith('feature:'));
-    return said.length > 0 && said.every((s) => s.startsWith('word:') && edits.has(stem(s.slice('word:'.length, s.indexOf('(')))));
+    const best = routed.planner.candidates[0];
+    const said = best ? this.ontology.matchedStems(best) : [];
+    return edits.size > 0 && said.length > 0 && said.every((s) => edits.has(s));
   }
 
   /** The measure a question implies without naming it: a yield for funds compared on payouts, a price for a fund at a date. */
@@ -599,7 +597,8 @@ export class Planner {
     // The conversation is evidence too: a follow-up whose words lean, too weakly alone, to the entity the
     // previous answer came from ("quem administra o KNSC11?" → "e quem faz a gestão?") is about it.
     if (previousEntity && ranked[0]?.entity === previousEntity && ranked[0].score > 0) {
-      ranked[0] = { ...ranked[0], score: ranked[0].score + 1, signals: [...ranked[0].signals, 'conversation:previous_entity(+1)'] };
+      ranked[0].score += 1;
+      ranked[0].signals.push('conversation:previous_entity(+1)');
     }
     const best = ranked[0];
     const second = ranked[1] ?? { entity: '', score: 0, signals: [], label: '' };

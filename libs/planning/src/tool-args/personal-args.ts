@@ -175,9 +175,8 @@ export function extractMagic(question: string): { renda_mensal?: string; cotas?:
   const held = text.match(new RegExp(String.raw`\b(${BR_NUMBER})\s*cotas?\b`));
   const shares = held && readAmount(held[1]);
   if (shares?.isInteger() && shares.gt(0)) out.cotas = shares.toNumber();
-  const money = findMentions(text).find(
-    (m): m is MoneyMention => m.kind === 'money' && !(held && text.slice(m.start, m.end).includes(held[1]) && !/r\$/.test(text.slice(m.start, m.end))),
-  );
+  // (the count of shares is no amount of money)
+  const money = findMentions(text).find((m): m is MoneyMention => m.kind === 'money' && m.start !== held?.index);
   if (money) {
     if (INVESTED_BEFORE.test(text.slice(0, money.start))) out.valor_investido = money.value.toFixed();
     else out.renda_mensal = money.value.toFixed();
