@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiKeyAuthenticator, AskFence, QuotaPolicy, RateLimiter } from '@cota/access';
+import { ApiKeyAuthenticator, AskFence, QuotaPolicy, RateCharge, RateLimiter } from '@cota/access';
 import { ContextSubjects, CotaError, Events, NarratorStream } from '@cota/contracts';
 import { activeTraceparent, emitStep, endSpan, parseTraceparent, SpanKind, startSpan, traceparentOf, withActiveSpan, withCallScope } from '@cota/messaging';
 import { AskOutput, AskPipeline } from '@cota/orchestration';
@@ -31,7 +31,7 @@ interface Admitted {
   keyHash: string;
   body: AskBody;
   /** When the rate limiter charged the question (what a refund names). */
-  chargedAt: number;
+  charge: RateCharge;
   /** The caller's W3C trace context (`traceparent` request header), when it sent a valid one. */
   traceparent?: string;
 }
@@ -110,15 +110,15 @@ export class AskController {
     if (body.client_id !== clientId) {
       throw new HttpError(403, 'forbidden', "O 'client_id' enviado não corresponde ao cliente da chave de API.");
     }
-    const chargedAt = await this.enterCharged(clientId, keyHash, requestId);
-    return { started, requestId, clientId, keyHash, body, chargedAt, traceparent: parseTraceparent(req.headers.traceparent) };
+    const charge = await this.enterCharged(clientId, keyHash, requestId);
+    return { started, requestId, clientId, keyHash, body, charge, traceparent: parseTraceparent(req.headers.traceparent) };
   }
 
   /**
    * Counts the request in under its key (refused while the key's client is being erased: the erasure
    * waits for the requests counted in, then erases), then charges the quota.
    */
-  private async enterCharged(clientId: string, keyHash: string, requestId: string): Promise<number> {
+  private async enterCharged(clientId: string, keyHash: string, requestId: string): Promise<RateCharge> {
     let entered: boolean;
     try {
       entered = await this.fence.enter(keyHash);
@@ -182,7 +182,7 @@ export class AskController {
       return out;
     } catch (e) {
       const err = toHttpError(e);
-      await this.refundIfShed(err, a.clientId, a.chargedAt);
+      await this.refundIfShed(err, a.clientId, a.charge);
       outcome = `http_${err.status}`;
       span?.setAttribute('http.response.status_code', err.status);
       this.metrics.ask.observe({ status: `http_${err.status}` }, (performance.now() - a.started) / 1000);
@@ -215,13 +215,13 @@ export class AskController {
       throw new HttpError(400, 'invalid_param', "Parâmetro 'conversation_id' inválido: use de 1 a 128 caracteres (letras, números, _ . : @ -).");
     }
     // The same fence and per-client limiter (and budget) as /ask.
-    const chargedAt = await this.enterCharged(clientId, keyHash, requestIdOf(req));
+    const charge = await this.enterCharged(clientId, keyHash, requestIdOf(req));
     try {
       // Only the caller's own turns: the key's client scopes the lookup, never a parameter.
       return await this.infra.bus.call(ContextSubjects.history, { client_id: clientId, conversation_id: conversationId, limit: 500 });
     } catch (e) {
       const err = toHttpError(e);
-      await this.refundIfShed(err, clientId, chargedAt);
+      await this.refundIfShed(err, clientId, charge);
       throw err;
     } finally {
       this.leave(keyHash);
@@ -252,12 +252,12 @@ export class AskController {
    * A request answered 503 (a service overloaded, its circuit open, or down) was shed, not served:
    * its hit goes back to the client's budget. Best effort: a refund that fails leaves the hit charged.
    */
-  private async refundIfShed(err: HttpError, clientId: string, chargedAt: number): Promise<void> {
-    if (err.status === 503) await this.limiter.refund(clientId, chargedAt).catch(() => undefined);
+  private async refundIfShed(err: HttpError, clientId: string, charge: RateCharge): Promise<void> {
+    if (err.status === 503) await this.limiter.refund(clientId, charge).catch(() => undefined);
   }
 
-  /** Charges one hit to the client (429 past its limits); returns when it was charged (once the limiter answered). */
-  private async checkQuota(clientId: string, requestId: string): Promise<number> {
+  /** Charges one hit to the client (429 past its limits); returns the hit's receipt (for a refund). */
+  private async checkQuota(clientId: string, requestId: string): Promise<RateCharge> {
     let decision;
     try {
       decision = await this.limiter.hit(clientId);
@@ -278,6 +278,6 @@ export class AskController {
         { 'Retry-After': String(decision.retryAfterSeconds) },
       );
     }
-    return Date.now();
+    return decision.charge!;
   }
 }

@@ -31,17 +31,28 @@ export interface RateDecision {
   /** Seconds until the exhausted window resets (for Retry-After). */
   retryAfterSeconds: number;
   limit: 'minute' | 'day' | null;
+  /** An allowed hit's receipt: what `refund` needs to find the windows it was counted in. */
+  charge?: RateCharge;
+}
+
+/**
+ * When each budget's window that counted a hit ends (epoch ms, one per budget). A window is told from
+ * the next one by its end: two estimates of one window's end differ by a round trip, two windows' ends
+ * by at least the window's length, so no clock race can refund into a window opened after the hit.
+ */
+export interface RateCharge {
+  windowEnds: number[];
 }
 
 /** Per-client request budgets (rate-limiter-flexible); Redis-backed so every gateway replica shares them. */
 export interface RateLimiter {
   hit(clientId: string): Promise<RateDecision>;
   /**
-   * Gives back one allowed hit charged at `chargedAt` (when `hit` answered; a request shed with 503 before it was served):
-   * each window that hit was counted in loses one, never below zero; a window that ended since, or was
+   * Gives back one allowed hit (a request shed with 503 before it was served), by its receipt: each
+   * window that hit was counted in loses one, never below zero; a window that ended since, or was
    * erased, is left alone (a refund never opens one).
    */
-  refund(clientId: string, chargedAt: number): Promise<void>;
+  refund(clientId: string, charge: RateCharge): Promise<void>;
   /** Erasure: drops the client's counters (they name the client); returns how many. */
   eraseClient(clientId: string): Promise<number>;
 }
@@ -74,27 +85,30 @@ class BudgetLimiter implements RateLimiter {
     const outcomes = await Promise.all(
       this.budgets.map(({ limiter }) =>
         limiter.consume(key).then(
-          () => null,
+          (res) => ({ refused: false, res }),
           (e: unknown) => {
-            if (e instanceof RateLimiterRes) return e;
+            if (e instanceof RateLimiterRes) return { refused: true, res: e };
             throw e;
           },
         ),
       ),
     );
-    const refused = outcomes.findIndex((r) => r !== null);
-    if (refused < 0) return { allowed: true, retryAfterSeconds: 0, limit: null };
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(outcomes[refused]!.msBeforeNext / 1000)), limit: this.budgets[refused].limit };
+    const refused = outcomes.findIndex((o) => o.refused);
+    if (refused < 0) {
+      const now = Date.now();
+      return { allowed: true, retryAfterSeconds: 0, limit: null, charge: { windowEnds: outcomes.map((o) => now + o.res.msBeforeNext) } };
+    }
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(outcomes[refused]!.res.msBeforeNext / 1000)), limit: this.budgets[refused].limit };
   }
 
-  async refund(clientId: string, chargedAt: number): Promise<void> {
+  async refund(clientId: string, charge: RateCharge): Promise<void> {
     const key = clientKey(clientId);
     await Promise.all(
-      this.budgets.map(async ({ limiter }) => {
+      this.budgets.map(async ({ limiter }, i) => {
         const window = await limiter.get(key);
         if (!window || window.consumedPoints <= 0) return;
-        // The window the hit was charged in has ended: the current one never counted it.
-        if (Date.now() + window.msBeforeNext - limiter.msDuration > chargedAt) return;
+        // Another window than the one the hit was counted in (that one ended): the current one never counted it.
+        if (Math.abs(Date.now() + window.msBeforeNext - charge.windowEnds[i]) > limiter.msDuration / 2) return;
         await limiter.reward(key, 1);
       }),
     );

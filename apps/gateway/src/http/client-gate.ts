@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { ApiKeyAuthenticator, AskFence, RateLimiter } from '@cota/access';
+import { ApiKeyAuthenticator, AskFence, RateCharge, RateLimiter } from '@cota/access';
 import { authenticateKey } from '../auth';
 import { HttpError, toHttpError } from './http-error';
 
@@ -25,22 +25,21 @@ export class ClientGate {
       throw new HttpError(503, 'service_unavailable', 'O controle de acesso (Redis) está indisponível no momento. Tente novamente em instantes.', { 'Retry-After': '5' });
     }
     if (!entered) throw new HttpError(401, 'unauthorized', 'Chave de API revogada: os dados deste cliente estão sendo apagados.');
-    // When the hit was charged: once the limiter answered (a refund finds the window it was counted in).
-    let chargedAt = Date.now();
+    // The hit's receipt, once charged (a refund finds the windows it was counted in).
+    let charge: RateCharge | undefined;
     try {
-      await this.charge(clientId);
-      chargedAt = Date.now();
+      charge = await this.charge(clientId);
       return await work(clientId);
     } catch (e) {
       const err = toHttpError(e);
-      if (err.status === 503) await this.limiter.refund(clientId, chargedAt).catch(() => undefined);
+      if (err.status === 503 && charge) await this.limiter.refund(clientId, charge).catch(() => undefined);
       throw err;
     } finally {
       this.fence.leave(keyHash).catch(() => undefined);
     }
   }
 
-  private async charge(clientId: string): Promise<void> {
+  private async charge(clientId: string): Promise<RateCharge> {
     let decision;
     try {
       decision = await this.limiter.hit(clientId);
@@ -55,5 +54,6 @@ export class ClientGate {
         { 'Retry-After': String(decision.retryAfterSeconds) },
       );
     }
+    return decision.charge!;
   }
 }
