@@ -69,6 +69,11 @@ export const MeasureDefSchema = z
             /** What the price is: a traded close ('close') or a publisher's reference price ('reference'). */
             price_kind_column: Ident.optional(),
             source_column: Ident,
+            /**
+             * The publisher's own figure for the same measure, its publication date and the last payment its window
+             * holds: said beside the value when it differs (another window, or payments the base does not have yet).
+             */
+            published: z.object({ value_column: Ident, date_column: Ident, paid_to_column: Ident }).strict().optional(),
           })
           .strict()
           .optional(),

@@ -22,7 +22,8 @@ export const PeriodSpec = z.discriminatedUnion('kind', [
     kind: z.literal('range'),
     from: IsoDate,
     to: IsoDate,
-    grain: z.enum(['day', 'month', 'quarter', 'semester', 'year', 'custom']),
+    /** 'days': a range whose ends are days the person named ("de 02/01/2025 a 14/11/2025"): it starts on its first day. */
+    grain: z.enum(['day', 'days', 'month', 'quarter', 'semester', 'year', 'custom']),
   }),
   /** "nos últimos 6 meses", "últimos 30 dias", "12 meses": ending at the series' latest date. */
   z.object({ kind: z.literal('trailing'), unit: z.enum(['day', 'month', 'year']), n: z.number().int().min(1).max(600) }),
@@ -157,6 +158,11 @@ export const MeasureValue = z.object({
    * (P/VP × NAV per share), which is no traded close and is said as such.
    */
   price_kind: z.enum(['close', 'reference']).nullable().default(null),
+  /**
+   * The publisher's own figure for the value when it differs from Cota's (another window, or payments the base
+   * does not hold yet): its value, publication date and the last payment it counts. Said beside the value, never instead.
+   */
+  published: z.object({ value: z.number(), date: IsoDate, paid_to: IsoDate.nullable() }).nullable().default(null),
   sources: z.array(z.string()),
 });
 export type MeasureValue = z.infer<typeof MeasureValue>;

@@ -17,6 +17,7 @@ const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResu
   period: { from: '2024-01-01', to: '2024-12-31' },
   adjusted: false,
   price_kind: null,
+  published: null,
   sources: ['opbrreit'],
   extra: [],
   paid_on: null,
@@ -275,6 +276,16 @@ describe('a current DY says the price it divides by, and what kind of price it i
     expect(text).toContain('R$ 12,00 em dividendos por cota sobre o preço de referência de R$ 147,58 publicado em 22/11/2025');
     expect(text).toContain('não é um fechamento negociado');
     expect(text).not.toContain('sobre o fechamento');
+  });
+
+  it("the publisher's own DY is said beside Cota's when it differs, with why", () => {
+    const newer = renderMeasure(dy({ price_kind: 'reference', published: { value: 13.32, date: '2025-11-22', paid_to: '2025-11-13' } }), q);
+    expect(newer).toContain(
+      'O dividend yield publicado pela fonte dos indicadores em 22/11/2025 é 13,32%, com pagamentos até 13/11/2025, mais recentes que os dividendos que tenho (até 30/05/2025).',
+    );
+    const sameMonths = renderMeasure(dy({ price_kind: 'reference', published: { value: 8.1, date: '2025-11-22', paid_to: '2025-05-14' } }), q);
+    expect(sameMonths).toContain('é 8,10%, contando os 12 meses até o pagamento de 14/05/2025 (aqui, pela data-com).');
+    expect(renderMeasure(dy({ price_kind: 'reference' }), q)).not.toContain('publicado pela fonte dos indicadores');
   });
 
   it('a traded close is said as the close', () => {

@@ -410,6 +410,22 @@ function countSentence({ r, v, name, who, when, condition }: Said): string {
   return `${cap(who.replace(/^d[oa] /, ''))} teve ${v.value} ${isPayments(r.measure) ? (v.value === 1 ? 'pagamento de dividendo' : 'pagamentos de dividendos') : 'registros'}${when}.`;
 }
 
+/**
+ * The publisher's own figure beside Cota's, with why they differ: its window holds payments the base does not
+ * have yet, or another twelve months (to its last payment, where Cota counts by data-com).
+ */
+function publishedNote(v: MeasureResult['values'][number], unit: MeasureResult['unit'], name: string): string {
+  const p = v.published;
+  if (!p) return '';
+  const newer = p.paid_to && v.period && p.paid_to.slice(0, 7) > v.period.to.slice(0, 7);
+  const why = newer
+    ? `com pagamentos até ${formatDate(p.paid_to!)}, mais recentes que os dividendos que tenho (até ${formatDate(v.period!.to)})`
+    : p.paid_to
+      ? `contando os 12 meses até o pagamento de ${formatDate(p.paid_to)} (aqui, pela data-com)`
+      : 'com outra janela de 12 meses';
+  return ` ${cap(name)} publicado pela fonte dos indicadores em ${formatDate(p.date)} é ${formatIn(unit, p.value)}, ${why}.`;
+}
+
 /** The latest value; a dividend says its data-com and payment dates. */
 function lastSentence({ r, v, name, who, when, val, at }: Said): string {
   return r.measure === 'dividend'
@@ -428,7 +444,7 @@ function valueSentence({ r, v, name, who, when, val, at, spec }: Said): string {
       v.price_kind === 'reference'
         ? `o preço de referência de ${formatMoney(v.end.value)} publicado em ${formatDate(v.end.date)} (P/VP × valor patrimonial por cota; não é um fechamento negociado)`
         : `o fechamento de ${formatMoney(v.end.value)} em ${formatDate(v.end.date)}`;
-    return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre ${price}.`;
+    return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre ${price}.${publishedNote(v, r.unit, name)}`;
   }
   const oneMonth = r.grain === 'month' && v.period && v.period.from.slice(0, 7) === v.period.to.slice(0, 7);
   const span = !oneMonth && spec && spec.kind !== 'latest' && spec.kind !== 'previous_session' && spec.kind !== 'ago' && !(spec.kind === 'range' && spec.grain === 'day');

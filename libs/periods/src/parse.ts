@@ -109,7 +109,30 @@ const RULES: Rule[] = [
       const [y1, y2] = [year2(m[3]), year2(m[6])];
       const [m1, d1, m2, d2] = [Number(m[2]), Number(m[1]), Number(m[5]), Number(m[4])];
       if (!validDay(y1, m1, d1) || !validDay(y2, m2, d2)) return null;
-      return { kind: 'range', from: iso(y1, m1, d1), to: iso(y2, m2, d2), grain: 'custom' };
+      return { kind: 'range', from: iso(y1, m1, d1), to: iso(y2, m2, d2), grain: 'days' };
+    },
+  },
+  // days of one month: entre 9 e 13 de junho de 2025 · de 9 a 25/06/2025 · do dia 2 ao dia 6 de jun/25
+  {
+    re: new RegExp(
+      `\\b(?:de|entre|desde|do dia)\\s+(\\d{1,2})\\s+(?:a|ate|e|ao(?:\\s+dia)?)\\s+(\\d{1,2})\\s*(?:de\\s+(${ANY_MONTH})\\s*(?:de|/)\\s*(${YEAR4}|\\d{2})|/(\\d{1,2})/(${YEAR4}|\\d{2}))\\b`,
+    ),
+    build: (m) => {
+      const [y, mo] = m[3] ? [year2(m[4]), monthNum(m[3])] : [year2(m[6]), Number(m[5])];
+      const [d1, d2] = [Number(m[1]), Number(m[2])];
+      if (!validDay(y, mo, d1) || !validDay(y, mo, d2) || d1 >= d2) return null;
+      return { kind: 'range', from: iso(y, mo, d1), to: iso(y, mo, d2), grain: 'days' };
+    },
+  },
+  // de 02/06 a 13/06/2025: the year said once, at the end
+  {
+    re: new RegExp(`\\b(?:de|entre|desde)\\s+(\\d{1,2})/(\\d{1,2})\\s+(?:a|ate|e)\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\b`),
+    build: (m) => {
+      const y2 = year2(m[5]);
+      const [d1, m1, d2, m2] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
+      const y1 = m1 <= m2 ? y2 : y2 - 1;
+      if (!validDay(y1, m1, d1) || !validDay(y2, m2, d2)) return null;
+      return { kind: 'range', from: iso(y1, m1, d1), to: iso(y2, m2, d2), grain: 'days' };
     },
   },
   // de março de 2024 a junho de 2025 · entre junho e setembro de 2023 · de jan a jun de 2025 · mar/24 a jun/24

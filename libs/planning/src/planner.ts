@@ -295,7 +295,7 @@ export class Planner {
       question = edited.question;
       followUp = edited.meta;
     }
-    question = this.withImpliedMeasure(question, routed, reading.signals);
+    question = this.withImpliedMeasure(question, routed, reading);
     // A market series asked over a period or with an aggregate is the measure's, whatever entity the words leaned to.
     // "top 5 fiis com maior peso no ifix" ranks funds: the index there is a criterion, not the subject.
     const marketOnly = question.subjects.length > 0 && question.subjects.every((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
@@ -356,9 +356,12 @@ export class Planner {
   }
 
   /** The measure a question implies without naming it: a yield for funds compared on payouts, a price for a fund at a date. */
-  private withImpliedMeasure(question: StructuredQuestion, routed: PlanResponse, signals: string[]): StructuredQuestion {
-    // Funds compared on what they pay, with no period, are compared by yield (R$ per share depends on the price).
-    if (question.compare && question.measure === 'dividend' && !question.period && this.opts.policies.measures.measures.dy) {
+  private withImpliedMeasure(question: StructuredQuestion, routed: PlanResponse, reading: QuestionReading): StructuredQuestion {
+    const signals = reading.signals;
+    // Funds compared on what they pay, with no period, are compared by yield (R$ per share depends on the price);
+    // one payment named ("no último dividendo") is compared as it was paid.
+    const onePayment = reading.aggNamed && (question.agg === 'last' || question.agg === 'first');
+    if (question.compare && question.measure === 'dividend' && !question.period && !onePayment && this.opts.policies.measures.measures.dy) {
       question = { ...question, measure: 'dy', agg: 'value' };
       signals.push('compared by dividend yield (payouts of funds with different prices)');
     }

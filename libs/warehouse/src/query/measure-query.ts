@@ -92,7 +92,18 @@ function basisColumns(m: MeasureDef): string {
   const b = m.current?.basis;
   if (!b) return '';
   const kind = b.price_kind_column ? `${q(b.price_kind_column)}::text` : 'NULL::text';
-  return `, ${q(b.from_column)}::text AS b_from, ${q(b.total_column)}::numeric AS b_total, ${q(b.count_column)}::int AS b_count, ${q(b.price_column)}::numeric AS b_price, ${q(b.price_date_column)}::text AS b_price_date, ${kind} AS b_price_kind, ${q(b.source_column)} AS b_source`;
+  const published = b.published
+    ? `, ${q(b.published.value_column)}::numeric AS p_value, ${q(b.published.date_column)}::date::text AS p_date, ${q(b.published.paid_to_column)}::date::text AS p_paid_to`
+    : '';
+  return `, ${q(b.from_column)}::text AS b_from, ${q(b.total_column)}::numeric AS b_total, ${q(b.count_column)}::int AS b_count, ${q(b.price_column)}::numeric AS b_price, ${q(b.price_date_column)}::text AS b_price_date, ${kind} AS b_price_kind, ${q(b.source_column)} AS b_source${published}`;
+}
+
+/** The publisher's figure of a current value's row, when it differs from the value at two decimals. */
+function publishedBeside(row: Raw, value: number): MeasureValue['published'] {
+  const v = num(row.p_value);
+  const date = str(row.p_date);
+  if (v === null || !date || Math.round(v * 100) === Math.round(value * 100)) return null;
+  return { value: round(v), date, paid_to: str(row.p_paid_to) };
 }
 
 /** Compounding over the period: monthly rates multiply; annual rates per business day (1/252 of a year each). */
@@ -120,7 +131,13 @@ function winnerOf(values: MeasureValue[], compare: StructuredQuestion['compare']
 const adjustedBasis = (s: Raw) => (num(s.n_adj) ?? 0) > 2 * (num(s.n_traded) ?? 0) && num(s.n_traded) !== null && (num(s.n_traded) ?? 0) < (num(s.n) ?? 0);
 
 /** One aggregation of a period's stats row (the SQL computed every candidate at once). */
-function aggregate(m: MeasureDef, agg: MeasureAgg, s: Raw, n: number): Pick<MeasureValue, 'value' | 'date' | 'start' | 'end' | 'adjusted'> & { adjusted?: boolean } {
+function aggregate(
+  m: MeasureDef,
+  agg: MeasureAgg,
+  s: Raw,
+  n: number,
+  fromNamedDay = false,
+): Pick<MeasureValue, 'value' | 'date' | 'start' | 'end' | 'adjusted'> & { adjusted?: boolean } {
   const last = at(s.last_d, s.last_v);
   const none = { start: null, end: null };
   switch (agg) {
@@ -169,9 +186,10 @@ function aggregate(m: MeasureDef, agg: MeasureAgg, s: Raw, n: number): Pick<Meas
       return { value: num(s.compounded) === null ? null : round(num(s.compounded)!), date: last?.date ?? null, start: at(s.first_d, s.first_v), end: last, adjusted: false };
     case 'variation': {
       // Monthly reports (stocks) describe the month itself: "de jan/2021 a dez/2023" starts at January's
-      // report. Daily levels start from the close before the period; returns use adjusted closes when
+      // report. Daily levels start from the close before the period, unless the person named its first day
+      // ("entre 02/01/2025 e 14/11/2025" starts at that day's close); returns use adjusted closes when
       // both ends have one (dividends reinvested), else traded closes.
-      const fromInside = m.kind === 'stock' || !s.base_d;
+      const fromInside = m.kind === 'stock' || !s.base_d || fromNamedDay;
       const adjEnds = num(s.last_a) !== null && num(fromInside ? s.first_a : s.base_a) !== null;
       // A close before the period published only adjusted cannot start a traded one's return (XPML11 2025: market16's
       // adjusted 89,23 of 30/12/2024 against dashbord's traded 102,61): the period's first traded close starts it, dated.
@@ -519,6 +537,7 @@ export class MeasureQueryService {
             count: Number(row.b_count ?? 0),
             period: { from, to: d },
             price_kind: row.b_price_kind === 'reference' ? 'reference' : 'close',
+            published: publishedBeside(row, num(row.v)!),
             sources: String(row.b_source ?? 'derived').split(','),
           };
         return { ...empty, value: round(num(row.v)!), date: d, period: null, sources: [str(row.b_source) ?? (m.current!.table === 'wh_snapshots' ? 'araquem' : 'derived')] };
@@ -578,6 +597,7 @@ function emptyValue(subject: QuestionSubject, coverage: MeasureValue['coverage']
     period: null,
     adjusted: false,
     price_kind: null,
+    published: null,
     sources: [],
     extra: [],
     paid_on: null,
@@ -663,11 +683,12 @@ function aggregatedValue(m: MeasureDef, agg: MeasureAgg, question: StructuredQue
     const matched = base.rows.filter((r) => (c.op === 'gt' ? r.value > c.value : r.value < c.value)).map((r) => r.date);
     return { ...base, value: matched.length, date: null, matched };
   }
-  const main = aggregate(m, agg, s, n);
+  const namedDay = question.period?.kind === 'range' && question.period.grain === 'days';
+  const main = aggregate(m, agg, s, n, namedDay);
   const extra = (question.also ?? [])
     .filter((a) => a !== agg && m.aggregations.includes(a))
     .map((a) => {
-      const x = aggregate(m, a, s, n);
+      const x = aggregate(m, a, s, n, namedDay);
       return { agg: a, value: x.value, date: x.date };
     });
   const secondDate = agg === 'last' || agg === 'value' ? s.last_d2 : agg === 'max' ? s.max_d2 : agg === 'min' ? s.min_d2 : null;
