@@ -313,7 +313,11 @@ const RULES: Rule[] = [
     re: new RegExp(`\\b(?:em|de|no mes de|durante|o mes de|mes de)\\s+(${FULL_MONTH})\\b`),
     build: (m) => ({ kind: 'months_of_year', from_month: monthNum(m[1]), to_month: monthNum(m[1]) }),
   },
-  { re: /\b(?:hoje|agora|atualmente|atual|no momento|neste momento|ultimo fechamento|ultima cotacao|mais recente)\b/, build: () => ({ kind: 'latest' }) },
+  // (the present said as a state: "tá em quanto", "está valendo", "tá cotado")
+  {
+    re: /\b(?:hoje|hj|agora|atualmente|atual|no momento|neste momento|ultimo fechamento|ultima cotacao|mais recente|(?:ta|esta)\s+(?:em\s+quanto|valendo|cotad[oa]|custando))\b/,
+    build: () => ({ kind: 'latest' }),
+  },
 ];
 
 function trailing(n: number, unit: string): PeriodSpec | null {

@@ -55,6 +55,8 @@ describe('pt-BR period grammar', () => {
     ['quanto o BIME11 ja pagou desde maio/25?', { kind: 'since', from: '2025-05-01' }],
     ['ontem', { kind: 'previous_session' }],
     ['hoje', { kind: 'latest' }],
+    ['e o ifix, ta em quanto', { kind: 'latest' }],
+    ['quanto esta valendo a cota', { kind: 'latest' }],
     ['há um ano', { kind: 'ago', unit: 'year', n: 1 }],
     ['e em abril?', { kind: 'months_of_year', from_month: 4, to_month: 4 }],
     ['e novembro?', { kind: 'months_of_year', from_month: 11, to_month: 11 }],

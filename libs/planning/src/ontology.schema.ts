@@ -173,6 +173,8 @@ export const OntologySchema = z
         links: z.array(z.string().min(1)).min(1),
         topic_weight: z.number().positive(),
         max_parts: z.number().int().min(2).max(4),
+        /** Question words that, after "e" or a comma, open a clause asked on its own ("... e qual o meu pm"). */
+        clause_openers: z.array(z.string().min(1)).default([]),
       })
       .strict(),
     /** The weight, in its entity, of a field's word the narrator knows and no entity here weighs (see field-words.ts). */

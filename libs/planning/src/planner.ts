@@ -102,7 +102,7 @@ export class Planner {
 
   /** The questions a compound question is made of ("o cnpj e o p/vp do X" → two), or null. */
   compoundParts(question: string): string[] | null {
-    return this.compound.split(question);
+    return this.compound.split(question, this.recognizeTickers(question).tickers);
   }
 
   /** Replaces the fund list (the service refreshes it from the warehouse). */
@@ -153,8 +153,8 @@ export class Planner {
     const narrowed = this.narrowing(asked, opts);
     if (narrowed) return narrowed;
     // "qual o p/vp do primeiro?" after a ranking: the fund at that place of the previous answer.
-    const list = (opts.conversationList?.length ?? 0) > 1 ? opts.conversationList! : (opts.previousTickers ?? []);
-    const listed = list.length > 1 && !this.recognizeTickers(asked).tickers.length ? withListedReference(asked, list) : null;
+    const inOrder = fundsInOrder(opts);
+    const listed = !this.recognizeTickers(asked).tickers.length ? withListedReference(asked, inOrder.funds, !inOrder.list) : null;
     const named = this.withTickersForNames(listed?.question ?? asked);
     const question = named.question;
     const nameNote = `${named.note}${listed ? `; "${listed.ticker}" is the fund at that place of the previous answer` : ''}`;
@@ -846,4 +846,15 @@ export class Planner {
       planner,
     };
   }
+}
+
+/**
+ * The funds an ordinal points at ("qual o cnpj do segundo?", "voltando ao primeiro fundo, ..."): the conversation's
+ * list, else the previous answer's funds, else the funds asked one after the other (the answer before, then the last).
+ */
+function fundsInOrder(opts: PlanOptions): { funds: string[]; list: boolean } {
+  if ((opts.conversationList?.length ?? 0) > 1) return { funds: opts.conversationList!, list: true };
+  if ((opts.previousTickers?.length ?? 0) > 1) return { funds: opts.previousTickers!, list: true };
+  const asked = [...(opts.earlierSubjects ?? []).filter((s) => s.kind === 'fund').map((s) => s.id), ...(opts.previousTickers ?? [])];
+  return { funds: [...new Set(asked)], list: false };
 }

@@ -101,6 +101,44 @@ describe('TurnReader', () => {
     expect(shares).toMatchObject({ entity: 'fiis_cadastro', params: { agg: 'latest' }, question: { measure: 'shares_issued' } });
   });
 
+  it('reads the latest asked in a follow-up as the latest value, not the previous period or extreme', async () => {
+    const largest = await reader.read('qual o maior dividendo do blmg11 em 2023', null);
+    const afterLargest = state({ last_entity: 'fiis_dividendos', last_tickers: ['BLMG11'], last_kind: 'measure', last_question: largest.question });
+    expect((await reader.read('e qual o ultimo dividendo dele?', afterLargest)).question).toMatchObject({ measure: 'dividend', agg: 'last', period: null });
+    // "nesse ano" keeps it.
+    expect((await reader.read('e qual o ultimo dividendo dele nesse ano?', afterLargest)).question).toMatchObject({ agg: 'last', period: { kind: 'range', from: '2023-01-01' } });
+    const lowest = await reader.read('menor fechamento do visc11', null);
+    const afterLowest = state({ last_entity: 'fiis_precos', last_tickers: ['VISC11'], last_kind: 'measure', last_question: lowest.question });
+    expect((await reader.read('e o ultimo fechamento disponivel dele?', afterLowest)).question).toMatchObject({ measure: 'price', period: { kind: 'latest' } });
+    expect((await reader.read('e o ultimo fechamento disponivel dele?', afterLowest)).question?.agg).not.toBe('min');
+  });
+
+  it('reads an ordinal followed by more of the question, and "voltando ao primeiro fundo" among the funds asked one after the other', async () => {
+    const top = state({
+      last_entity: 'fiis_rankings',
+      last_tickers: ['KNCR11', 'KNIP11', 'XPML11'],
+      last_listed_tickers: ['KNCR11', 'KNIP11', 'XPML11'],
+      last_list: ['KNCR11', 'KNIP11', 'XPML11'],
+    });
+    expect((await reader.read('e o terceiro, qual o pvp', top)).params.ticker).toBe('XPML11');
+    const first = await reader.read('quantos cotistas tinha o mxrf11 em dezembro de 2023', null);
+    const second = await reader.read('e o hglg11?', state({ last_entity: 'fiis_cvm_monthly', last_tickers: ['MXRF11'], last_kind: 'measure', last_question: first.question }));
+    const back = state({
+      last_entity: 'fiis_cvm_monthly',
+      last_tickers: ['HGLG11'],
+      last_kind: 'measure',
+      last_question: second.question,
+      earlier_subjects: [{ kind: 'fund', id: 'MXRF11' }],
+    });
+    expect((await reader.read('voltando ao primeiro fundo, e em junho de 2023?', back)).question).toMatchObject({
+      measure: 'shareholders',
+      subjects: [{ kind: 'fund', id: 'MXRF11' }],
+      period: { kind: 'range', from: '2023-06-01' },
+    });
+    // Funds asked one after the other are no list: "e o último?" still edits the question (of the fund it is about).
+    expect((await reader.read('e o ultimo?', back)).question?.subjects).toEqual([{ kind: 'fund', id: 'HGLG11' }]);
+  });
+
   it('reads "1 bi de mercado" as a condition on the market value', async () => {
     const screen = await reader.read('fiis de papel acima de 1 bi de mercado com o menor p/vp, top 3', null);
     expect(screen.params.conditions).toEqual([{ column: 'market_cap_value', op: 'gt', value: 1e9 }]);

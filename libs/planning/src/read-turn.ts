@@ -56,7 +56,9 @@ const targetOf = (p: PlanResponse) => `${p.entity}/${p.question?.measure ?? ''}`
  */
 function splitPays(whole: PlanResponse, parts: PlanResponse[]): boolean {
   if (!parts.every(answerable) || new Set(parts.map(targetOf)).size < parts.length) return false;
-  return !answerable(whole) || parts.some((p) => p.entity !== whole.entity);
+  // (a measure question answers its one measure: "quantas cotas eu tenho e qual o meu pm" asks two of one source)
+  const otherMeasure = (p: PlanResponse) => whole.kind === 'measure' && p.question?.measure !== whole.question?.measure;
+  return !answerable(whole) || parts.some((p) => p.entity !== whole.entity || otherMeasure(p));
 }
 
 const present = (args: Record<string, unknown>) => Object.fromEntries(Object.entries(args).filter(([, v]) => !isAbsent(v)));

@@ -10,7 +10,7 @@ const splitter = new CompoundSplitter(
     { phrase: 'valor de mercado', target: 'measure:market_cap' },
     { phrase: 'valor', target: 'measure:fx_rate' },
   ],
-  { links: ['o', 'a', 'qual', 'tambem'], max_parts: 3 },
+  { links: ['o', 'a', 'qual', 'tambem'], max_parts: 3, clause_openers: [] },
 );
 
 describe('CompoundSplitter', () => {
@@ -42,8 +42,26 @@ describe('CompoundSplitter', () => {
         { phrase: 'b1', target: 'y' },
         { phrase: 'c1', target: 'z' },
       ],
-      { links: [], max_parts: 2 },
+      { links: [], max_parts: 2, clause_openers: [] },
     );
     expect(two.split('a1, b1 e c1 do fundo')).toEqual(['a1 do fundo', 'b1 do fundo']);
+  });
+
+  it('splits clauses that each open with a question word, asking a clause without the funds of them', () => {
+    const clauses = new CompoundSplitter(
+      [
+        { phrase: 'quantas cotas', target: 'measure:shares_held' },
+        { phrase: 'pm', target: 'measure:avg_price' },
+        { phrase: 'cnpj', target: 'entity:fiis_cadastro' },
+        { phrase: 'fechou', target: 'measure:price' },
+      ],
+      { links: ['o', 'a', 'qual'], max_parts: 3, clause_openers: ['qual', 'quanto'] },
+    );
+    expect(clauses.split('quantas cotas de KNIP11 eu tenho e qual o meu pm', ['KNIP11'])).toEqual(['quantas cotas de knip11 eu tenho', 'qual o meu pm do knip11']);
+    expect(clauses.split('cnpj do cpts11, e quanto ele fechou em 25/06/2025?', ['CPTS11'])).toEqual(['cnpj do cpts11', 'quanto ele fechou em 25/06/2025 do cpts11']);
+    // A clause that names nothing asked, or two that name the same thing, is one question; so is a comma alone.
+    expect(clauses.split('cnpj do cpts11, quanto ele fechou em 25/06/2025?', ['CPTS11'])).toBeNull();
+    expect(clauses.split('quantas cotas de KNIP11 eu tenho e quanto isso da', ['KNIP11'])).toBeNull();
+    expect(clauses.split('qual o pm do KNIP11 e qual o pm do HGLG11', ['KNIP11', 'HGLG11'])).toBeNull();
   });
 });

@@ -17,6 +17,8 @@ export interface TopicWords {
 export interface CompoundPolicy {
   /** Words that may stand between two things asked besides "e" ("o", "a", "qual", "tambem"). */
   links: readonly string[];
+  /** Words that open a question of its own after "e" or a comma ("qual", "quanto"): "quantas cotas eu tenho e qual o meu pm". */
+  clause_openers: readonly string[];
   /** The most things one question is split into. */
   max_parts: number;
 }
@@ -47,6 +49,7 @@ function tokens(text: string): Token[] {
 export class CompoundSplitter {
   private readonly phrases: Array<{ words: string[]; target: string }>;
   private readonly links: ReadonlySet<string>;
+  private readonly openers: ReadonlySet<string>;
 
   constructor(
     topics: readonly TopicWords[],
@@ -58,21 +61,49 @@ export class CompoundSplitter {
       .filter((p) => p.words.length > 0)
       .sort((a, b) => b.words.length - a.words.length);
     this.links = new Set(policy.links.map((l) => fold(l)));
+    this.openers = new Set(policy.clause_openers.map((l) => fold(l)));
   }
 
   /**
    * The questions a compound question is made of, in the order asked; null when it asks one thing.
    * The parts are the folded text with the other things asked (and their "e") taken out.
    */
-  split(question: string): string[] | null {
+  split(question: string, subjects: readonly string[] = []): string[] | null {
     const text = fold(question);
     const words = tokens(text);
     const found = this.topicsIn(words);
     const chain = this.longestChain(words, found);
-    if (!chain || chain.length < 2) return null;
+    if (!chain || chain.length < 2) return this.clauses(text, words, found, subjects);
     const head = text.slice(0, words[chain[0].from].start);
     const tail = text.slice(words[chain[chain.length - 1].to - 1].end);
     return chain.slice(0, this.policy.max_parts).map((t) => `${head}${text.slice(words[t.from].start, words[t.to - 1].end)}${tail}`.replace(/\s+/g, ' ').trim());
+  }
+
+  /**
+   * Questions joined as clauses, each with its own verb ("quantas cotas de KNIP11 eu tenho e qual o meu pm",
+   * "cnpj do CPTS11 e quanto ele fechou em 25/06/2025"): cut where "e" or a comma opens a question word,
+   * when every clause names something asked and no two the same. A clause that does not name the funds
+   * the question names ("qual o meu pm", "quanto ele fechou") is asked of them.
+   */
+  private clauses(text: string, words: Token[], found: Found[], subjects: readonly string[]): string[] | null {
+    // (a literal "e": after a comma alone, "ifix entre jan e jun/24, qual foi a máxima?" restates one question)
+    const cuts = words.flatMap((w, i) => (w.word === 'e' && text.slice(w.start, w.end) === 'e' && i > 0 && this.openers.has(words[i + 1]?.word ?? '') ? [i] : []));
+    if (!cuts.length) return null;
+    const bounds = [-1, ...cuts, words.length];
+    const parts = bounds.slice(1).map((end, k) => {
+      let to = end;
+      while (to > bounds[k] + 1 && words[to - 1].word === 'e') to--; // (a comma before the "e")
+      return { from: bounds[k] + 1, to };
+    });
+    const targets = parts.map((p) => found.filter((f) => f.from >= p.from && f.to <= p.to).map((f) => f.target));
+    if (parts.length > this.policy.max_parts || targets.some((t) => t.length === 0)) return null;
+    if (new Set(targets.flat()).size < targets.flat().length) return null;
+    const named = subjects.map((t) => t.toLowerCase());
+    return parts.map((p) => {
+      const clause = text.slice(words[p.from].start, words[p.to - 1].end).trim();
+      const missing = named.filter((t) => !clause.includes(t));
+      return missing.length ? `${clause} do ${missing.join(' e do ')}` : clause;
+    });
   }
 
   /** Every topic phrase in the text, left to right, none overlapping (the longest wins where two start together). */

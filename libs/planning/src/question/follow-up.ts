@@ -143,7 +143,11 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
   const amongListed = amongFunds(reading, previous, prev) !== null;
   // (The client's own measure is asked of a fund too: "e quanto entrou com essa venda?" keeps the XPIN11.)
   const foreign = (s: QuestionSubject) => s.kind !== named!.subject && !(named!.subject === 'portfolio' && s.kind === 'fund');
-  if (cur.subjects.length === 0 && named && !amongListed && prev.subjects.some(foreign)) {
+  // "e ele fechou o ano em quanto?" after the IFIX: a fund's level (its close) asked of a series with a level of its
+  // own is that series' level, for the same subjects.
+  const ownLevel = (x: QuestionSubject) => defaultMeasureFor(catalog, x.kind, x.id)?.kind === 'level';
+  const levelOfKept = !!named && named.kind === 'level' && prev.subjects.length > 0 && prev.subjects.every((x) => foreign(x) && ownLevel(x));
+  if (cur.subjects.length === 0 && named && !amongListed && prev.subjects.some(foreign) && !levelOfKept) {
     // "e o dy dele?" after the Selic: a fund's measure never takes a market subject; the fund comes
     // from the conversation's last reference (the context service decides, by the contract's rules).
     changed.push(`subjects (a ${named.subject} measure: from the last reference)`);
@@ -289,6 +293,11 @@ function editPeriod(edit: FollowUpEdit): Period {
     changed.push("period (from the earlier answer's date to the previous one's)");
     return between;
   }
+  if (!period && prev.period && reading.aggNamed && cur.agg === 'last' && !reading.cues.includes('same_period')) {
+    // "e qual o último dividendo dele?" after the largest of 2023: the latest one, not the last of that year.
+    changed.push('period (the latest: "último")');
+    return null;
+  }
   if (!period || reading.cues.includes('same_period')) {
     if (prev.period) inherited.push('period');
     return prev.period;
@@ -369,6 +378,9 @@ function withoutPeriodOfCurrentOnlyMeasure(edit: FollowUpEdit, measure: string |
   return period;
 }
 
+/** Aggregations over a span of values, which the latest value alone does not have. */
+const SPAN_AGGS = new Set<string>(['max', 'min', 'avg', 'total', 'count', 'variation', 'accumulated', 'first']);
+
 /** The aggregation (and its companions): the words' wins, else the previous one's when it still fits the measure and the period. */
 function editAggregation(edit: FollowUpEdit, measure: string | null, period: Period): Pick<StructuredQuestion, 'agg' | 'also'> {
   const { reading, cur, prev, catalog, inherited, changed } = edit;
@@ -384,7 +396,10 @@ function editAggregation(edit: FollowUpEdit, measure: string | null, period: Per
     prev.agg && !def.aggregations.includes(prev.agg) && (prev.agg === 'accumulated' || prev.agg === 'variation')
       ? chooseAgg(def, new Set([prev.agg]), period, grouped, '')
       : prev.agg;
-  const keepAgg = !reading.aggNamed && !spanNamed && prevAgg && def.aggregations.includes(prevAgg) && (measure === prev.measure || prevAgg !== 'value');
+  // "e o último fechamento disponível?" after the lowest: the latest value, not an extreme over it.
+  // (a shift, "no trimestre seguinte", is read as 'latest' until it is moved from the previous period)
+  const latestNamed = cur.period?.kind === 'latest' && !reading.shift && !!prevAgg && SPAN_AGGS.has(prevAgg);
+  const keepAgg = !reading.aggNamed && !spanNamed && !latestNamed && prevAgg && def.aggregations.includes(prevAgg) && (measure === prev.measure || prevAgg !== 'value');
   if (!reading.aggNamed && reading.aggWanted.length && !cur.measure) {
     // "e a acumulada de 2024?" after the Selic's mean: the words name an aggregation of the kept measure.
     changed.push('aggregation');
@@ -463,11 +478,12 @@ const PLACES: Record<string, number> = { primeiro: 0, segundo: 1, terceiro: 2, q
  * "qual o p/vp do primeiro?" after a ranking: the question with the fund it points at written in
  * (the previous answer's funds in their order), or null when it points at none.
  */
-export function withListedReference(question: string, listed: readonly string[]): { question: string; ticker: string } | null {
+export function withListedReference(question: string, listed: readonly string[], nounRequired = false): { question: string; ticker: string } | null {
   if (listed.length < 2) return null;
   const folded = fold(question);
   const m = LISTED_REFERENCE.exec(folded);
-  if (!m) return null;
+  // (funds asked one after the other are no list: "o primeiro fundo" points at one of them, "o último" may be a payment)
+  if (!m || (nounRequired && !/\b(?:fundo|fii)$/.test(m[0]))) return null;
   const i = m[1] === 'ultimo' ? listed.length - 1 : m[1] === 'penultimo' ? listed.length - 2 : PLACES[m[1]];
   const ticker = listed[i];
   if (!ticker) return null;

@@ -53,7 +53,7 @@ const NOT_FUNDS = '(?! (?:meses|datas|dias|anos|periodos|momentos|valores|pagame
 
 /** "do primeiro", "o segundo", "do último (da lista)": a fund of the previous answer's list, by its place. */
 export const LISTED_REFERENCE =
-  /(?:^|\s)(?:d?o|no|pro|pelo)\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s*[?!.]*\s*$)/;
+  /(?:^|\s)(?:d?o|no|pro|pelo|ao)\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s*[?!.]*\s*$|\s*,)/;
 
 const CUES: Array<[FollowUpCue, RegExp]> = [
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
@@ -203,7 +203,8 @@ export class QuestionReader {
       },
       signals,
       measureNamed,
-      aggNamed: agg !== null && aggHits.some((h) => h.agg === agg),
+      // ("o último" of a level over a period is its value at the period's end: still the aggregation said)
+      aggNamed: agg !== null && aggHits.some((h) => h.agg === agg || (h.agg === 'last' && agg === 'value')),
       aggWanted: [...aggWanted],
       shift: period?.shift ?? null,
       compareWanted: compareHit?.order ?? moreOrLess,
