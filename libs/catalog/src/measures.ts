@@ -58,6 +58,8 @@ export const MeasureDefSchema = z
         subject_column: Ident,
         date_column: Ident,
         value_column: Ident,
+        /** The measure's entity lists a history: a question of the latest value is the measure's current value. */
+        answers_latest: z.boolean().default(false),
         /** What a current yield rests on (its window, sum, count, price and source), said with the value. */
         basis: z
           .object({

@@ -139,6 +139,25 @@ describe('TurnReader', () => {
     expect((await reader.read('e o ultimo?', back)).question?.subjects).toEqual([{ kind: 'fund', id: 'HGLG11' }]);
   });
 
+  it('reads the measure the words name beside an extreme or a total return, and a history whose newest value is published elsewhere', async () => {
+    // "máxima de fechamento" is the highest close, not the intraday high.
+    expect((await reader.read('e a maxima de fechamento do abcp11 em 2024?', null)).question).toMatchObject({ measure: 'price', agg: 'max' });
+    expect((await reader.read('maxima do abcp11 em 2024', null)).question).toMatchObject({ measure: 'high_price', agg: 'max' });
+    // A return with the distributions reinvested is the price's variation (the adjusted closes).
+    expect((await reader.read('quanto o hglg11 rendeu em 2023 com dividendos reinvestidos', null)).question).toMatchObject({ measure: 'price', agg: 'variation' });
+    expect((await reader.read('knri11 rentabilidade total em 2023', null)).question).toMatchObject({ measure: 'price', agg: 'variation' });
+    // "mensal" in the measure's own name is no grouping; its current value is the snapshot's.
+    const monthly = await reader.read('qual o dividend yield mensal do mxrf11', null);
+    expect(monthly).toMatchObject({ kind: 'measure', question: { measure: 'dy_monthly', group_by: null } });
+  });
+
+  it('reads "qual eu compro" between two funds as a request for a verdict, and "dos dois" after it as those funds', async () => {
+    const verdict = await reader.read('hglg11 ou btlg11, qual eu compro?', null);
+    expect(verdict.planner.reason).toContain('request for a recommendation');
+    const after = state({ last_entity: 'fii_overview', last_tickers: ['HGLG11', 'BTLG11'], last_kind: 'entity' });
+    expect((await reader.read('ta, entao me mostra o dy 12m dos dois', after)).question?.subjects.map((x) => x.id).sort()).toEqual(['BTLG11', 'HGLG11']);
+  });
+
   it('reads "1 bi de mercado" as a condition on the market value', async () => {
     const screen = await reader.read('fiis de papel acima de 1 bi de mercado com o menor p/vp, top 3', null);
     expect(screen.params.conditions).toEqual([{ column: 'market_cap_value', op: 'gt', value: 1e9 }]);

@@ -20,16 +20,22 @@ interface LastFacts {
   sources: string[];
 }
 
-/** The fund's last close and last dividend per share, from the catalog entities (never guessed). */
+/**
+ * The fund's last close and last dividend per share, from the catalog entities (never guessed): the
+ * snapshot's last payment when it is newer than the distributions' (as the "último dividendo" answer does).
+ */
 export async function lastPriceAndDividend(wh: WarehouseQuery, ticker: string, ctx: FundToolContext): Promise<LastFacts> {
-  const [prices, dividends] = await Promise.all([
+  const [prices, dividends, snapshots] = await Promise.all([
     wh.query('fiis_precos', { ticker, tickers: [ticker], limit: 1 }, ctx),
     wh.query('fiis_dividendos', { ticker, tickers: [ticker], limit: 1 }, ctx),
+    wh.query('fiis_financials_snapshot', { ticker, tickers: [ticker], limit: 1 }, ctx),
   ]);
   const p = prices.rows[0];
   const d = dividends.rows[0];
   const price = num(p?.close_price);
   if (!p || !price || price.lte(0)) throw new CotaError('NOT_FOUND', `Não encontrei cotações do ${ticker}.`);
+  const newer = newerSnapshotPayment(snapshots.rows[0], d);
+  if (newer) return { price, priceDate: String(p.traded_at ?? ''), ...newer, sources: [...new Set([...prices.sources, ...snapshots.sources])] };
   const dividend = num(d?.dividend_amt);
   if (!d || !dividend || dividend.lte(0)) throw new CotaError('NOT_FOUND', `Não encontrei rendimentos pagos pelo ${ticker}: sem eles não há como calcular.`);
   return {
@@ -40,6 +46,15 @@ export async function lastPriceAndDividend(wh: WarehouseQuery, ticker: string, c
     paymentDate: str(d.payment_date) ?? null,
     sources: [...new Set([...prices.sources, ...dividends.sources])],
   };
+}
+
+/** The snapshot's last payment, when later than the last distribution's payment (or data-com) date. */
+function newerSnapshotPayment(s: Record<string, unknown> | undefined, d: Record<string, unknown> | undefined): Pick<LastFacts, 'dividend' | 'recordDate' | 'paymentDate'> | null {
+  const dividend = num(s?.last_dividend_amt);
+  const paid = str(s?.last_payment_date)?.slice(0, 10);
+  if (!dividend || dividend.lte(0) || !paid) return null;
+  const seriesDate = (str(d?.payment_date) ?? str(d?.traded_until_date) ?? '').slice(0, 10);
+  return paid > seriesDate ? { dividend, recordDate: null, paymentDate: paid } : null;
 }
 
 /**

@@ -58,6 +58,9 @@ export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, fo
   // Kept "no subjects" is the previous question's market-wide list (a ranking), not a fund: its entity answers the edit.
   const keptNoSubject = q.subjects.length === 0 && !!followUp?.inherited.includes('subjects');
   if (followUp?.applied && followUp.inherited.length && !keptNoSubject) return { ok: true, why: 'a follow-up of a measure question' };
+  // A history whose entity lists the past while its newest value is published elsewhere ("dividend yield mensal":
+  // the history ends in 2022, the snapshot has this month's): the measure's current value.
+  if (def.current?.answers_latest && q.subjects.length > 0 && !reading.aggNamed) return { ok: true, why: 'the current value, newer than its history' };
   return { ok: false, why: 'a single current fact: the catalog entity answers it' };
 }
 

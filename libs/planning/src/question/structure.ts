@@ -70,7 +70,7 @@ const CUES: Array<[FollowUpCue, RegExp]> = [
   ['among_previous', /^(?:e )?(?:qual|quem) (?:foi |e |esta |ta |se saiu |rendeu |performou )?(?:o |a )?(?:melhor|pior)$/],
   [
     'among_previous',
-    /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles|dos dois|das duas|dos tres|das tres|entre os dois|entre as duas)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus)(?= |$)/,
+    /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles|dos dois|das duas|dos tres|das tres|entre os dois|entre as duas)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus|dos dois|das duas|dos tres|das tres)(?= |$)/,
   ],
   // "desses", "entre esses dois", "dentre eles": the funds of the conversation's list (also after a pick from it).
   [
@@ -155,7 +155,9 @@ export class QuestionReader {
     const periodWords = period ? ` ${normalize(period.matched)} ` : '';
     const aggHits = this.longestMatches(this.aggWords, fullText).filter((h) => !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)));
     const paddedText = ` ${text} `;
-    const groupHit = this.groupWords.find((g) => paddedText.includes(g.phrase.padded)) ?? null;
+    // (a group word inside the measure's own name, "dividend yield mensal", names the measure, not a grouping)
+    const measurePhrase = measureHit?.phrase.padded ?? '';
+    const groupHit = this.groupWords.find((g) => paddedText.includes(g.phrase.padded) && !measurePhrase.includes(g.phrase.padded)) ?? null;
     const compareHit = this.readCompareHit(text);
 
     const aggWanted = new Set(aggHits.map((h) => h.agg));
@@ -259,10 +261,14 @@ export class QuestionReader {
     const vocabulary = clientScope ? [...this.clientWords, ...this.measureWords] : this.measureWords;
     const measureText = text.replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ').trim();
     const bare = withoutPossessives(` ${measureText} `).trim();
-    const measureHit =
-      [...this.longestMatches(vocabulary, measureText), ...(bare !== measureText ? this.longestMatches(vocabulary, bare) : [])].sort(
-        (a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length,
-      )[0] ?? null;
+    const hits = [...this.longestMatches(vocabulary, measureText), ...(bare !== measureText ? this.longestMatches(vocabulary, bare) : [])].sort(
+      (a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length,
+    );
+    // "máxima de fechamento": the series an extreme falls back to, named beside it, is what is measured (the
+    // highest close); the extreme's word is then the aggregation.
+    // (levels only: "pagou em" and "dividendos" together still ask by payment date)
+    const fallback = hits[0]?.measure.kind === 'level' ? hits.find((h) => h.measure.kind === 'level' && h.measure.name === hits[0].measure.fallback_measure) : undefined;
+    const measureHit = fallback ?? hits[0] ?? null;
     if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
     return measureHit;
   }
