@@ -242,6 +242,18 @@ describe('an extreme of the payments by payment date', () => {
       condition: null,
     });
     expect(text).toContain('R$ 1,15, em 12/07/2024 (o de julho), com data-com em 28/06/2024.');
+    // Dated by its data-com, the same payment says when it was paid.
+    const byRecord = renderMeasure(
+      {
+        ...r,
+        measure: 'dividend',
+        values: [
+          value({ subject: { kind: 'fund', id: 'ABCP11' }, value: 8.45, date: '2025-01-15', paid_on: '2025-01-23', count: 40, start: null, end: null, sources: ['araquem'] }),
+        ],
+      },
+      { subjects: [{ kind: 'fund', id: 'ABCP11' }], measure: 'dividend', agg: 'max', also: [], period: null, group_by: null, compare: null, condition: null },
+    );
+    expect(byRecord).toContain('R$ 8,45, em 15/01/2025 (o de janeiro), pago em 23/01/2025.');
   });
 });
 

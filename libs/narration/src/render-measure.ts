@@ -387,7 +387,9 @@ function extremeSentence({ r, v, name, who, when, val, at, words }: Said): strin
   const monthly = nounOf(words, r.measure).one === 'pagamento' && r.grain !== 'month' && v.date ? ` (o de ${monthName(Number(v.date.slice(5, 7)))})` : '';
   // A payment dated by the day it was paid also says its data-com ("qual o maior que pagou em 2024? e a data-com?").
   const recordDate = v.paid_on && words[r.measure]?.secondary_date_column === 'traded_until_date' ? `, com data-com em ${formatDate(v.paid_on)}` : '';
-  return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}${recordDate}.`;
+  // And one dated by its data-com says when it was paid ("o maior que o ABCP11 já pagou").
+  const paidOn = v.paid_on && words[r.measure]?.secondary_date_column === 'payment_date' ? `, pago em ${formatDate(v.paid_on)}` : '';
+  return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}${recordDate}${paidOn}.`;
 }
 
 function totalSentence({ r, v, name, who, when, val, words }: Said): string {
