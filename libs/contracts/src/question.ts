@@ -46,6 +46,8 @@ export const PeriodSpec = z.discriminatedUnion('kind', [
    * from the conversation, else the latest year of the series that has these months.
    */
   z.object({ kind: z.literal('months_of_year'), from_month: z.number().int().min(1).max(12), to_month: z.number().int().min(1).max(12) }),
+  /** A day without its year, or without its month ("e no dia 20?", "e em 10/06?"): of the conversation's month and year. */
+  z.object({ kind: z.literal('day_of_month'), day: z.number().int().min(1).max(31), month: z.number().int().min(1).max(12).nullable() }),
 ]);
 export type PeriodSpec = z.infer<typeof PeriodSpec>;
 

@@ -318,6 +318,16 @@ const RULES: Rule[] = [
     re: /\b(?:hoje|hj|agora|atualmente|atual|no momento|neste momento|ultimo fechamento|ultima cotacao|mais recente|(?:ta|esta)\s+(?:em\s+quanto|valendo|cotad[oa]|custando))\b/,
     build: () => ({ kind: 'latest' }),
   },
+  // A day without its year ("e em 10/06?") or month ("e no dia 20?"): the conversation's (never a "mês/ano" like 12/2024).
+  {
+    re: /\b(?:(?:n?o\s+)?dia\s+(\d{1,2})(?![\d\/])(?!\s*de\s)|(\d{1,2})\/(\d{1,2})(?![\/\d]))/,
+    build: (m) => {
+      const day = Number(m[1] ?? m[2]);
+      const month = m[3] ? Number(m[3]) : null;
+      if (day < 1 || day > 31 || (month !== null && (month < 1 || month > 12 || day > lastDay(2024, month)))) return null;
+      return { kind: 'day_of_month', day, month };
+    },
+  },
 ];
 
 function trailing(n: number, unit: string): PeriodSpec | null {

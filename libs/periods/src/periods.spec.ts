@@ -55,6 +55,9 @@ describe('pt-BR period grammar', () => {
     ['quanto o BIME11 ja pagou desde maio/25?', { kind: 'since', from: '2025-05-01' }],
     ['ontem', { kind: 'previous_session' }],
     ['hoje', { kind: 'latest' }],
+    ['e no dia 20?', { kind: 'day_of_month', day: 20, month: null }],
+    ['e em 10/06?', { kind: 'day_of_month', day: 10, month: 6 }],
+    ['e no dia 10/06?', { kind: 'day_of_month', day: 10, month: 6 }],
     ['e o ifix, ta em quanto', { kind: 'latest' }],
     ['quanto esta valendo a cota', { kind: 'latest' }],
     ['há um ano', { kind: 'ago', unit: 'year', n: 1 }],
@@ -69,6 +72,11 @@ describe('pt-BR period grammar', () => {
   it('leaves fund tickers and amounts alone', () => {
     expect(parsePeriod('CNPJ do HGLG11?')).toBeNull();
     expect(parsePeriod('quanto rende R$ 2.000 no KNRI11')).toBeNull();
+    // Nor a month and year ("12/2024"), a full date, a day of a named month, or a fraction-like pair beyond a calendar day.
+    expect(parsePeriod('ifix em 12/2024')?.spec.kind).toBe('range');
+    expect(parsePeriod('fechamento em 10/06/2025')?.spec).toMatchObject({ kind: 'range', from: '2025-06-10' });
+    expect(parsePeriod('no dia 10 de junho de 2025')?.spec).toMatchObject({ kind: 'range', from: '2025-06-10' });
+    expect(parsePeriod('proporcao 45/50')).toBeNull();
   });
 });
 
@@ -139,6 +147,10 @@ describe('periods resolved against the series, never the clock', () => {
   it('counts relative periods from the latest date the series has', () => {
     expect(resolvePeriod({ kind: 'relative_year', offset: 0, to_date: true }, ifix)).toEqual({ from: '2025-01-01', to: '2025-12-31' });
     expect(resolvePeriod({ kind: 'trailing', unit: 'month', n: 6 }, ifix)).toEqual({ from: '2025-06-24', to: '2025-12-23' });
+    // A day without its year: the conversation's year, else the latest year the series reached it.
+    expect(resolvePeriod({ kind: 'day_of_month', day: 10, month: 6 }, ifix)).toEqual({ from: '2025-06-10', to: '2025-06-10' });
+    expect(resolvePeriod({ kind: 'day_of_month', day: 30, month: 12 }, ifix)).toEqual({ from: '2024-12-30', to: '2024-12-30' });
+    expect(resolvePeriod({ kind: 'day_of_month', day: 10, month: 6 }, ifix, 2022)).toEqual({ from: '2022-06-10', to: '2022-06-10' });
     expect(resolvePeriod({ kind: 'previous_session' }, ifix)).toEqual({ from: '2010-12-30', to: '2025-12-22' });
     expect(resolvePeriod({ kind: 'ago', unit: 'year', n: 1 }, ifix).to).toBe('2024-12-23');
   });

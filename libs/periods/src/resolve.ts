@@ -89,6 +89,14 @@ export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year:
       const [y, m] = parts(first);
       return { from: first, to: iso(y, m, lastDay(y, m)) };
     }
+    case 'day_of_month': {
+      // Without the conversation's: the series' latest month (and year) that has that day.
+      const s = spec as Extract<PeriodSpec, { kind: 'day_of_month' }>;
+      const m = s.month ?? lm;
+      const y = year ?? (iso(ly, m, Math.min(s.day, lastDay(ly, m))) > coverage.to ? ly - 1 : ly);
+      const day = Math.min(s.day, lastDay(y, m));
+      return { from: iso(y, m, day), to: iso(y, m, day) };
+    }
     case 'months_of_year': {
       const s = spec as Extract<PeriodSpec, { kind: 'months_of_year' }>;
       // Without a year from the conversation: the latest year whose months the series has reached.

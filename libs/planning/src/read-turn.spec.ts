@@ -158,6 +158,13 @@ describe('TurnReader', () => {
     expect((await reader.read('ta, entao me mostra o dy 12m dos dois', after)).question?.subjects.map((x) => x.id).sort()).toEqual(['BTLG11', 'HGLG11']);
   });
 
+  it("reads a day without its month or year as a day of the previous question's month", async () => {
+    const close = await reader.read('fechamento do hgre11 em 13/06/2025', null);
+    const after = state({ last_entity: 'fiis_precos', last_tickers: ['HGRE11'], last_kind: 'measure', last_question: close.question });
+    expect((await reader.read('e no dia 20?', after)).question).toMatchObject({ measure: 'price', period: { kind: 'range', from: '2025-06-20', to: '2025-06-20' } });
+    expect((await reader.read('e em 10/06?', after)).question).toMatchObject({ period: { kind: 'range', from: '2025-06-10', to: '2025-06-10' } });
+  });
+
   it('reads "1 bi de mercado" as a condition on the market value', async () => {
     const screen = await reader.read('fiis de papel acima de 1 bi de mercado com o menor p/vp, top 3', null);
     expect(screen.params.conditions).toEqual([{ column: 'market_cap_value', op: 'gt', value: 1e9 }]);

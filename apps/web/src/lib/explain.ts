@@ -82,6 +82,8 @@ export function describePeriod(p: PeriodSpec | null | undefined): string {
       return p.offset === 0 ? 'este ano' : p.offset === -1 ? 'ano passado' : `há ${Math.abs(p.offset ?? 0)} anos`;
     case 'relative_month':
       return p.offset === 0 ? 'este mês' : p.offset === -1 ? 'mês passado' : `há ${Math.abs(p.offset ?? 0)} meses`;
+    case 'day_of_month':
+      return `dia ${p.day}${p.month ? `/${String(p.month).padStart(2, '0')}` : ''} (mês e ano da conversa)`;
     case 'months_of_year': {
       const a = monthName(p.from_month ?? 1);
       const b = monthName(p.to_month ?? 1);

@@ -22,6 +22,8 @@ export interface PeriodSpec {
   offset?: number;
   from_month?: number;
   to_month?: number;
+  day?: number;
+  month?: number | null;
 }
 
 export interface StructuredQuestion {

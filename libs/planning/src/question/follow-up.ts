@@ -293,6 +293,15 @@ function editPeriod(edit: FollowUpEdit): Period {
     changed.push("period (from the earlier answer's date to the previous one's)");
     return between;
   }
+  if (period?.kind === 'day_of_month' && prev.period?.kind === 'range') {
+    // "e no dia 20?" after the close of 13/06/2025: the 20th of that month; "e em 10/06?": of that year.
+    const [y, m] = prev.period.to.split('-').map(Number);
+    const month = period.month ?? m;
+    const day = String(Math.min(period.day, new Date(Date.UTC(y, month, 0)).getUTCDate())).padStart(2, '0');
+    const at = `${y}-${String(month).padStart(2, '0')}-${day}`;
+    changed.push(`period (day ${period.day}${period.month ? `/${period.month}` : ''} of the previous question's ${period.month ? 'year' : 'month'})`);
+    return { kind: 'range', from: at, to: at, grain: 'day' };
+  }
   if (!period && prev.period && reading.aggNamed && cur.agg === 'last' && !reading.cues.includes('same_period')) {
     // "e qual o último dividendo dele?" after the largest of 2023: the latest one, not the last of that year.
     changed.push('period (the latest: "último")');
