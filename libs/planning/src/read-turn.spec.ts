@@ -165,6 +165,20 @@ describe('TurnReader', () => {
     expect((await reader.read('e em 10/06?', after)).question).toMatchObject({ period: { kind: 'range', from: '2025-06-10', to: '2025-06-10' } });
   });
 
+  it('reads "no semestre" after a day as the semester that day is in, and another measure at one day without the previous count', async () => {
+    const close = await reader.read('abcp11 fechou quanto em 30/06/2025?', null);
+    const afterClose = state({ last_entity: 'fiis_precos', last_tickers: ['ABCP11'], last_kind: 'measure', last_question: close.question });
+    expect((await reader.read('e quanto subiu no semestre?', afterClose)).question).toMatchObject({
+      agg: 'variation',
+      period: { kind: 'range', from: '2025-01-01', to: '2025-06-30', grain: 'semester' },
+    });
+    const count = await reader.read('quantos pagamentos o mxrf11 fez em 2024?', null);
+    const afterCount = state({ last_entity: 'fiis_dividendos', last_tickers: ['MXRF11'], last_kind: 'measure', last_question: count.question });
+    const price = await reader.read('e quanto tava a cotacao dele em 25/06/2025?', afterCount);
+    expect(price.question).toMatchObject({ measure: 'price', period: { from: '2025-06-25', to: '2025-06-25' } });
+    expect(price.question?.agg).not.toBe('count');
+  });
+
   it('reads "1 bi de mercado" as a condition on the market value', async () => {
     const screen = await reader.read('fiis de papel acima de 1 bi de mercado com o menor p/vp, top 3', null);
     expect(screen.params.conditions).toEqual([{ column: 'market_cap_value', op: 'gt', value: 1e9 }]);

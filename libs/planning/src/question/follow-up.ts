@@ -302,6 +302,13 @@ function editPeriod(edit: FollowUpEdit): Period {
     changed.push(`period (day ${period.day}${period.month ? `/${period.month}` : ''} of the previous question's ${period.month ? 'year' : 'month'})`);
     return { kind: 'range', from: at, to: at, grain: 'day' };
   }
+  if (!period && prev.period?.kind === 'range' && reading.cues.includes('containing_unit')) {
+    const unit = reading.containingUnit;
+    if (unit) {
+      changed.push(`period (the ${unit} the previous question's date is in)`);
+      return containingUnit(prev.period.to, unit);
+    }
+  }
   if (!period && prev.period && reading.aggNamed && cur.agg === 'last' && !reading.cues.includes('same_period')) {
     // "e qual o último dividendo dele?" after the largest of 2023: the latest one, not the last of that year.
     changed.push('period (the latest: "último")');
@@ -328,6 +335,16 @@ function editPeriod(edit: FollowUpEdit): Period {
   }
   changed.push('period');
   return period;
+}
+
+/** The month, quarter or semester a date is in. */
+function containingUnit(date: string, unit: 'month' | 'quarter' | 'semester'): RangePeriod {
+  const [y, m] = date.split('-').map(Number);
+  const len = unit === 'month' ? 1 : unit === 'quarter' ? 3 : 6;
+  const m1 = Math.floor((m - 1) / len) * len + 1;
+  const m2 = m1 + len - 1;
+  const last = new Date(Date.UTC(y, m2, 0)).getUTCDate();
+  return { kind: 'range', from: `${y}-${String(m1).padStart(2, '0')}-01`, to: `${y}-${String(m2).padStart(2, '0')}-${last}`, grain: unit };
 }
 
 /** The nth quarter or semester (1-based) of the year of a quarter or semester. */
@@ -408,7 +425,9 @@ function editAggregation(edit: FollowUpEdit, measure: string | null, period: Per
   // "e o último fechamento disponível?" after the lowest: the latest value, not an extreme over it.
   // (a shift, "no trimestre seguinte", is read as 'latest' until it is moved from the previous period)
   const latestNamed = cur.period?.kind === 'latest' && !reading.shift && !!prevAgg && SPAN_AGGS.has(prevAgg);
-  const keepAgg = !reading.aggNamed && !spanNamed && !latestNamed && prevAgg && def.aggregations.includes(prevAgg) && (measure === prev.measure || prevAgg !== 'value');
+  // "quantos pagamentos foram?" → "e a cotação dele em 25/06/2025?": another measure at one day has no span to count.
+  const oneDay = period?.kind === 'range' && period.grain === 'day' && measure !== prev.measure && !!prevAgg && SPAN_AGGS.has(prevAgg);
+  const keepAgg = !reading.aggNamed && !spanNamed && !latestNamed && !oneDay && prevAgg && def.aggregations.includes(prevAgg) && (measure === prev.measure || prevAgg !== 'value');
   if (!reading.aggNamed && reading.aggWanted.length && !cur.measure) {
     // "e a acumulada de 2024?" after the Selic's mean: the words name an aggregation of the kept measure.
     changed.push('aggregation');

@@ -30,6 +30,8 @@ export interface QuestionReading {
   cues: FollowUpCue[];
   /** "e no segundo?": an ordinal with no noun, the same kind of period as the previous one (1-4), else null. */
   ordinal: number | null;
+  /** "no semestre": the unit a follow-up asks of the previous question's date (the `containing_unit` cue), else null. */
+  containingUnit: 'month' | 'quarter' | 'semester' | null;
   /** "e no mês seguinte?": the period next to the conversation's, else null. */
   shift: PeriodShift | null;
   /** The order a comparison phrase asks ("e o maior valor de mercado?"), even with one subject or none. */
@@ -46,7 +48,17 @@ export interface QuestionReading {
 const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceiro: 3, quarto: 4, '1o': 1, '2o': 2, '3o': 3, '4o': 4 };
 
 export type FollowUpCue =
-  'same_period' | 'between_answers' | 'add_subject' | 'include_subject' | 'among_previous' | 'among_list' | 'opener' | 'refers_fund' | 'refers_subject' | 'refers_listed';
+  | 'same_period'
+  | 'between_answers'
+  | 'add_subject'
+  | 'include_subject'
+  | 'among_previous'
+  | 'among_list'
+  | 'opener'
+  | 'refers_fund'
+  | 'refers_subject'
+  | 'refers_listed'
+  | 'containing_unit';
 
 /** Counted or plural nouns after "entre esses ..." that name dates, not funds ("entre esses dois meses"). */
 const NOT_FUNDS = '(?! (?:meses|datas|dias|anos|periodos|momentos|valores|pagamentos|dividendos)(?= |$))';
@@ -55,7 +67,11 @@ const NOT_FUNDS = '(?! (?:meses|datas|dias|anos|periodos|momentos|valores|pagame
 export const LISTED_REFERENCE =
   /(?:^|\s)(?:d?o|no|pro|pelo|ao)\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s*[?!.]*\s*$|\s*,)/;
 
+const CONTAINING_UNITS: Record<string, 'month' | 'quarter' | 'semester'> = { mes: 'month', trimestre: 'quarter', semestre: 'semester' };
+
 const CUES: Array<[FollowUpCue, RegExp]> = [
+  // "e quanto subiu no semestre?" after a day: the semester (month, quarter) that day is in.
+  ['containing_unit', /(?:^| )n[oa] (?:semestre|trimestre|mes)(?= *[?!.]* *$)/],
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
   // "entre esses dois meses", "nesse intervalo": from the one answer's date to the other's.
   ['between_answers', /(?:^| )(?:nesse|neste) intervalo(?= |$)|(?:^| )entre (?:esses|essas|estes|estas|as|os) (?:dois|duas) (?:meses|datas|dias|anos|periodos|momentos)(?= |$)/],
@@ -213,6 +229,7 @@ export class QuestionReader {
       impliedPortfolio,
       cues,
       editWords: [...periodWords.trim().split(' '), ...aggHits.map((h) => normalize(h.phrase.text)), ...(compareHit ? [normalize(compareHit.phrase.text)] : [])].filter(Boolean),
+      containingUnit: cues.includes('containing_unit') ? CONTAINING_UNITS[/ n[oa] (semestre|trimestre|mes)\b/.exec(` ${text}`)![1]] : null,
       ordinal: period ? null : (ORDINAL_WORDS[/^(?:e )?(?:n?[oa] |e )?(primeiro|segundo|terceiro|quarto|[1-4]o)$/.exec(fullText)?.[1] ?? ''] ?? null),
     };
   }
