@@ -172,6 +172,9 @@ describe('TurnReader', () => {
       agg: 'variation',
       period: { kind: 'range', from: '2025-01-01', to: '2025-06-30', grain: 'semester' },
     });
+    // "no ano" after a day of 2025 is 2025, not this calendar year.
+    expect((await reader.read('e quanto variou no ano?', afterClose)).question).toMatchObject({ period: { kind: 'range', from: '2025-01-01', to: '2025-12-31', grain: 'year' } });
+    expect((await reader.read('quanto o ifix variou no ano?', null)).question?.period).toMatchObject({ kind: 'relative_year', offset: 0 });
     const count = await reader.read('quantos pagamentos o mxrf11 fez em 2024?', null);
     const afterCount = state({ last_entity: 'fiis_dividendos', last_tickers: ['MXRF11'], last_kind: 'measure', last_question: count.question });
     const price = await reader.read('e quanto tava a cotacao dele em 25/06/2025?', afterCount);

@@ -302,7 +302,9 @@ function editPeriod(edit: FollowUpEdit): Period {
     changed.push(`period (day ${period.day}${period.month ? `/${period.month}` : ''} of the previous question's ${period.month ? 'year' : 'month'})`);
     return { kind: 'range', from: at, to: at, grain: 'day' };
   }
-  if (!period && prev.period?.kind === 'range' && reading.cues.includes('containing_unit')) {
+  // ("no ano" alone reads as this calendar year; after a question about another date it is that date's year)
+  const thisYear = period?.kind === 'relative_year' && period.offset === 0;
+  if ((!period || thisYear) && prev.period?.kind === 'range' && reading.cues.includes('containing_unit')) {
     const unit = reading.containingUnit;
     if (unit) {
       changed.push(`period (the ${unit} the previous question's date is in)`);
@@ -338,9 +340,9 @@ function editPeriod(edit: FollowUpEdit): Period {
 }
 
 /** The month, quarter or semester a date is in. */
-function containingUnit(date: string, unit: 'month' | 'quarter' | 'semester'): RangePeriod {
+function containingUnit(date: string, unit: 'month' | 'quarter' | 'semester' | 'year'): RangePeriod {
   const [y, m] = date.split('-').map(Number);
-  const len = unit === 'month' ? 1 : unit === 'quarter' ? 3 : 6;
+  const len = unit === 'month' ? 1 : unit === 'quarter' ? 3 : unit === 'semester' ? 6 : 12;
   const m1 = Math.floor((m - 1) / len) * len + 1;
   const m2 = m1 + len - 1;
   const last = new Date(Date.UTC(y, m2, 0)).getUTCDate();

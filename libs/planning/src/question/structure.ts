@@ -31,7 +31,7 @@ export interface QuestionReading {
   /** "e no segundo?": an ordinal with no noun, the same kind of period as the previous one (1-4), else null. */
   ordinal: number | null;
   /** "no semestre": the unit a follow-up asks of the previous question's date (the `containing_unit` cue), else null. */
-  containingUnit: 'month' | 'quarter' | 'semester' | null;
+  containingUnit: 'month' | 'quarter' | 'semester' | 'year' | null;
   /** "e no mês seguinte?": the period next to the conversation's, else null. */
   shift: PeriodShift | null;
   /** The order a comparison phrase asks ("e o maior valor de mercado?"), even with one subject or none. */
@@ -67,11 +67,11 @@ const NOT_FUNDS = '(?! (?:meses|datas|dias|anos|periodos|momentos|valores|pagame
 export const LISTED_REFERENCE =
   /(?:^|\s)(?:d?o|no|pro|pelo|ao)\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s*[?!.]*\s*$|\s*,)/;
 
-const CONTAINING_UNITS: Record<string, 'month' | 'quarter' | 'semester'> = { mes: 'month', trimestre: 'quarter', semestre: 'semester' };
+const CONTAINING_UNITS: Record<string, 'month' | 'quarter' | 'semester' | 'year'> = { mes: 'month', trimestre: 'quarter', semestre: 'semester', ano: 'year' };
 
 const CUES: Array<[FollowUpCue, RegExp]> = [
   // "e quanto subiu no semestre?" after a day: the semester (month, quarter) that day is in.
-  ['containing_unit', /(?:^| )n[oa] (?:semestre|trimestre|mes)(?= *[?!.]* *$)/],
+  ['containing_unit', /(?:^| )n[oa] (?:semestre|trimestre|mes|ano)(?= *[?!.]* *$)/],
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
   // "entre esses dois meses", "nesse intervalo": from the one answer's date to the other's.
   ['between_answers', /(?:^| )(?:nesse|neste) intervalo(?= |$)|(?:^| )entre (?:esses|essas|estes|estas|as|os) (?:dois|duas) (?:meses|datas|dias|anos|periodos|momentos)(?= |$)/],
@@ -181,7 +181,8 @@ export class QuestionReader {
     if (aggWanted.has('count')) for (const h of this.aggWords) if (MOVES.has(h.agg) && ` ${fullText} `.includes(h.phrase.padded)) aggWanted.add(h.agg);
     const spanned = isSpan(period?.spec ?? null);
     const { measure, impliedPortfolio, mixed } = this.settleSubjectsAndMeasure(subjects, measureHit?.measure ?? null, aggWanted, compareHit !== null, spanned);
-    const cues = CUES.filter(([, re]) => re.test(text)).map(([c]) => c);
+    // (the unit a follow-up asks of the previous date is read with its period words: "no ano" is one)
+    const cues = CUES.filter(([c, re]) => re.test(c === 'containing_unit' ? fullText : text)).map(([c]) => c);
     // A list pointed at is also a choice among the previous funds.
     if (cues.includes('among_list') && !cues.includes('among_previous')) cues.push('among_previous');
     if (cues.includes('include_subject') && !cues.includes('add_subject')) cues.push('add_subject');
@@ -229,7 +230,7 @@ export class QuestionReader {
       impliedPortfolio,
       cues,
       editWords: [...periodWords.trim().split(' '), ...aggHits.map((h) => normalize(h.phrase.text)), ...(compareHit ? [normalize(compareHit.phrase.text)] : [])].filter(Boolean),
-      containingUnit: cues.includes('containing_unit') ? CONTAINING_UNITS[/ n[oa] (semestre|trimestre|mes)\b/.exec(` ${text}`)![1]] : null,
+      containingUnit: cues.includes('containing_unit') ? CONTAINING_UNITS[/ n[oa] (semestre|trimestre|mes|ano)\b/.exec(` ${fullText}`)![1]] : null,
       ordinal: period ? null : (ORDINAL_WORDS[/^(?:e )?(?:n?[oa] |e )?(primeiro|segundo|terceiro|quarto|[1-4]o)$/.exec(fullText)?.[1] ?? ''] ?? null),
     };
   }
