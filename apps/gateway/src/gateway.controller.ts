@@ -278,6 +278,6 @@ export class AskController {
         { 'Retry-After': String(decision.retryAfterSeconds) },
       );
     }
-    return decision.charge!;
+    return decision.charge;
   }
 }

@@ -26,14 +26,15 @@ export type QuotaPolicy = z.infer<typeof QuotaPolicy>;
 
 export const loadQuotaPolicy = () => loadPolicy('quotas', QuotaPolicy);
 
-export interface RateDecision {
-  allowed: boolean;
-  /** Seconds until the exhausted window resets (for Retry-After). */
-  retryAfterSeconds: number;
-  limit: 'minute' | 'day' | null;
-  /** An allowed hit's receipt: what `refund` needs to find the windows it was counted in. */
-  charge?: RateCharge;
-}
+/** An allowed hit, with its receipt (what `refund` needs to find the windows it was counted in), or a refused one. */
+export type RateDecision =
+  | { allowed: true; retryAfterSeconds: 0; limit: null; charge: RateCharge }
+  | {
+      allowed: false;
+      /** Seconds until the exhausted window resets (for Retry-After). */
+      retryAfterSeconds: number;
+      limit: 'minute' | 'day';
+    };
 
 /**
  * When each budget's window that counted a hit ends (epoch ms, one per budget). A window is told from

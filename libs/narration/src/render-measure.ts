@@ -1,6 +1,6 @@
 import type { MeasureDef } from '@cota/catalog';
 import type { MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
-import { describePeriod } from '@cota/periods';
+import { describePeriod, isOneDay, isSpan } from '@cota/periods';
 import { formatDate, formatDecimal, formatMonthShort, formatMonthYear, monthName } from '@cota/text';
 import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, toDecimal } from './format';
 
@@ -449,11 +449,11 @@ function valueSentence({ r, v, name, who, when, val, at, spec }: Said): string {
     return `${cap(name)} ${who}${when || ' nos últimos 12 meses'} foi ${val}: ${formatMoney(v.start.value)} em dividendos por cota sobre ${price}.${publishedNote(v, r.unit, name)}`;
   }
   const oneMonth = r.grain === 'month' && v.period && v.period.from.slice(0, 7) === v.period.to.slice(0, 7);
-  const span = !oneMonth && spec && spec.kind !== 'latest' && spec.kind !== 'previous_session' && spec.kind !== 'ago' && !(spec.kind === 'range' && spec.grain === 'day');
+  const span = !oneMonth && isSpan(spec);
   if (oneMonth) return `${cap(name)} ${who}${when} foi ${val}.`;
   if (span) return `${cap(name)} ${who}${when} foi ${val}, no último dado do período (${at}).`;
   // A day without a value (a holiday, a weekend): say so, and give the last value before it.
-  const asked = spec && spec.kind === 'range' && spec.grain === 'day' ? spec.from : null;
+  const asked = isOneDay(spec) ? (spec?.kind === 'range' ? spec.from : (v.period?.from ?? null)) : null;
   if (asked && v.date && v.date.slice(0, 10) !== asked)
     return `Não há dado em ${formatDate(asked)} (dia sem pregão ou sem publicação); ${name} ${who} no dia anterior mais próximo, ${at}, foi ${val}.`;
   return `${cap(name)} ${who}${asked ? '' : when} em ${at} foi ${val}.`;

@@ -3,3 +3,4 @@ export * from './resolve';
 export * from './label';
 export * from './today';
 export * from './shift';
+export * from './kinds';

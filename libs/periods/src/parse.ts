@@ -324,6 +324,7 @@ const RULES: Rule[] = [
     build: (m) => {
       const day = Number(m[1] ?? m[2]);
       const month = m[3] ? Number(m[3]) : null;
+      // (the year is not known yet: checked against a leap year, so 29/02 is a day)
       if (day < 1 || day > 31 || (month !== null && (month < 1 || month > 12 || day > lastDay(2024, month)))) return null;
       return { kind: 'day_of_month', day, month };
     },
@@ -347,11 +348,13 @@ const SHIFT_COUNT: Record<string, number> = { um: 1, uma: 1, dois: 2, duas: 2, t
 const singular = (u: string) => ({ meses: 'mes', dias: 'dia', anos: 'ano' })[u] ?? u;
 // "e a selic rendeu quanto nesse mês?": the month the conversation is about (offset 0).
 const LAST_DAY = /\b(?:n?o\s+)?ultimo\s+dia\s+(?:d[oe]|dess[ea]|dest[ea]|daquel[ea])\s+mes\b/;
-// "desse mês", "daquele dia" point at it too ("deste mês" is today's month: another rule).
-const SAME = /\b(?:[nd]?ess[ea]|[nd]aquel[ea]|n?o\s+mesmo|na\s+mesma)\s+(dia|pregao|mes|trimestre|semestre|data)\b/;
+// "desse mês", "daquele dia" point at it too ("deste mês" is today's month: another rule); so does a bare unit that
+// ends the question ("e quanto subiu no semestre?" after a day: the semester that day is in).
+const SAME = /\b(?:[nd]?ess[ea]|[nd]aquel[ea]|n?o\s+mesmo|na\s+mesma)\s+(dia|pregao|mes|trimestre|semestre|data)\b|\bn[oa]\s+(mes|trimestre|semestre|ano)(?=\s*[?!.]*\s*$)/;
 
 /** What a shift means with no period to move from: backwards from the latest data, forwards nothing. */
 function unanchored(shift: PeriodShift): PeriodSpec {
+  if (shift.offset === 0 && shift.unit === 'year') return { kind: 'relative_year', offset: 0, to_date: true };
   if (shift.offset === 0) return shift.unit === 'month' ? { kind: 'relative_month', offset: 0 } : { kind: 'latest' };
   if (shift.offset > 0) return { kind: 'latest' };
   if (shift.unit === 'day') return { kind: 'previous_session' };
@@ -372,7 +375,8 @@ export function parsePeriod(question: string): ParsedPeriod | null {
   }
   const same = SAME.exec(text);
   if (same && !firstRule(text.replace(same[0], ' '))) {
-    const shift: PeriodShift = { unit: SHIFT_UNITS[same[1] === 'data' ? 'dia' : same[1]], offset: 0 };
+    const unit = same[1] ?? same[2];
+    const shift: PeriodShift = { unit: SHIFT_UNITS[unit === 'data' ? 'dia' : unit], offset: 0 };
     return { spec: unanchored(shift), matched: same[0].trim(), shift };
   }
   const s = SHIFT.exec(text);

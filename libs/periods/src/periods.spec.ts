@@ -90,6 +90,9 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
     ['no ano anterior', { unit: 'year', offset: -1 }, { kind: 'relative_year', offset: -1, to_date: false }],
     ['e a selic rendeu qto nesse mes?', { unit: 'month', offset: 0 }, { kind: 'relative_month', offset: 0 }],
     ['e o patrimonio liquido nessa data?', { unit: 'day', offset: 0 }, { kind: 'latest' }],
+    // A bare unit ending the question is the one the conversation's date is in; alone, "no ano" is this year.
+    ['e quanto subiu no semestre?', { unit: 'semester', offset: 0 }, { kind: 'latest' }],
+    ['e quanto variou no ano?', { unit: 'year', offset: 0 }, { kind: 'relative_year', offset: 0, to_date: true }],
   ])('%s', (q, shift, alone) => expect(parsePeriod(q)).toMatchObject({ shift, spec: alone }));
 
   it('two dates joined by "e" span from one to the other; a range said with "entre" stays one range', () => {

@@ -101,8 +101,8 @@ export class Planner {
   }
 
   /** The questions a compound question is made of ("o cnpj e o p/vp do X" → two), or null. */
-  compoundParts(question: string): string[] | null {
-    return this.compound.split(question, this.recognizeTickers(question).tickers);
+  compoundParts(question: string, tickers: readonly string[]): string[] | null {
+    return this.compound.split(question, tickers);
   }
 
   /** Replaces the fund list (the service refreshes it from the warehouse). */

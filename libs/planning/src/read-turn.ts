@@ -78,7 +78,8 @@ export class TurnReader {
 
   async read(question: string, state: ConversationState | null): Promise<PlanResponse> {
     const whole = await this.readOne(question, state);
-    const asked = this.planner.compoundParts(question);
+    // (the funds the whole reading found: a clause without them is asked of them)
+    const asked = this.planner.compoundParts(question, whole.tickers_in_text);
     if (!asked || !compoundable(whole)) return whole;
     const parts = await Promise.all(asked.map(async (part) => ({ ...(await this.readOne(part, state)), asked: part })));
     if (!splitPays(whole, parts)) return whole;

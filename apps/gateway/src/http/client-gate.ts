@@ -54,6 +54,6 @@ export class ClientGate {
         { 'Retry-After': String(decision.retryAfterSeconds) },
       );
     }
-    return decision.charge!;
+    return decision.charge;
   }
 }

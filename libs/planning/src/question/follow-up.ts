@@ -1,8 +1,8 @@
 import { MAX_QUESTION_SUBJECTS, type FollowUpMeta, type QueryParams, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog } from '@cota/catalog';
-import { shiftPeriod, yearOf } from '@cota/periods';
+import { isOneDay, isSpan, resolvePeriod, shiftPeriod, yearOf } from '@cota/periods';
 import { fold } from '@cota/text';
-import { isMixedSeries, isSpan } from './series';
+import { isMixedSeries } from './series';
 import { chooseAgg, LISTED_REFERENCE, QuestionReading } from './structure';
 
 export interface PreviousTurn {
@@ -295,21 +295,9 @@ function editPeriod(edit: FollowUpEdit): Period {
   }
   if (period?.kind === 'day_of_month' && prev.period?.kind === 'range') {
     // "e no dia 20?" after the close of 13/06/2025: the 20th of that month; "e em 10/06?": of that year.
-    const [y, m] = prev.period.to.split('-').map(Number);
-    const month = period.month ?? m;
-    const day = String(Math.min(period.day, new Date(Date.UTC(y, month, 0)).getUTCDate())).padStart(2, '0');
-    const at = `${y}-${String(month).padStart(2, '0')}-${day}`;
+    const day = resolvePeriod(period, prev.period, Number(prev.period.to.slice(0, 4)));
     changed.push(`period (day ${period.day}${period.month ? `/${period.month}` : ''} of the previous question's ${period.month ? 'year' : 'month'})`);
-    return { kind: 'range', from: at, to: at, grain: 'day' };
-  }
-  // ("no ano" alone reads as this calendar year; after a question about another date it is that date's year)
-  const thisYear = period?.kind === 'relative_year' && period.offset === 0;
-  if ((!period || thisYear) && prev.period?.kind === 'range' && reading.cues.includes('containing_unit')) {
-    const unit = reading.containingUnit;
-    if (unit) {
-      changed.push(`period (the ${unit} the previous question's date is in)`);
-      return containingUnit(prev.period.to, unit);
-    }
+    return { kind: 'range', ...day, grain: 'day' };
   }
   if (!period && prev.period && reading.aggNamed && cur.agg === 'last' && !reading.cues.includes('same_period')) {
     // "e qual o último dividendo dele?" after the largest of 2023: the latest one, not the last of that year.
@@ -337,16 +325,6 @@ function editPeriod(edit: FollowUpEdit): Period {
   }
   changed.push('period');
   return period;
-}
-
-/** The month, quarter or semester a date is in. */
-function containingUnit(date: string, unit: 'month' | 'quarter' | 'semester' | 'year'): RangePeriod {
-  const [y, m] = date.split('-').map(Number);
-  const len = unit === 'month' ? 1 : unit === 'quarter' ? 3 : unit === 'semester' ? 6 : 12;
-  const m1 = Math.floor((m - 1) / len) * len + 1;
-  const m2 = m1 + len - 1;
-  const last = new Date(Date.UTC(y, m2, 0)).getUTCDate();
-  return { kind: 'range', from: `${y}-${String(m1).padStart(2, '0')}-01`, to: `${y}-${String(m2).padStart(2, '0')}-${last}`, grain: unit };
 }
 
 /** The nth quarter or semester (1-based) of the year of a quarter or semester. */
@@ -428,7 +406,7 @@ function editAggregation(edit: FollowUpEdit, measure: string | null, period: Per
   // (a shift, "no trimestre seguinte", is read as 'latest' until it is moved from the previous period)
   const latestNamed = cur.period?.kind === 'latest' && !reading.shift && !!prevAgg && SPAN_AGGS.has(prevAgg);
   // "quantos pagamentos foram?" → "e a cotação dele em 25/06/2025?": another measure at one day has no span to count.
-  const oneDay = period?.kind === 'range' && period.grain === 'day' && measure !== prev.measure && !!prevAgg && SPAN_AGGS.has(prevAgg);
+  const oneDay = isOneDay(period) && measure !== prev.measure && !!prevAgg && SPAN_AGGS.has(prevAgg);
   const keepAgg = !reading.aggNamed && !spanNamed && !latestNamed && !oneDay && prevAgg && def.aggregations.includes(prevAgg) && (measure === prev.measure || prevAgg !== 'value');
   if (!reading.aggNamed && reading.aggWanted.length && !cur.measure) {
     // "e a acumulada de 2024?" after the Selic's mean: the words name an aggregation of the kept measure.

@@ -3,7 +3,8 @@ import { queryParams } from '@cota/contracts';
 import { MeasureCatalog } from '@cota/catalog';
 import type { PlanningPolicies } from '../policies';
 import type { QuestionReading } from './structure';
-import { isMixedSeries, isSpan } from './series';
+import { isMixedSeries } from './series';
+import { isOneDay, isSpan } from '@cota/periods';
 
 /** Entities whose questions a measure can answer better (the rows they list are a measure's series). */
 export function measureFamily(catalog: MeasureCatalog): Set<string> {
@@ -17,7 +18,7 @@ export function measureFamily(catalog: MeasureCatalog): Set<string> {
 /** Several market series and no one measure serves them all: a panel at one date. */
 export function isPanel(q: StructuredQuestion, catalog: MeasureCatalog): boolean {
   const p = q.period;
-  const atADate = !p || p.kind === 'latest' || p.kind === 'ago' || p.kind === 'previous_session' || (p.kind === 'range' && (p.grain === 'day' || p.grain === 'month'));
+  const atADate = !p || p.kind === 'latest' || p.kind === 'ago' || p.kind === 'previous_session' || isOneDay(p) || (p.kind === 'range' && p.grain === 'month');
   return isMixedSeries(q.subjects, catalog) && atADate;
 }
 

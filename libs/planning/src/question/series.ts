@@ -8,8 +8,3 @@ export function isMixedSeries(subjects: StructuredQuestion['subjects'], catalog:
   if (subjects.length < 2 || market.length === 0 || subjects.some((s) => s.kind === 'portfolio')) return false;
   return !Object.values(catalog.measures).some((m) => subjects.every((s) => s.kind === m.subject && (!m.subject_ids || m.subject_ids.includes(s.id))));
 }
-
-/** A period that spans time (a month, a year, "desde 2020"), not one date ("hoje", "ontem", a day). */
-export function isSpan(p: StructuredQuestion['period']): boolean {
-  return !!p && !['latest', 'previous_session', 'ago'].includes(p.kind) && !(p.kind === 'range' && p.grain === 'day');
-}

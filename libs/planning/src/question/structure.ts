@@ -1,9 +1,9 @@
 import { MAX_QUESTION_SUBJECTS, type MeasureAgg, type PeriodSpec, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
-import { parsePeriod, type ParsedPeriod, PeriodShift } from '@cota/periods';
+import { isSpan, parsePeriod, type ParsedPeriod, PeriodShift } from '@cota/periods';
 import { normalize } from '@cota/text';
 import { readNumericConditions } from '../conditions';
-import { isMixedSeries, isSpan } from './series';
+import { isMixedSeries } from './series';
 
 /** A phrase of the measure catalog compiled once: matched on whole words of the normalised text. */
 interface Phrase {
@@ -30,8 +30,6 @@ export interface QuestionReading {
   cues: FollowUpCue[];
   /** "e no segundo?": an ordinal with no noun, the same kind of period as the previous one (1-4), else null. */
   ordinal: number | null;
-  /** "no semestre": the unit a follow-up asks of the previous question's date (the `containing_unit` cue), else null. */
-  containingUnit: 'month' | 'quarter' | 'semester' | 'year' | null;
   /** "e no mês seguinte?": the period next to the conversation's, else null. */
   shift: PeriodShift | null;
   /** The order a comparison phrase asks ("e o maior valor de mercado?"), even with one subject or none. */
@@ -48,17 +46,7 @@ export interface QuestionReading {
 const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceiro: 3, quarto: 4, '1o': 1, '2o': 2, '3o': 3, '4o': 4 };
 
 export type FollowUpCue =
-  | 'same_period'
-  | 'between_answers'
-  | 'add_subject'
-  | 'include_subject'
-  | 'among_previous'
-  | 'among_list'
-  | 'opener'
-  | 'refers_fund'
-  | 'refers_subject'
-  | 'refers_listed'
-  | 'containing_unit';
+  'same_period' | 'between_answers' | 'add_subject' | 'include_subject' | 'among_previous' | 'among_list' | 'opener' | 'refers_fund' | 'refers_subject' | 'refers_listed';
 
 /** Counted or plural nouns after "entre esses ..." that name dates, not funds ("entre esses dois meses"). */
 const NOT_FUNDS = '(?! (?:meses|datas|dias|anos|periodos|momentos|valores|pagamentos|dividendos)(?= |$))';
@@ -67,11 +55,7 @@ const NOT_FUNDS = '(?! (?:meses|datas|dias|anos|periodos|momentos|valores|pagame
 export const LISTED_REFERENCE =
   /(?:^|\s)(?:d?o|no|pro|pelo|ao)\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s*[?!.]*\s*$|\s*,)/;
 
-const CONTAINING_UNITS: Record<string, 'month' | 'quarter' | 'semester' | 'year'> = { mes: 'month', trimestre: 'quarter', semestre: 'semester', ano: 'year' };
-
 const CUES: Array<[FollowUpCue, RegExp]> = [
-  // "e quanto subiu no semestre?" after a day: the semester (month, quarter) that day is in.
-  ['containing_unit', /(?:^| )n[oa] (?:semestre|trimestre|mes|ano)(?= *[?!.]* *$)/],
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
   // "entre esses dois meses", "nesse intervalo": from the one answer's date to the other's.
   ['between_answers', /(?:^| )(?:nesse|neste) intervalo(?= |$)|(?:^| )entre (?:esses|essas|estes|estas|as|os) (?:dois|duas) (?:meses|datas|dias|anos|periodos|momentos)(?= |$)/],
@@ -181,8 +165,7 @@ export class QuestionReader {
     if (aggWanted.has('count')) for (const h of this.aggWords) if (MOVES.has(h.agg) && ` ${fullText} `.includes(h.phrase.padded)) aggWanted.add(h.agg);
     const spanned = isSpan(period?.spec ?? null);
     const { measure, impliedPortfolio, mixed } = this.settleSubjectsAndMeasure(subjects, measureHit?.measure ?? null, aggWanted, compareHit !== null, spanned);
-    // (the unit a follow-up asks of the previous date is read with its period words: "no ano" is one)
-    const cues = CUES.filter(([c, re]) => re.test(c === 'containing_unit' ? fullText : text)).map(([c]) => c);
+    const cues = CUES.filter(([, re]) => re.test(text)).map(([c]) => c);
     // A list pointed at is also a choice among the previous funds.
     if (cues.includes('among_list') && !cues.includes('among_previous')) cues.push('among_previous');
     if (cues.includes('include_subject') && !cues.includes('add_subject')) cues.push('add_subject');
@@ -230,7 +213,6 @@ export class QuestionReader {
       impliedPortfolio,
       cues,
       editWords: [...periodWords.trim().split(' '), ...aggHits.map((h) => normalize(h.phrase.text)), ...(compareHit ? [normalize(compareHit.phrase.text)] : [])].filter(Boolean),
-      containingUnit: cues.includes('containing_unit') ? CONTAINING_UNITS[/ n[oa] (semestre|trimestre|mes|ano)\b/.exec(` ${fullText}`)![1]] : null,
       ordinal: period ? null : (ORDINAL_WORDS[/^(?:e )?(?:n?[oa] |e )?(primeiro|segundo|terceiro|quarto|[1-4]o)$/.exec(fullText)?.[1] ?? ''] ?? null),
     };
   }
@@ -465,7 +447,7 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   if (grouped || has('list')) return allowed('list') ? 'list' : m.default_agg;
   if (has('first')) return 'first';
   if (has('last') && m.kind === 'flow') return 'last';
-  const span = period && period.kind !== 'latest' && period.kind !== 'previous_session' && !(period.kind === 'range' && period.grain === 'day');
+  const span = isSpan(period);
   if (m.kind === 'monthly_rate' && span && !(period?.kind === 'range' && period.grain === 'month') && !(period?.kind === 'months_of_year' && period.from_month === period.to_month))
     return 'accumulated';
   // "quanto já recebi do BTAL11?", "desde que comprei": the client's own flow without a period is all of it.

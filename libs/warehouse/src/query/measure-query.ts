@@ -1,7 +1,7 @@
 import type { MeasureAgg, MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { CotaError } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
-import { addDays, resolvePeriod, todayInBrazil } from '@cota/periods';
+import { addDays, isOneDay, resolvePeriod, todayInBrazil } from '@cota/periods';
 import type { SqlRunner } from './entity-query.service';
 import { SPIKE_CHECKED_SERIES } from '../derived/plausibility';
 
@@ -643,7 +643,7 @@ function snapshotValue(m: MeasureDef, snapshot: Raw | undefined, coverage: Measu
 function statsFrom(m: MeasureDef, agg: MeasureAgg, question: StructuredQuestion, period: { from: string; to: string }, wantRows: boolean): string {
   // The value "on" a day is the last one on or before it (a holiday, a monthly rate published for its
   // month): the answer states the value's own date.
-  const day = question.period?.kind === 'range' && question.period.grain === 'day' && (agg === 'value' || agg === 'last');
+  const day = isOneDay(question.period) && (agg === 'value' || agg === 'last');
   // "A Selic hoje" needs the series' last value, not statistics over its forty years.
   // (Only for the latest: the series' last date is inside the window by definition.)
   const latestOnly = (!question.period || question.period.kind === 'latest') && (agg === 'value' || agg === 'last') && !wantRows;
