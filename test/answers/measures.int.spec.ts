@@ -65,6 +65,19 @@ describe("the issue's examples", () => {
     expect(text).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
   });
 
+  it("the best and the worst month of a year: each month's own variation, then the extreme (market16 ifix_daily.csv)", async () => {
+    // May 2023: 3.013,46 (31/05) over 2.858,23 (28/04) = +5,43%; October 2024: 3.204,84 over 3.305,97 = -3,06%.
+    const best = await answer('qual foi o melhor mes do ifix em 2023?');
+    expect(best.text).toContain('O melhor mês do IFIX em 2023 foi maio de 2023: +5,43% (de 2.858,23 pontos em 28/04/2023 para 3.013,46 pontos em 31/05/2023).');
+    const worst = await answer('em que mês o IFIX mais caiu em 2024?');
+    expect(worst.text).toContain('O pior mês do IFIX em 2024 foi outubro de 2024: -3,06%');
+    const other = await answer('e o melhor?', worst.plan);
+    expect(other.text).toContain('O melhor mês do IFIX em 2024 foi março de 2024: +1,43%');
+    // HGLG11 paid R$ 1,10 every month of 2024: no month stands out, and the answer says so.
+    const tie = await answer('em qual mes o hglg11 mais pagou dividendos em 2024?');
+    expect(tie.text).toContain('R$ 1,10 em todos os 12 meses, sem um mês de maior valor');
+  });
+
   it('follow-ups edit the previous question: "e em abril?", "e do HGLG11?"', async () => {
     const march = await answer('preço do XPML11 em março de 2024');
     const april = await answer('e em abril?', march.plan);
@@ -148,6 +161,19 @@ describe('periods, bases and groupings the raw files decide', () => {
     );
     const listed = await answer('me lista meus fiis com a quantidade de cotas', null, 'cliente-demo-3');
     for (const line of ['60 cotas do BTLG11', '50 cotas do HGRU11', '40 cotas do BTAL11']) expect(listed.text).toContain(line);
+  });
+
+  it("a sale's follow-ups read in the sale's family: how many, at what price, with what result", async () => {
+    // cliente-demo-2 sold 40 HGCR11 on 30/09/2022 at R$ 104,71 (average cost R$ 107,87: -R$ 126,40).
+    const sold = await answer('vendi quantas cotas de hgcr11?', null, 'cliente-demo-2');
+    expect(sold.text).toContain('As cotas vendidas do HGCR11 somam 40 (1 venda)');
+    const price = await answer('a que preço?', sold.plan, 'cliente-demo-2');
+    expect(price.text).toContain('O preço de venda do HGCR11 em 30/09/2022 foi R$ 104,71');
+    const result = await answer('e deu lucro ou prejuízo?', price.plan, 'cliente-demo-2');
+    expect(result.text).toContain('O resultado das vendas do HGCR11 soma -R$ 126,40 (1 venda)');
+    // A total over the whole portfolio names the fund its one sale was of.
+    const all = await answer('quanto lucrei com vendas de fii?', null, 'cliente-demo-3');
+    expect(all.text).toContain('R$ 168,70 (1 venda: XPIN11)');
   });
 });
 

@@ -98,6 +98,18 @@ export const MeasureDefSchema = z
       .object({ column: Ident, equals: z.string().regex(/^[a-z0-9_]{1,32}$/, 'must be a plain lower-case code') })
       .strict()
       .optional(),
+    /**
+     * The source's own figure of the measure in the same row (`table` at the value's date), said beside
+     * Cota's when they differ, in its own unit, with a note on what it lacks (a volatility with no stated unit).
+     */
+    published: z
+      .object({ value_column: Ident, unit: Unit, source: z.string().min(1), note: z.string().min(1) })
+      .strict()
+      .optional(),
+    /** Amounts per share of a fund (a distribution): a holding said ("com 500 cotas") is also said in total. */
+    per_share: z.boolean().default(false),
+    /** The client's own income of a fund asked for a holding said ("se eu tivesse 500 cotas"): that fund measure per share. */
+    per_share_measure: z.string().optional(),
     /** Said after the value when a fallback measure answered in this one's place. */
     fallback_note: z.string().optional(),
     /**
@@ -116,9 +128,19 @@ export const MeasureDefSchema = z
     as_of_close: z.boolean().default(false),
     /** Words that name this measure only when the question is about the client's holdings ("preço médio do KNIP11 na minha carteira"). */
     client_words: z.array(z.string().min(1)).default([]),
+    /**
+     * Measures of one family (the client's sales) read each other's follow-ups: right after a question of the
+     * family, `family_words` name this measure too ("vendi quantas cotas?" → "a que preço?" is the sale's price).
+     */
+    family: z
+      .string()
+      .regex(/^[a-z_]{2,32}$/)
+      .optional(),
+    family_words: z.array(z.string().min(1)).default([]),
   })
   .strict()
   .superRefine((m, ctx) => {
+    if (m.family_words.length && !m.family) ctx.addIssue({ code: 'custom', path: ['family_words'], message: 'family words need the family they are read in' });
     if (m.subject === 'portfolio' && !m.client_column) ctx.addIssue({ code: 'custom', path: ['client_column'], message: 'portfolio measures must be filtered by client' });
     if (m.client_column && m.subject !== 'portfolio') ctx.addIssue({ code: 'custom', path: ['subject'], message: 'client measures are portfolio measures' });
     if (!m.aggregations.includes(m.default_agg)) ctx.addIssue({ code: 'custom', path: ['default_agg'], message: 'must be one of aggregations' });
@@ -143,6 +165,13 @@ export const MeasureCatalogSchema = z
     aggregations: AggWords,
     group_by: z.object({ month: Words, year: Words }),
     compare: z.object({ max: Words, min: Words }),
+    /**
+     * "o melhor mês do IFIX em 2023", "em que mês o IFIX mais caiu": the group (month, year) asked for by its
+     * unit ("qual mês", "melhor mês"), and the words of the direction its own figure is picked by.
+     */
+    group_extreme: z.object({ units: z.object({ month: Words, year: Words }), max: Words, min: Words }).strict(),
+    /** "quando eu comprei o HGLG11?": a flow asked when, with nothing else asked of it, lists its rows with their dates. */
+    dates_asked: Words,
     /** The client's positions: a fund measure asked of "meus fundos" is asked of each, weighted by value for averages. */
     portfolio: z.object({ table: Ident, client_column: Ident, ticker_column: Ident, weight_column: Ident }).strict(),
     /** The measure an entity answer stands for when its question named none (for follow-ups to edit). */
@@ -155,6 +184,9 @@ export const MeasureCatalogSchema = z
     }
     for (const [name, m] of Object.entries(c.measures)) {
       if (m.fallback_measure && !c.measures[m.fallback_measure]) ctx.addIssue({ code: 'custom', path: ['measures', name, 'fallback_measure'], message: 'is not a measure' });
+      if (m.per_share_measure && !c.measures[m.per_share_measure]?.per_share) {
+        ctx.addIssue({ code: 'custom', path: ['measures', name, 'per_share_measure'], message: 'is not a per-share measure' });
+      }
       if (m.kind === 'yield' && (!m.price_measure || c.measures[m.price_measure]?.kind !== 'level')) {
         ctx.addIssue({ code: 'custom', path: ['measures', name, 'price_measure'], message: 'a yield needs the level measure it divides by' });
       }
@@ -173,6 +205,8 @@ export interface MeasureCatalog {
   aggregations: Record<MeasureAgg, string[]>;
   group_by: { month: string[]; year: string[] };
   compare: { max: string[]; min: string[] };
+  group_extreme: { units: { month: string[]; year: string[] }; max: string[]; min: string[] };
+  dates_asked: string[];
   entity_defaults: Record<string, string>;
   portfolio: { table: string; client_column: string; ticker_column: string; weight_column: string };
 }

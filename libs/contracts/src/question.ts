@@ -92,6 +92,13 @@ export const StructuredQuestion = z.object({
   group_by: z.enum(['month', 'year']).nullable(),
   /** "qual é maior/melhor/paga mais": the comparison names a winner by this order. */
   compare: z.enum(['max', 'min']).nullable(),
+  /**
+   * "o melhor mês do IFIX em 2023", "em que mês o IFIX mais caiu": `agg` (max/min) picks among the groups'
+   * own figures (a level's variation in each month, a flow's total), not among the values.
+   */
+  /** "se eu tivesse 500 cotas do HGLG11": a holding said; a per-share figure is also said for that many shares. */
+  shares: z.number().int().positive().max(100_000_000).optional(),
+  extreme_group: z.boolean().optional(),
   /** "em quantos meses o IPCA passou de 1%": the values counted are those above/below a level. */
   condition: z
     .object({ op: z.enum(['gt', 'lt']), value: z.number() })
@@ -150,6 +157,8 @@ export const MeasureValue = z.object({
   skipped: z.array(z.object({ date: IsoDate, value: z.number().nullable() })).default([]),
   /** Values listed or grouped (per month), newest last. */
   rows: z.array(z.object({ date: IsoDate, value: z.number() })),
+  /** A client's figure over the whole portfolio: the funds its rows came from, in order. */
+  funds: z.array(z.string()).default([]),
   /** Dates the series has for this subject: a period without data is answered with them. */
   coverage: z.object({ from: IsoDate, to: IsoDate }).nullable(),
   /** The period the values came from, resolved to dates. */
@@ -178,6 +187,8 @@ export const MeasureResult = z.object({
   /** Unit of the aggregate when it differs from the measure's (a price's variation is a percentage). */
   value_unit: MeasureUnit,
   group_by: z.enum(['month', 'year']).nullable(),
+  /** `agg` picked the month (year) whose own figure is the extreme; `values[].rows` are those figures. */
+  extreme_group: z.boolean().optional(),
   /** What to say when a fallback measure answered (the catalog's note, pt-BR). */
   fallback_note: z.string().nullable().default(null),
   /** Monthly series are dated by month in answers. */

@@ -138,8 +138,14 @@ describe('referenceFromCommit', () => {
     ['no ticker', { tickers: [] }],
     ['two tickers', { tickers: ['HGLG11', 'MXRF11'] }],
     ['a market entity', { entity: 'history_currency_rates', tickers: [] }],
-    ['a client entity', { entity: 'client_fiis_positions' }],
+    ['a client answer about several funds', { entity: 'client_fiis_positions', tickers: ['HGLG11', 'KNRI11'] }],
+    ['a client answer about no fund', { entity: 'client_fiis_enriched_portfolio', tickers: [] }],
   ])('leaves the reference alone for %s', (_, override) => {
     expect(referenceFromCommit(policy, { ...ok, ...override }, now)).toBeNull();
+  });
+
+  it("records the fund of the client's own figure of one fund ('quanto investi no KNHY11?' → 'qual o CNPJ dele?')", () => {
+    const r = referenceFromCommit(policy, { ...ok, entity: 'client_fiis_positions', intent: 'client_fiis_positions', tickers: ['KNHY11'] }, now);
+    expect(r?.ticker).toBe('KNHY11');
   });
 });

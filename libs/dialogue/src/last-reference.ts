@@ -87,18 +87,20 @@ export interface CommitOutcome {
 
 /**
  * The reference a finished turn leaves behind, or null when it must not touch it: only an accepted,
- * successful answer about exactly one ticker, for an entity allowed to carry a reference.
- * (A market question therefore neither inherits nor erases the reference.)
+ * successful answer about exactly one ticker, for an entity allowed to carry a reference or for the
+ * client's own figure of one fund ("quanto investi no KNHY11?": "qual o CNPJ dele?" is about KNHY11;
+ * a client entity still never inherits one). A market question neither inherits nor erases the reference.
  */
-export function referenceFromCommit(policy: Pick<ContextPolicy, 'enabled' | 'last_reference'>, outcome: CommitOutcome, now: Date): LastReference | null {
+export function referenceFromCommit(policy: Pick<ContextPolicy, 'enabled' | 'last_reference' | 'entity_classes'>, outcome: CommitOutcome, now: Date): LastReference | null {
   if (!policy.enabled || !policy.last_reference.enable_last_ticker) return null;
   if (!outcome.accepted || outcome.status !== 'ok') return null;
   const tickers = [...new Set(outcome.tickers)];
   if (tickers.length !== 1) return null;
-  if (!outcome.entity || !policy.last_reference.allowed_entities.includes(outcome.entity)) return null;
+  const entity = outcome.entity;
+  if (!entity || !(policy.last_reference.allowed_entities.includes(entity) || policy.entity_classes[entity] === 'client')) return null;
   return {
     ticker: tickers[0],
-    entity: outcome.entity,
+    entity,
     intent: outcome.intent,
     updated_at: now.toISOString(),
     turn_index: outcome.turnIndex,

@@ -13,6 +13,7 @@ const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResu
   end: { date: '2024-12-30', value: 3116.28 },
   count: 251,
   rows: [],
+  funds: [],
   coverage: { from: '2010-12-30', to: '2025-12-23' },
   period: { from: '2024-01-01', to: '2024-12-31' },
   adjusted: false,
@@ -303,5 +304,98 @@ describe('a current DY says the price it divides by, and what kind of price it i
   it('a traded close is said as the close', () => {
     const text = renderMeasure(dy({ value: 8.37, price_kind: 'close', end: { date: '2025-06-25', value: 143.34 } }), q);
     expect(text).toContain('R$ 12,00 em dividendos por cota sobre o fechamento de R$ 143,34 em 25/06/2025');
+  });
+});
+
+describe('the best or worst month, trades listed, the source figure beside', () => {
+  it('says the extreme month with its move, and every month tied at the extreme', () => {
+    const monthly = (rows: Array<[string, number]>, over: Partial<MeasureResult['values'][number]> = {}) => value({ rows: rows.map(([date, v]) => ({ date, value: v })), ...over });
+    const best = result({
+      agg: 'max',
+      group_by: 'month',
+      extreme_group: true,
+      values: [
+        monthly(
+          [
+            ['2023-04-28', 3.52],
+            ['2023-05-31', 5.43],
+          ],
+          {
+            value: 5.43,
+            date: '2023-05-31',
+            period: { from: '2023-01-01', to: '2023-12-31' },
+            start: { date: '2023-04-28', value: 2858.23 },
+            end: { date: '2023-05-31', value: 3013.46 },
+          },
+        ),
+      ],
+    });
+    const text = renderMeasure(best, { ...question, agg: 'max', group_by: 'month', period: { ...period, from: '2023-01-01', to: '2023-12-31' } });
+    expect(text).toContain('O melhor mês do IFIX em 2023 foi maio de 2023: +5,43% (de 2.858,23 pontos em 28/04/2023 para 3.013,46 pontos em 31/05/2023).');
+    expect(text).toContain('| Mês | Variação |');
+    const tie = result({
+      measure: 'dividend',
+      unit: 'brl',
+      value_unit: 'brl',
+      agg: 'max',
+      group_by: 'month',
+      extreme_group: true,
+      values: [
+        monthly(
+          [
+            ['2024-01-01', 1.1],
+            ['2024-02-01', 1.1],
+          ],
+          { subject: { kind: 'fund', id: 'HGLG11' }, value: 1.1, date: '2024-01-01', start: null, end: null, matched: ['2024-01-01', '2024-02-01'] },
+        ),
+      ],
+    });
+    expect(renderMeasure(tie, { ...question, subjects: [{ kind: 'fund', id: 'HGLG11' }], measure: 'dividend', agg: 'max', group_by: 'month' })).toContain(
+      'Os dividendos por cota do HGLG11 em 2024 foram de R$ 1,10 em todos os 2 meses, sem um mês de maior valor.',
+    );
+  });
+
+  it('lists one trade with its date and, over the whole portfolio, its fund', () => {
+    const sold = result({
+      measure: 'shares_sold',
+      entity: 'client_fiis_positions',
+      agg: 'list',
+      unit: 'count',
+      value_unit: 'count',
+      values: [
+        value({ subject: { kind: 'portfolio', id: 'PORTFOLIO' }, value: 40, date: '2022-09-30', rows: [{ date: '2022-09-30', value: 40 }], funds: ['HGCR11'], period: null }),
+      ],
+    });
+    expect(renderMeasure(sold, { ...question, subjects: [{ kind: 'portfolio', id: 'PORTFOLIO' }], measure: 'shares_sold', agg: 'list', period: null })).toContain(
+      'As cotas vendidas da sua carteira: 40, em 30/09/2022 (HGCR11).',
+    );
+  });
+
+  it('says a per-share amount for the holding the question supposes, computed exactly', () => {
+    const paid = result({
+      measure: 'dividend_paid',
+      entity: 'fiis_dividendos',
+      agg: 'total',
+      unit: 'brl',
+      value_unit: 'brl',
+      values: [value({ subject: { kind: 'fund', id: 'HGLG11' }, value: 13.2, count: 12, date: null })],
+    });
+    const q = { ...question, subjects: [{ kind: 'fund' as const, id: 'HGLG11' }], measure: 'dividend_paid', agg: 'total' as const, shares: 500 };
+    expect(renderMeasure(paid, q)).toContain('Com 500 cotas, seriam R$ 6.600,00 (R$ 13,20 por cota × 500).');
+    expect(renderMeasure(paid, { ...q, shares: undefined })).not.toContain('Com 500');
+  });
+
+  it("says the source's own figure beside Cota's when the catalog declares one", () => {
+    const vol = result({
+      measure: 'volatility',
+      entity: 'fiis_financials_risk',
+      agg: 'value',
+      unit: 'fraction',
+      value_unit: 'fraction',
+      values: [value({ subject: { kind: 'fund', id: 'KNRI11' }, value: 0.1223, date: '2024-12-30', published: { value: 1.87, date: '2024-12-30', paid_to: null }, period: null })],
+    });
+    expect(renderMeasure(vol, { ...question, subjects: [{ kind: 'fund', id: 'KNRI11' }], measure: 'volatility', agg: 'value', period: null })).toContain(
+      'foi 12,23% (a base araquem publica 1,87 nessa métrica, sem unidade).',
+    );
   });
 });

@@ -2,7 +2,7 @@ import type { MeasureDef } from '@cota/catalog';
 import type { MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { describePeriod, isOneDay, isSpan } from '@cota/periods';
 import { formatDate, formatDecimal, formatMonthShort, formatMonthYear, monthName } from '@cota/text';
-import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, toDecimal } from './format';
+import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, joinPt, toDecimal } from './format';
 
 type Unit = MeasureResult['unit'];
 
@@ -11,7 +11,7 @@ type Unit = MeasureResult['unit'];
  * the measure catalog's vocabulary (policies/measures.yaml), never restated here.
  */
 export type MeasureWords = Readonly<
-  Record<string, Pick<MeasureDef, 'answer_name' | 'row_noun'> & Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close' | 'plausible'>>>
+  Record<string, Pick<MeasureDef, 'answer_name' | 'row_noun'> & Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close' | 'plausible' | 'published' | 'per_share'>>>
 >;
 
 const nameOf = (words: MeasureWords, measure: string) => words[measure]?.answer_name ?? measure;
@@ -162,7 +162,7 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
   const name = nameOf(words, result.measure);
   const spec = question?.period ?? null;
   const ordered = inCompareOrder(result.values, question);
-  const lines = ordered.map((v) => sentence(result, v, name, spec, question?.condition ?? null, words));
+  const lines = ordered.map((v) => `${sentence(result, v, name, spec, question?.condition ?? null, words)}${holdingNote(result, v, question, words)}`);
   const parts = [lines.join('\n')];
   // "O DY médio da minha carteira": the funds' values weighted by what each is worth in it.
   if (result.portfolio && question?.agg === 'avg' && result.portfolio.value !== null) {
@@ -266,7 +266,24 @@ function sentence(r: MeasureResult, v: MeasureValue, name: string, spec: PeriodS
   // A total already says how many rows it summed.
   const extras = v.extra.filter((e) => e.value !== null && !(e.agg === 'count' && r.agg === 'total')).map((e) => extraPhrase(r, e));
   const body = v.fallback && v.value !== null && r.fallback_note ? `${main.replace(/\.$/, '')} (${r.fallback_note}).` : main;
-  return `${body}${extras.length ? ` ${extras.join(' ')}` : ''}`;
+  const said = `${body}${extras.length ? ` ${extras.join(' ')}` : ''}`;
+  const source = sourceFigure(r, v, words);
+  return source ? `${said.replace(/\.$/, '')}${source}.` : said;
+}
+
+/** " Com 500 cotas, seriam R$ 6.600,00 (R$ 13,20 por cota × 500)." for a holding the question supposes. */
+function holdingNote(r: MeasureResult, v: MeasureValue, question: StructuredQuestion | null, words: MeasureWords): string {
+  const n = question?.shares;
+  if (!n || v.value === null || !words[r.measure]?.per_share || r.value_unit !== 'brl' || ['count', 'changes', 'rises', 'falls'].includes(r.agg)) return '';
+  const total = toDecimal(v.value)!.times(n);
+  return ` Com ${formatInteger(n)} ${n === 1 ? 'cota' : 'cotas'}, ${n === 1 ? 'seria' : 'seriam'} ${formatMoney(total.toNumber())} (${formatMoney(v.value)} por cota × ${formatInteger(n)}).`;
+}
+
+/** "... foi 11,13% (a base araquem publica 1,44 nessa métrica, sem unidade)." */
+function sourceFigure(r: MeasureResult, v: MeasureValue, words: MeasureWords): string {
+  const def = words[r.measure]?.published;
+  if (!def || !v.published) return '';
+  return ` (${def.source} publica ${formatIn(def.unit, v.published.value)} nessa métrica, ${def.note})`;
 }
 
 const EXTRA_NAMES: Record<string, string> = { max: 'Máximo', min: 'Mínimo', first: 'Primeiro', last: 'Último', total: 'Total', count: 'Quantidade', avg: 'Média' };
@@ -307,7 +324,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       return accumulatedSentence(c);
     case 'max':
     case 'min':
-      return extremeSentence(c);
+      return r.extreme_group ? extremeGroupSentence(c) : extremeSentence(c);
     case 'total':
       return totalSentence(c);
     case 'avg':
@@ -322,6 +339,9 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       return `O primeiro valor ${who}${when} foi ${c.val}, em ${c.at}.`;
     case 'last':
       return lastSentence(c);
+    case 'list':
+      // (a list grouped by month says its latest value, as before: "paga quanto por mês?")
+      return r.group_by === null ? listSentence(c) : valueSentence(c);
     default:
       return valueSentence(c);
   }
@@ -392,12 +412,33 @@ function extremeSentence({ r, v, name, who, when, val, at, words }: Said): strin
   return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}${recordDate}${paidOn}.`;
 }
 
+/** "O melhor mês do IFIX em 2023 foi maio de 2023: +5,43% (de ... para ...)"; a flow's: "... somaram mais em dezembro de 2024". */
+function extremeGroupSentence({ r, v, name, who, when }: Said): string {
+  const unit = r.group_by === 'year' ? 'ano' : 'mês';
+  const groupOf = (d: string) => (r.group_by === 'year' ? d.slice(0, 4) : formatMonthYear(d));
+  const group = groupOf(v.date!);
+  const tied = v.matched && v.matched.length > 1 ? v.matched : null;
+  if (tied) {
+    const which = tied.length === v.rows.length ? `todos os ${tied.length} ${r.group_by === 'year' ? 'anos' : 'meses'}` : joinPt(tied.map(groupOf));
+    if (v.start && v.end)
+      return `${cap(bare(v.subject))}${when} teve a mesma variação, ${signed(v.value)}, em ${which}: não há um ${r.agg === 'max' ? 'melhor' : 'pior'} ${unit} único.`;
+    return `${cap(name)} ${who}${when} ${/^(os|as) /.test(name) ? 'foram' : 'foi'} de ${formatIn(r.unit, v.value)} em ${which}, sem um ${unit} de ${r.agg === 'max' ? 'maior' : 'menor'} valor.`;
+  }
+  if (v.start && v.end) {
+    const move = `de ${formatIn(r.unit, v.start.value)} em ${formatDate(v.start.date)} para ${formatIn(r.unit, v.end.value)} em ${formatDate(v.end.date)}`;
+    return `O ${r.agg === 'max' ? 'melhor' : 'pior'} ${unit} ${who}${when} foi ${group}: ${signed(v.value)} (${move}).`;
+  }
+  return `${cap(name)} ${who}${when} ${/^(os|as) /.test(name) ? 'somaram' : 'somou'} ${r.agg === 'max' ? 'mais' : 'menos'} em ${group}: ${formatIn(r.unit, v.value)}.`;
+}
+
 function totalSentence({ r, v, name, who, when, val, words }: Said): string {
   const { one, many } = nounOf(words, v.fallback ?? r.measure);
   const verb = /^(os|as) /.test(name) ? 'somam' : 'soma';
   // Positions valued at a close say which: "O valor de mercado da sua carteira, pelo fechamento de 25/06/2025, soma ...".
   const close = words[r.measure]?.as_of_close && v.date ? `, pelo fechamento de ${formatDate(v.date)},` : '';
-  return `${cap(name)} ${who}${when}${close} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}).`;
+  // A total over the portfolio that a few funds made names them ("(1 venda: XPIN11)").
+  const which = v.funds.length > 0 && v.funds.length <= 3 ? `: ${joinPt(v.funds)}` : '';
+  return `${cap(name)} ${who}${when}${close} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}${which}).`;
 }
 
 /** How many days (months) met the question's condition, else how many rows there were. */
@@ -432,7 +473,20 @@ function publishedNote(v: MeasureResult['values'][number], unit: MeasureResult['
 function lastSentence({ r, v, name, who, when, val, at }: Said): string {
   return r.measure === 'dividend'
     ? `O último dividendo ${who}${when} foi ${val} por cota, ${at ? `com data-com em ${at}${v.paid_on ? ` e pagamento em ${formatDate(v.paid_on)}` : ''}` : `pago em ${formatDate(v.paid_on as string)}`}.`
-    : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
+    : /^(os|as) /.test(name)
+      ? `${cap(name)} ${who}${when}: o valor mais recente é ${val}, em ${at}.`
+      : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
+}
+
+/** "As cotas compradas do BTAL11: 40, em 29/12/2022."; several rows are counted here and shown in the table after. */
+function listSentence(c: Said): string {
+  const { r, v, name, who, when, val, at, words } = c;
+  if (v.rows.length > 1) {
+    const { many } = nounOf(words, r.measure);
+    return `${cap(name)} ${who}${when}: ${v.rows.length} ${many}, de ${dateOf(r, v.rows[0].date)} a ${dateOf(r, v.rows[v.rows.length - 1].date)}.`;
+  }
+  const of = v.funds.length ? ` (${joinPt(v.funds)})` : '';
+  return v.rows.length === 1 ? `${cap(name)} ${who}${when}: ${val}, em ${at}${of}.` : valueSentence(c);
 }
 
 /** A single value: the client's own figures, a yield with its parts, or the value of a day, month or period. */
@@ -533,8 +587,10 @@ function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
             ? 'Pagamento'
             : 'Data';
   const fmt = (d: string) => (r.group_by === 'month' || r.grain === 'month' ? monthOf(d) : r.group_by === 'year' ? d.slice(0, 4) : formatDate(d));
-  const lines = v.rows.map((row) => `| ${fmt(row.date)} | ${formatIn(r.unit, row.value)} |`);
-  return [`| ${head} | Valor |`, '|---|---|', ...lines].join('\n');
+  // An extreme among months lists each month's own figure (a level's variation in it).
+  const unit = r.extreme_group ? r.value_unit : r.unit;
+  const lines = v.rows.map((row) => `| ${fmt(row.date)} | ${unit === 'pct' && r.unit !== 'pct' ? signed(row.value) : formatIn(unit, row.value)} |`);
+  return [`| ${head} | ${r.extreme_group && unit !== r.unit ? 'Variação' : 'Valor'} |`, '|---|---|', ...lines].join('\n');
 }
 
 /** "Fonte: B3/Banco Central, dados até 23/12/2025." for a measure answer (a month for monthly series). */

@@ -1,5 +1,5 @@
 import type { MeasureValue, PlanRun, StepOutcome, Synthesis } from '@cota/contracts';
-import { formatDate, formatMoney, formatPercent } from './format';
+import { formatDate, formatMoney, formatPercent, joinPt } from './format';
 import { markdownTable } from './render-table';
 import { dailyGapNote, formatIn } from './render-measure';
 
@@ -212,7 +212,3 @@ function partialVerdict(fund: string, bench: string, diff: number, note: string)
 
 /** A difference of two percentages, in percentage points ("2,87 p.p."). */
 const formatBrPoints = (v: number) => `${formatPercent(v).replace('%', '')} p.p.`;
-
-function joinPt(items: string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} e ${items.at(-1)}`;
-}

@@ -9,3 +9,11 @@ export function isOneDay(p: PeriodSpec | null | undefined): boolean {
 export function isSpan(p: PeriodSpec | null | undefined): boolean {
   return !!p && !['latest', 'previous_session', 'ago'].includes(p.kind) && !isOneDay(p);
 }
+
+/** A period wholly before `today` (ISO): "em 2023", "ano passado", "ontem", "últimos 6 meses"; "hoje" and "desde 2020" reach it. */
+export function isPast(p: PeriodSpec | null | undefined, today: string): boolean {
+  if (!p) return false;
+  if (p.kind === 'range') return p.to < today;
+  if (p.kind === 'relative_year' || p.kind === 'relative_month') return p.offset < 0;
+  return p.kind === 'previous_session' || p.kind === 'ago' || p.kind === 'trailing';
+}

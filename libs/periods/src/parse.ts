@@ -295,8 +295,8 @@ const RULES: Rule[] = [
   // ano passado · ano retrasado · este ano · acumulado do ano · ytd
   { re: /\b(?:(?:n?o\s+)?ano\s+(?:passado|anterior)|(?:em|no)\s+ano\s+passado)\b/, build: () => ({ kind: 'relative_year', offset: -1, to_date: false }) },
   { re: /\bano\s+retrasado\b/, build: () => ({ kind: 'relative_year', offset: -2, to_date: false }) },
-  // nesse ano · naquele ano · no mesmo ano: the year the conversation is about (else the series' latest)
-  { re: /\b(?:n?ess[ea]\s+ano|naquele\s+ano|no\s+mesmo\s+ano)\b/, build: () => ({ kind: 'months_of_year', from_month: 1, to_month: 12 }) },
+  // nesse ano · naquele ano · daquele ano · no mesmo ano: the year the conversation is about (else the series' latest)
+  { re: /\b(?:[nd]?ess[ea]\s+ano|[nd]aquele\s+ano|no\s+mesmo\s+ano)\b/, build: () => ({ kind: 'months_of_year', from_month: 1, to_month: 12 }) },
   {
     re: /\b(?:n?est[ea]\s+ano|ano\s+atual|ano\s+corrente|(?:acumulado|rendimento|variacao)\s+(?:d?n?o\s+)?ano|no\s+ano\b(?!\s+(?:de|passado|anterior|retrasado))|ytd|year to date)\b/,
     build: () => ({ kind: 'relative_year', offset: 0, to_date: true }),

@@ -1,3 +1,4 @@
+import { isPast } from './kinds';
 import { describePeriod } from './label';
 import { parsePeriod } from './parse';
 import { resolvePeriod } from './resolve';
@@ -65,6 +66,7 @@ describe('pt-BR period grammar', () => {
     ['e novembro?', { kind: 'months_of_year', from_month: 11, to_month: 11 }],
     ['no fim do ano', { kind: 'months_of_year', from_month: 12, to_month: 12 }],
     ['e qual foi o ponto mais baixo dele nesse ano?', { kind: 'months_of_year', from_month: 1, to_month: 12 }],
+    ['e a minima daquele ano?', { kind: 'months_of_year', from_month: 1, to_month: 12 }],
     ['naquele ano', { kind: 'months_of_year', from_month: 1, to_month: 12 }],
     ['no 1º trimestre', { kind: 'months_of_year', from_month: 1, to_month: 3 }],
   ])('%s', (q, expected) => expect(spec(q)).toEqual(expected));
@@ -194,5 +196,20 @@ describe('todayInBrazil', () => {
     expect(todayInBrazil(new Date('2024-03-01T02:30:00Z'))).toBe('2024-02-29');
     expect(todayInBrazil(new Date('2019-01-01T01:30:00Z'))).toBe('2018-12-31'); // summer time then: UTC-2
     expect(todayInBrazil(new Date('2019-01-01T02:30:00Z'))).toBe('2019-01-01');
+  });
+});
+
+describe('isPast', () => {
+  const today = '2026-11-28';
+  it.each([
+    ['em 2023', true],
+    ['ano passado', true],
+    ['ontem', true],
+    ['nos ultimos 6 meses', true],
+    ['hoje', false],
+    ['em dezembro de 2026', false],
+    ['desde 2020', false],
+  ])('%s: %s', (text, past) => {
+    expect(isPast(parsePeriod(text)?.spec, today)).toBe(past);
   });
 });

@@ -17,6 +17,10 @@ const Rule = z
     with_ticker: z.boolean().default(false),
     /** The rule applies only when the phrase starts the message. */
     at_start: z.boolean().default(false),
+    /** A fact told, never a question: the rule does not apply to a message with one of `interrogatives` ("quando comprei o HGLG11?"). */
+    statement: z.boolean().default(false),
+    /** What comes next (a calendar of payments): the rule does not apply to a message naming a past period ("e em 2023 pela data com?"). */
+    upcoming: z.boolean().default(false),
   })
   .strict();
 export type RuleSpec = z.infer<typeof Rule>;
@@ -96,6 +100,8 @@ export const OntologySchema = z
      * known as written, so typo correction leaves them alone. They carry no weight.
      */
     known_words: z.array(z.string().min(1)).default([]),
+    /** Words that make a message a question ("quando", "qual", "em que dia"): what rules of told facts (`statement`) never take. */
+    interrogatives: z.array(z.string().min(1)).default([]),
     /** Words that look like a 4-letter ticker prefix but are Portuguese ("QUAL", "COMO"). */
     ticker_prefix_stopwords: z.array(z.string().regex(/^[a-z]{4}$/, 'must be 4 lowercase letters')),
     features: z.record(z.string().regex(/^[a-z_]+$/), Feature),
@@ -175,6 +181,8 @@ export const OntologySchema = z
         max_parts: z.number().int().min(2).max(4),
         /** Question words that, after "e" or a comma, open a clause asked on its own ("... e qual o meu pm"). */
         clause_openers: z.array(z.string().min(1)).default([]),
+        /** A message's last sentence opening with one of them, after a context of at least this many words, is what it asks. */
+        context_min_words: z.number().int().min(1).default(4),
       })
       .strict(),
     /** The weight, in its entity, of a field's word the narrator knows and no entity here weighs (see field-words.ts). */

@@ -1,3 +1,4 @@
+import { isPast, parsePeriod, todayInBrazil } from '@cota/periods';
 import { FuzzyVocabulary, STOPWORDS, normalize, stem } from '@cota/text';
 
 const STOP_STEMS = new Set([...STOPWORDS].map(stem));
@@ -38,6 +39,8 @@ export interface CompiledRule {
   none: CompiledPhrase[];
   noTicker: boolean;
   withTicker: boolean;
+  statement: boolean;
+  upcoming: boolean;
   atStart: boolean;
 }
 
@@ -59,6 +62,8 @@ function compileRule(r: RuleSpec, collect: Collect): CompiledRule {
     noTicker: r.no_ticker,
     withTicker: r.with_ticker,
     atStart: r.at_start,
+    statement: r.statement,
+    upcoming: r.upcoming,
   };
 }
 
@@ -145,6 +150,7 @@ export class Ontology {
   private readonly featuresOf = new WeakMap<AnalysedQuestion, Set<string>>();
   private readonly standalone: ReadonlySet<string>;
   private readonly maxGap: number;
+  private readonly interrogatives: CompiledPhrase[];
   /** stem -> the entity words with that stem; first stem -> the entity phrases starting with it. */
   private readonly tokenIndex = new Map<string, Array<{ entity: string; weight: number; text: string }>>();
   private readonly phraseIndex = new Map<string, Array<WeightedPhrase & { entity: string }>>();
@@ -175,6 +181,7 @@ export class Ontology {
     this.entities = new Map(Object.entries(spec.entities).map(([name, e]) => [name, compileEntity(name, e, collect, this.standalone)]));
     this.indexEntities();
     this.tools = Object.entries(spec.tools).map(([name, rules]) => ({ name, rules: rules.map(rule) }));
+    this.interrogatives = spec.interrogatives.map(collect);
     this.concept = spec.concept.map(rule);
     this.advice = spec.advice.map(rule);
     this.outOfScope = {
@@ -347,6 +354,8 @@ export class Ontology {
   matchesRule(q: AnalysedQuestion, r: CompiledRule): string | null {
     if (r.noTicker && q.tickers.tickers.length + q.tickers.unknown.length > 0) return null;
     if (r.withTicker && q.tickers.tickers.length === 0) return null;
+    if (r.statement && this.interrogatives.some((p) => hasPhrase(q.stems, q.stemSet, p.stems, 0))) return null;
+    if (r.upcoming && isPast(parsePeriod(q.original)?.spec, todayInBrazil())) return null;
     for (const n of r.none) if (hasPhrase(q.stems, q.stemSet, n.stems, this.maxGap)) return null;
     const hits: string[] = [];
     for (const group of r.all) {

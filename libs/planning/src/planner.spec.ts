@@ -402,6 +402,29 @@ describe('Planner (deterministic)', () => {
       expect(entity('selic atual')).toBe('history_market_indicators');
     });
 
+    it('a question about a trade is never a trade to record: asked when, it lists the trades with their dates', () => {
+      for (const q of ['qdo eu comprei xpml11?', 'em q dia comprei o btal11?', 'quando vendi o HGCR11?']) {
+        const p = planner.planDeterministic(q);
+        expect({ q, kind: p.kind, agg: p.question?.agg }).toEqual({ q, kind: 'measure', agg: 'list' });
+      }
+      expect(planner.planDeterministic('comprei 20 HGLG11 a 158,40 hoje').tool?.name).toBe('registrar_operacao');
+      expect(planner.planDeterministic('gastei 85 reais na farmácia').tool?.name).toBe('registrar_transacao');
+    });
+
+    it('a calendar of what comes next does not take a question about a past period', () => {
+      expect(planner.planDeterministic('quais as proximas datas com dos meus fiis?').tool?.name).toBe('calendario_proventos');
+      const past = planner.planDeterministic('quanto o bcri11 somou em 2023 pela data com?');
+      expect([past.kind, past.question?.measure]).toEqual(['measure', 'dividend']);
+    });
+
+    it('a holding the question supposes asks what one share paid, said for that many shares', () => {
+      const year = planner.planDeterministic('se eu tivesse 500 cotas de hglg11 o ano de 2024 inteiro, quanto teria recebido de dividendos?');
+      expect(year.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'HGLG11' }], measure: 'dividend_paid', agg: 'total', shares: 500 });
+      const last = planner.planDeterministic('com 500 cotas de afhi11 quanto eu recebi no ultimo pagamento');
+      expect(last.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'AFHI11' }], measure: 'dividend_paid', agg: 'last', shares: 500 });
+      expect(planner.planDeterministic('quanto recebi de dividendos do hglg11 em 2024?').question?.shares).toBeUndefined();
+    });
+
     it("reads the client's purchases, weights, expected income and results against an index", () => {
       expect(entity('comprei knri11 a quanto em média?')).toBe('client_fiis_positions');
       expect(entity('Quando comprei XPML11 pela primeira vez?')).toBe('client_fiis_positions');

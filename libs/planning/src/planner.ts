@@ -19,6 +19,7 @@ import { applyFollowUp, editEntityParams, withListedReference } from './question
 import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
 import { CompoundSplitter, type TopicWords } from './question/compound';
+import { questionAfterContext } from './question/context-before';
 
 export interface PlannerOptions {
   policies: PlanningPolicies;
@@ -70,6 +71,7 @@ export class Planner {
   private readonly reader: QuestionReader;
   private readonly measureFamily: Set<string>;
   private readonly compound: CompoundSplitter;
+  private readonly clauseOpeners: ReadonlySet<string>;
 
   constructor(private readonly opts: PlannerOptions) {
     this.ontology = opts.policies.ontology;
@@ -84,6 +86,7 @@ export class Planner {
       measures: new Set(Object.keys(opts.policies.measures.measures)),
     };
     this.compound = new CompoundSplitter(this.topicWords(), this.ontology.spec.compound);
+    this.clauseOpeners = new Set(this.ontology.spec.compound.clause_openers.map((w) => fold(w)));
   }
 
   /** What names a thing asked: every measure's words, and the words that weigh most in one entity. */
@@ -103,6 +106,12 @@ export class Planner {
   /** The questions a compound question is made of ("o cnpj e o p/vp do X" → two), or null. */
   compoundParts(question: string, tickers: readonly string[]): string[] | null {
     return this.compound.split(question, tickers);
+  }
+
+  /** "tava olhando o gráfico do KNRI11... qual foi a maior cotação dele em 2024?": the question after its context, or null. */
+  questionAfterContext(question: string, tickers: readonly string[]): string | null {
+    const c = this.ontology.spec.compound;
+    return questionAfterContext(question, tickers, this.clauseOpeners, c.context_min_words);
   }
 
   /** Replaces the fund list (the service refreshes it from the warehouse). */
@@ -266,18 +275,24 @@ export class Planner {
    * cannot give as rows, answers it as a measure plan. A follow-up edits the previous question.
    */
   private withStructuredQuestion(q: AnalysedQuestion, routed: PlanResponse, opts: PlanOptions): PlanResponse {
-    const reading = this.reader.read(q.original, q.tickers.tickers, q.corrected, { said: this.saysOwn(q), conversation: this.conversationIsOwn(opts) });
+    const family = this.opts.policies.measures.measures[opts.previousQuestion?.measure ?? '']?.family ?? null;
+    const reading = this.reader.read(q.original, q.tickers.tickers, q.corrected, { said: this.saysOwn(q), conversation: this.conversationIsOwn(opts), family });
     if (q.corrections.length) reading.signals.push(`corrected ${q.corrections.join(', ')}`);
     const previousFunds = opts.previousTickers?.length ?? 0;
     const amongList = reading.cues.includes('among_previous') && (opts.conversationList?.length ?? 0) > 1;
     const hasPrevious = !!opts.previousQuestion || previousFunds > 1 || amongList || (previousFunds === 1 && reading.cues.includes('refers_fund'));
     // "top 10 fiis por dy" names its own universe (every fund): not a subject left out for the previous answer to fill.
     const fundList = /(?:^| )(?:fiis|fundos|top \d+|ranking)(?= |$)/.test(q.normalized);
-    // (an aggregation alone, "qual foi o maior do ano?", is asked of something the conversation names)
+    // (an aggregation alone, "qual foi o maior do ano?", is asked of something the conversation names; so is
+    // the client's own measure whose portfolio no word named, "a que preço?" after a sale)
+    const subjectsSaid = reading.impliedPortfolio ? 0 : reading.question.subjects.length;
+    // ("e o melhor?" after the worst month of a year picks the other end)
+    const otherEnd = reading.extremeOrder !== null && !!opts.previousQuestion?.extreme_group;
     const cue =
       reading.cues.length > 0 ||
       routed.elliptic ||
-      (reading.question.subjects.length === 0 && !fundList && (reading.question.period !== null || reading.measureNamed || reading.aggWanted.length > 0));
+      otherEnd ||
+      (subjectsSaid === 0 && !fundList && (reading.question.period !== null || reading.measureNamed || reading.aggWanted.length > 0));
     let question = reading.question;
     let followUp: FollowUpMeta | null = null;
     if (hasPrevious && cue && !this.namesOwnTopic(routed, reading, opts)) {
@@ -335,7 +350,7 @@ export class Planner {
       this.opts.policies.measures.measures[opts.previousQuestion.measure]?.entity !== routed.entity &&
       !reading.cues.includes('among_previous') &&
       // "e o menor?" after the highest close: an aggregation alone edits the previous measure, whatever entity its word leans to.
-      !(reading.cues.includes('opener') && (reading.aggNamed || reading.compareWanted !== null)) &&
+      !(reading.cues.includes('opener') && (reading.aggNamed || reading.compareWanted !== null || reading.extremeOrder !== null)) &&
       !reading.cues.includes('add_subject') &&
       !reading.cues.includes('refers_subject') &&
       !reading.cues.includes('between_answers') &&
@@ -403,6 +418,8 @@ export class Planner {
       (this.classOf(routed.entity) === 'client' && question.subjects.some((s) => s.kind === 'portfolio') && measures[question.measure ?? '']?.subject === 'fund') ||
       // An edit of the previous structured question stays one ("qual deles pagou mais?").
       (followUp?.applied === true && followUp.inherited.length > 0) ||
+      // A holding the question supposes ("se eu tivesse 500 cotas"): what one share paid, not the client's own income.
+      question.shares !== undefined ||
       // A fund against an index over a period ("ABCP11 x IFIX em 2024, quem foi melhor?"): each one's return, whatever the words leaned to.
       (!fundList && isReturnsPanel(question, this.opts.policies.measures)) ||
       // "o que subiu mais em 2021, IPCA ou IGP-M?": one measure serves every series asked; the panorama shows levels only.

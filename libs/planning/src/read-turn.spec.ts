@@ -34,6 +34,16 @@ describe('TurnReader', () => {
     expect((await reader.read('fiis com dy acima de 10 e pvp abaixo de 1', null)).parts).toBeUndefined();
   });
 
+  it('reads a message that tells its context first by its question, asked of the funds the context names', async () => {
+    const told = await reader.read(
+      'tava olhando o grafico do knri11 e parece q ele subiu bastante no comeco de 2024 e depois devolveu tudo... qual foi a maior cotacao dele em 2024?',
+      null,
+    );
+    expect(told.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'KNRI11' }], measure: 'price', agg: 'max' });
+    const sheet = await reader.read('boa tarde, to montando uma planilha dos meus fiis e faltou uma coluna: qual o segmento do pvbi11?', null);
+    expect([sheet.entity, sheet.params.ticker]).toEqual(['fiis_cadastro', 'PVBI11']);
+  });
+
   it('reads a ticker written with a zero-width or full-width character as that fund, not the previous one', async () => {
     const previous = state({ last_reference: reference, last_entity: 'fiis_cadastro', last_tickers: ['HGLG11'] });
     for (const written of ['Sharpe do KNRI\u200b11?', 'Sharpe do ＫＮＲＩ１１?', 'Sharpe do KN\u2060RI11\ufeff?']) {

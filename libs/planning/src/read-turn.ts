@@ -78,6 +78,17 @@ export class TurnReader {
 
   async read(question: string, state: ConversationState | null): Promise<PlanResponse> {
     const whole = await this.readOne(question, state);
+    // A message that tells its context first is read by its question, when that question is answered from data.
+    const core = compoundable(whole) ? this.planner.questionAfterContext(question, whole.tickers_in_text) : null;
+    if (core) {
+      const focused = await this.compound(core, await this.readOne(core, state), state);
+      if (answerable(focused)) return { ...focused, planner: { ...focused.planner, reason: `${focused.planner.reason}; the question after its context: "${core}"` } };
+    }
+    return this.compound(question, whole, state);
+  }
+
+  /** A compound question ("o CNPJ e o P/VP do X") as its parts, each read as if asked alone; else the whole reading. */
+  private async compound(question: string, whole: PlanResponse, state: ConversationState | null): Promise<PlanResponse> {
     // (the funds the whole reading found: a clause without them is asked of them)
     const asked = this.planner.compoundParts(question, whole.tickers_in_text);
     if (!asked || !compoundable(whole)) return whole;

@@ -171,6 +171,46 @@ describe('follow-ups edit the previous structured question', () => {
   });
 });
 
+describe("a measure's family and the positions held now", () => {
+  it('a sale\'s follow-ups read in its family: "a que preço?" is the sale\'s price, "lucro ou prejuízo" its result', () => {
+    const [sold, price, result] = converse('vendi quantas cotas de HGCR11?', 'a que preço?', 'e deu lucro ou prejuízo?');
+    expect(sold.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'HGCR11' }], measure: 'shares_sold' });
+    expect(price.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'HGCR11' }], measure: 'sale_price' });
+    expect(result.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'HGCR11' }], measure: 'realized' });
+  });
+
+  it("the family's words give way to a measure named by other words", () => {
+    const [, p] = converse('quanto lucrei na venda do XPIN11?', 'e quanto recebi de dividendos do BTAL11 em 2024?');
+    expect(p.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'BTAL11' }], measure: 'received' });
+  });
+
+  it('a position held now does not take the period of the question before it', () => {
+    const [, p] = converse('quanto o BTAL11 me pagou em 2024?', 'e quantas cotas dele eu tenho?');
+    expect(p.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'BTAL11' }], measure: 'shares_held', period: null });
+  });
+});
+
+describe('the best or worst month (year) of a period', () => {
+  it.each([
+    ['qual foi o melhor mes do ifix em 2023?', 'max'],
+    ['em que mês o IFIX mais caiu em 2022?', 'min'],
+    ['pior mes do ifix em 2024', 'min'],
+  ])('%s picks among the months', (q, agg) => {
+    const p = planner.planDeterministic(q);
+    expect(p.question).toMatchObject({ subjects: [{ kind: 'index', id: 'IFIX' }], measure: 'index_points', agg, group_by: 'month', extreme_group: true });
+  });
+
+  it('"e o melhor?" after the worst month picks the other end of the same months', () => {
+    const [, p] = converse('qual foi o pior mês do IFIX em 2024?', 'e o melhor?');
+    expect(p.question).toMatchObject({ measure: 'index_points', agg: 'max', group_by: 'month', extreme_group: true, period: { from: '2024-01-01', to: '2024-12-31' } });
+  });
+
+  it('a month named is no group asked: "o maior fechamento do IFIX em março de 2024"', () => {
+    const p = planner.planDeterministic('qual o maior fechamento do IFIX em março de 2024?');
+    expect(p.question?.extreme_group).toBeUndefined();
+  });
+});
+
 describe('comparisons without a comparison phrase', () => {
   it('"qual dos meus fundos caiu mais" compares each fund’s price variation, the smallest first', () => {
     expect(planner.planDeterministic('qual dos meus fundos caiu mais em 2024?').question).toMatchObject({

@@ -44,8 +44,33 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   }
   const { cur, inherited, changed } = edit;
   const group_by = cur.group_by ?? prev.group_by;
+  // "e o melhor?" after the worst month: the other end among the same groups.
+  const keepsExtreme = !cur.extreme_group && !!prev.extreme_group && !cur.group_by && (reading.extremeOrder !== null || !reading.aggNamed);
+  if (keepsExtreme) {
+    agg = reading.extremeOrder ?? prev.agg;
+    inherited.push('extreme group');
+    if (agg !== prev.agg && inherited.includes('aggregation')) {
+      inherited.splice(inherited.indexOf('aggregation'), 1);
+      changed.push('aggregation');
+    }
+  } else if (cur.extreme_group) agg = cur.agg;
+  const kept: Pick<StructuredQuestion, 'extreme_group' | 'shares'> = {};
+  if (cur.extreme_group || keepsExtreme) kept.extreme_group = true;
+  // ("e em 2023?" after "se eu tivesse 500 cotas ...": the same holding, while the measure is per share)
+  const shares = cur.shares ?? (measure && catalog.measures[measure]?.per_share ? prev.shares : undefined);
+  if (shares) kept.shares = shares;
   return {
-    question: { subjects: subjects.slice(0, MAX_QUESTION_SUBJECTS), measure, agg, also, period, group_by, compare: editCompare(edit, subjects), condition: cur.condition ?? null },
+    question: {
+      subjects: subjects.slice(0, MAX_QUESTION_SUBJECTS),
+      measure,
+      agg,
+      also,
+      period,
+      group_by,
+      compare: editCompare(edit, subjects),
+      condition: cur.condition ?? null,
+      ...kept,
+    },
     meta: {
       applied: true,
       inherited,
@@ -373,7 +398,9 @@ function monthsOfYear(period: Extract<NonNullable<Period>, { kind: 'months_of_ye
 function withoutPeriodOfCurrentOnlyMeasure(edit: FollowUpEdit, measure: string | null, period: Period): Period {
   const { reading, cur, prev, catalog, inherited, changed } = edit;
   const own = catalog.measures[measure ?? ''];
-  const ownPosition = own?.subject === 'portfolio' && own.kind !== 'flow' && !reading.cues.includes('same_period');
+  // (the positions held now, the catalog's portfolio table: "e quantas cotas dele eu tenho?" after his 2024 income)
+  const heldNow = own?.table === catalog.portfolio.table;
+  const ownPosition = own?.subject === 'portfolio' && (own.kind !== 'flow' || heldNow) && !reading.cues.includes('same_period');
   // (a figure asked of its current value only, like the P/VP, is one too: "e o p/vp dos dois?" after the closes of a day)
   const currentOnly = own?.table === 'wh_snapshots' || (!!own?.current && own.aggregations.length === 1);
   if (measure && measure !== prev.measure && (currentOnly || ownPosition) && inherited.includes('period') && !cur.period) {

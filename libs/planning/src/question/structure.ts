@@ -1,6 +1,6 @@
 import { MAX_QUESTION_SUBJECTS, type MeasureAgg, type PeriodSpec, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
-import { isSpan, parsePeriod, type ParsedPeriod, PeriodShift } from '@cota/periods';
+import { isOneDay, isSpan, parsePeriod, type ParsedPeriod, PeriodShift } from '@cota/periods';
 import { normalize } from '@cota/text';
 import { readNumericConditions } from '../conditions';
 import { isMixedSeries } from './series';
@@ -34,6 +34,8 @@ export interface QuestionReading {
   shift: PeriodShift | null;
   /** The order a comparison phrase asks ("e o maior valor de mercado?"), even with one subject or none. */
   compareWanted: 'max' | 'min' | null;
+  /** The direction of a group's extreme ("melhor", "mais caiu"), even with no group named ("e o melhor?" after the worst month). */
+  extremeOrder: 'max' | 'min' | null;
   /** The portfolio subject was not said: the client's own measure defaulted to the whole portfolio. */
   impliedPortfolio: boolean;
   /**
@@ -104,6 +106,8 @@ const PAIRS: Record<string, MeasureAgg[]> = {
 export interface OwnScope {
   said: boolean;
   conversation: boolean;
+  /** The family of the previous question's measure (catalog `family`): its `family_words` name its measures. */
+  family?: string | null;
 }
 
 /** Compiled measure catalog vocabulary (built once per planner). */
@@ -111,21 +115,36 @@ export class QuestionReader {
   private readonly measureWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** Words that name a measure only in the client's scope ("preço médio ... na minha carteira"). */
   private readonly clientWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  /** Words that name a measure right after a question of its family ("a que preço?" after a sale). */
+  private readonly familyWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   private readonly subjectWords: Array<{ subject: QuestionSubject; phrase: Phrase }>;
   private readonly aggWords: Array<{ agg: MeasureAgg; phrase: Phrase }>;
   private readonly groupWords: Array<{ group: 'month' | 'year'; phrase: Phrase }>;
   private readonly compareWords: Array<{ order: 'max' | 'min'; phrase: Phrase }>;
+  /** "qual mês", "melhor mês": a group asked for by its unit; and the words of the direction its figure is picked by. */
+  private readonly groupAsked: Array<{ group: 'month' | 'year'; re: RegExp }>;
+  private readonly extremeWords: Array<{ order: 'max' | 'min'; phrase: Phrase }>;
+  private readonly datesAsked: Phrase[];
 
   constructor(readonly catalog: MeasureCatalog) {
     this.measureWords = Object.values(catalog.measures)
       .filter((m) => m.subject === 'fund' || m.subject === 'portfolio')
       .flatMap((measure) => measure.words.map((w) => ({ measure, phrase: compile(w) })));
     this.clientWords = Object.values(catalog.measures).flatMap((measure) => measure.client_words.map((w) => ({ measure, phrase: compile(w) })));
+    this.familyWords = Object.values(catalog.measures).flatMap((measure) => measure.family_words.map((w) => ({ measure, phrase: compile(w) })));
     this.subjectWords = (['index', 'indicator', 'currency', 'portfolio'] as const).flatMap((kind) =>
       Object.entries(catalog.subjects[kind]).flatMap(([id, words]) => words.map((w) => ({ subject: { kind, id }, phrase: compile(w) }))),
     );
     this.aggWords = (Object.entries(catalog.aggregations) as Array<[MeasureAgg, string[]]>).flatMap(([agg, words]) => words.map((w) => ({ agg, phrase: compile(w) })));
     this.groupWords = (Object.entries(catalog.group_by) as Array<['month' | 'year', string[]]>).flatMap(([group, words]) => words.map((w) => ({ group, phrase: compile(w) })));
+    const ge = catalog.group_extreme;
+    this.groupAsked = (['month', 'year'] as const).flatMap((group) =>
+      ge.units[group].map((u) => ({ group, re: new RegExp(`(?:^| )(?:(?:qual|que|melhor|pior)(?: foi)?(?: o)? ${u}|o ${u}(?: em)? que)(?= |$)`) })),
+    );
+    this.extremeWords = (['max', 'min'] as const)
+      .flatMap((order) => ge[order].map((w) => ({ order, phrase: compile(w) })))
+      .sort((a, b) => b.phrase.text.length - a.phrase.text.length);
+    this.datesAsked = catalog.dates_asked.map(compile);
     this.compareWords = (Object.entries(catalog.compare) as Array<['max' | 'min', string[]]>)
       .flatMap(([order, words]) => words.map((w) => ({ order, phrase: compile(w) })))
       .sort((a, b) => b.phrase.text.length - a.phrase.text.length);
@@ -148,8 +167,9 @@ export class QuestionReader {
     // The client's words name a figure of one of its funds ("quantas cotas de HGLG11 eu tenho"); the whole
     // portfolio's are named by its own words ("minha carteira"), which make the portfolio a subject.
     const ownFund = (own.said && subjects.some((s) => s.kind === 'fund')) || (own.conversation && !period && subjects.every((s) => s.kind === 'fund'));
-    const measureHit = this.readMeasure(subjects, text, signals, ownFund);
+    const measureHit = this.readMeasure(subjects, text, signals, ownFund, own.family ?? null);
     const measureNamed = measureHit !== null;
+    this.dropSubjectsNamingTheMeasure(subjects, measureHit, text);
 
     // "últimos 6 meses" is a period, not the aggregation "last"; "acumulado no ano" keeps its "acumulado".
     const periodWords = period ? ` ${normalize(period.matched)} ` : '';
@@ -160,15 +180,12 @@ export class QuestionReader {
     const groupHit = this.groupWords.find((g) => paddedText.includes(g.phrase.padded) && !measurePhrase.includes(g.phrase.padded)) ?? null;
     const compareHit = this.readCompareHit(text);
 
-    const aggWanted = new Set(aggHits.map((h) => h.agg));
-    // A count of moves ("quantas vezes a Selic subiu") reads the move's word though it also names a variation.
-    if (aggWanted.has('count')) for (const h of this.aggWords) if (MOVES.has(h.agg) && ` ${fullText} `.includes(h.phrase.padded)) aggWanted.add(h.agg);
+    const { aggWanted, extremeOrder, extremeGroup, datesAsked } = this.readWanted(aggHits, measureHit?.measure ?? null, period, text, fullText);
     const spanned = isSpan(period?.spec ?? null);
-    const { measure, impliedPortfolio, mixed } = this.settleSubjectsAndMeasure(subjects, measureHit?.measure ?? null, aggWanted, compareHit !== null, spanned);
-    const cues = CUES.filter(([, re]) => re.test(text)).map(([c]) => c);
-    // A list pointed at is also a choice among the previous funds.
-    if (cues.includes('among_list') && !cues.includes('among_previous')) cues.push('among_previous');
-    if (cues.includes('include_subject') && !cues.includes('add_subject')) cues.push('add_subject');
+    const settled = this.settleSubjectsAndMeasure(subjects, measureHit?.measure ?? null, aggWanted, compareHit !== null, spanned);
+    const { mixed } = settled;
+    const { measure, impliedPortfolio, shares } = this.perShareOfHolding(settled, subjects, text, signals);
+    const cues = readCues(text);
     const { agg, also, periodSpec } = this.readAggregation({
       measure,
       mixed,
@@ -187,9 +204,8 @@ export class QuestionReader {
     const moreOrLess = moreOrLessAsked(text);
     const multi = this.picksOne(subjects, measure, cues, text);
     const compare = multi ? (compareHit?.order ?? moreOrLess ?? (cues.includes('among_previous') ? 'max' : null)) : null;
-    // Two indices or funds compared over a period are compared by how they did, not by their points.
-    let finalAgg = agg;
-    if (measure && subjects.length > 1 && spanned && agg === 'value' && measure.kind === 'level' && measure.aggregations.includes('variation')) finalAgg = 'variation';
+    const finalAgg = finalAggregation(agg, measure, subjects.length, spanned, extremeGroup ? extremeOrder : null);
+    if (extremeGroup) signals.push(`the ${extremeGroup} of the ${finalAgg} own figure`);
     const condition = agg === 'count' || aggWanted.has('count') ? readCondition(fullText) : null;
     if (condition) signals.push(`condition ${condition.op} ${condition.value}`);
     return {
@@ -200,21 +216,65 @@ export class QuestionReader {
         agg: finalAgg,
         also: also.length && also.some((a) => PAIRS[agg as string]?.includes(a)) ? also.filter((a) => PAIRS[agg as string]?.includes(a)) : [],
         period: periodSpec,
-        group_by: groupHit?.group ?? null,
+        group_by: extremeGroup ?? groupHit?.group ?? null,
         compare,
+        ...(extremeGroup ? { extreme_group: true } : {}),
+        ...(shares && measure?.per_share ? { shares } : {}),
       },
       signals,
       measureNamed,
       // ("o último" of a level over a period is its value at the period's end: still the aggregation said)
-      aggNamed: agg !== null && aggHits.some((h) => h.agg === agg || (h.agg === 'last' && agg === 'value')),
+      aggNamed: agg !== null && (aggHits.some((h) => h.agg === agg || (h.agg === 'last' && agg === 'value')) || (datesAsked && agg === 'list')),
       aggWanted: [...aggWanted],
       shift: period?.shift ?? null,
       compareWanted: compareHit?.order ?? moreOrLess,
+      extremeOrder,
       impliedPortfolio,
       cues,
       editWords: [...periodWords.trim().split(' '), ...aggHits.map((h) => normalize(h.phrase.text)), ...(compareHit ? [normalize(compareHit.phrase.text)] : [])].filter(Boolean),
       ordinal: period ? null : (ORDINAL_WORDS[/^(?:e )?(?:n?[oa] |e )?(primeiro|segundo|terceiro|quarto|[1-4]o)$/.exec(fullText)?.[1] ?? ''] ?? null),
     };
+  }
+
+  /** A market subject's word inside the measure's own name ("peso no IFIX") names the measure, not a subject (`subjects` is edited in place). */
+  private dropSubjectsNamingTheMeasure(subjects: QuestionSubject[], measureHit: { measure: MeasureDef; phrase: Phrase } | null, text: string): void {
+    if (measureHit?.measure.subject !== 'fund') return;
+    for (const m of this.longestMatches(this.subjectWords, text)) {
+      const at = subjects.findIndex((s) => s.kind === m.subject.kind && s.id === m.subject.id);
+      if (at >= 0 && measureHit.phrase.padded.includes(m.phrase.padded)) subjects.splice(at, 1);
+    }
+  }
+
+  /** The aggregations the words ask for, and whether a group's extreme ("o pior mês") or the dates ("quando") are asked. */
+  private readWanted(aggHits: Array<{ agg: MeasureAgg; phrase: Phrase }>, measure: MeasureDef | null, period: ParsedPeriod | null, text: string, fullText: string) {
+    const padded = ` ${text} `;
+    const extremeOrder = this.extremeWords.find((w) => padded.includes(w.phrase.padded))?.order ?? null;
+    // "qual foi o pior mês do IFIX em 2024?": each month's own figure, then the extreme one.
+    const extremeGroup = extremeOrder ? (this.groupAsked.find((g) => g.re.test(text))?.group ?? null) : null;
+    const aggWanted = new Set(aggHits.map((h) => h.agg));
+    // (a fund's month is judged by how its price did, as "quanto rendeu")
+    if (extremeGroup) aggWanted.add('variation');
+    // A count of moves ("quantas vezes a Selic subiu") reads the move's word though it also names a variation.
+    if (aggWanted.has('count')) for (const h of this.aggWords) if (MOVES.has(h.agg) && ` ${fullText} `.includes(h.phrase.padded)) aggWanted.add(h.agg);
+    // "quando eu comprei o HGLG11?": a flow asked when, nothing else asked of it, is its rows with their dates.
+    // (a day named is already the date: "o dividendo com data-com em 30/12/2024 e quando pagou?")
+    const datesAsked = aggWanted.size === 0 && measure?.kind === 'flow' && !isOneDay(period?.spec ?? null) && this.datesAsked.some((p) => padded.includes(p.padded));
+    if (datesAsked) aggWanted.add('list');
+    return { aggWanted, extremeOrder, extremeGroup, datesAsked };
+  }
+
+  /** "se eu tivesse 500 cotas de HGLG11, quanto teria recebido em 2024?": what one share paid, for that many shares. */
+  private perShareOfHolding(
+    settled: { measure: MeasureDef | null; impliedPortfolio: boolean },
+    subjects: QuestionSubject[],
+    text: string,
+    signals: string[],
+  ): { measure: MeasureDef | null; impliedPortfolio: boolean; shares: number | null } {
+    const shares = holdingSaid(text);
+    const perShare = shares && subjects.some((s) => s.kind === 'fund') && settled.measure?.per_share_measure ? this.catalog.measures[settled.measure.per_share_measure] : null;
+    if (!perShare) return { ...settled, shares };
+    signals.push(`a holding of ${shares} shares: ${perShare.name} per share`);
+    return { measure: perShare, impliedPortfolio: false, shares };
   }
 
   /** "qual deles tem o menor", "qual dos meus fundos caiu mais": the comparison phrase without whom it picks from. */
@@ -255,15 +315,21 @@ export class QuestionReader {
    * The most specific measure named wins ("VPA no fechamento de 2022" asks for the VPA), then the longest words.
    * "ponderado pelo valor de mercado" says how to weigh, not what to measure.
    */
-  private readMeasure(subjects: QuestionSubject[], text: string, signals: string[], own: boolean): { measure: MeasureDef; phrase: Phrase } | null {
+  private readMeasure(subjects: QuestionSubject[], text: string, signals: string[], own: boolean, family: string | null): { measure: MeasureDef; phrase: Phrase } | null {
     const clientScope = own || subjects.some((s) => s.kind === 'portfolio');
     // (the client's words first: where both name the same words, the client's own figure is meant)
     const vocabulary = clientScope ? [...this.clientWords, ...this.measureWords] : this.measureWords;
     const measureText = text.replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ').trim();
-    const bare = withoutPossessives(` ${measureText} `).trim();
-    const hits = [...this.longestMatches(vocabulary, measureText), ...(bare !== measureText ? this.longestMatches(vocabulary, bare) : [])].sort(
-      (a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length,
-    );
+    const texts = [...new Set([measureText, withoutPossessives(` ${measureText} `).trim(), verbAfterQuestionWord(measureText)])];
+    const byPriority = (list: Array<{ measure: MeasureDef; phrase: Phrase }>) =>
+      texts.flatMap((t) => this.longestMatches(list, t)).sort((a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length);
+    // Right after a question of a family, its words name its measures ("a que preço?" after a sale), unless
+    // other words name a measure of their own ("quanto recebi de dividendos do BTAL11?"), or the same words do
+    // ("quantas cotas de BTAL11 eu tenho?" after a sale: the client's word for the shares held).
+    const familyHit = family ? byPriority(this.familyWords.filter((w) => w.measure.family === family))[0] : undefined;
+    const ordinary = byPriority(vocabulary);
+    const within = (h: { phrase: Phrase }) => familyHit!.phrase.padded.includes(h.phrase.padded) && familyHit!.phrase.text.length > h.phrase.text.length;
+    const hits = familyHit && ordinary.every(within) ? [familyHit, ...ordinary] : ordinary;
     // "máxima de fechamento": the series an extreme falls back to, named beside it, is what is measured (the
     // highest close); the extreme's word is then the aggregation.
     // (levels only: "pagou em" and "dividendos" together still ask by payment date)
@@ -388,6 +454,39 @@ export class QuestionReader {
     for (const h of hits) if (!kept.some((k) => k.phrase.padded.includes(h.phrase.padded))) kept.push(h);
     return kept;
   }
+}
+
+/**
+ * Two indices or funds compared over a period are compared by how they did, not by their points; a
+ * group's extreme ("o pior mês") is the extreme of the groups' own figures.
+ */
+function finalAggregation(agg: MeasureAgg | null, measure: MeasureDef | null, subjects: number, spanned: boolean, groupExtreme: 'max' | 'min' | null): MeasureAgg | null {
+  if (groupExtreme) return groupExtreme;
+  if (measure && subjects > 1 && spanned && agg === 'value' && measure.kind === 'level' && measure.aggregations.includes('variation')) return 'variation';
+  return agg;
+}
+
+/** The cues that the question edits the previous one; a list pointed at is also a choice among the previous funds. */
+function readCues(text: string): FollowUpCue[] {
+  const cues = CUES.filter(([, re]) => re.test(text)).map(([c]) => c);
+  if (cues.includes('among_list') && !cues.includes('among_previous')) cues.push('among_previous');
+  if (cues.includes('include_subject') && !cues.includes('add_subject')) cues.push('add_subject');
+  return cues;
+}
+
+/** "se eu tivesse 500 cotas", "com 1.000 cotas", "tendo 80 cotas": the holding a question supposes, else null. */
+function holdingSaid(text: string): number | null {
+  const m = /(?:^| )(?:se eu tivesse|se tivesse|se eu tiver|se tiver|tendo|com|quem tem|pra quem tem|para quem tem) (\d{1,3}(?:\.\d{3})+|\d+) cotas(?= |$)/.exec(text);
+  const n = m ? Number(m[1].replace(/\./g, '')) : NaN;
+  return Number.isInteger(n) && n > 0 && n <= 100_000_000 ? n : null;
+}
+
+/**
+ * A first-person verb said before its question word ("vendi quantas cotas de <fundo>", "investi quanto")
+ * reads in the catalog's order too ("quantas cotas vendi de <fundo>").
+ */
+function verbAfterQuestionWord(text: string): string {
+  return text.replace(/^((?:e )?)([a-z]+(?:ei|i)) (quant[oa]s? cotas|quant[oa]s?)(?= |$)/, '$1$3 $2');
 }
 
 /** "passou de 1%", "acima de 15", "abaixo de 0,5", "negativo": the level values are counted against. */

@@ -40,7 +40,7 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
       .filter(Boolean)
       .map((c) => ` AND ${c}`)
       .join('');
-  const select = `SELECT ${d}::date AS d, ${value}::numeric AS v, ${adj ? `${adj}::numeric` : 'NULL::numeric'} AS a, ${adjFlag} AS is_adj, ${d2} AS d2, source AS src
+  const select = `SELECT ${d}::date AS d, ${value}::numeric AS v, ${adj ? `${adj}::numeric` : 'NULL::numeric'} AS a, ${adjFlag} AS is_adj, ${d2} AS d2, source AS src, ${subj}::text AS f
       FROM ${t} WHERE ${subjectCond} AND ${value} IS NOT NULL${scope(4)}`;
   // The period's values only, and the one value on each side of it (by the index on subject and
   // date), never the whole series: "a Selic hoje" must not build forty years of daily rates.
@@ -57,6 +57,7 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
            ${compoundedSql(m)} AS compounded,
            (SELECT bool_or(is_adj) FROM s) AS any_adj,
            (SELECT string_agg(DISTINCT src, ',') FROM s) AS sources,
+           (SELECT string_agg(DISTINCT f, ',' ORDER BY f) FROM s) AS funds,
            ${pick('d', 'd::text')} AS first_d, ${pick('d', 'v')} AS first_v, ${pick('d', 'a')} AS first_a,
            ${pick('d DESC', 'd::text')} AS last_d, ${pick('d DESC', 'v')} AS last_v, ${pick('d DESC', 'a')} AS last_a, ${pick('d DESC', 'is_adj')} AS last_is_adj, ${pick('d DESC', 'd2::text')} AS last_d2,
            ${pick('v DESC, d', 'd::text')} AS max_d, ${pick('v DESC, d', 'v')} AS max_v, ${pick('v DESC, d', 'd2::text')} AS max_d2,
@@ -278,8 +279,9 @@ export class MeasureQueryService {
         weights: [...weights].map(([ticker, w]) => ({ ticker, weight: total > 0 ? round((w / total) * 100, 4) : 0 })),
       };
     }
+    const extremeGroup = isExtremeGroup(question, agg);
     const valueUnit =
-      m.kind === 'yield' || (agg === 'variation' && m.unit !== 'pct')
+      m.kind === 'yield' || ((agg === 'variation' || (extremeGroup && m.kind !== 'flow')) && m.unit !== 'pct')
         ? 'pct'
         : agg === 'count' || agg === 'changes' || agg === 'rises' || agg === 'falls'
           ? 'count'
@@ -296,6 +298,7 @@ export class MeasureQueryService {
       unit: m.unit,
       value_unit: valueUnit,
       group_by: question.group_by,
+      ...(extremeGroup ? { extreme_group: true } : {}),
       grain: m.grain,
       fallback_note: m.fallback_note ?? null,
       values,
@@ -420,6 +423,7 @@ export class MeasureQueryService {
 
   private async forSubject(m: MeasureDef, subject: QuestionSubject, agg: MeasureAgg, question: StructuredQuestion, clientId: string): Promise<MeasureValue> {
     const first = await this.measureFor(m, subject, agg, question, clientId);
+    if (m.published && agg === 'value' && first.value !== null && first.date) return { ...first, published: await this.publishedOf(m, m.published, subject.id, first) };
     // Intraday extremes missing in the period: the closes answer instead, and the answer says so.
     if (first.value === null && m.fallback_measure) {
       const f = this.catalog.measures[m.fallback_measure];
@@ -428,6 +432,16 @@ export class MeasureQueryService {
       if (second.value !== null) return { ...second, fallback: f.name, grain: f.grain };
     }
     return first;
+  }
+
+  /** The source's own figure in the value's row, when it differs from the value as said (two decimals). */
+  private async publishedOf(m: MeasureDef, p: NonNullable<MeasureDef['published']>, subject: string, v: MeasureValue): Promise<MeasureValue['published']> {
+    const rows = await this.run(
+      `SELECT ${q(p.value_column)}::numeric AS v FROM ${q(m.table)} WHERE ${q(m.subject_column)} = $1 AND ${q(m.date_column)}::date = $2::date AND ${q(p.value_column)} IS NOT NULL LIMIT 1`,
+      [subject, v.date],
+    );
+    const value = num(rows[0]?.v);
+    return value === null || Math.round(value * 100) === Math.round((v.value ?? NaN) * 100) ? null : { value: round(value), date: v.date!, paid_to: null };
   }
 
   private async measureFor(m: MeasureDef, subject: QuestionSubject, agg: MeasureAgg, question: StructuredQuestion, clientId: string): Promise<MeasureValue> {
@@ -456,6 +470,7 @@ export class MeasureQueryService {
     const skipped = sid !== null && SPIKE_CHECKED_SERIES[m.table] === m.value_column ? await this.skippedDays(m, sid, period) : [];
     const base = { ...periodValue(empty, period, s, rowRows), skipped };
     if (base.count === 0) return base;
+    if (isExtremeGroup(question, agg)) return extremeGroupValue(m, agg, base, s);
     return aggregatedValue(m, agg, question, base, s, currentRows[0]);
   }
 
@@ -593,6 +608,7 @@ function emptyValue(subject: QuestionSubject, coverage: MeasureValue['coverage']
     end: null,
     count: 0,
     rows: [],
+    funds: [],
     coverage,
     period: null,
     adjusted: false,
@@ -658,15 +674,47 @@ function periodValue(empty: MeasureValue, period: { from: string; to: string }, 
     .map((x) => x.trim())
     .filter(Boolean);
   const rows = rowRows.slice(0, ROW_CAP).map((r) => ({ date: String(r.d).slice(0, 10), value: round(num(r.v) ?? 0) }));
+  // A client's total over the whole portfolio says which funds its rows were ("1 venda: XPIN11").
+  const funds =
+    empty.subject.kind === 'portfolio'
+      ? String(s.funds ?? '')
+          .split(',')
+          .filter(Boolean)
+      : [];
   return {
     ...empty,
     period,
     count: Number(s.n ?? 0),
     rows,
+    funds,
     sources: [...new Set(sources)].sort(),
     adjusted: s.any_adj === true,
     nearest: { before: str(s.base_d), after: str(s.after_d) },
   };
+}
+
+/** "O melhor mês do IFIX em 2023": an extreme among the groups' own figures, when the question groups. */
+const isExtremeGroup = (question: StructuredQuestion, agg: MeasureAgg) => !!question.extreme_group && question.group_by !== null && (agg === 'max' || agg === 'min');
+
+/**
+ * Each group's own figure, then the extreme one: a level's variation from the previous group's last
+ * value (the first group's from the value before the period), a flow's total. The rows become those figures.
+ */
+function extremeGroupValue(m: MeasureDef, agg: MeasureAgg, base: MeasureValue, s: Raw): MeasureValue {
+  const level = m.kind !== 'flow';
+  const figures: Array<{ date: string; value: number; start: MeasureValue['start']; end: MeasureValue['end'] }> = [];
+  let previous = level ? at(s.base_d, s.base_v) : null;
+  for (const row of base.rows) {
+    if (!level) figures.push({ date: row.date, value: row.value, start: null, end: null });
+    else if (previous && previous.value !== 0) figures.push({ date: row.date, value: round((row.value / previous.value - 1) * 100), start: previous, end: row });
+    if (level) previous = row;
+  }
+  if (figures.length === 0) return { ...base, value: null };
+  const pick = figures.reduce((a, b) => ((agg === 'max' ? b.value > a.value : b.value < a.value) ? b : a));
+  // Groups tied at the extreme are all said ("R$ 1,10 em todos os 12 meses").
+  const tied = figures.filter((f) => Math.round(f.value * 100) === Math.round(pick.value * 100)).map((f) => f.date);
+  const rows = figures.map((f) => ({ date: f.date, value: f.value }));
+  return { ...base, value: pick.value, date: pick.date, start: pick.start, end: pick.end, rows, matched: tied.length > 1 ? tied : null };
 }
 
 /** The answer over a non-empty period: a newer snapshot payment, a condition's count, or the aggregate with its extras. */
