@@ -126,6 +126,14 @@ export const MeasureDefSchema = z
     words: Words,
     /** A total of positions valued at the last close (market value, unrealised gain): the answer says that close's date. */
     as_of_close: z.boolean().default(false),
+    /**
+     * Words that name this measure together, apart in the question, one of each group ("quando eu comprei o KNHY11
+     * e a que preço?": a purchase and a price name the purchase's price).
+     */
+    words_apart: z
+      .array(z.array(z.string().min(1)).min(1))
+      .min(2)
+      .optional(),
     /** Words that name this measure only when the question is about the client's holdings ("preço médio do KNIP11 na minha carteira"). */
     client_words: z.array(z.string().min(1)).default([]),
     /**

@@ -22,6 +22,22 @@ describe('turnLeftBehind', () => {
     expect(turnLeftBehind(reading({ entity: 'client_fiis_positions' }), outcome({ params, row_tickers: ['CNES11'] })).tickers).toEqual([]);
   });
 
+  it("a client's figure over the whole portfolio that one fund made is about that fund ('eu vendi algum fii?')", () => {
+    const question: StructuredQuestion = {
+      subjects: [{ kind: 'portfolio', id: 'PORTFOLIO' }],
+      measure: 'shares_sold',
+      agg: 'list',
+      also: [],
+      period: null,
+      group_by: null,
+      compare: null,
+      condition: null,
+    };
+    const measureReading = reading({ kind: 'measure', entity: 'client_fiis_positions' });
+    expect(turnLeftBehind(measureReading, outcome({ question, params: null, row_tickers: ['HGCR11'] })).tickers).toEqual(['HGCR11']);
+    expect(turnLeftBehind(measureReading, outcome({ question, params: null, row_tickers: ['HGCR11', 'XPIN11'] })).tickers).toEqual([]);
+  });
+
   it('leaves nothing to inherit when the answer found no data or was not accepted', () => {
     expect(turnLeftBehind(reading(), outcome({ problem: 'no_data' }))).toMatchObject({ accepted: false, tickers: [], listed: [] });
     expect(turnLeftBehind(reading({ planner: { ...SAMPLE_READING.planner, accepted: false } }), outcome({})).accepted).toBe(false);

@@ -33,7 +33,11 @@ function listedFunds(reading: Reading, outcome: TurnOutcome, question: Structure
 function answeredFunds(reading: Reading, outcome: TurnOutcome, question: StructuredQuestion | null, listed: string[], classes: EntityClasses): string[] {
   if (reading.kind === 'measure') {
     // A comparison with a winner is about the winner now ("qual deles tem o maior dy?" → "vale a pena comprar mais dele?").
-    return outcome.winner?.kind === 'fund' ? [outcome.winner.id] : funds(question?.subjects ?? []);
+    if (outcome.winner?.kind === 'fund') return [outcome.winner.id];
+    const asked = funds(question?.subjects ?? []);
+    // The client's figure over the whole portfolio that one fund made ("eu vendi algum fii?": the HGCR11) is about it.
+    const made = [...new Set(outcome.row_tickers)];
+    return asked.length === 0 && made.length === 1 ? made : asked;
   }
   const params = outcome.params;
   if (params?.tickers.length) return params.tickers;

@@ -411,6 +411,12 @@ describe('Planner (deterministic)', () => {
       expect(planner.planDeterministic('gastei 85 reais na farmácia').tool?.name).toBe('registrar_transacao');
     });
 
+    it('a purchase and a price said apart name the purchase price', () => {
+      const p = planner.planDeterministic('quando eu comprei knhy11 e a que preco?');
+      expect(p.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'KNHY11' }], measure: 'buy_price', agg: 'list' });
+      expect(planner.planDeterministic('qual o meu preco medio de compra do knhy11?').question?.measure).toBe('avg_price');
+    });
+
     it('a calendar of what comes next does not take a question about a past period', () => {
       expect(planner.planDeterministic('quais as proximas datas com dos meus fiis?').tool?.name).toBe('calendario_proventos');
       const past = planner.planDeterministic('quanto o bcri11 somou em 2023 pela data com?');

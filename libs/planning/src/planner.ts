@@ -108,6 +108,11 @@ export class Planner {
     return this.compound.split(question, tickers);
   }
 
+  /** Whether a measure belongs to a family whose words read its follow-ups (catalog `family`). */
+  hasFamily(measure: string | null): boolean {
+    return !!measure && !!this.opts.policies.measures.measures[measure]?.family;
+  }
+
   /** "tava olhando o gráfico do KNRI11... qual foi a maior cotação dele em 2024?": the question after its context, or null. */
   questionAfterContext(question: string, tickers: readonly string[]): string | null {
     const c = this.ontology.spec.compound;
@@ -245,7 +250,8 @@ export class Planner {
   /**
    * "só os de papel", "só os com p/vp abaixo de 0,8" after a list: the criterion read as a list across
    * funds ("fiis de papel"), with what the previous list asked (its segment, order and size) kept; said
-   * of the funds shown ("desses, só os de logística"), over those funds only. Null when the message
+   * of the funds shown ("desses, só os de logística"), or a threshold after a list of a size asked ("top 5"),
+   * over those funds only. Null when the message
    * does not narrow a list, or its criterion is no segment, type or condition.
    */
   private narrowing(asked: string, opts: PlanOptions): PlanResponse | null {
@@ -257,7 +263,10 @@ export class Planner {
     const { filters, conditions } = across.params;
     const criteria = !!filters.sector || !!filters.fund_type || (conditions?.length ?? 0) > 0;
     if (across.kind !== 'entity' || !across.planner.accepted || !criteria || across.params.ticker || across.params.tickers.length > 0) return null;
-    if (this.reader.read(asked, []).cues.includes('among_list')) {
+    // (so is a threshold after a list of a size asked, "top 5 ..." → "só os com P/VP abaixo de 1": across every fund
+    // it would be another five; a segment, "e só os de papel?", asks that list again for the segment)
+    const threshold = !!opts.previousParams?.limit_asked && (conditions?.length ?? 0) > 0 && !filters.sector && !filters.fund_type;
+    if (this.reader.read(asked, []).cues.includes('among_list') || threshold) {
       const reason = `narrows the conversation's list of ${list.length} funds by "${criterion}": ${across.planner.reason}`;
       return { ...across, params: { ...across.params, tickers: [...list], limit: Math.max(across.params.limit ?? 0, list.length) }, planner: { ...across.planner, reason } };
     }

@@ -44,6 +44,26 @@ describe('TurnReader', () => {
     expect([sheet.entity, sheet.params.ticker]).toEqual(['fiis_cadastro', 'PVBI11']);
   });
 
+  it("reads a sale's follow-ups in its family, and 'dele' as the one fund the portfolio's answer came from", async () => {
+    const sold = state({
+      turn_index: 2,
+      last_entity: 'client_fiis_positions',
+      last_tickers: ['HGCR11'],
+      last_question: {
+        subjects: [{ kind: 'portfolio', id: 'PORTFOLIO' }],
+        measure: 'shares_sold',
+        agg: 'list',
+        also: [],
+        period: null,
+        group_by: null,
+        compare: null,
+        condition: null,
+      },
+    });
+    expect((await reader.read('tive lucro ou prejuizo nessa venda?', sold)).question?.measure).toBe('realized');
+    expect((await reader.read('e qtas cotas dele sobraram?', sold)).question).toMatchObject({ subjects: [{ kind: 'fund', id: 'HGCR11' }], measure: 'shares_held' });
+  });
+
   it('reads a ticker written with a zero-width or full-width character as that fund, not the previous one', async () => {
     const previous = state({ last_reference: reference, last_entity: 'fiis_cadastro', last_tickers: ['HGLG11'] });
     for (const written of ['Sharpe do KNRI\u200b11?', 'Sharpe do ＫＮＲＩ１１?', 'Sharpe do KN\u2060RI11\ufeff?']) {

@@ -106,7 +106,10 @@ export class TurnReader {
     // A turn not decided alone ("quantas cotas de HGLG11?": the position or the fund's issued shares) is read
     // against the conversation too, which may decide it (after "quais fundos eu tenho", the position).
     const undecided = first.kind === 'clarification' && !first.planner.accepted;
-    const followUp = (first.elliptic || first.follow_up_candidate || undecided || this.planner.asksWholeList(question)) && state && (state.last_entity || state.last_question);
+    // After a question of a measure family, its words read as the family's ("a que preço?", "lucro ou prejuízo?" after a sale).
+    const inFamily = this.planner.hasFamily(state?.last_question?.measure ?? null) && first.kind !== 'tool';
+    const followUp =
+      (first.elliptic || first.follow_up_candidate || undecided || inFamily || this.planner.asksWholeList(question)) && state && (state.last_entity || state.last_question);
     const plan = followUp ? await this.planner.plan(question, followUpOptions(state)) : first;
     return this.withToolArgs(question, this.withFunds(outsideTopic(question, plan), state), state);
   }

@@ -27,8 +27,8 @@ export function turnOutcome(acted: Acted): TurnOutcome {
     problem: acted.problem,
     question: acted.question,
     params: acted.params,
-    row_tickers: (acted.data?.rows ?? [])
-      .map((r) => r.ticker)
+    // (a client's figure over the whole portfolio: the funds its rows came from)
+    row_tickers: [...(acted.data?.rows ?? []).map((r) => r.ticker), ...(acted.measure?.values ?? []).flatMap((v) => v.funds)]
       .filter((t): t is string => typeof t === 'string' && t.length <= 16)
       .slice(0, 1000),
     values: (acted.measure?.values ?? []).slice(0, 1000).map((v) => ({ subject: v.subject, value: v.value })),

@@ -99,9 +99,11 @@ interface FollowUpEdit {
  * of the same fund, not the whole portfolio the measure defaulted to.
  */
 function withoutImpliedPortfolio(read: QuestionReading, previous: PreviousTurn, catalog: MeasureCatalog): QuestionReading {
-  const prevOwnOfFund =
-    !!previous.question?.measure && catalog.measures[previous.question.measure]?.subject === 'portfolio' && previous.question.subjects.some((s) => s.kind === 'fund');
-  return read.impliedPortfolio && prevOwnOfFund ? { ...read, question: { ...read.question, subjects: [] } } : read;
+  const prevOwn = !!previous.question?.measure && catalog.measures[previous.question.measure]?.subject === 'portfolio';
+  const prevOwnOfFund = prevOwn && previous.question!.subjects.some((s) => s.kind === 'fund');
+  // ("e quantas cotas dele sobraram?" after a sale the whole portfolio's answer found in one fund)
+  const ofItsFund = prevOwn && read.cues.includes('refers_fund') && previous.tickers.length === 1;
+  return read.impliedPortfolio && (prevOwnOfFund || ofItsFund) ? { ...read, question: { ...read.question, subjects: [] } } : read;
 }
 
 /** No previous structured question: only "qual deles" and "nele" still point at the previous answer's funds. */
@@ -181,8 +183,8 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
   if (
     reading.cues.includes('refers_fund') &&
     cur.subjects.every((s) => s.kind === 'portfolio') &&
-    // (after a list across funds that came down to one, "dele" is that one)
-    (prev.subjects.some((s) => s.kind === 'fund') || (prev.subjects.length === 0 && previous.tickers.length === 1)) &&
+    // (after a list across funds that came down to one, or the whole portfolio's answer found in one fund, "dele" is that one)
+    (prev.subjects.some((s) => s.kind === 'fund') || (prev.subjects.every((s) => s.kind === 'portfolio') && previous.tickers.length === 1)) &&
     (!named || named.subject === 'portfolio' || named.subject === 'fund')
   ) {
     return fundReferredTo(edit);
@@ -207,7 +209,9 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
  */
 function fundReferredTo(edit: FollowUpEdit): QuestionSubject[] {
   const { prev, previous, inherited } = edit;
-  const funds: QuestionSubject[] = prev.subjects.length ? prev.subjects.filter((s) => s.kind === 'fund') : previous.tickers.map((id) => ({ kind: 'fund', id }));
+  // (a previous question of the whole portfolio points at the one fund its answer came from: "eu vendi algum fii?")
+  const named = prev.subjects.filter((s) => s.kind === 'fund');
+  const funds: QuestionSubject[] = named.length ? named : previous.tickers.map((id) => ({ kind: 'fund', id }));
   const earlier = previous.earlier ?? [];
   const own = funds.length > 1 && earlier.length === 1 && earlier[0].kind === 'fund' && funds.some((s) => s.id === earlier[0].id) ? earlier[0] : null;
   const picked = !own && prev.compare && funds.length > 1 && previous.tickers.length > 0 && funds.some((s) => s.id === previous.tickers[0]);
@@ -401,8 +405,9 @@ function withoutPeriodOfCurrentOnlyMeasure(edit: FollowUpEdit, measure: string |
   // (the positions held now, the catalog's portfolio table: "e quantas cotas dele eu tenho?" after his 2024 income)
   const heldNow = own?.table === catalog.portfolio.table;
   const ownPosition = own?.subject === 'portfolio' && (own.kind !== 'flow' || heldNow) && !reading.cues.includes('same_period');
-  // (a figure asked of its current value only, like the P/VP, is one too: "e o p/vp dos dois?" after the closes of a day)
-  const currentOnly = own?.table === 'wh_snapshots' || (!!own?.current && own.aggregations.length === 1);
+  // (a figure asked of its current value only, like the P/VP or a fund's beta, is one too: "e o p/vp dos dois?" after
+  // the closes of a day; "e o hglg11, qual o beta dele?" after a dividend of October)
+  const currentOnly = own?.table === 'wh_snapshots' || (own?.aggregations.length === 1 && own.aggregations[0] === 'value');
   if (measure && measure !== prev.measure && (currentOnly || ownPosition) && inherited.includes('period') && !cur.period) {
     inherited.splice(inherited.indexOf('period'), 1);
     changed.push('period (the measure has only its current value)');

@@ -185,6 +185,13 @@ describe('narrowing without pointing at the funds shown edits the list query', (
     });
     expect(p.params).toMatchObject({ order_by: 'ifix_rank_position', limit: 5, filters: { fund_type: 'Papel' }, tickers: [] });
   });
+
+  it('a threshold after a list of a size asked keeps the funds shown: "top 5 ..." → "só os com p/vp abaixo de 1"', () => {
+    const ranking = planner.planDeterministic('top 5 fiis de papel com mais peso no ifix');
+    const shown = ['KNCR11', 'KNIP11', 'MXRF11', 'KNHY11', 'CPTS11'];
+    const p = planner.planDeterministic('agora so os que tem p/vp abaixo de 1', { previousEntity: ranking.entity, previousParams: ranking.params, previousTickers: shown });
+    expect(p.params).toMatchObject({ tickers: shown, conditions: [{ column: 'price_book_ratio', op: 'lt', value: 1 }] });
+  });
 });
 
 describe('"mostre todos" after a list cut at its size is the same list, all of it', () => {

@@ -115,6 +115,8 @@ export class QuestionReader {
   private readonly measureWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** Words that name a measure only in the client's scope ("preço médio ... na minha carteira"). */
   private readonly clientWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  /** Groups of words that name a measure together, apart ("comprei" ... "a que preço"). */
+  private readonly apartWords: Array<{ measure: MeasureDef; groups: Phrase[][] }>;
   /** Words that name a measure right after a question of its family ("a que preço?" after a sale). */
   private readonly familyWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   private readonly subjectWords: Array<{ subject: QuestionSubject; phrase: Phrase }>;
@@ -132,6 +134,7 @@ export class QuestionReader {
       .flatMap((measure) => measure.words.map((w) => ({ measure, phrase: compile(w) })));
     this.clientWords = Object.values(catalog.measures).flatMap((measure) => measure.client_words.map((w) => ({ measure, phrase: compile(w) })));
     this.familyWords = Object.values(catalog.measures).flatMap((measure) => measure.family_words.map((w) => ({ measure, phrase: compile(w) })));
+    this.apartWords = Object.values(catalog.measures).flatMap((measure) => (measure.words_apart ? [{ measure, groups: measure.words_apart.map((g) => g.map(compile)) }] : []));
     this.subjectWords = (['index', 'indicator', 'currency', 'portfolio'] as const).flatMap((kind) =>
       Object.entries(catalog.subjects[kind]).flatMap(([id, words]) => words.map((w) => ({ subject: { kind, id }, phrase: compile(w) }))),
     );
@@ -236,6 +239,15 @@ export class QuestionReader {
     };
   }
 
+  /** Measures named by words apart, one of each group: the hit's phrase is those words, as long as they are together. */
+  private apartHits(text: string): Array<{ measure: MeasureDef; phrase: Phrase }> {
+    const padded = ` ${text} `;
+    return this.apartWords.flatMap(({ measure, groups }) => {
+      const found = groups.map((g) => g.filter((p) => padded.includes(p.padded)).sort((a, b) => b.text.length - a.text.length)[0]);
+      return found.every(Boolean) ? [{ measure, phrase: compile(found.map((p) => p!.text).join(' ')) }] : [];
+    });
+  }
+
   /** A market subject's word inside the measure's own name ("peso no IFIX") names the measure, not a subject (`subjects` is edited in place). */
   private dropSubjectsNamingTheMeasure(subjects: QuestionSubject[], measureHit: { measure: MeasureDef; phrase: Phrase } | null, text: string): void {
     if (measureHit?.measure.subject !== 'fund') return;
@@ -327,7 +339,9 @@ export class QuestionReader {
     // other words name a measure of their own ("quanto recebi de dividendos do BTAL11?"), or the same words do
     // ("quantas cotas de BTAL11 eu tenho?" after a sale: the client's word for the shares held).
     const familyHit = family ? byPriority(this.familyWords.filter((w) => w.measure.family === family))[0] : undefined;
-    const ordinary = byPriority(vocabulary);
+    const ordinary = [...byPriority(vocabulary), ...this.apartHits(measureText)].sort(
+      (a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length,
+    );
     const within = (h: { phrase: Phrase }) => familyHit!.phrase.padded.includes(h.phrase.padded) && familyHit!.phrase.text.length > h.phrase.text.length;
     const hits = familyHit && ordinary.every(within) ? [familyHit, ...ordinary] : ordinary;
     // "máxima de fechamento": the series an extreme falls back to, named beside it, is what is measured (the
