@@ -308,7 +308,9 @@ describe('entity answers from real rows', () => {
     expect(many).toMatchSnapshot();
     const hglg = recs.find((r) => r.ticker === 'HGLG11')!;
     const one = answer('Minha posição em HGLG11', realResult('client_fiis_positions', [hglg], { ticker: 'HGLG11' }, ['demo', 'paulo037']));
-    expect(one).toMatch(/^Você tem 120 cotas do HGLG11 \(Pátria Log Fundo Investimento Imobiliário Responsabilidade Ltda\), com preço médio de R\$ \d+,\d{2} \(custo total de R\$ [\d.]+,\d{2}\)\./);
+    expect(one).toMatch(
+      /^Você tem 120 cotas do HGLG11 \(Pátria Log Fundo Investimento Imobiliário Responsabilidade Ltda\), com preço médio de R\$ \d+,\d{2} \(custo total de R\$ [\d.]+,\d{2}\)\./,
+    );
     expect(one).toMatchSnapshot();
   });
 

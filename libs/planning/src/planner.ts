@@ -164,7 +164,7 @@ export class Planner {
   planDeterministic(asked: string, opts: PlanOptions = {}): PlanResponse {
     const whole = this.wholeList(asked, opts);
     if (whole) return whole;
-    const narrowed = this.narrowing(asked, opts);
+    const narrowed = this.narrowing(asked, opts) ?? this.reRanking(asked, opts);
     if (narrowed) return narrowed;
     // "qual o p/vp do primeiro?" after a ranking: the fund at that place of the previous answer.
     const inOrder = fundsInOrder(opts);
@@ -245,6 +245,21 @@ export class Planner {
     const params = { ...prev, limit: MAX_LIST_ROWS, limit_asked: null };
     const reason = `the whole list of the previous answer (${opts.previousEntity}, same filters and order)`;
     return this.respond(q, 'entity', opts.previousEntity, opts.previousEntity, { params, ticker_sources: [], ticker_required: false, notes: [] }, this.decided(q, reason));
+  }
+
+  /**
+   * "e por sortino?" after a ranking: the same ranking (its size, segment and type) by another of its
+   * columns. Null when the previous answer was no ranking, or the words name no other rank column.
+   */
+  private reRanking(asked: string, opts: PlanOptions): PlanResponse | null {
+    const entity = this.opts.policies.params.spec.ranking.entity;
+    const prev = opts.previousParams;
+    const by = /^(?:e |agora |entao )*(?:por|pelo|pela|pelos|pelas) (.+)$/.exec(normalize(asked));
+    if (opts.previousEntity !== entity || !prev || !by || this.recognizeTickers(asked).tickers.length) return null;
+    const again = this.planDeterministic(`ranking de fiis por ${by[1]}`);
+    if (again.entity !== entity || !again.planner.accepted || !again.params.order_by || again.params.order_by === prev.order_by) return null;
+    const params = { ...again.params, limit: prev.limit, limit_asked: prev.limit_asked ?? null, filters: prev.filters };
+    return { ...again, params, planner: { ...again.planner, reason: `the previous ranking by another column ("${by[1]}"): ${again.planner.reason}` } };
   }
 
   /**

@@ -214,3 +214,21 @@ describe('"mostre todos" after a list cut at its size is the same list, all of i
     expect(planner.planDeterministic('mostre todos').kind).not.toBe('entity');
   });
 });
+
+describe('a ranking asked again by another column', () => {
+  it('"e por sortino?" after the top 3 by Sharpe is the top 3 by Sortino, not the Sortino of those three', () => {
+    const ranking = planner.planDeterministic('top 3 fiis por indice de sharpe');
+    const p = planner.planDeterministic('e por sortino?', {
+      previousEntity: ranking.entity,
+      previousParams: ranking.params,
+      previousQuestion: ranking.question,
+      previousTickers: ['FPNG11', 'RBRI11', 'VPPR11'],
+    });
+    expect([p.entity, p.params.order_by, p.params.limit, p.params.tickers]).toEqual(['fiis_rankings', 'rank_sortino', 3, []]);
+  });
+
+  it("the client's funds are listed when asked how many there are: the list says how many and which", () => {
+    const p = planner.planDeterministic('quantos fiis eu tenho hoje?');
+    expect([p.kind, p.params.agg]).toEqual(['entity', 'list']);
+  });
+});
