@@ -15,6 +15,8 @@ export type MeasureWords = Readonly<
 >;
 
 const nameOf = (words: MeasureWords, measure: string) => words[measure]?.answer_name ?? measure;
+/** "os dividendos por cota", "as cotas vendidas": a name the verb agrees with in the plural. */
+const plural = (name: string) => /^(os|as) /.test(name);
 const nounOf = (words: MeasureWords, measure: string) => words[measure]?.row_noun ?? { one: 'registro', many: 'registros' };
 
 const CURRENCY: Record<string, string> = { USD: 'do dólar (USD)', EUR: 'do euro (EUR)' };
@@ -422,18 +424,18 @@ function extremeGroupSentence({ r, v, name, who, when }: Said): string {
     const which = tied.length === v.rows.length ? `todos os ${tied.length} ${r.group_by === 'year' ? 'anos' : 'meses'}` : joinPt(tied.map(groupOf));
     if (v.start && v.end)
       return `${cap(bare(v.subject))}${when} teve a mesma variação, ${signed(v.value)}, em ${which}: não há um ${r.agg === 'max' ? 'melhor' : 'pior'} ${unit} único.`;
-    return `${cap(name)} ${who}${when} ${/^(os|as) /.test(name) ? 'foram' : 'foi'} de ${formatIn(r.unit, v.value)} em ${which}, sem um ${unit} de ${r.agg === 'max' ? 'maior' : 'menor'} valor.`;
+    return `${cap(name)} ${who}${when} ${plural(name) ? 'foram' : 'foi'} de ${formatIn(r.unit, v.value)} em ${which}, sem um ${unit} de ${r.agg === 'max' ? 'maior' : 'menor'} valor.`;
   }
   if (v.start && v.end) {
     const move = `de ${formatIn(r.unit, v.start.value)} em ${formatDate(v.start.date)} para ${formatIn(r.unit, v.end.value)} em ${formatDate(v.end.date)}`;
     return `O ${r.agg === 'max' ? 'melhor' : 'pior'} ${unit} ${who}${when} foi ${group}: ${signed(v.value)} (${move}).`;
   }
-  return `${cap(name)} ${who}${when} ${/^(os|as) /.test(name) ? 'somaram' : 'somou'} ${r.agg === 'max' ? 'mais' : 'menos'} em ${group}: ${formatIn(r.unit, v.value)}.`;
+  return `${cap(name)} ${who}${when} ${plural(name) ? 'somaram' : 'somou'} ${r.agg === 'max' ? 'mais' : 'menos'} em ${group}: ${formatIn(r.unit, v.value)}.`;
 }
 
 function totalSentence({ r, v, name, who, when, val, words }: Said): string {
   const { one, many } = nounOf(words, v.fallback ?? r.measure);
-  const verb = /^(os|as) /.test(name) ? 'somam' : 'soma';
+  const verb = plural(name) ? 'somam' : 'soma';
   // Positions valued at a close say which: "O valor de mercado da sua carteira, pelo fechamento de 25/06/2025, soma ...".
   const close = words[r.measure]?.as_of_close && v.date ? `, pelo fechamento de ${formatDate(v.date)},` : '';
   // A total over the portfolio that a few funds made names them ("(1 venda: XPIN11)").
@@ -473,7 +475,7 @@ function publishedNote(v: MeasureResult['values'][number], unit: MeasureResult['
 function lastSentence({ r, v, name, who, when, val, at }: Said): string {
   return r.measure === 'dividend'
     ? `O último dividendo ${who}${when} foi ${val} por cota, ${at ? `com data-com em ${at}${v.paid_on ? ` e pagamento em ${formatDate(v.paid_on)}` : ''}` : `pago em ${formatDate(v.paid_on as string)}`}.`
-    : /^(os|as) /.test(name)
+    : plural(name)
       ? `${cap(name)} ${who}${when}: o valor mais recente é ${val}, em ${at}.`
       : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
 }

@@ -354,8 +354,6 @@ export class Ontology {
   matchesRule(q: AnalysedQuestion, r: CompiledRule): string | null {
     if (r.noTicker && q.tickers.tickers.length + q.tickers.unknown.length > 0) return null;
     if (r.withTicker && q.tickers.tickers.length === 0) return null;
-    if (r.statement && this.interrogatives.some((p) => hasPhrase(q.stems, q.stemSet, p.stems, 0))) return null;
-    if (r.upcoming && isPast(parsePeriod(q.original)?.spec, todayInBrazil())) return null;
     for (const n of r.none) if (hasPhrase(q.stems, q.stemSet, n.stems, this.maxGap)) return null;
     const hits: string[] = [];
     for (const group of r.all) {
@@ -363,6 +361,9 @@ export class Ontology {
       if (!hit) return null;
       hits.push(hit.text);
     }
+    // (checked once the rule's words matched: the period is parsed only for the few messages that name a calendar)
+    if (r.statement && this.interrogatives.some((p) => hasPhrase(q.stems, q.stemSet, p.stems, 0))) return null;
+    if (r.upcoming && isPast(parsePeriod(q.original)?.spec, todayInBrazil())) return null;
     return hits.join(' + ');
   }
 

@@ -108,9 +108,9 @@ export class Planner {
     return this.compound.split(question, tickers);
   }
 
-  /** Whether a measure belongs to a family whose words read its follow-ups (catalog `family`). */
-  hasFamily(measure: string | null): boolean {
-    return !!measure && !!this.opts.policies.measures.measures[measure]?.family;
+  /** The family a measure belongs to, whose words read its follow-ups (catalog `family`), or null. */
+  familyOf(measure: string | null | undefined): string | null {
+    return (measure && this.opts.policies.measures.measures[measure]?.family) || null;
   }
 
   /** "tava olhando o gráfico do KNRI11... qual foi a maior cotação dele em 2024?": the question after its context, or null. */
@@ -299,7 +299,7 @@ export class Planner {
    * cannot give as rows, answers it as a measure plan. A follow-up edits the previous question.
    */
   private withStructuredQuestion(q: AnalysedQuestion, routed: PlanResponse, opts: PlanOptions): PlanResponse {
-    const family = this.opts.policies.measures.measures[opts.previousQuestion?.measure ?? '']?.family ?? null;
+    const family = this.familyOf(opts.previousQuestion?.measure);
     const reading = this.reader.read(q.original, q.tickers.tickers, q.corrected, { said: this.saysOwn(q), conversation: this.conversationIsOwn(opts), family });
     if (q.corrections.length) reading.signals.push(`corrected ${q.corrections.join(', ')}`);
     const previousFunds = opts.previousTickers?.length ?? 0;

@@ -107,7 +107,7 @@ export class TurnReader {
     // against the conversation too, which may decide it (after "quais fundos eu tenho", the position).
     const undecided = first.kind === 'clarification' && !first.planner.accepted;
     // After a question of a measure family, its words read as the family's ("a que preço?", "lucro ou prejuízo?" after a sale).
-    const inFamily = this.planner.hasFamily(state?.last_question?.measure ?? null) && first.kind !== 'tool';
+    const inFamily = this.planner.familyOf(state?.last_question?.measure) !== null && first.kind !== 'tool';
     const followUp =
       (first.elliptic || first.follow_up_candidate || undecided || inFamily || this.planner.asksWholeList(question)) && state && (state.last_entity || state.last_question);
     const plan = followUp ? await this.planner.plan(question, followUpOptions(state)) : first;

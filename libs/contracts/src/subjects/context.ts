@@ -23,7 +23,7 @@ export const TurnOutcome = z.object({
   question: StructuredQuestion.nullable().default(null),
   /** The entity query's final parameters. */
   params: QueryParams.nullable().default(null),
-  /** The funds of the entity answer's rows, in order. */
+  /** The funds of the entity answer's rows, in order; of a measure answer over the whole portfolio, the funds its values came from. */
   row_tickers: z.array(z.string().max(16)).max(1000).default([]),
   /** The measure answer's values by subject, in the order computed. */
   values: z
