@@ -28,6 +28,11 @@ describe('resolveLastReference', () => {
     expect(r).toEqual({ ticker: 'MXRF11', tickers: ['MXRF11'], context: { last_reference_used: false, reason: REASONS.explicitTicker } });
   });
 
+  it("never puts the conversation's fund in place of a fund written that Cota does not know", () => {
+    const r = resolveLastReference({ ...base, unknownInText: ['KNXP11'] });
+    expect(r).toEqual({ ticker: null, tickers: [], context: { last_reference_used: false, reason: REASONS.unknownTicker } });
+  });
+
   it('does not pick one of several tickers written in the question', () => {
     const r = resolveLastReference({ ...base, tickersInText: ['MXRF11', 'KNRI11'] });
     expect(r).toEqual({ ticker: null, tickers: ['MXRF11', 'KNRI11'], context: { last_reference_used: false, reason: REASONS.multipleTickers } });

@@ -8,6 +8,7 @@ export type TickerSource = 'text' | 'context';
 export const REASONS = {
   explicitTicker: 'explicit_ticker_in_text',
   multipleTickers: 'multiple_tickers_in_text',
+  unknownTicker: 'unknown_ticker_in_text',
   inherited: 'inherited_last_reference',
   noEntity: 'no_entity',
   contextDisabled: 'context_disabled',
@@ -23,6 +24,8 @@ export interface ResolveInput {
   policy: Pick<ContextPolicy, 'enabled' | 'last_reference' | 'entity_classes'>;
   entity: string | null;
   tickersInText: string[];
+  /** Ticker-shaped words of the question that name no fund Cota knows ("KNXP11"). */
+  unknownInText?: string[];
   /** From the entity's parameter declaration (param_inference.yaml), computed by the planner. */
   tickerSources: TickerSource[];
   reference: LastReference | null;
@@ -49,7 +52,7 @@ const decided = (ticker: string | null, tickers: string[], used: boolean, reason
 
 /**
  * The only place ticker inheritance is decided (CONTRACT, three layers):
- * a ticker written in the question always wins; otherwise the last reference is inherited only when
+ * a ticker written in the question always wins (one Cota does not know leaves the turn without a fund); otherwise the last reference is inherited only when
  * the policy allows it for this entity, the reference is fresh, and the entity declares `context`
  * as a ticker source. Market and client entities (as the catalog classes them) never inherit,
  * whatever the policy file says.
@@ -59,6 +62,8 @@ export function resolveLastReference(input: ResolveInput): ResolvedIdentifiers {
   if (inText.length === 1) return decided(inText[0], inText, false, REASONS.explicitTicker);
   // Several tickers: the question names them all, there is nothing to pick from context.
   if (inText.length > 1) return decided(null, inText, false, REASONS.multipleTickers);
+  // A fund written that Cota does not know is still the fund asked about: never the conversation's.
+  if (input.unknownInText?.length) return decided(null, [], false, REASONS.unknownTicker);
 
   const { entity, policy } = input;
   if (!entity) return decided(null, [], false, REASONS.noEntity);

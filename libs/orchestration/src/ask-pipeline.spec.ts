@@ -106,6 +106,17 @@ const input = { request_id: 'r-1', client_id: 'ana', conversation_id: 'c-1', nic
 const inherited = plan({ params: { ...params, ticker: 'HGLG11', tickers: ['HGLG11'] }, context: { last_reference_used: true, reason: 'inherited_last_reference' } });
 
 describe('AskPipeline', () => {
+  it('says a fund Cota does not know is not found, for a measure as for an entity, without querying', async () => {
+    const question = { condition: null, subjects: [], measure: 'dividend', agg: 'total' as const, also: [], period: null, group_by: null, compare: null };
+    for (const p of [plan({ unknown_tickers: ['KNXP11'] }), plan({ kind: 'measure', entity: 'fiis_dividendos', unknown_tickers: ['KNXP11'], question })]) {
+      const { pipeline, seen } = setup({ plan: p });
+      const out = await pipeline.ask({ ...input, question: 'quanto o knxp11 pagou de dividendos em 2024' });
+      expect(out.status).toBe('error');
+      expect(seen.narrate[0]).toMatchObject({ problem: 'unknown_ticker', unknown_tickers: ['KNXP11'] });
+      expect(seen.calls).toEqual(['open', 'plan', 'narrate', 'commit']);
+    }
+  });
+
   it('makes five sequential calls: open, plan (with what the conversation holds), act, narrate, commit (with the reading and what the answer found)', async () => {
     const { pipeline, seen, state } = setup({ plan: inherited });
     const out = await pipeline.ask(input);

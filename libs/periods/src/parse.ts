@@ -72,6 +72,8 @@ const YEAR4 = '(?:19|20)\\d{2}';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const iso = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
+/** What joins a span's two ends: "de dez/22 a (até, e, pra) dez/23". */
+const TO = '(?:a|ate|e|pra|para)';
 const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
 const year2 = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));
 const monthNum = (w: string) => MONTH_OF.get(w) ?? Number(w);
@@ -104,7 +106,7 @@ const RULES: Rule[] = [
   },
   // de 01/03/2024 a 15/04/2024
   {
-    re: new RegExp(`\\b(?:de|entre|desde)\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\s+(?:a|ate|e)\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\b`),
+    re: new RegExp(`\\b(?:de|entre|desde)\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\s+${TO}\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\b`),
     build: (m) => {
       const [y1, y2] = [year2(m[3]), year2(m[6])];
       const [m1, d1, m2, d2] = [Number(m[2]), Number(m[1]), Number(m[5]), Number(m[4])];
@@ -115,7 +117,7 @@ const RULES: Rule[] = [
   // days of one month: entre 9 e 13 de junho de 2025 · de 9 a 25/06/2025 · do dia 2 ao dia 6 de jun/25
   {
     re: new RegExp(
-      `\\b(?:de|entre|desde|do dia)\\s+(\\d{1,2})\\s+(?:a|ate|e|ao(?:\\s+dia)?)\\s+(\\d{1,2})\\s*(?:de\\s+(${ANY_MONTH})\\s*(?:de|/)\\s*(${YEAR4}|\\d{2})|/(\\d{1,2})/(${YEAR4}|\\d{2}))\\b`,
+      `\\b(?:de|entre|desde|do dia)\\s+(\\d{1,2})\\s+(?:a|ate|e|pra|para|ao(?:\\s+dia)?)\\s+(\\d{1,2})\\s*(?:de\\s+(${ANY_MONTH})\\s*(?:de|/)\\s*(${YEAR4}|\\d{2})|/(\\d{1,2})/(${YEAR4}|\\d{2}))\\b`,
     ),
     build: (m) => {
       const [y, mo] = m[3] ? [year2(m[4]), monthNum(m[3])] : [year2(m[6]), Number(m[5])];
@@ -126,7 +128,7 @@ const RULES: Rule[] = [
   },
   // de 02/06 a 13/06/2025: the year said once, at the end
   {
-    re: new RegExp(`\\b(?:de|entre|desde)\\s+(\\d{1,2})/(\\d{1,2})\\s+(?:a|ate|e)\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\b`),
+    re: new RegExp(`\\b(?:de|entre|desde)\\s+(\\d{1,2})/(\\d{1,2})\\s+${TO}\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\b`),
     build: (m) => {
       const y2 = year2(m[5]);
       const [d1, m1, d2, m2] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
@@ -138,7 +140,7 @@ const RULES: Rule[] = [
   // de março de 2024 a junho de 2025 · entre junho e setembro de 2023 · de jan a jun de 2025 · mar/24 a jun/24
   {
     re: new RegExp(
-      `\\b(?:de|entre|desde)\\s+(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\s+(?:a|ate|e)\\s+(?:o\\s+(?:mes\\s+de\\s+)?)?(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\b`,
+      `\\b(?:de|entre|desde)\\s+(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\s+${TO}\\s+(?:o\\s+(?:mes\\s+de\\s+)?)?(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\b`,
     ),
     build: (m) => {
       const [m1, m2] = [monthNum(m[1]), monthNum(m[3])];
@@ -150,7 +152,7 @@ const RULES: Rule[] = [
   },
   // de 03/2024 a 06/2024
   {
-    re: new RegExp(`\\b(?:de|entre|desde)\\s+(\\d{1,2})/(${YEAR4})\\s+(?:a|ate|e)\\s+(\\d{1,2})/(${YEAR4})\\b`),
+    re: new RegExp(`\\b(?:de|entre|desde)\\s+(\\d{1,2})/(${YEAR4})\\s+${TO}\\s+(\\d{1,2})/(${YEAR4})\\b`),
     build: (m) => {
       const [m1, y1, m2, y2] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
       if (m1 < 1 || m1 > 12 || m2 < 1 || m2 > 12) return null;
@@ -159,7 +161,7 @@ const RULES: Rule[] = [
   },
   // de 2020 a 2023 · entre 2021 e 2022
   {
-    re: new RegExp(`\\b(?:de|entre|desde)\\s+(${YEAR4})\\s+(?:a|ate|e)\\s+(${YEAR4})\\b`),
+    re: new RegExp(`\\b(?:de|entre|desde)\\s+(${YEAR4})\\s+${TO}\\s+(${YEAR4})\\b`),
     build: (m) => monthsRange(Number(m[1]), 1, Number(m[2]), 12, 'custom'),
   },
   // último trimestre de 2024 · último semestre de 2023 · último mês de 2022: the year's last part (not a trailing window)

@@ -56,6 +56,11 @@ const Entity = z
     phrases: Weights.default({}),
     /** Weights of named features (built-in: ticker, no_ticker, multi_ticker, only_ticker; `not_<feature>` when it does not fire). */
     features: Weights.default({}),
+    /**
+     * Entities this one is the broader view of (the whole portfolio with its figures over its positions alone):
+     * words that lean to both equally ask for the broader answer, not which one.
+     */
+    broader_than: z.array(z.string().regex(/^[a-z0-9_]+$/)).default([]),
   })
   .strict();
 

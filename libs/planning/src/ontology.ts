@@ -237,6 +237,11 @@ export class Ontology {
     }
   }
 
+  /** Whether `a` is declared the broader view of `b` (ontology.yaml `broader_than`). */
+  isBroaderThan(a: string, b: string): boolean {
+    return this.spec.entities[a]?.broader_than.includes(b) ?? false;
+  }
+
   entityNames(): string[] {
     return [...this.entities.keys()];
   }

@@ -270,6 +270,14 @@ describe('Planner (deterministic)', () => {
       expect(pending.planDeterministic('CNPJ do ABCD11').unknown_tickers).toEqual(['ABCD11']);
     });
 
+    it('answers a tie between two readings with the broader one the ontology declares, never asks which', () => {
+      const p = plan('o que eu tenho na carteira hoje?');
+      expect(p).toMatchObject({ kind: 'entity', entity: 'client_fiis_enriched_portfolio', planner: { accepted: true } });
+      expect(p.planner.reason).toMatch(/even with client_fiis_positions \(\d+\): the broader view of it/);
+      // Words that lean to the positions alone still reach them.
+      expect(plan('qual o meu preço médio do HGLG11?').entity).not.toBe('client_fiis_enriched_portfolio');
+    });
+
     it('keeps client questions on client entities and market questions off tickers', () => {
       expect(plan('Peso do HGLG11 na minha carteira de FIIs').entity).toBe('client_fiis_positions');
       expect(plan('peso do HGLG11 no IFIX').entity).toBe('fiis_rankings');

@@ -14,7 +14,7 @@ import { validatePlan } from '@cota/contracts';
 import { detectAdvice, detectConcept, detectConfirmation, detectOutOfScope, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
 import { FundNameIndex, NamedFund } from './fund-names';
-import { fold, normalize, stem } from '@cota/text';
+import { fold, normalize, stem, STOPWORDS } from '@cota/text';
 import { applyFollowUp, editEntityParams, withListedReference } from './question/follow-up';
 import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
@@ -371,7 +371,8 @@ export class Planner {
       // (with a fund of its own too: "e o cnpj do segundo?" after a P/VP asks the registry of that fund)
       reading.question.subjects.every((s) => s.kind === 'fund') &&
       !!opts.previousQuestion?.measure &&
-      this.opts.policies.measures.measures[opts.previousQuestion.measure]?.entity !== routed.entity &&
+      // (another field of the entity that holds the previous measure counts too: "e o cnpj do segundo?" after the IFIX weights)
+      (this.opts.policies.measures.measures[opts.previousQuestion.measure]?.entity !== routed.entity || !this.routedByMeasureWords(routed, opts.previousQuestion.measure)) &&
       !reading.cues.includes('among_previous') &&
       // "e o menor?" after the highest close: an aggregation alone edits the previous measure, whatever entity its word leans to.
       !(reading.cues.includes('opener') && (reading.aggNamed || reading.compareWanted !== null || reading.extremeOrder !== null)) &&
@@ -388,10 +389,26 @@ export class Planner {
    * names no topic of its own: it edits the previous question.
    */
   private namedOnlyByEditWords(routed: PlanResponse, reading: QuestionReading): boolean {
-    const edits = new Set(reading.editWords.flatMap((w) => w.split(' ')).map(stem));
+    return this.namedOnlyBy(routed, reading.editWords);
+  }
+
+  /** Whether a word of `measure` (its catalog words) is among those that scored the routed entity. */
+  private routedByMeasureWords(routed: PlanResponse, measure: string): boolean {
+    const best = routed.planner.candidates[0];
+    const said = new Set(best ? this.ontology.matchedStems(best) : []);
+    const own = (this.opts.policies.measures.measures[measure]?.words ?? [])
+      .flatMap((w) => normalize(w).split(' '))
+      .filter((w) => !STOPWORDS.has(w))
+      .map(stem);
+    return own.some((s) => said.has(s));
+  }
+
+  /** Whether every word that scored the routed entity is one of `words` (the reading took them as something else). */
+  private namedOnlyBy(routed: PlanResponse, words: string[]): boolean {
+    const own = new Set(words.flatMap((w) => w.split(' ')).map(stem));
     const best = routed.planner.candidates[0];
     const said = best ? this.ontology.matchedStems(best) : [];
-    return edits.size > 0 && said.length > 0 && said.every((s) => edits.has(s));
+    return own.size > 0 && said.length > 0 && said.every((s) => own.has(s));
   }
 
   /** The measure a question implies without naming it: a yield for funds compared on payouts, a price for a fund at a date. */
@@ -435,6 +452,8 @@ export class Planner {
       !routed.planner.accepted ||
       routed.kind !== 'entity' ||
       (routed.entity !== null && this.measureFamily.has(routed.entity) && this.sameScope(question.measure, routed.entity)) ||
+      // "ativo total do KNRI11 em 2022": the entity, of the measure's scope, was reached only by the words that named the measure.
+      (routed.entity !== null && this.sameScope(question.measure, routed.entity) && this.namedOnlyBy(routed, reading.measureWords)) ||
       // ...but a panorama (several series, "o cenário") stays the panorama's.
       // Several series at one date: the panel answers the panorama's question with each series' value.
       (question.measure === null && marketOnly && (!routed.planner.accepted || this.classOf(routed.entity) === 'market')) ||
@@ -468,12 +487,9 @@ export class Planner {
     const measurable = isMeasurable(question, reading, followUp, this.opts.policies.measures);
     // "peso de cada fundo pelo valor investido", "quanto % da carteira é cada fundo": a share of the
     // portfolio, which the portfolio entity lists per fund; the measure named is what the share is of.
-    if (
-      measurable.ok &&
-      routed.kind === 'entity' &&
-      this.classOf(routed.entity) === 'client' &&
-      /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/.test(q.normalized)
-    ) {
+    // (unless that word is the measure's own name: "qual dos meus fiis tem mais peso no IFIX" asks each fund's IFIX weight)
+    const share = /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/;
+    if (measurable.ok && routed.kind === 'entity' && this.classOf(routed.entity) === 'client' && share.test(q.normalized) && !share.test(reading.measureWords.join(' '))) {
       return { ok: false, why: 'a share of the portfolio: the portfolio entity lists it per fund' };
     }
     // No entity reads it ("market cap do mxrf11") but the measure catalog names it: the measure answers.
@@ -644,6 +660,7 @@ export class Planner {
       ranked[0].score += 1;
       ranked[0].signals.push('conversation:previous_entity(+1)');
     }
+    const broader = this.broaderOfTie(ranked);
     const best = ranked[0];
     const second = ranked[1] ?? { entity: '', score: 0, signals: [], label: '' };
     const { min_score, min_gap } = this.ontology.thresholds;
@@ -659,7 +676,7 @@ export class Planner {
     };
     const activeFeatures = [...features].join(', ');
 
-    const { accepted, why } = this.acceptance(best, second, ranked, gap);
+    const { accepted, why } = this.acceptance(best, second, ranked, gap, broader);
     const segment = best.score > 0 && accepted ? null : this.segmentList(q, features);
     if (segment) {
       return this.respond(q, 'entity', segment.entity, segment.entity, segment.params, {
@@ -732,19 +749,34 @@ export class Planner {
     return { qr, inferred };
   }
 
+  /**
+   * Two readings the words lean to equally, one the broader view of the other (ontology.yaml `broader_than`):
+   * the broader goes first (`ranked` is reordered) and answers. False when the lead is clear or the two are unrelated.
+   */
+  private broaderOfTie(ranked: Candidate[]): boolean {
+    const [a, b] = ranked;
+    if (!a || !b || a.score - b.score >= this.ontology.thresholds.min_gap) return false;
+    if (this.ontology.isBroaderThan(b.entity, a.entity)) [ranked[0], ranked[1]] = [b, a];
+    else if (!this.ontology.isBroaderThan(a.entity, b.entity)) return false;
+    ranked[0].signals.push(`tie:broader than ${ranked[1].entity}`);
+    return true;
+  }
+
   /** Whether the best entity leads by enough to answer, and the reason said either way. */
-  private acceptance(best: Candidate, second: Candidate, ranked: Candidate[], gap: number): { accepted: boolean; why: string } {
+  private acceptance(best: Candidate, second: Candidate, ranked: Candidate[], gap: number, broader = false): { accepted: boolean; why: string } {
     const { min_score, min_gap } = this.ontology.thresholds;
     // A smaller lead suffices when it rests on a specific word the runner-up lacks (see ontology.yaml).
     const specific = this.ontology.thresholds.specific;
     const own = specific && gap < min_gap && gap >= specific.min_gap ? this.ontology.strongestOwnWord(best, ranked[1]) : null;
     const bySpecificWord = !!own && own.weight >= (specific?.word_weight ?? Infinity);
-    const accepted = best.score >= min_score && (gap >= min_gap || bySpecificWord);
+    const accepted = best.score >= min_score && (gap >= min_gap || bySpecificWord || broader);
     const over = second.score > 0 ? second.entity : 'no other entity';
     const why = accepted
-      ? bySpecificWord
-        ? `accepted ${best.entity}: score ${best.score} >= ${min_score} and gap ${gap} >= ${specific?.min_gap} over ${over}, led by the specific "${own?.text}" (${own?.weight} >= ${specific?.word_weight})`
-        : `accepted ${best.entity}: score ${best.score} >= ${min_score} and gap ${gap} >= ${min_gap} over ${over}`
+      ? broader && gap < min_gap && !bySpecificWord
+        ? `accepted ${best.entity}: score ${best.score} >= ${min_score}, even with ${second.entity} (${second.score}): the broader view of it`
+        : bySpecificWord
+          ? `accepted ${best.entity}: score ${best.score} >= ${min_score} and gap ${gap} >= ${specific?.min_gap} over ${over}, led by the specific "${own?.text}" (${own?.weight} >= ${specific?.word_weight})`
+          : `accepted ${best.entity}: score ${best.score} >= ${min_score} and gap ${gap} >= ${min_gap} over ${over}`
       : best.score < min_score
         ? `not accepted: best ${best.entity} scored ${best.score} < ${min_score}`
         : `not accepted: ${best.entity} (${best.score}) and ${second.entity} (${second.score}) are ${gap} apart < ${min_gap}`;

@@ -8,7 +8,7 @@ describe('loadPlanningPolicies', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'cota-planning-'));
-    for (const f of ['ontology.yaml', 'param_inference.yaml']) copyFileSync(join(policiesDir(), f), join(dir, f));
+    for (const f of ['ontology.yaml', 'param_inference.yaml', 'measures.yaml']) copyFileSync(join(policiesDir(), f), join(dir, f));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -74,6 +74,11 @@ describe('loadPlanningPolicies', () => {
   it('refuses an entity present in only one of the two files', () => {
     edit('param_inference.yaml', /\n  fiis_imoveis: .*\n/, '\n');
     expect(failure().message).toMatch(/param_inference\.yaml lacks fiis_imoveis/);
+  });
+
+  it('refuses a broader view of an entity that does not exist', () => {
+    edit('ontology.yaml', 'broader_than: [client_fiis_positions]', 'broader_than: [client_positions]');
+    expect(failure().message).toMatch(/entities\.client_fiis_enriched_portfolio\.broader_than: client_positions is not another entity/);
   });
 
   it('refuses broken YAML', () => {

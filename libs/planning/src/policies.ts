@@ -5,7 +5,7 @@ import { EntityClasses, loadEntityCatalog, loadEntityClasses, loadMeasureCatalog
 import { loadToolGatePolicy, ToolGatePolicy } from '@cota/tool-gating';
 import { Ontology } from './ontology';
 import { PlansPolicy, PlansPolicySchema } from './multi-step/policy';
-import { OntologySchema } from './ontology.schema';
+import { OntologySchema, OntologySpec } from './ontology.schema';
 import { FocusKeywords, withFieldWords } from './field-words';
 import { ParamInference } from './params';
 import { ParamPolicySchema } from './param-policy.schema';
@@ -30,8 +30,10 @@ export interface PlanningPolicies {
  */
 export function loadPlanningPolicies(dir = policiesDir()): PlanningPolicies {
   const spec = loadPolicy('ontology', OntologySchema, dir);
+  const measures = loadMeasureCatalog(dir);
   // The narrator's field words name their entities too (field-words.ts); a folder without templates has none.
-  const ontology = new Ontology(existsSync(join(dir, 'templates')) ? withFieldWords(spec, loadPolicyFolder('templates', FocusKeywords, dir), loadEntityClasses(dir)) : spec);
+  const withFields = existsSync(join(dir, 'templates')) ? withFieldWords(spec, loadPolicyFolder('templates', FocusKeywords, dir), loadEntityClasses(dir)) : spec;
+  const ontology = new Ontology(withMeasureWords(withFields, measures));
   const params = new ParamInference(loadPolicy('param_inference', ParamPolicySchema, dir));
   checkConsistency(ontology, params);
   checkRankingRedirects(params, dir);
@@ -39,11 +41,20 @@ export function loadPlanningPolicies(dir = policiesDir()): PlanningPolicies {
   return {
     ontology,
     params,
-    measures: loadMeasureCatalog(dir),
+    measures,
     entities: loadEntityClasses(dir),
     tools: loadToolGatePolicy(dir),
     plans: loadPolicy('plans', PlansPolicySchema, dir),
   };
+}
+
+/**
+ * The measure catalog's words are words of the reading too: a misspelling is corrected towards them, and a
+ * measure declared in measures.yaml alone ("ativo total") is never "corrected" into another entity's word.
+ */
+function withMeasureWords(spec: OntologySpec, catalog: MeasureCatalog): OntologySpec {
+  const words = Object.values(catalog.measures).flatMap((m) => [...m.words, ...m.client_words, ...m.family_words]);
+  return { ...spec, known_words: [...spec.known_words, ...words] };
 }
 
 /**
@@ -86,5 +97,9 @@ export function checkConsistency(ontology: Ontology, params: ParamInference): vo
         (onlyOntology.length ? `param_inference.yaml lacks ${onlyOntology.join(', ')}; ` : '') +
         (onlyParams.length ? `ontology.yaml lacks ${onlyParams.join(', ')}` : ''),
     );
+  }
+  for (const [name, e] of Object.entries(ontology.spec.entities)) {
+    const unknown = e.broader_than.filter((other) => !a.has(other) || other === name);
+    if (unknown.length) throw new Error(`ontology.yaml: entities.${name}.broader_than: ${unknown.join(', ')} is not another entity`);
   }
 }

@@ -158,6 +158,7 @@ export class TurnReader {
       policy: this.policies.context,
       entity,
       tickersInText: plan.tickers_in_text,
+      unknownInText: plan.unknown_tickers,
       tickerSources: plan.ticker_sources,
       reference: state?.last_reference ?? null,
       currentTurn: state?.turn_index ?? 1,

@@ -60,13 +60,33 @@ export function toolByArguments(question: string, policy: ToolGatePolicy, hasTic
   // An address to send to with a verb that sends: the report by e-mail ("envie para ana@x.com").
   if (extractEmail(question) && SEND.test(text)) return { name: 'enviar_relatorio_email', matched: 'an e-mail address to send to' };
   // A question about one's own spending in a category and a period: "quanto foi de supermercado em outubro?".
-  const category = matchVocabulary(question, policy.filters.categories)[0];
-  if (!hasTicker && category && !NOT_QUERIED_BY_CATEGORY.has(category) && SPENDING.test(text) && !FUND_WORDS.test(text) && !has('money') && !has('rate') && parsePeriod(text)) {
-    return { name: 'consultar_transacoes', matched: `${category} over a period` };
+  // (the category is read only when the cheaper tests leave the question open: most questions are about funds)
+  let category: string | null | undefined = null;
+  const categoryOf = () => (category === null ? (category = matchVocabulary(question, policy.filters.categories)[0]) : category);
+  if (
+    !hasTicker &&
+    SPENDING.test(text) &&
+    !FUND_WORDS.test(text) &&
+    !has('money') &&
+    !has('rate') &&
+    categoryOf() &&
+    !NOT_QUERIED_BY_CATEGORY.has(categoryOf()!) &&
+    parsePeriod(text)
+  ) {
+    return { name: 'consultar_transacoes', matched: `${categoryOf()} over a period` };
   }
   // A question about one's own spending or income ("quanto já torrei esse mês?"), not about funds.
   const kindAsked = OWN_MONEY.test(text) ? transactionKindSaid(question) : null;
-  if (!hasTicker && kindAsked && QUESTION.test(text) && !has('money') && !has('rate') && !FUND_WORDS.test(text) && category !== 'investimentos' && !INCOME_FROM_FUNDS.test(text)) {
+  if (
+    !hasTicker &&
+    kindAsked &&
+    QUESTION.test(text) &&
+    !has('money') &&
+    !has('rate') &&
+    !FUND_WORDS.test(text) &&
+    categoryOf() !== 'investimentos' &&
+    !INCOME_FROM_FUNDS.test(text)
+  ) {
     return { name: 'consultar_transacoes', matched: `a question about ${kindAsked === 'despesa' ? 'spending' : 'income'}` };
   }
   // A fact told, not a question: an amount with a category or a kind, and no rate or term.

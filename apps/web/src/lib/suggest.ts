@@ -6,6 +6,7 @@
  * from the answer (its subjects or rows): none is ever made up; a segment is named only when the
  * planner reads it as a filter (`sectors`). Pure.
  */
+import { TICKER_RE } from '@cota/text';
 import { AskReply, EntityClasses, entityRows, measureValues, StructuredQuestion } from './types';
 
 /** What the suggestions read of an answer (a live reply, or a turn restored from the history). */
@@ -20,7 +21,6 @@ export interface AnswerReading {
   tool: string | null;
 }
 
-const TICKER = /^[A-Z]{4}11$/;
 const MAX = 3;
 
 export function readingOfReply(reply: AskReply): AnswerReading {
@@ -36,7 +36,7 @@ export function readingOfReply(reply: AskReply): AnswerReading {
     entity: m.entity ?? null,
     kind: m.planner?.kind ?? null,
     question: m.planner?.question ?? null,
-    tickers: unique([...fromQuestion, ...fromValues, ...fromParams, ...fromRows].filter((t) => TICKER.test(t))),
+    tickers: unique([...fromQuestion, ...fromValues, ...fromParams, ...fromRows].filter((t) => TICKER_RE.test(t))),
     rows,
     tool: m.tool?.name ?? null,
   };
@@ -53,7 +53,7 @@ export function readingOfTurn(
     entity: m.entity ?? null,
     kind: m.kind ?? null,
     question: m.question ?? null,
-    tickers: unique([...fromQuestion, ...(m.tickers ?? [])].filter((t) => TICKER.test(t))),
+    tickers: unique([...fromQuestion, ...(m.tickers ?? [])].filter((t) => TICKER_RE.test(t))),
     rows: [],
     tool: null,
   };
@@ -117,6 +117,6 @@ function segmentLeader(r: AnswerReading, ticker: string): string | null {
   const own = r.rows.find((row) => row.ticker === ticker);
   const segment = own ? segmentOf(own) : null;
   if (!segment) return null;
-  const other = r.rows.find((row) => row.ticker !== ticker && typeof row.ticker === 'string' && TICKER.test(row.ticker) && segmentOf(row) === segment);
+  const other = r.rows.find((row) => row.ticker !== ticker && typeof row.ticker === 'string' && TICKER_RE.test(row.ticker) && segmentOf(row) === segment);
   return other ? (other.ticker as string) : null;
 }

@@ -32,4 +32,13 @@ export function nothingFetched(reading: PlanResponse, status: AskStatus, problem
   return { status, problem, results: {}, params: reading.params, question: reading.question, data: null, measure: null, rag: null, tool: null, planRun: null };
 }
 
+/**
+ * The turn names a fund Cota does not know ("knxp11") and no fund it knows: said plainly, whether the
+ * words asked for a catalog entity or a measure, rather than asking which fund or answering another.
+ */
+export function unknownFundOnly(reading: PlanResponse): Acted | null {
+  const named = reading.params.tickers.length > 0 || (reading.question?.subjects.length ?? 0) > 0;
+  return reading.unknown_tickers.length > 0 && !named ? nothingFetched(reading, 'error', 'unknown_ticker') : null;
+}
+
 export const callerOf = (input: AskInput) => ({ request_id: input.request_id, client_id: input.client_id, conversation_id: input.conversation_id });

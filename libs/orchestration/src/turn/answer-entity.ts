@@ -1,5 +1,5 @@
 import { CotaError, ExecutorSubjects, QueryResult, RagMeta, RagSubjects } from '@cota/contracts';
-import { Acted, ActContext, nothingFetched } from './act';
+import { Acted, ActContext, nothingFetched, unknownFundOnly } from './act';
 
 /** RAG is optional for entity answers: when it fails the answer still goes out, and meta says why. */
 async function retrieve({ client, input, reading }: ActContext): Promise<RagMeta> {
@@ -31,7 +31,8 @@ export async function answerEntity(ctx: ActContext): Promise<Acted> {
   const { reading } = ctx;
   const funds = reading.params.tickers;
   if (!reading.planner.accepted) return nothingFetched(reading, 'needs_clarification', null);
-  if (reading.unknown_tickers.length > 0 && funds.length === 0) return nothingFetched(reading, 'error', 'unknown_ticker');
+  const unknown = unknownFundOnly(reading);
+  if (unknown) return unknown;
   if (reading.ticker_required && funds.length === 0) return nothingFetched(reading, 'needs_clarification', 'ticker_required');
   const [data, rag] = await Promise.all([query(ctx), retrieve(ctx)]);
   if (!data) return { ...nothingFetched(reading, 'error', 'generic'), rag };

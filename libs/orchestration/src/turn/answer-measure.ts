@@ -1,8 +1,10 @@
 import { CotaError, ExecutorSubjects, MeasureResult } from '@cota/contracts';
-import { Acted, ActContext, nothingFetched } from './act';
+import { Acted, ActContext, nothingFetched, unknownFundOnly } from './act';
 
 /** A measure over a period, a comparison or a panel, computed by the executor from the measure catalog. */
 export async function answerMeasure({ client, input, reading }: ActContext): Promise<Acted> {
+  const unknown = unknownFundOnly(reading);
+  if (unknown) return unknown;
   if (reading.ticker_required && reading.params.tickers.length === 0) return nothingFetched(reading, 'needs_clarification', 'ticker_required');
   let measure: MeasureResult;
   try {

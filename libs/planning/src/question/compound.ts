@@ -1,4 +1,4 @@
-import { fold } from '@cota/text';
+import { ABBREVIATIONS, fold } from '@cota/text';
 
 /**
  * Compound questions ("qual o cnpj e o p/vp do GTWR11?", "me diz o dy e o valor de mercado do RZTR11"):
@@ -36,11 +36,13 @@ interface Found {
   target: string;
 }
 
-/** The words of the folded text with their offsets; a comma not inside a number is the word "e". */
+/** The words of the folded text with their offsets; a comma not inside a number is the word "e"; an abbreviation, its word. */
 function tokens(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(/[a-z0-9]+(?:[/.,-][a-z0-9]+)*|,/g)) {
-    const word = m[0] === ',' ? 'e' : m[0].replace(/[/-]/g, '');
+    // (a chat abbreviation compares as its word: "qto paguei" opens a clause as "quanto paguei" does)
+    const plain = m[0].replace(/[/-]/g, '');
+    const word = m[0] === ',' ? 'e' : /^[a-z]+$/.test(ABBREVIATIONS[plain] ?? '') ? ABBREVIATIONS[plain] : plain;
     out.push({ word, start: m.index!, end: m.index! + m[0].length });
   }
   return out;

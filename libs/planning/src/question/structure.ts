@@ -43,6 +43,8 @@ export interface QuestionReading {
    * words that edit a question, whatever entity they also name.
    */
   editWords: string[];
+  /** The words that named the measure ("ativo total"), normalised; empty when none did. */
+  measureWords: string[];
 }
 
 const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceiro: 3, quarto: 4, '1o': 1, '2o': 2, '3o': 3, '4o': 4 };
@@ -90,6 +92,8 @@ const CUES: Array<[FollowUpCue, RegExp]> = [
 
 /** Counts of a series' moves, read only next to a count ("quantas vezes ... subiu"). */
 const MOVES = new Set<MeasureAgg>(['changes', 'rises', 'falls']);
+/** Words of a return, which a measure's kind reads its own way: a flow totals, a rate compounds, a level varies. */
+const RETURN_WORDS = new Set<MeasureAgg>(['total', 'accumulated', 'variation']);
 
 /** Aggregations that can be asked together with another, and the pairs people ask. */
 const ALSO = new Set<MeasureAgg>(['max', 'min', 'first', 'last', 'total', 'count', 'avg']);
@@ -119,6 +123,9 @@ export class QuestionReader {
   private readonly apartWords: Array<{ measure: MeasureDef; groups: Phrase[][] }>;
   /** Words that name a measure right after a question of its family ("a que preço?" after a sale). */
   private readonly familyWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  /** The client's words, then every measure's: the vocabulary of a question in the client's scope. */
+  private readonly ownWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  private readonly wordsOfFamily = new Map<string, Array<{ measure: MeasureDef; phrase: Phrase }>>();
   private readonly subjectWords: Array<{ subject: QuestionSubject; phrase: Phrase }>;
   private readonly aggWords: Array<{ agg: MeasureAgg; phrase: Phrase }>;
   private readonly groupWords: Array<{ group: 'month' | 'year'; phrase: Phrase }>;
@@ -134,6 +141,8 @@ export class QuestionReader {
       .flatMap((measure) => measure.words.map((w) => ({ measure, phrase: compile(w) })));
     this.clientWords = Object.values(catalog.measures).flatMap((measure) => measure.client_words.map((w) => ({ measure, phrase: compile(w) })));
     this.familyWords = Object.values(catalog.measures).flatMap((measure) => measure.family_words.map((w) => ({ measure, phrase: compile(w) })));
+    this.ownWords = [...this.clientWords, ...this.measureWords];
+    for (const w of this.familyWords) this.wordsOfFamily.set(w.measure.family!, [...(this.wordsOfFamily.get(w.measure.family!) ?? []), w]);
     this.apartWords = Object.values(catalog.measures).flatMap((measure) => (measure.words_apart ? [{ measure, groups: measure.words_apart.map((g) => g.map(compile)) }] : []));
     this.subjectWords = (['index', 'indicator', 'currency', 'portfolio'] as const).flatMap((kind) =>
       Object.entries(catalog.subjects[kind]).flatMap(([id, words]) => words.map((w) => ({ subject: { kind, id }, phrase: compile(w) }))),
@@ -176,10 +185,19 @@ export class QuestionReader {
 
     // "últimos 6 meses" is a period, not the aggregation "last"; "acumulado no ano" keeps its "acumulado".
     const periodWords = period ? ` ${normalize(period.matched)} ` : '';
-    const aggHits = this.longestMatches(this.aggWords, fullText).filter((h) => !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)));
-    const paddedText = ` ${text} `;
-    // (a group word inside the measure's own name, "dividend yield mensal", names the measure, not a grouping)
+    // (an aggregation word inside the measure's own name that the measure has no use for, "ativo total",
+    // names the measure; so does a group word, "dividend yield mensal")
     const measurePhrase = measureHit?.phrase.padded ?? '';
+    const namesTheMeasure = (h: { agg: MeasureAgg; phrase: Phrase }) => measurePhrase.includes(h.phrase.padded) && !measureHit!.measure.aggregations.includes(h.agg);
+    // ("quanto X, Y e Z pagaram em 2024, cada um?": "cada" distributes over the funds named; it asks no list)
+    const eachSubject = subjects.length > 1 && /(?:^| )cada (?:um|uma|fundo|fii)(?= |$)/.test(text);
+    const aggHits = this.longestMatches(this.aggWords, fullText).filter(
+      (h) =>
+        !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)) &&
+        !namesTheMeasure(h) &&
+        !(eachSubject && h.agg === 'list' && h.phrase.text === 'cada'),
+    );
+    const paddedText = ` ${text} `;
     const groupHit = this.groupWords.find((g) => paddedText.includes(g.phrase.padded) && !measurePhrase.includes(g.phrase.padded)) ?? null;
     const compareHit = this.readCompareHit(text);
 
@@ -227,13 +245,18 @@ export class QuestionReader {
       signals,
       measureNamed,
       // ("o último" of a level over a period is its value at the period's end: still the aggregation said)
-      aggNamed: agg !== null && (aggHits.some((h) => h.agg === agg || (h.agg === 'last' && agg === 'value')) || (datesAsked && agg === 'list')),
+      // (so is a return's word the measure's kind turns into its own: "acumulado" of a monthly rate compounds)
+      aggNamed:
+        agg !== null &&
+        (aggHits.some((h) => h.agg === agg || (h.agg === 'last' && agg === 'value') || this.returnWordFor(h.agg, agg, measure, periodSpec)) || (datesAsked && agg === 'list')),
       aggWanted: [...aggWanted],
       shift: period?.shift ?? null,
       compareWanted: compareHit?.order ?? moreOrLess,
       extremeOrder,
       impliedPortfolio,
       cues,
+      // (only while the measure named is the one kept: "beta do XPLG11 em relação ao IFIX" keeps none)
+      measureWords: measureHit && measure?.name === measureHit.measure.name ? normalize(measureHit.phrase.text).split(' ') : [],
       editWords: [...periodWords.trim().split(' '), ...aggHits.map((h) => normalize(h.phrase.text)), ...(compareHit ? [normalize(compareHit.phrase.text)] : [])].filter(Boolean),
       ordinal: period ? null : (ORDINAL_WORDS[/^(?:e )?(?:n?[oa] |e )?(primeiro|segundo|terceiro|quarto|[1-4]o)$/.exec(fullText)?.[1] ?? ''] ?? null),
     };
@@ -273,6 +296,11 @@ export class QuestionReader {
     const datesAsked = aggWanted.size === 0 && measure?.kind === 'flow' && !isOneDay(period?.spec ?? null) && this.datesAsked.some((p) => padded.includes(p.padded));
     if (datesAsked) aggWanted.add('list');
     return { aggWanted, extremeOrder, extremeGroup, datesAsked };
+  }
+
+  /** A return's word ("total", "acumulado", "rendeu") that the measure's kind reads as `agg` (a rate compounds, a level varies). */
+  private returnWordFor(word: MeasureAgg, agg: MeasureAgg, measure: MeasureDef | null, period: PeriodSpec | null): boolean {
+    return !!measure && RETURN_WORDS.has(word) && RETURN_WORDS.has(agg) && chooseAgg(measure, new Set([word]), period, false, '') === agg;
   }
 
   /** "se eu tivesse 500 cotas de HGLG11, quanto teria recebido em 2024?": what one share paid, for that many shares. */
@@ -330,15 +358,19 @@ export class QuestionReader {
   private readMeasure(subjects: QuestionSubject[], text: string, signals: string[], own: boolean, family: string | null): { measure: MeasureDef; phrase: Phrase } | null {
     const clientScope = own || subjects.some((s) => s.kind === 'portfolio');
     // (the client's words first: where both name the same words, the client's own figure is meant)
-    const vocabulary = clientScope ? [...this.clientWords, ...this.measureWords] : this.measureWords;
-    const measureText = text.replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ').trim();
+    const vocabulary = clientScope ? this.ownWords : this.measureWords;
+    // (what a measure is weighted by, or left out of it, "sem dividendos", names no measure)
+    const measureText = text
+      .replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ')
+      .replace(/(?:^| )sem (?:(?:contar|considerar|incluir|os|as|o|a) )*[a-z0-9]+/g, ' ')
+      .trim();
     const texts = [...new Set([measureText, withoutPossessives(` ${measureText} `).trim(), verbAfterQuestionWord(measureText)])];
     const byPriority = (list: Array<{ measure: MeasureDef; phrase: Phrase }>) =>
       texts.flatMap((t) => this.longestMatches(list, t)).sort((a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length);
     // Right after a question of a family, its words name its measures ("a que preço?" after a sale), unless
     // other words name a measure of their own ("quanto recebi de dividendos do BTAL11?"), or the same words do
     // ("quantas cotas de BTAL11 eu tenho?" after a sale: the client's word for the shares held).
-    const familyHit = family ? byPriority(this.familyWords.filter((w) => w.measure.family === family))[0] : undefined;
+    const familyHit = family ? byPriority(this.wordsOfFamily.get(family) ?? [])[0] : undefined;
     const ordinary = [...byPriority(vocabulary), ...this.apartHits(measureText)].sort(
       (a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length,
     );
@@ -463,11 +495,35 @@ export class QuestionReader {
   private longestMatches<T extends { phrase: Phrase }>(list: T[], text: string): T[] {
     // Compiled once per question: a padded text lets the substring test stand for the word-bounded regex.
     const padded = ` ${text} `;
-    const hits = list.filter((h) => padded.includes(h.phrase.padded)).sort((a, b) => b.phrase.text.length - a.phrase.text.length);
+    // Only the phrases whose first word the text has are tested (in the list's order, which breaks ties).
+    const index = byFirstWord(list);
+    const candidates = new Set<number>();
+    for (const word of new Set(text.split(' '))) for (const i of index.get(word) ?? []) candidates.add(i);
+    const hits = [...candidates]
+      .sort((a, b) => a - b)
+      .map((i) => list[i])
+      .filter((h) => padded.includes(h.phrase.padded))
+      .sort((a, b) => b.phrase.text.length - a.phrase.text.length);
     const kept: T[] = [];
     for (const h of hits) if (!kept.some((k) => k.phrase.padded.includes(h.phrase.padded))) kept.push(h);
     return kept;
   }
+}
+
+const firstWordIndexes = new WeakMap<ReadonlyArray<{ phrase: Phrase }>, Map<string, number[]>>();
+
+/** Each phrase's place in `list` by its first word, built once per list. */
+function byFirstWord(list: ReadonlyArray<{ phrase: Phrase }>): Map<string, number[]> {
+  let index = firstWordIndexes.get(list);
+  if (!index) {
+    index = new Map();
+    list.forEach((h, i) => {
+      const first = h.phrase.padded.trim().split(' ')[0];
+      index!.set(first, [...(index!.get(first) ?? []), i]);
+    });
+    firstWordIndexes.set(list, index);
+  }
+  return index;
 }
 
 /**

@@ -19,6 +19,11 @@ describe('pt-BR numbers', () => {
     expect(extractFinanceArgs('qual a TIR dos fluxos -1000, 1e3, 400 e 500?').fluxos).toEqual(['-1000', '1e3', '400', '500']);
   });
 
+  it('repeats one amount said for a term, never a list said for it', () => {
+    expect(extractFinanceArgs('tir de um investimento de 1000 que me devolve 300 nos proximos 3 anos').fluxos).toEqual(['-1000', '300', '300', '300']);
+    expect(extractFinanceArgs('tir de um investimento de 1000 que me devolve 300, 400 e 500 nos proximos 3 anos').fluxos).toEqual(['-1000', '300', '400', '500']);
+  });
+
   it('finds money with multipliers, rates with periods and durations', () => {
     const m = findMentions(normalizeText('R$ 10 mil a 1,5% a.m. por 2 anos, depois R$ 1,2 milhão a 12% ao ano em 1 ano e 6 meses'));
     expect(m.map((x) => [x.kind, 'value' in x ? x.value.toFixed() : (x as { months: number }).months, 'period' in x ? x.period : null])).toEqual([

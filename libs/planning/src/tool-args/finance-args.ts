@@ -89,7 +89,8 @@ export function extractCashFlows(text: string, bare = false, named = false): str
     let rest = readList(tail.replace(REPEATED, ' '));
     const times = tail.match(REPEATED);
     const n = times ? Number(times[1] ?? times[2] ?? times[3]) : 0;
-    if (rest.length >= 1 && n > 1 && n <= 600) rest = Array.from({ length: n }, () => rest[0]);
+    // (one amount said for the term repeats; a list said for it, "300, 400 e 500 nos próximos 3 anos", is the flows)
+    if (rest.length === 1 && n > 1 && n <= 600) rest = Array.from({ length: n }, () => rest[0]);
     if (first && rest.length) return [first.startsWith('-') ? first : `-${first}`, ...rest];
   }
   const start = text.match(FLOWS_START);

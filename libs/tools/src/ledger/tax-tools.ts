@@ -92,6 +92,36 @@ export async function yearlyTaxReport(db: Queryable, args: { ano?: unknown }, ct
     [tickers],
   );
   const r = yearlyReport(ledger, year, new Map(funds.map((f) => [f.ticker, { cnpj: f.fii_cnpj, name: f.display_name }])));
+  const csvUrl = `/me/reports/ir/${year}.csv`;
+  const text = yearlyReportText(r, year, csvUrl);
+  const sections = yearlyReportSections(r, year);
+  return {
+    ano: year,
+    sections,
+    bens: r.bens.map((b) => ({
+      ticker: b.ticker,
+      cnpj: b.cnpj,
+      discriminacao: b.discriminacao,
+      situacao_anterior: b.situacaoAnterior.toFixed(2),
+      situacao: b.situacao.toFixed(2),
+    })),
+    rendimentos_isentos: r.rendimentosIsentos.map((i) => ({ ticker: i.ticker, cnpj_fonte_pagadora: i.cnpjFontePagadora, valor: i.valor.toFixed(2) })),
+    renda_variavel: r.rendaVariavelFii.map((m) => ({
+      mes: m.month,
+      resultado: m.result.toFixed(2),
+      imposto: m.taxDue.toFixed(2),
+      darf: m.darfAmount.toFixed(2),
+      vencimento: m.darfDueDate,
+    })),
+    csv_url: csvUrl,
+    text,
+  };
+}
+
+type YearlyReport = ReturnType<typeof yearlyReport>;
+
+/** The report as the chat shows it: one markdown table per section of the declaration. */
+function yearlyReportText(r: YearlyReport, year: number, csvUrl: string): string {
   const bens = r.bens.length
     ? [
         `| Código de negociação | CNPJ do fundo | Discriminação | Situação em 31/12/${year - 1} | Situação em 31/12/${year} |`,
@@ -115,8 +145,7 @@ export async function yearlyTaxReport(db: Queryable, args: { ano?: unknown }, ct
         ),
       ].join('\n')
     : `Nenhuma venda de cotas de FII em ${year}.`;
-  const csvUrl = `/me/reports/ir/${year}.csv`;
-  const text = [
+  return [
     `**Relatório para a declaração do Imposto de Renda ${year + 1} (ano-calendário ${year}), a partir da sua carteira no Cota.**`,
     `**Bens e Direitos** — grupo 07 (Fundos), código 03 (Fundos de Investimento Imobiliário), pelo custo de aquisição:\n\n${bens}`,
     `**Rendimentos Isentos e Não Tributáveis** — tipo 99 (Outros), rendimentos de FII por fonte pagadora:\n\n${isentos}`,
@@ -124,8 +153,12 @@ export async function yearlyTaxReport(db: Queryable, args: { ano?: unknown }, ct
     `Prejuízo a compensar no ano seguinte: ${brl(r.prejuizoACompensar)}. Baixe o relatório em CSV (${csvUrl}) ou peça "manda por e-mail".`,
     'Confira com o informe de rendimentos da corretora; não é orientação tributária.',
   ].join('\n\n');
+}
+
+/** The report's sections as typed tables, for the page and the CSV. */
+function yearlyReportSections(r: YearlyReport, year: number): ReportSection[] {
   const as_of = `${year}-12-31`;
-  const sections: ReportSection[] = [
+  return [
     {
       id: 'bens_e_direitos',
       title: 'Bens e Direitos — grupo 07, código 03 (pelo custo de aquisição)',
@@ -181,25 +214,4 @@ export async function yearlyTaxReport(db: Queryable, args: { ano?: unknown }, ct
       note: r.rendaVariavelFii.length ? null : 'Nenhuma venda de cotas de FII no ano.',
     },
   ];
-  return {
-    ano: year,
-    sections,
-    bens: r.bens.map((b) => ({
-      ticker: b.ticker,
-      cnpj: b.cnpj,
-      discriminacao: b.discriminacao,
-      situacao_anterior: b.situacaoAnterior.toFixed(2),
-      situacao: b.situacao.toFixed(2),
-    })),
-    rendimentos_isentos: r.rendimentosIsentos.map((i) => ({ ticker: i.ticker, cnpj_fonte_pagadora: i.cnpjFontePagadora, valor: i.valor.toFixed(2) })),
-    renda_variavel: r.rendaVariavelFii.map((m) => ({
-      mes: m.month,
-      resultado: m.result.toFixed(2),
-      imposto: m.taxDue.toFixed(2),
-      darf: m.darfAmount.toFixed(2),
-      vencimento: m.darfDueDate,
-    })),
-    csv_url: csvUrl,
-    text,
-  };
 }

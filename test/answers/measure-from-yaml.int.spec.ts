@@ -1,0 +1,80 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { dataDir, policiesDir } from '@cota/config';
+import { createNarrator, loadCatalogColumns } from '@cota/narration';
+import { loadPlanningPolicies, Planner, readFunds } from '@cota/planning';
+import { openDatabase, silentLogger } from '@cota/service-kit';
+import { createTestDatabase, TestDatabase } from '@cota/test-support';
+import { ensureWarehouse, loadMeasureCatalog, MeasureQueryService, PgSqlRunner } from '@cota/warehouse';
+import { narrateRequest } from '../../libs/narration/src/testing/requests';
+
+/**
+ * A measure whose series the warehouse already loads is one YAML block: the total assets of the CVM
+ * monthly report (wh_cvm_monthly.total_assets_amt), declared in a copy of the policies and nowhere
+ * else, is read by the planner, computed by the measure query and worded by the narrator.
+ */
+const TOTAL_ASSETS = `
+  total_assets:
+    label: ativo total
+    answer_name: o ativo total
+    better: none
+    entity: fiis_financials_snapshot
+    subject: fund
+    table: wh_cvm_monthly
+    subject_column: ticker
+    date_column: ref_date
+    value_column: total_assets_amt
+    grain: month
+    unit: brl
+    kind: stock
+    aggregations: [value, list, min, max, first, last, variation, avg]
+    default_agg: value
+    words: [ativo total, ativos totais, valor dos ativos]
+`;
+
+let db: TestDatabase;
+let ds: DataSource;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'cota-policies-'));
+  cpSync(policiesDir(), dir, { recursive: true });
+  const file = join(dir, 'measures.yaml');
+  // The block goes first in the `measures:` map.
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/^measures:\n/m, `measures:\n${TOTAL_ASSETS.slice(1)}`));
+  db = await createTestDatabase('measure_from_yaml');
+  ds = await openDatabase({ url: db.url });
+  await ensureWarehouse(ds, { dataDir: dataDir(), log: silentLogger() });
+}, 300_000);
+
+afterAll(async () => {
+  await ds?.destroy();
+  await db?.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('a new measure declared in measures.yaml alone is planned, computed and worded', async () => {
+  const catalog = loadMeasureCatalog(dir);
+  expect(catalog.measures.total_assets).toMatchObject({ answer_name: 'o ativo total', unit: 'brl' });
+  const planner = new Planner({ policies: loadPlanningPolicies(dir), funds: readFunds(dataDir()) });
+  const measures = new MeasureQueryService(catalog, new PgSqlRunner(ds), { statementTimeoutMs: 10_000 });
+  const narrator = createNarrator({ llm: null, catalog: loadCatalogColumns(dir) ?? undefined, policiesDir: dir });
+
+  const question = 'qual era o ativo total do KNRI11 em dezembro de 2022?';
+  const plan = planner.planDeterministic(question);
+  expect(plan).toMatchObject({ kind: 'measure', question: { measure: 'total_assets', subjects: [{ kind: 'fund', id: 'KNRI11' }] } });
+  const result = await measures.compute(plan.question!, 'cliente-demo-1');
+  // CVM inf_mensal_fii_complemento_2022.csv, KNRI11 (12.005.956/0001-65), 2022-12: Valor_Ativo 4235318667.14.
+  expect(Number(result.values[0].value)).toBeCloseTo(4235318667.14, 2);
+  const text = (await narrator.narrate(narrateRequest({ question, kind: 'measure', entity: plan.entity, measure: result, question_spec: plan.question }))).answer;
+  expect(text).toContain('ativo total');
+  expect(text).toContain('KNRI11');
+  expect(text).toContain('R$ 4,24 bilhões');
+  expect(text).toContain('dezembro de 2022');
+
+  // Without the block, the same question is not read as that measure.
+  const stock = new Planner({ policies: loadPlanningPolicies(), funds: readFunds(dataDir()) }).planDeterministic(question);
+  expect(stock.question?.measure).not.toBe('total_assets');
+}, 60_000);
