@@ -46,6 +46,8 @@ export const ConversationState = z.object({
   earlier_subjects: z.array(QuestionSubject).max(MAX_QUESTION_SUBJECTS).default([]),
   /** The period of the answer before the previous one: "qual foi a variação nesse intervalo?" spans both. */
   earlier_period: PeriodSpec.nullable().default(null),
+  /** The measure of the answer before the previous one: "e do KNCR11 em 2023?" back to the fund asked before asks that measure again. */
+  earlier_measure: z.string().nullable().default(null),
   /** The tool call waiting for a missing argument in this conversation, if any. */
   pending_call: ToolCallState.nullable().default(null),
   /** The last tool call that ran (editable tools), so a follow-up can change one of its arguments. */

@@ -23,6 +23,18 @@ describe('the conversation state a turn is read against', () => {
     expect(conversationState(recent, {}, null, 4, []).last_list).toEqual(['HGLG11', 'BTLG11']);
   });
 
+  it('points at a question asked of a fund Cota does not know, so "e do ABCP11?" asks it again', () => {
+    const recent = [
+      answer({ entity: 'fiis_cadastro', tickers: ['HGLG11'] }),
+      user('quais os dividendos do xyzw11'),
+      answer({ status: 'error', problem: 'unknown_ticker', entity: 'fiis_dividendos', question: null }),
+    ];
+    expect(conversationState(recent, {}, null, 3, []).last_entity).toBe('fiis_dividendos');
+    // Any other failure leaves the answered question the one pointed at.
+    recent[2] = answer({ status: 'error', problem: 'generic', entity: 'fiis_dividendos' });
+    expect(conversationState(recent, {}, null, 3, []).last_entity).toBe('fiis_cadastro');
+  });
+
   it('is empty when no answer listed two or more funds', () => {
     expect(conversationState([answer({ listed: ['HGLG11'] })], {}, null, 2, []).last_list).toEqual([]);
   });

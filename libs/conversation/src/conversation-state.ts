@@ -6,9 +6,14 @@ const callOf = (v: unknown): ToolCallState | null => {
   return parsed.success ? parsed.data : null;
 };
 
-/** The newest answer a follow-up points at: the question still waiting for its fund, else the newest answered one. */
+/**
+ * The newest answer a follow-up points at: the question still waiting for its fund (none named, or one Cota
+ * does not know: "e do ABCP11?" asks it again), else the newest answered one.
+ */
 function pointedAnswer(recent: Turn[], newest: Turn | undefined): Turn | undefined {
-  const waiting = newest && newest.meta.status === 'needs_clarification' && newest.meta.problem === 'ticker_required' && typeof newest.meta.entity === 'string';
+  const waits =
+    (newest?.meta.status === 'needs_clarification' && newest.meta.problem === 'ticker_required') || (newest?.meta.status === 'error' && newest.meta.problem === 'unknown_ticker');
+  const waiting = newest && waits && typeof newest.meta.entity === 'string';
   if (waiting) return newest;
   return [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && typeof t.meta.entity === 'string');
 }
@@ -44,6 +49,7 @@ export function conversationState(recent: Turn[], session: Record<string, unknow
     last_list: newestList(recent),
     earlier_subjects: (earlierQuestion?.subjects ?? []).slice(0, MAX_QUESTION_SUBJECTS),
     earlier_period: earlierQuestion?.period ?? null,
+    earlier_measure: earlierQuestion?.measure ?? null,
     pending_call: callOf(session.pending_call),
     last_call: callOf(session.last_call),
     last_kind: typeof newest?.meta.kind === 'string' ? newest.meta.kind : null,

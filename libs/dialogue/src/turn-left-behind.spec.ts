@@ -84,5 +84,8 @@ describe('turnLeftBehind', () => {
     const question = StructuredQuestion.parse({ subjects: [], measure: 'dy_12m', agg: 'value', period: null, group_by: null, compare: null, condition: null, also: [] });
     const left = turnLeftBehind(reading({ kind: 'measure' }), outcome({ status: 'needs_clarification', problem: 'ticker_required', question }));
     expect(left).toMatchObject({ accepted: false, question });
+    // So is one asked of a fund Cota does not know: "e do ABCP11?" asks it of another; no fund is left behind.
+    const unknown = turnLeftBehind(reading({ kind: 'entity' }), outcome({ status: 'error', problem: 'unknown_ticker', question: { ...question, measure: 'dividend' } }));
+    expect(unknown).toMatchObject({ accepted: false, tickers: [], question: { measure: 'dividend' } });
   });
 });

@@ -61,10 +61,12 @@ export function turnLeftBehind(reading: Reading, outcome: TurnOutcome, classes: 
     question = { ...question, subjects: used.map((id) => ({ kind: 'fund' as const, id })) };
   }
   const listed = listedFunds(reading, outcome, question);
-  // A question waiting for its fund ("de qual fundo?") is kept too: "o TRXF11" completes it. So is one
-  // with no data for the period asked ("quanto o HGLG11 pagou em 2026?"): "e em 2024?" edits it.
+  // A question waiting for its fund ("de qual fundo?") is kept too: "o TRXF11" completes it; so is one asked of
+  // a fund Cota does not know ("dividendos do XYZW11": "e do ABCP11?"). So is one with no data for the period
+  // asked ("quanto o HGLG11 pagou em 2026?"): "e em 2024?" edits it.
   const emptyPeriod = outcome.problem === 'no_data' && reading.planner.accepted && !!question?.period && (question?.subjects.length ?? 0) > 0;
-  const keepQuestion = (accepted || outcome.problem === 'ticker_required' || emptyPeriod) && question && (question.measure || reading.kind === 'measure');
+  const waitsForFund = outcome.problem === 'ticker_required' || outcome.problem === 'unknown_ticker';
+  const keepQuestion = (accepted || waitsForFund || emptyPeriod) && question && (question.measure || reading.kind === 'measure');
   return {
     accepted,
     tickers: accepted ? answeredFunds(reading, outcome, question, listed, classes) : [],

@@ -79,6 +79,11 @@ export const OntologySchema = z
           .object({ min_gap: z.number().min(0), word_weight: z.number().positive() })
           .strict()
           .optional(),
+        /**
+         * A word of at least this weight naming a field of the fund the question names ("cnpj") wins over a
+         * tool that takes no fund, named by why the person asks ("preciso pra declarar o IR").
+         */
+        field_word_weight: z.number().positive().default(5),
       })
       .strict()
       .refine((t) => !t.specific || t.specific.min_gap <= t.min_gap, { message: 'specific.min_gap must not exceed min_gap', path: ['specific', 'min_gap'] }),

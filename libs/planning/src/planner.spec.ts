@@ -196,9 +196,14 @@ describe('Planner (deterministic)', () => {
 
     it('accepts a smaller lead only when it rests on a specific word the runner-up lacks', () => {
       const { ontology, params } = loadPlanningPolicies();
-      const withThresholds = (t: OntologySpec['thresholds']) =>
+      const withThresholds = (t: Omit<OntologySpec['thresholds'], 'field_word_weight'>) =>
         new Planner({
-          policies: { ontology: new Ontology({ ...ontology.spec, thresholds: t }), params, measures: loadMeasureCatalog(), entities: loadEntityClasses() },
+          policies: {
+            ontology: new Ontology({ ...ontology.spec, thresholds: { ...t, field_word_weight: 5 } }),
+            params,
+            measures: loadMeasureCatalog(),
+            entities: loadEntityClasses(),
+          },
           funds: ['HGLG11'],
         });
       // fiis_cadastro leads fiis_precos by 2, with "cnpj" (6) that the price reading lacks.
@@ -268,6 +273,13 @@ describe('Planner (deterministic)', () => {
       pending.setFunds(['HGLG11']);
       expect(pending.fundsLoaded).toBe(true);
       expect(pending.planDeterministic('CNPJ do ABCD11').unknown_tickers).toEqual(['ABCD11']);
+    });
+
+    it('asks for the field of the fund named, not for a tool that takes no fund named by why the person asks', () => {
+      expect(plan('oi, me passa o cnpj do mxrf11 pfv, preciso pra declarar o ir')).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro' });
+      // Without a fund's field the report is still the report; a sale already made is still its tax.
+      expect(plan('gera meu relatorio de ir de 2024')).toMatchObject({ kind: 'tool', tool: { name: 'relatorio_ir_anual' } });
+      expect(plan('devo pagar imposto sobre a venda do hglg11 que fiz em maio?')).toMatchObject({ kind: 'tool', tool: { name: 'apurar_ir_vendas' } });
     });
 
     it('answers a tie between two readings with the broader one the ontology declares, never asks which', () => {

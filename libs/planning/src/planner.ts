@@ -51,6 +51,8 @@ export interface PlanOptions {
   /** The subjects of the answer before the previous one ("qual dos dois" across two turns). */
   earlierSubjects?: QuestionSubject[];
   earlierPeriod?: StructuredQuestion['period'];
+  /** The measure of the answer before it ("e do KNCR11 em 2023?" back to the fund asked then). */
+  earlierMeasure?: string | null;
   /** The previous answer's parameters and the conversation's filters (PlanRequest.previous_params/_filters). */
   previousParams?: QueryParams | null;
   previousFilters?: Record<string, string>;
@@ -85,7 +87,9 @@ export class Planner {
       tools: new Set(Object.keys(opts.policies.tools?.tools ?? {})),
       measures: new Set(Object.keys(opts.policies.measures.measures)),
     };
-    this.compound = new CompoundSplitter(this.topicWords(), this.ontology.spec.compound);
+    // (the catalog's aggregation words, "último", "maior", belong to the thing asked after them)
+    const modifiers = Object.values(opts.policies.measures.aggregations).flat();
+    this.compound = new CompoundSplitter(this.topicWords(), this.ontology.spec.compound, modifiers);
     this.clauseOpeners = new Set(this.ontology.spec.compound.clause_openers.map((w) => fold(w)));
   }
 
@@ -220,10 +224,11 @@ export class Planner {
     // and the tools named for what they do (número mágico, IR de uma venda) stay tools.
     const certain = tool && (tool.name !== 'calcular_financas' || byArgs?.name === tool.name);
     const asksData = tool && !certain && this.reader.read(question, q.tickers.tickers, undefined, { said: this.saysOwn(q), conversation: false }).question;
-    if (tool && !(asksData && asksData.measure && asksData.subjects.length > 0 && asksData.subjects.every((s) => s.kind !== 'portfolio'))) {
+    const routed = this.routeEntity(q, suffix, opts.previousEntity ?? null);
+    const dataAsked = asksData && asksData.measure && asksData.subjects.length > 0 && asksData.subjects.every((s) => s.kind !== 'portfolio');
+    if (tool && !dataAsked && !this.asksFundNotTool(q, tool.name, routed)) {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
     }
-    const routed = this.routeEntity(q, suffix, opts.previousEntity ?? null);
     const out = this.withStructuredQuestion(q, routed, opts);
     // A follow-up that stays with the previous answer's entity edits its parameters.
     const hasPrevious = !!opts.previousParams || Object.keys(opts.previousFilters ?? {}).length > 0;
@@ -231,6 +236,20 @@ export class Planner {
       return { ...out, params: editEntityParams(opts.previousParams ?? null, opts.previousFilters ?? {}, out.params) };
     }
     return out;
+  }
+
+  /**
+   * "me passa o cnpj do MXRF11, preciso pra declarar o IR": a tool that takes no fund, named by the words of
+   * why the person asks, while the question names a fund and a field of it by the field's own words: the field.
+   */
+  private asksFundNotTool(q: AnalysedQuestion, tool: string, routed: PlanResponse): boolean {
+    const contract = this.opts.policies.tools?.tools[tool];
+    const takesFund = !contract || Object.entries(contract.args).some(([name, a]) => a.type === 'ticker' || name === 'tickers');
+    if (takesFund || q.tickers.tickers.length === 0 || routed.kind !== 'entity' || !routed.planner.accepted) return false;
+    // (by a word specific to the field, "cnpj", not one a tool's request shares: "pagar imposto sobre a venda")
+    const best = routed.planner.candidates[0];
+    const own = best ? this.ontology.strongestOwnWord(best as Candidate, undefined) : null;
+    return this.classOf(routed.entity) === 'fund' && !!own && own.weight >= this.ontology.thresholds.field_word_weight;
   }
 
   /**
@@ -328,6 +347,7 @@ export class Planner {
           list: opts.conversationList ?? [],
           earlier: opts.earlierSubjects ?? [],
           earlierPeriod: opts.earlierPeriod ?? null,
+          earlierMeasure: opts.earlierMeasure ?? null,
         },
         this.opts.policies.measures,
       );
@@ -377,7 +397,8 @@ export class Planner {
       // "e o menor?" after the highest close: an aggregation alone edits the previous measure, whatever entity its word leans to.
       !(reading.cues.includes('opener') && (reading.aggNamed || reading.compareWanted !== null || reading.extremeOrder !== null)) &&
       !reading.cues.includes('add_subject') &&
-      !reading.cues.includes('refers_subject') &&
+      // ("ela" of the Selic edits its question; "quem administra ele?" after funds asks the fund's own topic)
+      !(reading.cues.includes('refers_subject') && !opts.previousQuestion.subjects.every((s) => s.kind === 'fund')) &&
       !reading.cues.includes('between_answers') &&
       !this.namedOnlyByEditWords(routed, reading)
     );
@@ -568,17 +589,22 @@ export class Planner {
     return { ...res, advice: true };
   }
 
-  /** Full decision: deterministic, then the model when configured and the decision was not accepted. */
-  /** Whether a message opens like an edit of the tool call that just ran (ontology.yaml `elliptic.edit_openers`). */
   /** Whether the message asks for the whole list just shown: only the conversation can say which. */
   asksWholeList(question: string): boolean {
     return this.ontology.asksWholeList(normalize(question));
   }
 
+  /** Whether a message opens like an edit of the tool call that just ran (ontology.yaml `elliptic.edit_openers`). */
   opensToolEdit(question: string): boolean {
     return this.ontology.opensEdit(normalize(question), question);
   }
 
+  /** Whether a message opens like a narrowing of a list ("filtra só os de shopping"): only the conversation has the list. */
+  opensNarrowing(question: string): boolean {
+    return this.ontology.narrowingCriterion(normalize(question)) !== null;
+  }
+
+  /** Full decision: deterministic, then the model when configured and the decision was not accepted. */
   async plan(asked: string, opts: PlanOptions = {}): Promise<PlanResponse> {
     const plan = this.planDeterministic(asked, opts);
     const { question } = this.withTickersForNames(asked);

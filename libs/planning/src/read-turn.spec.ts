@@ -217,6 +217,15 @@ describe('TurnReader', () => {
     expect(screen.params.conditions).toEqual([{ column: 'market_cap_value', op: 'gt', value: 1e9 }]);
   });
 
+  it('narrows the list just answered with a verb a tool also has; right after the report, the report', async () => {
+    const list = ['KNCR11', 'KNIP11', 'XPML11', 'HGLG11', 'BTLG11', 'MXRF11', 'KNRI11', 'TRXF11', 'XPLG11', 'VISC11'];
+    const afterList = await reader.read('filtra so os de shopping', state({ last_entity: 'fiis_rankings', last_kind: 'entity', last_list: list, last_listed_tickers: list }));
+    expect(afterList).toMatchObject({ kind: 'entity', entity: 'fiis_rankings', params: { filters: { sector: expect.stringMatching(/shopping/i) } } });
+    expect(afterList.planner.reason).toMatch(/narrows the previous list/);
+    const afterReport = await reader.read('filtra so os de shopping', state({ last_kind: 'tool', last_list: list }));
+    expect(afterReport).toMatchObject({ kind: 'tool', tool: { name: 'filtrar_relatorio' } });
+  });
+
   it('completes the call waiting for an argument with what the message states', async () => {
     const pending = { tool: 'calcular_financas', args: { operacao: 'tir' }, missing: ['fluxos'] };
     const reading = await reader.read('-1000, 300, 400 e 500', state({ pending_call: pending }));

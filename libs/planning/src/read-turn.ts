@@ -20,6 +20,7 @@ function followUpOptions(state: ConversationState): PlanOptions {
     conversationList: state.last_list,
     earlierSubjects: state.earlier_subjects,
     earlierPeriod: state.earlier_period,
+    earlierMeasure: state.earlier_measure,
     previousParams: state.last_params,
     previousFilters: state.last_filters,
   };
@@ -108,8 +109,12 @@ export class TurnReader {
     const undecided = first.kind === 'clarification' && !first.planner.accepted;
     // After a question of a measure family, its words read as the family's ("a que preço?", "lucro ou prejuízo?" after a sale).
     const inFamily = this.planner.familyOf(state?.last_question?.measure) !== null && first.kind !== 'tool';
+    // A narrowing after a list of funds answered ("filtra só os de shopping") narrows that list, whatever tool its verb names.
+    const narrowsList = !!state && state.last_list.length > 1 && state.last_kind !== 'tool' && this.planner.opensNarrowing(question);
     const followUp =
-      (first.elliptic || first.follow_up_candidate || undecided || inFamily || this.planner.asksWholeList(question)) && state && (state.last_entity || state.last_question);
+      (first.elliptic || first.follow_up_candidate || undecided || inFamily || narrowsList || this.planner.asksWholeList(question)) &&
+      state &&
+      (state.last_entity || state.last_question);
     const plan = followUp ? await this.planner.plan(question, followUpOptions(state)) : first;
     return this.withToolArgs(question, this.withFunds(outsideTopic(question, plan), state), state);
   }

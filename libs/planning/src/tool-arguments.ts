@@ -13,10 +13,10 @@ const OWN_MONEY = /\b(gastei|gastamos|gastos|despesas|paguei|pagamos|torrei|rece
 const SPENDING = /\b(quanto|gastei|gastos?|gastamos|despesas?|paguei|pagamentos?|recebi|receitas?|compras?|comprei)\b/;
 const SEND = /\b(manda|mande|mandar|envia|envie|enviar|encaminha|encaminhe|encaminhar|dispara|dispare|compartilha|compartilhe)\b/;
 const PRESENT_VALUE = /\b(valor presente|vale(m)? hoje|valeria(m)? hoje|trazer a valor presente|quanto vale(m)? (hoje|agora))\b/;
-/** "aluguel", "hotel", "escola" are also fund segments: with fund words the question is about funds. */
+/** "aluguel", "hotel", "escola" are also fund segments: with fund words (or a pronoun for what was just shown) the question is about funds. */
 // (and the words of fund data: "top 3 menor p/vp do mercado" is a ranking, not R$ 3 at the market)
 const FUND_WORDS =
-  /\b(fii|fiis|fundo|fundos|ifix|cota|cotas|segmento|segmentos|imobiliarios?|dele|dela|posicoes|posicao|carteira|top|ranking|p\/vp|pvp|dy|yield|proventos|valor de mercado|maiores|menores|melhores|piores)\b/;
+  /\b(fii|fiis|fundo|fundos|ifix|cota|cotas|segmento|segmentos|imobiliarios?|dele|dela|deles|delas|nele|nela|neles|nelas|ele|ela|eles|elas|posicoes|posicao|carteira|top|ranking|p\/vp|pvp|dy|yield|proventos|valor de mercado|maiores|menores|melhores|piores)\b/;
 /** FII income is portfolio data ("quanto recebi de dividendos?"): never a question about personal transactions. */
 const INCOME_FROM_FUNDS = /\b(dividendos?|proventos?|rendimentos?|amortiza\w*|jcp)\b/;
 /** FII income is portfolio data ("quanto recebi de dividendos"), not a personal-finance category to query. */

@@ -5,7 +5,22 @@ import { fold } from './fold';
  * Compounds whose punctuation carries meaning: rewritten to one token before punctuation is
  * dropped, so "P/VP", "IGP-M", "e-mail" and "D-1" survive as words.
  */
-const COMPOUNDS: ReadonlyArray<[RegExp, string]> = [
+/** The first person's simple past of a participle ("pago" → "paguei"), for compound pasts. */
+const PRETERITE: Readonly<Record<string, string>> = {
+  pago: 'paguei',
+  comprado: 'comprei',
+  vendido: 'vendi',
+  investido: 'investi',
+  recebido: 'recebi',
+  aplicado: 'apliquei',
+  colocado: 'coloquei',
+  ganho: 'ganhei',
+  perdido: 'perdi',
+  gasto: 'gastei',
+  gastado: 'gastei',
+};
+
+const COMPOUNDS: ReadonlyArray<[RegExp, string | ((match: string, participle: string) => string)]> = [
   [/\bp\s*\/\s*vp[a]?\b/g, ' pvp '],
   [/\bvp\s*\/\s*(cota|acao)\b/g, ' vp cota '],
   [/\bigp\s*-?\s*m\b/g, ' igpm '],
@@ -21,6 +36,11 @@ const COMPOUNDS: ReadonlyArray<[RegExp, string]> = [
   // R squared of a regression (risk metric): "R²", "R^2", "r-quadrado" are one word.
   [/\br\s*(?:\u00b2|\^\s*2|-\s*quadrado|\s+quadrado)(?![a-z0-9])/g, ' r2 '],
   [/%/g, ' por cento '],
+  // A compound past of one's own act is its simple past: "eu tinha pago" reads as "eu paguei", "havia comprado" as "comprei".
+  [
+    /\b(?:tinha|havia|tinhamos|haviamos)\s+(pago|comprado|vendido|investido|recebido|aplicado|colocado|ganho|perdido|gasto|gastado)\b/g,
+    (_m: string, p: string) => ` ${PRETERITE[p]} `,
+  ],
   // "2x3", "_x0": an "x" not inside a word (punctuation such as "_" is a word character for \b).
   [/(?<![a-z0-9])x\s*(?=\d)/g, ' x '],
 ];
@@ -32,7 +52,7 @@ const COMPOUNDS: ReadonlyArray<[RegExp, string]> = [
  */
 export function normalize(text: string): string {
   let s = fold(text);
-  for (const [re, to] of COMPOUNDS) s = s.replace(re, to);
+  for (const [re, to] of COMPOUNDS) s = typeof to === 'string' ? s.replace(re, to) : s.replace(re, to);
   s = s
     .replace(/(\d)[.,](?=\d)/g, '$1\u0000') // protect decimal/thousand separators inside numbers
     .replace(/[^a-z0-9\u0000\s]/g, ' ')

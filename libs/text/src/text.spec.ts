@@ -81,6 +81,12 @@ describe('normalize', () => {
     expect(normalize('n q c')).toBe('n q c');
   });
 
+  it("reads a compound past of one's own act as its simple past, never the adjective alone", () => {
+    expect(normalize('e qto eu tinha pago nele?')).toBe('e quanto eu paguei nele');
+    expect(normalize('eu havia comprado 100 cotas')).toBe('eu comprei 100 cotas');
+    expect(normalize('o dividendo pago em maio')).toBe('o dividendo pago em maio');
+  });
+
   it('keeps meaningful compounds as one word', () => {
     expect(normalize('P/VP do XPLG11')).toBe('pvp do xplg11');
     expect(normalize('IGP-M e IPCA-15')).toBe('igpm e ipca15');

@@ -36,10 +36,19 @@ interface Found {
   target: string;
 }
 
+/** Words written with a slash that are one word ("p/vp", "p/vpa"). */
+const SLASH_WORDS = new Set(['p/vp', 'p/vpa']);
+
 /** The words of the folded text with their offsets; a comma not inside a number is the word "e"; an abbreviation, its word. */
 function tokens(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(/[a-z0-9]+(?:[/.,-][a-z0-9]+)*|,/g)) {
+    // "vp/cota" is two words; "p/vp" one ("pvp"), as the reading has them.
+    if (/^[a-z]+\/[a-z]+$/.test(m[0]) && !SLASH_WORDS.has(m[0])) {
+      const cut = m[0].indexOf('/');
+      out.push({ word: m[0].slice(0, cut), start: m.index!, end: m.index! + cut }, { word: m[0].slice(cut + 1), start: m.index! + cut + 1, end: m.index! + m[0].length });
+      continue;
+    }
     // (a chat abbreviation compares as its word: "qto paguei" opens a clause as "quanto paguei" does)
     const plain = m[0].replace(/[/-]/g, '');
     const word = m[0] === ',' ? 'e' : /^[a-z]+$/.test(ABBREVIATIONS[plain] ?? '') ? ABBREVIATIONS[plain] : plain;
@@ -52,11 +61,15 @@ export class CompoundSplitter {
   private readonly phrases: Array<{ words: string[]; target: string }>;
   private readonly links: ReadonlySet<string>;
   private readonly openers: ReadonlySet<string>;
+  private readonly modifiers: ReadonlySet<string>;
 
+  /** `modifiers`: words that stand before a thing asked and belong to it ("o último dividendo", "a maior cotação"). */
   constructor(
     topics: readonly TopicWords[],
     private readonly policy: CompoundPolicy,
+    modifiers: readonly string[] = [],
   ) {
+    this.modifiers = new Set(modifiers.map((m) => fold(m)).filter((m) => /^[a-z]+$/.test(m)));
     // Longest phrases first: "valor de mercado" is one thing asked, not "valor" and "mercado".
     this.phrases = topics
       .map((t) => ({ words: tokens(fold(t.phrase)).map((w) => w.word), target: t.target }))
@@ -78,7 +91,9 @@ export class CompoundSplitter {
     if (!chain || chain.length < 2) return this.clauses(text, words, found, subjects);
     const head = text.slice(0, words[chain[0].from].start);
     const tail = text.slice(words[chain[chain.length - 1].to - 1].end);
-    return chain.slice(0, this.policy.max_parts).map((t) => `${head}${text.slice(words[t.from].start, words[t.to - 1].end)}${tail}`.replace(/\s+/g, ' ').trim());
+    return chain
+      .slice(0, this.policy.max_parts)
+      .map((t) => `${head}${text.slice(words[this.modifiedFrom(words, t.from)].start, words[t.to - 1].end)}${tail}`.replace(/\s+/g, ' ').trim());
   }
 
   /**
@@ -108,6 +123,13 @@ export class CompoundSplitter {
     });
   }
 
+  /** Where a thing asked starts with the modifiers right before it ("ultimo dividendo"), an article between them kept. */
+  private modifiedFrom(words: Token[], from: number): number {
+    let i = from;
+    while (i > 0 && this.modifiers.has(words[i - 1].word)) i--;
+    return i;
+  }
+
   /** Every topic phrase in the text, left to right, none overlapping (the longest wins where two start together). */
   private topicsIn(words: Token[]): Found[] {
     const out: Found[] = [];
@@ -134,7 +156,7 @@ export class CompoundSplitter {
     for (const f of found) {
       const prev = run[run.length - 1];
       const gap = prev ? words.slice(prev.to, f.from).map((w) => w.word) : [];
-      const listed = prev && gap.includes('e') && gap.every((w) => w === 'e' || this.links.has(w)) && !run.some((r) => r.target === f.target);
+      const listed = prev && gap.includes('e') && gap.every((w) => w === 'e' || this.links.has(w) || this.modifiers.has(w)) && !run.some((r) => r.target === f.target);
       if (listed) run.push(f);
       else {
         close();

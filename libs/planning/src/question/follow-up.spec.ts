@@ -23,6 +23,7 @@ function converse(...questions: string[]): PlanResponse[] {
         previousTickers: tickers,
         earlierSubjects: earlier?.question?.subjects ?? [],
         earlierPeriod: earlier?.question?.period ?? null,
+        earlierMeasure: earlier?.question?.measure ?? null,
       });
     }
     out.push(p);
@@ -33,6 +34,22 @@ function converse(...questions: string[]): PlanResponse[] {
 }
 
 describe('follow-ups edit the previous structured question', () => {
+  it('"quem administra ele?" after funds asks the fund\'s own topic; "ela" after the Selic edits its question', () => {
+    const [, p] = converse('qual o p/vp do xpml11 e do visc11?', 'quem administra ele?');
+    expect(p).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro' });
+    const [, q] = converse('selic em 2023', 'e quanto ela rendeu em 2024?');
+    expect(q.question).toMatchObject({ subjects: [{ kind: 'indicator', id: 'SELIC' }] });
+  });
+
+  it('back to the fund asked before another subject, its measure is asked again', () => {
+    const [, , p] = converse('dividendos do kncr11 em 2024, data com no ano, total', 'e o dolar em 14/11/2025?', 'e do kncr11 em 2023?');
+    expect(p.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'KNCR11' }], measure: 'dividend', agg: 'total' });
+    expect(p.follow_up?.changed).toContain('measure (the one asked of them before)');
+    // A fund not asked before gets its own series.
+    const [, , q] = converse('dividendos do kncr11 em 2024', 'e o dolar em 14/11/2025?', 'e do hglg11 em 2023?');
+    expect(q.question?.measure).not.toBe('dividend');
+  });
+
   it('"e em abril?" changes the period only, in the same year', () => {
     const [, p] = converse('preço do XPML11 em março de 2024', 'e em abril?');
     expect(p.kind).toBe('measure');

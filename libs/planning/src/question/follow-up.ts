@@ -15,6 +15,8 @@ export interface PreviousTurn {
   earlier?: QuestionSubject[];
   /** The period of the answer before it: "qual foi a variação nesse intervalo?" spans both. */
   earlierPeriod?: StructuredQuestion['period'];
+  /** The measure of the answer before it: going back to its subjects asks it again. */
+  earlierMeasure?: string | null;
 }
 
 /**
@@ -269,6 +271,14 @@ function editMeasure(edit: FollowUpEdit, subjects: QuestionSubject[]): string | 
   if (fits(prev.measure)) {
     inherited.push('measure');
     return prev.measure;
+  }
+  // "dividendos do KNCR11 em 2024" → "e o dólar em 14/11?" → "e do KNCR11 em 2023?": back to the subjects asked
+  // before, their measure again.
+  const { earlier, earlierMeasure } = edit.previous;
+  const back = subjects.length > 0 && subjects.every((s) => earlier?.some((e) => e.kind === s.kind && e.id === s.id));
+  if (back && earlierMeasure && earlierMeasure !== prev.measure && fits(earlierMeasure)) {
+    changed.push('measure (the one asked of them before)');
+    return earlierMeasure;
   }
   // "e o XPML11 no mesmo período?" after the IFIX's variation: the new subject's own series (a fund's price).
   // After returns compared (no one measure: "compara com o ifix"), "e o BTLG11?" asks the new subject's return.
