@@ -183,20 +183,10 @@ export class QuestionReader {
     const measureNamed = measureHit !== null;
     this.dropSubjectsNamingTheMeasure(subjects, measureHit, text);
 
-    // "últimos 6 meses" is a period, not the aggregation "last"; "acumulado no ano" keeps its "acumulado".
     const periodWords = period ? ` ${normalize(period.matched)} ` : '';
-    // (an aggregation word inside the measure's own name that the measure has no use for, "ativo total",
-    // names the measure; so does a group word, "dividend yield mensal")
+    const aggHits = this.readAggHits(fullText, text, periodWords, measureHit, subjects.length);
+    // (a group word inside the measure's own name, "dividend yield mensal", names the measure)
     const measurePhrase = measureHit?.phrase.padded ?? '';
-    const namesTheMeasure = (h: { agg: MeasureAgg; phrase: Phrase }) => measurePhrase.includes(h.phrase.padded) && !measureHit!.measure.aggregations.includes(h.agg);
-    // ("quanto X, Y e Z pagaram em 2024, cada um?": "cada" distributes over the funds named; it asks no list)
-    const eachSubject = subjects.length > 1 && /(?:^| )cada (?:um|uma|fundo|fii)(?= |$)/.test(text);
-    const aggHits = this.longestMatches(this.aggWords, fullText).filter(
-      (h) =>
-        !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)) &&
-        !namesTheMeasure(h) &&
-        !(eachSubject && h.agg === 'list' && h.phrase.text === 'cada'),
-    );
     const paddedText = ` ${text} `;
     const groupHit = this.groupWords.find((g) => paddedText.includes(g.phrase.padded) && !measurePhrase.includes(g.phrase.padded)) ?? null;
     const compareHit = this.readCompareHit(text);
@@ -244,11 +234,7 @@ export class QuestionReader {
       },
       signals,
       measureNamed,
-      // ("o último" of a level over a period is its value at the period's end: still the aggregation said)
-      // (so is a return's word the measure's kind turns into its own: "acumulado" of a monthly rate compounds)
-      aggNamed:
-        agg !== null &&
-        (aggHits.some((h) => h.agg === agg || (h.agg === 'last' && agg === 'value') || this.returnWordFor(h.agg, agg, measure, periodSpec)) || (datesAsked && agg === 'list')),
+      aggNamed: this.aggSaid(agg, aggHits, measure, periodSpec, datesAsked),
       aggWanted: [...aggWanted],
       shift: period?.shift ?? null,
       compareWanted: compareHit?.order ?? moreOrLess,
@@ -296,6 +282,34 @@ export class QuestionReader {
     const datesAsked = aggWanted.size === 0 && measure?.kind === 'flow' && !isOneDay(period?.spec ?? null) && this.datesAsked.some((p) => padded.includes(p.padded));
     if (datesAsked) aggWanted.add('list');
     return { aggWanted, extremeOrder, extremeGroup, datesAsked };
+  }
+
+  /**
+   * The aggregation words said, but for those that say something else: "últimos 6 meses" is a period, not the
+   * aggregation "last" ("acumulado no ano" keeps its "acumulado"); an aggregation word inside the measure's own
+   * name that the measure has no use for names the measure ("ativo total"); "cada um" after several funds
+   * distributes over them ("quanto X, Y e Z pagaram em 2024, cada um?") and asks no list.
+   */
+  private readAggHits(fullText: string, text: string, periodWords: string, measureHit: { measure: MeasureDef; phrase: Phrase } | null, subjects: number) {
+    const measurePhrase = measureHit?.phrase.padded ?? '';
+    const namesTheMeasure = (h: { agg: MeasureAgg; phrase: Phrase }) => measurePhrase.includes(h.phrase.padded) && !measureHit!.measure.aggregations.includes(h.agg);
+    const eachSubject = subjects > 1 && /(?:^| )cada (?:um|uma|fundo|fii)(?= |$)/.test(text);
+    return this.longestMatches(this.aggWords, fullText).filter(
+      (h) =>
+        !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)) &&
+        !namesTheMeasure(h) &&
+        !(eachSubject && h.agg === 'list' && h.phrase.text === 'cada'),
+    );
+  }
+
+  /**
+   * Whether the words said the aggregation read: "o último" of a level over a period is its value at the period's
+   * end; a return's word the measure's kind turns into its own ("acumulado" of a monthly rate compounds); a flow's
+   * dates asked are its list.
+   */
+  private aggSaid(agg: MeasureAgg | null, hits: Array<{ agg: MeasureAgg }>, measure: MeasureDef | null, period: PeriodSpec | null, datesAsked: boolean): boolean {
+    if (agg === null) return false;
+    return hits.some((h) => h.agg === agg || (h.agg === 'last' && agg === 'value') || this.returnWordFor(h.agg, agg, measure, period)) || (datesAsked && agg === 'list');
   }
 
   /** A return's word ("total", "acumulado", "rendeu") that the measure's kind reads as `agg` (a rate compounds, a level varies). */
