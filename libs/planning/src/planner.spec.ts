@@ -121,6 +121,17 @@ describe('Planner (deterministic)', () => {
       expect(p).toMatchObject({ kind: 'smalltalk', entity: null, smalltalk: kind });
     });
 
+    it('reads a rate asked as it is now as its value, and "pra mim" as no measure of its own', () => {
+      expect(plan('qual a selic atual? vi no jornal q tava alta').question).toMatchObject({ measure: 'annual_rate', agg: 'value' });
+      expect(plan('compara o p/vp do hglg11 e do knri11 pra mim').question?.measure).toBe('pvp');
+      expect(plan('hgcr11 rendeu quanto de dividendo pra mim em agosto de 2024').question?.measure).toBe('received');
+    });
+
+    it('matches a one-word courtesy as written: "valeu" thanks, "vale" asks a worth', () => {
+      expect(plan('valeuu')).toMatchObject({ kind: 'smalltalk', smalltalk: 'thanks' });
+      expect(plan('quanto vale hj?').kind).not.toBe('smalltalk');
+    });
+
     it('does not treat a greeting followed by a question as small talk', () => {
       expect(plan('oi, qual o preço do HGLG11?')).toMatchObject({ kind: 'entity', entity: 'fiis_precos' });
     });

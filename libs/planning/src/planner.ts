@@ -224,7 +224,7 @@ export class Planner {
     // and the tools named for what they do (número mágico, IR de uma venda) stay tools.
     const certain = tool && (tool.name !== 'calcular_financas' || byArgs?.name === tool.name);
     const asksData = tool && !certain && this.reader.read(question, q.tickers.tickers, undefined, { said: this.saysOwn(q), conversation: false }).question;
-    const routed = this.routeEntity(q, suffix, opts.previousEntity ?? null);
+    const routed = this.routeEntity(q, suffix, opts.previousEntity ?? null, (opts.previousTickers?.length ?? 0) === 1);
     const dataAsked = asksData && asksData.measure && asksData.subjects.length > 0 && asksData.subjects.every((s) => s.kind !== 'portfolio');
     if (tool && !dataAsked && !this.asksFundNotTool(q, tool.name, routed)) {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
@@ -273,7 +273,11 @@ export class Planner {
   private reRanking(asked: string, opts: PlanOptions): PlanResponse | null {
     const entity = this.opts.policies.params.spec.ranking.entity;
     const prev = opts.previousParams;
-    const by = /^(?:e |agora |entao )*(?:por|pelo|pela|pelos|pelas) (.+)$/.exec(normalize(asked));
+    // ("e por sortino?", "reordena pelo sharpe", "ordena eles por dy": a verb of ordering may say it)
+    const by =
+      /^(?:e |agora |entao )*(?:(?:re)?orden[ae]r? |classific[ae]r? |organiz[ae]r? )?(?:(?:os|as|eles|elas|esses|essas|a lista|isso) )?(?:por|pelo|pela|pelos|pelas) (.+)$/.exec(
+        normalize(asked),
+      );
     if (opts.previousEntity !== entity || !prev || !by || this.recognizeTickers(asked).tickers.length) return null;
     const again = this.planDeterministic(`ranking de fiis por ${by[1]}`);
     if (again.entity !== entity || !again.planner.accepted || !again.params.order_by || again.params.order_by === prev.order_by) return null;
@@ -649,33 +653,35 @@ export class Planner {
     };
   }
 
-  private routeEntity(q: AnalysedQuestion, suffix: string, previousEntity: string | null): PlanResponse {
+  /** `previousOneFund`: the previous answer was about one fund, which a fund named in a follow-up replaces. */
+  private routeEntity(q: AnalysedQuestion, suffix: string, previousEntity: string | null, previousOneFund = false): PlanResponse {
     const ellipsis = detectEllipsis(q, this.ontology, (t) => this.opts.policies.params.isFilterWord(t));
-    const res = this.routeBySubject(q, suffix, ellipsis, previousEntity);
+    const res = this.routeBySubject(q, suffix, ellipsis, previousEntity, previousOneFund);
     res.elliptic = ellipsis !== null;
     return res;
   }
 
   /**
    * Whether the previous answer's entity can be this question's subject: a catalog entity with a
-   * parameter declaration; with a ticker in the text only an entity that takes a ticker from the text
-   * and is not the client's (a fund named after "quanto tenho investido?" asks about the fund).
+   * parameter declaration; with a ticker in the text only an entity that takes a ticker from the text,
+   * and the client's only when its answer was about one fund ("minha posição no KNRI11" → "e no VISC11?"):
+   * a fund named after "quanto tenho investido?" asks about the fund.
    */
-  private usablePrevious(q: AnalysedQuestion, entity: string): string | null {
+  private usablePrevious(q: AnalysedQuestion, entity: string, previousOneFund: boolean): string | null {
     const spec = this.opts.policies.params.entitySpec(entity);
     if (!this.ontology.has(entity) || !spec) return `${entity} is not a catalog entity`;
     const named = q.tickers.tickers.length + q.tickers.unknown.length > 0;
-    if (named && this.classOf(entity) === 'client') return `${entity} is the client's own data and the question names a fund`;
+    if (named && this.classOf(entity) === 'client' && !previousOneFund) return `${entity} is the client's own data and the question names a fund`;
     if (named && !spec.ticker.source.includes('text')) return `${entity} takes no fund ticker`;
     return null;
   }
 
-  private routeBySubject(q: AnalysedQuestion, suffix: string, ellipsis: Ellipsis | null, previousEntity: string | null): PlanResponse {
+  private routeBySubject(q: AnalysedQuestion, suffix: string, ellipsis: Ellipsis | null, previousEntity: string | null, previousOneFund = false): PlanResponse {
     const features = this.ontology.activeFeatures(q);
     const ranked = this.ontology.score(q, features);
     let previousNote = '';
     if (ellipsis && previousEntity) {
-      const refused = this.usablePrevious(q, previousEntity);
+      const refused = this.usablePrevious(q, previousEntity, previousOneFund);
       if (!refused) return this.keepPrevious(q, suffix, ellipsis, previousEntity, ranked);
       previousNote = `; elliptic follow-up, but the previous entity was not kept: ${refused}`;
     }

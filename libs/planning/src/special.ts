@@ -1,4 +1,4 @@
-import { STOPWORDS, stem } from '@cota/text';
+import { normalize, STOPWORDS, stem } from '@cota/text';
 import { AnalysedQuestion } from './analysis';
 import { Ontology } from './ontology';
 
@@ -48,12 +48,15 @@ export function detectSmalltalk(q: AnalysedQuestion, o: Ontology): { kind: Small
   if (q.tickers.tickers.length + q.tickers.unknown.length > 0) return null;
   const covered = new Array<boolean>(q.stems.length).fill(false);
   const found = new Map<SmalltalkKind, string[]>();
+  // A one-word courtesy is matched as written: "valeu" thanks, "vale" asks what something is worth.
+  const words = q.corrected.split(' ');
   for (const group of o.smalltalk) {
     for (const p of group.phrases) {
       const n = p.stems.length;
       if (n === 0 || !q.stemSet.has(p.stems[0])) continue;
+      const word = n === 1 ? normalize(p.text) : null;
       for (let i = 0; i + n <= q.stems.length; i++) {
-        let ok = true;
+        let ok = word === null || words[i] === word || q.corrections.includes(`${q.tokens[i]}->${word}`);
         for (let j = 0; j < n && ok; j++) ok = q.stems[i + j] === p.stems[j];
         if (!ok) continue;
         for (let j = 0; j < n; j++) covered[i + j] = true;

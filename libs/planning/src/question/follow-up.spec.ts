@@ -15,7 +15,8 @@ function converse(...questions: string[]): PlanResponse[] {
   let earlier: PlanResponse | null = null;
   for (const q of questions) {
     let p = planner.planDeterministic(q);
-    if (previous && (p.elliptic || p.follow_up_candidate)) {
+    // ("reordena pelo sharpe" is no follow-up alone: only the previous ranking makes it one)
+    if (previous && (p.elliptic || p.follow_up_candidate || previous.entity === 'fiis_rankings')) {
       const tickers = previous.question?.subjects.filter((s) => s.kind === 'fund').map((s) => s.id) ?? [];
       p = planner.planDeterministic(q, {
         previousEntity: previous.entity,
@@ -24,6 +25,7 @@ function converse(...questions: string[]): PlanResponse[] {
         earlierSubjects: earlier?.question?.subjects ?? [],
         earlierPeriod: earlier?.question?.period ?? null,
         earlierMeasure: earlier?.question?.measure ?? null,
+        previousParams: previous.params,
       });
     }
     out.push(p);
@@ -39,6 +41,13 @@ describe('follow-ups edit the previous structured question', () => {
     expect(p).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro' });
     const [, q] = converse('selic em 2023', 'e quanto ela rendeu em 2024?');
     expect(q.question).toMatchObject({ subjects: [{ kind: 'indicator', id: 'SELIC' }] });
+  });
+
+  it('"reordena pelo sharpe" after a ranking asks it by that column; "e no VISC11?" after one fund\'s position asks that position', () => {
+    const [, p] = converse('me lista os fiis de papel com maior valor de mercado, top 3', 'reordena pelo sharpe');
+    expect(p).toMatchObject({ entity: 'fiis_rankings', params: { order_by: 'rank_sharpe', limit: 3, filters: { fund_type: 'Papel' } } });
+    const [, q] = converse('como ta minha posicao no KNRI11?', 'e no VISC11?');
+    expect(q).toMatchObject({ entity: 'client_fiis_positions', params: { ticker: 'VISC11' } });
   });
 
   it('back to the fund asked before another subject, its measure is asked again', () => {

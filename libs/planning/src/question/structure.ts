@@ -604,10 +604,12 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   if ((wanted.has('last') || wanted.has('first')) && allowed('list') && COUNTED_ENDS.test(text)) return 'list';
   // "quantas vezes a Selic mudou (subiu, caiu) em 2022": a count of the series' moves, not of its values.
   if (wanted.has('count')) for (const move of ['rises', 'falls', 'changes'] as const) if (has(move)) return move;
-  if ((m.kind === 'monthly_rate' || m.compounding) && (wanted.has('accumulated') || wanted.has('total') || (m.kind === 'monthly_rate' && wanted.has('variation'))))
+  // (a rate asked as it is now, "a Selic atual ... tava alta", is its value: a word of a move accumulates nothing in one day)
+  const now = period?.kind === 'latest';
+  if ((m.kind === 'monthly_rate' || m.compounding) && (wanted.has('accumulated') || wanted.has('total') || (!now && m.kind === 'monthly_rate' && wanted.has('variation'))))
     return 'accumulated';
   // "quanto rendeu a Selic em 2023": an annual rate "yields" what it accumulates.
-  if (m.compounding && wanted.has('variation')) return 'accumulated';
+  if (!now && m.compounding && wanted.has('variation')) return 'accumulated';
   // "acumulado no ano" of a level (an index, a price) is its variation.
   if ((m.kind === 'level' || m.kind === 'stock') && allowed('variation') && (wanted.has('accumulated') || (wanted.has('total') && !wanted.has('count')))) return 'variation';
   if (has('variation')) return 'variation';
