@@ -78,7 +78,10 @@ export class ParamInference {
         .filter((w) => w && !GENERIC_LIST_WORDS.has(w)),
     );
     // Exact words, not stems: "quanto" must not read as "quantos".
-    const exact = (text: string): CompiledPhrase => ({ text, stems: normalize(text).split(' ').filter(Boolean) });
+    const exact = (text: string): CompiledPhrase => {
+      const words = normalize(text).split(' ').filter(Boolean);
+      return { text, words, stems: words };
+    };
     this.agg = spec.agg_precedence.map((agg) => ({
       agg,
       phrases: spec.agg_words[agg].map(exact),

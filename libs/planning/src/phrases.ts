@@ -4,11 +4,14 @@ import { normalize, stem } from '@cota/text';
 export interface CompiledPhrase {
   /** As written in the policy, for explanations. */
   text: string;
+  /** Its words in the normal form, as written (a one-word courtesy is matched by them). */
+  words: string[];
   stems: string[];
 }
 
 export function compilePhrase(text: string): CompiledPhrase {
-  return { text, stems: normalize(text).split(' ').filter(Boolean).map(stem) };
+  const words = normalize(text).split(' ').filter(Boolean);
+  return { text, words, stems: words.map(stem) };
 }
 
 /**

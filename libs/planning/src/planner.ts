@@ -63,6 +63,9 @@ export interface PlanOptions {
  * confirmation, or asks back. Deterministic first, every decision explained in `planner`;
  * the model is asked only when that decision is not confident enough.
  */
+/** Words of a share of the portfolio ("peso de cada fundo", "quanto por cento da carteira"). */
+const SHARE_WORDS = /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/;
+
 export class Planner {
   private tickers: TickerIndex;
   private names: FundNameIndex | null = null;
@@ -72,6 +75,8 @@ export class Planner {
   private readonly known: { tools: ReadonlySet<string>; measures: ReadonlySet<string> };
   private readonly reader: QuestionReader;
   private readonly measureFamily: Set<string>;
+  /** Each measure's catalog words as stems (no stopwords), read once: which words name it. */
+  private readonly measureStems: Map<string, Set<string>>;
   private readonly compound: CompoundSplitter;
   private readonly clauseOpeners: ReadonlySet<string>;
 
@@ -79,6 +84,17 @@ export class Planner {
     this.ontology = opts.policies.ontology;
     this.reader = new QuestionReader(opts.policies.measures);
     this.measureFamily = measureFamily(opts.policies.measures);
+    this.measureStems = new Map(
+      Object.entries(opts.policies.measures.measures).map(([name, m]) => [
+        name,
+        new Set(
+          m.words
+            .flatMap((w) => normalize(w).split(' '))
+            .filter((w) => !STOPWORDS.has(w))
+            .map(stem),
+        ),
+      ]),
+    );
     this.tickers = new TickerIndex(null, this.ontology.tickerPrefixStopwords);
     if (opts.funds) this.setFunds(opts.funds);
     this.llm = opts.llm ?? null;
@@ -224,11 +240,14 @@ export class Planner {
     // and the tools named for what they do (número mágico, IR de uma venda) stay tools.
     const certain = tool && (tool.name !== 'calcular_financas' || byArgs?.name === tool.name);
     const asksData = tool && !certain && this.reader.read(question, q.tickers.tickers, undefined, { said: this.saysOwn(q), conversation: false }).question;
-    const routed = this.routeEntity(q, suffix, opts.previousEntity ?? null, (opts.previousTickers?.length ?? 0) === 1);
+    const route = () => this.routeEntity(q, suffix, opts.previousEntity ?? null, (opts.previousTickers?.length ?? 0) === 1);
     const dataAsked = asksData && asksData.measure && asksData.subjects.length > 0 && asksData.subjects.every((s) => s.kind !== 'portfolio');
-    if (tool && !dataAsked && !this.asksFundNotTool(q, tool.name, routed)) {
+    // (the question is routed for a tool only when a field of a fund could be what it asks)
+    const fieldAsked = tool && !dataAsked && this.takesNoFund(tool.name) && q.tickers.tickers.length > 0 ? route() : null;
+    if (tool && !dataAsked && !(fieldAsked && this.asksFieldOfFund(fieldAsked))) {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
     }
+    const routed = fieldAsked ?? route();
     const out = this.withStructuredQuestion(q, routed, opts);
     // A follow-up that stays with the previous answer's entity edits its parameters.
     const hasPrevious = !!opts.previousParams || Object.keys(opts.previousFilters ?? {}).length > 0;
@@ -238,18 +257,22 @@ export class Planner {
     return out;
   }
 
-  /**
-   * "me passa o cnpj do MXRF11, preciso pra declarar o IR": a tool that takes no fund, named by the words of
-   * why the person asks, while the question names a fund and a field of it by the field's own words: the field.
-   */
-  private asksFundNotTool(q: AnalysedQuestion, tool: string, routed: PlanResponse): boolean {
+  /** Whether a tool's contract takes no fund (no ticker argument): a fund named beside its words is asked of something else. */
+  private takesNoFund(tool: string): boolean {
     const contract = this.opts.policies.tools?.tools[tool];
-    const takesFund = !contract || Object.entries(contract.args).some(([name, a]) => a.type === 'ticker' || name === 'tickers');
-    if (takesFund || q.tickers.tickers.length === 0 || routed.kind !== 'entity' || !routed.planner.accepted) return false;
-    // (by a word specific to the field, "cnpj", not one a tool's request shares: "pagar imposto sobre a venda")
+    return !!contract && !Object.entries(contract.args).some(([name, a]) => a.type === 'ticker' || name === 'tickers');
+  }
+
+  /**
+   * "me passa o cnpj do MXRF11, preciso pra declarar o IR": beside a tool that takes no fund, named by why the
+   * person asks, a field of the fund named by a word specific to it ("cnpj", not a word a tool's request shares:
+   * "pagar imposto sobre a venda") is what is asked.
+   */
+  private asksFieldOfFund(routed: PlanResponse): boolean {
+    if (routed.kind !== 'entity' || !routed.planner.accepted || this.classOf(routed.entity) !== 'fund') return false;
     const best = routed.planner.candidates[0];
     const own = best ? this.ontology.strongestOwnWord(best as Candidate, undefined) : null;
-    return this.classOf(routed.entity) === 'fund' && !!own && own.weight >= this.ontology.thresholds.field_word_weight;
+    return !!own && own.weight >= this.ontology.thresholds.field_word_weight;
   }
 
   /**
@@ -420,12 +443,8 @@ export class Planner {
   /** Whether a word of `measure` (its catalog words) is among those that scored the routed entity. */
   private routedByMeasureWords(routed: PlanResponse, measure: string): boolean {
     const best = routed.planner.candidates[0];
-    const said = new Set(best ? this.ontology.matchedStems(best) : []);
-    const own = (this.opts.policies.measures.measures[measure]?.words ?? [])
-      .flatMap((w) => normalize(w).split(' '))
-      .filter((w) => !STOPWORDS.has(w))
-      .map(stem);
-    return own.some((s) => said.has(s));
+    const own = this.measureStems.get(measure);
+    return !!best && !!own && this.ontology.matchedStems(best).some((s) => own.has(s));
   }
 
   /** Whether every word that scored the routed entity is one of `words` (the reading took them as something else). */
@@ -513,8 +532,13 @@ export class Planner {
     // "peso de cada fundo pelo valor investido", "quanto % da carteira é cada fundo": a share of the
     // portfolio, which the portfolio entity lists per fund; the measure named is what the share is of.
     // (unless that word is the measure's own name: "qual dos meus fiis tem mais peso no IFIX" asks each fund's IFIX weight)
-    const share = /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/;
-    if (measurable.ok && routed.kind === 'entity' && this.classOf(routed.entity) === 'client' && share.test(q.normalized) && !share.test(reading.measureWords.join(' '))) {
+    if (
+      measurable.ok &&
+      routed.kind === 'entity' &&
+      this.classOf(routed.entity) === 'client' &&
+      SHARE_WORDS.test(q.normalized) &&
+      !SHARE_WORDS.test(reading.measureWords.join(' '))
+    ) {
       return { ok: false, why: 'a share of the portfolio: the portfolio entity lists it per fund' };
     }
     // No entity reads it ("market cap do mxrf11") but the measure catalog names it: the measure answers.

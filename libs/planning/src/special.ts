@@ -1,4 +1,4 @@
-import { normalize, STOPWORDS, stem } from '@cota/text';
+import { STOPWORDS, stem } from '@cota/text';
 import { AnalysedQuestion } from './analysis';
 import { Ontology } from './ontology';
 
@@ -54,7 +54,7 @@ export function detectSmalltalk(q: AnalysedQuestion, o: Ontology): { kind: Small
     for (const p of group.phrases) {
       const n = p.stems.length;
       if (n === 0 || !q.stemSet.has(p.stems[0])) continue;
-      const word = n === 1 ? normalize(p.text) : null;
+      const word = n === 1 ? p.words[0] : null;
       for (let i = 0; i + n <= q.stems.length; i++) {
         let ok = word === null || words[i] === word || q.corrections.includes(`${q.tokens[i]}->${word}`);
         for (let j = 0; j < n && ok; j++) ok = q.stems[i + j] === p.stems[j];

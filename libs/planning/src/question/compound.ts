@@ -1,4 +1,4 @@
-import { ABBREVIATIONS, fold } from '@cota/text';
+import { ABBREVIATIONS, fold, normalize } from '@cota/text';
 
 /**
  * Compound questions ("qual o cnpj e o p/vp do GTWR11?", "me diz o dy e o valor de mercado do RZTR11"):
@@ -36,15 +36,12 @@ interface Found {
   target: string;
 }
 
-/** Words written with a slash that are one word ("p/vp", "p/vpa"). */
-const SLASH_WORDS = new Set(['p/vp', 'p/vpa']);
-
 /** The words of the folded text with their offsets; a comma not inside a number is the word "e"; an abbreviation, its word. */
 function tokens(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(/[a-z0-9]+(?:[/.,-][a-z0-9]+)*|,/g)) {
-    // "vp/cota" is two words; "p/vp" one ("pvp"), as the reading has them.
-    if (/^[a-z]+\/[a-z]+$/.test(m[0]) && !SLASH_WORDS.has(m[0])) {
+    // "vp/cota" is two words, "p/vp" one ("pvp"): as the text library's normal form has them.
+    if (/^[a-z]+\/[a-z]+$/.test(m[0]) && normalize(m[0]).includes(' ')) {
       const cut = m[0].indexOf('/');
       out.push({ word: m[0].slice(0, cut), start: m.index!, end: m.index! + cut }, { word: m[0].slice(cut + 1), start: m.index! + cut + 1, end: m.index! + m[0].length });
       continue;

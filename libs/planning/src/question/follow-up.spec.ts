@@ -15,8 +15,7 @@ function converse(...questions: string[]): PlanResponse[] {
   let earlier: PlanResponse | null = null;
   for (const q of questions) {
     let p = planner.planDeterministic(q);
-    // ("reordena pelo sharpe" is no follow-up alone: only the previous ranking makes it one)
-    if (previous && (p.elliptic || p.follow_up_candidate || previous.entity === 'fiis_rankings')) {
+    if (previous && (p.elliptic || p.follow_up_candidate)) {
       const tickers = previous.question?.subjects.filter((s) => s.kind === 'fund').map((s) => s.id) ?? [];
       p = planner.planDeterministic(q, {
         previousEntity: previous.entity,
