@@ -205,6 +205,8 @@ describe('each value with its own source and date', () => {
   it("the head count is CVM's December 2023 report, said as such", async () => {
     const { text } = await answer('quantos cotistas tem o MXRF11?');
     expect(text).toContain('O MXRF11 tem 1.022.791 cotistas (segundo CVM (Informe Mensal de FII), dezembro de 2023).');
+    // The source line is the figure's own too, not the registry snapshot's date.
+    expect(text).toMatch(/Fonte: CVM \(Informe Mensal de FII\), dados de dezembro de 2023\.$/);
     expect(text).not.toMatch(NICKNAMES);
   });
 

@@ -3,7 +3,7 @@ import { formatDate, formatInteger, formatMonth } from './format';
 import { renderPlan } from './render-plan';
 import { addressByNickname, lowerFirstWord, shouldUseNickname, startsWithStructure } from './phrases';
 import type { NarratorPolicy } from './policy';
-import { EntityRenderer, requestedTickers } from './render-entity';
+import { EntityRenderer, FieldDating, requestedTickers } from './render-entity';
 import { clarificationAnswer, conceptAnswer, fillMessage, problemAnswer, smalltalkAnswer, toolAnswer, unknownTickersPhrase } from './render-messages';
 import type { TemplateSet } from './templates';
 import { measureSources, MeasureWords, renderMeasure } from './render-measure';
@@ -87,8 +87,9 @@ export class DeterministicNarrator {
             body = problemAnswer(req.status === 'error' ? 'generic' : 'no_data', req, m, this.templates);
             break;
           }
-          body = this.entityBody(req, req.data);
-          sourceLine = this.sourceLine(req.data);
+          const told = this.entityBody(req, req.data);
+          body = told.body;
+          sourceLine = this.sourceLine(req.data, told.dating);
         }
       }
     }
@@ -99,9 +100,10 @@ export class DeterministicNarrator {
     return { answer, body, sourceLine, nicknameUsed };
   }
 
-  private entityBody(req: NarrateRequest, data: QueryResult): string {
+  private entityBody(req: NarrateRequest, data: QueryResult): { body: string; dating: FieldDating | null } {
     const template = this.templates[data.entity] ?? (req.entity ? this.templates[req.entity] : undefined) ?? null;
-    let body = new EntityRenderer({ question: req.question, nickname: req.nickname, data, template, policy: this.policy }).render();
+    const renderer = new EntityRenderer({ question: req.question, nickname: req.nickname, data, template, policy: this.policy });
+    let body = renderer.render();
     const tickers = requestedTickers(data);
     if (req.context_used && tickers.length === 1) {
       const prefix = fillMessage(this.policy.messages.context_prefix, { ticker: tickers[0] });
@@ -116,7 +118,7 @@ export class DeterministicNarrator {
     if (short) body += `\n\n${short}`;
     const unknown = unknownTickersPhrase(req.unknown_tickers);
     if (unknown) body += `\n\n${fillMessage(this.policy.messages.unknown_tickers_note, { tickers: unknown })}`;
-    return body;
+    return { body, dating: renderer.ownDating() };
   }
 
   /**
@@ -146,8 +148,17 @@ export class DeterministicNarrator {
     return fillMessage(this.policy.messages.limit_beyond_data, { ...values, unit: shown === 1 ? unit.one : unit.many });
   }
 
-  /** "Fonte: CVM/B3 (via araquem), dados até 14/11/2025." */
-  sourceLine(data: QueryResult): string {
+  /**
+   * "Fonte: CVM/B3, dados até 14/11/2025."; a field dated by its own report says that report and its
+   * date instead ("Fonte: CVM (Informe Mensal de FII), dados de dezembro de 2023.").
+   */
+  sourceLine(data: QueryResult, dating: FieldDating | null = null): string {
+    if (dating) {
+      const own = dating.sources.length ? dating.sources : data.sources;
+      const labels = [...new Set(own.map((s) => this.policy.sources[s] ?? s))];
+      const asOf = dating.monthly ? formatMonth(dating.date) : formatDate(dating.date);
+      return fillMessage(this.policy.messages.source_line_dated, { sources: labels.length ? joinPt(labels) : null, as_of: asOf });
+    }
     const labels = [...new Set(data.sources.map((s) => this.policy.sources[s] ?? s))];
     const sources = labels.length ? joinPt(labels) : null;
     // A monthly series is "dados até dezembro de 2024": "01/12/2024" would claim a day it does not have.

@@ -33,6 +33,18 @@ describe('entity answers from real rows', () => {
     expect(text).toMatchSnapshot();
   });
 
+  it('fiis_cadastro: the head count is dated by its own report, in the sentence and the source line', () => {
+    // The registry row comes with the snapshot's date; the head count is CVM's report of December 2023.
+    const row = { ...registrations.get('MXRF11')!, shareholders_count: '1022791', shareholders_source: 'cvm', shareholders_as_of: '2023-12-01' };
+    const data = { ...realResult('fiis_cadastro', [row], { ticker: 'MXRF11' }), sources: ['araquem'], as_of: '2025-11-22' };
+    const text = answer('quantos cotistas tem o MXRF11?', data);
+    expect(text).toContain('O MXRF11 tem 1.022.791 cotistas (segundo CVM (Informe Mensal de FII), dezembro de 2023).');
+    expect(text).toMatch(/Fonte: CVM \(Informe Mensal de FII\), dados de dezembro de 2023\.$/);
+    expect(text).not.toContain('22/11/2025');
+    // The CNPJ of the same row keeps the snapshot's date.
+    expect(answer('CNPJ do MXRF11', data)).toMatch(/dados até 22\/11\/2025\.$/);
+  });
+
   it('fiis_cadastro: a registry summary when no field is named', () => {
     const text = answer('Me fale do cadastro do KNRI11', realResult('fiis_cadastro', [registrations.get('KNRI11')!], { ticker: 'KNRI11' }));
     expect(text).toContain('12.005.956/0001-65');

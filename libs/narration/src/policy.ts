@@ -61,6 +61,7 @@ export const NarratorPolicySchema = z
         context_prefix: Text,
         source_line: Text,
         source_line_no_date: Text,
+        source_line_dated: Text,
         more_rows: Text,
         /** The query hit its row limit inside the asked period (`{count}`, `{window}`). */
         truncated_rows: Text,

@@ -23,6 +23,13 @@ export interface EntityInput {
   policy: NarratorPolicy;
 }
 
+/** A field's own date and source, read from its row. */
+export interface FieldDating {
+  date: string;
+  monthly: boolean;
+  sources: string[];
+}
+
 const DEFAULT_UNIT: WindowUnit = { one: 'registro', many: 'registros', gender: 'm' };
 const NUMERIC_TYPES = new Set<Column['type']>(['money', 'percent', 'ratio', 'number', 'integer']);
 const MAX_CELL_CHARS = 90;
@@ -52,6 +59,22 @@ export class EntityRenderer {
     if (data.rows.length === 1) return this.renderOneRow(data.rows[0], data.rows);
     const lead = this.text(this.tpl?.many_rows.lead_all ?? '{subject}: {count} registros[ {window}].', data.rows, data.rows[0]);
     return [lead ?? '', this.table(data.rows, true)].filter(Boolean).join('\n\n');
+  }
+
+  /**
+   * The one row's answer dates itself when every field the question asked carries its own date
+   * (`dated_by`): "cotistas" is CVM's report of its month, not the registry snapshot's day.
+   */
+  ownDating(): FieldDating | null {
+    const { rows } = this.input.data;
+    const asked = this.matchedFocus();
+    if (rows.length !== 1 || asked.length === 0 || !asked.every((f) => f.dated_by)) return null;
+    const row = rows[0];
+    const datings = asked.map((f) => f.dated_by!).filter((d) => !isMissing(row[d.date]));
+    const dates = [...new Set(datings.map((d) => String(row[d.date]).slice(0, 10)))];
+    if (datings.length !== asked.length || dates.length !== 1) return null;
+    const sources = datings.map((d) => (d.source && !isMissing(row[d.source]) ? String(row[d.source]) : null)).filter((x): x is string => !!x);
+    return { date: dates[0], monthly: datings.every((d) => d.grain === 'month'), sources: [...new Set(sources)] };
   }
 
   // ---- funds ---------------------------------------------------------------------------------

@@ -52,6 +52,14 @@ export const EntityTemplateSchema = z
             fallback: Text.optional(),
             /** Table columns when the question is about this field and rows are many. */
             columns: z.array(z.string()).default([]),
+            /**
+             * The field's own dating, when it is not the row's (a head count from one monthly report):
+             * the answer's source line then names this source and date, not the snapshot's.
+             */
+            dated_by: z
+              .object({ date: z.string(), source: z.string().optional(), grain: z.enum(['day', 'month']).default('day') })
+              .strict()
+              .optional(),
           })
           .strict(),
       )

@@ -15,6 +15,14 @@ describe('data freshness', () => {
     expect(freshnessNote(overviewCompare, '2025-11-25')).toBeNull();
   });
 
+  it('counts whole calendar months and years, never rounding up to a year not yet passed', () => {
+    const at = (date: string) => reply('fiis_cadastro', [{ ticker: 'KNRI11', shareholders_count: 264450, ref_date: date }], null);
+    // 01/12/2023 to 28/11/2026 is 2 years and 11 months: not "more than 3 years".
+    expect(freshnessNote(at('2023-12-01'), '2026-11-28')).toContain('(há mais de 2 anos)');
+    expect(freshnessNote(at('2023-11-28'), '2026-11-28')).toContain('(há mais de 3 anos)');
+    expect(freshnessNote(at('2026-05-30'), '2026-11-28')).toContain('(há mais de 5 meses)');
+  });
+
   it('says nothing when the question asked a closed period of the past, or the answer is not one', () => {
     const past = {
       ...dividends12m,

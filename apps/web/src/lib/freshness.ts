@@ -53,10 +53,17 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-function ago(days: number): string {
+/** Whole calendar months from one day to another (01/12/2023 to 28/11/2026 is 35, not 36). */
+function wholeMonths(from: string, to: string): number {
+  const [fy, fm, fd] = from.split('-').map(Number);
+  const [ty, tm, td] = to.split('-').map(Number);
+  return (ty - fy) * 12 + (tm - fm) - (td < fd ? 1 : 0);
+}
+
+function ago(days: number, from: string, to: string): string {
   if (days < 60) return `há ${days} dias`;
-  const months = Math.round(days / 30.4);
-  return months < 12 ? `há ${months} meses` : months < 24 ? 'há mais de um ano' : `há mais de ${Math.floor(months / 12)} anos`;
+  const months = wholeMonths(from, to);
+  return months < 12 ? `há mais de ${months} meses` : months < 24 ? 'há mais de um ano' : `há mais de ${Math.floor(months / 12)} anos`;
 }
 
 /** "Dados até 14/11/2025 (há mais de um ano)", or null when the data is recent or the question asked a past period. */
@@ -66,7 +73,7 @@ export function freshnessNote(reply: Pick<AskReply, 'results' | 'meta' | 'status
   if (!date || askedThePast(reply.meta?.planner?.question?.period, today)) return null;
   const days = daysBetween(date, today);
   if (days <= STALE_AFTER_DAYS) return null;
-  return `Dados até ${formatDate(date)} (${ago(days)}): são os mais recentes que o Cota tem.`;
+  return `Dados até ${formatDate(date)} (${ago(days, date, today)}): são os mais recentes que o Cota tem.`;
 }
 
 /** Today in São Paulo (ISO day), the calendar the answers use. */
