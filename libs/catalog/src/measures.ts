@@ -134,6 +134,12 @@ export const MeasureDefSchema = z
       .array(z.array(z.string().min(1)).min(1))
       .min(2)
       .optional(),
+    /**
+     * Words that say which date the facts go by ("pela data com"): among measures of the same facts
+     * (same table and value) dated differently, they choose this one whatever the other words said
+     * ("quanto pagou em 2024 pela data com?" goes by data-com). They also name the measure alone.
+     */
+    dating_words: z.array(z.string().min(1)).default([]),
     /** Words that name this measure only when the question is about the client's holdings ("preço médio do KNIP11 na minha carteira"). */
     client_words: z.array(z.string().min(1)).default([]),
     /**
@@ -145,6 +151,12 @@ export const MeasureDefSchema = z
       .regex(/^[a-z_]{2,32}$/)
       .optional(),
     family_words: z.array(z.string().min(1)).default([]),
+    /**
+     * Subjects whose figure over a span (a month, a semester, a year) is what they accumulated in it, as
+     * investors quote them ("o CDI de março de 2023" is 1,17%, not the annual rate), unless the measure's
+     * own words ask the rate ("a taxa do CDI em março").
+     */
+    span_accumulates: z.array(z.string().min(1)).default([]),
   })
   .strict()
   .superRefine((m, ctx) => {
@@ -155,8 +167,13 @@ export const MeasureDefSchema = z
     if (m.aggregations.includes('accumulated') && m.kind !== 'monthly_rate' && !m.compounding) {
       ctx.addIssue({ code: 'custom', path: ['aggregations'], message: "'accumulated' compounds monthly rates, or annual rates that declare their compounding" });
     }
+    if (m.span_accumulates.length && !m.aggregations.includes('accumulated'))
+      ctx.addIssue({ code: 'custom', path: ['span_accumulates'], message: 'needs the accumulated aggregation' });
+    for (const id of m.span_accumulates) if (!m.subject_ids?.includes(id)) ctx.addIssue({ code: 'custom', path: ['span_accumulates'], message: `${id} is not one of subject_ids` });
     if (m.aggregations.includes('total') && m.kind !== 'flow') ctx.addIssue({ code: 'custom', path: ['aggregations'], message: "'total' sums flows only" });
-  });
+  })
+  // (a dating word names its measure like any of its words, everywhere words are read)
+  .transform((m) => ({ ...m, words: [...new Set([...m.words, ...m.dating_words])] }));
 export type MeasureDef = z.infer<typeof MeasureDefSchema> & { name: string };
 
 const AggWords = z.object(Object.fromEntries(MeasureAgg.options.map((a) => [a, z.array(z.string()).default([])])) as Record<MeasureAgg, z.ZodDefault<z.ZodArray<z.ZodString>>>);

@@ -140,13 +140,23 @@ const RULES: Rule[] = [
   // de março de 2024 a junho de 2025 · entre junho e setembro de 2023 · de jan a jun de 2025 · mar/24 a jun/24
   {
     re: new RegExp(
-      `\\b(?:de|entre|desde)\\s+(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\s+${TO}\\s+(?:o\\s+(?:mes\\s+de\\s+)?)?(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\b`,
+      `\\b(?:de|entre|desde)\\s+(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\s+${TO}\\s+(?:o\\s+(?:mes\\s+de\\s+)?)?(${ANY_MONTH})(?:(?:\\s*(?:de|/)\\s*|\\s+(?=\\d{4}))(${YEAR4}|\\d{2}))?\\b`,
     ),
     build: (m) => {
       const [m1, m2] = [monthNum(m[1]), monthNum(m[3])];
       const y2 = m[4] ? year2(m[4]) : m[2] ? year2(m[2]) : null;
       const y1 = m[2] ? year2(m[2]) : y2 !== null ? (m1 <= m2 ? y2 : y2 - 1) : null;
       if (y1 === null || y2 === null) return { kind: 'months_of_year', from_month: m1, to_month: m2 };
+      return monthsRange(y1, m1, y2, m2, 'custom');
+    },
+  },
+  // jan a jun 2023 · janeiro-junho de 2024: two months joined by "a" or a dash, with no opener
+  {
+    re: new RegExp(`\\b(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\s*(?:\\s(?:a|ate)\\s|-)\\s*(${ANY_MONTH})(?:\\s*(?:de|/)?\\s*(${YEAR4}|\\d{2}))\\b`),
+    build: (m) => {
+      const [m1, m2] = [monthNum(m[1]), monthNum(m[3])];
+      const y2 = year2(m[4]);
+      const y1 = m[2] ? year2(m[2]) : m1 <= m2 ? y2 : y2 - 1;
       return monthsRange(y1, m1, y2, m2, 'custom');
     },
   },
@@ -315,9 +325,10 @@ const RULES: Rule[] = [
     re: new RegExp(`\\b(?:em|de|no mes de|durante|o mes de|mes de)\\s+(${FULL_MONTH})\\b`),
     build: (m) => ({ kind: 'months_of_year', from_month: monthNum(m[1]), to_month: monthNum(m[1]) }),
   },
-  // (the present said as a state: "tá em quanto", "está valendo", "tá cotado")
+  // (the present said as a state: "tá em quanto", "está valendo", "tá cotado"; "último fechamento" leaves
+  // "fechamento" to name the measure)
   {
-    re: /\b(?:hoje|hj|agora|atualmente|atual|no momento|neste momento|ultimo fechamento|ultima cotacao|mais recente|(?:ta|esta)\s+(?:em\s+quanto|valendo|cotad[oa]|custando))\b/,
+    re: /\b(?:hoje|hj|agora|atualmente|atual|no momento|neste momento|ultimo(?=\s+fechamento)|ultima(?=\s+cotacao)|mais recente|(?:ta|esta)\s+(?:em\s+quanto|valendo|cotad[oa]|custando))\b/,
     build: () => ({ kind: 'latest' }),
   },
   // A day without its year ("e em 10/06?") or month ("e no dia 20?"): the conversation's (never a "mês/ano" like 12/2024).

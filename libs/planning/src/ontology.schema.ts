@@ -112,6 +112,8 @@ export const OntologySchema = z
     known_words: z.array(z.string().min(1)).default([]),
     /** Words that make a message a question ("quando", "qual", "em que dia"): what rules of told facts (`statement`) never take. */
     interrogatives: z.array(z.string().min(1)).default([]),
+    /** Words of a verb in the past ("quando foi pago?"): what rules of what comes next (`upcoming`) never take. Matched as written, not by stem. */
+    past_markers: z.array(z.string().min(1)).default([]),
     /** Words that look like a 4-letter ticker prefix but are Portuguese ("QUAL", "COMO"). */
     ticker_prefix_stopwords: z.array(z.string().regex(/^[a-z]{4}$/, 'must be 4 lowercase letters')),
     features: z.record(z.string().regex(/^[a-z_]+$/), Feature),

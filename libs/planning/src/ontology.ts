@@ -151,6 +151,7 @@ export class Ontology {
   private readonly standalone: ReadonlySet<string>;
   private readonly maxGap: number;
   private readonly interrogatives: CompiledPhrase[];
+  private readonly pastMarkers: ReadonlySet<string>;
   /** stem -> the entity words with that stem; first stem -> the entity phrases starting with it. */
   private readonly tokenIndex = new Map<string, Array<{ entity: string; weight: number; text: string }>>();
   private readonly phraseIndex = new Map<string, Array<WeightedPhrase & { entity: string }>>();
@@ -182,6 +183,7 @@ export class Ontology {
     this.indexEntities();
     this.tools = Object.entries(spec.tools).map(([name, rules]) => ({ name, rules: rules.map(rule) }));
     this.interrogatives = spec.interrogatives.map(collect);
+    this.pastMarkers = new Set(spec.past_markers.map((w) => normalize(w)));
     this.concept = spec.concept.map(rule);
     this.advice = spec.advice.map(rule);
     this.outOfScope = {
@@ -368,7 +370,7 @@ export class Ontology {
     }
     // (checked once the rule's words matched: the period is parsed only for the few messages that name a calendar)
     if (r.statement && this.interrogatives.some((p) => hasPhrase(q.stems, q.stemSet, p.stems, 0))) return null;
-    if (r.upcoming && isPast(parsePeriod(q.original)?.spec, todayInBrazil())) return null;
+    if (r.upcoming && (q.tokens.some((t) => this.pastMarkers.has(t)) || isPast(parsePeriod(q.original)?.spec, todayInBrazil()))) return null;
     return hits.join(' + ');
   }
 

@@ -555,6 +555,29 @@ describe('Planner (deterministic)', () => {
       expect(plan('como ta a economia pra quem investe em fii?').entity).toBe('macro_consolidada');
     });
 
+    it('a chat abbreviation is a word, never a fund prefix: "qnts" is "quantos", not QNTS11', () => {
+      expect(plan('ifix fechou 2024 em qnts pontos')).toMatchObject({ kind: 'measure', question: { measure: 'index_points', subjects: [{ kind: 'index', id: 'IFIX' }] } });
+    });
+
+    it('"o CDI de março" is what it accumulated in March; a day, today, the rate asked by name or the Selic stay the rate', () => {
+      expect(plan('cdi de março de 2023').question).toMatchObject({ measure: 'annual_rate', agg: 'accumulated' });
+      expect(plan('qual foi o cdi em 2023').question).toMatchObject({ agg: 'accumulated' });
+      for (const q of ['cdi hoje', 'cdi em 15/03/2023', 'taxa do cdi em agosto de 2024', 'selic de março de 2023']) expect(plan(q).question?.agg).toBe('value');
+    });
+
+    it('the dating said ("pela data com") chooses among the same facts dated otherwise; other measures are untouched', () => {
+      expect(plan('quanto o ABCP11 pagou em 2024 pela data com?').question).toMatchObject({ measure: 'dividend', agg: 'total' });
+      expect(plan('quanto o ABCP11 pagou em 2024').question?.measure).toBe('dividend_paid');
+      expect(plan('dividendos do ABCP11 em 2024 pela data de pagamento').question?.measure).toBe('dividend_paid');
+      expect(plan('quanto recebi do HGLG11 em 2024 pela data com').question?.measure).toBe('received');
+    });
+
+    it('"meus dividendos de BTLG11" is what the client received of it; a gain said with a sale is the sale\'s result', () => {
+      expect(plan('meus dividendos de btlg11 em 2025').question).toMatchObject({ measure: 'received', subjects: [{ kind: 'fund', id: 'BTLG11' }] });
+      expect(plan('dividendos do btlg11 em 2025').question?.measure).toBe('dividend');
+      expect(plan('quanto ganhei vendendo o XPIN11?').question).toMatchObject({ measure: 'realized', subjects: [{ kind: 'fund', id: 'XPIN11' }] });
+    });
+
     it('"qual fii de lajes tem o menor p/vp?" is one fund, ordered by it; "dele" then points at it', () => {
       expect(plan('qual fii de lajes tem o menor p/vp?').params).toMatchObject({ order_by: 'price_book_ratio', order: 'asc', limit: 1, filters: { sector: 'Lajes Corporativas' } });
       expect(plan('fiis de lajes com menor p/vp').params).toMatchObject({ order_by: 'price_book_ratio', limit: 10 });

@@ -14,7 +14,7 @@ import { validatePlan } from '@cota/contracts';
 import { detectAdvice, detectConcept, detectConfirmation, detectOutOfScope, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
 import { FundNameIndex, NamedFund } from './fund-names';
-import { fold, normalize, stem, STOPWORDS } from '@cota/text';
+import { ABBREVIATIONS, fold, normalize, stem, STOPWORDS } from '@cota/text';
 import { applyFollowUp, editEntityParams, withListedReference } from './question/follow-up';
 import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
@@ -177,7 +177,8 @@ export class Planner {
   }
 
   private recognizeTickers(question: string) {
-    return this.tickers.recognize(question, (w) => this.ontology.vocabulary.has(w));
+    // A chat abbreviation ("qnts") is a word, never a fund's 4-letter prefix (QNTS11).
+    return this.tickers.recognize(question, (w) => this.ontology.vocabulary.has(w) || Object.hasOwn(ABBREVIATIONS, w));
   }
 
   /** The deterministic decision, synchronous and cheap (no I/O). */

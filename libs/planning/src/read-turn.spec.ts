@@ -116,6 +116,36 @@ describe('TurnReader', () => {
     expect((await reader.read('qual foi o maior do ano?', after)).question).toMatchObject({ measure: 'dividend', agg: 'max', subjects: [{ kind: 'fund', id: 'AFHI11' }] });
   });
 
+  it('edits the previous question by what the follow-up asks of it: its dates, a move, a measure inside a period phrase, every fund', async () => {
+    const ask = async (first: string, next: string) => {
+      const prev = await reader.read(first, null);
+      const after = state({ last_entity: prev.entity, last_tickers: prev.params.tickers, last_kind: 'measure', last_question: prev.question });
+      return (await reader.read(next, after)).question;
+    };
+    // "quando foi pago?" asks the date of the one value answered, not every payment; and is no calendar of what comes next.
+    expect(await ask('ultimo dividendo do AFHI11', 'e quando foi pago?')).toMatchObject({ measure: 'dividend', agg: 'last', subjects: [{ id: 'AFHI11' }] });
+    // A fund's move, asked after a measure that has none, is its price's.
+    expect(await ask('qual o pvp do PVBI11?', 'e quanto ele variou de 09/06/2025 a 25/06/2025?')).toMatchObject({
+      measure: 'price',
+      agg: 'variation',
+      period: { from: '2025-06-09', to: '2025-06-25' },
+    });
+    // "último fechamento": "fechamento" names the measure, "último" the period.
+    expect(await ask('qual o ultimo dividendo do IRDM11?', 'e qual o ultimo fechamento dele?')).toMatchObject({
+      measure: 'price',
+      subjects: [{ id: 'IRDM11' }],
+      period: { kind: 'latest' },
+    });
+    // "todos os meus fundos" counts the subjects, not the values: the total stays a total.
+    expect(await ask('quanto recebi de BTAL11 em 2025?', 'e de todos os meus fundos em 2025?')).toMatchObject({
+      measure: 'received',
+      agg: 'total',
+      subjects: [{ kind: 'portfolio' }],
+    });
+    // The CDI of a month is what it accumulated there, and a follow-up keeps reading it so.
+    expect(await ask('cdi de março de 2023', 'e de abril?')).toMatchObject({ measure: 'annual_rate', agg: 'accumulated', period: { from: '2023-04-01', to: '2023-04-30' } });
+  });
+
   it("takes the conversation as evidence for a follow-up that leans to the previous answer's entity", async () => {
     const admin = state({ last_entity: 'fiis_cadastro', last_tickers: ['KNSC11'], last_reference: { ...reference, ticker: 'KNSC11' } });
     expect((await reader.read('e quem faz a gestao?', null)).kind).toBe('clarification');

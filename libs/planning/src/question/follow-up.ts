@@ -268,6 +268,12 @@ function editMeasure(edit: FollowUpEdit, subjects: QuestionSubject[]): string | 
     if (cur.measure !== prev.measure) changed.push('measure');
     return cur.measure;
   }
+  // "e quanto ele variou de 09/06 a 25/06?" after its P/VP: a fund's move, asked of a measure that has none, is its price's.
+  const moves = (name: string | null) => !!name && !!catalog.measures[name]?.aggregations.includes('variation');
+  if (fits(prev.measure) && kind === 'fund' && reading.aggWanted.includes('variation') && !moves(prev.measure) && moves('price')) {
+    changed.push("measure (a fund's move is its price's)");
+    return 'price';
+  }
   if (fits(prev.measure)) {
     inherited.push('measure');
     return prev.measure;
@@ -427,6 +433,8 @@ function withoutPeriodOfCurrentOnlyMeasure(edit: FollowUpEdit, measure: string |
 }
 
 /** Aggregations over a span of values, which the latest value alone does not have. */
+/** Aggregations that answer one value among many, with its date. */
+const ONE_OF_MANY = new Set<string>(['last', 'first', 'max', 'min']);
 const SPAN_AGGS = new Set<string>(['max', 'min', 'avg', 'total', 'count', 'variation', 'accumulated', 'first']);
 
 /** The aggregation (and its companions): the words' wins, else the previous one's when it still fits the measure and the period. */
@@ -439,6 +447,11 @@ function editAggregation(edit: FollowUpEdit, measure: string | null, period: Per
   // An aggregation chosen for "no period" (the last dividend) does not survive a period being named.
   const periodless = (p: Period) => !p || p.kind === 'latest';
   const spanNamed = periodless(prev.period) && !periodless(period);
+  // "e quando foi pago?" after the last dividend: the dates of the one value just answered, not every payment.
+  if (reading.datesAsked && measure === prev.measure && !spanNamed && prev.agg && ONE_OF_MANY.has(prev.agg) && def.aggregations.includes(prev.agg)) {
+    inherited.push('aggregation (the dates of the value answered)');
+    return { agg: prev.agg, also: [] };
+  }
   // A return kept across series of another kind: a rate's compounded return is a level's variation, and back.
   const prevAgg =
     prev.agg && !def.aggregations.includes(prev.agg) && (prev.agg === 'accumulated' || prev.agg === 'variation')

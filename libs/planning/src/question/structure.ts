@@ -15,6 +15,8 @@ const compile = (p: string): Phrase => ({ text: p, padded: ` ${normalize(p)} ` }
 /** "o resultado da minha venda" names the measure "resultado da venda" (a measure's own words may hold one: "meu preço médio"). */
 const POSSESSIVES = / (?:meu|minha|meus|minhas|nosso|nossa|nossos|nossas)(?= )/g;
 const withoutPossessives = (padded: string) => padded.replace(POSSESSIVES, '');
+/** A first-person possessive, as said before a measure's words ("meus dividendos"). */
+const OWNING = /(?:^| )(meu|minha|meus|minhas)(?= )/;
 
 /** What the question says, before any conversation is taken into account. */
 export interface QuestionReading {
@@ -23,6 +25,8 @@ export interface QuestionReading {
   signals: string[];
   /** Whether the measure was named (not defaulted from a subject or an aggregation). */
   measureNamed: boolean;
+  /** Whether the question asks when a flow happened ("quando foi pago?"), with no aggregation of its own. */
+  datesAsked: boolean;
   aggNamed: boolean;
   /** Aggregations the words name, whatever the measure ("e a acumulada?" names one without a measure). */
   aggWanted: MeasureAgg[];
@@ -125,6 +129,8 @@ export class QuestionReader {
   private readonly familyWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** The client's words, then every measure's: the vocabulary of a question in the client's scope. */
   private readonly ownWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  /** Words that say which date a measure's facts go by ("pela data com"). */
+  private readonly datingWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   private readonly wordsOfFamily = new Map<string, Array<{ measure: MeasureDef; phrase: Phrase }>>();
   private readonly subjectWords: Array<{ subject: QuestionSubject; phrase: Phrase }>;
   private readonly aggWords: Array<{ agg: MeasureAgg; phrase: Phrase }>;
@@ -139,6 +145,7 @@ export class QuestionReader {
     this.measureWords = Object.values(catalog.measures)
       .filter((m) => m.subject === 'fund' || m.subject === 'portfolio')
       .flatMap((measure) => measure.words.map((w) => ({ measure, phrase: compile(w) })));
+    this.datingWords = Object.values(catalog.measures).flatMap((measure) => measure.dating_words.map((w) => ({ measure, phrase: compile(w) })));
     this.clientWords = Object.values(catalog.measures).flatMap((measure) => measure.client_words.map((w) => ({ measure, phrase: compile(w) })));
     this.familyWords = Object.values(catalog.measures).flatMap((measure) => measure.family_words.map((w) => ({ measure, phrase: compile(w) })));
     this.ownWords = [...this.clientWords, ...this.measureWords];
@@ -199,6 +206,8 @@ export class QuestionReader {
     const cues = readCues(text);
     const { agg, also, periodSpec } = this.readAggregation({
       measure,
+      measureNamed: measureHit !== null && measureHit.measure.name === measure?.name,
+      subjects,
       mixed,
       spanned,
       period,
@@ -235,6 +244,7 @@ export class QuestionReader {
       signals,
       measureNamed,
       aggNamed: this.aggSaid(agg, aggHits, measure, periodSpec, datesAsked),
+      datesAsked,
       aggWanted: [...aggWanted],
       shift: period?.shift ?? null,
       compareWanted: compareHit?.order ?? moreOrLess,
@@ -294,11 +304,21 @@ export class QuestionReader {
     const measurePhrase = measureHit?.phrase.padded ?? '';
     const namesTheMeasure = (h: { agg: MeasureAgg; phrase: Phrase }) => measurePhrase.includes(h.phrase.padded) && !measureHit!.measure.aggregations.includes(h.agg);
     const eachSubject = subjects > 1 && /(?:^| )cada (?:um|uma|fundo|fii)(?= |$)/.test(text);
+    // "e de todos os meus fundos?": a list word before the subject counts the subjects, not the values.
+    const padded = ` ${fullText} `;
+    const beforeSubject = (h: { phrase: Phrase }) => {
+      const at = padded.indexOf(h.phrase.padded);
+      const rest = at < 0 ? '' : padded.slice(at + h.phrase.padded.length - 1);
+      return (
+        at >= 0 && (this.subjectWords.some((w) => w.subject.kind === 'portfolio' && rest.startsWith(w.phrase.padded)) || /^ (?:os |as )?(?:fundos|fiis|<fundo>)(?= )/.test(rest))
+      );
+    };
     return this.longestMatches(this.aggWords, fullText).filter(
       (h) =>
         !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)) &&
         !namesTheMeasure(h) &&
-        !(eachSubject && h.agg === 'list' && h.phrase.text === 'cada'),
+        !(eachSubject && h.agg === 'list' && h.phrase.text === 'cada') &&
+        !(h.agg === 'list' && beforeSubject(h)),
     );
   }
 
@@ -394,9 +414,24 @@ export class QuestionReader {
     // highest close); the extreme's word is then the aggregation.
     // (levels only: "pagou em" and "dividendos" together still ask by payment date)
     const fallback = hits[0]?.measure.kind === 'level' ? hits.find((h) => h.measure.kind === 'level' && h.measure.name === hits[0].measure.fallback_measure) : undefined;
-    const measureHit = fallback ?? hits[0] ?? null;
+    const named = fallback ?? hits[0] ?? null;
+    // "quanto pagou em 2024 pela data com?": the dating said chooses among the same facts dated otherwise.
+    const dated = named ? this.longestMatches(this.datingWords, measureText).find((h) => sameFacts(h.measure, named.measure)) : undefined;
+    const measureHit = this.ownCounterpart(dated ?? named, measureText, clientScope);
     if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
     return measureHit;
+  }
+
+  /**
+   * "meus dividendos de BTLG11": a fund's figure said with a possessive, in the client's scope, is the
+   * client's own figure of it, the portfolio measure that counts the same facts (`per_share_measure`).
+   */
+  private ownCounterpart(hit: { measure: MeasureDef; phrase: Phrase } | null, text: string, clientScope: boolean): { measure: MeasureDef; phrase: Phrase } | null {
+    if (!hit || !clientScope || hit.measure.subject !== 'fund' || !` ${text} `.includes(` ${OWNING.exec(text)?.[1] ?? '-'}${hit.phrase.padded}`)) return hit;
+    const own = Object.values(this.catalog.measures).find(
+      (m) => m.subject === 'portfolio' && m.per_share_measure && sameFacts(this.catalog.measures[m.per_share_measure], hit.measure),
+    );
+    return own ? { measure: own, phrase: hit.phrase } : hit;
   }
 
   /**
@@ -440,6 +475,8 @@ export class QuestionReader {
   /** The aggregation, the ones asked with it, and the period they are read over (two dates read as the span's ends). */
   private readAggregation(r: {
     measure: MeasureDef | null;
+    measureNamed: boolean;
+    subjects: QuestionSubject[];
     mixed: boolean;
     spanned: boolean;
     period: ParsedPeriod | null;
@@ -457,6 +494,10 @@ export class QuestionReader {
     // "compara o XPIN11 com o IFIX em 2023", "ABCP11 x IFIX em 2024": compared over a period, by how each did.
     const returns = r.mixed && r.spanned && (aggWanted.has('variation') || aggWanted.has('accumulated') || r.hasCompare || r.cues.includes('add_subject'));
     let agg: MeasureAgg | null = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, r.hasGroup, r.text) : returns ? 'variation' : null;
+    if (agg === 'value' && measure && !r.measureNamed && accumulatesOverSpan(measure, r.subjects, period?.spec ?? null, r.text)) {
+      agg = 'accumulated';
+      signals.push('a span of a subject quoted by what it accumulated');
+    }
     // "maior e menor", "primeiro e último", "quantos pagamentos e quanto no total": every aggregation asked.
     let also = measure && agg ? [...aggWanted].filter((a) => a !== agg && ALSO.has(a) && measure.aggregations.includes(a) && !(a === 'last' && agg === 'value')) : [];
     // "quanto pagou em 2024 e qual foi a média por mês?": each question joined by "e" asks its own aggregation.
@@ -591,6 +632,19 @@ function moreOrLessAsked(text: string): 'max' | 'min' | null {
 
 /** A count next to "últimos"/"primeiros" (either side): how many of the newest or oldest values. */
 const COUNTED_ENDS = /(?:^| )(?:(?:ultim|primeir)[oa]s \d+|\d+ (?:ultim|primeir)[oa]s)(?= |$)/;
+
+/** Two measures of the same facts (the same table and value), whichever date each goes by. */
+function sameFacts(a: MeasureDef, b: MeasureDef): boolean {
+  return a.table === b.table && a.value_column === b.value_column && a.unit === b.unit;
+}
+
+/** "o CDI de março de 2023": a subject the catalog quotes over a span by what it accumulated there (`span_accumulates`). */
+function accumulatesOverSpan(m: MeasureDef, subjects: readonly QuestionSubject[], period: PeriodSpec | null, text: string): boolean {
+  if (!m.span_accumulates.length || !subjects.length || !subjects.every((s) => m.span_accumulates.includes(s.id)) || !isSpan(period)) return false;
+  // ("a taxa do CDI em agosto": the measure's own word asks the rate)
+  const padded = ` ${text} `;
+  return !m.words.some((w) => padded.includes(` ${normalize(w)} `));
+}
 
 /**
  * The aggregation a measure's kind gives the words that were said: "acumulado" compounds a monthly
