@@ -117,6 +117,27 @@ describe('"pagou em" and "recebi em" go by the payment date', () => {
   });
 });
 
+describe('a level crossed', () => {
+  it('the first close of the IFIX above 3.500 points, searched over the whole series', async () => {
+    // opbrreit/ifix.csv line 3643: 05/09/2025 at 3.500,33; every earlier close since 30/12/2010 is below 3.500.
+    const { plan, text } = await answer('quando foi a primeira vez que o ifix fechou acima dos 3500 pontos?');
+    expect(plan.question).toMatchObject({ agg: 'first', condition: { op: 'gt', value: 3500 } });
+    expect(text).toContain('A primeira vez que o IFIX ficou acima de 3.500,00 pontos foi em 05/09/2025, com 3.500,33 pontos');
+  });
+});
+
+describe("the client's yield on cost", () => {
+  it("of a past whole year: its dividends by data-com over the position's cost; today, the last 12 months", async () => {
+    // cliente-demo-1 holds 120 HGLG11 at R$ 169,53 (demo-clients.ts); HGLG11's 12 data-com of 2024 at R$ 1,10 (dashbord
+    // dividendos.csv): 120 × 13,20 = 1.584,00 ÷ 20.343,60 = 7,79%.
+    const year = await answer('qual o yield on cost do meu HGLG11 em 2024?');
+    expect(year.plan.question).toMatchObject({ measure: 'yield_on_cost', period: { from: '2024-01-01', to: '2024-12-31' } });
+    expect(year.text).toContain('7,79%');
+    const now = await answer('qual o yield on cost do meu HGLG11?');
+    expect(now.text).not.toContain('7,79%');
+  });
+});
+
 describe('one record per distribution', () => {
   it("HGLG11's December 2023 distribution, dated 28/12/2023 by dashbord and 02/01/2024 (its ex-date) by market16, is one record", async () => {
     // dashbord/dividendos.csv "HGLG11,2023-12-28,1.1"; market16/dividends.csv "2024-01-02,1.1,HGLG11" (ex-dated).

@@ -228,7 +228,7 @@ describe('importing B3 statements into the ledger', () => {
     expect(await position(ANA.clientId, 'HGLG11')).toMatchObject({ quantity: 120, invested_amt: 10834.67 });
     // Yield on cost: 165 + 99 received in the 12 months to the last payment (15/05/2024) over the cost, 264 ÷ 10 834,67 = 2,44%.
     const { rows: yoc } = await pg.query(
-      `SELECT yield_on_cost_pct::float AS y, income_12m_amt::float AS i, ref_date::text AS d FROM client_yield_on_cost WHERE client_id = $1 AND ticker = 'HGLG11'`,
+      `SELECT yield_on_cost_pct::float AS y, income_amt::float AS i, ref_date::text AS d FROM client_yield_on_cost WHERE client_id = $1 AND ticker = 'HGLG11' AND income_window = '12m'`,
       [ANA.clientId],
     );
     expect(yoc).toEqual([{ y: 2.44, i: 264, d: '2024-05-15' }]);

@@ -59,6 +59,25 @@ const question = {
   condition: null,
 };
 
+describe('a level crossed', () => {
+  const crossing = (agg: 'first' | 'last', v: number | null, date: string | null) => {
+    const condition = { op: 'gt' as const, value: 3500 };
+    const r = result({ agg, value_unit: 'points', values: [value({ value: v, date, start: null, end: null, count: 3718, matched: date ? [date] : [], period: null })] });
+    return renderMeasure(r, { ...question, agg, period: null, condition });
+  };
+
+  it('says when the series first (last) went beyond the level, and how many values were searched', () => {
+    expect(crossing('first', 3500.33, '2025-09-05')).toBe(
+      'A primeira vez que o IFIX ficou acima de 3.500,00 pontos foi em 05/09/2025, com 3.500,33 pontos; procurei em 3.718 valores da série.',
+    );
+    expect(crossing('last', 3755.15, '2025-12-23')).toContain('A última vez que o IFIX ficou acima de 3.500,00 pontos foi em 23/12/2025');
+  });
+
+  it('says plainly that the level was never crossed', () => {
+    expect(crossing('first', null, null)).toBe('O IFIX não ficou acima de 3.500,00 pontos; procurei em 3.718 valores da série.');
+  });
+});
+
 describe('measure answers lead with the number', () => {
   /** One fund's current value of a measure, and the question that asked it. */
   const fundValue = (measure: string, entity: string, unit: MeasureResult['unit'], id: string, v: number, date: string) => ({

@@ -315,6 +315,11 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
   const who = subjectOf(v.subject);
   const period = periodPhrase(spec, v, r.grain);
   const when = period ? ` ${period}` : '';
+  // (a level never crossed in the period is said so, not "not found")
+  if (v.value === null && condition && v.matched && (r.agg === 'first' || r.agg === 'last')) {
+    const op = condition.op === 'gt' ? 'ficou acima de' : 'ficou abaixo de';
+    return `${cap(bare(v.subject))} não ${op} ${levelText(r, condition)}${when}; procurei em ${formatInteger(v.count)} ${v.count === 1 ? 'valor' : 'valores'} ${when ? 'do período' : 'da série'}.`;
+  }
   if (v.value === null) return notFoundSentence(r, v, name, who, when);
   const found = v as MeasureValue & { value: number };
   const c: Said = { r, v: found, name, who, when, val: valueText(r, found), at: v.date ? dateOf(r, v.date) : '', spec, condition, words };
@@ -338,9 +343,9 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
     case 'falls':
       return movesSentence(c);
     case 'first':
-      return `O primeiro valor ${who}${when} foi ${c.val}, em ${c.at}.`;
+      return condition ? crossingSentence(c) : `O primeiro valor ${who}${when} foi ${c.val}, em ${c.at}.`;
     case 'last':
-      return lastSentence(c);
+      return condition ? crossingSentence(c) : lastSentence(c);
     case 'list':
       // (a list grouped by month says its latest value, as before: "paga quanto por mês?")
       return r.group_by === null ? listSentence(c) : valueSentence(c);
@@ -443,10 +448,22 @@ function totalSentence({ r, v, name, who, when, val, words }: Said): string {
   return `${cap(name)} ${who}${when}${close} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}${which}).`;
 }
 
+/** The level of a condition in the measure's unit (a rate's level as a percentage). */
+function levelText(r: MeasureResult, condition: NonNullable<Condition>): string {
+  return formatIn(r.unit === 'pct_month' || r.unit === 'pct_year' ? 'pct' : r.unit, condition.value);
+}
+
+/** "A primeira vez que o IFIX ficou acima de 3.500,00 pontos foi em 05/09/2025, com 3.500,33 pontos; procurei em 3.718 valores da série." */
+function crossingSentence({ r, v, when, val, at, condition }: Said): string {
+  const op = condition!.op === 'gt' ? 'ficou acima de' : 'ficou abaixo de';
+  const which = r.agg === 'first' ? 'A primeira' : 'A última';
+  return `${which} vez que ${bare(v.subject)} ${op} ${levelText(r, condition!)}${when} foi em ${at}, com ${val}; procurei em ${formatInteger(v.count)} ${v.count === 1 ? 'valor' : 'valores'} ${when ? 'do período' : 'da série'}.`;
+}
+
 /** How many days (months) met the question's condition, else how many rows there were. */
 function countSentence({ r, v, name, who, when, condition }: Said): string {
   if (v.matched && condition) {
-    const level = condition.value === 0 ? 'zero' : formatIn(r.unit === 'pct_month' || r.unit === 'pct_year' ? 'pct' : r.unit, condition.value);
+    const level = condition.value === 0 ? 'zero' : levelText(r, condition);
     const which = v.matched.length ? ` (${v.matched.map((d) => dateOf(r, d)).join(', ')})` : '';
     const unitWord = r.grain === 'month' ? (v.value === 1 ? 'mês' : 'meses') : v.value === 1 ? 'dia' : 'dias';
     const op = condition.op === 'gt' ? 'ficou acima de' : 'ficou abaixo de';

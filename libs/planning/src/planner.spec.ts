@@ -559,6 +559,16 @@ describe('Planner (deterministic)', () => {
       expect(plan('ifix fechou 2024 em qnts pontos')).toMatchObject({ kind: 'measure', question: { measure: 'index_points', subjects: [{ kind: 'index', id: 'IFIX' }] } });
     });
 
+    it('"a primeira (última) vez que ... acima (abaixo) de" is the first (last) value beyond the level', () => {
+      expect(plan('quando foi a primeira vez que o ifix fechou acima dos 3500 pontos?').question).toMatchObject({
+        measure: 'index_points',
+        agg: 'first',
+        condition: { op: 'gt', value: 3500 },
+      });
+      expect(plan('qual a ultima vez que a selic ficou abaixo de 10%').question).toMatchObject({ measure: 'annual_rate', agg: 'last', condition: { op: 'lt', value: 10 } });
+      expect(plan('qual o ultimo dividendo do hglg11').question).toMatchObject({ agg: 'last', condition: null });
+    });
+
     it('"o CDI de março" is what it accumulated in March; a day, today, the rate asked by name or the Selic stay the rate', () => {
       expect(plan('cdi de março de 2023').question).toMatchObject({ measure: 'annual_rate', agg: 'accumulated' });
       expect(plan('qual foi o cdi em 2023').question).toMatchObject({ agg: 'accumulated' });

@@ -56,6 +56,8 @@ export interface PlanOptions {
   /** The previous answer's parameters and the conversation's filters (PlanRequest.previous_params/_filters). */
   previousParams?: QueryParams | null;
   previousFilters?: Record<string, string>;
+  /** The question is a part of a compound one said in the client's voice ("quantas cotas eu tenho e qual o preço médio"). */
+  ownVoice?: boolean;
 }
 
 /**
@@ -347,7 +349,7 @@ export class Planner {
    */
   private withStructuredQuestion(q: AnalysedQuestion, routed: PlanResponse, opts: PlanOptions): PlanResponse {
     const family = this.familyOf(opts.previousQuestion?.measure);
-    const reading = this.reader.read(q.original, q.tickers.tickers, q.corrected, { said: this.saysOwn(q), conversation: this.conversationIsOwn(opts), family });
+    const reading = this.reader.read(q.original, q.tickers.tickers, q.corrected, { said: this.saysOwn(q) || !!opts.ownVoice, conversation: this.conversationIsOwn(opts), family });
     if (q.corrections.length) reading.signals.push(`corrected ${q.corrections.join(', ')}`);
     const previousFunds = opts.previousTickers?.length ?? 0;
     const amongList = reading.cues.includes('among_previous') && (opts.conversationList?.length ?? 0) > 1;
@@ -396,6 +398,12 @@ export class Planner {
   /** The question's own words put it in the client's portfolio ("meu", "eu tenho", "recebi": the ontology's client scope). */
   private saysOwn(q: AnalysedQuestion): boolean {
     return this.ontology.activeFeatures(q).has('client_scope');
+  }
+
+  /** A reading of the client's own figures: its measure is the portfolio's, or its entity is one of the client's. */
+  isOwn(plan: PlanResponse): boolean {
+    const measure = plan.question?.measure;
+    return measure ? this.opts.policies.measures.measures[measure]?.subject === 'portfolio' : this.classOf(plan.entity) === 'client';
   }
 
   /** The previous answer was about the client's own portfolio: its own measure, or one of its entities. */

@@ -146,6 +146,29 @@ describe('TurnReader', () => {
     expect(await ask('cdi de março de 2023', 'e de abril?')).toMatchObject({ measure: 'annual_rate', agg: 'accumulated', period: { from: '2023-04-01', to: '2023-04-30' } });
   });
 
+  it("reads the client's voice through the conversation and the parts of a compound question", async () => {
+    const ask = async (first: string, next: string) => {
+      const prev = await reader.read(first, null);
+      const after = state({ last_entity: prev.entity, last_tickers: prev.params.tickers, last_kind: 'measure', last_question: prev.question });
+      return (await reader.read(next, after)).question;
+    };
+    // "qual fundo pagou mais?" after what the client received: which of its funds paid it the most.
+    expect(await ask('quanto recebi de rendimentos no segundo semestre de 2024', 'qual fundo pagou mais')).toMatchObject({
+      measure: 'received',
+      subjects: [{ kind: 'portfolio' }],
+      compare: 'max',
+      period: { from: '2024-07-01', to: '2024-12-31' },
+    });
+    // "hoje" is no period of its own: the position's value now; a pronoun between the words does not part them.
+    expect(await ask('quanto investi no XPML11?', 'quanto vale hj?')).toMatchObject({ measure: 'market_value', subjects: [{ id: 'XPML11' }] });
+    expect(await ask('quanto investi no XPML11?', 'e quanto isso vale hoje?')).toMatchObject({ measure: 'market_value' });
+    // Each part of a question in the client's voice is the client's: "preço médio" is the average price paid.
+    const both = await reader.read('quantas cotas de BTLG11 eu tenho e qual o preco medio', null);
+    expect([both, ...(both.parts ?? [])].map((p) => p.question?.measure)).toEqual(['shares_held', 'avg_price']);
+    const fund = await reader.read('quantas cotas de HGLG11 eu tenho e qual o dy dele', null);
+    expect([fund, ...(fund.parts ?? [])].map((p) => p.question?.measure)).toEqual(['shares_held', 'dy']);
+  });
+
   it("takes the conversation as evidence for a follow-up that leans to the previous answer's entity", async () => {
     const admin = state({ last_entity: 'fiis_cadastro', last_tickers: ['KNSC11'], last_reference: { ...reference, ticker: 'KNSC11' } });
     expect((await reader.read('e quem faz a gestao?', null)).kind).toBe('clarification');

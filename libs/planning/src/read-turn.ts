@@ -93,15 +93,17 @@ export class TurnReader {
     // (the funds the whole reading found: a clause without them is asked of them)
     const asked = this.planner.compoundParts(question, whole.tickers_in_text);
     if (!asked || !compoundable(whole)) return whole;
-    const parts = await Promise.all(asked.map(async (part) => ({ ...(await this.readOne(part, state)), asked: part })));
+    // (a question in the client's voice is asked so in each part: "quantas cotas eu tenho e qual o preço médio")
+    const ownVoice = this.planner.isOwn(whole);
+    const parts = await Promise.all(asked.map(async (part) => ({ ...(await this.readOne(part, state, ownVoice)), asked: part })));
     if (!splitPays(whole, parts)) return whole;
     const [first, ...rest] = parts;
     const reason = `${first.planner.reason}; compound question: ${parts.length} things asked, each read on its own`;
     return { ...first, parts: rest, planner: { ...first.planner, reason } };
   }
 
-  private async readOne(question: string, state: ConversationState | null): Promise<PlanResponse> {
-    const first = await this.planner.plan(question);
+  private async readOne(question: string, state: ConversationState | null, ownVoice = false): Promise<PlanResponse> {
+    const first = await this.planner.plan(question, { ownVoice });
     const continued = state ? this.continuedCall(question, first, state) : null;
     if (continued) return this.withFunds(continued, state);
     // A turn not decided alone ("quantas cotas de HGLG11?": the position or the fund's issued shares) is read
@@ -115,7 +117,7 @@ export class TurnReader {
       (first.elliptic || first.follow_up_candidate || undecided || inFamily || narrowsList || this.planner.asksWholeList(question)) &&
       state &&
       (state.last_entity || state.last_question);
-    const plan = followUp ? await this.planner.plan(question, followUpOptions(state)) : first;
+    const plan = followUp ? await this.planner.plan(question, { ...followUpOptions(state), ownVoice }) : first;
     return this.withToolArgs(question, this.withFunds(outsideTopic(question, plan), state), state);
   }
 

@@ -481,7 +481,8 @@ function editAggregation(edit: FollowUpEdit, measure: string | null, period: Per
 /** "e o maior valor de mercado?" after "qual deles tem o menor p/vp?": the new words' order wins. */
 function editCompare(edit: FollowUpEdit, subjects: QuestionSubject[]): StructuredQuestion['compare'] {
   const { reading, cur, prev } = edit;
-  if (subjects.length <= 1) return null;
+  // (the portfolio alone is compared fund by fund: "qual fundo pagou mais?" after what the client received)
+  if (subjects.length <= 1 && !(subjects[0]?.kind === 'portfolio' && cur.compare)) return null;
   // After a list across funds, "o de menor p/vp" picks one of them.
   const picks = prev.compare || prev.subjects.length === 0;
   return cur.compare ?? (picks ? reading.compareWanted : null) ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null);

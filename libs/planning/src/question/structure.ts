@@ -12,9 +12,14 @@ interface Phrase {
   padded: string;
 }
 const compile = (p: string): Phrase => ({ text: p, padded: ` ${normalize(p)} ` });
-/** "o resultado da minha venda" names the measure "resultado da venda" (a measure's own words may hold one: "meu preço médio"). */
-const POSSESSIVES = / (?:meu|minha|meus|minhas|nosso|nossa|nossos|nossas)(?= )/g;
-const withoutPossessives = (padded: string) => padded.replace(POSSESSIVES, '');
+/**
+ * "o resultado da minha venda" names the measure "resultado da venda" (a measure's own words may hold one: "meu preço
+ * médio"); "quanto isso vale hoje", "quanto ele pagou": a pronoun between a measure's words does not part them either.
+ */
+const POSSESSIVES_AND_PRONOUNS = / (?:meu|minha|meus|minhas|nosso|nossa|nossos|nossas|isso|isto|ele|ela|eles|elas)(?= )/g;
+const withoutPossessives = (padded: string) => padded.replace(POSSESSIVES_AND_PRONOUNS, '');
+/** Words that count what follows them ("todos os", "cada"). */
+const QUANTIFIER = /^(?:tod[oa]s(?: [oa]s)?|cada)$/;
 /** A first-person possessive, as said before a measure's words ("meus dividendos"). */
 const OWNING = /(?:^| )(meu|minha|meus|minhas)(?= )/;
 
@@ -185,8 +190,12 @@ export class QuestionReader {
     const subjects = this.readSubjects(tickers, text, signals);
     // The client's words name a figure of one of its funds ("quantas cotas de HGLG11 eu tenho"); the whole
     // portfolio's are named by its own words ("minha carteira"), which make the portfolio a subject.
-    const ownFund = (own.said && subjects.some((s) => s.kind === 'fund')) || (own.conversation && !period && subjects.every((s) => s.kind === 'fund'));
-    const measureHit = this.readMeasure(subjects, text, signals, ownFund, own.family ?? null);
+    // ("hoje" is no period of its own: "quanto vale hj?" after what the client invested is the position's value now)
+    const now = !period || period.spec.kind === 'latest';
+    const ownFund = (own.said && subjects.some((s) => s.kind === 'fund')) || (own.conversation && now && subjects.every((s) => s.kind === 'fund'));
+    // (the conversation's scope, with no fund or period of the turn's own: "qual fundo pagou mais?" after what the client received)
+    const ownByConversation = own.conversation && !own.said && !period && subjects.length === 0 && asksWhichFund(text);
+    const measureHit = this.readMeasure(subjects, text, signals, ownFund, own.family ?? null, ownByConversation);
     const measureNamed = measureHit !== null;
     this.dropSubjectsNamingTheMeasure(subjects, measureHit, text);
 
@@ -226,14 +235,18 @@ export class QuestionReader {
     const compare = multi ? (compareHit?.order ?? moreOrLess ?? (cues.includes('among_previous') ? 'max' : null)) : null;
     const finalAgg = finalAggregation(agg, measure, subjects.length, spanned, extremeGroup ? extremeOrder : null);
     if (extremeGroup) signals.push(`the ${extremeGroup} of the ${finalAgg} own figure`);
-    const condition = agg === 'count' || aggWanted.has('count') ? readCondition(fullText) : null;
+    // "quantas vezes ... acima de 1%" counts the values beyond a level; "a primeira vez que ... fechou acima de 3500" finds the first.
+    const crossing = agg === 'first' || agg === 'last' || aggWanted.has('first') || aggWanted.has('last');
+    const condition = agg === 'count' || aggWanted.has('count') || crossing ? readCondition(fullText) : null;
     if (condition) signals.push(`condition ${condition.op} ${condition.value}`);
+    // ("a última vez que a Selic ficou abaixo de 10%": the last value beyond the level, not the value now)
+    const endAgg = condition && crossing && finalAgg === 'value' && measure?.aggregations.includes('last') ? 'last' : finalAgg;
     return {
       question: {
         condition,
         subjects: subjects.slice(0, MAX_QUESTION_SUBJECTS),
         measure: measure?.name ?? null,
-        agg: finalAgg,
+        agg: endAgg,
         also: also.length && also.some((a) => PAIRS[agg as string]?.includes(a)) ? also.filter((a) => PAIRS[agg as string]?.includes(a)) : [],
         period: periodSpec,
         group_by: extremeGroup ?? groupHit?.group ?? null,
@@ -304,9 +317,11 @@ export class QuestionReader {
     const measurePhrase = measureHit?.phrase.padded ?? '';
     const namesTheMeasure = (h: { agg: MeasureAgg; phrase: Phrase }) => measurePhrase.includes(h.phrase.padded) && !measureHit!.measure.aggregations.includes(h.agg);
     const eachSubject = subjects > 1 && /(?:^| )cada (?:um|uma|fundo|fii)(?= |$)/.test(text);
-    // "e de todos os meus fundos?": a list word before the subject counts the subjects, not the values.
+    // "e de todos os meus fundos?": a quantifier before the subject counts the subjects, not the values
+    // ("me lista meus fiis" still lists).
     const padded = ` ${fullText} `;
     const beforeSubject = (h: { phrase: Phrase }) => {
+      if (!QUANTIFIER.test(h.phrase.text)) return false;
       const at = padded.indexOf(h.phrase.padded);
       const rest = at < 0 ? '' : padded.slice(at + h.phrase.padded.length - 1);
       return (
@@ -389,7 +404,14 @@ export class QuestionReader {
    * The most specific measure named wins ("VPA no fechamento de 2022" asks for the VPA), then the longest words.
    * "ponderado pelo valor de mercado" says how to weigh, not what to measure.
    */
-  private readMeasure(subjects: QuestionSubject[], text: string, signals: string[], own: boolean, family: string | null): { measure: MeasureDef; phrase: Phrase } | null {
+  private readMeasure(
+    subjects: QuestionSubject[],
+    text: string,
+    signals: string[],
+    own: boolean,
+    family: string | null,
+    ownByConversation = false,
+  ): { measure: MeasureDef; phrase: Phrase } | null {
     const clientScope = own || subjects.some((s) => s.kind === 'portfolio');
     // (the client's words first: where both name the same words, the client's own figure is meant)
     const vocabulary = clientScope ? this.ownWords : this.measureWords;
@@ -417,7 +439,7 @@ export class QuestionReader {
     const named = fallback ?? hits[0] ?? null;
     // "quanto pagou em 2024 pela data com?": the dating said chooses among the same facts dated otherwise.
     const dated = named ? this.longestMatches(this.datingWords, measureText).find((h) => sameFacts(h.measure, named.measure)) : undefined;
-    const measureHit = this.ownCounterpart(dated ?? named, measureText, clientScope);
+    const measureHit = this.ownCounterpart(dated ?? named, measureText, clientScope, ownByConversation);
     if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
     return measureHit;
   }
@@ -425,9 +447,16 @@ export class QuestionReader {
   /**
    * "meus dividendos de BTLG11": a fund's figure said with a possessive, in the client's scope, is the
    * client's own figure of it, the portfolio measure that counts the same facts (`per_share_measure`).
+   * So is one asked with nothing of its own right after the client's figures ("qual fundo pagou mais?").
    */
-  private ownCounterpart(hit: { measure: MeasureDef; phrase: Phrase } | null, text: string, clientScope: boolean): { measure: MeasureDef; phrase: Phrase } | null {
-    if (!hit || !clientScope || hit.measure.subject !== 'fund' || !` ${text} `.includes(` ${OWNING.exec(text)?.[1] ?? '-'}${hit.phrase.padded}`)) return hit;
+  private ownCounterpart(
+    hit: { measure: MeasureDef; phrase: Phrase } | null,
+    text: string,
+    clientScope: boolean,
+    byConversation: boolean,
+  ): { measure: MeasureDef; phrase: Phrase } | null {
+    if (!hit || !clientScope || hit.measure.subject !== 'fund') return hit;
+    if (!byConversation && !` ${text} `.includes(` ${OWNING.exec(text)?.[1] ?? '-'}${hit.phrase.padded}`)) return hit;
     const own = Object.values(this.catalog.measures).find(
       (m) => m.subject === 'portfolio' && m.per_share_measure && sameFacts(this.catalog.measures[m.per_share_measure], hit.measure),
     );
@@ -526,7 +555,7 @@ export class QuestionReader {
   private picksOne(subjects: QuestionSubject[], measure: MeasureDef | null, cues: FollowUpCue[], text: string): boolean {
     const ofPortfolio = measure?.subject === 'fund' && subjects.some((s) => s.kind === 'portfolio');
     // "em qual fii eu coloquei mais": the client's own measure, fund by fund.
-    const ownPerFund = measure?.subject === 'portfolio' && /(?:^| )(?:qual|quem)(?= |$)/.test(text) && /(?:^| )(?:fii|fiis|fundo|fundos)(?= |$)/.test(text);
+    const ownPerFund = measure?.subject === 'portfolio' && asksWhichFund(text);
     return subjects.length > 1 || cues.includes('among_previous') || ofPortfolio || ownPerFund;
   }
 
@@ -632,6 +661,11 @@ function moreOrLessAsked(text: string): 'max' | 'min' | null {
 
 /** A count next to "últimos"/"primeiros" (either side): how many of the newest or oldest values. */
 const COUNTED_ENDS = /(?:^| )(?:(?:ultim|primeir)[oa]s \d+|\d+ (?:ultim|primeir)[oa]s)(?= |$)/;
+
+/** "qual fundo", "quem ... fii": the question picks one fund. */
+function asksWhichFund(text: string): boolean {
+  return /(?:^| )(?:qual|quem)(?= |$)/.test(text) && /(?:^| )(?:fii|fiis|fundo|fundos)(?= |$)/.test(text);
+}
 
 /** Two measures of the same facts (the same table and value), whichever date each goes by. */
 function sameFacts(a: MeasureDef, b: MeasureDef): boolean {

@@ -12,6 +12,11 @@ export interface MeasureSql {
   rows: string;
   /** The published current value (a snapshot), when the measure declares one. */
   current: string | null;
+  /**
+   * The period's values beyond a level (the operator and the level follow the other parameters): the
+   * first ones in date order, the last one, and how many there are, whatever the length of the series.
+   */
+  beyond: string;
 }
 
 const q = (ident: string) => `"${ident}"`;
@@ -80,7 +85,11 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
     ? `SELECT ${q(m.current.date_column)}::date::text AS d, ${q(m.current.value_column)}::numeric AS v${basisColumns(m)} FROM ${q(m.current.table)}
         WHERE ${q(m.current.subject_column)} = $1 AND ${q(m.current.value_column)} IS NOT NULL ORDER BY ${q(m.current.date_column)} DESC LIMIT 1`
     : null;
-  return { coverage, stats, rows, current };
+  const [op, level] = m.client_column ? ['$5', '$6'] : ['$4', '$5'];
+  const beyond = `WITH a AS (${inPeriod}), x AS (SELECT d, v FROM a WHERE CASE WHEN ${op}::text = 'gt' THEN v > ${level}::numeric ELSE v < ${level}::numeric END)
+    SELECT d::text AS d, v, (SELECT count(*) FROM x)::int AS n
+      FROM ((SELECT d, v FROM x ORDER BY d LIMIT ${ROW_CAP}) UNION (SELECT d, v FROM x ORDER BY d DESC LIMIT 1)) y ORDER BY d`;
+  return { coverage, stats, rows, current, beyond };
 }
 
 /** How many times the value moved (up: '>', down: '<') from one date to the next, the value before the period included. */
@@ -460,17 +469,20 @@ export class MeasureQueryService {
     if (!period) return empty;
     const wantRows = agg === 'list' || question.group_by !== null || m.kind === 'flow' || !!question.condition;
     const from = statsFrom(m, agg, question, period, wantRows);
-    const [statsRows, rowRows, currentRows] = await Promise.all([
+    const c = question.condition;
+    const [statsRows, rowRows, currentRows, beyondRows] = await Promise.all([
       this.run(sql.stats, [sid, from, period.to, ...client]),
       wantRows ? this.run(sql.rows, [sid, period.from, period.to, ...client]) : Promise.resolve([] as Raw[]),
       // "O último dividendo": a snapshot may know a newer one than the series (araquem's last payment).
-      agg === 'last' && sql.current && (!question.period || question.period.kind === 'latest') ? this.run(sql.current, [sid]) : Promise.resolve([] as Raw[]),
+      agg === 'last' && sql.current && (!question.period || question.period.kind === 'latest') && !c ? this.run(sql.current, [sid]) : Promise.resolve([] as Raw[]),
+      c && !question.group_by ? this.run(sql.beyond, [sid, period.from, period.to, ...client, c.op, c.value]) : Promise.resolve([] as Raw[]),
     ]);
     const s = statsRows[0] ?? {};
     const skipped = sid !== null && SPIKE_CHECKED_SERIES[m.table] === m.value_column ? await this.skippedDays(m, sid, period) : [];
     const base = { ...periodValue(empty, period, s, rowRows), skipped };
     if (base.count === 0) return base;
     if (isExtremeGroup(question, agg)) return extremeGroupValue(m, agg, base, s);
+    if (c && !question.group_by && (agg === 'count' || agg === 'first' || agg === 'last')) return beyondValue(agg, base, beyondRows);
     return aggregatedValue(m, agg, question, base, s, currentRows[0]);
   }
 
@@ -717,19 +729,25 @@ function extremeGroupValue(m: MeasureDef, agg: MeasureAgg, base: MeasureValue, s
   return { ...base, value: pick.value, date: pick.date, start: pick.start, end: pick.end, rows, matched: tied.length > 1 ? tied : null };
 }
 
-/** The answer over a non-empty period: a newer snapshot payment, a condition's count, or the aggregate with its extras. */
+/**
+ * A condition over the period's values: "quantas vezes o IPCA passou de 1%" counts those beyond the level (and
+ * says which); "a primeira (última) vez que o IFIX fechou acima de 3.500" is the first (last) of them.
+ */
+function beyondValue(agg: MeasureAgg, base: MeasureValue, beyond: Raw[]): MeasureValue {
+  const rows = beyond.map((r) => ({ date: str(r.d)!, value: num(r.v)! }));
+  const n = Number(beyond[0]?.n ?? 0);
+  if (agg === 'count') return { ...base, value: n, date: null, matched: rows.map((r) => r.date) };
+  const pick = agg === 'first' ? rows[0] : rows[rows.length - 1];
+  return { ...base, value: pick?.value ?? null, date: pick?.date ?? null, matched: pick ? [pick.date] : [] };
+}
+
+/** The answer over a non-empty period: a newer snapshot payment, or the aggregate with its extras. */
 function aggregatedValue(m: MeasureDef, agg: MeasureAgg, question: StructuredQuestion, base: MeasureValue, s: Raw, cur: Raw | undefined): MeasureValue {
   const n = base.count;
   // The snapshot dates a payment: it is newer only when later than the series' last payment (or record) date.
   if (cur && num(cur.v) !== null && str(cur.d) && str(cur.d)! > (str(s.last_d2) ?? str(s.last_d) ?? '')) {
     // The snapshot dates the payment, not the record date.
     return { ...base, value: num(cur.v), date: null, paid_on: str(cur.d), sources: ['araquem'] };
-  }
-  // A condition ("passou de 1%") counts the period's values beyond a level, and says which.
-  if (question.condition && agg === 'count' && !question.group_by) {
-    const c = question.condition;
-    const matched = base.rows.filter((r) => (c.op === 'gt' ? r.value > c.value : r.value < c.value)).map((r) => r.date);
-    return { ...base, value: matched.length, date: null, matched };
   }
   const namedDay = question.period?.kind === 'range' && question.period.grain === 'days';
   const main = aggregate(m, agg, s, n, namedDay);

@@ -114,6 +114,11 @@ class WarehouseViewsCurrentPrice extends WarehouseViews {
   override readonly id = '202611280201-warehouse-views-current-price';
 }
 
+/** Re-creates every view with each position's yield on cost of every whole calendar year (client_yield_on_cost by year). */
+class WarehouseViewsYearlyYieldOnCost extends WarehouseViews {
+  override readonly id = '202611280301-warehouse-views-yearly-yield-on-cost';
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
 export const warehouseMigrations: Migration[] = [
   new WarehouseTables(),
@@ -161,4 +166,5 @@ export const warehouseMigrations: Migration[] = [
     ['wh_snapshots', 'valuation_date'],
   ]),
   new WarehouseViewsCurrentPrice(),
+  new WarehouseViewsYearlyYieldOnCost(),
 ];

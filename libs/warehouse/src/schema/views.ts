@@ -231,16 +231,28 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
        FROM wh_client_ledger l WHERE l.kind = 'income'`,
   ],
   [
-    // Yield on cost of each position: the income received in the 12 months up to its last payment ÷ the position's cost.
+    // Yield on cost of each position: the income received in the 12 months up to its last payment ÷ the position's cost
+    // (dated by that payment: the current figure); and each whole calendar year before it, its income by data-com ÷ the
+    // same cost, dated 31/12 ("yield on cost em 2024").
     'client_yield_on_cost',
-    `SELECT p.client_id, p.ticker, p.invested_amt, i.last_paid AS ref_date, COALESCE(i.income_amt, 0) AS income_12m_amt,
+    `SELECT p.client_id, p.ticker, p.invested_amt, i.last_paid AS ref_date, COALESCE(i.income_amt, 0) AS income_amt, '12m' AS income_window,
             round(100 * COALESCE(i.income_amt, 0) / nullif(p.invested_amt, 0), 2) AS yield_on_cost_pct, p.is_demo, p.source
        FROM client_fiis_positions p
        JOIN LATERAL (
          SELECT max(COALESCE(r.payment_date, r.traded_until_date)) AS last_paid,
                 sum(r.received_amt) FILTER (WHERE COALESCE(r.payment_date, r.traded_until_date) >
                   (SELECT max(COALESCE(x.payment_date, x.traded_until_date)) FROM client_dividends_received x WHERE x.client_id = p.client_id AND x.ticker = p.ticker) - interval '12 months') AS income_amt
-           FROM client_dividends_received r WHERE r.client_id = p.client_id AND r.ticker = p.ticker) i ON i.last_paid IS NOT NULL`,
+           FROM client_dividends_received r WHERE r.client_id = p.client_id AND r.ticker = p.ticker) i ON i.last_paid IS NOT NULL
+     UNION ALL
+     SELECT p.client_id, p.ticker, p.invested_amt, make_date(y.yr, 12, 31) AS ref_date, y.income_amt, 'year' AS income_window,
+            round(100 * y.income_amt / nullif(p.invested_amt, 0), 2) AS yield_on_cost_pct, p.is_demo, p.source
+       FROM client_fiis_positions p
+       JOIN LATERAL (
+         SELECT extract(year FROM r.traded_until_date)::int AS yr, sum(r.received_amt) AS income_amt
+           FROM client_dividends_received r WHERE r.client_id = p.client_id AND r.ticker = p.ticker
+          GROUP BY 1) y
+         ON y.yr < (SELECT extract(year FROM max(COALESCE(x.payment_date, x.traded_until_date)))::int
+                      FROM client_dividends_received x WHERE x.client_id = p.client_id AND x.ticker = p.ticker)`,
   ],
   [
     // What each sale brought in (shares sold × sale price) and made or lost (less the average cost of the moment, B3 rule; wh_client_sales).
