@@ -559,6 +559,16 @@ describe('Planner (deterministic)', () => {
       expect(plan('ifix fechou 2024 em qnts pontos')).toMatchObject({ kind: 'measure', question: { measure: 'index_points', subjects: [{ kind: 'index', id: 'IFIX' }] } });
     });
 
+    it("a trade said as a noun, in the client's words, is the client's trades", () => {
+      expect(plan('qual foi minha ultima compra?').question).toMatchObject({ measure: 'shares_bought', agg: 'last', subjects: [{ kind: 'portfolio' }] });
+      expect(plan('minhas vendas').question).toMatchObject({ measure: 'shares_sold', subjects: [{ kind: 'portfolio' }] });
+      // Not the client's: no trade of its own.
+      expect(plan('vale a pena a compra de hglg11?').question?.measure ?? null).not.toBe('shares_bought');
+      // The client's sales are no view of the portfolio's positions, whatever "carteira" leans to.
+      expect(plan('o que eu vendi da minha carteira e quando?')).toMatchObject({ kind: 'measure', question: { measure: 'shares_sold', agg: 'list' } });
+      expect(plan('o que eu tenho na carteira')).toMatchObject({ kind: 'entity', entity: 'client_fiis_enriched_portfolio' });
+    });
+
     it('"a primeira (última) vez que ... acima (abaixo) de" is the first (last) value beyond the level', () => {
       expect(plan('quando foi a primeira vez que o ifix fechou acima dos 3500 pontos?').question).toMatchObject({
         measure: 'index_points',

@@ -525,7 +525,9 @@ export class Planner {
         ((question.period !== null && question.period.kind !== 'latest') || reading.aggNamed)) ||
       // The client's own measure named ("quanto recebi", "rendeu pra mim") while the words leaned to a
       // fund or market entity (dividends, news): the client's figure.
-      (reading.measureNamed && measures[question.measure ?? '']?.subject === 'portfolio' && this.classOf(routed.entity) !== 'client')
+      (reading.measureNamed && measures[question.measure ?? '']?.subject === 'portfolio' && this.classOf(routed.entity) !== 'client') ||
+      // ...or to another of the client's entities than the measure's ("o que eu vendi da minha carteira?": the sales, not the portfolio's view).
+      (reading.measureNamed && measures[question.measure ?? '']?.subject === 'portfolio' && routed.entity !== measures[question.measure ?? ''].entity)
     );
   }
 

@@ -124,10 +124,10 @@ describe('explain panel model', () => {
     );
     expect(x.query).toEqual([
       ['Dados consultados', 'Dividendos por cota'],
-      ['fundo', 'HGLG11'],
-      ['agregação', 'soma'],
-      ['janela', 'últimos 12 meses'],
-      ['ordem', 'decrescente'],
+      ['Fundo', 'HGLG11'],
+      ['Agregação', 'soma'],
+      ['Janela', 'últimos 12 meses'],
+      ['Ordem', 'decrescente'],
     ]);
     expect(x.planner).toContainEqual(['Tipo de resposta', 'medida calculada sobre um período']);
     expect(JSON.stringify(x)).not.toMatch(/fiis_|llm_|not_needed/);

@@ -175,16 +175,16 @@ function narratorReason(code: string): string {
 
 /** Query parameters by their meaning. */
 const PARAM_NAMES: Record<string, string> = {
-  ticker: 'fundo',
-  tickers: 'fundos',
-  agg: 'agregação',
-  window: 'janela',
-  limit: 'limite de linhas',
-  limit_asked: 'linhas pedidas',
-  order: 'ordem',
-  order_by: 'ordenado por',
-  filters: 'filtros',
-  conditions: 'condições',
+  ticker: 'Fundo',
+  tickers: 'Fundos',
+  agg: 'Agregação',
+  window: 'Janela',
+  limit: 'Limite de linhas',
+  limit_asked: 'Linhas pedidas',
+  order: 'Ordem',
+  order_by: 'Ordenado por',
+  filters: 'Filtros',
+  conditions: 'Condições',
 };
 
 /** A code shown as words: its known meaning, else the code with spaces (never snake_case). */

@@ -192,7 +192,8 @@ export class QuestionReader {
     // portfolio's are named by its own words ("minha carteira"), which make the portfolio a subject.
     // ("hoje" is no period of its own: "quanto vale hj?" after what the client invested is the position's value now)
     const now = !period || period.spec.kind === 'latest';
-    const ownFund = (own.said && subjects.some((s) => s.kind === 'fund')) || (own.conversation && now && subjects.every((s) => s.kind === 'fund'));
+    // (said with no subject at all, "qual foi minha última compra?", it is the client's whole portfolio)
+    const ownFund = (own.said && (subjects.length === 0 || subjects.some((s) => s.kind === 'fund'))) || (own.conversation && now && subjects.every((s) => s.kind === 'fund'));
     // (the conversation's scope, with no fund or period of the turn's own: "qual fundo pagou mais?" after what the client received)
     const ownByConversation = own.conversation && !own.said && !period && subjects.length === 0 && asksWhichFund(text);
     const measureHit = this.readMeasure(subjects, text, signals, ownFund, own.family ?? null, ownByConversation);
