@@ -188,14 +188,7 @@ export class QuestionReader {
     // Each step reads one part, in this order: the subjects pick the measure's vocabulary, the
     // measure the aggregation, the subjects and cues the comparison.
     const subjects = this.readSubjects(tickers, text, signals);
-    // The client's words name a figure of one of its funds ("quantas cotas de HGLG11 eu tenho"); the whole
-    // portfolio's are named by its own words ("minha carteira"), which make the portfolio a subject.
-    // ("hoje" is no period of its own: "quanto vale hj?" after what the client invested is the position's value now)
-    const now = !period || period.spec.kind === 'latest';
-    // (said with no subject at all, "qual foi minha última compra?", it is the client's whole portfolio)
-    const ownFund = (own.said && (subjects.length === 0 || subjects.some((s) => s.kind === 'fund'))) || (own.conversation && now && subjects.every((s) => s.kind === 'fund'));
-    // (the conversation's scope, with no fund or period of the turn's own: "qual fundo pagou mais?" after what the client received)
-    const ownByConversation = own.conversation && !own.said && !period && subjects.length === 0 && asksWhichFund(text);
+    const { ownFund, ownByConversation } = clientScope(own, subjects, period, text);
     const measureHit = this.readMeasure(subjects, text, signals, ownFund, own.family ?? null, ownByConversation);
     const measureNamed = measureHit !== null;
     this.dropSubjectsNamingTheMeasure(subjects, measureHit, text);
@@ -236,12 +229,7 @@ export class QuestionReader {
     const compare = multi ? (compareHit?.order ?? moreOrLess ?? (cues.includes('among_previous') ? 'max' : null)) : null;
     const finalAgg = finalAggregation(agg, measure, subjects.length, spanned, extremeGroup ? extremeOrder : null);
     if (extremeGroup) signals.push(`the ${extremeGroup} of the ${finalAgg} own figure`);
-    // "quantas vezes ... acima de 1%" counts the values beyond a level; "a primeira vez que ... fechou acima de 3500" finds the first.
-    const crossing = agg === 'first' || agg === 'last' || aggWanted.has('first') || aggWanted.has('last');
-    const condition = agg === 'count' || aggWanted.has('count') || crossing ? readCondition(fullText) : null;
-    if (condition) signals.push(`condition ${condition.op} ${condition.value}`);
-    // ("a última vez que a Selic ficou abaixo de 10%": the last value beyond the level, not the value now)
-    const endAgg = condition && crossing && finalAgg === 'value' && measure?.aggregations.includes('last') ? 'last' : finalAgg;
+    const { condition, endAgg } = conditionAsked(agg, finalAgg, aggWanted, measure, fullText, signals);
     return {
       question: {
         condition,
@@ -662,6 +650,38 @@ function moreOrLessAsked(text: string): 'max' | 'min' | null {
 
 /** A count next to "últimos"/"primeiros" (either side): how many of the newest or oldest values. */
 const COUNTED_ENDS = /(?:^| )(?:(?:ultim|primeir)[oa]s \d+|\d+ (?:ultim|primeir)[oa]s)(?= |$)/;
+
+/**
+ * Where the question is in the client's scope. The client's words name a figure of one of its funds ("quantas cotas de
+ * HGLG11 eu tenho"), or, said with no subject at all, of the whole portfolio ("qual foi minha última compra?"); the
+ * conversation's scope holds for a turn of funds alone at no period of its own ("hoje" is none: "quanto vale hj?" after
+ * what the client invested), and picks among the client's funds with nothing else said ("qual fundo pagou mais?").
+ */
+function clientScope(own: OwnScope, subjects: readonly QuestionSubject[], period: ParsedPeriod | null, text: string): { ownFund: boolean; ownByConversation: boolean } {
+  const now = !period || period.spec.kind === 'latest';
+  const ownFund = (own.said && (subjects.length === 0 || subjects.some((s) => s.kind === 'fund'))) || (own.conversation && now && subjects.every((s) => s.kind === 'fund'));
+  const ownByConversation = own.conversation && !own.said && !period && subjects.length === 0 && asksWhichFund(text);
+  return { ownFund, ownByConversation };
+}
+
+/**
+ * A level the values are measured against: "quantas vezes ... acima de 1%" counts the values beyond it; "a primeira
+ * (última) vez que ... acima de 3500" finds the first (last) of them, not the value now.
+ */
+function conditionAsked(
+  agg: MeasureAgg | null,
+  finalAgg: MeasureAgg | null,
+  wanted: Set<MeasureAgg>,
+  measure: MeasureDef | null,
+  fullText: string,
+  signals: string[],
+): { condition: StructuredQuestion['condition']; endAgg: MeasureAgg | null } {
+  const crossing = agg === 'first' || agg === 'last' || wanted.has('first') || wanted.has('last');
+  const condition = agg === 'count' || wanted.has('count') || crossing ? readCondition(fullText) : null;
+  if (condition) signals.push(`condition ${condition.op} ${condition.value}`);
+  const endAgg = condition && crossing && finalAgg === 'value' && measure?.aggregations.includes('last') ? 'last' : finalAgg;
+  return { condition, endAgg };
+}
 
 /** "qual fundo", "quem ... fii": the question picks one fund. */
 function asksWhichFund(text: string): boolean {
