@@ -140,6 +140,11 @@ export const MeasureDefSchema = z
      * ("quanto pagou em 2024 pela data com?" goes by data-com). They also name the measure alone.
      */
     dating_words: z.array(z.string().min(1)).default([]),
+    /**
+     * Words that name this measure when the question names no period ("preço médio do KNRI11" is what the client
+     * paid for it; "preço médio do KNRI11 em 2024" is the mean close of that year).
+     */
+    periodless_words: z.array(z.string().min(1)).default([]),
     /** Words that name this measure only when the question is about the client's holdings ("preço médio do KNIP11 na minha carteira"). */
     client_words: z.array(z.string().min(1)).default([]),
     /**

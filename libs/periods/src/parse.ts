@@ -140,7 +140,7 @@ const RULES: Rule[] = [
   // de março de 2024 a junho de 2025 · entre junho e setembro de 2023 · de jan a jun de 2025 · mar/24 a jun/24
   {
     re: new RegExp(
-      `\\b(?:de|entre|desde)\\s+(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\s+${TO}\\s+(?:o\\s+(?:mes\\s+de\\s+)?)?(${ANY_MONTH})(?:(?:\\s*(?:de|/)\\s*|\\s+(?=\\d{4}))(${YEAR4}|\\d{2}))?\\b`,
+      `\\b(?:de|entre|desde)\\s+(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\s+${TO}\\s+(?:o\\s+(?:mes\\s+de\\s+)?)?(${ANY_MONTH})(?:(?:\\s*(?:de|/)\\s*|\\s+(?=\\d{4}|\\d{2}\\s*(?:[?!.,]|$)))(${YEAR4}|\\d{2}))?\\b`,
     ),
     build: (m) => {
       const [m1, m2] = [monthNum(m[1]), monthNum(m[3])];

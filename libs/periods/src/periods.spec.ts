@@ -19,6 +19,7 @@ describe('pt-BR period grammar', () => {
     ['cdi jan a jun 2023 acumulado', range('2023-01-01', '2023-06-30', 'custom')],
     ['ipca janeiro-março de 2025', range('2025-01-01', '2025-03-31', 'custom')],
     ['de nov a fev 2024', range('2023-11-01', '2024-02-29', 'custom')],
+    ['e de knhy11 de jan a mai 25?', range('2025-01-01', '2025-05-31', 'custom')],
     ['de novembro de 2023 a fevereiro de 2024', range('2023-11-01', '2024-02-29', 'custom')],
     ['cresceu quanto de dez/22 pra dez/23', range('2022-12-01', '2023-12-31', 'custom')],
     ['subiu do fechamento de 9/6/2025 pro de 25/6/2025', range('2025-06-09', '2025-06-25', 'days')],

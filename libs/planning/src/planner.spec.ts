@@ -559,6 +559,18 @@ describe('Planner (deterministic)', () => {
       expect(plan('ifix fechou 2024 em qnts pontos')).toMatchObject({ kind: 'measure', question: { measure: 'index_points', subjects: [{ kind: 'index', id: 'IFIX' }] } });
     });
 
+    it('"preço médio" of a fund with no period is the average price paid; with a period, the mean close', () => {
+      expect(plan('preco medio knri11').question).toMatchObject({ measure: 'avg_price', subjects: [{ kind: 'fund', id: 'KNRI11' }] });
+      expect(plan('preço medio do ABCP11 de janeiro a junho de 2024').question).toMatchObject({ measure: 'price', agg: 'avg' });
+      expect(plan('qual o preco medio do ifix').question).toMatchObject({ measure: 'index_points', agg: 'avg' });
+    });
+
+    it('the shares and the trade said apart are the trade ("quantas cotas de HGLG11 comprei em junho de 2022?")', () => {
+      expect(plan('quantas cotas de hglg11 comprei em junho de 2022?').question).toMatchObject({ measure: 'shares_bought', period: { from: '2022-06-01' } });
+      expect(plan('quantas cotas de knip11 vendi?').question?.measure).toBe('shares_sold');
+      expect(plan('quantas cotas de hglg11 eu tenho').question?.measure).toBe('shares_held');
+    });
+
     it("a trade said as a noun, in the client's words, is the client's trades", () => {
       expect(plan('qual foi minha ultima compra?').question).toMatchObject({ measure: 'shares_bought', agg: 'last', subjects: [{ kind: 'portfolio' }] });
       expect(plan('minhas vendas').question).toMatchObject({ measure: 'shares_sold', subjects: [{ kind: 'portfolio' }] });

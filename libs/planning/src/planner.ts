@@ -1,5 +1,5 @@
 import { FollowUpMeta, MAX_QUESTION_SUBJECTS, PlanResponse, PlannerMeta, QueryParams, queryParams, QuestionSubject, StructuredQuestion, TOO_MANY_FUNDS } from '@cota/contracts';
-import type { EntityClass } from '@cota/catalog';
+import type { EntityClass, MeasureDef } from '@cota/catalog';
 import type { LlmClient } from '@cota/llm';
 import { AnalysedQuestion, analyseQuestion } from './analysis';
 import { Ellipsis, detectEllipsis } from './elliptic';
@@ -526,9 +526,15 @@ export class Planner {
       // The client's own measure named ("quanto recebi", "rendeu pra mim") while the words leaned to a
       // fund or market entity (dividends, news): the client's figure.
       (reading.measureNamed && measures[question.measure ?? '']?.subject === 'portfolio' && this.classOf(routed.entity) !== 'client') ||
-      // ...or to another of the client's entities than the measure's ("o que eu vendi da minha carteira?": the sales, not the portfolio's view).
-      (reading.measureNamed && measures[question.measure ?? '']?.subject === 'portfolio' && routed.entity !== measures[question.measure ?? ''].entity)
+      // ...or to one of the client's entities whose rows are not the measure's ("o que eu vendi da minha carteira?": the
+      // sales, not the portfolio's view of its positions; "o valor investido em cada um" is the view's own).
+      (reading.measureNamed && measures[question.measure ?? '']?.subject === 'portfolio' && !this.holdsFiguresOf(routed.entity, measures[question.measure ?? '']))
     );
+  }
+
+  /** Whether an entity's rows are a measure's figures: its own table, or a view declared broader than that table's entity. */
+  private holdsFiguresOf(entity: string | null, m: MeasureDef): boolean {
+    return entity !== null && (entity === m.table || this.ontology.isBroaderThan(entity, m.table));
   }
 
   /** Whether a measure plan can answer the question, and why (or why not). */

@@ -87,8 +87,9 @@ describe('TurnReader', () => {
     // "preço médio dele" after the position is the price paid, not the average close.
     const paid = await reader.read('preco medio dele?', state({ last_entity: 'client_fiis_positions', last_tickers: ['HGLG11'], last_question: shares.question }));
     expect(paid.question).toMatchObject({ measure: 'avg_price', subjects: [{ kind: 'fund', id: 'HGLG11' }] });
-    // Outside such a conversation, and with a period, the same words are the market's.
-    expect((await reader.read('preco medio do btal11', null)).question).toMatchObject({ measure: 'price', agg: 'avg' });
+    // Outside such a conversation, with no period, still the price paid (every blind writer read it so); with a period, the market's.
+    expect((await reader.read('preco medio do btal11', null)).question).toMatchObject({ measure: 'avg_price' });
+    expect((await reader.read('preco medio do btal11 em 2024', null)).question).toMatchObject({ measure: 'price', agg: 'avg' });
     expect(
       (await reader.read('preco medio dele em 2024?', state({ last_entity: 'client_fiis_positions', last_tickers: ['HGLG11'], last_question: shares.question }))).question?.measure,
     ).toBe('price');

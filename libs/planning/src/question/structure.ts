@@ -115,6 +115,14 @@ const PAIRS: Record<string, MeasureAgg[]> = {
   avg: ['max', 'min', 'total'],
 };
 
+/** Where the measure's words are read: the client's scope, its measure family, and whether a period was named. */
+interface MeasureScope {
+  own: boolean;
+  family: string | null;
+  byConversation: boolean;
+  periodless: boolean;
+}
+
 /** Whether a question is about the client's own portfolio: by its own words, or by the conversation it continues. */
 export interface OwnScope {
   said: boolean;
@@ -134,6 +142,9 @@ export class QuestionReader {
   private readonly familyWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** The client's words, then every measure's: the vocabulary of a question in the client's scope. */
   private readonly ownWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  /** The same vocabularies when no period is named, with the words that name a measure then ("preço médio do KNRI11"). */
+  private readonly measureWordsNoPeriod: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  private readonly ownWordsNoPeriod: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** Words that say which date a measure's facts go by ("pela data com"). */
   private readonly datingWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   private readonly wordsOfFamily = new Map<string, Array<{ measure: MeasureDef; phrase: Phrase }>>();
@@ -154,6 +165,9 @@ export class QuestionReader {
     this.clientWords = Object.values(catalog.measures).flatMap((measure) => measure.client_words.map((w) => ({ measure, phrase: compile(w) })));
     this.familyWords = Object.values(catalog.measures).flatMap((measure) => measure.family_words.map((w) => ({ measure, phrase: compile(w) })));
     this.ownWords = [...this.clientWords, ...this.measureWords];
+    const periodless = Object.values(catalog.measures).flatMap((measure) => measure.periodless_words.map((w) => ({ measure, phrase: compile(w) })));
+    this.measureWordsNoPeriod = [...periodless, ...this.measureWords];
+    this.ownWordsNoPeriod = [...periodless, ...this.ownWords];
     for (const w of this.familyWords) this.wordsOfFamily.set(w.measure.family!, [...(this.wordsOfFamily.get(w.measure.family!) ?? []), w]);
     this.apartWords = Object.values(catalog.measures).flatMap((measure) => (measure.words_apart ? [{ measure, groups: measure.words_apart.map((g) => g.map(compile)) }] : []));
     this.subjectWords = (['index', 'indicator', 'currency', 'portfolio'] as const).flatMap((kind) =>
@@ -188,8 +202,7 @@ export class QuestionReader {
     // Each step reads one part, in this order: the subjects pick the measure's vocabulary, the
     // measure the aggregation, the subjects and cues the comparison.
     const subjects = this.readSubjects(tickers, text, signals);
-    const { ownFund, ownByConversation } = clientScope(own, subjects, period, text);
-    const measureHit = this.readMeasure(subjects, text, signals, ownFund, own.family ?? null, ownByConversation);
+    const measureHit = this.readMeasure(subjects, text, signals, measureScope(own, subjects, period, text));
     const measureNamed = measureHit !== null;
     this.dropSubjectsNamingTheMeasure(subjects, measureHit, text);
 
@@ -393,17 +406,11 @@ export class QuestionReader {
    * The most specific measure named wins ("VPA no fechamento de 2022" asks for the VPA), then the longest words.
    * "ponderado pelo valor de mercado" says how to weigh, not what to measure.
    */
-  private readMeasure(
-    subjects: QuestionSubject[],
-    text: string,
-    signals: string[],
-    own: boolean,
-    family: string | null,
-    ownByConversation = false,
-  ): { measure: MeasureDef; phrase: Phrase } | null {
+  private readMeasure(subjects: QuestionSubject[], text: string, signals: string[], scope: MeasureScope): { measure: MeasureDef; phrase: Phrase } | null {
+    const { own, family, byConversation: ownByConversation } = scope;
     const clientScope = own || subjects.some((s) => s.kind === 'portfolio');
     // (the client's words first: where both name the same words, the client's own figure is meant)
-    const vocabulary = clientScope ? this.ownWords : this.measureWords;
+    const vocabulary = scope.periodless ? (clientScope ? this.ownWordsNoPeriod : this.measureWordsNoPeriod) : clientScope ? this.ownWords : this.measureWords;
     // (what a measure is weighted by, or left out of it, "sem dividendos", names no measure)
     const measureText = text
       .replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ')
@@ -657,11 +664,15 @@ const COUNTED_ENDS = /(?:^| )(?:(?:ultim|primeir)[oa]s \d+|\d+ (?:ultim|primeir)
  * conversation's scope holds for a turn of funds alone at no period of its own ("hoje" is none: "quanto vale hj?" after
  * what the client invested), and picks among the client's funds with nothing else said ("qual fundo pagou mais?").
  */
-function clientScope(own: OwnScope, subjects: readonly QuestionSubject[], period: ParsedPeriod | null, text: string): { ownFund: boolean; ownByConversation: boolean } {
+function measureScope(own: OwnScope, subjects: readonly QuestionSubject[], period: ParsedPeriod | null, text: string): MeasureScope {
   const now = !period || period.spec.kind === 'latest';
-  const ownFund = (own.said && (subjects.length === 0 || subjects.some((s) => s.kind === 'fund'))) || (own.conversation && now && subjects.every((s) => s.kind === 'fund'));
-  const ownByConversation = own.conversation && !own.said && !period && subjects.length === 0 && asksWhichFund(text);
-  return { ownFund, ownByConversation };
+  return {
+    own: (own.said && (subjects.length === 0 || subjects.some((s) => s.kind === 'fund'))) || (own.conversation && now && subjects.every((s) => s.kind === 'fund')),
+    family: own.family ?? null,
+    byConversation: own.conversation && !own.said && !period && subjects.length === 0 && asksWhichFund(text),
+    // (no period and no market subject: "preço médio do KNRI11" is what the client paid)
+    periodless: !period && subjects.every((s) => s.kind === 'fund' || s.kind === 'portfolio'),
+  };
 }
 
 /**
