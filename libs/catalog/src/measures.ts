@@ -249,6 +249,11 @@ export function loadMeasureCatalog(dir = policiesDir()): MeasureCatalog {
 }
 
 /** The measure that serves a market subject by default (IFIX → index_points, IPCA → monthly_rate). */
+/** Two measures of the same facts (one table, value, unit and kind), whichever date each goes by (dividends by data-com and by payment). */
+export function sameFacts(a: MeasureDef, b: MeasureDef): boolean {
+  return a.table === b.table && a.value_column === b.value_column && a.unit === b.unit && a.kind === b.kind;
+}
+
 export function defaultMeasureFor(catalog: MeasureCatalog, kind: SubjectKind, id: string): MeasureDef | null {
   return Object.values(catalog.measures).find((m) => m.subject === kind && (!m.subject_ids || m.subject_ids.includes(id))) ?? null;
 }

@@ -317,8 +317,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
   const when = period ? ` ${period}` : '';
   // (a level never crossed in the period is said so, not "not found")
   if (v.value === null && condition && v.matched && (r.agg === 'first' || r.agg === 'last')) {
-    const op = condition.op === 'gt' ? 'ficou acima de' : 'ficou abaixo de';
-    return `${cap(bare(v.subject))} não ${op} ${levelText(r, condition)}${when}; procurei em ${formatInteger(v.count)} ${v.count === 1 ? 'valor' : 'valores'} ${when ? 'do período' : 'da série'}.`;
+    return `${cap(bare(v.subject))} não ${beyondPhrase(r, condition)}${when}; ${searchedPhrase(v.count, when)}.`;
   }
   if (v.value === null) return notFoundSentence(r, v, name, who, when);
   const found = v as MeasureValue & { value: number };
@@ -448,26 +447,27 @@ function totalSentence({ r, v, name, who, when, val, words }: Said): string {
   return `${cap(name)} ${who}${when}${close} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}${which}).`;
 }
 
-/** The level of a condition in the measure's unit (a rate's level as a percentage). */
-function levelText(r: MeasureResult, condition: NonNullable<Condition>): string {
-  return formatIn(r.unit === 'pct_month' || r.unit === 'pct_year' ? 'pct' : r.unit, condition.value);
+/** "ficou acima de 3.500,00 pontos": the condition's side and level in the measure's unit (a rate's level as a percentage; zero as a word). */
+function beyondPhrase(r: MeasureResult, condition: NonNullable<Condition>): string {
+  const level = condition.value === 0 ? 'zero' : formatIn(r.unit === 'pct_month' || r.unit === 'pct_year' ? 'pct' : r.unit, condition.value);
+  return `${condition.op === 'gt' ? 'ficou acima de' : 'ficou abaixo de'} ${level}`;
 }
+
+/** "procurei em 3.718 valores da série": how many values a crossing was looked for in. */
+const searchedPhrase = (count: number, when: string) => `procurei em ${formatInteger(count)} ${count === 1 ? 'valor' : 'valores'} ${when ? 'do período' : 'da série'}`;
 
 /** "A primeira vez que o IFIX ficou acima de 3.500,00 pontos foi em 05/09/2025, com 3.500,33 pontos; procurei em 3.718 valores da série." */
 function crossingSentence({ r, v, when, val, at, condition }: Said): string {
-  const op = condition!.op === 'gt' ? 'ficou acima de' : 'ficou abaixo de';
   const which = r.agg === 'first' ? 'A primeira' : 'A última';
-  return `${which} vez que ${bare(v.subject)} ${op} ${levelText(r, condition!)}${when} foi em ${at}, com ${val}; procurei em ${formatInteger(v.count)} ${v.count === 1 ? 'valor' : 'valores'} ${when ? 'do período' : 'da série'}.`;
+  return `${which} vez que ${bare(v.subject)} ${beyondPhrase(r, condition!)}${when} foi em ${at}, com ${val}; ${searchedPhrase(v.count, when)}.`;
 }
 
 /** How many days (months) met the question's condition, else how many rows there were. */
 function countSentence({ r, v, name, who, when, condition }: Said): string {
   if (v.matched && condition) {
-    const level = condition.value === 0 ? 'zero' : levelText(r, condition);
     const which = v.matched.length ? ` (${v.matched.map((d) => dateOf(r, d)).join(', ')})` : '';
     const unitWord = r.grain === 'month' ? (v.value === 1 ? 'mês' : 'meses') : v.value === 1 ? 'dia' : 'dias';
-    const op = condition.op === 'gt' ? 'ficou acima de' : 'ficou abaixo de';
-    return `${cap(name)} ${who} ${op} ${level} em ${v.value} ${unitWord}${when}${which}, de ${v.count} no período.`;
+    return `${cap(name)} ${who} ${beyondPhrase(r, condition)} em ${v.value} ${unitWord}${when}${which}, de ${v.count} no período.`;
   }
   return `${cap(who.replace(/^d[oa] /, ''))} teve ${v.value} ${isPayments(r.measure) ? (v.value === 1 ? 'pagamento de dividendo' : 'pagamentos de dividendos') : 'registros'}${when}.`;
 }

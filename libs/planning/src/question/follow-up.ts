@@ -1,5 +1,5 @@
 import { MAX_QUESTION_SUBJECTS, type FollowUpMeta, type QueryParams, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
-import { defaultMeasureFor, MeasureCatalog } from '@cota/catalog';
+import { defaultMeasureFor, MeasureCatalog, MeasureDef, sameFacts } from '@cota/catalog';
 import { isOneDay, isSpan, resolvePeriod, shiftPeriod, yearOf } from '@cota/periods';
 import { fold } from '@cota/text';
 import { isMixedSeries } from './series';
@@ -269,10 +269,11 @@ function editMeasure(edit: FollowUpEdit, subjects: QuestionSubject[]): string | 
     return cur.measure;
   }
   // "e quanto ele variou de 09/06 a 25/06?" after its P/VP: a fund's move, asked of a measure that has none, is its price's.
-  const moves = (name: string | null) => !!name && !!catalog.measures[name]?.aggregations.includes('variation');
-  if (fits(prev.measure) && kind === 'fund' && reading.aggWanted.includes('variation') && !moves(prev.measure) && moves('price')) {
+  const moves = (m: MeasureDef | null | undefined) => !!m?.aggregations.includes('variation');
+  const series = kind === 'fund' ? defaultMeasureFor(catalog, 'fund', subjects[0].id) : null;
+  if (fits(prev.measure) && reading.aggWanted.includes('variation') && !moves(catalog.measures[prev.measure!]) && moves(series)) {
     changed.push("measure (a fund's move is its price's)");
-    return 'price';
+    return series!.name;
   }
   if (fits(prev.measure)) {
     inherited.push('measure');
@@ -302,8 +303,7 @@ function editMeasure(edit: FollowUpEdit, subjects: QuestionSubject[]): string | 
 function keptDating(edit: FollowUpEdit, measure: string | null, period: Period): string | null {
   const { prev, catalog, inherited, changed } = edit;
   const [was, now] = [prev.measure ? catalog.measures[prev.measure] : null, measure ? catalog.measures[measure] : null];
-  const sameFacts = !!was && !!now && was !== now && was.table === now.table && was.value_column === now.value_column && was.unit === now.unit && was.kind === now.kind;
-  if (!sameFacts || was.date_column === now.date_column || !samePeriod(period, prev.period)) return measure;
+  if (!was || !now || was === now || !sameFacts(was, now) || was.date_column === now.date_column || !samePeriod(period, prev.period)) return measure;
   const at = changed.indexOf('measure');
   if (at >= 0) changed.splice(at, 1);
   inherited.push(`measure (${was.name}: the same facts over the same period, dated as the answers compared)`);
@@ -432,9 +432,9 @@ function withoutPeriodOfCurrentOnlyMeasure(edit: FollowUpEdit, measure: string |
   return period;
 }
 
-/** Aggregations over a span of values, which the latest value alone does not have. */
 /** Aggregations that answer one value among many, with its date. */
 const ONE_OF_MANY = new Set<string>(['last', 'first', 'max', 'min']);
+/** Aggregations over a span of values, which the latest value alone does not have. */
 const SPAN_AGGS = new Set<string>(['max', 'min', 'avg', 'total', 'count', 'variation', 'accumulated', 'first']);
 
 /** The aggregation (and its companions): the words' wins, else the previous one's when it still fits the measure and the period. */

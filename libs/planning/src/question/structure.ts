@@ -1,5 +1,5 @@
 import { MAX_QUESTION_SUBJECTS, type MeasureAgg, type PeriodSpec, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
-import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
+import { defaultMeasureFor, MeasureCatalog, MeasureDef, sameFacts } from '@cota/catalog';
 import { isOneDay, isSpan, parsePeriod, type ParsedPeriod, PeriodShift } from '@cota/periods';
 import { normalize } from '@cota/text';
 import { readNumericConditions } from '../conditions';
@@ -20,8 +20,8 @@ const POSSESSIVES_AND_PRONOUNS = / (?:meu|minha|meus|minhas|nosso|nossa|nossos|n
 const withoutPossessives = (padded: string) => padded.replace(POSSESSIVES_AND_PRONOUNS, '');
 /** Words that count what follows them ("todos os", "cada"). */
 const QUANTIFIER = /^(?:tod[oa]s(?: [oa]s)?|cada)$/;
-/** A first-person possessive, as said before a measure's words ("meus dividendos"). */
-const OWNING = /(?:^| )(meu|minha|meus|minhas)(?= )/;
+/** First-person possessives, as said before a measure's words ("meus dividendos"). */
+const OWNING = ['meu', 'minha', 'meus', 'minhas'];
 
 /** What the question says, before any conversation is taken into account. */
 export interface QuestionReading {
@@ -148,6 +148,10 @@ export class QuestionReader {
   /** Words that say which date a measure's facts go by ("pela data com"). */
   private readonly datingWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   private readonly wordsOfFamily = new Map<string, Array<{ measure: MeasureDef; phrase: Phrase }>>();
+  /** A fund measure's client counterpart: the portfolio measure counting the same facts ("dividendos" → what was received). */
+  private readonly ownCounterparts = new Map<string, MeasureDef>();
+  /** The words, padded, of each measure whose subjects are quoted over a span by what they accumulate. */
+  private readonly rateWords = new Map<string, string[]>();
   private readonly subjectWords: Array<{ subject: QuestionSubject; phrase: Phrase }>;
   private readonly aggWords: Array<{ agg: MeasureAgg; phrase: Phrase }>;
   private readonly groupWords: Array<{ group: 'month' | 'year'; phrase: Phrase }>;
@@ -168,6 +172,17 @@ export class QuestionReader {
     const periodless = Object.values(catalog.measures).flatMap((measure) => measure.periodless_words.map((w) => ({ measure, phrase: compile(w) })));
     this.measureWordsNoPeriod = [...periodless, ...this.measureWords];
     this.ownWordsNoPeriod = [...periodless, ...this.ownWords];
+    // (each fund measure's client counterpart, and the words of the measures quoted over a span by what they accumulate, once)
+    const portfolio = Object.values(catalog.measures).filter((m) => m.subject === 'portfolio' && m.per_share_measure);
+    for (const m of Object.values(catalog.measures)) {
+      const own = m.subject === 'fund' ? portfolio.find((p) => sameFacts(catalog.measures[p.per_share_measure!], m)) : undefined;
+      if (own) this.ownCounterparts.set(m.name, own);
+      if (m.span_accumulates.length)
+        this.rateWords.set(
+          m.name,
+          m.words.map((w) => ` ${normalize(w)} `),
+        );
+    }
     for (const w of this.familyWords) this.wordsOfFamily.set(w.measure.family!, [...(this.wordsOfFamily.get(w.measure.family!) ?? []), w]);
     this.apartWords = Object.values(catalog.measures).flatMap((measure) => (measure.words_apart ? [{ measure, groups: measure.words_apart.map((g) => g.map(compile)) }] : []));
     this.subjectWords = (['index', 'indicator', 'currency', 'portfolio'] as const).flatMap((kind) =>
@@ -451,12 +466,11 @@ export class QuestionReader {
     clientScope: boolean,
     byConversation: boolean,
   ): { measure: MeasureDef; phrase: Phrase } | null {
-    if (!hit || !clientScope || hit.measure.subject !== 'fund') return hit;
-    if (!byConversation && !` ${text} `.includes(` ${OWNING.exec(text)?.[1] ?? '-'}${hit.phrase.padded}`)) return hit;
-    const own = Object.values(this.catalog.measures).find(
-      (m) => m.subject === 'portfolio' && m.per_share_measure && sameFacts(this.catalog.measures[m.per_share_measure], hit.measure),
-    );
-    return own ? { measure: own, phrase: hit.phrase } : hit;
+    const own = clientScope ? this.ownCounterparts.get(hit?.measure.name ?? '') : undefined;
+    if (!hit || !own) return hit;
+    const padded = ` ${text} `;
+    const possessed = OWNING.some((p) => padded.includes(` ${p}${hit.phrase.padded}`));
+    return byConversation || possessed ? { measure: own, phrase: hit.phrase } : hit;
   }
 
   /**
@@ -519,7 +533,7 @@ export class QuestionReader {
     // "compara o XPIN11 com o IFIX em 2023", "ABCP11 x IFIX em 2024": compared over a period, by how each did.
     const returns = r.mixed && r.spanned && (aggWanted.has('variation') || aggWanted.has('accumulated') || r.hasCompare || r.cues.includes('add_subject'));
     let agg: MeasureAgg | null = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, r.hasGroup, r.text) : returns ? 'variation' : null;
-    if (agg === 'value' && measure && !r.measureNamed && accumulatesOverSpan(measure, r.subjects, period?.spec ?? null, r.text)) {
+    if (agg === 'value' && measure && !r.measureNamed && this.accumulatesOverSpan(measure, r.subjects, period?.spec ?? null, r.text)) {
       agg = 'accumulated';
       signals.push('a span of a subject quoted by what it accumulated');
     }
@@ -545,6 +559,15 @@ export class QuestionReader {
       return { agg: 'first', also: ['last'], periodSpec: period.span };
     }
     return { agg, also, periodSpec: period?.spec ?? null };
+  }
+
+  /** "o CDI de março de 2023": a subject the catalog quotes over a span by what it accumulated there (`span_accumulates`). */
+  private accumulatesOverSpan(m: MeasureDef, subjects: readonly QuestionSubject[], period: PeriodSpec | null, text: string): boolean {
+    const words = this.rateWords.get(m.name);
+    if (!words || !subjects.length || !subjects.every((s) => m.span_accumulates.includes(s.id)) || !isSpan(period)) return false;
+    // ("a taxa do CDI em agosto": the measure's own word asks the rate)
+    const padded = ` ${text} `;
+    return !words.some((w) => padded.includes(w));
   }
 
   /** Whether the question picks one of several: several subjects, "qual deles", a fund's measure of the portfolio, the client's own measure fund by fund. */
@@ -697,19 +720,6 @@ function conditionAsked(
 /** "qual fundo", "quem ... fii": the question picks one fund. */
 function asksWhichFund(text: string): boolean {
   return /(?:^| )(?:qual|quem)(?= |$)/.test(text) && /(?:^| )(?:fii|fiis|fundo|fundos)(?= |$)/.test(text);
-}
-
-/** Two measures of the same facts (the same table and value), whichever date each goes by. */
-function sameFacts(a: MeasureDef, b: MeasureDef): boolean {
-  return a.table === b.table && a.value_column === b.value_column && a.unit === b.unit;
-}
-
-/** "o CDI de março de 2023": a subject the catalog quotes over a span by what it accumulated there (`span_accumulates`). */
-function accumulatesOverSpan(m: MeasureDef, subjects: readonly QuestionSubject[], period: PeriodSpec | null, text: string): boolean {
-  if (!m.span_accumulates.length || !subjects.length || !subjects.every((s) => m.span_accumulates.includes(s.id)) || !isSpan(period)) return false;
-  // ("a taxa do CDI em agosto": the measure's own word asks the rate)
-  const padded = ` ${text} `;
-  return !m.words.some((w) => padded.includes(` ${normalize(w)} `));
 }
 
 /**

@@ -467,22 +467,23 @@ export class MeasureQueryService {
     if (!coverage) return empty;
     const period = await this.periodOf(m, sql, sid, client, agg, question, coverage);
     if (!period) return empty;
-    const wantRows = agg === 'list' || question.group_by !== null || m.kind === 'flow' || !!question.condition;
+    // (a condition's values beyond its level come from their own statement, whatever the series' length)
+    const c = question.condition && !question.group_by && (agg === 'count' || agg === 'first' || agg === 'last') ? question.condition : null;
+    const wantRows = agg === 'list' || question.group_by !== null || m.kind === 'flow';
     const from = statsFrom(m, agg, question, period, wantRows);
-    const c = question.condition;
     const [statsRows, rowRows, currentRows, beyondRows] = await Promise.all([
       this.run(sql.stats, [sid, from, period.to, ...client]),
       wantRows ? this.run(sql.rows, [sid, period.from, period.to, ...client]) : Promise.resolve([] as Raw[]),
       // "O último dividendo": a snapshot may know a newer one than the series (araquem's last payment).
       agg === 'last' && sql.current && (!question.period || question.period.kind === 'latest') && !c ? this.run(sql.current, [sid]) : Promise.resolve([] as Raw[]),
-      c && !question.group_by ? this.run(sql.beyond, [sid, period.from, period.to, ...client, c.op, c.value]) : Promise.resolve([] as Raw[]),
+      c ? this.run(sql.beyond, [sid, period.from, period.to, ...client, c.op, c.value]) : Promise.resolve([] as Raw[]),
     ]);
     const s = statsRows[0] ?? {};
     const skipped = sid !== null && SPIKE_CHECKED_SERIES[m.table] === m.value_column ? await this.skippedDays(m, sid, period) : [];
     const base = { ...periodValue(empty, period, s, rowRows), skipped };
     if (base.count === 0) return base;
     if (isExtremeGroup(question, agg)) return extremeGroupValue(m, agg, base, s);
-    if (c && !question.group_by && (agg === 'count' || agg === 'first' || agg === 'last')) return beyondValue(agg, base, beyondRows);
+    if (c) return beyondValue(agg, base, beyondRows);
     return aggregatedValue(m, agg, question, base, s, currentRows[0]);
   }
 
