@@ -2,7 +2,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import type { Turn } from '@cota/contracts';
 import type { Migration } from '@cota/service-kit';
 import { ConstantBackoff, handleWhen, retry } from 'cockatiel';
-import { isConnectionLost } from './errors';
+import { isConnectionLost } from '@cota/messaging';
 import { ConversationKey, HistoryStore, IndexedTurn } from './store';
 import { deleteOldestBatch } from './retention-batch';
 

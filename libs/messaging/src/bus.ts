@@ -9,6 +9,7 @@ import { BusLog, CallGuard, subscriptionBulkhead } from './resilience';
 import { EventSalt, PROCESS_EVENT_SALT } from './event-salt';
 import { endSpan, isTracedSubject, SpanKind, startSpan, traceparentOf, withActiveSpan } from './tracing';
 import { Transport, TransportSubscription } from './transport';
+import { isConnectionLost } from './connection-lost';
 
 type Reply = { ok: true; data: unknown } | { ok: false; error: WireError };
 
@@ -241,7 +242,7 @@ export class Bus {
             outcome = error.code;
             return JSON.stringify({ ok: false, error } satisfies Reply);
           }
-          const error = CotaError.is(err) ? err.toWire() : ({ code: 'INTERNAL', message: `${def.service} failed: ${(err as Error)?.message ?? String(err)}` } as WireError);
+          const error = wireErrorOf(def.service, err);
           error.service = error.service ?? def.service;
           outcome = error.code;
           this.logFailure(def, scope, body, error, err);
@@ -332,4 +333,11 @@ export class Bus {
       }
     });
   }
+}
+
+/** What a handler's failure becomes on the wire: its own code, UNAVAILABLE for a lost store connection, INTERNAL otherwise. */
+function wireErrorOf(service: string, err: unknown): WireError {
+  if (CotaError.is(err)) return err.toWire();
+  const message = `${service} failed: ${(err as Error)?.message ?? String(err)}`;
+  return { code: isConnectionLost(err) ? 'UNAVAILABLE' : 'INTERNAL', message } as WireError;
 }

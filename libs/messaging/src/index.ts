@@ -2,6 +2,7 @@ export * from './transport';
 export * from './in-process-transport';
 export * from './nats-transport';
 export * from './bus';
+export * from './connection-lost';
 export * from './telemetry';
 export * from './event-salt';
 export * from './call-scope';

@@ -20,4 +20,10 @@ describe('toHttpError (the fabric failures)', () => {
     expect(toHttpError(new CotaError('UNAVAILABLE', 'nats', { bus: true }))).toMatchObject({ status: 503, headers: { 'Retry-After': '5' } });
     expect(toHttpError(new CotaError('TIMEOUT', 'deadline', { deadline: 'passed' }))).toMatchObject({ status: 504, code: 'timeout' });
   });
+
+  it('answers a store connection the gateway itself lost with 503, any other failure with 500', () => {
+    expect(toHttpError(Object.assign(new Error('Connection terminated unexpectedly'), {}))).toMatchObject({ status: 503, code: 'service_unavailable' });
+    expect(toHttpError(Object.assign(new Error('x'), { code: '57P01' }))).toMatchObject({ status: 503 });
+    expect(toHttpError(new Error('undefined is not a function'))).toMatchObject({ status: 500, code: 'internal' });
+  });
 });

@@ -1,4 +1,5 @@
 import { CotaError } from '@cota/contracts';
+import { isConnectionLost } from '@cota/messaging';
 
 /** An error the gateway answers with: status, machine code, pt-BR message (CONTRACT: {error: {code, message}}). */
 export class HttpError extends Error {
@@ -73,5 +74,8 @@ function fromFailure(e: unknown): HttpError {
         break;
     }
   }
+  // The gateway's own store (API keys, rate limits) dropped the connection: a passing outage, not a bug.
+  if (isConnectionLost(e))
+    return new HttpError(503, 'service_unavailable', 'Um serviço necessário está indisponível no momento. Tente novamente em instantes.', { 'Retry-After': '5' });
   return new HttpError(500, 'internal', 'Erro interno ao processar a pergunta. Tente novamente.');
 }

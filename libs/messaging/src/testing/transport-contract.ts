@@ -70,6 +70,7 @@ function harness(open: () => Promise<Transport>, close: (t: Transport) => Promis
       if (req.delayMs) await new Promise((r) => setTimeout(r, req.delayMs));
       if (req.fail === 'typed') throw new CotaError('NOT_FOUND', 'nada encontrado', { what: 'x' });
       if (req.fail === 'crash') throw new Error('boom');
+      if (req.fail === 'store') throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
       return { text: req.text, served_by: label };
     });
   return {
@@ -119,6 +120,8 @@ function callCases(h: Harness): void {
       details: { what: 'x' },
     });
     await expect(bus.call(echo, { text: 'x', delayMs: 0, fail: 'crash' })).rejects.toMatchObject({ code: 'INTERNAL' });
+    // A store that dropped the connection is a passing outage, not a bug.
+    await expect(bus.call(echo, { text: 'x', delayMs: 0, fail: 'store' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     // The handler survived both failures.
     await expect(bus.call(echo, { text: 'ok', delayMs: 0 })).resolves.toMatchObject({ text: 'ok' });
   });

@@ -1,6 +1,7 @@
 import { CotaError, QueryParams } from '@cota/contracts';
 import { loadEntityCatalog } from '@cota/catalog';
-import { EntityQueryService, SqlRunner, toJsonValue } from './entity-query.service';
+import type { DataSource } from 'typeorm';
+import { EntityQueryService, PgSqlRunner, SqlRunner, toJsonValue } from './entity-query.service';
 
 const catalog = loadEntityCatalog();
 const P = (over: Partial<QueryParams> = {}): QueryParams => ({
@@ -77,6 +78,42 @@ describe('EntityQueryService', () => {
     const err = await broken.query({ client_id: 'c', entity: 'fiis_precos', params: P() }).catch((e: CotaError) => e);
     expect(err).toMatchObject({ code: 'INTERNAL', message: 'Não foi possível consultar a base de dados agora.' });
     expect(seen).toHaveLength(1);
+  });
+
+  it('a database that dropped the connection is UNAVAILABLE (a passing outage), not an internal error', async () => {
+    const dropped = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const seen: string[] = [];
+    const svc = new EntityQueryService(catalog, new FakeRunner(dropped), { statementTimeoutMs: 10, onSqlError: (e) => seen.push(e.message) });
+    await expect(svc.query({ client_id: 'c', entity: 'fiis_precos', params: P() })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(seen).toEqual([]);
+  });
+
+  it('the Postgres runner repeats a read-only statement once when the server dropped its connection', async () => {
+    let attempts = 0;
+    const queries: string[] = [];
+    const ds = {
+      createQueryRunner: () => ({
+        connect: async () => undefined,
+        release: async () => undefined,
+        query: async (sql: string) => {
+          queries.push(sql);
+          if (sql.startsWith('BEGIN') && ++attempts === 1) throw new Error('Connection terminated unexpectedly');
+          return sql === 'SELECT 1' ? [{ n: 1 }] : [];
+        },
+      }),
+    } as unknown as DataSource;
+    await expect(new PgSqlRunner(ds).run('SELECT 1', [], 100)).resolves.toEqual([{ n: 1 }]);
+    expect(attempts).toBe(2);
+    const failing = {
+      createQueryRunner: () => ({
+        connect: async () => undefined,
+        release: async () => undefined,
+        query: async () => {
+          throw new Error('syntax error');
+        },
+      }),
+    } as unknown as DataSource;
+    await expect(new PgSqlRunner(failing).run('SELECT 1', [], 100)).rejects.toThrow('syntax error');
   });
 
   it('unknown entities are rejected in Portuguese', async () => {

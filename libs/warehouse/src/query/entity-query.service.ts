@@ -1,4 +1,7 @@
 import type { DataSource } from 'typeorm';
+import { ConstantBackoff, handleWhen, retry } from 'cockatiel';
+import { isConnectionLost } from '@cota/messaging';
+import { sqlFailure } from './sql-failure';
 import { Column, CotaError, QueryParams, QueryResult } from '@cota/contracts';
 import { EntityCatalog } from '@cota/catalog';
 import { buildEntityQuery } from './query-builder';
@@ -7,6 +10,9 @@ import { buildEntityQuery } from './query-builder';
 export interface SqlRunner {
   run(sql: string, values: unknown[], timeoutMs: number): Promise<Array<Record<string, unknown>>>;
 }
+
+/** A read-only statement is safe to repeat: a connection the server dropped (restart, terminated backend) gets one more try on a fresh one. */
+const ONCE_MORE_ON_A_DROPPED_CONNECTION = retry(handleWhen(isConnectionLost), { maxAttempts: 1, backoff: new ConstantBackoff(50) });
 
 /** Postgres (real or PGlite) runner: a read-only transaction with its own statement timeout. */
 export class PgSqlRunner implements SqlRunner {
@@ -18,6 +24,10 @@ export class PgSqlRunner implements SqlRunner {
    * largest CPU cost). Works on real Postgres and on PGlite.
    */
   async run(sql: string, values: unknown[], timeoutMs: number): Promise<Array<Record<string, unknown>>> {
+    return ONCE_MORE_ON_A_DROPPED_CONNECTION.execute(() => this.runOnce(sql, values, timeoutMs));
+  }
+
+  private async runOnce(sql: string, values: unknown[], timeoutMs: number): Promise<Array<Record<string, unknown>>> {
     // An integer we compute, never request input: safe to inline (SET takes no parameters).
     const timeout = Math.max(1, Math.floor(timeoutMs));
     const q = this.ds.createQueryRunner();
@@ -84,11 +94,9 @@ export class EntityQueryService {
       raw = rows;
       if (built.leftOut) leftOut = Number(out[0]?.n ?? 0);
     } catch (e) {
-      const err = e as Error & { code?: string; driverError?: { code?: string } };
-      const code = err.code ?? err.driverError?.code;
-      if (code === '57014') throw new CotaError('TIMEOUT', 'A consulta demorou mais que o permitido. Tente um período menor.');
-      this.opts.onSqlError?.(err, def.entity);
-      throw new CotaError('INTERNAL', 'Não foi possível consultar a base de dados agora.');
+      const failure = sqlFailure(e);
+      if (failure.code === 'INTERNAL') this.opts.onSqlError?.(e as Error, def.entity);
+      throw failure;
     }
     const truncated = raw.length > built.cap;
     // A list cut at its limit says how many rows it had ("10 de 18"): counted only then.

@@ -1,3 +1,4 @@
+import { sqlFailure } from './sql-failure';
 import type { MeasureAgg, MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { CotaError } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
@@ -423,10 +424,9 @@ export class MeasureQueryService {
     try {
       return await this.runner.run(sql, values, this.opts.statementTimeoutMs);
     } catch (e) {
-      const err = e as Error & { code?: string };
-      if (err.code === '57014') throw new CotaError('TIMEOUT', 'A consulta demorou mais que o permitido. Tente um período menor.');
-      this.opts.onSqlError?.(err, String(values[0] ?? ''));
-      throw new CotaError('INTERNAL', 'Não foi possível consultar a base de dados agora.');
+      const failure = sqlFailure(e);
+      if (failure.code === 'INTERNAL') this.opts.onSqlError?.(e as Error, String(values[0] ?? ''));
+      throw failure;
     }
   }
 
