@@ -78,6 +78,17 @@ describe("the issue's examples", () => {
     expect(tie.text).toContain('R$ 1,10 em todos os 12 meses, sem um mês de maior valor');
   });
 
+  it("the best and the worst day of a year: each day's move from the close before it, over the whole year (opbrreit ifix.csv)", async () => {
+    // 05/12/2024: 2.965,49 over 3.023,45 (04/12) = -1,92%; 23/12/2024: 3.020,57 over 2.946,66 (20/12) = +2,51%.
+    const worst = await answer('qual o dia que o ifix mais caiu em 2024?');
+    expect(worst.text).toContain('O pior dia do IFIX em 2024 foi 05/12/2024: -1,92% (de 3.023,45 pontos em 04/12/2024 para 2.965,49 pontos em 05/12/2024).');
+    const best = await answer('e o melhor?', worst.plan);
+    expect(best.text).toContain('O melhor dia do IFIX em 2024 foi 23/12/2024: +2,51%');
+    // (a day's move is no month's: "a maior alta diária" reads the days)
+    const daily = await answer('qual foi a maior alta diaria do ifix em 2024?');
+    expect(daily.text).toContain('23/12/2024');
+  });
+
   it('follow-ups edit the previous question: "e em abril?", "e do HGLG11?"', async () => {
     const march = await answer('preço do XPML11 em março de 2024');
     const april = await answer('e em abril?', march.plan);

@@ -34,10 +34,10 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function answer(question: string): Promise<string> {
+async function answer(question: string, client = 'cliente-demo-1'): Promise<string> {
   const plan = planner.planDeterministic(question);
   expect({ question, kind: plan.kind }).toEqual({ question, kind: 'measure' });
-  const result = await measures.compute(plan.question!, 'cliente-demo-1');
+  const result = await measures.compute(plan.question!, client);
   return (await narrator.narrate(narrateRequest({ question, kind: 'measure', entity: plan.entity, measure: result, question_spec: plan.question }))).answer;
 }
 
@@ -54,5 +54,22 @@ describe("the client's positions at the last close", () => {
   ])('%s', async (question, expected) => {
     const text = await answer(question);
     for (const e of expected) expect(text).toContain(e);
+  });
+});
+
+describe('what the client paid, fund by fund and for a fund sold since', () => {
+  it('"quanto investi por fundo?" is one cost per fund held (17 055,00 + 3 288,40 for HGLG11)', async () => {
+    const text = await answer('quanto investi por fundo?');
+    for (const e of ['HGLG11', 'R$ 20.343,40', 'KNRI11', 'R$ 16.020,00', 'XPML11', 'R$ 7.829,60', 'VISC11', 'R$ 8.104,00']) expect(text).toContain(e);
+  });
+
+  it('"quanto gastei comprando HGLG11?" sums its purchases', async () => {
+    expect(await answer('quanto gastei comprando HGLG11?')).toContain('R$ 20.343,40');
+  });
+
+  it('what was paid for the XPIN11, sold in full since (70 × 84,29), says it is no longer held', async () => {
+    const text = await answer('quanto eu tinha pago no XPIN11?', 'cliente-demo-3');
+    expect(text).toContain('R$ 5.900,30');
+    expect(text).toContain('não tem mais cotas');
   });
 });

@@ -199,9 +199,11 @@ export const MeasureCatalogSchema = z
      * "o melhor mês do IFIX em 2023", "em que mês o IFIX mais caiu": the group (month, year) asked for by its
      * unit ("qual mês", "melhor mês"), and the words of the direction its own figure is picked by.
      */
-    group_extreme: z.object({ units: z.object({ month: Words, year: Words }), max: Words, min: Words }).strict(),
+    group_extreme: z.object({ units: z.object({ day: Words, month: Words, year: Words }), max: Words, min: Words }).strict(),
     /** "quando eu comprei o HGLG11?": a flow asked when, with nothing else asked of it, lists its rows with their dates. */
     dates_asked: Words,
+    each_fund: Words,
+    per_share_words: Words,
     /** The client's positions: a fund measure asked of "meus fundos" is asked of each, weighted by value for averages. */
     portfolio: z.object({ table: Ident, client_column: Ident, ticker_column: Ident, weight_column: Ident }).strict(),
     /** The measure an entity answer stands for when its question named none (for follow-ups to edit). */
@@ -235,8 +237,12 @@ export interface MeasureCatalog {
   aggregations: Record<MeasureAgg, string[]>;
   group_by: { month: string[]; year: string[] };
   compare: { max: string[]; min: string[] };
-  group_extreme: { units: { month: string[]; year: string[] }; max: string[]; min: string[] };
+  group_extreme: { units: { day: string[]; month: string[]; year: string[] }; max: string[]; min: string[] };
   dates_asked: string[];
+  /** "quanto recebi de cada fii": the client's own figure fund by fund, one line each. */
+  each_fund: string[];
+  /** "quanto foi por cota?" after the client's own figure: its fund measure per share (`per_share_measure`). */
+  per_share_words: string[];
   entity_defaults: Record<string, string>;
   portfolio: { table: string; client_column: string; ticker_column: string; weight_column: string };
 }

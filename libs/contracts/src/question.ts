@@ -89,7 +89,7 @@ export const StructuredQuestion = z.object({
   /** Further aggregations asked together ("maior e menor", "primeiro e último", "quantos e quanto no total"). */
   also: z.array(MeasureAgg).max(4).default([]),
   period: PeriodSpec.nullable(),
-  group_by: z.enum(['month', 'year']).nullable(),
+  group_by: z.enum(['day', 'month', 'year']).nullable(),
   /** "qual é maior/melhor/paga mais": the comparison names a winner by this order. */
   compare: z.enum(['max', 'min']).nullable(),
   /**
@@ -99,6 +99,8 @@ export const StructuredQuestion = z.object({
   /** "se eu tivesse 500 cotas do HGLG11": a holding said; a per-share figure is also said for that many shares. */
   shares: z.number().int().positive().max(100_000_000).optional(),
   extreme_group: z.boolean().optional(),
+  /** "quanto recebi de cada fii": the client's own measure, one figure per fund held (not the portfolio's rows). */
+  each_fund: z.boolean().optional(),
   /** "em quantos meses o IPCA passou de 1%": the values counted are those above/below a level. */
   condition: z
     .object({ op: z.enum(['gt', 'lt']), value: z.number() })
@@ -186,7 +188,7 @@ export const MeasureResult = z.object({
   unit: MeasureUnit,
   /** Unit of the aggregate when it differs from the measure's (a price's variation is a percentage). */
   value_unit: MeasureUnit,
-  group_by: z.enum(['month', 'year']).nullable(),
+  group_by: z.enum(['day', 'month', 'year']).nullable(),
   /** `agg` picked the month (year) whose own figure is the extreme; `values[].rows` are those figures. */
   extreme_group: z.boolean().optional(),
   /** What to say when a fallback measure answered (the catalog's note, pt-BR). */

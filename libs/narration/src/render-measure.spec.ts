@@ -418,3 +418,23 @@ describe('the best or worst month, trades listed, the source figure beside', () 
     );
   });
 });
+
+describe("the client's money fund by fund", () => {
+  const october = { kind: 'range' as const, from: '2024-10-01', to: '2024-10-31', grain: 'month' as const };
+  const fund = (id: string, v: number) =>
+    value({ subject: { kind: 'fund', id }, value: v, count: 1, start: null, end: null, sources: ['dashbord'], period: { from: '2024-10-01', to: '2024-10-31' } });
+  const received = (values: MeasureResult['values']) =>
+    result({ measure: 'received', entity: 'client_fiis_dividends_evolution', agg: 'total', unit: 'brl', value_unit: 'brl', values });
+  const q = { ...question, subjects: [{ kind: 'portfolio' as const, id: 'PORTFOLIO' }], measure: 'received', agg: 'total' as const, period: october };
+
+  it('says what the funds come to together, once (132,00 + 120,00 + 73,60 + 64,00)', () => {
+    const text = renderMeasure(received([fund('HGLG11', 132), fund('KNRI11', 120), fund('XPML11', 73.6), fund('VISC11', 64)]), q);
+    expect(text).toContain('Somando os 4 fundos: R$ 389,60.');
+  });
+
+  it('says no total of a fund measure per share, nor one with a fund missing its value', () => {
+    const perShare = result({ measure: 'dividend', entity: 'fiis_dividendos', agg: 'total', unit: 'brl', value_unit: 'brl', values: [fund('HGLG11', 1.1), fund('KNRI11', 1)] });
+    expect(renderMeasure(perShare, { ...q, measure: 'dividend' })).not.toContain('Somando');
+    expect(renderMeasure(received([fund('HGLG11', 132), value({ subject: { kind: 'fund', id: 'KNRI11' }, value: null })]), q)).not.toContain('Somando');
+  });
+});

@@ -11,7 +11,10 @@ type Unit = MeasureResult['unit'];
  * the measure catalog's vocabulary (policies/measures.yaml), never restated here.
  */
 export type MeasureWords = Readonly<
-  Record<string, Pick<MeasureDef, 'answer_name' | 'row_noun'> & Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close' | 'plausible' | 'published' | 'per_share'>>>
+  Record<
+    string,
+    Pick<MeasureDef, 'answer_name' | 'row_noun'> & Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close' | 'plausible' | 'published' | 'per_share' | 'subject' | 'kind'>>
+  >
 >;
 
 const nameOf = (words: MeasureWords, measure: string) => words[measure]?.answer_name ?? measure;
@@ -159,6 +162,15 @@ function inCompareOrder(values: MeasureValue[], question: StructuredQuestion | n
   return [...values].sort((a, b) => (a.value === null ? 1 : b.value === null ? -1 : compare === 'max' ? b.value - a.value : a.value - b.value));
 }
 
+/** "quanto recebi deles em outubro?": the client's own money fund by fund also comes to a total, said once. */
+function ownTotalOfFunds(r: MeasureResult, words: MeasureWords): string | null {
+  const def = words[r.measure];
+  if (def?.subject !== 'portfolio' || def.kind !== 'flow' || r.agg !== 'total' || r.value_unit !== 'brl' || r.values.length < 2) return null;
+  if (!r.values.every((v) => v.subject.kind === 'fund' && v.value !== null)) return null;
+  const cents = r.values.reduce((a, v) => a + Math.round(v.value! * 100), 0);
+  return `Somando os ${r.values.length} fundos: ${formatIn('brl', cents / 100)}.`;
+}
+
 export function renderMeasure(result: MeasureResult, question: StructuredQuestion | null, words: MeasureWords): string {
   if (result.measure === 'panel') return renderPanel(result, question, words);
   const name = nameOf(words, result.measure);
@@ -177,6 +189,8 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
     const verb = question.compare === 'max' ? 'maior' : 'menor';
     parts.push(w ? `Entre eles, o ${verb} valor é ${subjectOf(w)}.`.replace('é do', 'é o do') : `Não há um ${verb} valor: os valores empatam ou faltam dados.`);
   }
+  const sum = ownTotalOfFunds(result, words);
+  if (sum) parts.push(sum);
   if (result.values.some((v) => v.adjusted && v.value !== null)) {
     parts.push(
       result.agg === 'variation'
@@ -418,14 +432,16 @@ function extremeSentence({ r, v, name, who, when, val, at, words }: Said): strin
   return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}${recordDate}${paidOn}.`;
 }
 
+const GROUP_UNIT = { day: 'dia', month: 'mês', year: 'ano' } as const;
+
 /** "O melhor mês do IFIX em 2023 foi maio de 2023: +5,43% (de ... para ...)"; a flow's: "... somaram mais em dezembro de 2024". */
 function extremeGroupSentence({ r, v, name, who, when }: Said): string {
-  const unit = r.group_by === 'year' ? 'ano' : 'mês';
-  const groupOf = (d: string) => (r.group_by === 'year' ? d.slice(0, 4) : formatMonthYear(d));
+  const unit = GROUP_UNIT[r.group_by ?? 'month'];
+  const groupOf = (d: string) => (r.group_by === 'year' ? d.slice(0, 4) : r.group_by === 'day' ? formatDate(d) : formatMonthYear(d));
   const group = groupOf(v.date!);
   const tied = v.matched && v.matched.length > 1 ? v.matched : null;
   if (tied) {
-    const which = tied.length === v.rows.length ? `todos os ${tied.length} ${r.group_by === 'year' ? 'anos' : 'meses'}` : joinPt(tied.map(groupOf));
+    const which = tied.length === v.rows.length && r.group_by !== 'day' ? `todos os ${tied.length} ${unit === 'ano' ? 'anos' : 'meses'}` : joinPt(tied.map(groupOf));
     if (v.start && v.end)
       return `${cap(bare(v.subject))}${when} teve a mesma variação, ${signed(v.value)}, em ${which}: não há um ${r.agg === 'max' ? 'melhor' : 'pior'} ${unit} único.`;
     return `${cap(name)} ${who}${when} ${plural(name) ? 'foram' : 'foi'} de ${formatIn(r.unit, v.value)} em ${which}, sem um ${unit} de ${r.agg === 'max' ? 'maior' : 'menor'} valor.`;

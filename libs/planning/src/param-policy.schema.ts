@@ -119,6 +119,8 @@ export const ParamPolicySchema = z
          * measure ("quais fiis de hotel existem?"): the biggest funds first.
          */
         segment_order: z.string().min(1),
+        /** "o KNIP11 é de papel?": a segment or type said of a named fund, nothing else asked, is answered by its registry. */
+        class_of_fund_entity: z.string().min(1),
         /**
          * Metrics without a rank column ("ranking por P/VP"): ranked by ordering `entity` on `order_by`
          * across funds, ascending or descending by the question's words, else `order`.

@@ -312,6 +312,15 @@ export class ParamInference {
     if (tickerCount === 0) p.agg = 'list';
   }
 
+  /** The segment or type of fund the words name ("papel", "logística"), whatever else is said; null when none. */
+  classSaid(q: AnalysedQuestion): string | null {
+    for (const key of ['sector', 'fund_type'] as const) {
+      const hit = this.filters[key].find((v) => v.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 0)));
+      if (hit) return hit.value;
+    }
+    return null;
+  }
+
   /** The entity's filters the words name (the indicator, the currency, the segment). */
   private readFilters(q: AnalysedQuestion, spec: EntityParamsSpec, p: QueryParams, tickerCount: number): void {
     for (const key of spec.filters) {

@@ -44,7 +44,13 @@ export function containsPhrase(stems: readonly string[], phrase: readonly string
   return false;
 }
 
-/** `containsPhrase` after an O(1) check that the phrase's first word occurs at all. */
+/** Articles, prepositions and conjunctions: a phrase made only of them has nothing to anchor a gap ("o que é" is not in "o que eu vendi e"). */
+const FUNCTION_STEMS = new Set(
+  ['o', 'a', 'os', 'as', 'que', 'q', 'e', 'eh', 'de', 'do', 'da', 'dos', 'das', 'em', 'no', 'na', 'nos', 'nas', 'um', 'uma', 'se', 'por', 'pra', 'para', 'com', 'ao'].map(stem),
+);
+
+/** `containsPhrase` after an O(1) check that the phrase's first word occurs at all; a phrase of function words only matches as said. */
 export function hasPhrase(words: readonly string[], wordSet: ReadonlySet<string>, phrase: readonly string[], maxGap: number, atStart = false): boolean {
-  return phrase.length > 0 && wordSet.has(phrase[0]) && containsPhrase(words, phrase, maxGap, atStart);
+  if (phrase.length === 0 || !wordSet.has(phrase[0])) return false;
+  return containsPhrase(words, phrase, phrase.every((w) => FUNCTION_STEMS.has(w)) ? 0 : maxGap, atStart);
 }

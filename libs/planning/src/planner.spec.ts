@@ -520,6 +520,31 @@ describe('Planner (deterministic)', () => {
       expect(plan('o knri11 é papel ou tijolo?').params).toMatchObject({ ticker: 'KNRI11', filters: {} });
     });
 
+    it('a segment or type said of a named fund ("o KNIP11 é de papel?") is answered by its registry, even where the word names other rows', () => {
+      expect(plan('o KNIP11 é de papel?')).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro', params: { ticker: 'KNIP11', filters: {} } });
+      expect(plan('o HGLG11 é de shopping?')).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro', params: { ticker: 'HGLG11' } });
+      expect(plan('ele é um fundo de logistica?')).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro' });
+      // (asking about its properties is still its properties)
+      expect(plan('o XPML11 tem imoveis de shopping?').entity).toBe('fiis_imoveis');
+    });
+
+    it('a phrase of function words only ("o que é") matches as said, never across other words ("o que eu vendi e quando?")', () => {
+      expect(plan('o que eu vendi e quando?')).toMatchObject({ kind: 'measure', question: { measure: 'shares_sold' } });
+      expect(plan('o que é p/vp?').kind).toBe('concept');
+    });
+
+    it('the extreme day of a year: "o dia em que mais caiu", "a maior alta diária"', () => {
+      expect(plan('qual o dia que o ifix mais caiu em 2024?').question).toMatchObject({ agg: 'min', group_by: 'day', extreme_group: true });
+      expect(plan('qual foi a maior alta diaria do HGLG11 em 2024?').question).toMatchObject({ measure: 'price', agg: 'max', group_by: 'day' });
+      expect(plan('qual o pior mes do ifix em 2024?').question).toMatchObject({ group_by: 'month' });
+    });
+
+    it('what the client paid: on average per share, and in purchases (also for a fund sold since)', () => {
+      expect(plan('paguei quanto em media no XPML11?').question).toMatchObject({ measure: 'avg_price', subjects: [{ id: 'XPML11' }] });
+      expect(plan('quanto gastei comprando HGLG11?').question).toMatchObject({ measure: 'bought_amount', agg: 'total' });
+      expect(plan('quanto eu tinha pago no XPIN11?').question).toMatchObject({ measure: 'invested', subjects: [{ id: 'XPIN11' }] });
+    });
+
     it('an index or a currency over months is how it moved; "mais caro" is the maximum', () => {
       expect(plan('ibov no 2º tri de 2024').question).toMatchObject({ measure: 'index_points', agg: 'variation' });
       expect(plan('euro mais caro de 2025, qual foi e quando?').question).toMatchObject({ measure: 'fx_rate', agg: 'max' });

@@ -68,6 +68,10 @@ export interface PlanOptions {
 /** Words of a share of the portfolio ("peso de cada fundo", "quanto por cento da carteira"). */
 const SHARE_WORDS = /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/;
 
+/** "o KNIP11 é de papel?", "ele é um fundo de logística?": the question's shape when a class is asked of a fund. */
+const IS_OF_A_CLASS =
+  /^(?:o |a )?(?:[a-z]{4}1[0-9] |ele |ela |esse fundo |este fundo |esse fii |este fii )?(?:e|eh|seria|sera) (?:um |uma )?(?:fii |fundo |fundo imobiliario )?(?:de |do |da )?[a-z ]{3,40}$/;
+
 export class Planner {
   private tickers: TickerIndex;
   private names: FundNameIndex | null = null;
@@ -603,9 +607,10 @@ export class Planner {
     // talking about a fund is about that fund, unless it asks which fund ("qual fii comprar?").
     const conversationFund = (opts.previousTickers?.length ?? 0) > 0 || !!opts.previousQuestion?.subjects.some((s) => s.kind === 'fund');
     const asksWhich = /(?:^| )(?:qual|quais|onde|em que|em qual|algum|alguma|fii|fiis|fundos)(?= |$)/.test(q.normalized);
+    // ("meus fiis de shopping", "minha carteira" are several funds: the note, not one fund's overview)
     const pointsAtFund =
       q.tickers.tickers.length > 0 ||
-      /(?:^| )(?:dele|dela|nele|nela|desse|deste|esse|este|meu|minhas?|meus)(?= |$)(?! (?:mes|ano|semestre|trimestre|momento|dia|semana)(?: |$))/.test(q.normalized) ||
+      /(?:^| )(?:dele|dela|nele|nela|desse|deste|esse|este|meu|minha)(?= |$)(?! (?:mes|ano|semestre|trimestre|momento|dia|semana|carteira)(?: |$))/.test(q.normalized) ||
       (conversationFund && !asksWhich);
     if (!pointsAtFund) {
       const res = this.special(q, 'smalltalk', 'advice', { smalltalk: 'advice' }, `request for a recommendation ("${phrase}"), no fund named: Cota does not recommend${suffix}`);
@@ -758,6 +763,15 @@ export class Planner {
         reason: `${segment.ranked ? SEGMENT_RANKED : SEGMENT_LIST}: ${segment.entity} ordered by ${segment.params.params.order_by} (features: ${activeFeatures})${suffix}`,
       });
     }
+    // ("o HGLG11 é de shopping?" asks its class even where "shopping" also names another entity's rows)
+    const classOf = best.score > 0 && accepted && !IS_OF_A_CLASS.test(q.normalized) ? null : this.classOfFund(q, features);
+    if (classOf) {
+      return this.respond(q, 'entity', classOf.params.entity, classOf.params.entity, classOf.inferred, {
+        ...base,
+        accepted: true,
+        reason: `a segment or type said of the fund (${classOf.said}): its registry, ${classOf.params.entity} (features: ${activeFeatures})${suffix}`,
+      });
+    }
     if (best.score <= 0) {
       return this.respond(q, 'unknown', 'unknown', null, null, { ...base, accepted: false, reason: `no entity matched (features: ${activeFeatures})${suffix}` });
     }
@@ -785,6 +799,15 @@ export class Planner {
    * "quais fiis de hotel existem?", "tem fii de agência bancária?": funds in general and a segment or
    * type, with no fund and no entity's own words, list that segment's funds (biggest first). Null otherwise.
    */
+  /** "o KNIP11 é de papel?", "ele é de logística?": a segment or type said of one fund, nothing else asked; its registry says which it is. */
+  private classOfFund(q: AnalysedQuestion, features: ReadonlySet<string>): { params: { entity: string }; inferred: InferredParams; said: string } | null {
+    if (q.tickers.tickers.length === 0 && !features.has('fund_reference')) return null;
+    const params = this.opts.policies.params;
+    const entity = params.spec.ranking.class_of_fund_entity;
+    const said = params.classSaid(q);
+    return said ? { params: { entity }, inferred: params.infer(q, entity, q.original), said } : null;
+  }
+
   private segmentList(q: AnalysedQuestion, features: ReadonlySet<string>): { entity: string; params: InferredParams; ranked: boolean } | null {
     if (q.tickers.tickers.length > 0 || !(features.has('ranking_scope') || features.has('fii_word'))) return null;
     const params = this.opts.policies.params;

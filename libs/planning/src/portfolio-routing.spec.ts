@@ -49,4 +49,9 @@ describe('portfolio questions', () => {
   it('still reads "devo vender" as a request for a verdict', () => {
     expect(planner.planDeterministic('devo vender o hglg11?').advice).toBe(true);
   });
+
+  it('a verdict asked of several of the client’s funds is the plain note, not one fund’s overview that asks which fund', () => {
+    expect(planner.planDeterministic('devo vender meus fiis de shopping? me fala sim ou nao')).toMatchObject({ kind: 'smalltalk', advice: true });
+    expect(planner.planDeterministic('devo vender meu HGLG11?')).toMatchObject({ kind: 'entity', entity: 'fii_overview', advice: true });
+  });
 });

@@ -44,6 +44,30 @@ describe('TurnReader', () => {
     expect([sheet.entity, sheet.params.ticker]).toEqual(['fiis_cadastro', 'PVBI11']);
   });
 
+  it('reads a turn that means nothing alone against the conversation: the client’s positions, what it received', async () => {
+    const positions = state({ last_entity: 'client_fiis_positions', last_tickers: [], last_list: ['KNIP11', 'KNHY11', 'HGCR11'] });
+    const most = await reader.read('qual tem mais cotas?', positions);
+    expect(most.question).toMatchObject({ subjects: [{ kind: 'portfolio' }], measure: 'shares_held', compare: 'max' });
+    const received = state({
+      last_entity: 'client_fiis_dividends_evolution',
+      last_tickers: ['KNIP11'],
+      last_question: {
+        subjects: [{ kind: 'fund', id: 'KNIP11' }],
+        measure: 'received',
+        agg: 'total',
+        also: [],
+        period: { kind: 'range', from: '2024-04-01', to: '2024-04-30', grain: 'month' },
+        group_by: null,
+        compare: null,
+        condition: null,
+      },
+    });
+    const perShare = await reader.read('quanto foi por cota?', received);
+    expect(perShare.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'KNIP11' }], measure: 'dividend_paid', period: { from: '2024-04-01' } });
+    // (still nothing with nothing to read it against)
+    expect((await reader.read('qual tem mais cotas?', null)).kind).not.toBe('measure');
+  });
+
   it("reads a sale's follow-ups in its family, and 'dele' as the one fund the portfolio's answer came from", async () => {
     const sold = state({
       turn_index: 2,

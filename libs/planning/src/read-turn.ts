@@ -108,7 +108,8 @@ export class TurnReader {
     if (continued) return this.withFunds(continued, state);
     // A turn not decided alone ("quantas cotas de HGLG11?": the position or the fund's issued shares) is read
     // against the conversation too, which may decide it (after "quais fundos eu tenho", the position).
-    const undecided = first.kind === 'clarification' && !first.planner.accepted;
+    // (nor is one read as nothing alone: "qual tem mais cotas?" after the client's positions, "quanto foi por cota?" after what it received)
+    const undecided = (first.kind === 'clarification' && !first.planner.accepted) || first.kind === 'unknown';
     // After a question of a measure family, its words read as the family's ("a que preço?", "lucro ou prejuízo?" after a sale).
     const inFamily = this.planner.familyOf(state?.last_question?.measure) !== null && first.kind !== 'tool';
     // A narrowing after a list of funds answered ("filtra só os de shopping") narrows that list, whatever tool its verb names.

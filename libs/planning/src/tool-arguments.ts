@@ -17,6 +17,8 @@ const PRESENT_VALUE = /\b(valor presente|vale(m)? hoje|valeria(m)? hoje|trazer a
 // (and the words of fund data: "top 3 menor p/vp do mercado" is a ranking, not R$ 3 at the market)
 const FUND_WORDS =
   /\b(fii|fiis|fundo|fundos|ifix|cota|cotas|segmento|segmentos|imobiliarios?|dele|dela|deles|delas|nele|nela|neles|nelas|ele|ela|eles|elas|posicoes|posicao|carteira|top|ranking|p\/vp|pvp|dy|yield|proventos|valor de mercado|maiores|menores|melhores|piores)\b/;
+/** A trade the conversation is about ("quanto ganhei com essa venda?"): the client's FII sale, not a personal expense or income. */
+const THAT_TRADE = /\b(?:essa|dessa|nessa|esta|desta|nesta|aquela|daquela) (?:venda|compra|operacao)\b/;
 /** FII income is portfolio data ("quanto recebi de dividendos?"): never a question about personal transactions. */
 const INCOME_FROM_FUNDS = /\b(dividendos?|proventos?|rendimentos?|amortiza\w*|jcp)\b/;
 /** FII income is portfolio data ("quanto recebi de dividendos"), not a personal-finance category to query. */
@@ -84,6 +86,7 @@ export function toolByArguments(question: string, policy: ToolGatePolicy, hasTic
     !has('money') &&
     !has('rate') &&
     !FUND_WORDS.test(text) &&
+    !THAT_TRADE.test(text) &&
     categoryOf() !== 'investimentos' &&
     !INCOME_FROM_FUNDS.test(text)
   ) {

@@ -130,7 +130,7 @@ function measureCharts(reply: AskReply, values: MeasureValueLike[], catalog: Mea
   return [];
 }
 
-function seriesChart(info: MeasureInfo, values: MeasureValueLike[], groupBy: 'month' | 'year' | null): ChartSpec {
+function seriesChart(info: MeasureInfo, values: MeasureValueLike[], groupBy: 'day' | 'month' | 'year' | null): ChartSpec {
   const allRows = values.flatMap((v) => v.rows ?? []);
   const monthly =
     groupBy === 'month' || values.some((v) => v.grain === 'month') || info.kind === 'flow' || (allRows.length > 0 && allRows.every((r) => /^\d{4}-\d{2}-01$/.test(r.date)));

@@ -102,7 +102,7 @@ export function describeQuestion(q: StructuredQuestion | null | undefined, measu
   out.push(['Medida', q.measure ? (measures[q.measure]?.label ?? q.measure.replace(/_/g, ' ')) : 'nenhuma (os dados completos)']);
   if (q.agg) out.push(['Agregação', [q.agg, ...(q.also ?? [])].map((a) => AGG[a] ?? a).join(' + ')]);
   out.push(['Período', describePeriod(q.period)]);
-  if (q.group_by) out.push(['Agrupado por', q.group_by === 'month' ? 'mês' : 'ano']);
+  if (q.group_by) out.push(['Agrupado por', q.group_by === 'day' ? 'dia' : q.group_by === 'month' ? 'mês' : 'ano']);
   if (q.compare) out.push(['Comparação', q.compare === 'max' ? 'qual é maior' : 'qual é menor']);
   if (q.condition) out.push(['Condição', `${q.condition.op === 'gt' ? 'acima de' : 'abaixo de'} ${formatNumber(q.condition.value, 2, true)}`]);
   return out;

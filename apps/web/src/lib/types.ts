@@ -32,7 +32,7 @@ export interface StructuredQuestion {
   agg?: string | null;
   also?: string[];
   period?: PeriodSpec | null;
-  group_by?: 'month' | 'year' | null;
+  group_by?: 'day' | 'month' | 'year' | null;
   compare?: 'max' | 'min' | null;
   condition?: { op: 'gt' | 'lt'; value: number } | null;
 }

@@ -323,3 +323,55 @@ describe('a follow-up of an entity answer edits its parameters', () => {
     expect(editEntityParams(null, { sector: 'Shoppings' }, { ...base, filters: { fund_type: 'Tijolo' } }).filters).toEqual({ fund_type: 'Tijolo' });
   });
 });
+
+describe('the client’s own figures, fund by fund', () => {
+  it('"quanto recebi de cada fii" is one total per fund held, kept by "e em 2023?", and "qual pagou mais?" picks among them', () => {
+    const [each, year, which, fund] = converse('quanto recebi de cada fii no segundo semestre de 2024?', 'e em 2023?', 'qual pagou mais?', 'e o XPML11, quanto foi?');
+    expect(each.question).toMatchObject({ subjects: [{ kind: 'portfolio' }], measure: 'received', agg: 'total', each_fund: true, compare: null });
+    expect(year.question).toMatchObject({ measure: 'received', each_fund: true, period: { from: '2023-01-01', to: '2023-12-31' } });
+    expect(which.question).toMatchObject({ subjects: [{ kind: 'portfolio' }], measure: 'received', compare: 'max' });
+    expect(fund.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'XPML11' }], measure: 'received', agg: 'total' });
+  });
+
+  it('"por fundo" says the same; a fund measure or a named fund is no per-fund reading of the client', () => {
+    expect(planner.planDeterministic('quanto investi por fundo?').question).toMatchObject({ measure: 'invested', each_fund: true });
+    expect(planner.planDeterministic('quanto recebi de dividendos em 2024?').question?.each_fund).toBeUndefined();
+    expect(planner.planDeterministic('quanto recebi do HGLG11 em 2024?').question?.each_fund).toBeUndefined();
+  });
+
+  it('"em qual coloquei mais dinheiro?" and "qual fundo pagou mais nesse mês?" pick among the client’s funds', () => {
+    const [, which] = converse('quanto recebi de dividendos em 2024?', 'em qual coloquei mais dinheiro?');
+    expect(which.question).toMatchObject({ subjects: [{ kind: 'portfolio' }], measure: 'invested', compare: 'max' });
+    const [, , month] = converse('quanto recebi de dividendos em dezembro de 2024?', 'e em janeiro de 2025?', 'qual fundo pagou mais nesse mes?');
+    expect(month.question).toMatchObject({ subjects: [{ kind: 'portfolio' }], measure: 'received', compare: 'max', period: { from: '2025-01-01', to: '2025-01-31' } });
+    // (which month, not which fund)
+    const [, months] = converse('quanto recebi de dividendos em 2024?', 'em qual mes recebi mais?');
+    expect(months.question?.compare ?? null).toBeNull();
+  });
+});
+
+describe('between two answers', () => {
+  it('"entre essas duas datas" after a day and a year’s end spans from the one close to the other (the base is the last close before the span)', () => {
+    const [, , between] = converse('ifix em 30/06/2025', 'e no fim de 2024?', 'quanto subiu entre essas duas datas?');
+    expect(between.question).toMatchObject({ subjects: [{ id: 'IFIX' }], agg: 'variation', period: { kind: 'range', from: '2025-01-01', to: '2025-06-30' } });
+  });
+});
+
+describe('what a follow-up says of its own', () => {
+  it('"e o cdi de julho de 2023?" after the Selic of a day is what the CDI accumulated there, not the day’s rate kept', () => {
+    const [, , cdi] = converse('selic hoje ta em quanto?', 'e em 15/06/2023?', 'e o cdi de julho de 2023?');
+    expect(cdi.question).toMatchObject({ subjects: [{ id: 'CDI' }], agg: 'accumulated', period: { from: '2023-07-01', to: '2023-07-31' } });
+  });
+
+  it('"e a selic no fim desse mês?" after what the CDI accumulated is the rate at the month’s end', () => {
+    const [, selic] = converse('quanto rendeu o cdi em agosto de 2023?', 'e a selic no fim desse mes?');
+    expect(selic.question).toMatchObject({ subjects: [{ id: 'SELIC' }], agg: 'value', period: { from: '2023-08-01', to: '2023-08-31' } });
+  });
+
+  it('the client’s trades: "a quanto comprei", and "essa venda" is the sale the conversation is about, not a personal income', () => {
+    expect(planner.planDeterministic('a quanto comprei visc11?').question).toMatchObject({ measure: 'buy_price' });
+    expect(planner.planDeterministic('a quanto vendi o xpin11?').question).toMatchObject({ measure: 'sale_price' });
+    const [, gain] = converse('por quanto eu vendi meu xpin11?', 'entao qto ganhei no total com essa venda?');
+    expect(gain.question).toMatchObject({ subjects: [{ id: 'XPIN11' }], measure: 'realized' });
+  });
+});

@@ -56,8 +56,11 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
       changed.push('aggregation');
     }
   } else if (cur.extreme_group) agg = cur.agg;
-  const kept: Pick<StructuredQuestion, 'extreme_group' | 'shares'> = {};
+  const kept: Pick<StructuredQuestion, 'extreme_group' | 'shares' | 'each_fund'> = {};
   if (cur.extreme_group || keepsExtreme) kept.extreme_group = true;
+  // ("e em 2023?" after "quanto recebi de cada fii em 2024?": still fund by fund, unless a total or a pick is asked now)
+  const portfolioKept = subjects.length > 0 && subjects.every((s) => s.kind === 'portfolio');
+  if (cur.each_fund || (prev.each_fund && portfolioKept && measure === prev.measure && !reading.aggNamed && !cur.compare)) kept.each_fund = true;
   // ("e em 2023?" after "se eu tivesse 500 cotas ...": the same holding, while the measure is per share)
   const shares = cur.shares ?? (measure && catalog.measures[measure]?.per_share ? prev.shares : undefined);
   if (shares) kept.shares = shares;
@@ -268,6 +271,12 @@ function editMeasure(edit: FollowUpEdit, subjects: QuestionSubject[]): string | 
     if (cur.measure !== prev.measure) changed.push('measure');
     return cur.measure;
   }
+  // "quanto foi por cota?" after what the client received of a fund: that fund's own figure per share.
+  const perShare = prev.measure ? catalog.measures[prev.measure]?.per_share_measure : undefined;
+  if (reading.cues.includes('per_share') && perShare && subjects.every((s) => s.kind === 'fund')) {
+    changed.push('measure (per share: the fund’s own)');
+    return perShare;
+  }
   // "e quanto ele variou de 09/06 a 25/06?" after its P/VP: a fund's move, asked of a measure that has none, is its price's.
   const moves = (m: MeasureDef | null | undefined) => !!m?.aggregations.includes('variation');
   const series = kind === 'fund' ? defaultMeasureFor(catalog, 'fund', subjects[0].id) : null;
@@ -324,7 +333,8 @@ function editPeriod(edit: FollowUpEdit): Period {
   const ordinal =
     reading.ordinal !== null && !period && prev.period?.kind === 'range' && (prev.period.grain === 'quarter' || prev.period.grain === 'semester') ? prev.period : null;
   if (reading.shift && prev.period?.kind === 'range') {
-    changed.push(`period (the ${reading.shift.unit} ${reading.shift.offset > 0 ? 'after' : 'before'} the previous question's)`);
+    const where = reading.shift.offset === 0 ? 'of' : reading.shift.offset > 0 ? 'after' : 'before';
+    changed.push(`period (the ${reading.shift.unit} ${where} the previous question's)`);
     return shiftPeriod(prev.period, reading.shift);
   }
   if (ordinal && reading.ordinal !== null && (ordinal.grain === 'semester' ? reading.ordinal <= 2 : true)) {
@@ -500,9 +510,11 @@ function betweenTurns(
   sameSubjects: boolean,
   catalog: MeasureCatalog,
 ): StructuredQuestion['period'] {
-  const p = prev.period;
-  if (!sameSubjects || !reading.aggWanted.includes('variation') || p?.kind !== 'range' || earlier?.kind !== 'range') return null;
+  if (!sameSubjects || !reading.aggWanted.includes('variation') || prev.period?.kind !== 'range' || earlier?.kind !== 'range') return null;
   const point = (g: string) => g === 'day' || g === 'month';
+  // ("e no fim de 2024?" asked the value at the year's end: that day is the answer's date)
+  const atEnd = !point(prev.period.grain) && (prev.agg === 'value' || prev.agg === 'last') && earlier.grain === 'day';
+  const p = atEnd ? { ...prev.period, from: prev.period.to, grain: 'day' as const } : prev.period;
   if (!point(p.grain) || p.grain !== earlier.grain || p.from === earlier.from) return null;
   const [a, b] = earlier.from < p.from ? [earlier, p] : [p, earlier];
   // A monthly report's variation starts at the period's first report (measure-query): the span starts there.

@@ -59,7 +59,17 @@ export interface QuestionReading {
 const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceiro: 3, quarto: 4, '1o': 1, '2o': 2, '3o': 3, '4o': 4 };
 
 export type FollowUpCue =
-  'same_period' | 'between_answers' | 'add_subject' | 'include_subject' | 'among_previous' | 'among_list' | 'opener' | 'refers_fund' | 'refers_subject' | 'refers_listed';
+  | 'same_period'
+  | 'between_answers'
+  | 'add_subject'
+  | 'include_subject'
+  | 'among_previous'
+  | 'among_list'
+  | 'opener'
+  | 'refers_fund'
+  | 'refers_subject'
+  | 'refers_listed'
+  | 'per_share';
 
 /** Counted or plural nouns after "entre esses ..." that name dates, not funds ("entre esses dois meses"). */
 const NOT_FUNDS = '(?! (?:meses|datas|dias|anos|periodos|momentos|valores|pagamentos|dividendos)(?= |$))';
@@ -157,9 +167,11 @@ export class QuestionReader {
   private readonly groupWords: Array<{ group: 'month' | 'year'; phrase: Phrase }>;
   private readonly compareWords: Array<{ order: 'max' | 'min'; phrase: Phrase }>;
   /** "qual mês", "melhor mês": a group asked for by its unit; and the words of the direction its figure is picked by. */
-  private readonly groupAsked: Array<{ group: 'month' | 'year'; re: RegExp }>;
+  private readonly groupAsked: Array<{ group: 'day' | 'month' | 'year'; re: RegExp }>;
   private readonly extremeWords: Array<{ order: 'max' | 'min'; phrase: Phrase }>;
   private readonly datesAsked: Phrase[];
+  private readonly eachFundWords: Phrase[];
+  private readonly perShareWords: Phrase[];
 
   constructor(readonly catalog: MeasureCatalog) {
     this.measureWords = Object.values(catalog.measures)
@@ -191,13 +203,19 @@ export class QuestionReader {
     this.aggWords = (Object.entries(catalog.aggregations) as Array<[MeasureAgg, string[]]>).flatMap(([agg, words]) => words.map((w) => ({ agg, phrase: compile(w) })));
     this.groupWords = (Object.entries(catalog.group_by) as Array<['month' | 'year', string[]]>).flatMap(([group, words]) => words.map((w) => ({ group, phrase: compile(w) })));
     const ge = catalog.group_extreme;
-    this.groupAsked = (['month', 'year'] as const).flatMap((group) =>
-      ge.units[group].map((u) => ({ group, re: new RegExp(`(?:^| )(?:(?:qual|que|melhor|pior)(?: foi)?(?: o)? ${u}|o ${u}(?: em)? que)(?= |$)`) })),
+    // ("qual o mês", "o dia em que", and an adjective after the move: "a maior alta diária")
+    this.groupAsked = (['day', 'month', 'year'] as const).flatMap((group) =>
+      ge.units[group].map((u) => ({
+        group,
+        re: new RegExp(`(?:^| )(?:(?:qual|que|melhor|pior)(?: foi)?(?: o)? ${u}|o ${u}(?: em)? que|(?:alta|queda|baixa|subida|variacao|valorizacao|desvalorizacao) ${u})(?= |$)`),
+      })),
     );
     this.extremeWords = (['max', 'min'] as const)
       .flatMap((order) => ge[order].map((w) => ({ order, phrase: compile(w) })))
       .sort((a, b) => b.phrase.text.length - a.phrase.text.length);
     this.datesAsked = catalog.dates_asked.map(compile);
+    this.eachFundWords = catalog.each_fund.map(compile).sort((a, b) => b.text.length - a.text.length);
+    this.perShareWords = catalog.per_share_words.map(compile);
     this.compareWords = (Object.entries(catalog.compare) as Array<['max' | 'min', string[]]>)
       .flatMap(([order, words]) => words.map((w) => ({ order, phrase: compile(w) })))
       .sort((a, b) => b.phrase.text.length - a.phrase.text.length);
@@ -235,7 +253,9 @@ export class QuestionReader {
     const { mixed } = settled;
     const { measure, impliedPortfolio, shares } = this.perShareOfHolding(settled, subjects, text, signals);
     const cues = readCues(text);
-    const { agg, also, periodSpec } = this.readAggregation({
+    // ("quanto foi por cota?" after what the client received: the fund's own figure per share)
+    if (!measureHit && this.perShareWords.some((p) => paddedText.includes(p.padded))) cues.push('per_share');
+    const { agg, also, periodSpec, quoted } = this.readAggregation({
       measure,
       measureNamed: measureHit !== null && measureHit.measure.name === measure?.name,
       subjects,
@@ -258,6 +278,9 @@ export class QuestionReader {
     const finalAgg = finalAggregation(agg, measure, subjects.length, spanned, extremeGroup ? extremeOrder : null);
     if (extremeGroup) signals.push(`the ${extremeGroup} of the ${finalAgg} own figure`);
     const { condition, endAgg } = conditionAsked(agg, finalAgg, aggWanted, measure, fullText, signals);
+    // "quanto recebi de cada fii": the client's own figure, fund by fund.
+    const eachFund = measure?.subject === 'portfolio' && subjects.every((s) => s.kind === 'portfolio') && !compare && this.eachFundSaid(text) !== null;
+    if (eachFund) signals.push('each fund held, one figure each');
     return {
       question: {
         condition,
@@ -269,11 +292,12 @@ export class QuestionReader {
         group_by: extremeGroup ?? groupHit?.group ?? null,
         compare,
         ...(extremeGroup ? { extreme_group: true } : {}),
+        ...(eachFund ? { each_fund: true } : {}),
         ...(shares && measure?.per_share ? { shares } : {}),
       },
       signals,
       measureNamed,
-      aggNamed: this.aggSaid(agg, aggHits, measure, periodSpec, datesAsked),
+      aggNamed: quoted || this.aggSaid(agg, aggHits, measure, periodSpec, datesAsked),
       datesAsked,
       aggWanted: [...aggWanted],
       shift: period?.shift ?? null,
@@ -333,7 +357,9 @@ export class QuestionReader {
   private readAggHits(fullText: string, text: string, periodWords: string, measureHit: { measure: MeasureDef; phrase: Phrase } | null, subjects: number) {
     const measurePhrase = measureHit?.phrase.padded ?? '';
     const namesTheMeasure = (h: { agg: MeasureAgg; phrase: Phrase }) => measurePhrase.includes(h.phrase.padded) && !measureHit!.measure.aggregations.includes(h.agg);
-    const eachSubject = subjects > 1 && /(?:^| )cada (?:um|uma|fundo|fii)(?= |$)/.test(text);
+    // "cada fii" of several subjects, or of the client's own measure, asks one figure per subject, not the values' list.
+    const each = this.eachFundSaid(text);
+    const eachSubject = !!each && (subjects > 1 || measureHit?.measure.subject === 'portfolio');
     // "e de todos os meus fundos?": a quantifier before the subject counts the subjects, not the values
     // ("me lista meus fiis" still lists).
     const padded = ` ${fullText} `;
@@ -349,9 +375,15 @@ export class QuestionReader {
       (h) =>
         !((h.agg === 'last' || h.agg === 'first') && periodWords.includes(` ${normalize(h.phrase.text)} `)) &&
         !namesTheMeasure(h) &&
-        !(eachSubject && h.agg === 'list' && h.phrase.text === 'cada') &&
+        !(eachSubject && h.agg === 'list' && each!.padded.includes(h.phrase.padded)) &&
         !(h.agg === 'list' && beforeSubject(h)),
     );
+  }
+
+  /** The longest "cada fii", "por fundo" phrase said, if any. */
+  private eachFundSaid(text: string): Phrase | null {
+    const padded = ` ${text} `;
+    return this.eachFundWords.find((p) => padded.includes(p.padded)) ?? null;
   }
 
   /**
@@ -423,7 +455,7 @@ export class QuestionReader {
    */
   private readMeasure(subjects: QuestionSubject[], text: string, signals: string[], scope: MeasureScope): { measure: MeasureDef; phrase: Phrase } | null {
     const { own, family, byConversation: ownByConversation } = scope;
-    const clientScope = own || subjects.some((s) => s.kind === 'portfolio');
+    const clientScope = own || ownByConversation || subjects.some((s) => s.kind === 'portfolio');
     // (the client's words first: where both name the same words, the client's own figure is meant)
     const vocabulary = scope.periodless ? (clientScope ? this.ownWordsNoPeriod : this.measureWordsNoPeriod) : clientScope ? this.ownWords : this.measureWords;
     // (what a measure is weighted by, or left out of it, "sem dividendos", names no measure)
@@ -527,13 +559,15 @@ export class QuestionReader {
     fullText: string;
     periodWords: string;
     signals: string[];
-  }): { agg: MeasureAgg | null; also: MeasureAgg[]; periodSpec: PeriodSpec | null } {
+  }): { agg: MeasureAgg | null; also: MeasureAgg[]; periodSpec: PeriodSpec | null; quoted: boolean } {
     const { measure, period, aggWanted, signals } = r;
     // Series that no one measure serves, asked how they did ("rendeu", "subiu", "bateu"): each one's return.
     // "compara o XPIN11 com o IFIX em 2023", "ABCP11 x IFIX em 2024": compared over a period, by how each did.
     const returns = r.mixed && r.spanned && (aggWanted.has('variation') || aggWanted.has('accumulated') || r.hasCompare || r.cues.includes('add_subject'));
     let agg: MeasureAgg | null = measure ? chooseAgg(measure, aggWanted, period?.spec ?? null, r.hasGroup, r.text) : returns ? 'variation' : null;
-    if (agg === 'value' && measure && !r.measureNamed && this.accumulatesOverSpan(measure, r.subjects, period?.spec ?? null, r.text)) {
+    // (said as much as a word would: a follow-up does not keep the previous question's aggregation over it)
+    const quoted = agg === 'value' && !!measure && !r.measureNamed && this.accumulatesOverSpan(measure, r.subjects, period?.spec ?? null, r.text);
+    if (quoted) {
       agg = 'accumulated';
       signals.push('a span of a subject quoted by what it accumulated');
     }
@@ -556,9 +590,9 @@ export class QuestionReader {
       measure.aggregations.includes('last')
     ) {
       signals.push('two dates: the value at each');
-      return { agg: 'first', also: ['last'], periodSpec: period.span };
+      return { agg: 'first', also: ['last'], periodSpec: period.span, quoted };
     }
-    return { agg, also, periodSpec: period?.spec ?? null };
+    return { agg, also, periodSpec: period?.spec ?? null, quoted };
   }
 
   /** "o CDI de março de 2023": a subject the catalog quotes over a span by what it accumulated there (`span_accumulates`). */
@@ -692,7 +726,8 @@ function measureScope(own: OwnScope, subjects: readonly QuestionSubject[], perio
   return {
     own: (own.said && (subjects.length === 0 || subjects.some((s) => s.kind === 'fund'))) || (own.conversation && now && subjects.every((s) => s.kind === 'fund')),
     family: own.family ?? null,
-    byConversation: own.conversation && !own.said && !period && subjects.length === 0 && asksWhichFund(text),
+    // ("qual fundo pagou mais nesse mês?": "nesse mês" is the conversation's own period, not a new one)
+    byConversation: own.conversation && !own.said && (!period || period.shift?.offset === 0) && subjects.length === 0 && asksWhichFund(text),
     // (no period and no market subject: "preço médio do KNRI11" is what the client paid)
     periodless: !period && subjects.every((s) => s.kind === 'fund' || s.kind === 'portfolio'),
   };
@@ -719,7 +754,14 @@ function conditionAsked(
 
 /** "qual fundo", "quem ... fii": the question picks one fund. */
 function asksWhichFund(text: string): boolean {
-  return /(?:^| )(?:qual|quem)(?= |$)/.test(text) && /(?:^| )(?:fii|fiis|fundo|fundos)(?= |$)/.test(text);
+  if (/(?:^| )(?:qual|quem)(?= |$)/.test(text) && /(?:^| )(?:fii|fiis|fundo|fundos)(?= |$)/.test(text)) return true;
+  // "em qual coloquei mais?", "de qual recebi menos?": which one, said of a place (not of a month or a day)
+  if (
+    /(?:^| )(?:em|de|no|na|com|pra|para) (?:qual|quais)(?! (?:mes|meses|ano|anos|dia|dias|data|datas|semestre|trimestre|periodo|epoca|momento|vez|vezes)(?: |$))(?= |$)/.test(text)
+  )
+    return true;
+  // "qual pagou mais?", "quem rendeu menos?": which one did more, a verb right after "qual" (not "qual foi o maior ...")
+  return /^(?:e )?(?:qual|quem) (?!(?:o|a|os|as|foi|e|eh|era|sera|seria|mes|ano|dia|data|valor|periodo|total)(?: |$))/.test(text) && moreOrLessAsked(text) !== null;
 }
 
 /**

@@ -18,6 +18,11 @@ export interface MeasureSql {
    * first ones in date order, the last one, and how many there are, whatever the length of the series.
    */
   beyond: string;
+  /**
+   * Each day's move from the close before it, the largest first (`up`) or the smallest (`down`), a few
+   * rows for ties: "o dia em que o IFIX mais caiu em 2024", over the whole period whatever its length.
+   */
+  dailyMoves: { up: string; down: string };
 }
 
 const q = (ident: string) => `"${ident}"`;
@@ -29,7 +34,7 @@ const ROW_CAP = 400;
  * last, extremes with their dates, the value before the period for variations, on the traded and
  * the adjusted column), and the period's values, per month when grouped.
  */
-export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null): MeasureSql {
+export function buildMeasureSql(m: MeasureDef, groupBy: StructuredQuestion['group_by']): MeasureSql {
   const t = q(m.table);
   const subj = q(m.subject_column);
   const d = q(m.date_column);
@@ -76,6 +81,9 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
            (SELECT d::text FROM z) AS after_d,
            ${movesSql('>')} AS rises, ${movesSql('<')} AS falls`;
   const grain = groupBy ?? 'day';
+  const moves = (order: 'DESC' | 'ASC') => `WITH a AS ((${before}) UNION ALL (${inPeriod})),
+    m AS (SELECT d, v, lag(d) OVER (ORDER BY d) AS pd, lag(v) OVER (ORDER BY d) AS p FROM a)
+    SELECT d::text AS d, v, pd::text AS pd, p, (v / p - 1) * 100 AS r FROM m WHERE p IS NOT NULL AND p <> 0 ORDER BY r ${order}, d LIMIT 10`;
   const rows =
     grain === 'day'
       ? `WITH a AS (${inPeriod}) SELECT d::text AS d, v FROM a ORDER BY d LIMIT ${ROW_CAP + 1}`
@@ -90,7 +98,7 @@ export function buildMeasureSql(m: MeasureDef, groupBy: 'month' | 'year' | null)
   const beyond = `WITH a AS (${inPeriod}), x AS (SELECT d, v FROM a WHERE CASE WHEN ${op}::text = 'gt' THEN v > ${level}::numeric ELSE v < ${level}::numeric END)
     SELECT d::text AS d, v, (SELECT count(*) FROM x)::int AS n
       FROM ((SELECT d, v FROM x ORDER BY d LIMIT ${ROW_CAP}) UNION (SELECT d, v FROM x ORDER BY d DESC LIMIT 1)) y ORDER BY d`;
-  return { coverage, stats, rows, current, beyond };
+  return { coverage, stats, rows, current, beyond, dailyMoves: { up: moves('DESC'), down: moves('ASC') } };
 }
 
 /** How many times the value moved (up: '>', down: '<') from one date to the next, the value before the period included. */
@@ -238,7 +246,7 @@ export class MeasureQueryService {
     return str(s?.base_d);
   }
 
-  private statements(m: MeasureDef, groupBy: 'month' | 'year' | null): MeasureSql {
+  private statements(m: MeasureDef, groupBy: StructuredQuestion['group_by']): MeasureSql {
     const key = `${m.name}|${groupBy}`;
     let s = this.sql.get(key);
     if (!s) this.sql.set(key, (s = buildMeasureSql(m, groupBy)));
@@ -259,8 +267,8 @@ export class MeasureQueryService {
       const funds = [...weights.keys()].map((id) => ({ kind: 'fund' as const, id }));
       question = { ...asked, subjects: [...asked.subjects.filter((s) => s.kind === 'fund'), ...funds].slice(0, 20) };
       if (question.subjects.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
-    } else if (m.subject === 'portfolio' && asked.compare && asked.subjects.length === 1 && asked.subjects[0].kind === 'portfolio') {
-      // "Qual dos meus fundos me rendeu mais?": the client's own measure, per fund held, compared.
+    } else if (m.subject === 'portfolio' && (asked.compare || asked.each_fund) && asked.subjects.length === 1 && asked.subjects[0].kind === 'portfolio') {
+      // "Qual dos meus fundos me rendeu mais?", "quanto recebi de cada fii?": the client's own measure, per fund held (compared when asked).
       const funds = [...(await this.positions(clientId)).keys()].map((id) => ({ kind: 'fund' as const, id }));
       if (funds.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
       question = { ...asked, subjects: funds.slice(0, 20) };
@@ -482,6 +490,9 @@ export class MeasureQueryService {
     const skipped = sid !== null && SPIKE_CHECKED_SERIES[m.table] === m.value_column ? await this.skippedDays(m, sid, period) : [];
     const base = { ...periodValue(empty, period, s, rowRows), skipped };
     if (base.count === 0) return base;
+    if (isExtremeGroup(question, agg) && question.group_by === 'day' && m.kind !== 'flow') {
+      return dailyExtremeValue(agg, base, await this.run(agg === 'max' ? sql.dailyMoves.up : sql.dailyMoves.down, [sid, period.from, period.to, ...client]));
+    }
     if (isExtremeGroup(question, agg)) return extremeGroupValue(m, agg, base, s);
     if (c) return beyondValue(agg, base, beyondRows);
     return aggregatedValue(m, agg, question, base, s, currentRows[0]);
@@ -728,6 +739,23 @@ function extremeGroupValue(m: MeasureDef, agg: MeasureAgg, base: MeasureValue, s
   const tied = figures.filter((f) => Math.round(f.value * 100) === Math.round(pick.value * 100)).map((f) => f.date);
   const rows = figures.map((f) => ({ date: f.date, value: f.value }));
   return { ...base, value: pick.value, date: pick.date, start: pick.start, end: pick.end, rows, matched: tied.length > 1 ? tied : null };
+}
+
+/** The day whose move from the close before it is the extreme (days tied at it all said); its rows are those days only. */
+function dailyExtremeValue(agg: MeasureAgg, base: MeasureValue, moves: Raw[]): MeasureValue {
+  const days = moves.map((r) => ({ date: str(r.d)!, value: round(num(r.r)!), start: at(r.pd, r.p)!, end: at(r.d, r.v)! }));
+  const pick = days[0];
+  if (!pick) return { ...base, value: null };
+  const tied = days.filter((d) => Math.round(d.value * 100) === Math.round(pick.value * 100));
+  return {
+    ...base,
+    value: pick.value,
+    date: pick.date,
+    start: pick.start,
+    end: pick.end,
+    rows: tied.map((d) => ({ date: d.date, value: d.value })),
+    matched: tied.length > 1 ? tied.map((d) => d.date) : null,
+  };
 }
 
 /**

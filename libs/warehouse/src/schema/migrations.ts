@@ -119,6 +119,11 @@ class WarehouseViewsYearlyYieldOnCost extends WarehouseViews {
   override readonly id = '202611280301-warehouse-views-yearly-yield-on-cost';
 }
 
+/** Re-creates every view with each trade's amount in reais (what the client paid for a fund sold since). */
+class WarehouseViewsTradeAmount extends WarehouseViews {
+  override readonly id = '202611281800-warehouse-views-trade-amount';
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
 export const warehouseMigrations: Migration[] = [
   new WarehouseTables(),
@@ -167,4 +172,5 @@ export const warehouseMigrations: Migration[] = [
   ]),
   new WarehouseViewsCurrentPrice(),
   new WarehouseViewsYearlyYieldOnCost(),
+  new WarehouseViewsTradeAmount(),
 ];

@@ -152,7 +152,7 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
     // The ledger's trades (and the share changes of splits and reverse splits, side 'split' /
     // 'reverse_split', signed quantities elsewhere), as the portfolio measures read them.
     'wh_client_transactions',
-    `SELECT client_id, seq, event_date AS trade_date, ticker, kind AS side, quantity::int AS quantity, price, source AS price_source, is_demo, source
+    `SELECT client_id, seq, event_date AS trade_date, ticker, kind AS side, quantity::int AS quantity, price, source AS price_source, is_demo, source, amount
        FROM wh_client_ledger WHERE kind IN ('buy','sell','split','reverse_split')`,
   ],
   [
