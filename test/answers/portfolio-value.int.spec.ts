@@ -69,7 +69,7 @@ describe('what the client paid, fund by fund and for a fund sold since', () => {
 
   it('what was paid for the XPIN11, sold in full since (70 × 84,29), says it is no longer held', async () => {
     const text = await answer('quanto eu tinha pago no XPIN11?', 'cliente-demo-3');
-    expect(text).toContain('R$ 5.900,30');
+    expect(text).toContain('R$ 5.900,30 (1 compra: 70 cotas a R$ 84,29)');
     expect(text).toContain('não tem mais cotas');
   });
 });

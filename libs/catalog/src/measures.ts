@@ -109,6 +109,8 @@ export const MeasureDefSchema = z
     /** Amounts per share of a fund (a distribution): a holding said ("com 500 cotas") is also said in total. */
     per_share: z.boolean().default(false),
     /** The client's own income of a fund asked for a holding said ("se eu tivesse 500 cotas"): that fund measure per share. */
+    /** A trade's own columns: each row of the measure is a trade, said with its shares and price per share. */
+    trade: z.object({ quantity_column: Ident, price_column: Ident }).strict().optional(),
     per_share_measure: z.string().optional(),
     /** Said after the value when a fallback measure answered in this one's place. */
     fallback_note: z.string().optional(),

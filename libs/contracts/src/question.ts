@@ -158,7 +158,8 @@ export const MeasureValue = z.object({
   /** Days of the period left out of the series for a corrupted value at the source (the dollar at R$ 0,16), said with the answer. */
   skipped: z.array(z.object({ date: IsoDate, value: z.number().nullable() })).default([]),
   /** Values listed or grouped (per month), newest last. */
-  rows: z.array(z.object({ date: IsoDate, value: z.number() })),
+  /** The period's values; a trade's carry its shares and price per share ("1 venda: 70 cotas a R$ 86,70"). */
+  rows: z.array(z.object({ date: IsoDate, value: z.number(), quantity: z.number().optional(), price: z.number().optional() })),
   /** A client's figure over the whole portfolio: the funds its rows came from, in order. */
   funds: z.array(z.string()).default([]),
   /** Dates the series has for this subject: a period without data is answered with them. */

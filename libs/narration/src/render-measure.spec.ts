@@ -438,3 +438,36 @@ describe("the client's money fund by fund", () => {
     expect(renderMeasure(received([fund('HGLG11', 132), value({ subject: { kind: 'fund', id: 'KNRI11' }, value: null })]), q)).not.toContain('Somando');
   });
 });
+
+describe('one trade, said with its shares and price', () => {
+  const sale = value({
+    subject: { kind: 'fund', id: 'XPIN11' },
+    value: 6069,
+    count: 1,
+    start: null,
+    end: null,
+    rows: [{ date: '2022-08-31', value: 6069, quantity: 70, price: 86.7 }],
+    period: null,
+  });
+  const q = { ...question, subjects: [{ kind: 'fund' as const, id: 'XPIN11' }], measure: 'sale_proceeds', agg: 'total' as const, period: null };
+
+  it('says the shares and the price of the only sale (70 × 86,70 = 6 069,00)', () => {
+    const r = result({ measure: 'sale_proceeds', entity: 'client_fiis_positions', agg: 'total', unit: 'brl', value_unit: 'brl', values: [sale] });
+    expect(renderMeasure(r, q)).toContain('soma R$ 6.069,00 (1 venda: 70 cotas a R$ 86,70).');
+  });
+
+  it('says only the price of a count of shares, and nothing for several trades', () => {
+    const shares = result({
+      measure: 'shares_sold',
+      entity: 'client_fiis_positions',
+      agg: 'total',
+      unit: 'count',
+      value_unit: 'count',
+      values: [{ ...sale, value: 70, rows: [{ date: '2022-08-31', value: 70, quantity: 70, price: 86.7 }] }],
+    });
+    expect(renderMeasure(shares, { ...q, measure: 'shares_sold' })).toContain('(1 venda, a R$ 86,70 por cota)');
+    const two = { ...sale, count: 2, rows: [sale.rows[0], { date: '2022-09-30', value: 100, quantity: 1, price: 100 }] };
+    const r = result({ measure: 'sale_proceeds', entity: 'client_fiis_positions', agg: 'total', unit: 'brl', value_unit: 'brl', values: [two] });
+    expect(renderMeasure(r, q)).not.toContain('cotas a');
+  });
+});

@@ -453,14 +453,23 @@ function extremeGroupSentence({ r, v, name, who, when }: Said): string {
   return `${cap(name)} ${who}${when} ${plural(name) ? 'somaram' : 'somou'} ${r.agg === 'max' ? 'mais' : 'menos'} em ${group}: ${formatIn(r.unit, v.value)}.`;
 }
 
+/** The only trade of a total, said with its shares and price: "70 cotas a R$ 86,70" (of shares counted, "a R$ 86,70 por cota"). */
+function oneTrade(r: MeasureResult, v: MeasureValue): string {
+  const t = v.count === 1 && v.rows.length === 1 ? v.rows[0] : null;
+  if (t?.quantity === undefined || t.price === undefined) return '';
+  const price = formatIn('brl', t.price);
+  if (r.unit === 'count') return `, a ${price} por cota`;
+  return `${v.funds.length ? ',' : ':'} ${formatIn('count', t.quantity)} ${t.quantity === 1 ? 'cota' : 'cotas'} a ${price}`;
+}
+
 function totalSentence({ r, v, name, who, when, val, words }: Said): string {
   const { one, many } = nounOf(words, v.fallback ?? r.measure);
   const verb = plural(name) ? 'somam' : 'soma';
   // Positions valued at a close say which: "O valor de mercado da sua carteira, pelo fechamento de 25/06/2025, soma ...".
   const close = words[r.measure]?.as_of_close && v.date ? `, pelo fechamento de ${formatDate(v.date)},` : '';
-  // A total over the portfolio that a few funds made names them ("(1 venda: XPIN11)").
+  // A total over the portfolio that a few funds made names them ("(1 venda: XPIN11)"); one trade says its shares and price.
   const which = v.funds.length > 0 && v.funds.length <= 3 ? `: ${joinPt(v.funds)}` : '';
-  return `${cap(name)} ${who}${when}${close} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}${which}).`;
+  return `${cap(name)} ${who}${when}${close} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}${which}${oneTrade(r, v)}).`;
 }
 
 /** "ficou acima de 3.500,00 pontos": the condition's side and level in the measure's unit (a rate's level as a percentage; zero as a word). */

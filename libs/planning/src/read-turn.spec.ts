@@ -64,6 +64,23 @@ describe('TurnReader', () => {
     });
     const perShare = await reader.read('quanto foi por cota?', received);
     expect(perShare.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'KNIP11' }], measure: 'dividend_paid', period: { from: '2024-04-01' } });
+    // "dele" after the client's funds compared is the one the comparison picked (listed first)
+    const compared = state({
+      last_entity: 'client_fiis_positions',
+      last_tickers: ['KNIP11'],
+      last_listed_tickers: ['KNIP11', 'KNHY11', 'HGCR11'],
+      last_question: {
+        subjects: [{ kind: 'portfolio', id: 'PORTFOLIO' }],
+        measure: 'shares_held',
+        agg: 'total',
+        also: [],
+        period: null,
+        group_by: null,
+        compare: 'max',
+        condition: null,
+      },
+    });
+    expect((await reader.read('e qual o preco medio dele?', compared)).question).toMatchObject({ subjects: [{ kind: 'fund', id: 'KNIP11' }], measure: 'avg_price' });
     // (still nothing with nothing to read it against)
     expect((await reader.read('qual tem mais cotas?', null)).kind).not.toBe('measure');
   });

@@ -354,6 +354,9 @@ describe('between two answers', () => {
   it('"entre essas duas datas" after a day and a year’s end spans from the one close to the other (the base is the last close before the span)', () => {
     const [, , between] = converse('ifix em 30/06/2025', 'e no fim de 2024?', 'quanto subiu entre essas duas datas?');
     expect(between.question).toMatchObject({ subjects: [{ id: 'IFIX' }], agg: 'variation', period: { kind: 'range', from: '2025-01-01', to: '2025-06-30' } });
+    // ("no fim do ano" is the year's last month: its last close)
+    const [, , later] = converse('ifix fechou em quanto em 28/06/2024?', 'e no fim do ano?', 'quanto variou entre essas duas datas?');
+    expect(later.question).toMatchObject({ agg: 'variation', period: { kind: 'range', from: '2024-06-29', to: '2024-12-31' } });
   });
 });
 

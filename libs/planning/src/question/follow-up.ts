@@ -188,8 +188,10 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
   if (
     reading.cues.includes('refers_fund') &&
     cur.subjects.every((s) => s.kind === 'portfolio') &&
-    // (after a list across funds that came down to one, or the whole portfolio's answer found in one fund, "dele" is that one)
-    (prev.subjects.some((s) => s.kind === 'fund') || (prev.subjects.every((s) => s.kind === 'portfolio') && previous.tickers.length === 1)) &&
+    // (after a list across funds that came down to one, or the whole portfolio's answer found in one fund, "dele" is that one;
+    // after the client's funds compared, the one the comparison picked, listed first)
+    (prev.subjects.some((s) => s.kind === 'fund') ||
+      (prev.subjects.every((s) => s.kind === 'portfolio') && (previous.tickers.length === 1 || (!!prev.compare && previous.tickers.length > 1)))) &&
     (!named || named.subject === 'portfolio' || named.subject === 'fund')
   ) {
     return fundReferredTo(edit);
@@ -512,8 +514,8 @@ function betweenTurns(
 ): StructuredQuestion['period'] {
   if (!sameSubjects || !reading.aggWanted.includes('variation') || prev.period?.kind !== 'range' || earlier?.kind !== 'range') return null;
   const point = (g: string) => g === 'day' || g === 'month';
-  // ("e no fim de 2024?" asked the value at the year's end: that day is the answer's date)
-  const atEnd = !point(prev.period.grain) && (prev.agg === 'value' || prev.agg === 'last') && earlier.grain === 'day';
+  // ("e no fim do ano?" after a day asked the value at the period's end: that day is the answer's date)
+  const atEnd = prev.period.grain !== 'day' && (prev.agg === 'value' || prev.agg === 'last') && earlier.grain === 'day';
   const p = atEnd ? { ...prev.period, from: prev.period.to, grain: 'day' as const } : prev.period;
   if (!point(p.grain) || p.grain !== earlier.grain || p.from === earlier.from) return null;
   const [a, b] = earlier.from < p.from ? [earlier, p] : [p, earlier];

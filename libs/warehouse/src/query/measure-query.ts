@@ -51,7 +51,9 @@ export function buildMeasureSql(m: MeasureDef, groupBy: StructuredQuestion['grou
       .filter(Boolean)
       .map((c) => ` AND ${c}`)
       .join('');
-  const select = `SELECT ${d}::date AS d, ${value}::numeric AS v, ${adj ? `${adj}::numeric` : 'NULL::numeric'} AS a, ${adjFlag} AS is_adj, ${d2} AS d2, source AS src, ${subj}::text AS f
+  // (a trade's shares and price, said with it when it is the only one)
+  const trade = m.trade ? `${q(m.trade.quantity_column)}::numeric AS tq, ${q(m.trade.price_column)}::numeric AS tp` : 'NULL::numeric AS tq, NULL::numeric AS tp';
+  const select = `SELECT ${d}::date AS d, ${value}::numeric AS v, ${adj ? `${adj}::numeric` : 'NULL::numeric'} AS a, ${adjFlag} AS is_adj, ${d2} AS d2, source AS src, ${subj}::text AS f, ${trade}
       FROM ${t} WHERE ${subjectCond} AND ${value} IS NOT NULL${scope(4)}`;
   // The period's values only, and the one value on each side of it (by the index on subject and
   // date), never the whole series: "a Selic hoje" must not build forty years of daily rates.
@@ -86,7 +88,7 @@ export function buildMeasureSql(m: MeasureDef, groupBy: StructuredQuestion['grou
     SELECT d::text AS d, v, pd::text AS pd, p, (v / p - 1) * 100 AS r FROM m WHERE p IS NOT NULL AND p <> 0 ORDER BY r ${order}, d LIMIT 10`;
   const rows =
     grain === 'day'
-      ? `WITH a AS (${inPeriod}) SELECT d::text AS d, v FROM a ORDER BY d LIMIT ${ROW_CAP + 1}`
+      ? `WITH a AS (${inPeriod}) SELECT d::text AS d, v, tq, tp FROM a ORDER BY d LIMIT ${ROW_CAP + 1}`
       : m.kind === 'flow'
         ? `WITH a AS (${inPeriod}) SELECT date_trunc('${grain}', d)::date::text AS d, sum(v) AS v FROM a GROUP BY 1 ORDER BY 1 LIMIT ${ROW_CAP + 1}`
         : `WITH a AS (${inPeriod}) SELECT DISTINCT ON (date_trunc('${grain}', d)) d::text AS d, v FROM a ORDER BY date_trunc('${grain}', d), d DESC LIMIT ${ROW_CAP + 1}`;
@@ -697,7 +699,11 @@ function periodValue(empty: MeasureValue, period: { from: string; to: string }, 
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean);
-  const rows = rowRows.slice(0, ROW_CAP).map((r) => ({ date: String(r.d).slice(0, 10), value: round(num(r.v) ?? 0) }));
+  const rows = rowRows.slice(0, ROW_CAP).map((r) => ({
+    date: String(r.d).slice(0, 10),
+    value: round(num(r.v) ?? 0),
+    ...(num(r.tq) !== null && num(r.tp) !== null ? { quantity: num(r.tq)!, price: num(r.tp)! } : {}),
+  }));
   // A client's total over the whole portfolio says which funds its rows were ("1 venda: XPIN11").
   const funds =
     empty.subject.kind === 'portfolio'
