@@ -73,3 +73,12 @@ describe('what the client paid, fund by fund and for a fund sold since', () => {
     expect(text).toContain('não tem mais cotas');
   });
 });
+
+describe("a screen of the client's funds", () => {
+  it('"quais dos meus fundos estão com P/VP abaixo de 0,95?" lists those that pass (araquem snapshot: KNRI11 0,90, VISC11 0,89; HGLG11 0,99, XPML11 0,97)', async () => {
+    const text = await answer('quais dos meus fundos estao com pvp abaixo de 0,95?');
+    expect(text).toContain('Dos 4 fundos, 2 têm o P/VP abaixo de 0,95:');
+    expect(text).toContain('KNRI11');
+    expect(text).not.toContain('HGLG11');
+  });
+});

@@ -136,6 +136,11 @@ export const MeasureValue = z.object({
   /** Variation/accumulation ends, when the aggregation has them. */
   start: z.object({ date: IsoDate, value: z.number() }).nullable(),
   end: z.object({ date: IsoDate, value: z.number() }).nullable(),
+  /** A return on adjusted closes (dividends reinvested) also said on the traded closes at the same ends, when both are traded. */
+  traded: z
+    .object({ value: z.number(), start: z.object({ date: IsoDate, value: z.number() }), end: z.object({ date: IsoDate, value: z.number() }) })
+    .nullable()
+    .default(null),
   /** How many values the period had. */
   count: z.number().int(),
   /** The further aggregations asked (StructuredQuestion.also), each with its date when it has one. */
@@ -194,6 +199,11 @@ export const MeasureResult = z.object({
   extreme_group: z.boolean().optional(),
   /** What to say when a fallback measure answered (the catalog's note, pt-BR). */
   fallback_note: z.string().nullable().default(null),
+  /** "quais dos meus fundos estão com P/VP abaixo de 0,95?": the values kept meet the condition, of `of` subjects asked. */
+  screened: z
+    .object({ of: z.number().int().nonnegative(), op: z.enum(['gt', 'lt']), value: z.number() })
+    .nullable()
+    .default(null),
   /** Monthly series are dated by month in answers. */
   grain: z.enum(['day', 'month']).default('day'),
   values: z.array(MeasureValue),

@@ -1,3 +1,4 @@
+import { MeasureResult } from '@cota/contracts';
 import { loadCatalogColumns } from './catalog-columns';
 import { createNarrator } from './narrator';
 import { shouldUseNickname } from './phrases';
@@ -160,6 +161,37 @@ describe('nickname and context', () => {
     expect(shouldUseNickname('Ana', recentTurns(['Ana, oi', 'x', 'y']), policy)).toBe(false);
     expect(shouldUseNickname('Ana', recentTurns(['Ana, oi', 'x', 'y', 'z']), policy)).toBe(true);
     expect(shouldUseNickname('', [], policy)).toBe(false);
+  });
+
+  it('names the inherited fund only where the answer is that fund’s alone, not the client’s funds compared', () => {
+    const v = (id: string, value: number) => ({
+      subject: { kind: 'fund' as const, id },
+      value,
+      date: '2025-11-22',
+      count: 1,
+      sources: ['araquem'],
+      start: null,
+      end: null,
+      rows: [],
+      coverage: null,
+      period: null,
+      funds: [],
+      adjusted: false,
+    });
+    const measure = MeasureResult.parse({
+      measure: 'pvp',
+      entity: 'fiis_financials_snapshot',
+      agg: 'value',
+      unit: 'ratio',
+      value_unit: 'ratio',
+      group_by: null,
+      values: [v('XPML11', 0.97), v('VISC11', 0.89)],
+      winner: null,
+    });
+    const req = (m: MeasureResult) =>
+      narrateRequest({ question: 'e o de menor p/vp?', kind: 'measure', measure: m, context_used: true, params: { ...data.params, ticker: 'VISC11' } });
+    expect(det.narrate(req(measure)).answer).not.toMatch(/^Sobre o VISC11/);
+    expect(det.narrate(req({ ...measure, values: [measure.values[1]] })).answer).toMatch(/^Sobre o VISC11: o P\/VP do VISC11/);
   });
 
   it('mentions the inherited fund naturally', () => {

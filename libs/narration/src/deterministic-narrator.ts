@@ -74,7 +74,9 @@ export class DeterministicNarrator {
             : labels.length
               ? fillMessage(m.source_line_no_date, { sources: joinPt(labels) })
               : '';
-          if (req.context_used && req.params?.ticker) body = `${fillMessage(m.context_prefix, { ticker: req.params.ticker })} ${lowerFirstWord(body)}`;
+          // ("Sobre o VISC11:" only when the answer is that fund's alone, not the client's funds compared)
+          const aboutIt = req.measure.values.length === 1 && req.measure.values[0].subject.id === req.params?.ticker;
+          if (req.context_used && req.params?.ticker && aboutIt) body = `${fillMessage(m.context_prefix, { ticker: req.params.ticker })} ${lowerFirstWord(body)}`;
           break;
         }
         case 'entity':

@@ -11,6 +11,7 @@ const value = (over: Partial<MeasureResult['values'][number]> = {}): MeasureResu
   date: '2024-12-30',
   start: { date: '2023-12-28', value: 3311.43 },
   end: { date: '2024-12-30', value: 3116.28 },
+  traded: null,
   count: 251,
   rows: [],
   funds: [],
@@ -45,6 +46,7 @@ const result = (over: Partial<MeasureResult> = {}): MeasureResult => ({
   values: [value()],
   winner: null,
   portfolio: null,
+  screened: null,
   ...over,
 });
 const period = { kind: 'range' as const, from: '2024-01-01', to: '2024-12-31', grain: 'year' as const };
@@ -250,6 +252,7 @@ describe('an extreme of the payments by payment date', () => {
       values: [value({ subject: { kind: 'fund', id: 'BBRC11' }, value: 1.15, date: '2024-07-12', paid_on: '2024-06-28', count: 12, start: null, end: null, sources: ['araquem'] })],
       winner: null,
       portfolio: null,
+      screened: null,
     };
     const text = renderMeasure(r, {
       subjects: [{ kind: 'fund', id: 'BBRC11' }],
@@ -469,5 +472,48 @@ describe('one trade, said with its shares and price', () => {
     const two = { ...sale, count: 2, rows: [sale.rows[0], { date: '2022-09-30', value: 100, quantity: 1, price: 100 }] };
     const r = result({ measure: 'sale_proceeds', entity: 'client_fiis_positions', agg: 'total', unit: 'brl', value_unit: 'brl', values: [two] });
     expect(renderMeasure(r, q)).not.toContain('cotas a');
+  });
+});
+
+describe('a screen of several funds', () => {
+  const pvp = (id: string, v: number) =>
+    value({ subject: { kind: 'fund', id }, value: v, count: 1, start: null, end: null, date: '2025-11-22', period: null, sources: ['araquem'] });
+  const q = {
+    ...question,
+    subjects: [{ kind: 'portfolio' as const, id: 'PORTFOLIO' }],
+    measure: 'pvp',
+    agg: 'value' as const,
+    period: null,
+    condition: { op: 'lt' as const, value: 0.95 },
+  };
+  const screen = (values: MeasureResult['values']) =>
+    result({ measure: 'pvp', entity: 'fiis_financials_snapshot', agg: 'value', unit: 'ratio', value_unit: 'ratio', values, screened: { of: 4, op: 'lt', value: 0.95 } });
+
+  it('leads with how many of the funds pass, then each of them', () => {
+    const text = renderMeasure(screen([pvp('KNRI11', 0.9), pvp('VISC11', 0.89)]), q);
+    expect(text.startsWith('Dos 4 fundos, 2 têm o P/VP abaixo de 0,95:')).toBe(true);
+    expect(text).toContain('KNRI11');
+    expect(text).toContain('VISC11');
+  });
+
+  it('says plainly when none passes', () => {
+    expect(renderMeasure(screen([]), q)).toBe('Nenhum dos 4 fundos tem o P/VP abaixo de 0,95.');
+  });
+});
+
+describe("a fund's total return, also on its traded closes", () => {
+  it('says the traded closes’ variation at the same ends after the adjusted one', () => {
+    const v = value({
+      subject: { kind: 'fund', id: 'ABCP11' },
+      value: 15.132,
+      start: { date: '2023-12-28', value: 65.16 },
+      end: { date: '2024-12-30', value: 75.02 },
+      adjusted: true,
+      traded: { value: 7.4637, start: { date: '2023-12-28', value: 69.81 }, end: { date: '2024-12-30', value: 75.02 } },
+    });
+    const r = result({ measure: 'price', entity: 'fiis_precos', unit: 'brl', value_unit: 'pct', values: [v] });
+    expect(renderMeasure(r, { ...question, subjects: [{ kind: 'fund', id: 'ABCP11' }], measure: 'price' })).toContain(
+      'Pela cotação negociada, sem os proventos: +7,46% (de R$ 69,81 em 28/12/2023 para R$ 75,02 em 30/12/2024).',
+    );
   });
 });

@@ -162,6 +162,21 @@ function inCompareOrder(values: MeasureValue[], question: StructuredQuestion | n
   return [...values].sort((a, b) => (a.value === null ? 1 : b.value === null ? -1 : compare === 'max' ? b.value - a.value : a.value - b.value));
 }
 
+/** " Pela cotação negociada, sem os proventos: +7,46% (de R$ 69,81 em 28/12/2023 para R$ 75,02 em 30/12/2024)." — one subject's. */
+function tradedReturn(r: MeasureResult): string {
+  const t = r.values.length === 1 ? r.values[0].traded : null;
+  if (!t) return '';
+  return ` Pela cotação negociada, sem os proventos: ${signed(t.value)} (de ${formatIn(r.unit, t.start.value)} em ${formatDate(t.start.date)} para ${formatIn(r.unit, t.end.value)} em ${formatDate(t.end.date)}).`;
+}
+
+/** "Dos 4 fundos, 2 têm o P/VP abaixo de 0,95:" (or none). */
+function screenLead(r: MeasureResult, s: NonNullable<MeasureResult['screened']>, name: string): string {
+  const n = r.values.length;
+  const level = `${s.op === 'gt' ? 'acima' : 'abaixo'} de ${formatIn(r.value_unit, s.value)}`;
+  if (n === 0) return `Nenhum dos ${s.of} fundos tem ${name} ${level}.`;
+  return `Dos ${s.of} fundos, ${n === 1 ? '1 tem' : `${n} têm`} ${name} ${level}:`;
+}
+
 /** "quanto recebi deles em outubro?": the client's own money fund by fund also comes to a total, said once. */
 function ownTotalOfFunds(r: MeasureResult, words: MeasureWords): string | null {
   const def = words[r.measure];
@@ -176,8 +191,12 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
   const name = nameOf(words, result.measure);
   const spec = question?.period ?? null;
   const ordered = inCompareOrder(result.values, question);
-  const lines = ordered.map((v) => `${sentence(result, v, name, spec, question?.condition ?? null, words)}${holdingNote(result, v, question, words)}`);
+  const screened = result.screened;
+  // (a screen's condition is said once, in its lead, not in each value's sentence)
+  const condition = screened ? null : (question?.condition ?? null);
+  const lines = ordered.map((v) => `${sentence(result, v, name, spec, condition, words)}${holdingNote(result, v, question, words)}`);
   const parts = [lines.join('\n')];
+  if (screened) parts.unshift(screenLead(result, screened, name));
   // "O DY médio da minha carteira": the funds' values weighted by what each is worth in it.
   if (result.portfolio && question?.agg === 'avg' && result.portfolio.value !== null) {
     const lead = `${cap(name)} médio da sua carteira, ponderado pelo valor de mercado de cada fundo, é ${formatIn(result.value_unit, result.portfolio.value)}.`;
@@ -194,7 +213,7 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
   if (result.values.some((v) => v.adjusted && v.value !== null)) {
     parts.push(
       result.agg === 'variation'
-        ? 'A variação usa preços ajustados por proventos (retorno total), não só a cotação negociada.'
+        ? `A variação usa preços ajustados por proventos (retorno total), não só a cotação negociada.${tradedReturn(result)}`
         : 'Atenção: onde não há fechamento negociado na base, o valor mostrado é o fechamento ajustado por proventos.',
     );
   }

@@ -299,6 +299,11 @@ const RULES: Rule[] = [
   // no fim do ano · o ano todo: the conversation's year (else the series' latest)
   { re: /\b(?:fim|final|fechamento|encerramento)\s+do\s+ano\b/, build: () => ({ kind: 'months_of_year', from_month: 12, to_month: 12 }) },
   { re: /\b(?:ano\s+(?:todo|inteiro|completo|fechado|cheio))\b/, build: () => ({ kind: 'months_of_year', from_month: 1, to_month: 12 }) },
+  // "o acumulado do ano até setembro": January to that month of the conversation's year (else the series' latest)
+  {
+    re: new RegExp(`\\b(?:d[oa]|n[oa])\\s+ano\\s+ate\\s+(?:o\\s+(?:mes\\s+de\\s+)?)?(${ANY_MONTH})\\b(?!\\s*(?:de|/)\\s*\\d)`),
+    build: (m) => ({ kind: 'months_of_year', from_month: 1, to_month: monthNum(m[1]) }),
+  },
   // setembro do ano passado · mar do ano retrasado · junho deste ano: a month of a year counted from today
   {
     re: new RegExp(`\\b(${ANY_MONTH})\\s+(?:do|de)\\s+(?:(ano\\s+(?:passado|anterior))|(ano\\s+retrasado)|(?:est[ea]|ess[ea])\\s+ano|ano\\s+atual)\\b`),
@@ -360,7 +365,7 @@ const SHIFT =
 const SHIFT_COUNT: Record<string, number> = { um: 1, uma: 1, dois: 2, duas: 2, tres: 3 };
 const singular = (u: string) => ({ meses: 'mes', dias: 'dia', anos: 'ano' })[u] ?? u;
 // "e a selic rendeu quanto nesse mês?": the month the conversation is about (offset 0).
-const LAST_DAY = /\b(?:n?o\s+)?ultimo\s+dia\s+(?:d[oe]|dess[ea]|dest[ea]|daquel[ea])\s+mes\b/;
+const LAST_DAY = /\b(?:n?o\s+)?ultimo\s+dia\s+(?:d[oe]|dess[ea]|dest[ea]|daquel[ea])\s+mes(?:\s+(seguinte|posterior|anterior|passado))?\b/;
 // "desse mês", "daquele dia" point at it too ("deste mês" is today's month: another rule); so does a bare unit that
 // ends the question ("e quanto subiu no semestre?" after a day: the semester that day is in).
 const SAME = /\b(?:[nd]?ess[ea]|[nd]aquel[ea]|n?o\s+mesmo|na\s+mesma)\s+(dia|pregao|mes|trimestre|semestre|data)\b|\bn[oa]\s+(mes|trimestre|semestre|ano)(?=\s*[?!.]*\s*$)/;
@@ -383,7 +388,9 @@ export function parsePeriod(question: string): ParsedPeriod | null {
   // "e no último dia do mês?": the last day of the conversation's month (alone: the latest data).
   const last = LAST_DAY.exec(text);
   if (last && !firstRule(text.replace(last[0], ' '))) {
-    const shift: PeriodShift = { unit: 'month', offset: 0, lastDay: true };
+    // ("do mês seguinte": the last day of the month after the conversation's)
+    const offset = !last[1] ? 0 : last[1] === 'seguinte' || last[1] === 'posterior' ? 1 : -1;
+    const shift: PeriodShift = { unit: 'month', offset, lastDay: true };
     return { spec: { kind: 'latest' }, matched: last[0].trim(), shift };
   }
   const same = SAME.exec(text);

@@ -72,6 +72,7 @@ describe('pt-BR period grammar', () => {
     ['e em abril?', { kind: 'months_of_year', from_month: 4, to_month: 4 }],
     ['e novembro?', { kind: 'months_of_year', from_month: 11, to_month: 11 }],
     ['no fim do ano', { kind: 'months_of_year', from_month: 12, to_month: 12 }],
+    ['e o acumulado do ano ate setembro?', { kind: 'months_of_year', from_month: 1, to_month: 9 }],
     ['e qual foi o ponto mais baixo dele nesse ano?', { kind: 'months_of_year', from_month: 1, to_month: 12 }],
     ['e a minima daquele ano?', { kind: 'months_of_year', from_month: 1, to_month: 12 }],
     ['naquele ano', { kind: 'months_of_year', from_month: 1, to_month: 12 }],
@@ -134,6 +135,10 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
     const shift = parsePeriod('e no ultimo dia do mes?')?.shift;
     expect(shift).toEqual({ unit: 'month', offset: 0, lastDay: true });
     expect(shiftPeriod(range('2025-03-14', '2025-03-14', 'day') as never, shift!)).toEqual(range('2025-03-31', '2025-03-31', 'day'));
+    // "do mês seguinte" ("anterior"): the last day of the month after (before) it
+    const next = parsePeriod('e no ultimo dia do mes seguinte?')?.shift;
+    expect(shiftPeriod(range('2025-06-30', '2025-06-30', 'day') as never, next!)).toEqual(range('2025-07-31', '2025-07-31', 'day'));
+    expect(parsePeriod('no ultimo dia do mes anterior')?.shift).toEqual({ unit: 'month', offset: -1, lastDay: true });
   });
 
   it('"um ano depois", "dois meses antes": the same period moved, its grain kept', () => {

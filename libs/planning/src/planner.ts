@@ -58,6 +58,8 @@ export interface PlanOptions {
   previousFilters?: Record<string, string>;
   /** The question is a part of a compound one said in the client's voice ("quantas cotas eu tenho e qual o preço médio"). */
   ownVoice?: boolean;
+  /** Read alone, the turn decided nothing ("quanto veio do HGRU11?"): read against the conversation, it edits the previous question. */
+  undecidedAlone?: boolean;
 }
 
 /**
@@ -251,7 +253,13 @@ export class Planner {
     const dataAsked = asksData && asksData.measure && asksData.subjects.length > 0 && asksData.subjects.every((s) => s.kind !== 'portfolio');
     // (the question is routed for a tool only when a field of a fund could be what it asks)
     const fieldAsked = tool && !dataAsked && this.takesNoFund(tool.name) && q.tickers.tickers.length > 0 ? route() : null;
-    if (tool && !dataAsked && !(fieldAsked && this.asksFieldOfFund(fieldAsked))) {
+    // "quanto paguei no total?" right after the client's FII trades: its own figures, not a personal expense.
+    const ownFiiData =
+      !!tool &&
+      this.readsPersonalLedger(tool.name) &&
+      this.conversationIsOwn(opts) &&
+      this.reader.read(question, q.tickers.tickers, undefined, { said: true, conversation: true }).measureNamed;
+    if (tool && !dataAsked && !ownFiiData && !(fieldAsked && this.asksFieldOfFund(fieldAsked))) {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
     }
     const routed = fieldAsked ?? route();
@@ -265,6 +273,11 @@ export class Planner {
   }
 
   /** Whether a tool's contract takes no fund (no ticker argument): a fund named beside its words is asked of something else. */
+  /** A tool over the client's personal income and spending (not its FIIs): its words are the FII portfolio's too ("paguei", "recebi"). */
+  readsPersonalLedger(tool: string): boolean {
+    return !!this.opts.policies.tools?.tools[tool]?.extractors.includes('transaction_query');
+  }
+
   private takesNoFund(tool: string): boolean {
     const contract = this.opts.policies.tools?.tools[tool];
     return !!contract && !Object.entries(contract.args).some(([name, a]) => a.type === 'ticker' || name === 'tickers');
@@ -368,6 +381,7 @@ export class Planner {
     const cue =
       reading.cues.length > 0 ||
       routed.elliptic ||
+      !!opts.undecidedAlone ||
       otherEnd ||
       (subjectsSaid === 0 && !fundList && (reading.question.period !== null || reading.measureNamed || reading.aggWanted.length > 0));
     let question = reading.question;
@@ -402,6 +416,11 @@ export class Planner {
   /** The question's own words put it in the client's portfolio ("meu", "eu tenho", "recebi": the ontology's client scope). */
   private saysOwn(q: AnalysedQuestion): boolean {
     return this.ontology.activeFeatures(q).has('client_scope');
+  }
+
+  /** A structured question of the client's own figures (its measure is the portfolio's). */
+  isOwnQuestion(question: StructuredQuestion): boolean {
+    return !!question.measure && this.opts.policies.measures.measures[question.measure]?.subject === 'portfolio';
   }
 
   /** A reading of the client's own figures: its measure is the portfolio's, or its entity is one of the client's. */

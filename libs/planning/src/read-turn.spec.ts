@@ -81,6 +81,17 @@ describe('TurnReader', () => {
       },
     });
     expect((await reader.read('e qual o preco medio dele?', compared)).question).toMatchObject({ subjects: [{ kind: 'fund', id: 'KNIP11' }], measure: 'avg_price' });
+    // "quanto veio do hgru11?" after what the client received: the same question of that fund
+    const came = await reader.read('quanto veio do hgru11?', received);
+    expect(came.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'HGRU11' }], measure: 'received', period: { from: '2024-04-01' } });
+    // "quanto paguei no total?" right after the client's purchase is what it paid, not a personal expense
+    const bought = state({
+      last_entity: 'client_fiis_positions',
+      last_tickers: ['BTAL11'],
+      last_question: { subjects: [{ kind: 'fund', id: 'BTAL11' }], measure: 'shares_bought', agg: 'list', also: [], period: null, group_by: null, compare: null, condition: null },
+    });
+    expect((await reader.read('quanto paguei no total?', bought)).question).toMatchObject({ subjects: [{ kind: 'fund', id: 'BTAL11' }], measure: 'invested' });
+    expect((await reader.read('quanto gastei no mercado em outubro?', bought)).kind).toBe('tool');
     // (still nothing with nothing to read it against)
     expect((await reader.read('qual tem mais cotas?', null)).kind).not.toBe('measure');
   });

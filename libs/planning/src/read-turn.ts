@@ -114,11 +114,14 @@ export class TurnReader {
     const inFamily = this.planner.familyOf(state?.last_question?.measure) !== null && first.kind !== 'tool';
     // A narrowing after a list of funds answered ("filtra só os de shopping") narrows that list, whatever tool its verb names.
     const narrowsList = !!state && state.last_list.length > 1 && state.last_kind !== 'tool' && this.planner.opensNarrowing(question);
+    // (and one read as the personal ledger right after the client's FII figures: "quanto paguei no total?" after a purchase)
+    const ownFiiWords =
+      first.kind === 'tool' && !!first.tool && this.planner.readsPersonalLedger(first.tool.name) && !!state?.last_question && this.planner.isOwnQuestion(state.last_question);
     const followUp =
-      (first.elliptic || first.follow_up_candidate || undecided || inFamily || narrowsList || this.planner.asksWholeList(question)) &&
+      (first.elliptic || first.follow_up_candidate || undecided || inFamily || narrowsList || ownFiiWords || this.planner.asksWholeList(question)) &&
       state &&
       (state.last_entity || state.last_question);
-    const plan = followUp ? await this.planner.plan(question, { ...followUpOptions(state), ownVoice }) : first;
+    const plan = followUp ? await this.planner.plan(question, { ...followUpOptions(state), ownVoice, undecidedAlone: undecided }) : first;
     return this.withToolArgs(question, this.withFunds(outsideTopic(question, plan), state), state);
   }
 

@@ -44,6 +44,10 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     agg = isSpan(period) ? 'variation' : 'value';
     also = [];
   }
+  // "e o de maior dy?" after the client's funds compared: one value each, so "maior" picks one of them.
+  const several = subjects.length > 1 || (subjects[0]?.kind === 'portfolio' && !!measure && catalog.measures[measure]?.subject === 'fund');
+  const picked = several && !!measure && (agg === 'max' || agg === 'min') && !isSpan(period) ? agg : null;
+  if (picked) agg = catalog.measures[measure!].default_agg;
   const { cur, inherited, changed } = edit;
   const group_by = cur.group_by ?? prev.group_by;
   // "e o melhor?" after the worst month: the other end among the same groups.
@@ -72,7 +76,7 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
       also,
       period,
       group_by,
-      compare: editCompare(edit, subjects),
+      compare: picked ?? editCompare(edit, subjects),
       condition: cur.condition ?? null,
       ...kept,
     },
@@ -173,8 +177,10 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
   const named = reading.measureNamed && cur.measure ? catalog.measures[cur.measure] : null;
   // "qual deles" after a list of the client's funds: those funds, whatever the previous measure's subject.
   const amongListed = amongFunds(reading, previous, prev) !== null;
-  // (The client's own measure is asked of a fund too: "e quanto entrou com essa venda?" keeps the XPIN11.)
-  const foreign = (s: QuestionSubject) => s.kind !== named!.subject && !(named!.subject === 'portfolio' && s.kind === 'fund');
+  // (The client's own measure is asked of a fund too: "e quanto entrou com essa venda?" keeps the XPIN11; and a fund's
+  // measure of the client's funds: "e o de maior dy?" after the lowest P/VP among them.)
+  const foreign = (s: QuestionSubject) =>
+    s.kind !== named!.subject && !(named!.subject === 'portfolio' && s.kind === 'fund') && !(named!.subject === 'fund' && s.kind === 'portfolio');
   // "e ele fechou o ano em quanto?" after the IFIX: a fund's level (its close) asked of a series with a level of its
   // own is that series' level, for the same subjects.
   const ownLevel = (x: QuestionSubject) => defaultMeasureFor(catalog, x.kind, x.id)?.kind === 'level';

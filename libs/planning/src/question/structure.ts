@@ -277,7 +277,7 @@ export class QuestionReader {
     const compare = multi ? (compareHit?.order ?? moreOrLess ?? (cues.includes('among_previous') ? 'max' : null)) : null;
     const finalAgg = finalAggregation(agg, measure, subjects.length, spanned, extremeGroup ? extremeOrder : null);
     if (extremeGroup) signals.push(`the ${extremeGroup} of the ${finalAgg} own figure`);
-    const { condition, endAgg } = conditionAsked(agg, finalAgg, aggWanted, measure, fullText, signals);
+    const { condition, endAgg } = conditionAsked(agg, finalAgg, aggWanted, measure, fullText, signals, multi);
     // "quanto recebi de cada fii": the client's own figure, fund by fund.
     const eachFund = measure?.subject === 'portfolio' && subjects.every((s) => s.kind === 'portfolio') && !compare && this.eachFundSaid(text) !== null;
     if (eachFund) signals.push('each fund held, one figure each');
@@ -290,7 +290,8 @@ export class QuestionReader {
         also: also.length && also.some((a) => PAIRS[agg as string]?.includes(a)) ? also.filter((a) => PAIRS[agg as string]?.includes(a)) : [],
         period: periodSpec,
         group_by: extremeGroup ?? groupHit?.group ?? null,
-        compare,
+        // (a screen of several subjects lists those that pass; it picks none unless asked)
+        compare: condition && multi && !compareHit ? null : compare,
         ...(extremeGroup ? { extreme_group: true } : {}),
         ...(eachFund ? { each_fund: true } : {}),
         ...(shares && measure?.per_share ? { shares } : {}),
@@ -723,8 +724,12 @@ const COUNTED_ENDS = /(?:^| )(?:(?:ultim|primeir)[oa]s \d+|\d+ (?:ultim|primeir)
  */
 function measureScope(own: OwnScope, subjects: readonly QuestionSubject[], period: ParsedPeriod | null, text: string): MeasureScope {
   const now = !period || period.spec.kind === 'latest';
+  // ("e quanto valiam essas cotas no fechamento de 25/06?" after the client's purchase: its shares, at any date)
+  const theseShares = own.conversation && /(?:^| )(?:essas|estas|dessas|destas|nessas|nestas) cotas(?= |$)/.test(text);
   return {
-    own: (own.said && (subjects.length === 0 || subjects.some((s) => s.kind === 'fund'))) || (own.conversation && now && subjects.every((s) => s.kind === 'fund')),
+    own:
+      (own.said && (subjects.length === 0 || subjects.some((s) => s.kind === 'fund'))) ||
+      (own.conversation && (now || theseShares) && subjects.every((s) => s.kind === 'fund')),
     family: own.family ?? null,
     // ("qual fundo pagou mais nesse mês?": "nesse mês" is the conversation's own period, not a new one)
     byConversation: own.conversation && !own.said && (!period || period.shift?.offset === 0) && subjects.length === 0 && asksWhichFund(text),
@@ -744,9 +749,12 @@ function conditionAsked(
   measure: MeasureDef | null,
   fullText: string,
   signals: string[],
+  among: boolean,
 ): { condition: StructuredQuestion['condition']; endAgg: MeasureAgg | null } {
   const crossing = agg === 'first' || agg === 'last' || wanted.has('first') || wanted.has('last');
-  const condition = agg === 'count' || wanted.has('count') || crossing ? readCondition(fullText) : null;
+  // ("quais dos meus fundos estão com P/VP abaixo de 0,95?": among several subjects' values, those beyond the level)
+  const screen = among && finalAgg === 'value';
+  const condition = agg === 'count' || wanted.has('count') || crossing || screen ? readCondition(fullText) : null;
   if (condition) signals.push(`condition ${condition.op} ${condition.value}`);
   const endAgg = condition && crossing && finalAgg === 'value' && measure?.aggregations.includes('last') ? 'last' : finalAgg;
   return { condition, endAgg };
@@ -754,7 +762,7 @@ function conditionAsked(
 
 /** "qual fundo", "quem ... fii": the question picks one fund. */
 function asksWhichFund(text: string): boolean {
-  if (/(?:^| )(?:qual|quem)(?= |$)/.test(text) && /(?:^| )(?:fii|fiis|fundo|fundos)(?= |$)/.test(text)) return true;
+  if (/(?:^| )(?:qual|quem)(?= |$)/.test(text) && /(?:^| )(?:fii|fiis|fundo|fundos|posicao|posicoes)(?= |$)/.test(text)) return true;
   // "em qual coloquei mais?", "de qual recebi menos?": which one, said of a place (not of a month or a day)
   if (
     /(?:^| )(?:em|de|no|na|com|pra|para) (?:qual|quais)(?! (?:mes|meses|ano|anos|dia|dias|data|datas|semestre|trimestre|periodo|epoca|momento|vez|vezes)(?: |$))(?= |$)/.test(text)

@@ -158,7 +158,7 @@ function aggregate(
   s: Raw,
   n: number,
   fromNamedDay = false,
-): Pick<MeasureValue, 'value' | 'date' | 'start' | 'end' | 'adjusted'> & { adjusted?: boolean } {
+): Pick<MeasureValue, 'value' | 'date' | 'start' | 'end' | 'adjusted'> & { adjusted?: boolean; traded?: MeasureValue['traded'] } {
   const last = at(s.last_d, s.last_v);
   const none = { start: null, end: null };
   switch (agg) {
@@ -218,7 +218,11 @@ function aggregate(
       const start = mixed ? at(s.tfirst_d, s.tfirst_v) : fromInside ? at(s.first_d, adjEnds ? s.first_a : s.first_v) : at(s.base_d, adjEnds ? s.base_a : s.base_v);
       const end = at(s.last_d, adjEnds ? s.last_a : s.last_v);
       const value = start && end && start.value !== 0 ? round((end.value / start.value - 1) * 100) : null;
-      return { value, date: end?.date ?? null, start, end, adjusted: adjEnds || s.any_adj === true };
+      // ("quanto valorizou": a total return is also said on the traded closes at the same ends, when both were traded)
+      const tStart = adjEnds && !fromInside && s.base_is_adj !== true ? at(s.base_d, s.base_v) : null;
+      const tEnd = s.last_is_adj !== true ? at(s.last_d, s.last_v) : null;
+      const traded = tStart && tEnd && tStart.value !== 0 ? { value: round((tEnd.value / tStart.value - 1) * 100), start: tStart, end: tEnd } : null;
+      return { value, date: end?.date ?? null, start, end, adjusted: adjEnds || s.any_adj === true, traded };
     }
   }
   return { ...none, value: null, date: null, adjusted: false };
@@ -287,7 +291,10 @@ export class MeasureQueryService {
       if (m.subject_ids && !m.subject_ids.includes(s.id)) throw new CotaError('BAD_REQUEST', `A medida '${m.label}' não se aplica a ${s.id}.`);
     }
     const agg: MeasureAgg = question.agg && m.aggregations.includes(question.agg) ? question.agg : m.default_agg;
-    const values = await Promise.all(question.subjects.map((s) => this.forSubject(m, s, agg, question, clientId)));
+    const all = await Promise.all(question.subjects.map((s) => this.forSubject(m, s, agg, question, clientId)));
+    // "quais dos meus fundos estão com P/VP abaixo de 0,95?": one value each, those beyond the level kept.
+    const screen = question.condition && agg === 'value' && all.length > 1 ? question.condition : null;
+    const values = screen ? all.filter((v) => v.value !== null && (screen.op === 'gt' ? v.value > screen.value : v.value < screen.value)) : all;
     const winner = winnerOf(values, question.compare);
     let portfolio: MeasureResult['portfolio'] = null;
     if (weights) {
@@ -324,6 +331,7 @@ export class MeasureQueryService {
       values,
       winner,
       portfolio,
+      screened: screen ? { of: all.length, ...screen } : null,
     };
   }
 
@@ -359,6 +367,7 @@ export class MeasureQueryService {
         values,
         winner,
         portfolio: null,
+        screened: null,
       };
     }
     const period = question.period && question.period.kind === 'range' ? { ...question.period, from: question.period.to, grain: 'day' as const } : question.period;
@@ -383,6 +392,7 @@ export class MeasureQueryService {
       values,
       winner: null,
       portfolio: null,
+      screened: null,
     };
   }
 
@@ -632,6 +642,7 @@ function emptyValue(subject: QuestionSubject, coverage: MeasureValue['coverage']
     date: null,
     start: null,
     end: null,
+    traded: null,
     count: 0,
     rows: [],
     funds: [],
