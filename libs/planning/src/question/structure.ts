@@ -727,9 +727,7 @@ function measureScope(own: OwnScope, subjects: readonly QuestionSubject[], perio
   // ("e quanto valiam essas cotas no fechamento de 25/06?" after the client's purchase: its shares, at any date)
   const theseShares = own.conversation && /(?:^| )(?:essas|estas|dessas|destas|nessas|nestas) cotas(?= |$)/.test(text);
   return {
-    own:
-      (own.said && (subjects.length === 0 || subjects.some((s) => s.kind === 'fund'))) ||
-      (own.conversation && (now || theseShares) && subjects.every((s) => s.kind === 'fund')),
+    own: (own.said && (subjects.length === 0 || subjects.some((s) => s.kind === 'fund'))) || (own.conversation && (now || theseShares) && subjects.every((s) => s.kind === 'fund')),
     family: own.family ?? null,
     // ("qual fundo pagou mais nesse mês?": "nesse mês" is the conversation's own period, not a new one)
     byConversation: own.conversation && !own.said && (!period || period.shift?.offset === 0) && subjects.length === 0 && asksWhichFund(text),
