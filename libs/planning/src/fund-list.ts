@@ -25,7 +25,9 @@ export function readFunds(dataDir: string): NamedFund[] {
   }
   const read = (file: string) =>
     existsSync(file) ? (parse(readFileSync(file, 'utf8'), { columns: true, skip_empty_lines: true, bom: true }) as Array<Record<string, string>>) : [];
-  const registered = new Map(read(join(dataDir, 'araquem', 'samples', 'fiis_registrations.csv')).map((r) => [r.ticker?.trim().toUpperCase(), r.display_name?.trim()]));
+  const registrations = read(join(dataDir, 'araquem', 'samples', 'fiis_registrations.csv'));
+  const registered = new Map(registrations.map((r) => [r.ticker?.trim().toUpperCase(), r.display_name?.trim()]));
+  const cnpjs = new Map(registrations.map((r) => [r.ticker?.trim().toUpperCase(), r.fii_cnpj?.trim() || null]));
   const funds = new Map<string, string | null>();
   for (const file of files) {
     for (const row of read(file)) {
@@ -33,5 +35,5 @@ export function readFunds(dataDir: string): NamedFund[] {
       if (TICKER_RE.test(t)) funds.set(t, registered.get(t) || funds.get(t) || row.nome?.trim() || null);
     }
   }
-  return [...funds].map(([ticker, name]) => ({ ticker, name })).sort((a, b) => a.ticker.localeCompare(b.ticker));
+  return [...funds].map(([ticker, name]) => ({ ticker, name, cnpj: cnpjs.get(ticker) ?? null })).sort((a, b) => a.ticker.localeCompare(b.ticker));
 }

@@ -4,6 +4,8 @@ import { normalize } from '@cota/text';
 export interface NamedFund {
   ticker: string;
   name: string | null;
+  /** Its CNPJ, when known ("de qual fii é o CNPJ 12.005.956/0001-65?"). */
+  cnpj?: string | null;
 }
 
 /** Words every registered name carries ("Fundo de Investimento Imobiliário ... Responsabilidade Limitada"). */

@@ -528,6 +528,16 @@ describe('Planner (deterministic)', () => {
       expect(plan('o XPML11 tem imoveis de shopping?').entity).toBe('fiis_imoveis');
     });
 
+    it('"vol" is the volatility; "qts cotas de HGCR11 me sobraram" the shares still held', () => {
+      expect(plan('qual a vol do hglg11').question).toMatchObject({ measure: 'volatility', subjects: [{ id: 'HGLG11' }] });
+      expect(plan('qts cotas de hgcr11 me sobraram').question).toMatchObject({ measure: 'shares_held', subjects: [{ id: 'HGCR11' }] });
+    });
+
+    it('a fund named by its CNPJ ("de qual fii é o CNPJ 12.005.956/0001-65?")', () => {
+      expect(plan('de qual fii é o cnpj 12.005.956/0001-65 ?')).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro', params: { ticker: 'KNRI11' } });
+      expect(plan('cnpj 99.999.999/0001-99 é de qual fundo?').params.ticker).toBeNull();
+    });
+
     it('a phrase of function words only ("o que é") matches as said, never across other words ("o que eu vendi e quando?")', () => {
       expect(plan('o que eu vendi e quando?')).toMatchObject({ kind: 'measure', question: { measure: 'shares_sold' } });
       expect(plan('o que é p/vp?').kind).toBe('concept');

@@ -70,6 +70,9 @@ export interface PlanOptions {
 /** Words of a share of the portfolio ("peso de cada fundo", "quanto por cento da carteira"). */
 const SHARE_WORDS = /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/;
 
+/** A CNPJ as written ("12.005.956/0001-65", or its 14 digits). */
+const CNPJ_RE = /(?<!\d)\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}(?!\d)/;
+
 /** "o KNIP11 é de papel?", "ele é um fundo de logística?": the question's shape when a class is asked of a fund. */
 const IS_OF_A_CLASS =
   /^(?:o |a )?(?:[a-z]{4}1[0-9] |ele |ela |esse fundo |este fundo |esse fii |este fii )?(?:e|eh|seria|sera) (?:um |uma )?(?:fii |fundo |fundo imobiliario )?(?:de |do |da )?[a-z ]{3,40}$/;
@@ -77,6 +80,7 @@ const IS_OF_A_CLASS =
 export class Planner {
   private tickers: TickerIndex;
   private names: FundNameIndex | null = null;
+  private byCnpj = new Map<string, string>();
   private readonly ontology: Ontology;
   private readonly llm: LlmClient | null;
   private readonly shapes: MultiStepShapes | null;
@@ -155,6 +159,7 @@ export class Planner {
       this.ontology.tickerPrefixStopwords,
     );
     this.names = new FundNameIndex(list, (w) => this.ontology.vocabulary.has(w));
+    this.byCnpj = new Map(list.filter((f) => f.cnpj).map((f) => [f.cnpj!.replace(/\D/g, ''), f.ticker]));
   }
 
   /**
@@ -163,6 +168,10 @@ export class Planner {
    */
   private withTickersForNames(question: string): { question: string; note: string } {
     if (!this.names?.size || this.recognizeTickers(question).tickers.length) return { question, note: '' };
+    // "de qual fii é o CNPJ 12.005.956/0001-65?": a fund named by its CNPJ.
+    const cnpj = CNPJ_RE.exec(question);
+    const byCnpj = cnpj ? this.byCnpj.get(cnpj[0].replace(/\D/g, '')) : undefined;
+    if (cnpj && byCnpj) return { question: question.replace(cnpj[0], byCnpj), note: `; fund named by its CNPJ (${cnpj[0]} = ${byCnpj})` };
     const found = this.names.find(question);
     if (!found) return { question, note: '' };
     const folded = fold(question);
@@ -275,7 +284,8 @@ export class Planner {
   /** Whether a tool's contract takes no fund (no ticker argument): a fund named beside its words is asked of something else. */
   /** A tool over the client's personal income and spending (not its FIIs): its words are the FII portfolio's too ("paguei", "recebi"). */
   readsPersonalLedger(tool: string): boolean {
-    return !!this.opts.policies.tools?.tools[tool]?.extractors.includes('transaction_query');
+    const extractors = this.opts.policies.tools?.tools[tool]?.extractors ?? [];
+    return extractors.includes('transaction_query') || extractors.includes('transaction');
   }
 
   private takesNoFund(tool: string): boolean {

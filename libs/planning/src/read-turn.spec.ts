@@ -92,6 +92,9 @@ describe('TurnReader', () => {
     });
     expect((await reader.read('quanto paguei no total?', bought)).question).toMatchObject({ subjects: [{ kind: 'fund', id: 'BTAL11' }], measure: 'invested' });
     expect((await reader.read('quanto gastei no mercado em outubro?', bought)).kind).toBe('tool');
+    // (nor is "o preço médio que paguei" a transaction to register)
+    expect((await reader.read('e o preco medio que paguei?', bought)).question).toMatchObject({ subjects: [{ id: 'BTAL11' }], measure: 'avg_price' });
+    expect((await reader.read('gastei 50 reais no mercado hoje', bought)).kind).toBe('tool');
     // (still nothing with nothing to read it against)
     expect((await reader.read('qual tem mais cotas?', null)).kind).not.toBe('measure');
   });

@@ -378,3 +378,11 @@ describe('what a follow-up says of its own', () => {
     expect(gain.question).toMatchObject({ subjects: [{ id: 'XPIN11' }], measure: 'realized' });
   });
 });
+
+describe('from the previous answer on', () => {
+  it('"de lá até 25/06" after the close of 09/06 spans from that day to this one, kept by the next fund', () => {
+    const [, since, other] = converse('qual foi o fechamento do kncr11 em 09/06/2025?', 'e o maior fechamento dele de la ate 25/06?', 'e o do mxrf11 no mesmo periodo?');
+    expect(since.question).toMatchObject({ agg: 'max', period: { kind: 'range', from: '2025-06-09', to: '2025-06-25' } });
+    expect(other.question).toMatchObject({ subjects: [{ id: 'MXRF11' }], period: { from: '2025-06-09', to: '2025-06-25' } });
+  });
+});

@@ -359,6 +359,11 @@ function editPeriod(edit: FollowUpEdit): Period {
   if (period?.kind === 'day_of_month' && prev.period?.kind === 'range') {
     // "e no dia 20?" after the close of 13/06/2025: the 20th of that month; "e em 10/06?": of that year.
     const day = resolvePeriod(period, prev.period, Number(prev.period.to.slice(0, 4)));
+    if (reading.cues.includes('since_previous') && prev.period.from < day.from) {
+      // "e o maior fechamento de lá até 25/06?" after the close of 09/06: from that day to this one.
+      changed.push(`period (from the previous question's ${prev.period.from} to ${day.to})`);
+      return { kind: 'range', from: prev.period.from, to: day.to, grain: 'days' };
+    }
     changed.push(`period (day ${period.day}${period.month ? `/${period.month}` : ''} of the previous question's ${period.month ? 'year' : 'month'})`);
     return { kind: 'range', ...day, grain: 'day' };
   }
@@ -370,6 +375,10 @@ function editPeriod(edit: FollowUpEdit): Period {
   if (!period || reading.cues.includes('same_period')) {
     if (prev.period) inherited.push('period');
     return prev.period;
+  }
+  if (reading.cues.includes('since_previous') && period.kind === 'range' && prev.period?.kind === 'range' && prev.period.from < period.from) {
+    changed.push(`period (from the previous question's ${prev.period.from} to ${period.to})`);
+    return { kind: 'range', from: prev.period.from, to: period.to, grain: 'custom' };
   }
   if ((period.kind === 'relative_year' || period.kind === 'relative_month') && period.offset < 0 && prev.period?.kind === 'range') {
     // "e no ano anterior?" after "ifix em 2023": a year before the previous question's, not before today.

@@ -69,7 +69,8 @@ export type FollowUpCue =
   | 'refers_fund'
   | 'refers_subject'
   | 'refers_listed'
-  | 'per_share';
+  | 'per_share'
+  | 'since_previous';
 
 /** Counted or plural nouns after "entre esses ..." that name dates, not funds ("entre esses dois meses"). */
 const NOT_FUNDS = '(?! (?:meses|datas|dias|anos|periodos|momentos|valores|pagamentos|dividendos)(?= |$))';
@@ -81,6 +82,8 @@ export const LISTED_REFERENCE =
 const CUES: Array<[FollowUpCue, RegExp]> = [
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
   // "entre esses dois meses", "nesse intervalo": from the one answer's date to the other's.
+  // "de lá até 25/06", "dali até o fim do mês": from the previous answer's date on.
+  ['since_previous', /(?:^| )(?:de la|dali|desde entao|desde aquele dia|daquele dia) (?:ate|pra|para)(?= |$)/],
   ['between_answers', /(?:^| )(?:nesse|neste) intervalo(?= |$)|(?:^| )entre (?:esses|essas|estes|estas|as|os) (?:dois|duas) (?:meses|datas|dias|anos|periodos|momentos)(?= |$)/],
   // "qual o p/vp do primeiro?": a fund of the previous answer's list, by its place.
   ['refers_listed', LISTED_REFERENCE],
