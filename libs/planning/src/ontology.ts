@@ -266,6 +266,12 @@ export class Ontology {
   }
 
   /** Named features active for a question (built-ins: ticker, no_ticker, multi_ticker). */
+  /** A feature's words and phrases as written (the reading's cues share some lists with the routing). */
+  wordsOf(feature: string): string[] {
+    const f = this.spec.features[feature];
+    return f ? [...f.tokens, ...f.phrases] : [];
+  }
+
   activeFeatures(q: AnalysedQuestion): Set<string> {
     // Routing and the question's reading both ask: computed once per analysed question.
     const known = this.featuresOf.get(q);

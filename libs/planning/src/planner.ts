@@ -94,7 +94,12 @@ export class Planner {
 
   constructor(private readonly opts: PlannerOptions) {
     this.ontology = opts.policies.ontology;
-    this.reader = new QuestionReader(opts.policies.measures);
+    // (its prepositional forms, "dele", "nesse fundo": "ele" points at the conversation's subject of any kind, a cue of
+    // its own, and a subject form, "esse fundo tem Sharpe bom?", is the last reference's to resolve, CONTRACT)
+    this.reader = new QuestionReader(
+      opts.policies.measures,
+      this.ontology.wordsOf('fund_reference').filter((w) => /^[dn](?:el|ess|est)/.test(w)),
+    );
     this.measureFamily = measureFamily(opts.policies.measures);
     this.measureStems = new Map(
       Object.entries(opts.policies.measures.measures).map(([name, m]) => [

@@ -105,8 +105,6 @@ const CUES: Array<[FollowUpCue, RegExp]> = [
       `(?:^| )(?:deles|delas|desses|dessas|destes|destas|(?:entre|dentre) (?:eles|elas|esses|essas|estes|estas|os listados))(?: (?:dois|duas|tres|quatro|cinco|fundos|fiis))?${NOT_FUNDS}(?= |$)`,
     ),
   ],
-  // "nele", "desse fundo": the fund the conversation is about, even in "o meu preço médio nele".
-  ['refers_fund', /(?:^| )(?:nele|nela|dele|dela|desse fundo|deste fundo|nesse fundo|neste fundo|desse fii|deste fii|nesse fii|neste fii)(?= |$)/],
   ['opener', /^(?:e|e o|e a|e os|e as|e no|e na|e em|e do|e da|e pro|e para|e pra|e se|agora|tambem|mesmo)(?= |$)/],
   // Only a fund ("o TRXF11"): the answer to "de qual fundo?", or a change of subject.
   ['opener', /^(?:o|a|do|da|no|na|pro|pra|para o|e)\s+<fundo>(?:\s+(?:e|ou)\s+<fundo>)*$/],
@@ -175,8 +173,14 @@ export class QuestionReader {
   private readonly datesAsked: Phrase[];
   private readonly eachFundWords: Phrase[];
   private readonly perShareWords: Phrase[];
+  private readonly fundReference: Phrase[];
 
-  constructor(readonly catalog: MeasureCatalog) {
+  constructor(
+    readonly catalog: MeasureCatalog,
+    /** The words that point back at a fund ("nele", "desse fundo"): the ontology's fund_reference. */
+    fundReference: readonly string[] = [],
+  ) {
+    this.fundReference = fundReference.map(compile);
     this.measureWords = Object.values(catalog.measures)
       .filter((m) => m.subject === 'fund' || m.subject === 'portfolio')
       .flatMap((measure) => measure.words.map((w) => ({ measure, phrase: compile(w) })));
@@ -256,6 +260,8 @@ export class QuestionReader {
     const { mixed } = settled;
     const { measure, impliedPortfolio, shares } = this.perShareOfHolding(settled, subjects, text, signals);
     const cues = readCues(text);
+    // "nele", "desse fundo": the fund the conversation is about, even in "o meu preço médio nele".
+    if (this.fundReference.some((p) => paddedText.includes(p.padded))) cues.push('refers_fund');
     // ("quanto foi por cota?" after what the client received: the fund's own figure per share)
     if (!measureHit && this.perShareWords.some((p) => paddedText.includes(p.padded))) cues.push('per_share');
     const { agg, also, periodSpec, quoted } = this.readAggregation({
