@@ -205,6 +205,7 @@ export const MeasureCatalogSchema = z
     /** "quando eu comprei o HGLG11?": a flow asked when, with nothing else asked of it, lists its rows with their dates. */
     dates_asked: Words,
     each_fund: Words,
+    list_order: z.object({ max: Words, min: Words }).strict(),
     per_share_words: Words,
     /** The client's positions: a fund measure asked of "meus fundos" is asked of each, weighted by value for averages. */
     portfolio: z.object({ table: Ident, client_column: Ident, ticker_column: Ident, weight_column: Ident }).strict(),
@@ -243,6 +244,8 @@ export interface MeasureCatalog {
   dates_asked: string[];
   /** "quanto recebi de cada fii": the client's own figure fund by fund, one line each. */
   each_fund: string[];
+  /** "do maior pro menor": several subjects listed in the measure's order. */
+  list_order: { max: string[]; min: string[] };
   /** "quanto foi por cota?" after the client's own figure: its fund measure per share (`per_share_measure`). */
   per_share_words: string[];
   entity_defaults: Record<string, string>;

@@ -53,8 +53,10 @@ export function loadPlanningPolicies(dir = policiesDir()): PlanningPolicies {
  * measure declared in measures.yaml alone ("ativo total") is never "corrected" into another entity's word.
  */
 function withMeasureWords(spec: OntologySpec, catalog: MeasureCatalog): OntologySpec {
-  const words = Object.values(catalog.measures).flatMap((m) => [...m.words, ...m.client_words, ...m.family_words]);
-  return { ...spec, known_words: [...spec.known_words, ...words] };
+  const words = Object.values(catalog.measures).flatMap((m) => [...m.words, ...m.client_words, ...m.family_words, ...(m.words_apart ?? []).flat()]);
+  // (and the words of aggregations and comparisons: "acumulou" is no typo of "acumulo")
+  const asked = [...Object.values(catalog.aggregations).flat(), ...catalog.compare.max, ...catalog.compare.min, ...catalog.group_extreme.max, ...catalog.group_extreme.min];
+  return { ...spec, known_words: [...spec.known_words, ...words, ...asked] };
 }
 
 /**

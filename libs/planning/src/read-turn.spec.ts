@@ -81,6 +81,7 @@ describe('TurnReader', () => {
       },
     });
     expect((await reader.read('e qual o preco medio dele?', compared)).question).toMatchObject({ subjects: [{ kind: 'fund', id: 'KNIP11' }], measure: 'avg_price' });
+    expect((await reader.read('e quanto ela me pagou em outubro de 2024?', compared)).question).toMatchObject({ subjects: [{ kind: 'fund', id: 'KNIP11' }], measure: 'received' });
     // "quanto veio do hgru11?" after what the client received: the same question of that fund
     const came = await reader.read('quanto veio do hgru11?', received);
     expect(came.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'HGRU11' }], measure: 'received', period: { from: '2024-04-01' } });

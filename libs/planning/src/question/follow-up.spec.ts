@@ -386,3 +386,30 @@ describe('from the previous answer on', () => {
     expect(other.question).toMatchObject({ subjects: [{ id: 'MXRF11' }], period: { from: '2025-06-09', to: '2025-06-25' } });
   });
 });
+
+describe('the client’s purchases, its funds in order, and the one a comparison picked', () => {
+  it('what all the purchases cost, in a month too ("somando todas as compras", "fiz umas compras ... quanto gastei")', () => {
+    expect(planner.planDeterministic('somando todas as compras que ja fiz, quanto investi?').question).toMatchObject({ measure: 'bought_amount', agg: 'total' });
+    expect(planner.planDeterministic('em fevereiro de 2022 eu fiz umas compras de fii, quanto gastei no total naquele mes?').question).toMatchObject({
+      measure: 'bought_amount',
+      period: { from: '2022-02-01', to: '2022-02-28' },
+    });
+    expect(planner.planDeterministic('vendi meu xpin11 por quanto? valor total').question).toMatchObject({ measure: 'sale_proceeds' });
+    expect(planner.planDeterministic('fiz alguma compra em junho de 2022? de que?').question).toMatchObject({ measure: 'shares_bought' });
+  });
+
+  it('"do maior pro menor" lists the client’s funds in the measure’s order; its words name no aggregation', () => {
+    expect(planner.planDeterministic('ordena meus fundos pelo que cada um me pagou em outubro de 2024, do maior pro menor').question).toMatchObject({
+      subjects: [{ kind: 'portfolio' }],
+      measure: 'received',
+      agg: 'total',
+      compare: 'max',
+    });
+    expect(planner.planDeterministic('qual o maior dividendo do hglg11 em 2024').question).toMatchObject({ agg: 'max', compare: null });
+  });
+
+  it('"e a menor?" and "ela" after the client’s largest position: the other end, and the one picked', () => {
+    const [, other] = converse('em qual fii coloquei mais dinheiro?', 'e a menor?');
+    expect(other.question).toMatchObject({ subjects: [{ kind: 'portfolio' }], measure: 'invested', compare: 'min' });
+  });
+});

@@ -45,8 +45,12 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
     also = [];
   }
   // "e o de maior dy?" after the client's funds compared: one value each, so "maior" picks one of them.
-  const several = subjects.length > 1 || (subjects[0]?.kind === 'portfolio' && !!measure && catalog.measures[measure]?.subject === 'fund');
-  const picked = several && !!measure && (agg === 'max' || agg === 'min') && !isSpan(period) ? agg : null;
+  // ("e a menor?" after the client's largest position: the other end among the same funds)
+  const several =
+    subjects.length > 1 || (subjects[0]?.kind === 'portfolio' && ((!!measure && catalog.measures[measure]?.subject === 'fund') || (!!prev.compare && measure === prev.measure)));
+  // (the end asked, whether or not the measure has it as an aggregation: "menor" of what was invested)
+  const end = agg === 'max' || agg === 'min' ? agg : reading.aggWanted.includes('min') ? 'min' : reading.aggWanted.includes('max') ? 'max' : null;
+  const picked = several && !!measure && end !== null && !isSpan(period) ? end : null;
   if (picked) agg = catalog.measures[measure!].default_agg;
   const { cur, inherited, changed } = edit;
   const group_by = cur.group_by ?? prev.group_by;
@@ -191,8 +195,10 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
     changed.push(`subjects (a ${named.subject} measure: from the last reference)`);
     return [];
   }
+  // ("quando comprei ela?" after the client's funds compared: "ela" is the one the comparison picked)
+  const picked = !!prev.compare && prev.subjects.every((s) => s.kind === 'portfolio') && previous.tickers.length > 1;
   if (
-    reading.cues.includes('refers_fund') &&
+    (reading.cues.includes('refers_fund') || (picked && reading.cues.includes('refers_subject'))) &&
     cur.subjects.every((s) => s.kind === 'portfolio') &&
     // (after a list across funds that came down to one, or the whole portfolio's answer found in one fund, "dele" is that one;
     // after the client's funds compared, the one the comparison picked, listed first)

@@ -173,6 +173,7 @@ export class QuestionReader {
   private readonly datesAsked: Phrase[];
   private readonly eachFundWords: Phrase[];
   private readonly perShareWords: Phrase[];
+  private readonly listOrder: Array<{ order: 'max' | 'min'; phrase: Phrase }>;
   private readonly fundReference: Phrase[];
 
   constructor(
@@ -223,6 +224,7 @@ export class QuestionReader {
     this.datesAsked = catalog.dates_asked.map(compile);
     this.eachFundWords = catalog.each_fund.map(compile).sort((a, b) => b.text.length - a.text.length);
     this.perShareWords = catalog.per_share_words.map(compile);
+    this.listOrder = (['max', 'min'] as const).flatMap((order) => catalog.list_order[order].map((w) => ({ order, phrase: compile(w) })));
     this.compareWords = (Object.entries(catalog.compare) as Array<['max' | 'min', string[]]>)
       .flatMap(([order, words]) => words.map((w) => ({ order, phrase: compile(w) })))
       .sort((a, b) => b.phrase.text.length - a.phrase.text.length);
@@ -247,12 +249,14 @@ export class QuestionReader {
     this.dropSubjectsNamingTheMeasure(subjects, measureHit, text);
 
     const periodWords = period ? ` ${normalize(period.matched)} ` : '';
-    const aggHits = this.readAggHits(fullText, text, periodWords, measureHit, subjects.length);
+    // ("do maior pro menor" orders a list: its "maior"/"menor" name no aggregation)
+    const ordered = this.listOrder.find((o) => ` ${text} `.includes(o.phrase.padded)) ?? null;
+    const aggHits = this.readAggHits(fullText, text, periodWords, measureHit, subjects.length).filter((h) => !ordered?.phrase.padded.includes(h.phrase.padded));
     // (a group word inside the measure's own name, "dividend yield mensal", names the measure)
     const measurePhrase = measureHit?.phrase.padded ?? '';
     const paddedText = ` ${text} `;
     const groupHit = this.groupWords.find((g) => paddedText.includes(g.phrase.padded) && !measurePhrase.includes(g.phrase.padded)) ?? null;
-    const compareHit = this.readCompareHit(text);
+    const compareHit = ordered ?? this.readCompareHit(text);
 
     const { aggWanted, extremeOrder, extremeGroup, datesAsked } = this.readWanted(aggHits, measureHit?.measure ?? null, period, text, fullText);
     const spanned = isSpan(period?.spec ?? null);
@@ -282,7 +286,9 @@ export class QuestionReader {
     });
     if (agg && aggHits.length) signals.push(`aggregation ${agg} (${aggHits.map((h) => `"${h.phrase.text}"`).join(', ')})`);
     const moreOrLess = moreOrLessAsked(text);
-    const multi = this.picksOne(subjects, measure, cues, text);
+    // (a list of the client's funds in the measure's order is one figure per fund, compared)
+    const ownOrdered = ordered !== null && measure?.subject === 'portfolio' && subjects.every((s) => s.kind === 'portfolio');
+    const multi = this.picksOne(subjects, measure, cues, text) || ownOrdered;
     const compare = multi ? (compareHit?.order ?? moreOrLess ?? (cues.includes('among_previous') ? 'max' : null)) : null;
     const finalAgg = finalAggregation(agg, measure, subjects.length, spanned, extremeGroup ? extremeOrder : null);
     if (extremeGroup) signals.push(`the ${extremeGroup} of the ${finalAgg} own figure`);
