@@ -267,13 +267,7 @@ export class Planner {
     const dataAsked = asksData && asksData.measure && asksData.subjects.length > 0 && asksData.subjects.every((s) => s.kind !== 'portfolio');
     // (the question is routed for a tool only when a field of a fund could be what it asks)
     const fieldAsked = tool && !dataAsked && this.takesNoFund(tool.name) && q.tickers.tickers.length > 0 ? route() : null;
-    // "quanto paguei no total?" right after the client's FII trades: its own figures, not a personal expense.
-    const ownFiiData =
-      !!tool &&
-      this.readsPersonalLedger(tool.name) &&
-      this.conversationIsOwn(opts) &&
-      this.reader.read(question, q.tickers.tickers, undefined, { said: true, conversation: true }).measureNamed;
-    if (tool && !dataAsked && !ownFiiData && !(fieldAsked && this.asksFieldOfFund(fieldAsked))) {
+    if (tool && !dataAsked && !this.ownFiiData(tool.name, question, q, opts) && !(fieldAsked && this.asksFieldOfFund(fieldAsked))) {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
     }
     const routed = fieldAsked ?? route();
@@ -287,6 +281,12 @@ export class Planner {
   }
 
   /** Whether a tool's contract takes no fund (no ticker argument): a fund named beside its words is asked of something else. */
+  /** "quanto paguei no total?" right after the client's FII trades: its own figures, not a personal expense. */
+  private ownFiiData(tool: string, question: string, q: AnalysedQuestion, opts: PlanOptions): boolean {
+    if (!this.readsPersonalLedger(tool) || !this.conversationIsOwn(opts)) return false;
+    return this.reader.read(question, q.tickers.tickers, undefined, { said: true, conversation: true }).measureNamed;
+  }
+
   /** A tool over the client's personal income and spending (not its FIIs): its words are the FII portfolio's too ("paguei", "recebi"). */
   readsPersonalLedger(tool: string): boolean {
     const extractors = this.opts.policies.tools?.tools[tool]?.extractors ?? [];

@@ -249,25 +249,14 @@ export class QuestionReader {
     this.dropSubjectsNamingTheMeasure(subjects, measureHit, text);
 
     const periodWords = period ? ` ${normalize(period.matched)} ` : '';
-    // ("do maior pro menor" orders a list: its "maior"/"menor" name no aggregation)
-    const ordered = this.listOrder.find((o) => ` ${text} `.includes(o.phrase.padded)) ?? null;
-    const aggHits = this.readAggHits(fullText, text, periodWords, measureHit, subjects.length).filter((h) => !ordered?.phrase.padded.includes(h.phrase.padded));
-    // (a group word inside the measure's own name, "dividend yield mensal", names the measure)
-    const measurePhrase = measureHit?.phrase.padded ?? '';
-    const paddedText = ` ${text} `;
-    const groupHit = this.groupWords.find((g) => paddedText.includes(g.phrase.padded) && !measurePhrase.includes(g.phrase.padded)) ?? null;
-    const compareHit = ordered ?? this.readCompareHit(text);
+    const { ordered, aggHits, groupHit, compareHit } = this.readAsked(text, fullText, periodWords, measureHit, subjects.length);
 
     const { aggWanted, extremeOrder, extremeGroup, datesAsked } = this.readWanted(aggHits, measureHit?.measure ?? null, period, text, fullText);
     const spanned = isSpan(period?.spec ?? null);
     const settled = this.settleSubjectsAndMeasure(subjects, measureHit?.measure ?? null, aggWanted, compareHit !== null, spanned);
     const { mixed } = settled;
     const { measure, impliedPortfolio, shares } = this.perShareOfHolding(settled, subjects, text, signals);
-    const cues = readCues(text);
-    // "nele", "desse fundo": the fund the conversation is about, even in "o meu preço médio nele".
-    if (this.fundReference.some((p) => paddedText.includes(p.padded))) cues.push('refers_fund');
-    // ("quanto foi por cota?" after what the client received: the fund's own figure per share)
-    if (!measureHit && this.perShareWords.some((p) => paddedText.includes(p.padded))) cues.push('per_share');
+    const cues = this.cuesOf(text, measureNamed);
     const { agg, also, periodSpec, quoted } = this.readAggregation({
       measure,
       measureNamed: measureHit !== null && measureHit.measure.name === measure?.name,
@@ -287,14 +276,13 @@ export class QuestionReader {
     if (agg && aggHits.length) signals.push(`aggregation ${agg} (${aggHits.map((h) => `"${h.phrase.text}"`).join(', ')})`);
     const moreOrLess = moreOrLessAsked(text);
     // (a list of the client's funds in the measure's order is one figure per fund, compared)
-    const ownOrdered = ordered !== null && measure?.subject === 'portfolio' && subjects.every((s) => s.kind === 'portfolio');
-    const multi = this.picksOne(subjects, measure, cues, text) || ownOrdered;
+    const multi = this.picksOne(subjects, measure, cues, text) || (ordered !== null && isOwnOfPortfolio(measure, subjects));
     const compare = multi ? (compareHit?.order ?? moreOrLess ?? (cues.includes('among_previous') ? 'max' : null)) : null;
     const finalAgg = finalAggregation(agg, measure, subjects.length, spanned, extremeGroup ? extremeOrder : null);
     if (extremeGroup) signals.push(`the ${extremeGroup} of the ${finalAgg} own figure`);
     const { condition, endAgg } = conditionAsked(agg, finalAgg, aggWanted, measure, fullText, signals, multi);
     // "quanto recebi de cada fii": the client's own figure, fund by fund.
-    const eachFund = measure?.subject === 'portfolio' && subjects.every((s) => s.kind === 'portfolio') && !compare && this.eachFundSaid(text) !== null;
+    const eachFund = isOwnOfPortfolio(measure, subjects) && !compare && this.eachFundSaid(text) !== null;
     if (eachFund) signals.push('each fund held, one figure each');
     return {
       question: {
@@ -394,6 +382,29 @@ export class QuestionReader {
         !(eachSubject && h.agg === 'list' && each!.padded.includes(h.phrase.padded)) &&
         !(h.agg === 'list' && beforeSubject(h)),
     );
+  }
+
+  /** What is asked of the measure: the aggregations' words, a grouping, a comparison (a list's order is one too). */
+  private readAsked(text: string, fullText: string, periodWords: string, measureHit: { measure: MeasureDef; phrase: Phrase } | null, subjects: number) {
+    const padded = ` ${text} `;
+    // ("do maior pro menor" orders a list: its "maior"/"menor" name no aggregation)
+    const ordered = this.listOrder.find((o) => padded.includes(o.phrase.padded)) ?? null;
+    const aggHits = this.readAggHits(fullText, text, periodWords, measureHit, subjects).filter((h) => !ordered?.phrase.padded.includes(h.phrase.padded));
+    // (a group word inside the measure's own name, "dividend yield mensal", names the measure)
+    const measurePhrase = measureHit?.phrase.padded ?? '';
+    const groupHit = this.groupWords.find((g) => padded.includes(g.phrase.padded) && !measurePhrase.includes(g.phrase.padded)) ?? null;
+    return { ordered, aggHits, groupHit, compareHit: ordered ?? this.readCompareHit(text) };
+  }
+
+  /** The follow-up cues the words give: the fixed phrases, the words that point back at a fund, a per-share figure asked with no measure. */
+  private cuesOf(text: string, measureNamed: boolean): FollowUpCue[] {
+    const padded = ` ${text} `;
+    const cues = readCues(text);
+    // "nele", "desse fundo": the fund the conversation is about, even in "o meu preço médio nele".
+    if (this.fundReference.some((p) => padded.includes(p.padded))) cues.push('refers_fund');
+    // ("quanto foi por cota?" after what the client received: the fund's own figure per share)
+    if (!measureNamed && this.perShareWords.some((p) => padded.includes(p.padded))) cues.push('per_share');
+    return cues;
   }
 
   /** The longest "cada fii", "por fundo" phrase said, if any. */
@@ -772,6 +783,9 @@ function conditionAsked(
   const endAgg = condition && crossing && finalAgg === 'value' && measure?.aggregations.includes('last') ? 'last' : finalAgg;
   return { condition, endAgg };
 }
+
+/** The client's own measure of the whole portfolio (not of one of its funds). */
+const isOwnOfPortfolio = (measure: MeasureDef | null, subjects: readonly QuestionSubject[]) => measure?.subject === 'portfolio' && subjects.every((s) => s.kind === 'portfolio');
 
 /** "qual fundo", "quem ... fii": the question picks one fund. */
 function asksWhichFund(text: string): boolean {
