@@ -168,7 +168,7 @@ describe('periods, bases and groupings the raw files decide', () => {
     // cliente-demo-3 sold all 70 XPIN11 in 2022-08: none held, and the answer says what was sold.
     const sold = await answer('eu ainda tenho XPIN11?', null, 'cliente-demo-3');
     expect(sold.text).toBe(
-      'As cotas vendidas do XPIN11 somam 70 (1 venda) (você não tem mais cotas desse fundo em carteira).\n\nFonte: carteira de demonstração da Cota, dados até 31/08/2022.',
+      'As cotas vendidas do XPIN11 somam 70 (1 venda, a R$ 86,70 por cota) (você não tem mais cotas desse fundo em carteira).\n\nFonte: carteira de demonstração da Cota, dados até 31/08/2022.',
     );
     const listed = await answer('me lista meus fiis com a quantidade de cotas', null, 'cliente-demo-3');
     for (const line of ['60 cotas do BTLG11', '50 cotas do HGRU11', '40 cotas do BTAL11']) expect(listed.text).toContain(line);
@@ -177,14 +177,14 @@ describe('periods, bases and groupings the raw files decide', () => {
   it("a sale's follow-ups read in the sale's family: how many, at what price, with what result", async () => {
     // cliente-demo-2 sold 40 HGCR11 on 30/09/2022 at R$ 104,71 (average cost R$ 107,87: -R$ 126,40).
     const sold = await answer('vendi quantas cotas de hgcr11?', null, 'cliente-demo-2');
-    expect(sold.text).toContain('As cotas vendidas do HGCR11 somam 40 (1 venda)');
+    expect(sold.text).toContain('As cotas vendidas do HGCR11 somam 40 (1 venda, a R$ 104,71 por cota)');
     const price = await answer('a que preço?', sold.plan, 'cliente-demo-2');
     expect(price.text).toContain('O preço de venda do HGCR11 em 30/09/2022 foi R$ 104,71');
     const result = await answer('e deu lucro ou prejuízo?', price.plan, 'cliente-demo-2');
-    expect(result.text).toContain('O resultado das vendas do HGCR11 soma -R$ 126,40 (1 venda)');
+    expect(result.text).toContain('O resultado das vendas do HGCR11 soma -R$ 126,40 (1 venda: 40 cotas a R$ 104,71)');
     // A total over the whole portfolio names the fund its one sale was of.
     const all = await answer('quanto lucrei com vendas de fii?', null, 'cliente-demo-3');
-    expect(all.text).toContain('R$ 168,70 (1 venda: XPIN11)');
+    expect(all.text).toContain('R$ 168,70 (1 venda: XPIN11, 70 cotas a R$ 86,70)');
   });
 });
 
