@@ -67,6 +67,10 @@ describe('what the client paid, fund by fund and for a fund sold since', () => {
     expect(await answer('quanto gastei comprando HGLG11?')).toContain('R$ 20.343,40');
   });
 
+  it("a sale's result in percent: the XPIN11 sold at R$ 86,70 over its average cost of R$ 84,29 (+2,86%)", async () => {
+    expect(await answer('quanto eu ganhei em % na venda do xpin11?', 'cliente-demo-3')).toContain('2,86%');
+  });
+
   it('what was paid for the XPIN11, sold in full since (70 × 84,29), says it is no longer held', async () => {
     const text = await answer('quanto eu tinha pago no XPIN11?', 'cliente-demo-3');
     expect(text).toContain('R$ 5.900,30 (1 compra: 70 cotas a R$ 84,29)');

@@ -533,6 +533,15 @@ describe('Planner (deterministic)', () => {
       expect(plan('qts cotas de hgcr11 me sobraram').question).toMatchObject({ measure: 'shares_held', subjects: [{ id: 'HGCR11' }] });
     });
 
+    it('funds named and compared by a measure named are compared, not ranked with every fund; a sale’s result in percent', () => {
+      expect(plan('entre hglg11, knri11 e visc11 qual ta com o menor pvp? ordena do menor pro maior')).toMatchObject({
+        kind: 'measure',
+        question: { measure: 'pvp', compare: 'min', subjects: [{ id: 'HGLG11' }, { id: 'KNRI11' }, { id: 'VISC11' }] },
+      });
+      expect(plan('quanto eu ganhei em % na venda do xpin11?').question).toMatchObject({ measure: 'realized_pct', subjects: [{ id: 'XPIN11' }] });
+      expect(plan('quanto ganhei vendendo o XPIN11?').question).toMatchObject({ measure: 'realized' });
+    });
+
     it('a fund named by its CNPJ ("de qual fii é o CNPJ 12.005.956/0001-65?")', () => {
       expect(plan('de qual fii é o cnpj 12.005.956/0001-65 ?')).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro', params: { ticker: 'KNRI11' } });
       expect(plan('cnpj 99.999.999/0001-99 é de qual fundo?').params.ticker).toBeNull();

@@ -552,6 +552,11 @@ export class Planner {
       (this.classOf(routed.entity) === 'client' && question.subjects.some((s) => s.kind === 'portfolio') && measures[question.measure ?? '']?.subject === 'fund') ||
       // An edit of the previous structured question stays one ("qual deles pagou mais?").
       (followUp?.applied === true && followUp.inherited.length > 0) ||
+      // "entre HGLG11, KNRI11 e VISC11 qual tá com o menor P/VP? ordena": the funds named, compared by the measure named, not a ranking of every fund.
+      (reading.measureNamed &&
+        question.compare !== null &&
+        question.subjects.filter((s) => s.kind === 'fund').length > 1 &&
+        routed.entity === this.opts.policies.params.spec.ranking.entity) ||
       // A holding the question supposes ("se eu tivesse 500 cotas"): what one share paid, not the client's own income.
       question.shares !== undefined ||
       // A fund against an index over a period ("ABCP11 x IFIX em 2024, quem foi melhor?"): each one's return, whatever the words leaned to.
