@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { Column, Row } from '@cota/contracts';
-import { fold, MONTH_NAMES, monthNumber, SCALE_WORD, scaleFactor } from '@cota/text';
+import { CNPJ_PATTERN, fold, MONTH_NAMES, monthNumber, SCALE_WORD, scaleFactor } from '@cota/text';
 import { dateParts, isMissing, toDecimal } from './format';
 
 /**
@@ -51,7 +51,7 @@ const pad = (n: number | string) => String(n).padStart(2, '0');
 const PATTERNS: Array<{ re: RegExp; make: (m: RegExpExecArray) => Token | null }> = [
   {
     // CNPJ, masked or not
-    re: /\b\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}\b/g,
+    re: new RegExp(`\\b${CNPJ_PATTERN}\\b`, 'g'),
     make: (m) => ({ kind: 'code', raw: m[0], code: m[0].replace(/\D/g, '') }),
   },
   {

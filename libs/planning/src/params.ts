@@ -314,11 +314,12 @@ export class ParamInference {
 
   /** The segment or type of fund the words name ("papel", "logística"), whatever else is said; null when none. */
   classSaid(q: AnalysedQuestion): string | null {
-    for (const key of ['sector', 'fund_type'] as const) {
-      const hit = this.filters[key].find((v) => v.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 0)));
-      if (hit) return hit.value;
-    }
-    return null;
+    return this.filterSaid(q, 'sector') ?? this.filterSaid(q, 'fund_type');
+  }
+
+  /** The value of a filter the words name ("logística" for the sector), or null. */
+  private filterSaid(q: AnalysedQuestion, key: Exclude<FilterKey, 'date'>): string | null {
+    return this.filters[key].find((v) => v.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 0)))?.value ?? null;
   }
 
   /** The entity's filters the words name (the indicator, the currency, the segment). */
@@ -327,8 +328,8 @@ export class ParamInference {
       if (key === 'date') continue;
       // "o KNRI11 é papel ou tijolo?": with a fund named, a kind of fund is what is asked, not a filter.
       if ((key === 'sector' || key === 'fund_type') && tickerCount > 0) continue;
-      const hit = this.filters[key].find((v) => v.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 0)));
-      if (hit) p.filters[key] = hit.value;
+      const value = this.filterSaid(q, key);
+      if (value) p.filters[key] = value;
     }
   }
 

@@ -14,7 +14,7 @@ import { validatePlan } from '@cota/contracts';
 import { detectAdvice, detectConcept, detectConfirmation, detectOutOfScope, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
 import { FundNameIndex, NamedFund } from './fund-names';
-import { ABBREVIATIONS, fold, normalize, stem, STOPWORDS } from '@cota/text';
+import { ABBREVIATIONS, cnpjIn, fold, normalize, stem, STOPWORDS, withoutTickers } from '@cota/text';
 import { applyFollowUp, editEntityParams, withListedReference } from './question/follow-up';
 import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
@@ -70,12 +70,11 @@ export interface PlanOptions {
 /** Words of a share of the portfolio ("peso de cada fundo", "quanto por cento da carteira"). */
 const SHARE_WORDS = /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/;
 
-/** A CNPJ as written ("12.005.956/0001-65", or its 14 digits). */
-const CNPJ_RE = /(?<!\d)\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}(?!\d)/;
-
 /** "o KNIP11 é de papel?", "ele é um fundo de logística?": the question's shape when a class is asked of a fund. */
 const IS_OF_A_CLASS =
-  /^(?:o |a )?(?:[a-z]{4}1[0-9] |ele |ela |esse fundo |este fundo |esse fii |este fii )?(?:e|eh|seria|sera) (?:um |uma )?(?:fii |fundo |fundo imobiliario )?(?:de |do |da )?[a-z ]{3,40}$/;
+  /^(?:o |a )?(?:ele |ela |esse fundo |este fundo |esse fii |este fii )?(?:e|eh|seria|sera) (?:um |uma )?(?:fii |fundo |fundo imobiliario )?(?:de |do |da )?[a-z ]{3,40}$/;
+/** The question's words with its tickers left out, one space between words (the shape a question is asked in). */
+const shapeOf = (normalized: string) => withoutTickers(normalized).replace(/\s+/g, ' ').trim();
 
 export class Planner {
   private tickers: TickerIndex;
@@ -174,9 +173,9 @@ export class Planner {
   private withTickersForNames(question: string): { question: string; note: string } {
     if (!this.names?.size || this.recognizeTickers(question).tickers.length) return { question, note: '' };
     // "de qual fii é o CNPJ 12.005.956/0001-65?": a fund named by its CNPJ.
-    const cnpj = CNPJ_RE.exec(question);
-    const byCnpj = cnpj ? this.byCnpj.get(cnpj[0].replace(/\D/g, '')) : undefined;
-    if (cnpj && byCnpj) return { question: question.replace(cnpj[0], byCnpj), note: `; fund named by its CNPJ (${cnpj[0]} = ${byCnpj})` };
+    const cnpj = cnpjIn(question);
+    const byCnpj = cnpj ? this.byCnpj.get(cnpj.digits) : undefined;
+    if (cnpj && byCnpj) return { question: question.replace(cnpj.written, byCnpj), note: `; fund named by its CNPJ (${cnpj.written} = ${byCnpj})` };
     const found = this.names.find(question);
     if (!found) return { question, note: '' };
     const folded = fold(question);
@@ -803,7 +802,7 @@ export class Planner {
       });
     }
     // ("o HGLG11 é de shopping?" asks its class even where "shopping" also names another entity's rows)
-    const classOf = best.score > 0 && accepted && !IS_OF_A_CLASS.test(q.normalized) ? null : this.classOfFund(q, features);
+    const classOf = best.score > 0 && accepted && !IS_OF_A_CLASS.test(shapeOf(q.normalized)) ? null : this.classOfFund(q, features);
     if (classOf) {
       return this.respond(q, 'entity', classOf.params.entity, classOf.params.entity, classOf.inferred, {
         ...base,

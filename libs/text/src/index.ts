@@ -9,4 +9,5 @@ export * from './numbers';
 export * from './months';
 export * from './format';
 export * from './tickers';
+export * from './cnpj';
 export * from './business-days';

@@ -196,9 +196,9 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
     return [];
   }
   // ("quando comprei ela?" after the client's funds compared: "ela" is the one the comparison picked)
-  const picked = !!prev.compare && prev.subjects.every((s) => s.kind === 'portfolio') && previous.tickers.length > 1;
+  const afterComparison = !!prev.compare && prev.subjects.every((s) => s.kind === 'portfolio') && previous.tickers.length > 1;
   if (
-    (reading.cues.includes('refers_fund') || (picked && reading.cues.includes('refers_subject'))) &&
+    (reading.cues.includes('refers_fund') || (afterComparison && reading.cues.includes('refers_subject'))) &&
     cur.subjects.every((s) => s.kind === 'portfolio') &&
     // (after a list across funds that came down to one, or the whole portfolio's answer found in one fund, "dele" is that one;
     // after the client's funds compared, the one the comparison picked, listed first)

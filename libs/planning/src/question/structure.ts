@@ -249,7 +249,8 @@ export class QuestionReader {
     this.dropSubjectsNamingTheMeasure(subjects, measureHit, text);
 
     const periodWords = period ? ` ${normalize(period.matched)} ` : '';
-    const { ordered, aggHits, groupHit, compareHit } = this.readAsked(text, fullText, periodWords, measureHit, subjects.length);
+    const each = this.eachFundSaid(text);
+    const { ordered, aggHits, groupHit, compareHit } = this.readAsked(text, fullText, periodWords, measureHit, subjects.length, each);
 
     const { aggWanted, extremeOrder, extremeGroup, datesAsked } = this.readWanted(aggHits, measureHit?.measure ?? null, period, text, fullText);
     const spanned = isSpan(period?.spec ?? null);
@@ -282,7 +283,7 @@ export class QuestionReader {
     if (extremeGroup) signals.push(`the ${extremeGroup} of the ${finalAgg} own figure`);
     const { condition, endAgg } = conditionAsked(agg, finalAgg, aggWanted, measure, fullText, signals, multi);
     // "quanto recebi de cada fii": the client's own figure, fund by fund.
-    const eachFund = isOwnOfPortfolio(measure, subjects) && !compare && this.eachFundSaid(text) !== null;
+    const eachFund = isOwnOfPortfolio(measure, subjects) && !compare && each !== null;
     if (eachFund) signals.push('each fund held, one figure each');
     return {
       question: {
@@ -358,11 +359,10 @@ export class QuestionReader {
    * name that the measure has no use for names the measure ("ativo total"); "cada um" after several funds
    * distributes over them ("quanto X, Y e Z pagaram em 2024, cada um?") and asks no list.
    */
-  private readAggHits(fullText: string, text: string, periodWords: string, measureHit: { measure: MeasureDef; phrase: Phrase } | null, subjects: number) {
+  private readAggHits(fullText: string, text: string, periodWords: string, measureHit: { measure: MeasureDef; phrase: Phrase } | null, subjects: number, each: Phrase | null) {
     const measurePhrase = measureHit?.phrase.padded ?? '';
     const namesTheMeasure = (h: { agg: MeasureAgg; phrase: Phrase }) => measurePhrase.includes(h.phrase.padded) && !measureHit!.measure.aggregations.includes(h.agg);
     // "cada fii" of several subjects, or of the client's own measure, asks one figure per subject, not the values' list.
-    const each = this.eachFundSaid(text);
     const eachSubject = !!each && (subjects > 1 || measureHit?.measure.subject === 'portfolio');
     // "e de todos os meus fundos?": a quantifier before the subject counts the subjects, not the values
     // ("me lista meus fiis" still lists).
@@ -385,11 +385,11 @@ export class QuestionReader {
   }
 
   /** What is asked of the measure: the aggregations' words, a grouping, a comparison (a list's order is one too). */
-  private readAsked(text: string, fullText: string, periodWords: string, measureHit: { measure: MeasureDef; phrase: Phrase } | null, subjects: number) {
+  private readAsked(text: string, fullText: string, periodWords: string, measureHit: { measure: MeasureDef; phrase: Phrase } | null, subjects: number, each: Phrase | null) {
     const padded = ` ${text} `;
     // ("do maior pro menor" orders a list: its "maior"/"menor" name no aggregation)
     const ordered = this.listOrder.find((o) => padded.includes(o.phrase.padded)) ?? null;
-    const aggHits = this.readAggHits(fullText, text, periodWords, measureHit, subjects).filter((h) => !ordered?.phrase.padded.includes(h.phrase.padded));
+    const aggHits = this.readAggHits(fullText, text, periodWords, measureHit, subjects, each).filter((h) => !ordered?.phrase.padded.includes(h.phrase.padded));
     // (a group word inside the measure's own name, "dividend yield mensal", names the measure)
     const measurePhrase = measureHit?.phrase.padded ?? '';
     const groupHit = this.groupWords.find((g) => padded.includes(g.phrase.padded) && !measurePhrase.includes(g.phrase.padded)) ?? null;
