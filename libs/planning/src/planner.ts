@@ -1,20 +1,19 @@
-import { FollowUpMeta, MAX_QUESTION_SUBJECTS, PlanResponse, PlannerMeta, QueryParams, queryParams, QuestionSubject, StructuredQuestion, TOO_MANY_FUNDS } from '@cota/contracts';
+import { FollowUpMeta, MAX_QUESTION_SUBJECTS, PlanResponse, PlannerMeta, QueryParams, QuestionSubject, StructuredQuestion, TOO_MANY_FUNDS } from '@cota/contracts';
 import type { EntityClass, MeasureDef } from '@cota/catalog';
 import type { LlmClient } from '@cota/llm';
 import { AnalysedQuestion, analyseQuestion } from './analysis';
-import { Ellipsis, detectEllipsis } from './elliptic';
 import { chooseEntityWithLlm } from './llm-fallback';
 import { Candidate, Ontology } from './ontology';
-import type { InferredParams, ParamInference } from './params';
 import { PlanningPolicies } from './policies';
 import { toolByArguments } from './tool-arguments';
-import { withoutConditions } from './conditions';
+import { EntityRouter, SEGMENT_LIST } from './entity-routing';
+import { planResponse } from './plan-response';
 import { MultiStepShapes, writePlanWithLlm } from './multi-step';
 import { validatePlan } from '@cota/contracts';
 import { detectAdvice, detectConcept, detectConfirmation, detectOutOfScope, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
 import { FundNameIndex, NamedFund } from './fund-names';
-import { ABBREVIATIONS, cnpjIn, fold, normalize, stem, STOPWORDS, withoutTickers } from '@cota/text';
+import { ABBREVIATIONS, cnpjIn, fold, normalize, stem, STOPWORDS } from '@cota/text';
 import { applyFollowUp, editEntityParams, withListedReference } from './question/follow-up';
 import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
@@ -29,11 +28,6 @@ export interface PlannerOptions {
   llm?: LlmClient | null;
 }
 
-const MAX_CANDIDATES = 5;
-
-/** How a segment's list without a measure is reasoned ("quais fiis de hotel existem?"). */
-const SEGMENT_LIST = "a segment's funds, no measure named";
-const SEGMENT_RANKED = 'a segment ranked by the measure named';
 /** The most rows "mostre todos" asks for (the contract's bound on a limit; each entity caps it at its max_rows). */
 const MAX_LIST_ROWS = 1000;
 
@@ -62,20 +56,14 @@ export interface PlanOptions {
   undecidedAlone?: boolean;
 }
 
+/** Words of a share of the portfolio ("peso de cada fundo", "quanto por cento da carteira"). */
+const SHARE_WORDS = /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/;
+
 /**
  * Decides how a question is answered: entity (with parameters), tool, concept, small talk,
  * confirmation, or asks back. Deterministic first, every decision explained in `planner`;
  * the model is asked only when that decision is not confident enough.
  */
-/** Words of a share of the portfolio ("peso de cada fundo", "quanto por cento da carteira"). */
-const SHARE_WORDS = /(?:^| )(?:peso|pesos|participacao|quanto por cento|percentual|porcentagem)(?= |$)/;
-
-/** "o KNIP11 é de papel?", "ele é um fundo de logística?": the question's shape when a class is asked of a fund. */
-const IS_OF_A_CLASS =
-  /^(?:o |a )?(?:ele |ela |esse fundo |este fundo |esse fii |este fii )?(?:e|eh|seria|sera) (?:um |uma )?(?:fii |fundo |fundo imobiliario )?(?:de |do |da )?[a-z ]{3,40}$/;
-/** The question's words with its tickers left out, one space between words (the shape a question is asked in). */
-const shapeOf = (normalized: string) => withoutTickers(normalized).replace(/\s+/g, ' ').trim();
-
 export class Planner {
   private tickers: TickerIndex;
   private names: FundNameIndex | null = null;
@@ -90,9 +78,15 @@ export class Planner {
   private readonly measureStems: Map<string, Set<string>>;
   private readonly compound: CompoundSplitter;
   private readonly clauseOpeners: ReadonlySet<string>;
+  private readonly router: EntityRouter;
 
   constructor(private readonly opts: PlannerOptions) {
     this.ontology = opts.policies.ontology;
+    this.router = new EntityRouter(this.ontology, opts.policies.params, {
+      classOf: (entity) => this.classOf(entity),
+      namesMeasure: (q) => this.reader.read(q.original, [], undefined, { said: this.saysOwn(q), conversation: false }).measureNamed,
+      analyse: (text) => analyseQuestion(text, this.recognizeTickers(text), this.ontology.vocabulary),
+    });
     // (its prepositional forms, "dele", "nesse fundo": "ele" points at the conversation's subject of any kind, a cue of
     // its own, and a subject form, "esse fundo tem Sharpe bom?", is the last reference's to resolve, CONTRACT)
     this.reader = new QuestionReader(
@@ -255,14 +249,16 @@ export class Planner {
     const byWords = detectTool(q, this.ontology);
     // By its arguments only when no rule named a tool, or to confirm a calculator rule (see `certain`).
     const byArgs =
-      this.opts.policies.tools && (!byWords || byWords.name === 'calcular_financas') ? toolByArguments(question, this.opts.policies.tools, q.tickers.tickers.length > 0) : null;
+      this.opts.policies.tools && (!byWords || byWords.name === 'calcular_financas')
+        ? toolByArguments(question, this.opts.policies.tools, { hasTicker: q.tickers.tickers.length > 0, aboutFunds: this.aboutFunds(q) })
+        : null;
     const tool = byWords ?? byArgs;
     // "ifix no ano, quanto acumula?" names a series and a measure: it asks for data, not a calculator.
     // A calculation whose arguments are all written out ("CDI de 10,65% ao ano, quanto é isso por mês?")
     // and the tools named for what they do (número mágico, IR de uma venda) stay tools.
     const certain = tool && (tool.name !== 'calcular_financas' || byArgs?.name === tool.name);
     const asksData = tool && !certain && this.reader.read(question, q.tickers.tickers, undefined, { said: this.saysOwn(q), conversation: false }).question;
-    const route = () => this.routeEntity(q, suffix, opts.previousEntity ?? null, (opts.previousTickers?.length ?? 0) === 1);
+    const route = () => this.router.route(q, suffix, opts.previousEntity ?? null, (opts.previousTickers?.length ?? 0) === 1);
     const dataAsked = asksData && asksData.measure && asksData.subjects.length > 0 && asksData.subjects.every((s) => s.kind !== 'portfolio');
     // (the question is routed for a tool only when a field of a fund could be what it asks)
     const fieldAsked = tool && !dataAsked && this.takesNoFund(tool.name) && q.tickers.tickers.length > 0 ? route() : null;
@@ -320,7 +316,7 @@ export class Planner {
     const q = analyseQuestion(asked, this.recognizeTickers(asked), this.ontology.vocabulary);
     const params = { ...prev, limit: MAX_LIST_ROWS, limit_asked: null };
     const reason = `the whole list of the previous answer (${opts.previousEntity}, same filters and order)`;
-    return this.respond(q, 'entity', opts.previousEntity, opts.previousEntity, { params, ticker_sources: [], ticker_required: false, notes: [] }, this.decided(q, reason));
+    return planResponse(q, 'entity', opts.previousEntity, opts.previousEntity, { params, ticker_sources: [], ticker_required: false, notes: [] }, this.decided(q, reason));
   }
 
   /**
@@ -430,6 +426,12 @@ export class Planner {
   /** The question's own words put it in the client's portfolio ("meu", "eu tenho", "recebi": the ontology's client scope). */
   private saysOwn(q: AnalysedQuestion): boolean {
     return this.ontology.activeFeatures(q).has('client_scope');
+  }
+
+  /** Funds or their data are talked about, or a word points back at a fund (the ontology's fund_talk and fund_reference). */
+  private aboutFunds(q: AnalysedQuestion): boolean {
+    const features = this.ontology.activeFeatures(q);
+    return features.has('fund_talk') || features.has('fund_reference');
   }
 
   /** A structured question of the client's own figures (its measure is the portfolio's). */
@@ -657,7 +659,7 @@ export class Planner {
     }
     const entity = 'fii_overview';
     const inferred = this.opts.policies.params.infer(q, entity);
-    const res = this.respond(
+    const res = planResponse(
       q,
       'entity',
       entity,
@@ -737,249 +739,6 @@ export class Planner {
     };
   }
 
-  /** `previousOneFund`: the previous answer was about one fund, which a fund named in a follow-up replaces. */
-  private routeEntity(q: AnalysedQuestion, suffix: string, previousEntity: string | null, previousOneFund = false): PlanResponse {
-    const ellipsis = detectEllipsis(q, this.ontology, (t) => this.opts.policies.params.isFilterWord(t));
-    const res = this.routeBySubject(q, suffix, ellipsis, previousEntity, previousOneFund);
-    res.elliptic = ellipsis !== null;
-    return res;
-  }
-
-  /**
-   * Whether the previous answer's entity can be this question's subject: a catalog entity with a
-   * parameter declaration; with a ticker in the text only an entity that takes a ticker from the text,
-   * and the client's only when its answer was about one fund ("minha posição no KNRI11" → "e no VISC11?"):
-   * a fund named after "quanto tenho investido?" asks about the fund.
-   */
-  private usablePrevious(q: AnalysedQuestion, entity: string, previousOneFund: boolean): string | null {
-    const spec = this.opts.policies.params.entitySpec(entity);
-    if (!this.ontology.has(entity) || !spec) return `${entity} is not a catalog entity`;
-    const named = q.tickers.tickers.length + q.tickers.unknown.length > 0;
-    if (named && this.classOf(entity) === 'client' && !previousOneFund) return `${entity} is the client's own data and the question names a fund`;
-    if (named && !spec.ticker.source.includes('text')) return `${entity} takes no fund ticker`;
-    return null;
-  }
-
-  private routeBySubject(q: AnalysedQuestion, suffix: string, ellipsis: Ellipsis | null, previousEntity: string | null, previousOneFund = false): PlanResponse {
-    const features = this.ontology.activeFeatures(q);
-    const ranked = this.ontology.score(q, features);
-    let previousNote = '';
-    if (ellipsis && previousEntity) {
-      const refused = this.usablePrevious(q, previousEntity, previousOneFund);
-      if (!refused) return this.keepPrevious(q, suffix, ellipsis, previousEntity, ranked);
-      previousNote = `; elliptic follow-up, but the previous entity was not kept: ${refused}`;
-    }
-    suffix = previousNote + suffix;
-    // The conversation is evidence too: a follow-up whose words lean, too weakly alone, to the entity the
-    // previous answer came from ("quem administra o KNSC11?" → "e quem faz a gestão?") is about it.
-    if (previousEntity && ranked[0]?.entity === previousEntity && ranked[0].score > 0) {
-      ranked[0].score += 1;
-      ranked[0].signals.push('conversation:previous_entity(+1)');
-    }
-    const broader = this.broaderOfTie(ranked);
-    const best = ranked[0];
-    const second = ranked[1] ?? { entity: '', score: 0, signals: [], label: '' };
-    const { min_score, min_gap } = this.ontology.thresholds;
-    const gap = Math.round((best.score - Math.max(second.score, 0)) * 100) / 100;
-    const candidates = ranked.filter((c) => c.score > 0).slice(0, MAX_CANDIDATES);
-    const base = {
-      normalized: q.normalized,
-      score: Math.max(best.score, 0),
-      gap: Math.max(gap, 0),
-      thresholds: { min_score, min_gap },
-      candidates,
-      llm_used: false,
-    };
-    const activeFeatures = [...features].join(', ');
-
-    const { accepted, why } = this.acceptance(best, second, ranked, gap, broader);
-    const segment = best.score > 0 && accepted ? null : this.segmentList(q, features);
-    if (segment) {
-      return this.respond(q, 'entity', segment.entity, segment.entity, segment.params, {
-        ...base,
-        accepted: true,
-        reason: `${segment.ranked ? SEGMENT_RANKED : SEGMENT_LIST}: ${segment.entity} ordered by ${segment.params.params.order_by} (features: ${activeFeatures})${suffix}`,
-      });
-    }
-    // ("o HGLG11 é de shopping?" asks its class even where "shopping" also names another entity's rows)
-    const classOf = best.score > 0 && accepted && !IS_OF_A_CLASS.test(shapeOf(q.normalized)) ? null : this.classOfFund(q, features);
-    if (classOf) {
-      return this.respond(q, 'entity', classOf.params.entity, classOf.params.entity, classOf.inferred, {
-        ...base,
-        accepted: true,
-        reason: `a segment or type said of the fund (${classOf.said}): its registry, ${classOf.params.entity} (features: ${activeFeatures})${suffix}`,
-      });
-    }
-    if (best.score <= 0) {
-      return this.respond(q, 'unknown', 'unknown', null, null, { ...base, accepted: false, reason: `no entity matched (features: ${activeFeatures})${suffix}` });
-    }
-    const { qr, inferred } = this.inferEntityParams(q, best.entity, features);
-    const redirected = accepted ? this.redirectedRanking(q, qr, best.entity) : null;
-    if (redirected) {
-      const { redirect, params: r } = redirected;
-      const rNotes = r.notes.length ? `; params: ${r.notes.join('; ')}` : '';
-      return this.respond(q, 'entity', redirect.entity, redirect.entity, r, {
-        ...base,
-        accepted,
-        reason: `${why}; ${best.entity} has no rank for "${redirect.matched}": ranked by ${redirect.entity}.${redirect.order_by} ${redirect.order} across funds (features: ${activeFeatures})${rNotes}${suffix}`,
-      });
-    }
-    if (accepted) this.orderAcrossFunds(q, qr, best.entity, inferred);
-    const notes = inferred.notes.length ? `; params: ${inferred.notes.join('; ')}` : '';
-    return this.respond(q, accepted ? 'entity' : 'clarification', best.entity, best.entity, inferred, {
-      ...base,
-      accepted,
-      reason: `${why} (features: ${activeFeatures})${notes}${suffix}`,
-    });
-  }
-
-  /**
-   * "quais fiis de hotel existem?", "tem fii de agência bancária?": funds in general and a segment or
-   * type, with no fund and no entity's own words, list that segment's funds (biggest first). Null otherwise.
-   */
-  /** "o KNIP11 é de papel?", "ele é de logística?": a segment or type said of one fund, nothing else asked; its registry says which it is. */
-  private classOfFund(q: AnalysedQuestion, features: ReadonlySet<string>): { params: { entity: string }; inferred: InferredParams; said: string } | null {
-    if (q.tickers.tickers.length === 0 && !features.has('fund_reference')) return null;
-    const params = this.opts.policies.params;
-    const entity = params.spec.ranking.class_of_fund_entity;
-    const said = params.classSaid(q);
-    return said ? { params: { entity }, inferred: params.infer(q, entity, q.original), said } : null;
-  }
-
-  private segmentList(q: AnalysedQuestion, features: ReadonlySet<string>): { entity: string; params: InferredParams; ranked: boolean } | null {
-    if (q.tickers.tickers.length > 0 || !(features.has('ranking_scope') || features.has('fii_word'))) return null;
-    const params = this.opts.policies.params;
-    const entity = params.spec.ranking.entity;
-    const inferred = params.infer(q, entity, q.original);
-    const { filters } = inferred.params;
-    if ((!filters.sector && !filters.fund_type) || inferred.params.conditions?.length) return null;
-    inferred.ticker_sources = [];
-    inferred.ticker_required = false;
-    // A measure named ("o dy médio dos fiis de logística") is asked of the segment, not its list;
-    // by a measure ("fiis hospitalares por dy") the segment is ranked by it, when the ranking orders by it.
-    if (this.reader.read(q.original, [], undefined, { said: this.saysOwn(q), conversation: false }).measureNamed) {
-      if (!inferred.params.order_by || !/(?:^| )(?:por|pelo|pela)(?= )/.test(q.normalized)) return null;
-      inferred.params = { ...inferred.params, ticker: null, tickers: [], agg: 'list', window: null };
-      return { entity, params: inferred, ranked: true };
-    }
-    inferred.params = { ...inferred.params, ticker: null, tickers: [], agg: 'list', window: null, order_by: params.spec.ranking.segment_order, order: 'asc' };
-    return { entity, params: inferred, ranked: false };
-  }
-
-  /**
-   * The entity's parameters. Conditions ("com valor de mercado acima de 1 bi") are read apart: their
-   * words must not choose a ranking's order (`qr` is the question without them).
-   */
-  private inferEntityParams(q: AnalysedQuestion, entity: string, features: ReadonlySet<string>): { qr: AnalysedQuestion; inferred: InferredParams } {
-    const stripped = withoutConditions(q.original, this.opts.policies.params.conditionColumns());
-    const qr = stripped ? analyseQuestion(stripped, this.recognizeTickers(stripped), this.ontology.vocabulary) : q;
-    const inferred = this.opts.policies.params.infer(qr, entity, q.original);
-    // "Esse fundo tem Sharpe bom?" is about one fund even for list-able entities: without a fund
-    // in the text or the conversation Cota must ask which, not list them all.
-    if (features.has('fund_reference') && inferred.ticker_sources.includes('context') && !inferred.ticker_required) {
-      inferred.ticker_required = true;
-      inferred.notes.push('points at one fund: ticker required');
-    }
-    return { qr, inferred };
-  }
-
-  /**
-   * Two readings the words lean to equally, one the broader view of the other (ontology.yaml `broader_than`):
-   * the broader goes first (`ranked` is reordered) and answers. False when the lead is clear or the two are unrelated.
-   */
-  private broaderOfTie(ranked: Candidate[]): boolean {
-    const [a, b] = ranked;
-    if (!a || !b || a.score - b.score >= this.ontology.thresholds.min_gap) return false;
-    if (this.ontology.isBroaderThan(b.entity, a.entity)) [ranked[0], ranked[1]] = [b, a];
-    else if (!this.ontology.isBroaderThan(a.entity, b.entity)) return false;
-    ranked[0].signals.push(`tie:broader than ${ranked[1].entity}`);
-    return true;
-  }
-
-  /** Whether the best entity leads by enough to answer, and the reason said either way. */
-  private acceptance(best: Candidate, second: Candidate, ranked: Candidate[], gap: number, broader = false): { accepted: boolean; why: string } {
-    const { min_score, min_gap } = this.ontology.thresholds;
-    // A smaller lead suffices when it rests on a specific word the runner-up lacks (see ontology.yaml).
-    const specific = this.ontology.thresholds.specific;
-    const own = specific && gap < min_gap && gap >= specific.min_gap ? this.ontology.strongestOwnWord(best, ranked[1]) : null;
-    const bySpecificWord = !!own && own.weight >= (specific?.word_weight ?? Infinity);
-    const accepted = best.score >= min_score && (gap >= min_gap || bySpecificWord || broader);
-    const over = second.score > 0 ? second.entity : 'no other entity';
-    const why = accepted
-      ? broader && gap < min_gap && !bySpecificWord
-        ? `accepted ${best.entity}: score ${best.score} >= ${min_score}, even with ${second.entity} (${second.score}): the broader view of it`
-        : bySpecificWord
-          ? `accepted ${best.entity}: score ${best.score} >= ${min_score} and gap ${gap} >= ${specific?.min_gap} over ${over}, led by the specific "${own?.text}" (${own?.weight} >= ${specific?.word_weight})`
-          : `accepted ${best.entity}: score ${best.score} >= ${min_score} and gap ${gap} >= ${min_gap} over ${over}`
-      : best.score < min_score
-        ? `not accepted: best ${best.entity} scored ${best.score} < ${min_score}`
-        : `not accepted: ${best.entity} (${best.score}) and ${second.entity} (${second.score}) are ${gap} apart < ${min_gap}`;
-    return { accepted, why };
-  }
-
-  /**
-   * "Ranking de fundos por P/VP": the rankings entity has no P/VP rank, so the funds are ordered
-   * by that column of the entity that has it, never silently by another rank. Null when not redirected.
-   */
-  private redirectedRanking(
-    q: AnalysedQuestion,
-    qr: AnalysedQuestion,
-    entity: string,
-  ): { redirect: NonNullable<ReturnType<ParamInference['rankingRedirect']>>; params: InferredParams } | null {
-    const params = this.opts.policies.params;
-    const redirect = entity === params.spec.ranking.entity && q.tickers.tickers.length === 0 ? (params.rankingRedirect(qr) ?? params.conditionRedirect(q.original)) : null;
-    if (!redirect) return null;
-    const r = params.infer(qr, redirect.entity, q.original);
-    r.params = {
-      ...r.params,
-      ticker: null,
-      tickers: [],
-      agg: 'list',
-      window: null,
-      order_by: redirect.order_by,
-      order: redirect.order,
-      limit: r.params.limit ?? params.spec.ranking.default_limit,
-    };
-    r.ticker_sources = r.ticker_sources.filter((s) => s !== 'context');
-    r.ticker_required = false;
-    return { redirect, params: r };
-  }
-
-  /** "qual fii de lajes tem o menor p/vp?" routed straight to the entity that has the column: ordered by it, across funds. */
-  private orderAcrossFunds(q: AnalysedQuestion, qr: AnalysedQuestion, entity: string, inferred: InferredParams): void {
-    const params = this.opts.policies.params;
-    const ordered = q.tickers.tickers.length === 0 && entity !== params.spec.ranking.entity ? params.rankingRedirect(qr) : null;
-    if (!ordered?.directed || ordered.entity !== entity || inferred.params.order_by) return;
-    // "qual fii ... tem o menor" asks for one fund: the answer is that fund (and "dele" then points at it).
-    const one = /(?:^| )(?:qual|que) (?:o )?(?:fii|fundo)(?= )/.test(q.normalized) && !/(?:^| )(?:fiis|fundos)(?= |$)/.test(q.normalized);
-    inferred.params = {
-      ...inferred.params,
-      order_by: ordered.order_by,
-      order: ordered.order,
-      limit: inferred.params.limit ?? (one ? 1 : params.spec.ranking.default_limit),
-    };
-    inferred.notes.push(`ordered by ${ordered.order_by} ${ordered.order} ("${ordered.matched}")`);
-  }
-
-  /** An elliptic follow-up keeps the previous answer's entity; its parameters come from this question. */
-  private keepPrevious(q: AnalysedQuestion, suffix: string, ellipsis: Ellipsis, entity: string, ranked: ReturnType<Ontology['score']>): PlanResponse {
-    const inferred = this.opts.policies.params.infer(q, entity);
-    const own = ranked.find((c) => c.entity === entity);
-    const score = Math.max(own?.score ?? 0, 0);
-    const { min_score, min_gap } = this.ontology.thresholds;
-    const notes = inferred.notes.length ? `; params: ${inferred.notes.join('; ')}` : '';
-    return this.respond(q, 'entity', entity, entity, inferred, {
-      normalized: q.normalized,
-      score,
-      gap: 0,
-      thresholds: { min_score, min_gap },
-      candidates: [{ entity, score, signals: ['previous_entity', ...(own?.signals ?? [])], label: this.ontology.labelOf(entity) }],
-      llm_used: false,
-      accepted: true,
-      reason: `elliptic follow-up ("${ellipsis.opener} ..." naming only ${ellipsis.anchors.join(', ')}): kept the previous subject ${entity}${notes}${suffix}`,
-    });
-  }
-
   private special(
     q: AnalysedQuestion,
     kind: 'confirmation' | 'smalltalk' | 'tool' | 'concept' | 'plan',
@@ -987,7 +746,7 @@ export class Planner {
     extra: Partial<Pick<PlanResponse, 'tool' | 'smalltalk' | 'confirmation' | 'plan'>>,
     reason: string,
   ): PlanResponse {
-    const res = this.respond(q, kind, intent, null, null, this.decided(q, reason));
+    const res = planResponse(q, kind, intent, null, null, this.decided(q, reason));
     return { ...res, ...extra };
   }
 
@@ -1008,7 +767,7 @@ export class Planner {
   /** More funds named than one question compares: nothing is read further, the answer asks for fewer. */
   private tooManyFunds(q: AnalysedQuestion, suffix: string): PlanResponse {
     const named = q.tickers.tickers.length;
-    return this.respond(q, 'clarification', TOO_MANY_FUNDS, null, null, {
+    return planResponse(q, 'clarification', TOO_MANY_FUNDS, null, null, {
       normalized: q.normalized,
       score: 0,
       gap: 0,
@@ -1018,40 +777,6 @@ export class Planner {
       llm_used: false,
       reason: `${named} funds named, more than the ${MAX_QUESTION_SUBJECTS} one question compares${suffix}`,
     });
-  }
-
-  private respond(
-    q: AnalysedQuestion,
-    kind: PlanResponse['kind'],
-    intent: string,
-    entity: string | null,
-    inferred: ReturnType<PlanningPolicies['params']['infer']> | null,
-    planner: PlannerMeta,
-  ): PlanResponse {
-    const tickers = q.tickers.tickers;
-    const params: QueryParams = inferred?.params ?? queryParams({ ticker: tickers.length === 1 ? tickers[0] : null, tickers: tickers.slice(0, 20) });
-    return {
-      kind,
-      intent,
-      entity,
-      plan: null,
-      tickers_in_text: tickers.slice(0, 20),
-      unknown_tickers: q.tickers.unknown,
-      funds_named: tickers.length,
-      params,
-      ticker_sources: inferred?.ticker_sources ?? [],
-      ticker_required: inferred?.ticker_required ?? false,
-      tool: null,
-      smalltalk: null,
-      out_of_scope: null,
-      confirmation: null,
-      advice: false,
-      elliptic: false,
-      follow_up_candidate: false,
-      question: null,
-      follow_up: null,
-      planner,
-    };
   }
 }
 

@@ -1,8 +1,18 @@
 import { loadToolGatePolicy } from '@cota/tool-gating';
+import { analyseQuestion } from './analysis';
+import { loadPlanningPolicies } from './policies';
+import { TickerIndex } from './tickers';
 import { toolByArguments } from './tool-arguments';
 
 const policy = loadToolGatePolicy();
-const by = (q: string, ticker = false) => toolByArguments(q, policy, ticker)?.name ?? null;
+const { ontology } = loadPlanningPolicies();
+const tickers = new TickerIndex(null);
+/** As the planner asks: whether funds are talked about comes from the ontology's features. */
+const aboutFunds = (q: string) => {
+  const features = ontology.activeFeatures(analyseQuestion(q, tickers.recognize(q), ontology.vocabulary));
+  return features.has('fund_talk') || features.has('fund_reference');
+};
+const by = (q: string, ticker = false) => toolByArguments(q, policy, { hasTicker: ticker, aboutFunds: aboutFunds(q) })?.name ?? null;
 
 describe('tools recognised by their arguments', () => {
   it.each([
@@ -26,6 +36,10 @@ describe('tools recognised by their arguments', () => {
     ['dolar compra e venda d-1', false],
     ['quanto recebi de dividendos esse mês?', false],
     ['dividendos de outubro de 2024', false],
+    // fund words (the ontology's fund_talk) and words pointing back at a fund (fund_reference)
+    ['top 3 menor p/vp do mercado', false],
+    ['quanto foi de aluguel nos fundos de shopping em 2024?', false],
+    ['e quanto deles foi de aluguel em 2024?', false],
   ])('%s is not a tool call by its arguments', (q, ticker) => {
     expect(by(q, ticker)).toBeNull();
   });

@@ -13,10 +13,6 @@ const OWN_MONEY = /\b(gastei|gastamos|gastos|despesas|paguei|pagamos|torrei|rece
 const SPENDING = /\b(quanto|gastei|gastos?|gastamos|despesas?|paguei|pagamentos?|recebi|receitas?|compras?|comprei)\b/;
 const SEND = /\b(manda|mande|mandar|envia|envie|enviar|encaminha|encaminhe|encaminhar|dispara|dispare|compartilha|compartilhe)\b/;
 const PRESENT_VALUE = /\b(valor presente|vale(m)? hoje|valeria(m)? hoje|trazer a valor presente|quanto vale(m)? (hoje|agora))\b/;
-/** "aluguel", "hotel", "escola" are also fund segments: with fund words (or a pronoun for what was just shown) the question is about funds. */
-// (and the words of fund data: "top 3 menor p/vp do mercado" is a ranking, not R$ 3 at the market)
-const FUND_WORDS =
-  /\b(fii|fiis|fundo|fundos|ifix|cota|cotas|segmento|segmentos|imobiliarios?|dele|dela|deles|delas|nele|nela|neles|nelas|ele|ela|eles|elas|posicoes|posicao|carteira|top|ranking|p\/vp|pvp|dy|yield|proventos|valor de mercado|maiores|menores|melhores|piores)\b/;
 /** A trade the conversation is about ("quanto ganhei com essa venda?"): the client's FII sale, not a personal expense or income. */
 const THAT_TRADE = /\b(?:essa|dessa|nessa|esta|desta|nesta|aquela|daquela) (?:venda|compra|operacao)\b/;
 /** FII income is portfolio data ("quanto recebi de dividendos?"): never a question about personal transactions. */
@@ -30,6 +26,16 @@ function looksLikeYear(valor: string, text: string): boolean {
   return Number.isInteger(n) && n >= 1990 && n <= 2100 && new RegExp(String.raw`\b${n}\b`).test(text) && !new RegExp(String.raw`(r\$\s*${n}|${n}\s*(reais|conto|pila))`).test(text);
 }
 
+/** What the reading already knows of the message. */
+export interface ArgumentsContext {
+  hasTicker: boolean;
+  /**
+   * Funds are talked about (the ontology's fund_talk or fund_reference): "aluguel", "hotel", "escola" are
+   * fund segments too, and "top 3 menor p/vp" is a ranking, not R$ 3.
+   */
+  aboutFunds: boolean;
+}
+
 export interface ToolByArguments {
   name: string;
   matched: string;
@@ -40,7 +46,7 @@ export interface ToolByArguments {
  * arguments are all there ("50 mil a 0,9% ao mês por 10 anos"), or an expense or income told as
  * a fact ("supermercado 523,17 hoje"). Used when no tool rule matched and before entity routing.
  */
-export function toolByArguments(question: string, policy: ToolGatePolicy, hasTicker: boolean): ToolByArguments | null {
+export function toolByArguments(question: string, policy: ToolGatePolicy, { hasTicker, aboutFunds }: ArgumentsContext): ToolByArguments | null {
   const text = normalizeText(question);
   const mentions = findMentions(text);
   const has = (kind: string) => mentions.some((m) => m.kind === kind);
@@ -65,16 +71,7 @@ export function toolByArguments(question: string, policy: ToolGatePolicy, hasTic
   // (the category is read only when the cheaper tests leave the question open: most questions are about funds)
   let category: string | null | undefined = null;
   const categoryOf = () => (category === null ? (category = matchVocabulary(question, policy.filters.categories)[0]) : category);
-  if (
-    !hasTicker &&
-    SPENDING.test(text) &&
-    !FUND_WORDS.test(text) &&
-    !has('money') &&
-    !has('rate') &&
-    categoryOf() &&
-    !NOT_QUERIED_BY_CATEGORY.has(categoryOf()!) &&
-    parsePeriod(text)
-  ) {
+  if (!hasTicker && SPENDING.test(text) && !aboutFunds && !has('money') && !has('rate') && categoryOf() && !NOT_QUERIED_BY_CATEGORY.has(categoryOf()!) && parsePeriod(text)) {
     return { name: 'consultar_transacoes', matched: `${categoryOf()} over a period` };
   }
   // A question about one's own spending or income ("quanto já torrei esse mês?"), not about funds.
@@ -85,7 +82,7 @@ export function toolByArguments(question: string, policy: ToolGatePolicy, hasTic
     QUESTION.test(text) &&
     !has('money') &&
     !has('rate') &&
-    !FUND_WORDS.test(text) &&
+    !aboutFunds &&
     !THAT_TRADE.test(text) &&
     categoryOf() !== 'investimentos' &&
     !INCOME_FROM_FUNDS.test(text)
@@ -99,7 +96,7 @@ export function toolByArguments(question: string, policy: ToolGatePolicy, hasTic
   if (parsePeriod(withoutDay)) return null;
   const t = extractTransaction(question, policy.filters.categories, todayInBrazil());
   const kindSaid = STATED.test(text) ? transactionKindSaid(question) : null;
-  const everyday = t.categoria !== undefined && !NOT_QUERIED_BY_CATEGORY.has(t.categoria) && !hasTicker && !FUND_WORDS.test(text);
+  const everyday = t.categoria !== undefined && !NOT_QUERIED_BY_CATEGORY.has(t.categoria) && !hasTicker && !aboutFunds;
   if (t.valor && !looksLikeYear(t.valor, text) && (kindSaid || everyday))
     return { name: 'registrar_transacao', matched: `a ${t.tipo ?? 'transaction'} of ${t.valor}${t.categoria ? ` in ${t.categoria}` : ''}` };
   return null;
