@@ -86,3 +86,48 @@ describe("a screen of the client's funds", () => {
     expect(text).not.toContain('HGLG11');
   });
 });
+
+describe('what the positions were worth at a past close (client_position_values)', () => {
+  // Closes of 29/12/2022 (market16): HGLG11 164,50, KNRI11 140,20, VISC11 106,22, XPML11 95,68; shares then held: 120, 120, 80, 80.
+  it('a fund at the close of a month: the shares held then × that close (80 × 95,68)', async () => {
+    const text = await answer('quanto valia a minha posicao em xpml11 no fechamento de dezembro de 2022?');
+    expect(text).toContain('R$ 7.654,40');
+    expect(text).toContain('29/12/2022');
+  });
+
+  it('the whole portfolio at the year-end close: each fund held then, summed (19 740,00 + 16 824,00 + 8 497,60 + 7 654,40)', async () => {
+    const text = await answer('no fechamento de 2022, quanto valia minha carteira a preco de mercado?');
+    for (const e of ['R$ 19.740,00', 'R$ 16.824,00', 'R$ 8.497,60', 'R$ 7.654,40']) expect(text).toContain(e);
+    expect(text).toContain('Somando os 4 fundos, a carteira valia R$ 52.716,00 em 29/12/2022.');
+  });
+
+  it('a fund sold before the date is no part of it (cliente-demo-3 sold its 70 XPIN11 on 31/08/2022)', async () => {
+    const text = await answer('quanto valia minha carteira no fim de 2022?', 'cliente-demo-3');
+    expect(text).not.toContain('XPIN11');
+    expect(text).toContain('Somando os');
+  });
+});
+
+describe("the client's trades, listed", () => {
+  it('"lista as operacoes que eu fiz em 2022": buys and sells, each with its fund, shares, price and amount (cliente-demo-2)', async () => {
+    const text = await answer('lista as operacoes que eu fiz em 2022', 'cliente-demo-2');
+    expect(text).toContain('| Data | Fundo | Operação | Cotas | Preço por cota | Valor |');
+    // The HGCR11 sale of 30/09/2022: 40 × 104,71.
+    expect(text).toContain('| 30/09/2022 | HGCR11 | Venda | 40 | R$ 104,71 | R$ 4.188,40 |');
+    expect(text).toMatch(/\| 31\/01\/2022 \| KNIP11 \| Compra \|/);
+  });
+
+  it('"me mostra todas as compras que eu fiz" lists every purchase (cliente-demo-1: 5, the last 20 HGLG11 at R$ 164,42 on 30/06/2022)', async () => {
+    const text = await answer('me mostra todas as compras que eu fiz');
+    expect(text).toContain('5 compras');
+    expect(text).toContain('| 30/06/2022 | HGLG11 | 20 | R$ 164,42 |');
+  });
+});
+
+describe("a fund's dividends asked of the whole portfolio: what the client's shares got", () => {
+  // 2nd half of 2024 by data-com (dashbord): HGLG11 6 × 1,10 × 120, KNRI11 6 × 1,00 × 120, XPML11 6 × 0,92 × 80, VISC11 (0,85 + 0,83 + 4 × 0,80) × 80.
+  it('"quanto a minha carteira pingou de dividendos no segundo semestre de 2024?" is R$ 2.344,00', async () => {
+    const text = await answer('quanto a minha carteira pingou de dividendos no segundo semestre de 2024? (pela data com)');
+    expect(text).toContain('R$ 2.344,00');
+  });
+});

@@ -94,9 +94,21 @@ export const MeasureDefSchema = z
     /** Client measures: rows are always filtered by the authenticated client on this column (never by the question). */
     client_column: Ident.optional(),
     /** Rows the measure counts, fixed by the catalog (a client's buys: side = buy). */
+    /** Rows of one kind only (`equals`), or of a few (`in`: "operações" are buys and sells, not splits). */
     fixed_filter: z
-      .object({ column: Ident, equals: z.string().regex(/^[a-z0-9_]{1,32}$/, 'must be a plain lower-case code') })
+      .object({
+        column: Ident,
+        equals: z
+          .string()
+          .regex(/^[a-z0-9_]{1,32}$/, 'must be a plain lower-case code')
+          .optional(),
+        in: z
+          .array(z.string().regex(/^[a-z0-9_]{1,32}$/, 'must be a plain lower-case code'))
+          .min(1)
+          .optional(),
+      })
       .strict()
+      .refine((f) => (f.equals === undefined) !== (f.in === undefined), { message: 'declare equals or in, one of them' })
       .optional(),
     /**
      * The source's own figure of the measure in the same row (`table` at the value's date), said beside
@@ -110,7 +122,15 @@ export const MeasureDefSchema = z
     per_share: z.boolean().default(false),
     /** The client's own income of a fund asked for a holding said ("se eu tivesse 500 cotas"): that fund measure per share. */
     /** A trade's own columns: each row of the measure is a trade, said with its shares and price per share. */
-    trade: z.object({ quantity_column: Ident, price_column: Ident }).strict().optional(),
+    trade: z
+      .object({
+        quantity_column: Ident,
+        price_column: Ident,
+        /** Where a measure counts both sides, the column that says which ("buy", "sell"). */
+        side_column: Ident.optional(),
+      })
+      .strict()
+      .optional(),
     per_share_measure: z.string().optional(),
     /** Said after the value when a fallback measure answered in this one's place. */
     fallback_note: z.string().optional(),
@@ -128,6 +148,11 @@ export const MeasureDefSchema = z
     words: Words,
     /** A total of positions valued at the last close (market value, unrealised gain): the answer says that close's date. */
     as_of_close: z.boolean().default(false),
+    /**
+     * A client's level whose whole portfolio is the sum of its funds' at the same date (a position's value at a close):
+     * asked of the portfolio, each fund held then is valued and the funds are summed.
+     */
+    sum_of_funds: z.boolean().default(false),
     /**
      * Words that name this measure together, apart in the question, one of each group ("quando eu comprei o KNHY11
      * e a que preço?": a purchase and a price name the purchase's price).
@@ -178,6 +203,8 @@ export const MeasureDefSchema = z
       ctx.addIssue({ code: 'custom', path: ['span_accumulates'], message: 'needs the accumulated aggregation' });
     for (const id of m.span_accumulates) if (!m.subject_ids?.includes(id)) ctx.addIssue({ code: 'custom', path: ['span_accumulates'], message: `${id} is not one of subject_ids` });
     if (m.aggregations.includes('total') && m.kind !== 'flow') ctx.addIssue({ code: 'custom', path: ['aggregations'], message: "'total' sums flows only" });
+    if (m.sum_of_funds && (m.subject !== 'portfolio' || m.kind !== 'level'))
+      ctx.addIssue({ code: 'custom', path: ['sum_of_funds'], message: "sums the client's funds' levels: a portfolio measure of kind level" });
   })
   // (a dating word names its measure like any of its words, everywhere words are read)
   .transform((m) => ({ ...m, words: [...new Set([...m.words, ...m.dating_words])] }));
@@ -259,11 +286,22 @@ export function loadMeasureCatalog(dir = policiesDir()): MeasureCatalog {
   return { ...raw, measures, aggregations: raw.aggregations as Record<MeasureAgg, string[]> };
 }
 
-/** The measure that serves a market subject by default (IFIX → index_points, IPCA → monthly_rate). */
 /** Two measures of the same facts (one table, value, unit and kind), whichever date each goes by (dividends by data-com and by payment). */
 export function sameFacts(a: MeasureDef, b: MeasureDef): boolean {
   return a.table === b.table && a.value_column === b.value_column && a.unit === b.unit && a.kind === b.kind;
 }
+
+/**
+ * A fund measure's client counterpart: the portfolio measure of what the client's shares got of it (`per_share_measure`),
+ * the one per share of this very measure first (dated alike: dividends by data-com are received by data-com).
+ */
+export function clientMeasureOf(catalog: MeasureCatalog, fund: MeasureDef): MeasureDef | undefined {
+  if (fund.subject !== 'fund') return undefined;
+  const own = Object.values(catalog.measures).filter((m) => m.subject === 'portfolio' && m.per_share_measure);
+  return own.find((m) => m.per_share_measure === fund.name) ?? own.find((m) => sameFacts(catalog.measures[m.per_share_measure!], fund));
+}
+
+/** The measure that serves a market subject by default (IFIX → index_points, IPCA → monthly_rate). */
 
 export function defaultMeasureFor(catalog: MeasureCatalog, kind: SubjectKind, id: string): MeasureDef | null {
   return Object.values(catalog.measures).find((m) => m.subject === kind && (!m.subject_ids || m.subject_ids.includes(id))) ?? null;

@@ -164,7 +164,17 @@ export const MeasureValue = z.object({
   skipped: z.array(z.object({ date: IsoDate, value: z.number().nullable() })).default([]),
   /** Values listed or grouped (per month), newest last. */
   /** The period's values; a trade's carry its shares and price per share ("1 venda: 70 cotas a R$ 86,70"). */
-  rows: z.array(z.object({ date: IsoDate, value: z.number(), quantity: z.number().optional(), price: z.number().optional() })),
+  rows: z.array(
+    z.object({
+      date: IsoDate,
+      value: z.number(),
+      quantity: z.number().optional(),
+      price: z.number().optional(),
+      /** A trade of the whole portfolio: its fund, and its side where the measure counts both ("me lista minhas operações"). */
+      fund: z.string().optional(),
+      side: z.enum(['buy', 'sell']).optional(),
+    }),
+  ),
   /** A client's figure over the whole portfolio: the funds its rows came from, in order. */
   funds: z.array(z.string()).default([]),
   /** Dates the series has for this subject: a period without data is answered with them. */

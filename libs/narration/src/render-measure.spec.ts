@@ -393,6 +393,34 @@ describe('the best or worst month, trades listed, the source figure beside', () 
     );
   });
 
+  it('lists trades as a table: day, fund and side, shares, price per share and amount', () => {
+    const trades = result({
+      measure: 'trades',
+      entity: 'client_fiis_positions',
+      agg: 'list',
+      unit: 'brl',
+      value_unit: 'brl',
+      values: [
+        value({
+          subject: { kind: 'portfolio', id: 'PORTFOLIO' },
+          value: null,
+          date: null,
+          count: 2,
+          rows: [
+            { date: '2022-01-31', value: 18383.1, quantity: 150, price: 122.554, fund: 'KNIP11', side: 'buy' },
+            { date: '2022-09-30', value: 4188.4, quantity: 40, price: 104.71, fund: 'HGCR11', side: 'sell' },
+          ],
+          funds: ['HGCR11', 'KNIP11'],
+          period: { from: '2022-01-01', to: '2022-12-31' },
+        }),
+      ],
+    });
+    const text = renderMeasure(trades, { ...question, subjects: [{ kind: 'portfolio', id: 'PORTFOLIO' }], measure: 'trades', agg: 'list', period: null });
+    expect(text).toContain('| Data | Fundo | Operação | Cotas | Preço por cota | Valor |');
+    expect(text).toContain('| 31/01/2022 | KNIP11 | Compra | 150 | R$ 122,55 | R$ 18.383,10 |');
+    expect(text).toContain('| 30/09/2022 | HGCR11 | Venda | 40 | R$ 104,71 | R$ 4.188,40 |');
+  });
+
   it('says a per-share amount for the holding the question supposes, computed exactly', () => {
     const paid = result({
       measure: 'dividend_paid',

@@ -3,6 +3,7 @@ import type { MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, Structur
 import { describePeriod, isOneDay, isSpan } from '@cota/periods';
 import { formatDate, formatDecimal, formatMonthShort, formatMonthYear, monthName } from '@cota/text';
 import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, joinPt, toDecimal } from './format';
+import { markdownTable, type TableColumn } from './render-table';
 
 type Unit = MeasureResult['unit'];
 
@@ -13,7 +14,8 @@ type Unit = MeasureResult['unit'];
 export type MeasureWords = Readonly<
   Record<
     string,
-    Pick<MeasureDef, 'answer_name' | 'row_noun'> & Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close' | 'plausible' | 'published' | 'per_share' | 'subject' | 'kind'>>
+    Pick<MeasureDef, 'answer_name' | 'row_noun'> &
+      Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close' | 'plausible' | 'published' | 'per_share' | 'subject' | 'kind' | 'sum_of_funds'>>
   >
 >;
 
@@ -180,10 +182,20 @@ function screenLead(r: MeasureResult, s: NonNullable<MeasureResult['screened']>,
 /** "quanto recebi deles em outubro?": the client's own money fund by fund also comes to a total, said once. */
 function ownTotalOfFunds(r: MeasureResult, words: MeasureWords): string | null {
   const def = words[r.measure];
+  if (def?.sum_of_funds) return portfolioAtClose(r);
   if (def?.subject !== 'portfolio' || def.kind !== 'flow' || r.agg !== 'total' || r.value_unit !== 'brl' || r.values.length < 2) return null;
   if (!r.values.every((v) => v.subject.kind === 'fund' && v.value !== null)) return null;
   const cents = r.values.reduce((a, v) => a + Math.round(v.value! * 100), 0);
   return `Somando os ${r.values.length} fundos: ${formatIn('brl', cents / 100)}.`;
+}
+
+/** "quanto valia minha carteira no fim de 2022?": the funds held, each at its close, summed (at one close, or said from which to which). */
+function portfolioAtClose(r: MeasureResult): string | null {
+  if (r.agg !== 'value' || r.values.length < 2 || !r.values.every((v) => v.subject.kind === 'fund' && v.value !== null && v.date)) return null;
+  const cents = r.values.reduce((a, v) => a + Math.round(v.value! * 100), 0);
+  const dates = [...new Set(r.values.map((v) => v.date!.slice(0, 10)))].sort();
+  const when = dates.length === 1 ? `em ${formatDate(dates[0])}` : `pelos fechamentos de ${formatDate(dates[0])} a ${formatDate(dates[dates.length - 1])}`;
+  return `Somando os ${r.values.length} fundos, a carteira valia ${formatIn('brl', cents / 100)} ${when}.`;
 }
 
 export function renderMeasure(result: MeasureResult, question: StructuredQuestion | null, words: MeasureWords): string {
@@ -639,6 +651,7 @@ function renderReturnsPanel(r: MeasureResult, question: StructuredQuestion | nul
 function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
   const listing = r.agg === 'list' || r.group_by !== null || (isPayments(r.measure) && (r.agg === 'total' || r.agg === 'count'));
   if (!listing || v.rows.length < 2 || v.rows.length > 60) return null;
+  if (r.group_by === null && v.rows.every((row) => row.quantity !== undefined && row.price !== undefined)) return tradesTable(r, v);
   const head =
     r.group_by === 'month' || r.grain === 'month'
       ? 'Mês'
@@ -654,6 +667,32 @@ function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
   const unit = r.extreme_group ? r.value_unit : r.unit;
   const lines = v.rows.map((row) => `| ${fmt(row.date)} | ${unit === 'pct' && r.unit !== 'pct' ? signed(row.value) : formatIn(unit, row.value)} |`);
   return [`| ${head} | ${r.extreme_group && unit !== r.unit ? 'Variação' : 'Valor'} |`, '|---|---|', ...lines].join('\n');
+}
+
+const SIDE = { buy: 'Compra', sell: 'Venda' } as const;
+
+/** Trades listed: each with its day, fund and side (when the list has several), shares, price per share and, of amounts, its value. */
+function tradesTable(r: MeasureResult, v: MeasureValue): string {
+  const fund = v.rows.some((row) => row.fund);
+  const side = v.rows.some((row) => row.side);
+  const amount = r.unit === 'brl';
+  const columns: TableColumn[] = [
+    { label: 'Data', align: 'left' },
+    ...(fund ? [{ label: 'Fundo', align: 'left' as const }] : []),
+    ...(side ? [{ label: 'Operação', align: 'left' as const }] : []),
+    { label: 'Cotas', align: 'right' },
+    { label: 'Preço por cota', align: 'right' },
+    ...(amount ? [{ label: 'Valor', align: 'right' as const }] : []),
+  ];
+  const rows = v.rows.map((row) => [
+    formatDate(row.date),
+    ...(fund ? [row.fund ?? '—'] : []),
+    ...(side ? [row.side ? SIDE[row.side] : '—'] : []),
+    formatIn('count', row.quantity!),
+    formatMoney(row.price!),
+    ...(amount ? [formatMoney(row.value)] : []),
+  ]);
+  return markdownTable(columns, rows);
 }
 
 /** "Fonte: B3/Banco Central, dados até 23/12/2025." for a measure answer (a month for monthly series). */

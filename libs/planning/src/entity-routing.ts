@@ -21,6 +21,9 @@ const IS_OF_A_CLASS =
 /** The question's words with its tickers left out, one space between words (the shape a question is asked in). */
 const shapeOf = (normalized: string) => withoutTickers(normalized).replace(/\s+/g, ' ').trim();
 
+/** "qual fii ... tem o menor" asks for one fund: the answer is that fund (and "dele" then points at it). */
+const asksOneFund = (q: AnalysedQuestion) => /(?:^| )(?:qual|que) (?:o )?(?:fii|fundo)(?= )/.test(q.normalized) && !/(?:^| )(?:fiis|fundos)(?= |$)/.test(q.normalized);
+
 /** What routing asks of the rest of planning. */
 export interface EntityRoutingDeps {
   /** The entity's class, as the catalog declares it. */
@@ -244,7 +247,7 @@ export class EntityRouter {
       window: null,
       order_by: redirect.order_by,
       order: redirect.order,
-      limit: r.params.limit ?? params.spec.ranking.default_limit,
+      limit: r.params.limit ?? (asksOneFund(q) ? 1 : params.spec.ranking.default_limit),
     };
     r.ticker_sources = r.ticker_sources.filter((s) => s !== 'context');
     r.ticker_required = false;
@@ -256,13 +259,11 @@ export class EntityRouter {
     const params = this.params;
     const ordered = q.tickers.tickers.length === 0 && entity !== params.spec.ranking.entity ? params.rankingRedirect(qr) : null;
     if (!ordered?.directed || ordered.entity !== entity || inferred.params.order_by) return;
-    // "qual fii ... tem o menor" asks for one fund: the answer is that fund (and "dele" then points at it).
-    const one = /(?:^| )(?:qual|que) (?:o )?(?:fii|fundo)(?= )/.test(q.normalized) && !/(?:^| )(?:fiis|fundos)(?= |$)/.test(q.normalized);
     inferred.params = {
       ...inferred.params,
       order_by: ordered.order_by,
       order: ordered.order,
-      limit: inferred.params.limit ?? (one ? 1 : params.spec.ranking.default_limit),
+      limit: inferred.params.limit ?? (asksOneFund(q) ? 1 : params.spec.ranking.default_limit),
     };
     inferred.notes.push(`ordered by ${ordered.order_by} ${ordered.order} ("${ordered.matched}")`);
   }

@@ -625,6 +625,36 @@ describe('Planner (deterministic)', () => {
       expect(plan('o que eu tenho na carteira')).toMatchObject({ kind: 'entity', entity: 'client_fiis_enriched_portfolio' });
     });
 
+    it('trades named by their noun are listed; every trade, both sides, is "operações"', () => {
+      expect(plan('me mostra todas as compras que eu fiz').question).toMatchObject({ measure: 'shares_bought', agg: 'list' });
+      expect(plan('ja fiz alguma venda de fii?').question).toMatchObject({ measure: 'shares_sold', agg: 'list' });
+      expect(plan('lista as operacoes que eu fiz em 2022').question).toMatchObject({ measure: 'trades', agg: 'list', period: { from: '2022-01-01' } });
+      expect(plan('qual foi a minha ultima operacao na bolsa?').question).toMatchObject({ measure: 'trades', agg: 'last' });
+      // (counted, they are counted: "quantas cotas comprei" is the shares)
+      expect(plan('quantas cotas comprei em 2022?').question).toMatchObject({ measure: 'shares_bought', agg: 'total' });
+      // A question about a purchase is no purchase to register.
+      expect(plan('o que foi que eu comprei em junho de 2022 mesmo?')).toMatchObject({
+        kind: 'measure',
+        question: { measure: 'shares_bought', agg: 'list', period: { from: '2022-06-01' } },
+      });
+    });
+
+    it("a fund's dividends per share asked of the whole portfolio are what the client's shares got", () => {
+      expect(plan('quanto a minha carteira pingou de dividendos no segundo semestre de 2024?').question).toMatchObject({
+        measure: 'received_by_record',
+        subjects: [{ kind: 'portfolio' }],
+      });
+      // (asked per share, they stay per share)
+      expect(plan('quanto meus fiis pagaram por cota em 2024?').question?.measure).not.toBe('received_by_record');
+      const paid = plan('o btlg11 pagou quanto por cota referente a jan/2025?');
+      const mine = planner.planDeterministic('e pra mim, com as minhas cotas, deu quanto?', {
+        previousEntity: paid.entity,
+        previousQuestion: paid.question,
+        previousTickers: ['BTLG11'],
+      });
+      expect(mine.question).toMatchObject({ measure: 'received_by_record', subjects: [{ kind: 'fund', id: 'BTLG11' }], period: { from: '2025-01-01', to: '2025-01-31' } });
+    });
+
     it('"a primeira (última) vez que ... acima (abaixo) de" is the first (last) value beyond the level', () => {
       expect(plan('quando foi a primeira vez que o ifix fechou acima dos 3500 pontos?').question).toMatchObject({
         measure: 'index_points',
@@ -645,11 +675,14 @@ describe('Planner (deterministic)', () => {
       expect(plan('quanto o ABCP11 pagou em 2024 pela data com?').question).toMatchObject({ measure: 'dividend', agg: 'total' });
       expect(plan('quanto o ABCP11 pagou em 2024').question?.measure).toBe('dividend_paid');
       expect(plan('dividendos do ABCP11 em 2024 pela data de pagamento').question?.measure).toBe('dividend_paid');
-      expect(plan('quanto recebi do HGLG11 em 2024 pela data com').question?.measure).toBe('received');
+      // (what the client received, by the day that decided who was paid: the client's measure dated by data-com)
+      expect(plan('quanto recebi do HGLG11 em 2024 pela data com').question?.measure).toBe('received_by_record');
+      expect(plan('quanto recebi do HGLG11 em 2024').question?.measure).toBe('received');
     });
 
     it('"meus dividendos de BTLG11" is what the client received of it; a gain said with a sale is the sale\'s result', () => {
-      expect(plan('meus dividendos de btlg11 em 2025').question).toMatchObject({ measure: 'received', subjects: [{ kind: 'fund', id: 'BTLG11' }] });
+      // (dividends go by data-com: what the client's shares got of them, dated alike)
+      expect(plan('meus dividendos de btlg11 em 2025').question).toMatchObject({ measure: 'received_by_record', subjects: [{ kind: 'fund', id: 'BTLG11' }] });
       expect(plan('dividendos do btlg11 em 2025').question?.measure).toBe('dividend');
       expect(plan('quanto ganhei vendendo o XPIN11?').question).toMatchObject({ measure: 'realized', subjects: [{ kind: 'fund', id: 'XPIN11' }] });
     });

@@ -420,7 +420,10 @@ export class Planner {
     const measurable = this.measurability(q, question, routed, reading, followUp);
     const out: PlanResponse = { ...routed, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };
     if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') return this.answeredAsRouted(out, measurable, followUp, fundList, marketOnly);
-    return measurePlan(out, question, this.opts.policies, reading.signals, measurable.why, followUp);
+    // (once it is answered as a measure: a fund's figure per share of the whole portfolio is what the client's shares got)
+    const ownFigure = this.reader.clientFigureOfPortfolio(question, q.original);
+    if (ownFigure) reading.signals.push(ownFigure.signal);
+    return measurePlan({ ...out, question: ownFigure?.question ?? question }, ownFigure?.question ?? question, this.opts.policies, reading.signals, measurable.why, followUp);
   }
 
   /** The question's own words put it in the client's portfolio ("meu", "eu tenho", "recebi": the ontology's client scope). */

@@ -1,5 +1,5 @@
 import { MAX_QUESTION_SUBJECTS, type FollowUpMeta, type QueryParams, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
-import { defaultMeasureFor, MeasureCatalog, MeasureDef, sameFacts } from '@cota/catalog';
+import { clientMeasureOf, defaultMeasureFor, MeasureCatalog, MeasureDef, sameFacts } from '@cota/catalog';
 import { isOneDay, isSpan, resolvePeriod, shiftPeriod, yearOf } from '@cota/periods';
 import { fold } from '@cota/text';
 import { isMixedSeries } from './series';
@@ -208,6 +208,10 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
   ) {
     return fundReferredTo(edit);
   }
+  if (ownFigureOfPrevious(edit)) {
+    edit.inherited.push("subjects (the funds the client's own figure is asked of)");
+    return prev.subjects;
+  }
   if (cur.subjects.length === 0) return keptSubjects(edit, amongListed);
   if (reading.cues.includes('add_subject')) {
     changed.push('subjects (added)');
@@ -238,6 +242,18 @@ function fundReferredTo(edit: FollowUpEdit): QuestionSubject[] {
     own ? 'subjects (the fund the conversation was about before the comparison)' : picked ? 'subjects (the fund the comparison picked)' : 'subjects (the fund "nele" points at)',
   );
   return own ? [own] : picked ? [{ kind: 'fund', id: previous.tickers[0] }] : funds;
+}
+
+/**
+ * "e pra mim, com as minhas cotas, deu quanto?" after what a fund paid per share: the client's own figure of those
+ * funds (the catalog's client measure of the previous one), no measure named, the portfolio said only as whose.
+ */
+function ownFigureOfPrevious(edit: FollowUpEdit): MeasureDef | null {
+  const { reading, cur, prev, catalog } = edit;
+  if (reading.measureNamed || cur.subjects.length === 0 || !cur.subjects.every((s) => s.kind === 'portfolio')) return null;
+  if (prev.subjects.length === 0 || !prev.subjects.every((s) => s.kind === 'fund')) return null;
+  const was = prev.measure ? catalog.measures[prev.measure] : undefined;
+  return was?.per_share ? (clientMeasureOf(catalog, was) ?? null) : null;
 }
 
 /** No subject said: the previous answer's funds ("qual deles"), the last two answers' ("qual dos dois"), else the previous question's. */
@@ -284,6 +300,11 @@ function editMeasure(edit: FollowUpEdit, subjects: QuestionSubject[]): string | 
   if (reading.measureNamed && fits(cur.measure)) {
     if (cur.measure !== prev.measure) changed.push('measure');
     return cur.measure;
+  }
+  const ownFigure = ownFigureOfPrevious(edit);
+  if (ownFigure) {
+    changed.push("measure (the client's own figure of it)");
+    return ownFigure.name;
   }
   // "quanto foi por cota?" after what the client received of a fund: that fund's own figure per share.
   const perShare = prev.measure ? catalog.measures[prev.measure]?.per_share_measure : undefined;
@@ -583,10 +604,11 @@ export function withListedReference(question: string, listed: readonly string[],
   const m = LISTED_REFERENCE.exec(folded);
   // (funds asked one after the other are no list: "o primeiro fundo" points at one of them, "o último" may be a payment)
   if (!m || (nounRequired && !/\b(?:fundo|fii)$/.test(m[0]))) return null;
-  const i = m[1] === 'ultimo' ? listed.length - 1 : m[1] === 'penultimo' ? listed.length - 2 : PLACES[m[1]];
+  const place = m[1] ?? m[2];
+  const i = place === 'ultimo' ? listed.length - 1 : place === 'penultimo' ? listed.length - 2 : PLACES[place];
   const ticker = listed[i];
   if (!ticker) return null;
   const source = folded.length === question.length ? question : folded;
-  const start = m.index + m[0].indexOf(m[1]);
+  const start = m.index + m[0].indexOf(place);
   return { question: `${source.slice(0, start)}${ticker}${source.slice(m.index + m[0].length)}`, ticker };
 }

@@ -48,6 +48,18 @@ describe('a fund measure asked with no fund right after a list across funds is a
 });
 
 describe('the conversation keeps its list while answers pick from it', () => {
+  it('an ordinal the question opens with, as its subject, picks from the list ("o segundo é de papel ou tijolo?")', () => {
+    const ranking = planner.planDeterministic('top 3 lajes corporativas por valor de mercado');
+    const klass = followUp('o segundo é de papel ou tijolo?', ranking, { list: LIST, tickers: LIST });
+    expect(klass.params.ticker ?? klass.question?.subjects[0]?.id).toBe('HGRE11');
+    expect(klass.entity).toBe('fiis_cadastro');
+    const paid = followUp('e o ultimo paga quanto de dividendo?', ranking, { list: LIST, tickers: LIST });
+    expect(paid.params.ticker ?? paid.question?.subjects[0]?.id).toBe('BRCR11');
+    // ("o segundo semestre" is a period, "o segundo e o terceiro" two of them: neither is one pick)
+    expect(followUp('o segundo semestre pagou mais?', ranking, { list: LIST, tickers: LIST }).planner.reason).not.toMatch(/is the fund at that place/);
+    expect(followUp('o segundo e o terceiro pagam quanto?', ranking, { list: LIST, tickers: LIST }).planner.reason).not.toMatch(/is the fund at that place/);
+  });
+
   it('"e o p/vp do terceiro?" after "qual o cnpj do segundo?" is the third fund of the list, not the one just picked', () => {
     const picked = planner.planDeterministic('qual o cnpj do HGRE11?');
     const p = followUp('e o p/vp do terceiro?', picked, { list: LIST, tickers: ['HGRE11'] });
@@ -159,6 +171,18 @@ describe("a segment named with no measure lists the segment's funds", () => {
     ['me lista os fiis hospitalares ordenados por dy', 'Hospitalar', 'rank_dy_12m'],
   ])('a segment "por" a measure is that segment ranked by it: %s', (q, sector, order_by) => {
     expect(planner.planDeterministic(q)).toMatchObject({ kind: 'entity', entity: 'fiis_rankings', params: { agg: 'list', order_by, filters: { sector } } });
+  });
+
+  it.each([
+    ['qual fii de hotel paga o maior dividend yield', 'Hotelaria'],
+    ['fii de logistica que paga o maior dy', 'Logística'],
+  ])('which fund of a segment is at an end of a measure ranks the segment by it (ontology extreme_of_funds): %s', (q, sector) => {
+    expect(planner.planDeterministic(q)).toMatchObject({ entity: 'fiis_rankings', params: { order_by: 'rank_dy_12m', filters: { sector } } });
+  });
+
+  it('the fund the conversation is about stays its own ("desse fii", "pelo fundo")', () => {
+    expect(planner.planDeterministic('qual foi o maior dividendo desse fii em 2024?').question).toMatchObject({ measure: 'dividend', agg: 'max' });
+    expect(planner.planDeterministic('qual foi o maior dividendo pago pelo fundo em 2024?').entity).not.toBe('fiis_rankings');
   });
 });
 

@@ -1,5 +1,5 @@
 import { MAX_QUESTION_SUBJECTS, type MeasureAgg, type PeriodSpec, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
-import { defaultMeasureFor, MeasureCatalog, MeasureDef, sameFacts } from '@cota/catalog';
+import { clientMeasureOf, defaultMeasureFor, MeasureCatalog, MeasureDef, sameFacts } from '@cota/catalog';
 import { isOneDay, isSpan, parsePeriod, type ParsedPeriod, PeriodShift } from '@cota/periods';
 import { normalize } from '@cota/text';
 import { readNumericConditions } from '../conditions';
@@ -76,8 +76,10 @@ export type FollowUpCue =
 const NOT_FUNDS = '(?! (?:meses|datas|dias|anos|periodos|momentos|valores|pagamentos|dividendos)(?= |$))';
 
 /** "do primeiro", "o segundo", "do último (da lista)": a fund of the previous answer's list, by its place. */
+// (at the end of the question, "qual o p/vp do segundo?"; or as the subject it opens with, "o segundo é de papel
+// ou tijolo?", "o último paga quanto?", where a verb follows: "o segundo semestre" names a period)
 export const LISTED_REFERENCE =
-  /(?:^|\s)(?:d?o|no|pro|pelo|ao)\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s*[?!.]*\s*$|\s*,)/;
+  /(?:^|\s)(?:d?o|no|pro|pelo|ao)\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s*[?!.]*\s*$|\s*,)|^(?:e\s+)?o\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s+(?:eh|e(?!\s+(?:o|a|os|as|do|da|no|na)\s)|tem|ta|esta|seria|paga|pagou|rende|vale)\s)/;
 
 const CUES: Array<[FollowUpCue, RegExp]> = [
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
@@ -158,6 +160,7 @@ export class QuestionReader {
   private readonly ownWordsNoPeriod: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** Words that say which date a measure's facts go by ("pela data com"). */
   private readonly datingWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  private readonly datingWordsByFacts = new Map<string, Array<{ measure: MeasureDef; phrase: Phrase }>>();
   private readonly wordsOfFamily = new Map<string, Array<{ measure: MeasureDef; phrase: Phrase }>>();
   /** A fund measure's client counterpart: the portfolio measure counting the same facts ("dividendos" → what was received). */
   private readonly ownCounterparts = new Map<string, MeasureDef>();
@@ -193,9 +196,8 @@ export class QuestionReader {
     this.measureWordsNoPeriod = [...periodless, ...this.measureWords];
     this.ownWordsNoPeriod = [...periodless, ...this.ownWords];
     // (each fund measure's client counterpart, and the words of the measures quoted over a span by what they accumulate, once)
-    const portfolio = Object.values(catalog.measures).filter((m) => m.subject === 'portfolio' && m.per_share_measure);
     for (const m of Object.values(catalog.measures)) {
-      const own = m.subject === 'fund' ? portfolio.find((p) => sameFacts(catalog.measures[p.per_share_measure!], m)) : undefined;
+      const own = clientMeasureOf(catalog, m);
       if (own) this.ownCounterparts.set(m.name, own);
       if (m.span_accumulates.length)
         this.rateWords.set(
@@ -442,9 +444,30 @@ export class QuestionReader {
     return { measure: perShare, impliedPortfolio: false, shares };
   }
 
+  /**
+   * "quanto a minha carteira pingou de dividendos?", "e quanto eles renderam de dividendos?" (of the client's funds): a fund's
+   * figure per share asked of the client's whole portfolio is what the client's shares got, the catalog's client measure of
+   * it, unless it is asked per share. Read of the question as it stands after the conversation's edits.
+   */
+  clientFigureOfPortfolio(question: StructuredQuestion, asked: string): { question: StructuredQuestion; signal: string } | null {
+    const measure = question.measure ? this.catalog.measures[question.measure] : undefined;
+    if (!measure?.per_share || question.subjects.length === 0 || !question.subjects.every((s) => s.kind === 'portfolio')) return null;
+    // (what came in over time, summed or counted: "a última distribuição" of a whole portfolio is no one payment)
+    if (!question.agg || !SUMMED.has(question.agg)) return null;
+    const padded = ` ${normalize(asked)} `;
+    const own = this.ownCounterparts.get(measure.name);
+    if (!own || this.perShareWords.some((p) => padded.includes(p.padded))) return null;
+    return { question: { ...question, measure: own.name }, signal: `${measure.name} of the whole portfolio: what the client's shares got, ${own.name}` };
+  }
+
   /** "qual deles tem o menor", "qual dos meus fundos caiu mais": the comparison phrase without whom it picks from. */
-  private readCompareHit(text: string): { order: 'max' | 'min'; phrase: Phrase } | null {
-    const compareText = ` ${text.replace(/(?:^| )(qual|quem) (?:deles|delas|dos dois|das duas|dos tres|das tres|dos meus (?:fundos|fiis)|das minhas cotas|dos fundos|dos fiis|desses(?: fundos| fiis)?|dessas|entre eles|fii|fundo)(?= |$)/, ' $1').trim()} `;
+  private readCompareHit(said: string): { order: 'max' | 'min'; phrase: Phrase } | null {
+    const compareText = ` ${asWhichOne(said)
+      .replace(
+        /(?:^| )(qual|quem) (?:deles|delas|dos dois|das duas|dos tres|das tres|dos meus (?:fundos|fiis)|das minhas cotas|dos fundos|dos fiis|desses(?: fundos| fiis)?|dessas|entre eles|fii|fundo)(?= |$)/,
+        ' $1',
+      )
+      .trim()} `;
     return this.compareWords.find((c) => compareText.includes(c.phrase.padded)) ?? null;
   }
 
@@ -508,7 +531,7 @@ export class QuestionReader {
     const fallback = hits[0]?.measure.kind === 'level' ? hits.find((h) => h.measure.kind === 'level' && h.measure.name === hits[0].measure.fallback_measure) : undefined;
     const named = fallback ?? hits[0] ?? null;
     // "quanto pagou em 2024 pela data com?": the dating said chooses among the same facts dated otherwise.
-    const dated = named ? this.longestMatches(this.datingWords, measureText).find((h) => sameFacts(h.measure, named.measure)) : undefined;
+    const dated = named ? this.longestMatches(this.datingWordsOfFacts(named.measure), measureText)[0] : undefined;
     const measureHit = this.ownCounterpart(dated ?? named, measureText, clientScope, ownByConversation);
     if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
     return measureHit;
@@ -656,6 +679,13 @@ export class QuestionReader {
   }
 
   /** Every phrase that matches, leaving out those inside a longer match ("valor patrimonial" in "valor patrimonial por cota"). */
+  /** The dating words of the measures counting the same facts as `measure` (two may share a phrase: "pela data com"). */
+  private datingWordsOfFacts(measure: MeasureDef): Array<{ measure: MeasureDef; phrase: Phrase }> {
+    let list = this.datingWordsByFacts.get(measure.name);
+    if (!list) this.datingWordsByFacts.set(measure.name, (list = this.datingWords.filter((h) => sameFacts(h.measure, measure))));
+    return list;
+  }
+
   private longestMatches<T extends { phrase: Phrase }>(list: T[], text: string): T[] {
     // Compiled once per question: a padded text lets the substring test stand for the word-bounded regex.
     const padded = ` ${text} `;
@@ -733,7 +763,13 @@ export function readCondition(text: string): { op: 'gt' | 'lt'; value: number } 
 }
 
 /** Without a comparison phrase, "qual ... mais/menos" ("em qual fii eu coloquei mais dinheiro") still picks one. */
-function moreOrLessAsked(text: string): 'max' | 'min' | null {
+/** "e o que pagou menos?", "aquele que rendeu mais": "the one that", said of more or less, asks which one ("qual"). */
+function asWhichOne(text: string): string {
+  return text.replace(/^(e )?(?:o|a|aquele|aquela) que (?=(?:\S+ )+?(?:mais|menos)(?: |$))/, '$1qual ');
+}
+
+function moreOrLessAsked(said: string): 'max' | 'min' | null {
+  const text = asWhichOne(said);
   if (!/(?:^| )(?:qual|quem)(?= |$)/.test(text)) return null;
   if (/(?:^| )menos(?= |$)/.test(text)) return 'min';
   return /(?:^| )mais(?! (?:recente|recentes|novo|nova|antigo|antiga)(?: |$))(?= |$)/.test(text) ? 'max' : null;
@@ -758,7 +794,8 @@ function measureScope(own: OwnScope, subjects: readonly QuestionSubject[], perio
     // ("qual fundo pagou mais nesse mês?": "nesse mês" is the conversation's own period, not a new one)
     byConversation: own.conversation && !own.said && (!period || period.shift?.offset === 0) && subjects.length === 0 && asksWhichFund(text),
     // (no period and no market subject: "preço médio do KNRI11" is what the client paid)
-    periodless: !period && subjects.every((s) => s.kind === 'fund' || s.kind === 'portfolio'),
+    // ("hoje", "agora" name no past period either: "quanto vale minha carteira hoje" is the positions at the last close)
+    periodless: (!period || period.spec.kind === 'latest') && subjects.every((s) => s.kind === 'fund' || s.kind === 'portfolio'),
   };
 }
 
@@ -788,7 +825,8 @@ function conditionAsked(
 const isOwnOfPortfolio = (measure: MeasureDef | null, subjects: readonly QuestionSubject[]) => measure?.subject === 'portfolio' && subjects.every((s) => s.kind === 'portfolio');
 
 /** "qual fundo", "quem ... fii": the question picks one fund. */
-function asksWhichFund(text: string): boolean {
+function asksWhichFund(said: string): boolean {
+  const text = asWhichOne(said);
   if (/(?:^| )(?:qual|quem)(?= |$)/.test(text) && /(?:^| )(?:fii|fiis|fundo|fundos|posicao|posicoes)(?= |$)/.test(text)) return true;
   // "em qual coloquei mais?", "de qual recebi menos?": which one, said of a place (not of a month or a day)
   if (
@@ -804,6 +842,15 @@ function asksWhichFund(text: string): boolean {
  * rate and sums a flow; "rendeu" is a level's variation; a multi-month period of a monthly rate
  * accumulates; a flow over a period totals.
  */
+/** Aggregations of what came in over time: a client's income sums them the same way a fund's payments do. */
+const SUMMED: ReadonlySet<MeasureAgg> = new Set(['total', 'avg', 'count', 'list']);
+
+/** Trades named as such: their plural ("minhas compras"), one asked whether any ("alguma venda"), or what they were ("o que eu comprei"). */
+function tradesNamed(noun: { one: string; many: string }, text: string): boolean {
+  const padded = ` ${text} `;
+  return padded.includes(` ${normalize(noun.many)} `) || new RegExp(` (?:algum|alguma) ${normalize(noun.one)} | o que `).test(padded);
+}
+
 export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: PeriodSpec | null, grouped: boolean, text: string): MeasureAgg {
   const allowed = (a: MeasureAgg) => m.aggregations.includes(a);
   const has = (a: MeasureAgg) => wanted.has(a) && allowed(a);
@@ -842,6 +889,8 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   const span = isSpan(period);
   if (m.kind === 'monthly_rate' && span && !(period?.kind === 'range' && period.grain === 'month') && !(period?.kind === 'months_of_year' && period.from_month === period.to_month))
     return 'accumulated';
+  // "minhas compras em 2022", "ja fiz alguma venda?": trades named by their noun, nothing counted or summed, are listed.
+  if (m.trade && m.row_noun && allowed('list') && wanted.size === 0 && tradesNamed(m.row_noun, text)) return 'list';
   // "quanto já recebi do BTAL11?", "desde que comprei": the client's own flow without a period is all of it.
   if (m.kind === 'flow') return span || m.subject === 'portfolio' ? 'total' : 'last';
   return m.default_agg;

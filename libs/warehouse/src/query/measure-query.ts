@@ -47,12 +47,14 @@ export function buildMeasureSql(m: MeasureDef, groupBy: StructuredQuestion['grou
   // their subject may be the whole portfolio ($1 NULL) or one fund.
   const subjectCond = m.client_column ? `($1::text IS NULL OR ${subj} = $1)` : `${subj} = $1`;
   const scope = (n: number) =>
-    [m.client_column ? `${q(m.client_column)} = $${n}` : '', m.fixed_filter ? `${q(m.fixed_filter.column)} = '${m.fixed_filter.equals}'` : '']
+    [m.client_column ? `${q(m.client_column)} = $${n}` : '', m.fixed_filter ? fixedFilterSql(m.fixed_filter) : '']
       .filter(Boolean)
       .map((c) => ` AND ${c}`)
       .join('');
   // (a trade's shares and price, said with it when it is the only one)
-  const trade = m.trade ? `${q(m.trade.quantity_column)}::numeric AS tq, ${q(m.trade.price_column)}::numeric AS tp` : 'NULL::numeric AS tq, NULL::numeric AS tp';
+  const trade = m.trade
+    ? `${q(m.trade.quantity_column)}::numeric AS tq, ${q(m.trade.price_column)}::numeric AS tp, ${m.trade.side_column ? `${q(m.trade.side_column)}::text` : 'NULL::text'} AS ts`
+    : 'NULL::numeric AS tq, NULL::numeric AS tp, NULL::text AS ts';
   const select = `SELECT ${d}::date AS d, ${value}::numeric AS v, ${adj ? `${adj}::numeric` : 'NULL::numeric'} AS a, ${adjFlag} AS is_adj, ${d2} AS d2, source AS src, ${subj}::text AS f, ${trade}
       FROM ${t} WHERE ${subjectCond} AND ${value} IS NOT NULL${scope(4)}`;
   // The period's values only, and the one value on each side of it (by the index on subject and
@@ -88,7 +90,7 @@ export function buildMeasureSql(m: MeasureDef, groupBy: StructuredQuestion['grou
     SELECT d::text AS d, v, pd::text AS pd, p, (v / p - 1) * 100 AS r FROM m WHERE p IS NOT NULL AND p <> 0 ORDER BY r ${order}, d LIMIT 10`;
   const rows =
     grain === 'day'
-      ? `WITH a AS (${inPeriod}) SELECT d::text AS d, v, tq, tp FROM a ORDER BY d LIMIT ${ROW_CAP + 1}`
+      ? `WITH a AS (${inPeriod}) SELECT d::text AS d, v, tq, tp, ts, f FROM a ORDER BY d, f LIMIT ${ROW_CAP + 1}`
       : m.kind === 'flow'
         ? `WITH a AS (${inPeriod}) SELECT date_trunc('${grain}', d)::date::text AS d, sum(v) AS v FROM a GROUP BY 1 ORDER BY 1 LIMIT ${ROW_CAP + 1}`
         : `WITH a AS (${inPeriod}) SELECT DISTINCT ON (date_trunc('${grain}', d)) d::text AS d, v FROM a ORDER BY date_trunc('${grain}', d), d DESC LIMIT ${ROW_CAP + 1}`;
@@ -103,7 +105,23 @@ export function buildMeasureSql(m: MeasureDef, groupBy: StructuredQuestion['grou
   return { coverage, stats, rows, current, beyond, dailyMoves: { up: moves('DESC'), down: moves('ASC') } };
 }
 
+/**
+ * Of the funds a portfolio's value sums, those held when the period ends: valued at a close within a week of the latest
+ * one ("no fim de 2022": the XPIN11 sold in August is no part of it; a fund without a close that very day still is).
+ */
+function heldAtTheEnd(values: MeasureValue[]): MeasureValue[] {
+  const dated = values.filter((v) => v.value !== null && v.date);
+  const last = dated.reduce((a, v) => (v.date! > a ? v.date! : a), '');
+  return dated.filter((v) => v.date! >= addDays(last.slice(0, 10), -7));
+}
+
+/** A measure's rows of one kind, or of a few: codes the catalog validated as plain lower-case words. */
+function fixedFilterSql(f: NonNullable<MeasureDef['fixed_filter']>): string {
+  return f.in ? `${q(f.column)} IN (${f.in.map((v) => `'${v}'`).join(', ')})` : `${q(f.column)} = '${f.equals}'`;
+}
+
 /** How many times the value moved (up: '>', down: '<') from one date to the next, the value before the period included. */
+
 function movesSql(dir: '>' | '<'): string {
   return `(SELECT count(*) FROM (SELECT v, lag(v) OVER (ORDER BY d) AS p FROM (SELECT d, v FROM b UNION ALL SELECT d, v FROM s) x) y WHERE v ${dir} p)::int`;
 }
@@ -278,6 +296,14 @@ export class MeasureQueryService {
       const funds = [...(await this.positions(clientId)).keys()].map((id) => ({ kind: 'fund' as const, id }));
       if (funds.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
       question = { ...asked, subjects: funds.slice(0, 20) };
+    } else if (m.sum_of_funds && asked.subjects.length === 1 && asked.subjects[0].kind === 'portfolio') {
+      // "quanto valia minha carteira no fim de 2022?": each fund the client ever held, valued at the period's close, summed.
+      const funds = (await this.run(`SELECT DISTINCT ${q(m.subject_column)}::text AS f FROM ${q(m.table)} WHERE ${q(m.client_column!)} = $1 ORDER BY 1`, [clientId])).map((r) => ({
+        kind: 'fund' as const,
+        id: String(r.f),
+      }));
+      if (funds.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
+      question = { ...asked, subjects: funds.slice(0, 20) };
     } else if (m.subject === 'portfolio' && m.table === this.catalog.portfolio.table && asked.agg === 'list' && asked.subjects.every((s) => s.kind === 'portfolio')) {
       // "Me lista meus fiis com a quantidade de cotas": a per-position figure listed is one value per fund held.
       const funds = [...(await this.positions(clientId)).keys()].map((id) => ({ kind: 'fund' as const, id }));
@@ -291,7 +317,9 @@ export class MeasureQueryService {
       if (m.subject_ids && !m.subject_ids.includes(s.id)) throw new CotaError('BAD_REQUEST', `A medida '${m.label}' não se aplica a ${s.id}.`);
     }
     const agg: MeasureAgg = question.agg && m.aggregations.includes(question.agg) ? question.agg : m.default_agg;
-    const all = await Promise.all(question.subjects.map((s) => this.forSubject(m, s, agg, question, clientId)));
+    const each = await Promise.all(question.subjects.map((s) => this.forSubject(m, s, agg, question, clientId)));
+    const held = question !== asked && m.sum_of_funds ? heldAtTheEnd(each) : each;
+    const all = held.length ? held : each;
     // "quais dos meus fundos estão com P/VP abaixo de 0,95?": one value each, those beyond the level kept.
     const screen = question.condition && agg === 'value' && all.length > 1 ? question.condition : null;
     const values = screen ? all.filter((v) => v.value !== null && (screen.op === 'gt' ? v.value > screen.value : v.value < screen.value)) : all;
@@ -714,6 +742,9 @@ function periodValue(empty: MeasureValue, period: { from: string; to: string }, 
     date: String(r.d).slice(0, 10),
     value: round(num(r.v) ?? 0),
     ...(num(r.tq) !== null && num(r.tp) !== null ? { quantity: num(r.tq)!, price: num(r.tp)! } : {}),
+    // (a trade of the whole portfolio says its fund; of a measure counting both sides, which one it was)
+    ...(num(r.tq) !== null && empty.subject.kind === 'portfolio' && r.f ? { fund: String(r.f) } : {}),
+    ...(r.ts === 'buy' || r.ts === 'sell' ? { side: r.ts as 'buy' | 'sell' } : {}),
   }));
   // A client's total over the whole portfolio says which funds its rows were ("1 venda: XPIN11").
   const funds =

@@ -124,6 +124,11 @@ class WarehouseViewsTradeAmount extends WarehouseViews {
   override readonly id = '202611281800-warehouse-views-trade-amount';
 }
 
+/** Re-creates every view with what each position was worth at each close while held (client_position_values). */
+class WarehouseViewsPositionValues extends WarehouseViews {
+  override readonly id = '202611290100-warehouse-views-position-values';
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
 export const warehouseMigrations: Migration[] = [
   new WarehouseTables(),
@@ -173,4 +178,5 @@ export const warehouseMigrations: Migration[] = [
   new WarehouseViewsCurrentPrice(),
   new WarehouseViewsYearlyYieldOnCost(),
   new WarehouseViewsTradeAmount(),
+  new WarehouseViewsPositionValues(),
 ];

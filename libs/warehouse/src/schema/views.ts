@@ -263,6 +263,20 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
        FROM wh_client_sales s`,
   ],
   [
+    // What each position was worth at each traded close while it was held: the shares held that day × that day's close
+    // ("quanto valia minha posição em XPML11 no fim de 2022?"). Driven by the client's funds, so a client's rows are read alone.
+    'client_position_values',
+    `SELECT h.client_id, p.ticker, p.traded_at::date AS traded_at, x.quantity::int AS quantity, p.close_price,
+            round(x.quantity * p.close_price, 2) AS value_amt, x.is_demo,
+            concat_ws(',', CASE WHEN x.is_demo THEN 'demo' ELSE 'client' END, p.source) AS source
+       FROM (SELECT client_id, ticker, min(trade_date) AS first_trade FROM wh_client_transactions GROUP BY client_id, ticker) h
+       JOIN wh_prices p ON p.ticker = h.ticker AND p.traded_at >= h.first_trade AND p.close_price IS NOT NULL
+       JOIN LATERAL (
+         SELECT sum(CASE WHEN t.side IN ('buy','split') THEN t.quantity ELSE -t.quantity END) AS quantity, bool_and(t.is_demo) AS is_demo
+           FROM wh_client_transactions t
+          WHERE t.client_id = h.client_id AND t.ticker = h.ticker AND t.trade_date <= p.traded_at) x ON x.quantity > 0`,
+  ],
+  [
     'client_fiis_performance_vs_benchmark',
     `SELECT client_id, benchmark, ref_month, portfolio_value, portfolio_return_pct, benchmark_return_pct,
             portfolio_cum_return_pct, benchmark_cum_return_pct, excess_return_pct, is_demo, source
