@@ -9,26 +9,27 @@ import { loadPlanningPolicies, Planner } from '@cota/planning';
 import { buildMeasureSql, MeasureQueryService, SqlRunner } from '@cota/warehouse';
 
 /**
- * The catalog owns the vocabulary: a measure over a series the warehouse already has (the opening
- * price of wh_prices) is added by its YAML block alone, and the planner, the executor's SQL builder
- * and the narrator all know it. No TypeScript names it.
+ * The catalog owns the vocabulary: a measure over a series the warehouse already has (the cash the
+ * funds report to the CVM, wh_cvm_monthly.cash_amt) is added by its YAML block alone, and the planner,
+ * the executor's SQL builder and the narrator all know it. No TypeScript names it.
  */
-const OPEN_PRICE = `  open_price:
-    label: preço de abertura
-    answer_name: o preço de abertura
+const FUND_CASH = `  fund_cash:
+    label: caixa do fundo
+    answer_name: o caixa do fundo
     better: none
-    entity: fiis_precos
+    entity: fiis_financials_snapshot
     subject: fund
-    table: wh_prices
+    table: wh_cvm_monthly
     subject_column: ticker
-    date_column: traded_at
-    value_column: open_price
+    date_column: ref_date
+    value_column: cash_amt
+    grain: month
     unit: brl
-    kind: level
+    kind: stock
     aggregations: [value, list, avg, min, max, first, last]
     default_agg: value
     priority: 2
-    words: [abertura, preco de abertura, abriu]
+    words: [caixa do fundo, dinheiro em caixa]
 `;
 
 /** Answers the coverage and stats statements from a made-up series; records what it was asked. */
@@ -51,42 +52,44 @@ describe('a measure added in policies/measures.yaml alone', () => {
     const file = join(dir, 'measures.yaml');
     const text = readFileSync(file, 'utf8');
     expect(text).toMatch(/^measures:\n/m);
-    writeFileSync(file, text.replace(/^measures:\n/m, `measures:\n${OPEN_PRICE}`));
+    // (a measure the repo's catalog does not have)
+    expect(loadMeasureCatalog().measures.fund_cash).toBeUndefined();
+    writeFileSync(file, text.replace(/^measures:\n/m, `measures:\n${FUND_CASH}`));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is read by the planner, queried by the SQL builder and named by the narrator', async () => {
     const planner = new Planner({ policies: loadPlanningPolicies(dir), funds: ['HGLG11'] });
-    const plan = planner.planDeterministic('qual foi o preço de abertura do HGLG11 em 2024?');
+    const plan = planner.planDeterministic('qual era o caixa do fundo HGLG11 em 2024?');
     expect(plan.kind).toBe('measure');
     const question = plan.question as StructuredQuestion;
-    expect(question).toMatchObject({ measure: 'open_price', subjects: [{ kind: 'fund', id: 'HGLG11' }] });
+    expect(question).toMatchObject({ measure: 'fund_cash', subjects: [{ kind: 'fund', id: 'HGLG11' }] });
 
     const catalog = loadMeasureCatalog(dir);
-    const sql = buildMeasureSql(catalog.measures.open_price, null);
-    expect(sql.stats).toContain('"open_price"');
-    expect(sql.stats).toContain('"wh_prices"');
+    const sql = buildMeasureSql(catalog.measures.fund_cash, null);
+    expect(sql.stats).toContain('"cash_amt"');
+    expect(sql.stats).toContain('"wh_cvm_monthly"');
     const runner = new SeriesRunner();
     const result = await new MeasureQueryService(catalog, runner).compute(question, 'cliente-demo-1');
-    expect(result).toMatchObject({ measure: 'open_price', unit: 'brl', values: [{ value: 157.2 }] });
-    expect(runner.statements.some((s) => s.includes('"open_price"'))).toBe(true);
+    expect(result).toMatchObject({ measure: 'fund_cash', unit: 'brl', values: [{ value: 157.2 }] });
+    expect(runner.statements.some((s) => s.includes('"cash_amt"'))).toBe(true);
 
     const narrator = createNarrator({ policiesDir: dir, llm: null });
     const answer = narrator.deterministic.narrate(measureRequest(plan.question as StructuredQuestion, result)).answer;
-    expect(answer).toMatch(/^O preço de abertura do HGLG11 em 2024 foi R\$ 157,20/);
+    expect(answer).toMatch(/^O caixa do fundo do HGLG11 em 2024 foi R\$ 157,20/);
   });
 });
 
 function measureRequest(question: StructuredQuestion, measure: MeasureResult): NarrateRequest {
   return {
     request_id: 'req-yaml-measure',
-    question: 'qual foi o preço de abertura do HGLG11 em 2024?',
+    question: 'qual era o caixa do fundo HGLG11 em 2024?',
     nickname: '',
     plan: null,
     status: 'ok',
     kind: 'measure',
-    intent: 'fiis_precos',
-    entity: 'fiis_precos',
+    intent: 'fiis_financials_snapshot',
+    entity: 'fiis_financials_snapshot',
     params: null,
     smalltalk: null,
     out_of_scope: null,

@@ -58,6 +58,13 @@ describe("the issue's examples", () => {
     ['dy do KNRI11 em 2023', ['KNRI11', 'em 2023', '%']],
     ['quanto o IBOV variou em outubro de 2025?', ['IBOV', 'outubro de 2025', '%']],
     ['quanto o MXRF11 pagou no total em 2024?', ['MXRF11', 'em 2024', 'somam']],
+    // The CVM monthly reports as reported (inf_mensal_fii_*_2023.csv): XPML11 Valor_Ativo 4.260.759.153,35 in 2023-12;
+    // HGLG11 Rendimentos_Distribuir 37.166.332,50 in 2023-12; VISC11 Percentual_Rentabilidade_Efetiva_Mes 0,003719 in 2023-03.
+    ['ativo total do xpml11 no fim de 2023 (informe de dezembro)', ['XPML11', 'R$ 4,26 bilhões']],
+    ['quanto o hglg11 tinha de rendimentos a distribuir no balanco de dez/23 da cvm', ['HGLG11', 'R$ 37,17 milhões', 'dezembro de 2023']],
+    ['qual foi a rentabilidade efetiva do visc11 em marco 2023 no informe da cvm?', ['VISC11', '0,37%', 'março de 2023']],
+    // dashbord cotacoes.csv: VISC11 on 10/06/2025 opened at 100,68.
+    ['preco de abertura do visc11 em 10/06/2025', ['VISC11', 'R$ 100,68']],
   ])('%s', async (question, parts) => {
     const { text } = await answer(question);
     for (const p of parts) expect(text).toContain(p);

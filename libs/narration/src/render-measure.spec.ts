@@ -391,6 +391,11 @@ describe('the best or worst month, trades listed, the source figure beside', () 
     expect(renderMeasure(sold, { ...question, subjects: [{ kind: 'portfolio', id: 'PORTFOLIO' }], measure: 'shares_sold', agg: 'list', period: null })).toContain(
       'As cotas vendidas da sua carteira: 40, em 30/09/2022 (HGCR11).',
     );
+    // A trade's own price, when the rows carry it ("e o que eu já vendi?").
+    const priced = { ...sold, values: [{ ...sold.values[0], count: 1, rows: [{ date: '2022-09-30', value: 40, quantity: 40, price: 104.71 }] }] };
+    expect(renderMeasure(priced, { ...question, subjects: [{ kind: 'portfolio', id: 'PORTFOLIO' }], measure: 'shares_sold', agg: 'list', period: null })).toContain(
+      'As cotas vendidas da sua carteira: 40, em 30/09/2022 (HGCR11, a R$ 104,71 por cota).',
+    );
   });
 
   it('lists trades as a table: day, fund and side, shares, price per share and amount', () => {
@@ -419,6 +424,11 @@ describe('the best or worst month, trades listed, the source figure beside', () 
     expect(text).toContain('| Data | Fundo | Operação | Cotas | Preço por cota | Valor |');
     expect(text).toContain('| 31/01/2022 | KNIP11 | Compra | 150 | R$ 122,55 | R$ 18.383,10 |');
     expect(text).toContain('| 30/09/2022 | HGCR11 | Venda | 40 | R$ 104,71 | R$ 4.188,40 |');
+    // The latest one: its side, shares, fund, price and amount.
+    const last = { ...trades, agg: 'last' as const, values: [{ ...trades.values[0], value: 4188.4, date: '2022-09-30' }] };
+    expect(renderMeasure(last, { ...question, subjects: [{ kind: 'portfolio', id: 'PORTFOLIO' }], measure: 'trades', agg: 'last', period: null })).toContain(
+      'A operação mais recente da sua carteira foi em 30/09/2022: venda de 40 cotas de HGCR11 a R$ 104,71 (R$ 4.188,40).',
+    );
   });
 
   it('says a per-share amount for the holding the question supposes, computed exactly', () => {

@@ -545,12 +545,26 @@ function publishedNote(v: MeasureResult['values'][number], unit: MeasureResult['
 }
 
 /** The latest value; a dividend says its data-com and payment dates. */
-function lastSentence({ r, v, name, who, when, val, at }: Said): string {
+function lastSentence(c: Said): string {
+  const { r, v, name, who, when, val, at } = c;
+  const trade = lastTrade(c);
+  if (trade) return trade;
   return r.measure === 'dividend'
     ? `O último dividendo ${who}${when} foi ${val} por cota, ${at ? `com data-com em ${at}${v.paid_on ? ` e pagamento em ${formatDate(v.paid_on)}` : ''}` : `pago em ${formatDate(v.paid_on as string)}`}.`
     : plural(name)
       ? `${cap(name)} ${who}${when}: o valor mais recente é ${val}, em ${at}.`
       : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
+}
+
+/** "A operação mais recente da sua carteira foi em 29/12/2022: compra de 40 cotas de BTAL11 a R$ 95,00 (R$ 3.800,00)." */
+function lastTrade({ r, v, who, when, words }: Said): string | null {
+  const t = v.rows[v.rows.length - 1];
+  if (!t || t.quantity === undefined || t.price === undefined || !v.date || t.date !== v.date.slice(0, 10)) return null;
+  const side = t.side ? `${t.side === 'buy' ? 'compra' : 'venda'} de ` : '';
+  const shares = `${formatIn('count', t.quantity)} ${t.quantity === 1 ? 'cota' : 'cotas'}${t.fund ? ` de ${t.fund}` : ''}`;
+  const amount = r.unit === 'brl' ? ` (${formatIn('brl', t.value)})` : '';
+  // (the trades' nouns are feminine: "a compra", "a venda", "a operação")
+  return `A ${nounOf(words, r.measure).one} mais recente ${who}${when} foi em ${formatDate(t.date)}: ${side}${shares} a ${formatIn('brl', t.price)}${amount}.`;
 }
 
 /** "As cotas compradas do BTAL11: 40, em 29/12/2022."; several rows are counted here and shown in the table after. */
@@ -560,7 +574,9 @@ function listSentence(c: Said): string {
     const { many } = nounOf(words, r.measure);
     return `${cap(name)} ${who}${when}: ${v.rows.length} ${many}, de ${dateOf(r, v.rows[0].date)} a ${dateOf(r, v.rows[v.rows.length - 1].date)}.`;
   }
-  const of = v.funds.length ? ` (${joinPt(v.funds)})` : '';
+  // (one trade listed says its shares and price too: "70, em 31/08/2022 (XPIN11, a R$ 86,70 por cota)")
+  const trade = oneTrade(r, v).replace(/^[,:] /, '');
+  const of = v.funds.length || trade ? ` (${[...(v.funds.length ? [joinPt(v.funds)] : []), ...(trade ? [trade] : [])].join(', ')})` : '';
   return v.rows.length === 1 ? `${cap(name)} ${who}${when}: ${val}, em ${at}${of}.` : valueSentence(c);
 }
 

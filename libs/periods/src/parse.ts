@@ -150,6 +150,25 @@ const RULES: Rule[] = [
       return monthsRange(y1, m1, y2, m2, 'custom');
     },
   },
+  // jan, fev e mar de 2025 · abril e maio: months listed one after the other are one stretch (the year said once, at the end)
+  {
+    re: new RegExp(`\\b(${ANY_MONTH})((?:\\s*,\\s*(?:${ANY_MONTH}))*)\\s+e\\s+(?:em\\s+)?(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\b`),
+    build: (m) => {
+      const listed = [
+        m[1],
+        ...m[2]
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+        m[3],
+      ].map(monthNum);
+      // ("jan e mar" skips a month: no one stretch)
+      if (listed.some((x, i) => i > 0 && x !== listed[i - 1] + 1)) return null;
+      const [m1, m2] = [listed[0], listed[listed.length - 1]];
+      if (!m[4]) return { kind: 'months_of_year', from_month: m1, to_month: m2 };
+      return monthsRange(year2(m[4]), m1, year2(m[4]), m2, 'custom');
+    },
+  },
   // jan a jun 2023 · janeiro-junho de 2024: two months joined by "a" or a dash, with no opener
   {
     re: new RegExp(`\\b(${ANY_MONTH})(?:\\s*(?:de|/)\\s*(${YEAR4}|\\d{2}))?\\s*(?:\\s(?:a|ate)\\s|-)\\s*(${ANY_MONTH})(?:\\s*(?:de|/)?\\s*(${YEAR4}|\\d{2}))\\b`),

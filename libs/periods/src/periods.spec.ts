@@ -46,6 +46,8 @@ describe('pt-BR period grammar', () => {
     ['ipca 12m ate ago/2025', range('2024-09-01', '2025-08-31', 'custom')],
     ['preco de fechamento do rbva11 em jun 2021', range('2021-06-01', '2021-06-30', 'month')],
     ['dividendos de set 2024', range('2024-09-01', '2024-09-30', 'month')],
+    // months listed one after the other are one stretch
+    ['somando jan, fev e mar de 2025, quanto distribuiu por cota?', range('2025-01-01', '2025-03-31', 'custom')],
   ])('%s', (q, expected) => expect(spec(q)).toEqual(expected));
 
   it.each([
@@ -70,6 +72,7 @@ describe('pt-BR period grammar', () => {
     ['quanto esta valendo a cota', { kind: 'latest' }],
     ['há um ano', { kind: 'ago', unit: 'year', n: 1 }],
     ['e em abril?', { kind: 'months_of_year', from_month: 4, to_month: 4 }],
+    ['e em abril e maio?', { kind: 'months_of_year', from_month: 4, to_month: 5 }],
     ['e novembro?', { kind: 'months_of_year', from_month: 11, to_month: 11 }],
     ['no fim do ano', { kind: 'months_of_year', from_month: 12, to_month: 12 }],
     ['e o acumulado do ano ate setembro?', { kind: 'months_of_year', from_month: 1, to_month: 9 }],

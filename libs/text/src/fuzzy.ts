@@ -26,6 +26,14 @@ export function editDistance(a: string, b: string, max = Infinity): number {
   return prev[m];
 }
 
+/**
+ * A typo seldom falls on the first letter: a word that starts otherwise is another word ("tinha" is not "minha",
+ * "abertas" not "alertas"), unless its first two letters were swapped ("idvidendos").
+ */
+function sameStart(word: string, cand: string): boolean {
+  return word[0] === cand[0] || (word[0] === cand[1] && word[1] === cand[0]);
+}
+
 export interface FuzzyOptions {
   /** Words shorter than this are never corrected (short words collide too easily). */
   minLength: number;
@@ -77,7 +85,7 @@ export class FuzzyVocabulary {
     let tie = false;
     for (let len = word.length - max; len <= word.length + max; len++) {
       for (const cand of this.byLength.get(len) ?? []) {
-        if (cand.length < this.opts.minLength) continue;
+        if (cand.length < this.opts.minLength || !sameStart(word, cand)) continue;
         const d = editDistance(word, cand, max);
         if (d < bestD) {
           best = cand;

@@ -181,6 +181,12 @@ describe('fuzzy matching', () => {
     expect(v.correct('noticias')).toBe('noticias');
   });
 
+  it('keeps the first letter: a word that starts otherwise is another word, unless its first two letters were swapped', () => {
+    const v = new FuzzyVocabulary(['minha', 'dividendos']);
+    expect(v.correct('tinha')).toBeNull();
+    expect(v.correct('idvidendos')).toBe('dividendos');
+  });
+
   it('accepts a tie between spellings of one meaning when given a key', () => {
     const words = ['dividendo', 'dividendos'];
     expect(new FuzzyVocabulary(words).correct('dividendso')).toBeNull();

@@ -786,8 +786,9 @@ const COUNTED_ENDS = /(?:^| )(?:(?:ultim|primeir)[oa]s \d+|\d+ (?:ultim|primeir)
  */
 function measureScope(own: OwnScope, subjects: readonly QuestionSubject[], period: ParsedPeriod | null, text: string): MeasureScope {
   const now = !period || period.spec.kind === 'latest';
-  // ("e quanto valiam essas cotas no fechamento de 25/06?" after the client's purchase: its shares, at any date)
-  const theseShares = own.conversation && /(?:^| )(?:essas|estas|dessas|destas|nessas|nestas) cotas(?= |$)/.test(text);
+  // ("e quanto valiam essas cotas no fechamento de 25/06?", "quanto valia essa posição em dez/2022?" after the client's
+  // purchase or holding: its shares, at any date)
+  const theseShares = own.conversation && /(?:^| )(?:(?:essas|estas|dessas|destas|nessas|nestas) cotas|(?:essa|esta|dessa|desta|nessa|nesta) posicao)(?= |$)/.test(text);
   return {
     own: (own.said && (subjects.length === 0 || subjects.some((s) => s.kind === 'fund'))) || (own.conversation && (now || theseShares) && subjects.every((s) => s.kind === 'fund')),
     family: own.family ?? null,
@@ -889,8 +890,9 @@ export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: Period
   const span = isSpan(period);
   if (m.kind === 'monthly_rate' && span && !(period?.kind === 'range' && period.grain === 'month') && !(period?.kind === 'months_of_year' && period.from_month === period.to_month))
     return 'accumulated';
-  // "minhas compras em 2022", "ja fiz alguma venda?": trades named by their noun, nothing counted or summed, are listed.
-  if (m.trade && m.row_noun && allowed('list') && wanted.size === 0 && tradesNamed(m.row_noun, text)) return 'list';
+  // "minhas compras em 2022", "ja fiz alguma venda?": trades named by their noun, nothing counted or summed, are listed
+  // ("quanto lucrei com vendas?" asks an amount: their total).
+  if (m.trade && m.row_noun && allowed('list') && wanted.size === 0 && tradesNamed(m.row_noun, text) && !/(?:^| )quant[oa]s?(?= |$)/.test(text)) return 'list';
   // "quanto já recebi do BTAL11?", "desde que comprei": the client's own flow without a period is all of it.
   if (m.kind === 'flow') return span || m.subject === 'portfolio' ? 'total' : 'last';
   return m.default_agg;
