@@ -655,6 +655,20 @@ describe('Planner (deterministic)', () => {
       expect(mine.question).toMatchObject({ measure: 'received_by_record', subjects: [{ kind: 'fund', id: 'BTLG11' }], period: { from: '2025-01-01', to: '2025-01-31' } });
     });
 
+    it('"neles" after a list of the client\'s funds is all of them, summed when asked; their dividends are then what they paid the client', () => {
+      const listed = plan('quais dos meus fundos sao de shopping?');
+      const shown = { previousEntity: listed.entity, previousQuestion: listed.question, previousParams: listed.params, previousTickers: ['XPML11', 'VISC11'] };
+      const invested = planner.planDeterministic('quanto eu tenho investido neles somando os dois', shown);
+      expect(invested.question).toMatchObject({ measure: 'invested', agg: 'total', compare: null, subjects: [{ id: 'XPML11' }, { id: 'VISC11' }] });
+      const after = { previousEntity: invested.entity, previousQuestion: invested.question, previousTickers: ['XPML11', 'VISC11'] };
+      expect(planner.planDeterministic('e quanto eles renderam de dividendos no 1o tri de 2025?', after).question).toMatchObject({
+        measure: 'received_by_record',
+        subjects: [{ id: 'XPML11' }, { id: 'VISC11' }],
+      });
+      // (asked per share, it stays the funds' own figure)
+      expect(planner.planDeterministic('e quanto eles pagaram por cota?', after).question?.measure).toBe('dividend');
+    });
+
     it('"a primeira (última) vez que ... acima (abaixo) de" is the first (last) value beyond the level', () => {
       expect(plan('quando foi a primeira vez que o ifix fechou acima dos 3500 pontos?').question).toMatchObject({
         measure: 'index_points',

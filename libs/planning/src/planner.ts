@@ -421,7 +421,7 @@ export class Planner {
     const out: PlanResponse = { ...routed, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };
     if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') return this.answeredAsRouted(out, measurable, followUp, fundList, marketOnly);
     // (once it is answered as a measure: a fund's figure per share of the whole portfolio is what the client's shares got)
-    const ownFigure = this.reader.clientFigureOfPortfolio(question, q.original);
+    const ownFigure = this.reader.clientFigureOfPortfolio(question, q.original, !!followUp && this.conversationIsOwn(opts));
     if (ownFigure) reading.signals.push(ownFigure.signal);
     return measurePlan({ ...out, question: ownFigure?.question ?? question }, ownFigure?.question ?? question, this.opts.policies, reading.signals, measurable.why, followUp);
   }

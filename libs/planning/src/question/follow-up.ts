@@ -168,6 +168,7 @@ function withAggOnlyWord(reading: QuestionReading, prev: StructuredQuestion, cat
  * answers' subjects, the conversation's newest list (still the list after a pick from it).
  */
 function amongFunds(reading: QuestionReading, previous: PreviousTurn, prev: StructuredQuestion | null): string[] | null {
+  if (reading.cues.includes('refers_all') && previous.tickers.length > 1) return previous.tickers;
   if (!reading.cues.includes('among_previous')) return null;
   if (previous.tickers.length > 1) return previous.tickers;
   const lastTwoAnswers = !!prev && prev.subjects.length === 1 && (previous.earlier ?? []).some((e) => !prev.subjects.some((p) => p.kind === e.kind && p.id === e.id));
@@ -208,6 +209,8 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
   ) {
     return fundReferredTo(edit);
   }
+  // "quanto eu tenho investido neles?" after a list of the client's funds: those funds, each the client's own figure.
+  if (amongListed && reading.cues.includes('refers_all') && cur.subjects.every((s) => s.kind === 'portfolio')) return keptSubjects(edit, true);
   if (ownFigureOfPrevious(edit)) {
     edit.inherited.push("subjects (the funds the client's own figure is asked of)");
     return prev.subjects;
@@ -537,6 +540,8 @@ function editCompare(edit: FollowUpEdit, subjects: QuestionSubject[]): Structure
   const { reading, cur, prev } = edit;
   // (the portfolio alone is compared fund by fund: "qual fundo pagou mais?" after what the client received)
   if (subjects.length <= 1 && !(subjects[0]?.kind === 'portfolio' && cur.compare)) return null;
+  // ("quanto eu tenho investido neles somando os dois?": a sum of them picks none)
+  if (!cur.compare && reading.aggWanted.includes('total')) return null;
   // After a list across funds, "o de menor p/vp" picks one of them.
   const picks = prev.compare || prev.subjects.length === 0;
   return cur.compare ?? (picks ? reading.compareWanted : null) ?? prev.compare ?? (reading.cues.includes('add_subject') ? 'max' : null);

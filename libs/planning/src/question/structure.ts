@@ -65,6 +65,7 @@ export type FollowUpCue =
   | 'include_subject'
   | 'among_previous'
   | 'among_list'
+  | 'refers_all'
   | 'opener'
   | 'refers_fund'
   | 'refers_subject'
@@ -100,6 +101,8 @@ const CUES: Array<[FollowUpCue, RegExp]> = [
     'among_previous',
     /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles|dos dois|das duas|dos tres|das tres|entre os dois|entre as duas)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus|dos dois|das duas|dos tres|das tres)(?= |$)/,
   ],
+  // "quanto eu tenho investido neles?": all the funds the previous answer named, none picked.
+  ['refers_all', /(?:^| )(?:neles|nelas)(?= |$)/],
   // "desses", "entre esses dois", "dentre eles": the funds of the conversation's list (also after a pick from it).
   [
     'among_list',
@@ -445,13 +448,16 @@ export class QuestionReader {
   }
 
   /**
-   * "quanto a minha carteira pingou de dividendos?", "e quanto eles renderam de dividendos?" (of the client's funds): a fund's
-   * figure per share asked of the client's whole portfolio is what the client's shares got, the catalog's client measure of
-   * it, unless it is asked per share. Read of the question as it stands after the conversation's edits.
+   * "quanto a minha carteira pingou de dividendos?", "e quanto eles renderam de dividendos?" (of the client's funds, in a
+   * conversation about the client's own figures): a fund's figure per share asked of the client's portfolio is what the
+   * client's shares got, the catalog's client measure of it, unless it is asked per share. Read of the question as it
+   * stands after the conversation's edits.
    */
-  clientFigureOfPortfolio(question: StructuredQuestion, asked: string): { question: StructuredQuestion; signal: string } | null {
+  clientFigureOfPortfolio(question: StructuredQuestion, asked: string, ownFollowUp = false): { question: StructuredQuestion; signal: string } | null {
     const measure = question.measure ? this.catalog.measures[question.measure] : undefined;
-    if (!measure?.per_share || question.subjects.length === 0 || !question.subjects.every((s) => s.kind === 'portfolio')) return null;
+    // (of the client's funds the conversation kept, "e quanto eles renderam de dividendos?" is what they paid the client too)
+    const whose = (s: QuestionSubject) => s.kind === 'portfolio' || (ownFollowUp && s.kind === 'fund');
+    if (!measure?.per_share || question.subjects.length === 0 || !question.subjects.every(whose)) return null;
     // (what came in over time, summed or counted: "a última distribuição" of a whole portfolio is no one payment)
     if (!question.agg || !SUMMED.has(question.agg)) return null;
     const padded = ` ${normalize(asked)} `;
