@@ -625,6 +625,10 @@ describe('Planner (deterministic)', () => {
       expect(plan('o que eu tenho na carteira')).toMatchObject({ kind: 'entity', entity: 'client_fiis_enriched_portfolio' });
     });
 
+    it('a measure named where two entities tie only on its own words answers; a tie on other words still asks', () => {
+      expect(plan('numero de cotas do cpts11 hoje')).toMatchObject({ kind: 'measure', question: { measure: 'shares_issued', subjects: [{ id: 'CPTS11' }] } });
+    });
+
     it('trades named by their noun are listed; every trade, both sides, is "operações"', () => {
       expect(plan('me mostra todas as compras que eu fiz').question).toMatchObject({ measure: 'shares_bought', agg: 'list' });
       expect(plan('ja fiz alguma venda de fii?').question).toMatchObject({ measure: 'shares_sold', agg: 'list' });
@@ -655,18 +659,14 @@ describe('Planner (deterministic)', () => {
       expect(mine.question).toMatchObject({ measure: 'received_by_record', subjects: [{ kind: 'fund', id: 'BTLG11' }], period: { from: '2025-01-01', to: '2025-01-31' } });
     });
 
-    it('"neles" after a list of the client\'s funds is all of them, summed when asked; their dividends are then what they paid the client', () => {
+    it('"neles" after a list of the client\'s funds is all of them, summed when asked', () => {
       const listed = plan('quais dos meus fundos sao de shopping?');
       const shown = { previousEntity: listed.entity, previousQuestion: listed.question, previousParams: listed.params, previousTickers: ['XPML11', 'VISC11'] };
       const invested = planner.planDeterministic('quanto eu tenho investido neles somando os dois', shown);
       expect(invested.question).toMatchObject({ measure: 'invested', agg: 'total', compare: null, subjects: [{ id: 'XPML11' }, { id: 'VISC11' }] });
+      // (what funds named paid is theirs, per share, even in the client's conversation: "e quanto ele pagou de dividendos em 2024?")
       const after = { previousEntity: invested.entity, previousQuestion: invested.question, previousTickers: ['XPML11', 'VISC11'] };
-      expect(planner.planDeterministic('e quanto eles renderam de dividendos no 1o tri de 2025?', after).question).toMatchObject({
-        measure: 'received_by_record',
-        subjects: [{ id: 'XPML11' }, { id: 'VISC11' }],
-      });
-      // (asked per share, it stays the funds' own figure)
-      expect(planner.planDeterministic('e quanto eles pagaram por cota?', after).question?.measure).toBe('dividend');
+      expect(planner.planDeterministic('e quanto eles pagaram de dividendos em 2024?', after).question?.measure).toBe('dividend');
     });
 
     it('"a primeira (última) vez que ... acima (abaixo) de" is the first (last) value beyond the level', () => {

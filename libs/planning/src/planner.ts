@@ -421,7 +421,7 @@ export class Planner {
     const out: PlanResponse = { ...routed, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };
     if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') return this.answeredAsRouted(out, measurable, followUp, fundList, marketOnly);
     // (once it is answered as a measure: a fund's figure per share of the whole portfolio is what the client's shares got)
-    const ownFigure = this.reader.clientFigureOfPortfolio(question, q.original, !!followUp && this.conversationIsOwn(opts));
+    const ownFigure = this.reader.clientFigureOfPortfolio(question, q.original);
     if (ownFigure) reading.signals.push(ownFigure.signal);
     return measurePlan({ ...out, question: ownFigure?.question ?? question }, ownFigure?.question ?? question, this.opts.policies, reading.signals, measurable.why, followUp);
   }
@@ -500,9 +500,19 @@ export class Planner {
 
   /** Whether every word that scored the routed entity is one of `words` (the reading took them as something else). */
   private namedOnlyBy(routed: PlanResponse, words: string[]): boolean {
-    const own = new Set(words.flatMap((w) => w.split(' ')).map(stem));
     const best = routed.planner.candidates[0];
-    const said = best ? this.ontology.matchedStems(best) : [];
+    return !!best && this.candidateNamedOnlyBy(best, words);
+  }
+
+  /** Every entity the words leaned to, but the measure's own, leaned only on these words. */
+  private rivalsNamedOnlyBy(routed: PlanResponse, measure: string | null, words: string[]): boolean {
+    const own = measure ? this.opts.policies.measures.measures[measure]?.entity : undefined;
+    return routed.planner.candidates.filter((c) => c.entity !== own).every((c) => this.candidateNamedOnlyBy(c, words));
+  }
+
+  private candidateNamedOnlyBy(candidate: PlanResponse['planner']['candidates'][number], words: string[]): boolean {
+    const own = new Set(words.flatMap((w) => w.split(' ')).map(stem));
+    const said = this.ontology.matchedStems(candidate);
     return own.size > 0 && said.length > 0 && said.every((s) => own.has(s));
   }
 
@@ -605,9 +615,12 @@ export class Planner {
     ) {
       return { ok: false, why: 'a share of the portfolio: the portfolio entity lists it per fund' };
     }
-    // No entity reads it ("market cap do mxrf11") but the measure catalog names it: the measure answers.
-    if (!measurable.ok && routed.kind === 'unknown' && reading.measureNamed && question.measure && question.subjects.length > 0) {
-      return { ok: true, why: 'no entity reads it; the measure catalog does' };
+    // No entity reads it ("market cap do mxrf11"), or two lean to it equally ("numero de cotas do cpts11 hoje"), but the
+    // measure catalog names it: the measure answers.
+    // (the tie only of words the measure and its period took: "qual o preço e o cnpj" still asks which)
+    const tieOfItsWords = routed.kind === 'clarification' && this.rivalsNamedOnlyBy(routed, question.measure, [...reading.measureWords, ...reading.editWords]);
+    if (!measurable.ok && (routed.kind === 'unknown' || tieOfItsWords) && reading.measureNamed && question.measure && question.subjects.length > 0) {
+      return { ok: true, why: `${routed.kind === 'unknown' ? 'no entity reads it' : 'the entities tie'}; the measure catalog names it` };
     }
     return measurable;
   }

@@ -559,15 +559,18 @@ function betweenTurns(
   sameSubjects: boolean,
   catalog: MeasureCatalog,
 ): StructuredQuestion['period'] {
-  if (!sameSubjects || !reading.aggWanted.includes('variation') || prev.period?.kind !== 'range' || earlier?.kind !== 'range') return null;
+  const variation = reading.aggWanted.includes('variation');
+  // ("acumulado desses dois meses" after the IPCA of April, then of May: both months, whole)
+  const accumulated = reading.aggWanted.includes('accumulated') || reading.aggWanted.includes('total');
+  if (!sameSubjects || !(variation || accumulated) || prev.period?.kind !== 'range' || earlier?.kind !== 'range') return null;
   const point = (g: string) => g === 'day' || g === 'month';
   // ("e no fim do ano?" after a day asked the value at the period's end: that day is the answer's date)
   const atEnd = prev.period.grain !== 'day' && (prev.agg === 'value' || prev.agg === 'last') && earlier.grain === 'day';
   const p = atEnd ? { ...prev.period, from: prev.period.to, grain: 'day' as const } : prev.period;
   if (!point(p.grain) || p.grain !== earlier.grain || p.from === earlier.from) return null;
   const [a, b] = earlier.from < p.from ? [earlier, p] : [p, earlier];
-  // A monthly report's variation starts at the period's first report (measure-query): the span starts there.
-  if (prev.measure && catalog.measures[prev.measure]?.kind === 'stock') return { kind: 'range', from: a.from, to: b.to, grain: 'custom' };
+  // A monthly report's variation starts at the period's first report (measure-query): the span starts there; so does a sum.
+  if (!variation || (prev.measure && catalog.measures[prev.measure]?.kind === 'stock')) return { kind: 'range', from: a.from, to: b.to, grain: 'custom' };
   const next = new Date(`${a.to}T00:00:00Z`);
   next.setUTCDate(next.getUTCDate() + 1);
   return { kind: 'range', from: next.toISOString().slice(0, 10), to: b.to, grain: 'custom' };

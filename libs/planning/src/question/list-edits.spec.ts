@@ -93,6 +93,19 @@ describe('the conversation keeps its list while answers pick from it', () => {
     const p = planner.planDeterministic('qual foi a variação entre esses dois meses?');
     expect(p.planner.reason).not.toMatch(/funds of the conversation's list/);
   });
+
+  it('"acumulado desses dois meses" after a rate of one month, then of the next, accumulates both whole', () => {
+    const april = planner.planDeterministic('ipca de abril de 2025 foi quanto?');
+    const may = planner.planDeterministic('e o de maio?', { previousEntity: april.entity, previousQuestion: april.question, previousTickers: [] });
+    const both = planner.planDeterministic('acumulado desses dois meses', {
+      previousEntity: may.entity,
+      previousQuestion: may.question,
+      previousTickers: [],
+      earlierSubjects: april.question?.subjects ?? [],
+      earlierPeriod: april.question?.period ?? null,
+    });
+    expect(both.question).toMatchObject({ agg: 'accumulated', period: { kind: 'range', from: '2025-04-01', to: '2025-05-31' } });
+  });
 });
 
 describe('"só os ..." narrows the list just shown', () => {

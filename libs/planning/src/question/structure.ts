@@ -87,7 +87,11 @@ const CUES: Array<[FollowUpCue, RegExp]> = [
   // "entre esses dois meses", "nesse intervalo": from the one answer's date to the other's.
   // "de lá até 25/06", "dali até o fim do mês": from the previous answer's date on.
   ['since_previous', /(?:^| )(?:de la|dali|desde entao|desde aquele dia|daquele dia) (?:ate|pra|para)(?= |$)/],
-  ['between_answers', /(?:^| )(?:nesse|neste) intervalo(?= |$)|(?:^| )entre (?:esses|essas|estes|estas|as|os) (?:dois|duas) (?:meses|datas|dias|anos|periodos|momentos)(?= |$)/],
+  // ("acumulado desses dois meses", "nessas duas datas": the same span, said of the two answers)
+  [
+    'between_answers',
+    /(?:^| )(?:nesse|neste) intervalo(?= |$)|(?:^| )(?:entre (?:esses|essas|estes|estas|as|os)|desses|dessas|destes|destas|nesses|nessas|nestes|nestas) (?:dois|duas) (?:meses|datas|dias|anos|periodos|momentos)(?= |$)/,
+  ],
   // "qual o p/vp do primeiro?": a fund of the previous answer's list, by its place.
   ['refers_listed', LISTED_REFERENCE],
   // "quanto ele variou?": the subject the conversation is about, whatever its kind.
@@ -448,16 +452,14 @@ export class QuestionReader {
   }
 
   /**
-   * "quanto a minha carteira pingou de dividendos?", "e quanto eles renderam de dividendos?" (of the client's funds, in a
-   * conversation about the client's own figures): a fund's figure per share asked of the client's portfolio is what the
-   * client's shares got, the catalog's client measure of it, unless it is asked per share. Read of the question as it
-   * stands after the conversation's edits.
+   * "quanto a minha carteira pingou de dividendos?": a fund's figure per share asked of the client's whole portfolio is
+   * what the client's shares got, the catalog's client measure of it, unless it is asked per share. Read of the question
+   * as it stands after the conversation's edits.
    */
-  clientFigureOfPortfolio(question: StructuredQuestion, asked: string, ownFollowUp = false): { question: StructuredQuestion; signal: string } | null {
+  clientFigureOfPortfolio(question: StructuredQuestion, asked: string): { question: StructuredQuestion; signal: string } | null {
     const measure = question.measure ? this.catalog.measures[question.measure] : undefined;
-    // (of the client's funds the conversation kept, "e quanto eles renderam de dividendos?" is what they paid the client too)
-    const whose = (s: QuestionSubject) => s.kind === 'portfolio' || (ownFollowUp && s.kind === 'fund');
-    if (!measure?.per_share || question.subjects.length === 0 || !question.subjects.every(whose)) return null;
+    // (of funds named, "e quanto ele pagou de dividendos em 2024?" is what the fund paid per share, even in the client's conversation)
+    if (!measure?.per_share || question.subjects.length === 0 || !question.subjects.every((s) => s.kind === 'portfolio')) return null;
     // (what came in over time, summed or counted: "a última distribuição" of a whole portfolio is no one payment)
     if (!question.agg || !SUMMED.has(question.agg)) return null;
     const padded = ` ${normalize(asked)} `;
