@@ -283,33 +283,7 @@ export class MeasureQueryService {
     const m = asked.measure ? this.catalog.measures[asked.measure] : undefined;
     if (!m) throw new CotaError('BAD_REQUEST', `Não conheço a medida '${String(asked.measure).slice(0, 48)}'.`);
     if (asked.subjects.length === 0) throw new CotaError('BAD_REQUEST', 'A pergunta não diz de qual fundo ou índice.');
-    // "Meus fundos" for a fund measure: each fund the client holds (the authenticated client's, always).
-    let weights: Map<string, number> | null = null;
-    let question = asked;
-    if (m.subject === 'fund' && asked.subjects.some((s) => s.kind === 'portfolio')) {
-      weights = await this.positions(clientId);
-      const funds = [...weights.keys()].map((id) => ({ kind: 'fund' as const, id }));
-      question = { ...asked, subjects: [...asked.subjects.filter((s) => s.kind === 'fund'), ...funds].slice(0, 20) };
-      if (question.subjects.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
-    } else if (m.subject === 'portfolio' && (asked.compare || asked.each_fund) && asked.subjects.length === 1 && asked.subjects[0].kind === 'portfolio') {
-      // "Qual dos meus fundos me rendeu mais?", "quanto recebi de cada fii?": the client's own measure, per fund held (compared when asked).
-      const funds = [...(await this.positions(clientId)).keys()].map((id) => ({ kind: 'fund' as const, id }));
-      if (funds.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
-      question = { ...asked, subjects: funds.slice(0, 20) };
-    } else if (m.sum_of_funds && asked.subjects.length === 1 && asked.subjects[0].kind === 'portfolio') {
-      // "quanto valia minha carteira no fim de 2022?": each fund the client ever held, valued at the period's close, summed.
-      const funds = (await this.run(`SELECT DISTINCT ${q(m.subject_column)}::text AS f FROM ${q(m.table)} WHERE ${q(m.client_column!)} = $1 ORDER BY 1`, [clientId])).map((r) => ({
-        kind: 'fund' as const,
-        id: String(r.f),
-      }));
-      if (funds.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
-      question = { ...asked, subjects: funds.slice(0, 20) };
-    } else if (m.subject === 'portfolio' && m.table === this.catalog.portfolio.table && asked.agg === 'list' && asked.subjects.every((s) => s.kind === 'portfolio')) {
-      // "Me lista meus fiis com a quantidade de cotas": a per-position figure listed is one value per fund held.
-      const funds = [...(await this.positions(clientId)).keys()].map((id) => ({ kind: 'fund' as const, id }));
-      if (funds.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
-      question = { ...asked, subjects: funds.slice(0, 20), agg: 'value' };
-    }
+    const { question, weights } = await this.subjectsAsked(m, asked, clientId);
     for (const s of question.subjects) {
       // A client measure is asked of the whole portfolio or of one of its funds.
       const fits = s.kind === m.subject || (m.subject === 'portfolio' && s.kind === 'fund');
@@ -361,6 +335,42 @@ export class MeasureQueryService {
       portfolio,
       screened: screen ? { of: all.length, ...screen } : null,
     };
+  }
+
+  /**
+   * The subjects the measure is computed for: the client's portfolio becomes its funds where the answer is per fund
+   * ("meus fundos" for a fund measure, with their weights; the client's own figure fund by fund, compared, listed, or
+   * summed at a close). The authenticated client's, always.
+   */
+  private async subjectsAsked(m: MeasureDef, asked: StructuredQuestion, clientId: string): Promise<{ question: StructuredQuestion; weights: Map<string, number> | null }> {
+    const funds = (ids: Iterable<string>) => {
+      const list = [...ids].map((id) => ({ kind: 'fund' as const, id }));
+      if (list.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
+      return list.slice(0, 20);
+    };
+    const portfolioOnly = asked.subjects.length === 1 && asked.subjects[0].kind === 'portfolio';
+    if (m.subject === 'fund' && asked.subjects.some((s) => s.kind === 'portfolio')) {
+      // "Meus fundos" for a fund measure: each fund the client holds, with its weight.
+      const weights = await this.positions(clientId);
+      const named = asked.subjects.filter((s) => s.kind === 'fund');
+      const subjects = [...named, ...[...weights.keys()].map((id) => ({ kind: 'fund' as const, id }))].slice(0, 20);
+      if (subjects.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
+      return { question: { ...asked, subjects }, weights };
+    }
+    if (m.subject === 'portfolio' && (asked.compare || asked.each_fund) && portfolioOnly) {
+      // "Qual dos meus fundos me rendeu mais?", "quanto recebi de cada fii?": the client's own measure, per fund held (compared when asked).
+      return { question: { ...asked, subjects: funds((await this.positions(clientId)).keys()) }, weights: null };
+    }
+    if (m.sum_of_funds && portfolioOnly) {
+      // "quanto valia minha carteira no fim de 2022?": each fund the client ever held, valued at the period's close, summed.
+      const held = await this.run(`SELECT DISTINCT ${q(m.subject_column)}::text AS f FROM ${q(m.table)} WHERE ${q(m.client_column!)} = $1 ORDER BY 1`, [clientId]);
+      return { question: { ...asked, subjects: funds(held.map((r) => String(r.f))) }, weights: null };
+    }
+    if (m.subject === 'portfolio' && m.table === this.catalog.portfolio.table && asked.agg === 'list' && asked.subjects.every((s) => s.kind === 'portfolio')) {
+      // "Me lista meus fiis com a quantidade de cotas": a per-position figure listed is one value per fund held.
+      return { question: { ...asked, subjects: funds((await this.positions(clientId)).keys()), agg: 'value' }, weights: null };
+    }
+    return { question: asked, weights: null };
   }
 
   /**
