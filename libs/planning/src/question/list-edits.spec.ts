@@ -89,6 +89,24 @@ describe('the conversation keeps its list while answers pick from it', () => {
     expect(funds(p.question).sort()).toEqual(['HGLG11', 'KNRI11']);
   });
 
+  it('"soma os dois pra mim" after one fund\'s figure and then another\'s is both, summed, none picked', () => {
+    const first = planner.planDeterministic('quanto o xpml11 me pagou no 2o semestre de 2024?');
+    const second = followUp('e o visc11 no mesmo periodo', first, { tickers: ['XPML11'] });
+    const both = followUp('soma os dois pra mim', second, { tickers: ['VISC11'], earlier: first });
+    expect(both.question).toMatchObject({ measure: 'received', agg: 'total', compare: null });
+    expect(funds(both.question).sort()).toEqual(['VISC11', 'XPML11']);
+  });
+
+  it('"qual eh maior?", "qual pesa mais?" with nothing else after two answers pick between them', () => {
+    const first = planner.planDeterministic('valor de mercado do kncr11');
+    const second = followUp('e do knip11?', first, { tickers: ['KNCR11'] });
+    for (const q of ['qual eh maior?', 'qual pesa mais?']) {
+      const pick = followUp(q, second, { tickers: ['KNIP11'], earlier: first });
+      expect(funds(pick.question).sort()).toEqual(['KNCR11', 'KNIP11']);
+      expect(pick.question?.compare).toBe('max');
+    }
+  });
+
   it('"entre esses dois meses" is a span of dates, not a choice among funds', () => {
     const p = planner.planDeterministic('qual foi a variação entre esses dois meses?');
     expect(p.planner.reason).not.toMatch(/funds of the conversation's list/);

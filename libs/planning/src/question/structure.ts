@@ -66,6 +66,7 @@ export type FollowUpCue =
   | 'among_previous'
   | 'among_list'
   | 'refers_all'
+  | 'sum_both'
   | 'opener'
   | 'refers_fund'
   | 'refers_subject'
@@ -100,11 +101,15 @@ const CUES: Array<[FollowUpCue, RegExp]> = [
   // "coloca o BRCO11 também": one more subject for what the conversation has been comparing.
   ['include_subject', /(?:^| )(?:coloca|coloque|colocar|inclui|inclua|incluir|adiciona|adicione|adicionar|acrescenta|acrescente|bota|bote|poe|ponha)(?= |$)/],
   // "qual foi melhor?" with nothing else: the subjects the conversation just compared.
-  ['among_previous', /^(?:e )?(?:qual|quem) (?:foi |e |esta |ta |se saiu |rendeu |performou )?(?:o |a )?(?:melhor|pior)$/],
+  // ("qual foi maior?", "qual pesa mais?": nothing else said, a pick among the answers just given)
+  ['among_previous', /^(?:e )?(?:qual|quem) (?:foi |e |eh |esta |ta |se saiu |rendeu |performou )?(?:o |a )?(?:melhor|pior|maior|menor)$/],
+  ['among_previous', /^(?:e )?(?:qual|quem) [a-z]+ (?:mais|menos)$/],
   [
     'among_previous',
     /(?:^| )(?:qual|quais|quem) (?:deles|delas|desses|dessas|destes|destas|entre eles|dos dois|das duas|dos tres|das tres|entre os dois|entre as duas)(?= |$)|(?:^| )(?:deles|delas|desses fundos|dos meus|dos dois|das duas|dos tres|das tres)(?= |$)/,
   ],
+  // "soma os dois pra mim", "somando as duas?": the last two answers' subjects, summed (none picked).
+  ['sum_both', /(?:^| )(?:soma|somando|somar|some|somados|junta|juntando|juntar|juntos)(?: (?:pra mim|para mim|ai|la))? (?:os|as) (?:dois|duas)(?= |$)/],
   // "quanto eu tenho investido neles?": all the funds the previous answer named, none picked.
   ['refers_all', /(?:^| )(?:neles|nelas)(?= |$)/],
   // "desses", "entre esses dois", "dentre eles": the funds of the conversation's list (also after a pick from it).
