@@ -625,6 +625,10 @@ describe('Planner (deterministic)', () => {
       expect(plan('o que eu tenho na carteira')).toMatchObject({ kind: 'entity', entity: 'client_fiis_enriched_portfolio' });
     });
 
+    it('a possessive after the noun is the client\'s portfolio too ("o pvp de cada fii meu")', () => {
+      expect(plan('me passa o pvp de cada fii meu')).toMatchObject({ kind: 'measure', question: { measure: 'pvp', subjects: [{ kind: 'portfolio' }] } });
+    });
+
     it('a measure named where two entities tie only on its own words answers; a tie on other words still asks', () => {
       expect(plan('numero de cotas do cpts11 hoje')).toMatchObject({ kind: 'measure', question: { measure: 'shares_issued', subjects: [{ id: 'CPTS11' }] } });
     });
