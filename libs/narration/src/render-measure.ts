@@ -484,13 +484,12 @@ function extremeGroupSentence({ r, v, name, who, when }: Said): string {
   return `${cap(name)} ${who}${when} ${plural(name) ? 'somaram' : 'somou'} ${r.agg === 'max' ? 'mais' : 'menos'} em ${group}: ${formatIn(r.unit, v.value)}.`;
 }
 
-/** The only trade of a total, said with its shares and price: "70 cotas a R$ 86,70" (of shares counted, "a R$ 86,70 por cota"). */
-function oneTrade(r: MeasureResult, v: MeasureValue): string {
+/** The only trade of a total or a list, said with its shares and price: "70 cotas a R$ 86,70" (of shares counted, "a R$ 86,70 por cota"). */
+function oneTrade(r: MeasureResult, v: MeasureValue): string | null {
   const t = v.count === 1 && v.rows.length === 1 ? v.rows[0] : null;
-  if (t?.quantity === undefined || t.price === undefined) return '';
+  if (t?.quantity === undefined || t.price === undefined) return null;
   const price = formatIn('brl', t.price);
-  if (r.unit === 'count') return `, a ${price} por cota`;
-  return `${v.funds.length ? ',' : ':'} ${formatIn('count', t.quantity)} ${t.quantity === 1 ? 'cota' : 'cotas'} a ${price}`;
+  return r.unit === 'count' ? `a ${price} por cota` : `${formatIn('count', t.quantity)} ${t.quantity === 1 ? 'cota' : 'cotas'} a ${price}`;
 }
 
 function totalSentence({ r, v, name, who, when, val, words }: Said): string {
@@ -500,7 +499,9 @@ function totalSentence({ r, v, name, who, when, val, words }: Said): string {
   const close = words[r.measure]?.as_of_close && v.date ? `, pelo fechamento de ${formatDate(v.date)},` : '';
   // A total over the portfolio that a few funds made names them ("(1 venda: XPIN11)"); one trade says its shares and price.
   const which = v.funds.length > 0 && v.funds.length <= 3 ? `: ${joinPt(v.funds)}` : '';
-  return `${cap(name)} ${who}${when}${close} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}${which}${oneTrade(r, v)}).`;
+  const trade = oneTrade(r, v);
+  const traded = trade ? `${r.unit === 'count' || v.funds.length ? ',' : ':'} ${trade}` : '';
+  return `${cap(name)} ${who}${when}${close} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}${which}${traded}).`;
 }
 
 /** "ficou acima de 3.500,00 pontos": the condition's side and level in the measure's unit (a rate's level as a percentage; zero as a word). */
@@ -575,8 +576,8 @@ function listSentence(c: Said): string {
     return `${cap(name)} ${who}${when}: ${v.rows.length} ${many}, de ${dateOf(r, v.rows[0].date)} a ${dateOf(r, v.rows[v.rows.length - 1].date)}.`;
   }
   // (one trade listed says its shares and price too: "70, em 31/08/2022 (XPIN11, a R$ 86,70 por cota)")
-  const trade = oneTrade(r, v).replace(/^[,:] /, '');
-  const of = v.funds.length || trade ? ` (${[...(v.funds.length ? [joinPt(v.funds)] : []), ...(trade ? [trade] : [])].join(', ')})` : '';
+  const notes = [v.funds.length ? joinPt(v.funds) : null, oneTrade(r, v)].filter(Boolean);
+  const of = notes.length ? ` (${notes.join(', ')})` : '';
   return v.rows.length === 1 ? `${cap(name)} ${who}${when}: ${val}, em ${at}${of}.` : valueSentence(c);
 }
 

@@ -421,7 +421,7 @@ export class Planner {
     const out: PlanResponse = { ...routed, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };
     if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') return this.answeredAsRouted(out, measurable, followUp, fundList, marketOnly);
     // (once it is answered as a measure: a fund's figure per share of the whole portfolio is what the client's shares got)
-    const ownFigure = this.reader.clientFigureOfPortfolio(question, q.original);
+    const ownFigure = this.reader.clientFigureOfPortfolio(question, q.normalized);
     if (ownFigure) reading.signals.push(ownFigure.signal);
     return measurePlan({ ...out, question: ownFigure?.question ?? question }, ownFigure?.question ?? question, this.opts.policies, reading.signals, measurable.why, followUp);
   }
@@ -618,8 +618,8 @@ export class Planner {
     // No entity reads it ("market cap do mxrf11"), or two lean to it equally ("numero de cotas do cpts11 hoje"), but the
     // measure catalog names it: the measure answers.
     // (the tie only of words the measure and its period took: "qual o preço e o cnpj" still asks which)
-    const tieOfItsWords = routed.kind === 'clarification' && this.rivalsNamedOnlyBy(routed, question.measure, [...reading.measureWords, ...reading.editWords]);
-    if (!measurable.ok && (routed.kind === 'unknown' || tieOfItsWords) && reading.measureNamed && question.measure && question.subjects.length > 0) {
+    const tieOfItsWords = () => routed.kind === 'clarification' && this.rivalsNamedOnlyBy(routed, question.measure, [...reading.measureWords, ...reading.editWords]);
+    if (!measurable.ok && reading.measureNamed && question.measure && question.subjects.length > 0 && (routed.kind === 'unknown' || tieOfItsWords())) {
       return { ok: true, why: `${routed.kind === 'unknown' ? 'no entity reads it' : 'the entities tie'}; the measure catalog names it` };
     }
     return measurable;

@@ -30,7 +30,8 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   const reading = withoutImpliedPortfolio(read, previous, catalog);
   const prev = previous.question;
   if (!prev) return followUpWithoutPrevious(reading, previous);
-  const edit: FollowUpEdit = { reading: withAggOnlyWord(reading, prev, catalog), cur: reading.question, prev, previous, catalog, inherited: [], changed: [] };
+  const edit: FollowUpEdit = { reading: withAggOnlyWord(reading, prev, catalog), cur: reading.question, prev, previous, catalog, inherited: [], changed: [], ownFigure: null };
+  edit.ownFigure = ownFigureOfPrevious(edit);
   // The steps run in this order: each one's choice feeds the next, and each logs what it kept or changed.
   const subjects = editSubjects(edit);
   const named = editMeasure(edit, subjects);
@@ -105,6 +106,8 @@ interface FollowUpEdit {
   catalog: MeasureCatalog;
   inherited: string[];
   changed: string[];
+  /** "e pra mim, com as minhas cotas?": the client's own figure of the previous question's measure, read once. */
+  ownFigure: MeasureDef | null;
 }
 
 /**
@@ -211,7 +214,7 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
   }
   // "quanto eu tenho investido neles?" after a list of the client's funds: those funds, each the client's own figure.
   if (amongListed && reading.cues.includes('refers_all') && cur.subjects.every((s) => s.kind === 'portfolio')) return keptSubjects(edit, true);
-  if (ownFigureOfPrevious(edit)) {
+  if (edit.ownFigure) {
     edit.inherited.push("subjects (the funds the client's own figure is asked of)");
     return prev.subjects;
   }
@@ -251,7 +254,7 @@ function fundReferredTo(edit: FollowUpEdit): QuestionSubject[] {
  * "e pra mim, com as minhas cotas, deu quanto?" after what a fund paid per share: the client's own figure of those
  * funds (the catalog's client measure of the previous one), no measure named, the portfolio said only as whose.
  */
-function ownFigureOfPrevious(edit: FollowUpEdit): MeasureDef | null {
+function ownFigureOfPrevious(edit: Omit<FollowUpEdit, 'ownFigure'>): MeasureDef | null {
   const { reading, cur, prev, catalog } = edit;
   if (reading.measureNamed || cur.subjects.length === 0 || !cur.subjects.every((s) => s.kind === 'portfolio')) return null;
   if (prev.subjects.length === 0 || !prev.subjects.every((s) => s.kind === 'fund')) return null;
@@ -304,10 +307,9 @@ function editMeasure(edit: FollowUpEdit, subjects: QuestionSubject[]): string | 
     if (cur.measure !== prev.measure) changed.push('measure');
     return cur.measure;
   }
-  const ownFigure = ownFigureOfPrevious(edit);
-  if (ownFigure) {
+  if (edit.ownFigure) {
     changed.push("measure (the client's own figure of it)");
-    return ownFigure.name;
+    return edit.ownFigure.name;
   }
   // "quanto foi por cota?" after what the client received of a fund: that fund's own figure per share.
   const perShare = prev.measure ? catalog.measures[prev.measure]?.per_share_measure : undefined;

@@ -461,13 +461,13 @@ export class QuestionReader {
    * what the client's shares got, the catalog's client measure of it, unless it is asked per share. Read of the question
    * as it stands after the conversation's edits.
    */
-  clientFigureOfPortfolio(question: StructuredQuestion, asked: string): { question: StructuredQuestion; signal: string } | null {
+  clientFigureOfPortfolio(question: StructuredQuestion, normalized: string): { question: StructuredQuestion; signal: string } | null {
     const measure = question.measure ? this.catalog.measures[question.measure] : undefined;
     // (of funds named, "e quanto ele pagou de dividendos em 2024?" is what the fund paid per share, even in the client's conversation)
     if (!measure?.per_share || question.subjects.length === 0 || !question.subjects.every((s) => s.kind === 'portfolio')) return null;
     // (what came in over time, summed or counted: "a última distribuição" of a whole portfolio is no one payment)
     if (!question.agg || !SUMMED.has(question.agg)) return null;
-    const padded = ` ${normalize(asked)} `;
+    const padded = ` ${normalized} `;
     const own = this.ownCounterparts.get(measure.name);
     if (!own || this.perShareWords.some((p) => padded.includes(p.padded))) return null;
     return { question: { ...question, measure: own.name }, signal: `${measure.name} of the whole portfolio: what the client's shares got, ${own.name}` };
@@ -862,7 +862,8 @@ const SUMMED: ReadonlySet<MeasureAgg> = new Set(['total', 'avg', 'count', 'list'
 /** Trades named as such: their plural ("minhas compras"), one asked whether any ("alguma venda"), or what they were ("o que eu comprei"). */
 function tradesNamed(noun: { one: string; many: string }, text: string): boolean {
   const padded = ` ${text} `;
-  return padded.includes(` ${normalize(noun.many)} `) || new RegExp(` (?:algum|alguma) ${normalize(noun.one)} | o que `).test(padded);
+  const one = normalize(noun.one);
+  return padded.includes(` ${normalize(noun.many)} `) || padded.includes(` alguma ${one} `) || padded.includes(` algum ${one} `) || padded.includes(' o que ');
 }
 
 export function chooseAgg(m: MeasureDef, wanted: Set<MeasureAgg>, period: PeriodSpec | null, grouped: boolean, text: string): MeasureAgg {

@@ -343,32 +343,29 @@ export class MeasureQueryService {
    * summed at a close). The authenticated client's, always.
    */
   private async subjectsAsked(m: MeasureDef, asked: StructuredQuestion, clientId: string): Promise<{ question: StructuredQuestion; weights: Map<string, number> | null }> {
-    const funds = (ids: Iterable<string>) => {
-      const list = [...ids].map((id) => ({ kind: 'fund' as const, id }));
-      if (list.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
-      return list.slice(0, 20);
+    const fundsOf = (ids: Iterable<string>): QuestionSubject[] => [...ids].map((id) => ({ kind: 'fund' as const, id }));
+    const funds = (subjects: QuestionSubject[]) => {
+      if (subjects.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
+      return subjects.slice(0, 20);
     };
     const portfolioOnly = asked.subjects.length === 1 && asked.subjects[0].kind === 'portfolio';
     if (m.subject === 'fund' && asked.subjects.some((s) => s.kind === 'portfolio')) {
-      // "Meus fundos" for a fund measure: each fund the client holds, with its weight.
+      // "Meus fundos" for a fund measure: each fund the client holds, with its weight (and the funds named beside them).
       const weights = await this.positions(clientId);
-      const named = asked.subjects.filter((s) => s.kind === 'fund');
-      const subjects = [...named, ...[...weights.keys()].map((id) => ({ kind: 'fund' as const, id }))].slice(0, 20);
-      if (subjects.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
-      return { question: { ...asked, subjects }, weights };
+      return { question: { ...asked, subjects: funds([...asked.subjects.filter((s) => s.kind === 'fund'), ...fundsOf(weights.keys())]) }, weights };
     }
     if (m.subject === 'portfolio' && (asked.compare || asked.each_fund) && portfolioOnly) {
       // "Qual dos meus fundos me rendeu mais?", "quanto recebi de cada fii?": the client's own measure, per fund held (compared when asked).
-      return { question: { ...asked, subjects: funds((await this.positions(clientId)).keys()) }, weights: null };
+      return { question: { ...asked, subjects: funds(fundsOf((await this.positions(clientId)).keys())) }, weights: null };
     }
     if (m.sum_of_funds && portfolioOnly) {
       // "quanto valia minha carteira no fim de 2022?": each fund the client ever held, valued at the period's close, summed.
       const held = await this.run(`SELECT DISTINCT ${q(m.subject_column)}::text AS f FROM ${q(m.table)} WHERE ${q(m.client_column!)} = $1 ORDER BY 1`, [clientId]);
-      return { question: { ...asked, subjects: funds(held.map((r) => String(r.f))) }, weights: null };
+      return { question: { ...asked, subjects: funds(fundsOf(held.map((r) => String(r.f)))) }, weights: null };
     }
     if (m.subject === 'portfolio' && m.table === this.catalog.portfolio.table && asked.agg === 'list' && asked.subjects.every((s) => s.kind === 'portfolio')) {
       // "Me lista meus fiis com a quantidade de cotas": a per-position figure listed is one value per fund held.
-      return { question: { ...asked, subjects: funds((await this.positions(clientId)).keys()), agg: 'value' }, weights: null };
+      return { question: { ...asked, subjects: funds(fundsOf((await this.positions(clientId)).keys())), agg: 'value' }, weights: null };
     }
     return { question: asked, weights: null };
   }
