@@ -25,3 +25,16 @@ export function loadEntityClasses(dir = policiesDir()): EntityClasses {
 export function entitiesOfClass(classes: EntityClasses, cls: EntityClass): string[] {
   return Object.keys(classes).filter((name) => classes[name] === cls);
 }
+
+/**
+ * The entities a question about the client's funds can be asked of ("quem administra os meus fiis?"),
+ * each with the key of its `held` filter, by entity name.
+ */
+export function heldFilters(catalog: EntityCatalog): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, def] of Object.entries(catalog)) {
+    const key = Object.keys(def.filters).find((k) => def.filters[k].match === 'held');
+    if (key) out[name] = key;
+  }
+  return out;
+}

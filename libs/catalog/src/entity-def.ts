@@ -19,6 +19,12 @@ export const FilterDef = z.discriminatedUnion('match', [
    * those whose ticker the registry table files under that value (compared without case and accents).
    */
   z.object({ match: z.literal('registry'), table: Ident, column: Ident }),
+  /**
+   * The funds the authenticated client holds ("quem administra os meus fiis?"): the rows whose ticker the
+   * client's positions table lists for the client (`column` is its client column). The value is not
+   * read: the client is always the authenticated one.
+   */
+  z.object({ match: z.literal('held'), table: Ident, column: Ident }),
   /** Wide tables: the value picks a column that must be present (index IFIX -> ifix_points_count). */
   z.object({ match: z.literal('present'), columns: z.record(z.string().regex(/^[A-Z0-9]+$/), Ident) }),
 ]);
@@ -107,8 +113,8 @@ export const EntityDefSchema = z
     for (const [key, f] of Object.entries(e.filters)) {
       if (key === 'date') ctx.addIssue({ code: 'custom', path: ['filters', key], message: "'date' is implicit for dated entities" });
       if (f.match === 'present') Object.entries(f.columns).forEach(([v, c]) => need(c, ['filters', key, 'columns', v]));
-      else if (f.match === 'registry') {
-        if (!e.identifiers.ticker) ctx.addIssue({ code: 'custom', path: ['filters', key], message: 'registry filters need a ticker column' });
+      else if (f.match === 'registry' || f.match === 'held') {
+        if (!e.identifiers.ticker) ctx.addIssue({ code: 'custom', path: ['filters', key], message: `${f.match} filters need a ticker column` });
       } else need(f.column, ['filters', key, 'column']);
     }
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, cpSync, readFileSync, writeFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PolicyError, policiesDir } from '@cota/config';
-import { entitiesOfClass, entityClasses } from './entity-classes';
+import { entitiesOfClass, entityClasses, heldFilters } from './entity-classes';
 import { CATALOG_ENTITIES, loadEntityCatalog } from './load-catalog';
 
 describe('entity catalog', () => {
@@ -23,6 +23,13 @@ describe('entity catalog', () => {
     expect(entitiesOfClass(classes, 'fund')).toHaveLength(13);
     expect(classes.fii_overview).toBe('fund');
     expect(classes.client_fiis_positions).toBe('client');
+  });
+
+  it("a fund's record can be asked of the client's funds, never a client's view or the market's", () => {
+    const c = loadEntityCatalog();
+    const held = heldFilters(c);
+    expect(held).toMatchObject({ fiis_cadastro: 'held', fiis_imoveis: 'held', fiis_processos: 'held', fii_overview: 'held' });
+    for (const entity of Object.keys(held)) expect(c[entity].scope).toBe('fund');
   });
 
   it('a bad file stops start-up naming file and field', () => {

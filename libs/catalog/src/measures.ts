@@ -189,6 +189,8 @@ export const MeasureDefSchema = z
      * own words ask the rate ("a taxa do CDI em março").
      */
     span_accumulates: z.array(z.string().min(1)).default([]),
+    /** Beside the measure's own words, what asks the rate itself over a span, not what it accumulated ("quanto tava o CDI em abril?"). */
+    rate_words: z.array(z.string().min(1)).default([]),
   })
   .strict()
   .superRefine((m, ctx) => {
@@ -199,6 +201,8 @@ export const MeasureDefSchema = z
     if (m.aggregations.includes('accumulated') && m.kind !== 'monthly_rate' && !m.compounding) {
       ctx.addIssue({ code: 'custom', path: ['aggregations'], message: "'accumulated' compounds monthly rates, or annual rates that declare their compounding" });
     }
+    if (m.rate_words.length && !m.span_accumulates.length)
+      ctx.addIssue({ code: 'custom', path: ['rate_words'], message: 'only a measure quoted over a span by what it accumulates has them' });
     if (m.span_accumulates.length && !m.aggregations.includes('accumulated'))
       ctx.addIssue({ code: 'custom', path: ['span_accumulates'], message: 'needs the accumulated aggregation' });
     for (const id of m.span_accumulates) if (!m.subject_ids?.includes(id)) ctx.addIssue({ code: 'custom', path: ['span_accumulates'], message: `${id} is not one of subject_ids` });

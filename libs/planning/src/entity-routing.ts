@@ -32,6 +32,10 @@ export interface EntityRoutingDeps {
   namesMeasure(q: AnalysedQuestion): boolean;
   /** Another text analysed as a question (the question without its conditions). */
   analyse(text: string): AnalysedQuestion;
+  /** The filter by which the entity can be asked of the client's funds (catalog `held`), or null. */
+  heldFilter(entity: string): string | null;
+  /** The question without the words that name the client's portfolio ("meus fiis", "que eu tenho"). */
+  withoutPortfolioWords(q: AnalysedQuestion): AnalysedQuestion;
 }
 
 /**
@@ -79,6 +83,8 @@ export class EntityRouter {
       previousNote = `; elliptic follow-up, but the previous entity was not kept: ${refused}`;
     }
     suffix = previousNote + suffix;
+    const held = this.ofHeldFunds(q, features, ranked, suffix);
+    if (held) return held;
     // The conversation is evidence too: a follow-up whose words lean, too weakly alone, to the entity the
     // previous answer came from ("quem administra o KNSC11?" → "e quem faz a gestão?") is about it.
     if (previousEntity && ranked[0]?.entity === previousEntity && ranked[0].score > 0) {
@@ -139,6 +145,48 @@ export class EntityRouter {
       ...base,
       accepted,
       reason: `${why} (features: ${activeFeatures})${notes}${suffix}`,
+    });
+  }
+
+  /**
+   * "quem administra os fiis que eu tenho?", "a vacância dos meus fundos": a field of a fund asked of the
+   * client's funds. Read as if funds were named, the words lead to a fund entity the catalog lets be
+   * asked of the funds held (a `held` filter), and they name it more than they name any view of the
+   * client's own: that entity answers, over the funds the client holds. Null otherwise.
+   */
+  private ofHeldFunds(q: AnalysedQuestion, features: ReadonlySet<string>, ranked: Candidate[], suffix: string): PlanResponse | null {
+    const own = ranked[0];
+    if (q.tickers.tickers.length > 0 || !own || this.deps.classOf(own.entity) !== 'client') return null;
+    // ("qual fii da minha carteira tem o melhor sharpe?" picks among them, "carteira versus ibov" weighs the whole: the
+    // client's views answer; a measure named is asked of each fund held by the measure's own reading)
+    if (['extreme_of_funds', 'ranking_scope', 'benchmark'].some((f) => features.has(f)) || this.deps.namesMeasure(q)) return null;
+    const named = new Set([...features].filter((f) => f !== 'client_scope' && f !== 'no_ticker'));
+    ['not_client_scope', 'ticker', 'multi_ticker'].forEach((f) => named.add(f));
+    const asFunds = this.ontology.score(q, named);
+    const [best, second = { entity: '', score: 0, signals: [], label: '' }] = asFunds;
+    const filter = best ? this.deps.heldFilter(best.entity) : null;
+    // (what the client's views get from the words that only name the portfolio says nothing of what is asked of it)
+    const rest = this.deps.withoutPortfolioWords(q);
+    const ownRest = this.ontology.score(rest, new Set(features)).find((c) => this.deps.classOf(c.entity) === 'client');
+    const ownWords = ownRest ? this.ontology.wordScore(ownRest) : 0;
+    if (!filter || this.ontology.wordScore(best) <= ownWords) return null;
+    const gap = Math.round((best.score - Math.max(second.score, 0)) * 100) / 100;
+    const { accepted, why } = this.acceptance(best, second, asFunds, gap);
+    if (!accepted) return null;
+    const inferred = this.params.infer(q, best.entity, q.original);
+    inferred.params = { ...inferred.params, ticker: null, tickers: [], filters: { ...inferred.params.filters, [filter]: 'client' } };
+    inferred.ticker_sources = [];
+    inferred.ticker_required = false;
+    const { min_score, min_gap } = this.ontology.thresholds;
+    return planResponse(q, 'entity', best.entity, best.entity, inferred, {
+      normalized: q.normalized,
+      score: best.score,
+      gap,
+      thresholds: { min_score, min_gap },
+      candidates: asFunds.filter((c) => c.score > 0).slice(0, MAX_CANDIDATES),
+      llm_used: false,
+      accepted: true,
+      reason: `the client's funds asked a fund's field: ${why}, read as about the funds held, over the client's views' own words (${ownWords})${suffix}`,
     });
   }
 

@@ -343,6 +343,13 @@ export class Ontology {
     return out.sort((a, b) => b.score - a.score || this.nameRank.get(a.entity)! - this.nameRank.get(b.entity)!);
   }
 
+  /** What the words and phrases alone gave `c` (its features left out); 0 for a feature-only score. */
+  wordScore(c: Candidate): number {
+    let sum = 0;
+    for (const w of this.matchedWords.get(c)?.values() ?? []) sum += w.weight;
+    return sum;
+  }
+
   /** The stems of the words and phrases that scored `c` (from the same `score` call); none for a feature-only score. */
   matchedStems(c: Pick<Candidate, 'entity' | 'score'>): string[] {
     return [...(this.matchedWords.get(c as Candidate)?.keys() ?? [])].flatMap((key) => key.split(' '));

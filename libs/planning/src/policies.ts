@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPolicy, loadPolicyFolder, policiesDir } from '@cota/config';
-import { EntityClasses, loadEntityCatalog, loadEntityClasses, loadMeasureCatalog, MeasureCatalog } from '@cota/catalog';
+import { EntityClasses, entityClasses, heldFilters, loadEntityCatalog, loadEntityClasses, loadMeasureCatalog, MeasureCatalog } from '@cota/catalog';
 import { loadToolGatePolicy, ToolGatePolicy } from '@cota/tool-gating';
 import { Ontology } from './ontology';
 import { PlansPolicy, PlansPolicySchema } from './multi-step/policy';
@@ -17,6 +17,8 @@ export interface PlanningPolicies {
   measures: MeasureCatalog;
   /** Each entity's class (policies/entities/*.yaml): fund, market or client. */
   entities: EntityClasses;
+  /** The entities that can be asked of the client's funds, with their `held` filter (catalog). */
+  held?: Readonly<Record<string, string>>;
   /** The tool contracts (policies/tool_gate.yaml): tools are also recognised by their arguments. */
   tools?: ToolGatePolicy;
   /** The shapes of multi-step answers (policies/plans.yaml). */
@@ -38,11 +40,13 @@ export function loadPlanningPolicies(dir = policiesDir()): PlanningPolicies {
   checkConsistency(ontology, params);
   checkRankingRedirects(params, dir);
   checkConditions(params, dir);
+  const catalog = loadEntityCatalog(dir);
   return {
     ontology,
     params,
     measures,
-    entities: loadEntityClasses(dir),
+    entities: entityClasses(catalog),
+    held: heldFilters(catalog),
     tools: loadToolGatePolicy(dir),
     plans: loadPolicy('plans', PlansPolicySchema, dir),
   };

@@ -29,6 +29,22 @@ describe('portfolio questions', () => {
     ['quanto vale o hglg11?', 'entity:fiis_precos'],
   ])('%s → %s', (q, expected) => expect(route(q)).toBe(expected));
 
+  it.each([
+    ['quem administra os fiis que eu tenho?', 'fiis_cadastro'],
+    ['cnpj de cada fii da minha carteira', 'fiis_cadastro'],
+    ['meus fiis tem processos?', 'fiis_processos'],
+  ])("a fund's field asked of the client's funds: %s → %s over the funds held", (q, entity) => {
+    const p = planner.planDeterministic(q);
+    expect(p).toMatchObject({ kind: 'entity', entity });
+    expect(p.params).toMatchObject({ ticker: null, tickers: [], filters: { held: 'client' } });
+  });
+
+  it("keeps the client's own views where their words ask them (what was received, what is held)", () => {
+    expect(route('qual meu fii que mais pagou dividendo')).toBe('entity:client_fiis_dividends_evolution');
+    expect(route('quantas cotas eu tenho')).toBe('measure:shares_held');
+    expect(planner.planDeterministic('qual o segmento dos meus fiis').params?.filters).not.toHaveProperty('held');
+  });
+
   it('leaves its income, its funds compared and two series compared to other answers', () => {
     expect(route('o ifix ganhou do cdi no 2º tri de 2025?')).not.toBe('tool:rentabilidade_carteira');
     expect(route('quanto minha carteira rendeu de dividendos em 2024?')).not.toBe('tool:rentabilidade_carteira');

@@ -66,6 +66,26 @@ describe('EntityQueryService', () => {
     expect(runner.calls).toHaveLength(3);
   });
 
+  it("a question about the client's funds runs over the funds the authenticated client holds, or says it holds none", async () => {
+    const runner = new (class extends FakeRunner {
+      override async run(sql: string, values: unknown[], timeoutMs: number) {
+        this.calls.push({ sql, values, timeoutMs });
+        if (sql.includes('"client_fiis_positions"')) return values[0] === 'cliente-a' ? [{ ticker: 'HGLG11' }, { ticker: 'KNRI11' }] : [];
+        return [{ ticker: 'HGLG11', fii_cnpj: '11.728.688/0001-47' }];
+      }
+    })([]);
+    const svc = new EntityQueryService(catalog, runner, { statementTimeoutMs: 10 });
+    const r = await svc.query({ client_id: 'cliente-a', entity: 'fiis_cadastro', params: P({ agg: 'latest', filters: { held: 'someone-else' } }) });
+    // The client is the authenticated one, whatever the filter's value says.
+    expect(runner.calls[0].values).toEqual(['cliente-a']);
+    expect(runner.calls[1].values).toContainEqual(['HGLG11', 'KNRI11']);
+    expect(r.params).toMatchObject({ ticker: null, tickers: ['HGLG11', 'KNRI11'], filters: {} });
+    await expect(svc.query({ client_id: 'cliente-b', entity: 'fiis_cadastro', params: P({ agg: 'latest', filters: { held: 'client' } }) })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'Sua carteira não tem fundos no momento.',
+    });
+  });
+
   it('a statement timeout becomes TIMEOUT, other SQL failures INTERNAL without SQL text', async () => {
     const timeout = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
     const svc = new EntityQueryService(catalog, new FakeRunner(timeout), { statementTimeoutMs: 10 });

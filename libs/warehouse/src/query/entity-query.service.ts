@@ -3,8 +3,8 @@ import { ConstantBackoff, handleWhen, retry } from 'cockatiel';
 import { isConnectionLost } from '@cota/messaging';
 import { sqlFailure } from './sql-failure';
 import { Column, CotaError, QueryParams, QueryResult } from '@cota/contracts';
-import { EntityCatalog } from '@cota/catalog';
-import { buildEntityQuery } from './query-builder';
+import { EntityCatalog, EntityDef } from '@cota/catalog';
+import { buildEntityQuery, heldFundsQuery } from './query-builder';
 
 /** Runs one read-only statement; the only I/O of the query service (fakes in unit tests). */
 export interface SqlRunner {
@@ -83,7 +83,7 @@ export class EntityQueryService {
   async query(req: { client_id: string; entity: string; params: QueryParams }): Promise<QueryResult> {
     const def = this.catalog[req.entity];
     if (!def) throw new CotaError('BAD_REQUEST', `Não conheço a consulta '${req.entity.slice(0, 64)}'.`);
-    const built = buildEntityQuery(def, req.params, req.client_id);
+    const built = buildEntityQuery(def, await this.withHeldFunds(def, req.params, req.client_id), req.client_id);
     let raw: Array<Record<string, unknown>>;
     let leftOut: number | null = null;
     try {
@@ -149,6 +149,17 @@ export class EntityQueryService {
   }
 
   /** How many rows a list matched; null (the note is not said, the failure is logged) when the count itself fails. */
+  /** A `held` filter becomes the tickers the client holds (a question about those funds), or a clear refusal when it holds none. */
+  private async withHeldFunds(def: EntityDef, params: QueryParams, clientId: string): Promise<QueryParams> {
+    const held = heldFundsQuery(def, params.filters, clientId);
+    if (!held) return params;
+    const { [held.key]: _held, ...filters } = params.filters;
+    const rows = await this.runner.run(held.sql, held.values, this.opts.statementTimeoutMs);
+    if (rows.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
+    const tickers = rows.map((r) => String(r.ticker)).slice(0, 20);
+    return { ...params, ticker: tickers.length === 1 ? tickers[0] : null, tickers, filters };
+  }
+
   private async count(query: { sql: string; values: unknown[] }, entity: string): Promise<number | null> {
     try {
       const rows = await this.runner.run(query.sql, query.values, this.opts.statementTimeoutMs);

@@ -65,6 +65,18 @@ function placeholders(values: unknown[]): Param {
   };
 }
 
+/**
+ * "Quem administra os meus fiis?": the funds a `held` filter (catalog) stands for, the authenticated client's,
+ * read before the entity's query so that it runs as a question about those funds. Null without such a filter.
+ */
+export function heldFundsQuery(def: EntityDef, filters: QueryParams['filters'], clientId: string): { key: string; sql: string; values: unknown[] } | null {
+  const key = Object.keys(filters).find((k) => def.filters[k]?.match === 'held');
+  if (!key) return null;
+  const f = def.filters[key] as Extract<EntityDef['filters'][string], { match: 'held' }>;
+  if (!clientId) bad('Cliente não identificado para consultar dados da carteira.');
+  return { key, sql: `SELECT DISTINCT ${q('ticker')} AS ticker FROM ${q(f.table)} WHERE ${q(f.column)} = $1 ORDER BY 1`, values: [clientId] };
+}
+
 /** Client entities: always the authenticated client, whatever the request says. */
 function clientScope(def: EntityDef, clientId: string, where: string[], param: Param): void {
   if (!def.identifiers.client) return;
@@ -135,6 +147,8 @@ function catalogFilterClause(def: EntityDef, key: string, value: string, param: 
     if (!col) bad(`Valor '${value.slice(0, 40)}' não é aceito no filtro '${key}'. Use: ${Object.keys(f.columns).join(', ')}.`);
     return `${q(col)} IS NOT NULL`;
   }
+  // (resolved into the client's tickers before the query is built: heldFundsQuery)
+  if (f.match === 'held') throw new Error(`filter '${key}' of ${def.entity} must be resolved into tickers first`);
   if (f.match === 'registry') {
     return `${q('ticker')} IN (SELECT ${q('ticker')} FROM ${q(f.table)} WHERE translate(lower(${q(f.column)}), '${ACCENTED}', '${PLAIN}') = translate(lower(${param(value)}), '${ACCENTED}', '${PLAIN}'))`;
   }
