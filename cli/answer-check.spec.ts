@@ -30,4 +30,11 @@ describe('answer checker', () => {
     expect(checkTurn(ok('O XPML11 fechou a R$ 102,61.'), { status: 'not_advice' })).toHaveLength(1);
     expect(checkTurn({ http: 200, status: 'ok', answer: 'x' }, { status: 'clarify' })).toHaveLength(1);
   });
+
+  it('takes an expected date written either way (ISO or as the answer writes it)', () => {
+    const answer = ok('O IFIX fechou a 3.116,28 pontos em 30/12/2024.');
+    expect(checkTurn(answer, { dates: ['2024-12-30'] })).toEqual([]);
+    expect(checkTurn(answer, { dates: ['30/12/2024'] })).toEqual([]);
+    expect(checkTurn(answer, { dates: ['27/12/2024'] })).toEqual(['date 27/12/2024 not in the answer']);
+  });
 });

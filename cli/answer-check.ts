@@ -74,7 +74,8 @@ export function hasValue(text: string, e: ExpectedValue, scales = [1e9, 1e6]): b
   );
 }
 
-const brDate = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+/** An expected date as the answer writes it: ISO (2024-12-30) or already Brazilian (30/12/2024). */
+const brDate = (d: string) => (/^\d{2}\/\d{2}\/\d{4}$/.test(d) ? d : `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0, 4)}`);
 
 /** Ways an answer may name a month: "março de 2024", "03/2024", "mar/2024", or a day in it. */
 function mentionsMonth(text: string, iso: string, withYear = true): boolean {

@@ -497,6 +497,12 @@ describe('one trade, said with its shares and price', () => {
     expect(renderMeasure(r, q)).toContain('soma R$ 6.069,00 (1 venda: 70 cotas a R$ 86,70).');
   });
 
+  it("names the fund a value of the whole portfolio was found in (the sale's price, asked of the portfolio)", () => {
+    const ofPortfolio = value({ ...sale, subject: { kind: 'portfolio', id: 'PORTFOLIO' }, value: 86.7, date: '2022-08-31', funds: ['XPIN11'], rows: [] });
+    const r = result({ measure: 'sale_price', entity: 'client_fiis_positions', agg: 'value', unit: 'brl', value_unit: 'brl', values: [ofPortfolio] });
+    expect(renderMeasure(r, { ...q, subjects: [{ kind: 'portfolio', id: 'PORTFOLIO' }], measure: 'sale_price', agg: 'value' })).toMatch(/R\$ 86,70 \(XPIN11\)\./);
+  });
+
   it('says only the price of a count of shares, and nothing for several trades', () => {
     const shares = result({
       measure: 'shares_sold',

@@ -602,7 +602,9 @@ function valueSentence({ r, v, name, who, when, val, at, spec }: Said): string {
   const asked = isOneDay(spec) ? (spec?.kind === 'range' ? spec.from : (v.period?.from ?? null)) : null;
   if (asked && v.date && v.date.slice(0, 10) !== asked)
     return `Não há dado em ${formatDate(asked)} (dia sem pregão ou sem publicação); ${name} ${who} no dia anterior mais próximo, ${at}, foi ${val}.`;
-  return `${cap(name)} ${who}${asked ? '' : when} em ${at} foi ${val}.`;
+  // (the whole portfolio's value found in one fund or a few names them: "o preço de venda da sua carteira ... (XPIN11)")
+  const found = v.subject.kind === 'portfolio' && v.funds.length > 0 && v.funds.length <= 3 ? ` (${joinPt(v.funds)})` : '';
+  return `${cap(name)} ${who}${asked ? '' : when} em ${at} foi ${val}${found}.`;
 }
 
 const maxName = (name: string) =>

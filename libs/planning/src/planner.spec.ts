@@ -673,6 +673,34 @@ describe('Planner (deterministic)', () => {
       expect(planner.planDeterministic('e quanto eles pagaram de dividendos em 2024?', after).question?.measure).toBe('dividend');
     });
 
+    it('"eles", "ele" and "só os de ..." after the client\'s funds keep to those funds', () => {
+      // (an answer without a structured question still names its funds: "quanto eles me pagaram?" is each one's, none picked)
+      const listed = { previousEntity: 'client_fiis_enriched_portfolio', previousTickers: ['VISC11', 'XPML11'], conversationList: ['VISC11', 'XPML11'] };
+      expect(planner.planDeterministic('quanto eles me pagaram de janeiro a abril de 2025?', listed).question).toMatchObject({
+        measure: 'received',
+        compare: null,
+        subjects: [
+          { kind: 'fund', id: 'VISC11' },
+          { kind: 'fund', id: 'XPML11' },
+        ],
+      });
+      const registry = plan('cnpj do hgru11');
+      const paid = planner.planDeterministic('quanto ele me pagou referente a dezembro de 2024?', { previousEntity: registry.entity, previousTickers: ['HGRU11'] });
+      expect(paid.question).toMatchObject({ measure: 'received', subjects: [{ kind: 'fund', id: 'HGRU11' }] });
+      // "e o cnpj deles?" after two funds: each one's field (no single last reference carries two funds)
+      const admins = plan('quem administra o hglg11 e o knri11?');
+      const both = planner.planDeterministic('e o cnpj deles?', { previousEntity: admins.entity, previousQuestion: admins.question, previousTickers: ['HGLG11', 'KNRI11'] });
+      expect(both).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro', ticker_required: false, params: { tickers: ['HGLG11', 'KNRI11'] } });
+      // "só os de shopping" after the client's whole portfolio: the same view of the client's, filtered by the segment.
+      const mine = plan('qual o peso de cada fundo na minha carteira pelo custo?');
+      const narrowed = planner.planDeterministic('so os de shopping', {
+        previousEntity: mine.entity,
+        previousParams: mine.params,
+        conversationList: ['HGLG11', 'KNRI11', 'XPML11', 'VISC11'],
+      });
+      expect(narrowed).toMatchObject({ kind: 'entity', entity: 'client_fiis_enriched_portfolio', params: { filters: { sector: expect.stringMatching(/shopping/i) } } });
+    });
+
     it('"a primeira (última) vez que ... acima (abaixo) de" is the first (last) value beyond the level', () => {
       expect(plan('quando foi a primeira vez que o ifix fechou acima dos 3500 pontos?').question).toMatchObject({
         measure: 'index_points',
@@ -687,6 +715,8 @@ describe('Planner (deterministic)', () => {
       expect(plan('cdi de março de 2023').question).toMatchObject({ measure: 'annual_rate', agg: 'accumulated' });
       expect(plan('qual foi o cdi em 2023').question).toMatchObject({ agg: 'accumulated' });
       for (const q of ['cdi hoje', 'cdi em 15/03/2023', 'taxa do cdi em agosto de 2024', 'selic de março de 2023']) expect(plan(q).question?.agg).toBe('value');
+      // (where it stood, "quanto tava", is the rate: the catalog's rate_words)
+      expect(plan('quanto tava o cdi em abril de 2025?').question).toMatchObject({ measure: 'annual_rate', agg: 'value' });
     });
 
     it('the dating said ("pela data com") chooses among the same facts dated otherwise; other measures are untouched', () => {

@@ -14,7 +14,7 @@ import { detectAdvice, detectConcept, detectConfirmation, detectOutOfScope, dete
 import { TickerIndex } from './tickers';
 import { FundNameIndex, NamedFund } from './fund-names';
 import { ABBREVIATIONS, cnpjIn, fold, normalize, stem, STOPWORDS } from '@cota/text';
-import { applyFollowUp, editEntityParams, withListedReference } from './question/follow-up';
+import { applyFollowUp, editEntityParams, refersToOne, withListedReference } from './question/follow-up';
 import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
 import { CompoundSplitter, type TopicWords } from './question/compound';
@@ -79,13 +79,23 @@ export class Planner {
   private readonly compound: CompoundSplitter;
   private readonly clauseOpeners: ReadonlySet<string>;
   private readonly router: EntityRouter;
+  /** The catalog's words for the client's portfolio, longest first ("dos meus" after "dos meus fiis"). */
+  private readonly portfolioWords: string[];
 
   constructor(private readonly opts: PlannerOptions) {
     this.ontology = opts.policies.ontology;
+    this.portfolioWords = Object.values(opts.policies.measures.subjects.portfolio ?? {})
+      .flat()
+      .sort((a, b) => b.length - a.length);
     this.router = new EntityRouter(this.ontology, opts.policies.params, {
       classOf: (entity) => this.classOf(entity),
       namesMeasure: (q) => this.reader.read(q.original, [], undefined, { said: this.saysOwn(q), conversation: false }).measureNamed,
       analyse: (text) => analyseQuestion(text, this.recognizeTickers(text), this.ontology.vocabulary),
+      heldFilter: (entity) => this.opts.policies.held?.[entity] ?? null,
+      withoutPortfolioWords: (q) => {
+        const text = this.portfolioWords.reduce((t, w) => t.split(` ${w} `).join(' '), ` ${q.normalized} `);
+        return analyseQuestion(text.trim(), this.recognizeTickers(text), this.ontology.vocabulary);
+      },
     });
     // (its prepositional forms, "dele", "nesse fundo": "ele" points at the conversation's subject of any kind, a cue of
     // its own, and a subject form, "esse fundo tem Sharpe bom?", is the last reference's to resolve, CONTRACT)
@@ -266,7 +276,7 @@ export class Planner {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
     }
     const routed = fieldAsked ?? route();
-    const out = this.withStructuredQuestion(q, routed, opts);
+    const out = this.ofFundsReferredTo(question, this.withStructuredQuestion(q, routed, opts), opts);
     // A follow-up that stays with the previous answer's entity edits its parameters.
     const hasPrevious = !!opts.previousParams || Object.keys(opts.previousFilters ?? {}).length > 0;
     if (out.kind === 'entity' && hasPrevious && out.entity === opts.previousEntity) {
@@ -357,7 +367,11 @@ export class Planner {
     // (so is a threshold after a list of a size asked, "top 5 ..." → "só os com P/VP abaixo de 1": across every fund
     // it would be another five; a segment, "e só os de papel?", asks that list again for the segment)
     const threshold = !!opts.previousParams?.limit_asked && (conditions?.length ?? 0) > 0 && !filters.sector && !filters.fund_type;
-    if (this.reader.read(asked, []).cues.includes('among_list') || threshold) {
+    // (after the client's own funds, "só os de shopping" keeps to them: the list is the client's; its view narrowed, where it can be)
+    const ownList = this.classOf(opts.previousEntity ?? null) === 'client';
+    const ownNarrowed = ownList ? this.ownListNarrowed(across, criterion, opts) : null;
+    if (ownNarrowed) return ownNarrowed;
+    if (this.reader.read(asked, []).cues.includes('among_list') || threshold || ownList) {
       const reason = `narrows the conversation's list of ${list.length} funds by "${criterion}": ${across.planner.reason}`;
       return { ...across, params: { ...across.params, tickers: [...list], limit: Math.max(across.params.limit ?? 0, list.length) }, planner: { ...across.planner, reason } };
     }
@@ -367,6 +381,44 @@ export class Planner {
     const params = editEntityParams(sameList ?? null, opts.previousFilters ?? {}, own);
     const reason = `narrows the previous list by "${criterion}", keeping what it asked: ${across.planner.reason}`;
     return { ...across, params, planner: { ...across.planner, reason } };
+  }
+
+  /**
+   * "e o cnpj deles?", "e quando cada um começou?": a fund's field asked of every fund the previous answer named
+   * (the conversation's list), written in as if named; a single last reference cannot carry several funds.
+   */
+  private ofFundsReferredTo(question: string, out: PlanResponse, opts: PlanOptions): PlanResponse {
+    if (out.kind !== 'entity' || this.classOf(out.entity) !== 'fund' || out.params.ticker || out.params.tickers.length) return out;
+    if (!this.opts.policies.params.entitySpec(out.entity!)?.ticker.source.includes('text')) return out;
+    const list = (opts.previousTickers?.length ?? 0) > 1 ? opts.previousTickers! : (opts.conversationList?.length ?? 0) > 1 ? opts.conversationList! : [];
+    const cues = this.reader.read(question, []).cues;
+    if (list.length === 0 || !(cues.includes('refers_all') || cues.includes('among_list'))) return out;
+    const tickers = list.slice(0, 20);
+    return {
+      ...out,
+      tickers_in_text: tickers,
+      funds_named: tickers.length,
+      params: { ...out.params, ticker: null, tickers },
+      ticker_required: false,
+      planner: { ...out.planner, reason: `${out.planner.reason}; "deles": the ${tickers.length} funds of the previous answer (${tickers.join(', ')})` },
+    };
+  }
+
+  /** "só os de shopping" after the client's funds: the same view of the client's, by a segment or type it filters on. Null otherwise. */
+  private ownListNarrowed(across: PlanResponse, criterion: string, opts: PlanOptions): PlanResponse | null {
+    const entity = opts.previousEntity!;
+    const accepted = this.opts.policies.params.entitySpec(entity)?.filters ?? [];
+    const { filters, conditions } = across.params;
+    const keys = Object.keys(filters);
+    if (conditions?.length || keys.length === 0 || !keys.every((k) => (accepted as readonly string[]).includes(k))) return null;
+    const kept = opts.previousParams ?? across.params;
+    return {
+      ...across,
+      intent: entity,
+      entity,
+      params: { ...kept, ticker: null, tickers: [], filters: { ...(opts.previousFilters ?? {}), ...kept.filters, ...filters } },
+      planner: { ...across.planner, reason: `narrows the client's own list by "${criterion}": ${entity} filtered by ${keys.join(', ')}` },
+    };
   }
 
   /**
@@ -380,7 +432,7 @@ export class Planner {
     if (q.corrections.length) reading.signals.push(`corrected ${q.corrections.join(', ')}`);
     const previousFunds = opts.previousTickers?.length ?? 0;
     const amongList = reading.cues.includes('among_previous') && (opts.conversationList?.length ?? 0) > 1;
-    const hasPrevious = !!opts.previousQuestion || previousFunds > 1 || amongList || (previousFunds === 1 && reading.cues.includes('refers_fund'));
+    const hasPrevious = !!opts.previousQuestion || previousFunds > 1 || amongList || (previousFunds === 1 && refersToOne(reading));
     // "top 10 fiis por dy" names its own universe (every fund): not a subject left out for the previous answer to fill.
     const fundList = /(?:^| )(?:fiis|fundos|top \d+|ranking)(?= |$)/.test(q.normalized);
     // (an aggregation alone, "qual foi o maior do ano?", is asked of something the conversation names; so is

@@ -7,8 +7,14 @@ import { normalize, stem as sharedStem, STOPWORDS } from '@cota/text';
  * features (see `featureFingerprint`), so a change in the shared rules re-indexes the store.
  */
 
-/** Words that say nothing about the topic of a question ("o que significa ...?"). */
-const RETRIEVAL_STOPWORDS = new Set(['significa', 'significado', 'sabe', 'quer', 'dizer', 'explica', 'explique', 'eh', 'pra', 'pro']);
+/**
+ * Words that say nothing about the topic of a question ("o que significa ...?"), and chat filler around it
+ * ("pq ouvi dizer q nao"): a word no chunk has weighs most in the search, so filler would sink a good match.
+ */
+const RETRIEVAL_STOPWORDS = new Set([
+  ...['significa', 'significado', 'sabe', 'quer', 'dizer', 'explica', 'explique', 'eh', 'pra', 'pro'],
+  ...['q', 'nao', 'sim', 'ouvi', 'ouvir', 'falar', 'falaram', 'disseram', 'dizem', 'li', 'vi', 'verdade', 'mesmo', 'entao'],
+]);
 
 export function normalizeText(input: string): string {
   return normalize(input);

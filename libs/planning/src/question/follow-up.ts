@@ -122,18 +122,23 @@ function withoutImpliedPortfolio(read: QuestionReading, previous: PreviousTurn, 
   return read.impliedPortfolio && (prevOwnOfFund || ofItsFund) ? { ...read, question: { ...read.question, subjects: [] } } : read;
 }
 
+/** "nele", "desse fundo", or "ele" said of what the conversation is about: one subject pointed at. */
+export const refersToOne = (reading: Pick<QuestionReading, 'cues'>) => reading.cues.includes('refers_fund') || reading.cues.includes('refers_subject');
+
 /** No previous structured question: only "qual deles" and "nele" still point at the previous answer's funds. */
 function followUpWithoutPrevious(reading: QuestionReading, previous: PreviousTurn): { question: StructuredQuestion; meta: FollowUpMeta } {
   const cur = reading.question;
   const among = amongFunds(reading, previous, null);
-  if (among && cur.subjects.length === 0) {
+  // ("quanto eles me pagaram?": the client's own figure of each of them, none picked)
+  const ofEach = reading.cues.includes('refers_all') && cur.subjects.every((s) => s.kind === 'portfolio');
+  if (among && (cur.subjects.length === 0 || ofEach)) {
     return {
-      question: { ...cur, subjects: among.map((id) => ({ kind: 'fund', id })), compare: cur.compare ?? 'max' },
-      meta: { applied: true, inherited: ['subjects'], changed: [], reason: `"qual deles": the ${among.length} funds of the conversation's list` },
+      question: { ...cur, subjects: among.map((id) => ({ kind: 'fund', id })), compare: ofEach ? cur.compare : (cur.compare ?? 'max') },
+      meta: { applied: true, inherited: ['subjects'], changed: [], reason: `"${ofEach ? 'eles' : 'qual deles'}": the ${among.length} funds of the conversation's list` },
     };
   }
-  if (reading.cues.includes('refers_fund') && previous.tickers.length === 1 && cur.subjects.every((s) => s.kind === 'portfolio') && cur.measure) {
-    // "e qual o meu preço médio nele?" after an answer about one fund (its rows name it).
+  if (refersToOne(reading) && previous.tickers.length === 1 && cur.subjects.every((s) => s.kind === 'portfolio') && cur.measure) {
+    // "e qual o meu preço médio nele?", "quanto ele me pagou?" after an answer about one fund (its rows name it).
     return {
       question: { ...cur, subjects: [{ kind: 'fund', id: previous.tickers[0] }] },
       meta: { applied: true, inherited: ['subjects (the fund "nele" points at)'], changed: [], reason: `"nele": ${previous.tickers[0]}, the fund of the previous answer` },
@@ -202,7 +207,8 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
   // ("quando comprei ela?" after the client's funds compared: "ela" is the one the comparison picked)
   const afterComparison = !!prev.compare && prev.subjects.every((s) => s.kind === 'portfolio') && previous.tickers.length > 1;
   if (
-    (reading.cues.includes('refers_fund') || (afterComparison && reading.cues.includes('refers_subject'))) &&
+    // ("quanto ele me pagou?" after the HGRU11's registry: "ele" is the one fund the conversation is about)
+    (reading.cues.includes('refers_fund') || (reading.cues.includes('refers_subject') && (afterComparison || isOneFund(prev.subjects)))) &&
     cur.subjects.every((s) => s.kind === 'portfolio') &&
     // (after a list across funds that came down to one, or the whole portfolio's answer found in one fund, "dele" is that one;
     // after the client's funds compared, the one the comparison picked, listed first)
@@ -229,6 +235,8 @@ function editSubjects(edit: FollowUpEdit): QuestionSubject[] {
   changed.push('subjects');
   return cur.subjects;
 }
+
+const isOneFund = (subjects: readonly QuestionSubject[]) => subjects.length === 1 && subjects[0].kind === 'fund';
 
 /**
  * "e qual o meu preço médio nele?": the client's own figure, of the fund the conversation is about;

@@ -110,8 +110,9 @@ const CUES: Array<[FollowUpCue, RegExp]> = [
   ],
   // "soma os dois pra mim", "somando as duas?": the last two answers' subjects, summed (none picked).
   ['sum_both', /(?:^| )(?:soma|somando|somar|some|somados|junta|juntando|juntar|juntos)(?: (?:pra mim|para mim|ai|la))? (?:os|as) (?:dois|duas)(?= |$)/],
-  // "quanto eu tenho investido neles?": all the funds the previous answer named, none picked.
-  ['refers_all', /(?:^| )(?:neles|nelas)(?= |$)/],
+  // "quanto eu tenho investido neles?", "quanto eles me pagaram?", "quando cada um começou?": all the funds the previous
+  // answer named, none picked.
+  ['refers_all', /(?:^| )(?:neles|nelas|eles|elas|cada um|cada uma)(?= |$)/],
   // "desses", "entre esses dois", "dentre eles": the funds of the conversation's list (also after a pick from it).
   [
     'among_list',
@@ -214,7 +215,7 @@ export class QuestionReader {
       if (m.span_accumulates.length)
         this.rateWords.set(
           m.name,
-          m.words.map((w) => ` ${normalize(w)} `),
+          [...m.words, ...m.rate_words].map((w) => ` ${normalize(w)} `),
         );
     }
     for (const w of this.familyWords) this.wordsOfFamily.set(w.measure.family!, [...(this.wordsOfFamily.get(w.measure.family!) ?? []), w]);
