@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QueryParams, Ticker } from './common';
-import { MAX_QUESTION_SUBJECTS, PeriodSpec, QuestionSubject, StructuredQuestion } from './question';
+import { IsoDate, MAX_QUESTION_SUBJECTS, PeriodSpec, QuestionSubject, StructuredQuestion } from './question';
 
 /** How the planner decided the turn's funds under the contract's last-reference rule (`meta.context`). */
 export const ContextMeta = z.object({ last_reference_used: z.boolean(), reason: z.string() });
@@ -42,6 +42,8 @@ export const ConversationState = z.object({
    * later answers pick from it ("qual o cnpj do segundo?" then "e o p/vp do terceiro?", "desses, ...").
    */
   last_list: z.array(Ticker).max(50).default([]),
+  /** The date of the one value the previous answer found ("o pior mês foi novembro de 2022"): "nesse mês" points at it. */
+  last_answered_date: IsoDate.nullable().default(null),
   /** The subjects of the answered question before the last one, for "qual dos dois" across two turns. */
   earlier_subjects: z.array(QuestionSubject).max(MAX_QUESTION_SUBJECTS).default([]),
   /** The period of the answer before the previous one: "qual foi a variação nesse intervalo?" spans both. */

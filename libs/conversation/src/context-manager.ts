@@ -130,6 +130,7 @@ export class ContextManager {
         ...(left.question ? { question: left.question } : {}),
         ...(left.listed.length ? { listed: left.listed } : {}),
         ...(left.params ? { params: left.params } : {}),
+        ...(left.answered_date ? { answered_date: left.answered_date } : {}),
         ...(outcome.problem ? { problem: outcome.problem } : {}),
         kind: reading.kind,
       },

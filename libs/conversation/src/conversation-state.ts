@@ -47,6 +47,7 @@ export function conversationState(recent: Turn[], session: Record<string, unknow
     last_params: objectOr<QueryParams>(last?.meta.params),
     last_listed_tickers: listedOf(last),
     last_list: newestList(recent),
+    last_answered_date: typeof last?.meta.answered_date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(last.meta.answered_date) ? last.meta.answered_date : null,
     earlier_subjects: (earlierQuestion?.subjects ?? []).slice(0, MAX_QUESTION_SUBJECTS),
     earlier_period: earlierQuestion?.period ?? null,
     earlier_measure: earlierQuestion?.measure ?? null,

@@ -72,12 +72,30 @@ describe('turnLeftBehind', () => {
       also: [],
     };
     const values = [
-      { subject: fund('HGLG11'), value: 8.1 },
-      { subject: fund('KNRI11'), value: 9.2 },
-      { subject: fund('XPML11'), value: null },
+      { subject: fund('HGLG11'), value: 8.1, date: null },
+      { subject: fund('KNRI11'), value: 9.2, date: null },
+      { subject: fund('XPML11'), value: null, date: null },
     ];
     const left = turnLeftBehind(reading({ kind: 'measure', entity: 'fiis_dividends' }), outcome({ question, values, winner: fund('KNRI11') }));
-    expect(left).toMatchObject({ accepted: true, tickers: ['KNRI11'], listed: ['KNRI11', 'HGLG11', 'XPML11'], question, params: null });
+    expect(left).toMatchObject({ accepted: true, tickers: ['KNRI11'], listed: ['KNRI11', 'HGLG11', 'XPML11'], question, params: null, answered_date: null });
+  });
+
+  it('leaves the date of the one value a measure answer found ("o pior mês foi novembro"), for "nesse mês"', () => {
+    const question = StructuredQuestion.parse({
+      subjects: [{ kind: 'index', id: 'IFIX' }],
+      measure: 'index_points',
+      agg: 'min',
+      period: null,
+      group_by: 'month',
+      compare: null,
+      condition: null,
+      also: [],
+    });
+    const found = [{ subject: { kind: 'index' as const, id: 'IFIX' }, value: -4.15, date: '2022-11-30' }];
+    expect(turnLeftBehind(reading({ kind: 'measure' }), outcome({ question, values: found })).answered_date).toBe('2022-11-30');
+    // (several values found, or an entity answer: no one date)
+    const two = [...found, { subject: { kind: 'index' as const, id: 'IBOV' }, value: 1, date: '2022-11-30' }];
+    expect(turnLeftBehind(reading({ kind: 'measure' }), outcome({ question, values: two })).answered_date).toBeNull();
   });
 
   it('a question waiting for its fund is kept so the next message can complete it', () => {

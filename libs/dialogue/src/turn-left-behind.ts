@@ -15,6 +15,8 @@ export interface TurnLeftBehind {
   listed: string[];
   /** An entity answer's parameters (order, limit, window), so "só os 3 primeiros" edits the ranking. */
   params: QueryParams | null;
+  /** The date of the one value a measure answer found ("o pior mês foi novembro"): "nesse mês" points at it. */
+  answered_date: string | null;
 }
 
 type Reading = Pick<PlanResponse, 'kind' | 'entity' | 'planner'>;
@@ -27,6 +29,12 @@ function listedFunds(reading: Reading, outcome: TurnOutcome, question: Structure
   const compare = question?.compare;
   const byValue = compare ? outcome.values.filter((v) => v.value !== null).sort((a, b) => (compare === 'max' ? b.value! - a.value! : a.value! - b.value!)) : outcome.values;
   return [...new Set([...funds(byValue.map((v) => v.subject)), ...funds(question?.subjects ?? [])])].slice(0, 50);
+}
+
+/** The date of the only value a measure answer found, if it found one. */
+function answeredDate(reading: Reading, outcome: TurnOutcome): string | null {
+  const found = outcome.values.filter((v) => v.value !== null);
+  return reading.kind === 'measure' && found.length === 1 ? (found[0].date ?? null) : null;
 }
 
 /** The funds the answer was about: what the next "dele" points at. */
@@ -74,5 +82,6 @@ export function turnLeftBehind(reading: Reading, outcome: TurnOutcome, classes: 
     question: keepQuestion ? question : null,
     listed: accepted ? listed : [],
     params: reading.kind === 'entity' && accepted ? outcome.params : null,
+    answered_date: accepted ? answeredDate(reading, outcome) : null,
   };
 }

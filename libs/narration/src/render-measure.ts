@@ -586,7 +586,7 @@ function valueSentence({ r, v, name, who, when, val, at, spec }: Said): string {
   // The client's own current figures have no date to speak of.
   if (r.measure === 'shares_held')
     return `Você tem ${val} ${v.value === 1 ? 'cota' : 'cotas'} ${v.subject.kind === 'portfolio' ? 'na sua carteira, somando todos os fundos' : who}.`;
-  if (r.measure === 'avg_price' || r.measure === 'invested') return `${cap(name)} ${who} é ${val}.`;
+  if (r.measure === 'avg_price' || r.measure === 'invested' || r.measure === 'cost_weight') return `${cap(name)} ${who} é ${val}.`;
   if (r.measure === 'dy' && v.start && v.end) {
     const price =
       v.price_kind === 'reference'

@@ -687,6 +687,9 @@ describe('Planner (deterministic)', () => {
       const registry = plan('cnpj do hgru11');
       const paid = planner.planDeterministic('quanto ele me pagou referente a dezembro de 2024?', { previousEntity: registry.entity, previousTickers: ['HGRU11'] });
       expect(paid.question).toMatchObject({ measure: 'received', subjects: [{ kind: 'fund', id: 'HGRU11' }] });
+      // (a position's weight by what it cost is the catalog's cost_weight; by market value, the positions' own answer)
+      expect(plan('o btal11 pesa quanto na minha carteira pelo custo?').question).toMatchObject({ measure: 'cost_weight', subjects: [{ id: 'BTAL11' }] });
+      expect(plan('qual o peso do hglg11 na minha carteira').entity).toBe('client_fiis_positions');
       // "e o cnpj deles?" after two funds: each one's field (no single last reference carries two funds)
       const admins = plan('quem administra o hglg11 e o knri11?');
       const both = planner.planDeterministic('e o cnpj deles?', { previousEntity: admins.entity, previousQuestion: admins.question, previousTickers: ['HGLG11', 'KNRI11'] });
@@ -699,6 +702,21 @@ describe('Planner (deterministic)', () => {
         conversationList: ['HGLG11', 'KNRI11', 'XPML11', 'VISC11'],
       });
       expect(narrowed).toMatchObject({ kind: 'entity', entity: 'client_fiis_enriched_portfolio', params: { filters: { sector: expect.stringMatching(/shopping/i) } } });
+    });
+
+    it('"nesse mês" after the worst month of a year is the month found, asked on its own', () => {
+      const worst = plan('em 2022 qual mes o ifix caiu mais?');
+      const opts = { previousEntity: worst.entity, previousQuestion: worst.question, previousAnsweredDate: '2022-11-30' };
+      expect(planner.planDeterministic('e qual foi o fechamento dele nesse mes?', opts).question).toMatchObject({
+        measure: 'index_points',
+        agg: 'value',
+        period: { from: '2022-11-01', to: '2022-11-30' },
+      });
+      expect(planner.planDeterministic('e qual foi o fechamento dele nesse mes?', opts).question?.extreme_group).toBeFalsy();
+      // (without the date found, "nesse mês" still reads against the question's own period)
+      expect(planner.planDeterministic('e qual foi o fechamento dele nesse mes?', { ...opts, previousAnsweredDate: null }).question?.period).not.toMatchObject({
+        from: '2022-11-01',
+      });
     });
 
     it('"a primeira (última) vez que ... acima (abaixo) de" is the first (last) value beyond the level', () => {

@@ -50,6 +50,8 @@ export interface PlanOptions {
   /** The previous answer's parameters and the conversation's filters (PlanRequest.previous_params/_filters). */
   previousParams?: QueryParams | null;
   previousFilters?: Record<string, string>;
+  /** The date of the one value the previous answer found: "nesse mês" after the worst month is that month. */
+  previousAnsweredDate?: string | null;
   /** The question is a part of a compound one said in the client's voice ("quantas cotas eu tenho e qual o preço médio"). */
   ownVoice?: boolean;
   /** Read alone, the turn decided nothing ("quanto veio do HGRU11?"): read against the conversation, it edits the previous question. */
@@ -458,6 +460,7 @@ export class Planner {
           earlier: opts.earlierSubjects ?? [],
           earlierPeriod: opts.earlierPeriod ?? null,
           earlierMeasure: opts.earlierMeasure ?? null,
+          answeredDate: opts.previousAnsweredDate ?? null,
         },
         this.opts.policies.measures,
       );

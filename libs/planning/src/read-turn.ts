@@ -23,6 +23,7 @@ function followUpOptions(state: ConversationState): PlanOptions {
     earlierMeasure: state.earlier_measure,
     previousParams: state.last_params,
     previousFilters: state.last_filters,
+    previousAnsweredDate: state.last_answered_date,
   };
 }
 

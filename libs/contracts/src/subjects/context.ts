@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRpc } from '../define';
 import { Caller, QueryParams, Turn } from '../common';
-import { QuestionSubject, StructuredQuestion } from '../question';
+import { IsoDate, QuestionSubject, StructuredQuestion } from '../question';
 import { ConversationState, LastReference } from '../conversation-state';
 import { PlanResponse } from './planner';
 
@@ -27,7 +27,8 @@ export const TurnOutcome = z.object({
   row_tickers: z.array(z.string().max(16)).max(1000).default([]),
   /** The measure answer's values by subject, in the order computed. */
   values: z
-    .array(z.object({ subject: QuestionSubject, value: z.number().nullable() }))
+    // (its date: the day, or the end of the month, the value was found at; "nesse mês" after the worst month points at it)
+    .array(z.object({ subject: QuestionSubject, value: z.number().nullable(), date: IsoDate.nullable().default(null) }))
     .max(1000)
     .default([]),
   winner: QuestionSubject.nullable().default(null),

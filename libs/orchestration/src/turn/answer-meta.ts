@@ -31,7 +31,7 @@ export function turnOutcome(acted: Acted): TurnOutcome {
     row_tickers: [...(acted.data?.rows ?? []).map((r) => r.ticker), ...(acted.measure?.values ?? []).flatMap((v) => v.funds)]
       .filter((t): t is string => typeof t === 'string' && t.length <= 16)
       .slice(0, 1000),
-    values: (acted.measure?.values ?? []).slice(0, 1000).map((v) => ({ subject: v.subject, value: v.value })),
+    values: (acted.measure?.values ?? []).slice(0, 1000).map((v) => ({ subject: v.subject, value: v.value, date: v.date?.slice(0, 10) ?? null })),
     winner: acted.measure?.winner ?? null,
   };
 }

@@ -17,6 +17,8 @@ export interface PreviousTurn {
   earlierPeriod?: StructuredQuestion['period'];
   /** The measure of the answer before it: going back to its subjects asks it again. */
   earlierMeasure?: string | null;
+  /** The date of the one value the previous answer found: "nesse mês" points at its month. */
+  answeredDate?: string | null;
 }
 
 /**
@@ -38,6 +40,11 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   const period = withoutPeriodOfCurrentOnlyMeasure(edit, named, editPeriod(edit));
   let measure = keptDating(edit, named, period);
   let { agg, also } = editAggregation(edit, measure, period);
+  // (inside the month found, what the measure is there: its own reading, not the extreme searched for before)
+  if (edit.drilled && !reading.aggNamed && measure) {
+    agg = catalog.measures[measure].default_agg;
+    also = [];
+  }
   // Series that no one measure serves ("qual foi melhor?" after the Selic and then the IFIX): each
   // its own return over the period, or its own value at one date.
   if (isMixedSeries(subjects, catalog)) {
@@ -56,7 +63,7 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   const { cur, inherited, changed } = edit;
   const group_by = cur.group_by ?? prev.group_by;
   // "e o melhor?" after the worst month: the other end among the same groups.
-  const keepsExtreme = !cur.extreme_group && !!prev.extreme_group && !cur.group_by && (reading.extremeOrder !== null || !reading.aggNamed);
+  const keepsExtreme = !edit.drilled && !cur.extreme_group && !!prev.extreme_group && !cur.group_by && (reading.extremeOrder !== null || !reading.aggNamed);
   if (keepsExtreme) {
     agg = reading.extremeOrder ?? prev.agg;
     inherited.push('extreme group');
@@ -108,6 +115,8 @@ interface FollowUpEdit {
   changed: string[];
   /** "e pra mim, com as minhas cotas?": the client's own figure of the previous question's measure, read once. */
   ownFigure: MeasureDef | null;
+  /** "nesse mês" after the worst month of a year: the period is the month of the value answered, asked on its own (no extreme kept). */
+  drilled?: boolean;
 }
 
 /**
@@ -370,6 +379,20 @@ function keptDating(edit: FollowUpEdit, measure: string | null, period: Period):
 const samePeriod = (a: Period, b: Period) =>
   !!a && !!b && (a === b || (a.kind === 'range' && b.kind === 'range' ? a.from === b.from && a.to === b.to : JSON.stringify(a) === JSON.stringify(b)));
 
+/**
+ * "e qual foi o fechamento nesse mês?" after "em 2022, qual mês o IFIX caiu mais?": the month (or the day) of the one
+ * value the previous answer found, inside the period it was asked over. Null otherwise.
+ */
+function answeredUnit(reading: QuestionReading, prev: StructuredQuestion, date: string | null): RangePeriod | null {
+  const shift = reading.shift;
+  if (!date || !shift || shift.offset !== 0 || shift.lastDay || prev.period?.kind !== 'range' || date < prev.period.from || date > prev.period.to) return null;
+  if (shift.unit === 'day') return { kind: 'range', from: date, to: date, grain: 'day' };
+  if (shift.unit !== 'month') return null;
+  const [y, m] = date.split('-').map(Number);
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { kind: 'range', from: `${date.slice(0, 7)}-01`, to: `${date.slice(0, 7)}-${String(last).padStart(2, '0')}`, grain: 'month' };
+}
+
 /** The period: the first rule that applies decides (shifted, the nth part of the year, between answers, kept, counted from the previous one). */
 function editPeriod(edit: FollowUpEdit): Period {
   const { reading, cur, prev, previous, catalog, inherited, changed } = edit;
@@ -380,6 +403,12 @@ function editPeriod(edit: FollowUpEdit): Period {
       : null;
   const ordinal =
     reading.ordinal !== null && !period && prev.period?.kind === 'range' && (prev.period.grain === 'quarter' || prev.period.grain === 'semester') ? prev.period : null;
+  const answered = answeredUnit(reading, prev, previous.answeredDate ?? null);
+  if (answered) {
+    changed.push(`period (the ${reading.shift!.unit} of the value answered)`);
+    edit.drilled = true;
+    return answered;
+  }
   if (reading.shift && prev.period?.kind === 'range') {
     const where = reading.shift.offset === 0 ? 'of' : reading.shift.offset > 0 ? 'after' : 'before';
     changed.push(`period (the ${reading.shift.unit} ${where} the previous question's)`);
