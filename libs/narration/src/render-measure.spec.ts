@@ -561,3 +561,13 @@ describe("a fund's total return, also on its traded closes", () => {
     );
   });
 });
+
+describe('an extreme among monthly closes', () => {
+  it('is said by its month, its day given too ("em que mês ... mais alto?")', () => {
+    const highest = value({ value: 3423.95, date: '2024-04-30', start: null, end: null, count: 12, rows: [] });
+    const r = result({ agg: 'max', value_unit: 'points', group_by: 'month', values: [highest] });
+    expect(renderMeasure(r, { ...question, agg: 'max', group_by: 'month' })).toContain('em abril de 2024 (30/04/2024)');
+    // (a daily series' extreme keeps its day)
+    expect(renderMeasure(result({ agg: 'max', value_unit: 'points', values: [highest] }), { ...question, agg: 'max' })).toContain('em 30/04/2024.');
+  });
+});

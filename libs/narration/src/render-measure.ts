@@ -460,7 +460,9 @@ function extremeSentence({ r, v, name, who, when, val, at, words }: Said): strin
   const recordDate = v.paid_on && words[r.measure]?.secondary_date_column === 'traded_until_date' ? `, com data-com em ${formatDate(v.paid_on)}` : '';
   // And one dated by its data-com says when it was paid ("o maior que o ABCP11 já pagou").
   const paidOn = v.paid_on && words[r.measure]?.secondary_date_column === 'payment_date' ? `, pago em ${formatDate(v.paid_on)}` : '';
-  return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${at}${monthly}${recordDate}${paidOn}.`;
+  // (found among monthly closes, the value is its month's: "em agosto de 2022 (31/08/2022)")
+  const where = (v.grain === 'month' || r.group_by === 'month') && r.grain !== 'month' && v.date ? `${formatMonthYear(v.date)} (${formatDate(v.date)})` : at;
+  return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${where}${monthly}${recordDate}${paidOn}.`;
 }
 
 const GROUP_UNIT = { day: 'dia', month: 'mês', year: 'ano' } as const;
