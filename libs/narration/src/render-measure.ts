@@ -402,7 +402,9 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
 function movesSentence(c: Said): string {
   const n = c.v.value;
   const verb = c.r.agg === 'rises' ? 'subiu' : c.r.agg === 'falls' ? 'caiu' : 'mudou';
-  const times = n === 1 ? '1 vez' : `${formatInteger(n)} vezes`;
+  // ("em quantos meses de 2024 o IFIX caiu?": counted month by month, each month's last value against the one before)
+  const unit = c.r.group_by === 'month' ? ['mês', 'meses'] : c.r.group_by === 'year' ? ['ano', 'anos'] : null;
+  const times = unit ? `em ${formatInteger(n)} ${n === 1 ? unit[0] : unit[1]}` : n === 1 ? '1 vez' : `${formatInteger(n)} vezes`;
   const last = c.at ? ` (dados até ${c.at})` : '';
   const subject = bare(c.v.subject);
   return `${subject.charAt(0).toUpperCase()}${subject.slice(1)} ${verb} ${times}${c.when}${last}.`;

@@ -735,6 +735,9 @@ describe('Planner (deterministic)', () => {
       for (const q of ['cdi hoje', 'cdi em 15/03/2023', 'taxa do cdi em agosto de 2024', 'selic de março de 2023']) expect(plan(q).question?.agg).toBe('value');
       // (where it stood, "quanto tava", is the rate: the catalog's rate_words)
       expect(plan('quanto tava o cdi em abril de 2025?').question).toMatchObject({ measure: 'annual_rate', agg: 'value' });
+      // ("em quantos meses ... no vermelho": the months counted, each against the one before)
+      expect(plan('quantos meses de 2024 o ifix fechou no vermelho?').question).toMatchObject({ measure: 'index_points', agg: 'falls', group_by: 'month' });
+      expect(plan('quantas vezes a selic subiu em 2022').question).toMatchObject({ agg: 'rises', group_by: null });
     });
 
     it('the dating said ("pela data com") chooses among the same facts dated otherwise; other measures are untouched', () => {

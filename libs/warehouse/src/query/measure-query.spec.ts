@@ -58,6 +58,24 @@ describe('MeasureQueryService', () => {
     expect(runner.calls.find((c) => c.sql.includes('AS compounded'))?.values).toEqual(['IFIX', '2024-01-01', '2024-12-31']);
   });
 
+  it("counts the months a level fell (rose) by each month's last value against the one before, the first against the close before the period", async () => {
+    const months = [
+      { d: '2024-01-31', v: '3300' }, // below 3311.43 (the close before): a fall
+      { d: '2024-02-29', v: '3360' },
+      { d: '2024-03-28', v: '3350' },
+      { d: '2024-04-30', v: '3350' }, // unchanged: neither
+    ];
+    const runner = new (class extends FakeRunner {
+      override async run(sql: string, values: unknown[]) {
+        return sql.includes('DISTINCT ON') ? (this.calls.push({ sql, values }), months) : super.run(sql, values);
+      }
+    })({ n: 80, last_d: '2024-04-30', last_v: '3350', base_d: '2023-12-28', base_v: '3311.43', first_d: '2024-01-02', first_v: '3300' });
+    const falls = await new MeasureQueryService(catalog, runner).compute(q({ agg: 'falls', group_by: 'month' }), 'cliente-demo-1');
+    expect(falls.values[0]).toMatchObject({ value: 2, date: '2024-04-30' });
+    const rises = await new MeasureQueryService(catalog, runner).compute(q({ agg: 'rises', group_by: 'month' }), 'cliente-demo-1');
+    expect(rises.values[0].value).toBe(1);
+  });
+
   it('never starts a traded return from a close published only adjusted (XPML11 in 2025)', async () => {
     // market16 prices_daily.csv XPML11 30/12/2024: adjusted 89,23 only; dashbord cotacoes.csv 2025: traded closes from 09/06 (R$ 102,18) to 25/06 (R$ 102,61).
     const runner = new FakeRunner({

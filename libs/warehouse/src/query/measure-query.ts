@@ -541,6 +541,7 @@ export class MeasureQueryService {
       return dailyExtremeValue(agg, base, await this.run(agg === 'max' ? sql.dailyMoves.up : sql.dailyMoves.down, [sid, period.from, period.to, ...client]));
     }
     if (isExtremeGroup(question, agg)) return extremeGroupValue(m, agg, base, s);
+    if (question.group_by && m.kind !== 'flow' && MOVES.has(agg)) return groupedMovesValue(agg, base, s);
     if (c) return beyondValue(agg, base, beyondRows);
     return aggregatedValue(m, agg, question, base, s, currentRows[0]);
   }
@@ -737,6 +738,25 @@ function statsFrom(m: MeasureDef, agg: MeasureAgg, question: StructuredQuestion,
   const latestOnly = (!question.period || question.period.kind === 'latest') && (agg === 'value' || agg === 'last') && !wantRows;
   const recent = addDays(period.to, m.grain === 'month' ? -62 : -10);
   return day ? addDays(period.from, m.grain === 'month' ? -62 : -10) : latestOnly && recent > period.from ? recent : period.from;
+}
+
+const MOVES = new Set<MeasureAgg>(['changes', 'rises', 'falls']);
+
+/**
+ * "Em quantos meses de 2024 o IFIX caiu?": the months (or years) whose last value ended below (above) the one before,
+ * the first compared with the last value before the period. The rows are each group's last value, oldest first.
+ */
+function groupedMovesValue(agg: MeasureAgg, base: MeasureValue, s: Raw): MeasureValue {
+  let previous = num(s.base_v);
+  let rises = 0;
+  let falls = 0;
+  for (const row of base.rows) {
+    if (previous !== null && row.value > previous) rises++;
+    if (previous !== null && row.value < previous) falls++;
+    previous = row.value;
+  }
+  const value = agg === 'rises' ? rises : agg === 'falls' ? falls : rises + falls;
+  return { ...base, value, date: base.rows[base.rows.length - 1]?.date ?? base.date, adjusted: false };
 }
 
 /** What the period holds before any aggregation: its rows (capped), row count, sources and neighbours. */
