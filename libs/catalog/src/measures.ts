@@ -227,6 +227,8 @@ export const MeasureCatalogSchema = z
     }),
     aggregations: AggWords,
     group_by: z.object({ month: Words, year: Words }),
+    /** "em quantos meses de 2024 o IFIX caiu?": a count of moves made by groups (each group's last value against the one before). */
+    moves_by: z.object({ month: Words, year: Words }).default({ month: [], year: [] }),
     compare: z.object({ max: Words, min: Words }),
     /**
      * "o melhor mês do IFIX em 2023", "em que mês o IFIX mais caiu": the group (month, year) asked for by its
@@ -270,6 +272,7 @@ export interface MeasureCatalog {
   subjects: z.infer<typeof MeasureCatalogSchema>['subjects'];
   aggregations: Record<MeasureAgg, string[]>;
   group_by: { month: string[]; year: string[] };
+  moves_by: { month: string[]; year: string[] };
   compare: { max: string[]; min: string[] };
   group_extreme: { units: { day: string[]; month: string[]; year: string[] }; max: string[]; min: string[] };
   dates_asked: string[];

@@ -182,6 +182,7 @@ export class QuestionReader {
   private readonly subjectWords: Array<{ subject: QuestionSubject; phrase: Phrase }>;
   private readonly aggWords: Array<{ agg: MeasureAgg; phrase: Phrase }>;
   private readonly groupWords: Array<{ group: 'month' | 'year'; phrase: Phrase }>;
+  private readonly movesByWords: Array<{ group: 'month' | 'year'; phrase: Phrase }>;
   private readonly compareWords: Array<{ order: 'max' | 'min'; phrase: Phrase }>;
   /** "qual mês", "melhor mês": a group asked for by its unit; and the words of the direction its figure is picked by. */
   private readonly groupAsked: Array<{ group: 'day' | 'month' | 'year'; re: RegExp }>;
@@ -225,6 +226,7 @@ export class QuestionReader {
     );
     this.aggWords = (Object.entries(catalog.aggregations) as Array<[MeasureAgg, string[]]>).flatMap(([agg, words]) => words.map((w) => ({ agg, phrase: compile(w) })));
     this.groupWords = (Object.entries(catalog.group_by) as Array<['month' | 'year', string[]]>).flatMap(([group, words]) => words.map((w) => ({ group, phrase: compile(w) })));
+    this.movesByWords = (Object.entries(catalog.moves_by) as Array<['month' | 'year', string[]]>).flatMap(([group, words]) => words.map((w) => ({ group, phrase: compile(w) })));
     const ge = catalog.group_extreme;
     // ("qual o mês", "o dia em que", and an adjective after the move: "a maior alta diária")
     this.groupAsked = (['day', 'month', 'year'] as const).flatMap((group) =>
@@ -308,7 +310,7 @@ export class QuestionReader {
         agg: endAgg,
         also: also.length && also.some((a) => PAIRS[agg as string]?.includes(a)) ? also.filter((a) => PAIRS[agg as string]?.includes(a)) : [],
         period: periodSpec,
-        group_by: extremeGroup ?? groupHit?.group ?? null,
+        group_by: extremeGroup ?? groupHit?.group ?? (MOVES.has(endAgg as MeasureAgg) ? this.movesBy(text) : null),
         // (a screen of several subjects lists those that pass; it picks none unless asked)
         compare: condition && multi && !compareHit ? null : compare,
         ...(extremeGroup ? { extreme_group: true } : {}),
@@ -420,6 +422,12 @@ export class QuestionReader {
     // ("quanto foi por cota?" after what the client received: the fund's own figure per share)
     if (!measureNamed && this.perShareWords.some((p) => padded.includes(p.padded))) cues.push('per_share');
     return cues;
+  }
+
+  /** The groups a count of moves is made by ("em quantos meses ... caiu"), if said. */
+  private movesBy(text: string): 'month' | 'year' | null {
+    const padded = ` ${text} `;
+    return this.movesByWords.find((w) => padded.includes(w.phrase.padded))?.group ?? null;
   }
 
   /** The longest "cada fii", "por fundo" phrase said, if any. */
