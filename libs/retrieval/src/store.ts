@@ -1,7 +1,7 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { Migration } from '@cota/service-kit';
 import { ChunkDraft } from './knowledge';
-import { normalizeText, tokenize } from './text';
+import { normalizeText, searchWords } from './text';
 
 export type Origin = ChunkDraft['origin'];
 
@@ -100,7 +100,7 @@ const lexemesSql = (title: string, tags: string, text: string) =>
   `setweight(to_tsvector('${SEARCH_CONFIGURATION}', ${title}), 'A') || setweight(to_tsvector('${SEARCH_CONFIGURATION}', ${tags}), 'B') || to_tsvector('${SEARCH_CONFIGURATION}', ${text})`;
 
 /** The question's words that say what it is about (the shared stopwords and retrieval's own removed), normalised. */
-const lexicalQuery = (question: string) => tokenize(question).join(' ');
+const lexicalQuery = (question: string) => searchWords(question).join(' ');
 
 /**
  * Full-text search over one origin ($2) for the question's words ($1), within collections ($3) and,

@@ -7,14 +7,14 @@ import { normalize, stem as sharedStem, STOPWORDS } from '@cota/text';
  * features (see `featureFingerprint`), so a change in the shared rules re-indexes the store.
  */
 
+/** Words that say nothing about the topic of a question ("o que significa ...?"). */
+const RETRIEVAL_STOPWORDS = new Set(['significa', 'significado', 'sabe', 'quer', 'dizer', 'explica', 'explique', 'eh', 'pra', 'pro']);
+
 /**
- * Words that say nothing about the topic of a question ("o que significa ...?"), and chat filler around it
- * ("pq ouvi dizer q nao"): a word no chunk has weighs most in the search, so filler would sink a good match.
+ * Chat filler around a question ("pq ouvi dizer q nao"): in the full-text search a word no chunk has weighs most, so
+ * filler would sink a good match. Left out of the question's search words only (the chunks and vectors are untouched).
  */
-const RETRIEVAL_STOPWORDS = new Set([
-  ...['significa', 'significado', 'sabe', 'quer', 'dizer', 'explica', 'explique', 'eh', 'pra', 'pro'],
-  ...['q', 'nao', 'sim', 'ouvi', 'ouvir', 'falar', 'falaram', 'disseram', 'dizem', 'li', 'vi', 'verdade', 'mesmo', 'entao'],
-]);
+const CHAT_FILLER = new Set(['q', 'nao', 'sim', 'ouvi', 'ouvir', 'falar', 'falaram', 'disseram', 'dizem', 'li', 'vi', 'verdade', 'entao']);
 
 export function normalizeText(input: string): string {
   return normalize(input);
@@ -25,6 +25,11 @@ export function tokenize(input: string): string[] {
   const norm = normalizeText(input);
   if (!norm) return [];
   return norm.split(' ').filter((t) => t.length > 0 && !STOPWORDS.has(t) && !RETRIEVAL_STOPWORDS.has(t));
+}
+
+/** The question's words for the full-text search: its tokens without chat filler. */
+export function searchWords(question: string): string[] {
+  return tokenize(question).filter((t) => !CHAT_FILLER.has(t));
 }
 
 export function stem(token: string): string {
