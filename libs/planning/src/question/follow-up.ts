@@ -41,7 +41,7 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   let measure = keptDating(edit, named, period);
   let { agg, also } = editAggregation(edit, measure, period);
   // (inside the month found, what the measure is there: its own reading, not the extreme searched for before)
-  if (edit.drilled && !reading.aggNamed && measure && agg === prev.agg && (!!prev.extreme_group || agg === 'max' || agg === 'min')) {
+  if (edit.drilled && !reading.aggNamed && reading.aggWanted.length === 0 && measure && agg === prev.agg && (!!prev.extreme_group || agg === 'max' || agg === 'min')) {
     agg = catalog.measures[measure].default_agg;
     also = [];
   }
