@@ -165,11 +165,12 @@ export class EntityRouter {
     const asFunds = this.ontology.score(q, named);
     const [best, second = { entity: '', score: 0, signals: [], label: '' }] = asFunds;
     const filter = best ? this.deps.heldFilter(best.entity) : null;
+    if (!filter) return null;
     // (what the client's views get from the words that only name the portfolio says nothing of what is asked of it)
     const rest = this.deps.withoutPortfolioWords(q);
     const ownRest = this.ontology.score(rest, new Set(features)).find((c) => this.deps.classOf(c.entity) === 'client');
     const ownWords = ownRest ? this.ontology.wordScore(ownRest) : 0;
-    if (!filter || this.ontology.wordScore(best) <= ownWords) return null;
+    if (this.ontology.wordScore(best) <= ownWords) return null;
     const gap = Math.round((best.score - Math.max(second.score, 0)) * 100) / 100;
     const { accepted, why } = this.acceptance(best, second, asFunds, gap);
     if (!accepted) return null;

@@ -94,9 +94,7 @@ export class EntityQueryService {
       raw = rows;
       if (built.leftOut) leftOut = Number(out[0]?.n ?? 0);
     } catch (e) {
-      const failure = sqlFailure(e);
-      if (failure.code === 'INTERNAL') this.opts.onSqlError?.(e as Error, def.entity);
-      throw failure;
+      throw this.failure(e, def.entity);
     }
     const truncated = raw.length > built.cap;
     // A list cut at its limit says how many rows it had ("10 de 18"): counted only then.
@@ -148,18 +146,30 @@ export class EntityQueryService {
     };
   }
 
-  /** How many rows a list matched; null (the note is not said, the failure is logged) when the count itself fails. */
+  /** A failed statement as the caller sees it (TIMEOUT, UNAVAILABLE, INTERNAL without SQL text), an internal one logged. */
+  private failure(e: unknown, entity: string): CotaError {
+    const failure = sqlFailure(e);
+    if (failure.code === 'INTERNAL') this.opts.onSqlError?.(e as Error, entity);
+    return failure;
+  }
+
   /** A `held` filter becomes the tickers the client holds (a question about those funds), or a clear refusal when it holds none. */
   private async withHeldFunds(def: EntityDef, params: QueryParams, clientId: string): Promise<QueryParams> {
     const held = heldFundsQuery(def, params.filters, clientId);
     if (!held) return params;
     const { [held.key]: _held, ...filters } = params.filters;
-    const rows = await this.runner.run(held.sql, held.values, this.opts.statementTimeoutMs);
+    let rows: Array<Record<string, unknown>>;
+    try {
+      rows = await this.runner.run(held.sql, held.values, this.opts.statementTimeoutMs);
+    } catch (e) {
+      throw this.failure(e, def.entity);
+    }
     if (rows.length === 0) throw new CotaError('BAD_REQUEST', 'Sua carteira não tem fundos no momento.');
     const tickers = rows.map((r) => String(r.ticker)).slice(0, 20);
     return { ...params, ticker: tickers.length === 1 ? tickers[0] : null, tickers, filters };
   }
 
+  /** How many rows a list matched; null (the note is not said, the failure is logged) when the count itself fails. */
   private async count(query: { sql: string; values: unknown[] }, entity: string): Promise<number | null> {
     try {
       const rows = await this.runner.run(query.sql, query.values, this.opts.statementTimeoutMs);
