@@ -50,7 +50,7 @@ export async function contextTurn(bus: Bus | BusClient, t: ContextTurn) {
     turn_index: opened.state.turn_index,
     answer: t.answer?.text ?? `Resposta a ${caller.request_id} (${tickers.join(', ') || 'sem ticker'}).`,
     reading,
-    outcome: { status: t.answer?.status ?? 'ok', problem: null, question: null, params, row_tickers: [], values: [], winner: null },
+    outcome: { status: t.answer?.status ?? 'ok', problem: null, question: null, params, row_tickers: [], values: [], winner: null, also_questions: [] },
   });
   return { resolved: { ...decided, turn_index: opened.state.turn_index, memory: opened.memory, state: opened.state }, committed };
 }

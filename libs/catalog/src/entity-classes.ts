@@ -38,3 +38,10 @@ export function heldFilters(catalog: EntityCatalog): Readonly<Record<string, str
   }
   return out;
 }
+
+/** The columns each entity's rows can be ordered by, with their labels ("Valor da causa (R$)"), by entity name. */
+export function orderableColumns(catalog: EntityCatalog): Readonly<Record<string, ReadonlyArray<{ column: string; label: string }>>> {
+  return Object.fromEntries(
+    Object.entries(catalog).map(([name, def]) => [name, def.orderings.map((column) => ({ column, label: def.columns.find((c) => c.name === column)?.label ?? column }))]),
+  );
+}

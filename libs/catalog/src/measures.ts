@@ -172,6 +172,13 @@ export const MeasureDefSchema = z
      * paid for it; "preço médio do KNRI11 em 2024" is the mean close of that year).
      */
     periodless_words: z.array(z.string().min(1)).default([]),
+    /**
+     * Words that name this measure when the question names one month or a day of it ("quanto o ABCP11 pagou de
+     * dividendo em outubro de 2025?" is what was paid that month, by payment date; "dividendos de outubro" go by data-com).
+     */
+    period_words: z.array(z.string().min(1)).default([]),
+    /** A signed result said as what it is: "um lucro de R$ 168,70", "um prejuízo de R$ 126,40" (never a bare "-R$ 126,40"). */
+    outcome_words: z.object({ gain: z.string().min(1), loss: z.string().min(1) }).optional(),
     /** Words that name this measure only when the question is about the client's holdings ("preço médio do KNIP11 na minha carteira"). */
     client_words: z.array(z.string().min(1)).default([]),
     /**

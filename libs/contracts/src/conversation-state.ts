@@ -44,6 +44,8 @@ export const ConversationState = z.object({
   last_list: z.array(Ticker).max(50).default([]),
   /** The date of the one value the previous answer found ("o pior mês foi novembro de 2022"): "nesse mês" points at it. */
   last_answered_date: IsoDate.nullable().default(null),
+  /** The other things the previous question asked when it was compound ("o VP por cota e o patrimônio"): "e do HGLG11?" edits each. */
+  last_also_questions: z.array(StructuredQuestion).max(3).default([]),
   /** The subjects of the answered question before the last one, for "qual dos dois" across two turns. */
   earlier_subjects: z.array(QuestionSubject).max(MAX_QUESTION_SUBJECTS).default([]),
   /** The period of the answer before the previous one: "qual foi a variação nesse intervalo?" spans both. */

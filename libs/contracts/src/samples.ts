@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RpcDef } from './define';
 import { QueryParams } from './common';
+import type { StructuredQuestion } from './question';
 import { PlannerSubjects } from './subjects/planner';
 import { ContextSubjects } from './subjects/context';
 import { ExecutorSubjects } from './subjects/executor';
@@ -96,7 +97,19 @@ export const SAMPLE_READING = {
 };
 
 /** What the sample reading's answer found: one fund's row. */
-export const SAMPLE_OUTCOME = { status: 'ok' as const, problem: null, question: null, params, row_tickers: ['HGLG11'], values: [], winner: null };
+/** A question with no subject of its own over 2023: what a tool that measured that year leaves ("e o IFIX no mesmo período?"). */
+export const SAMPLE_PERIOD_QUESTION: StructuredQuestion = {
+  subjects: [],
+  measure: null,
+  agg: 'variation',
+  also: [],
+  period: { kind: 'range', from: '2023-01-01', to: '2023-12-31', grain: 'year' },
+  group_by: null,
+  compare: null,
+  condition: null,
+};
+
+export const SAMPLE_OUTCOME = { status: 'ok' as const, problem: null, question: null, params, row_tickers: ['HGLG11'], values: [], winner: null, also_questions: [] };
 
 const conversationState = {
   turn_index: 2,

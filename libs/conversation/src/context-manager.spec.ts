@@ -28,7 +28,7 @@ function commitOf(c: {
     planner: { ...SAMPLE_READING.planner, accepted: c.accepted },
   };
   const params = queryParams({ ticker: c.tickers.length === 1 ? c.tickers[0] : null, tickers: c.tickers });
-  const outcome = { status: c.status, problem: null, question: null, params, row_tickers: [], values: [], winner: null };
+  const outcome = { status: c.status, problem: null, question: null, params, row_tickers: [], values: [], winner: null, also_questions: [] };
   return { request_id: c.request_id, client_id: c.client_id, conversation_id: c.conversation_id, turn_index: c.turn_index, answer: c.answer, reading, outcome };
 }
 
@@ -78,6 +78,7 @@ function setup(policy: ContextPolicy = shipped) {
         row_tickers: [],
         values: [],
         winner: null,
+        also_questions: [],
       },
     });
     await current.drain();

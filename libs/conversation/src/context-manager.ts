@@ -131,6 +131,7 @@ export class ContextManager {
         ...(left.listed.length ? { listed: left.listed } : {}),
         ...(left.params ? { params: left.params } : {}),
         ...(left.answered_date ? { answered_date: left.answered_date } : {}),
+        ...(left.also_questions.length ? { also_questions: left.also_questions } : {}),
         ...(outcome.problem ? { problem: outcome.problem } : {}),
         kind: reading.kind,
       },

@@ -1,4 +1,4 @@
-import type { Turn } from '@cota/contracts';
+import { SAMPLE_PERIOD_QUESTION, type Turn } from '@cota/contracts';
 import { conversationState } from './conversation-state';
 
 const at = '2026-11-27T12:00:00.000Z';
@@ -33,6 +33,15 @@ describe('the conversation state a turn is read against', () => {
     // Any other failure leaves the answered question the one pointed at.
     recent[2] = answer({ status: 'error', problem: 'generic', entity: 'fiis_dividendos' });
     expect(conversationState(recent, {}, null, 3, []).last_entity).toBe('fiis_cadastro');
+  });
+
+  it("points at a tool's answer that left the period it measured, and past one that left nothing", () => {
+    const measured = SAMPLE_PERIOD_QUESTION;
+    const data = answer({ entity: 'fiis_cadastro', tickers: ['HGLG11'] });
+    const portfolioReturn = answer({ entity: null, kind: 'tool', question: measured });
+    expect(conversationState([data, user('minha carteira rendeu quanto em 2023?'), portfolioReturn], {}, null, 3, []).last_question).toEqual(measured);
+    const calculator = answer({ entity: null, kind: 'tool' });
+    expect(conversationState([data, user('quanto é 1% ao mês ao ano?'), calculator], {}, null, 3, []).last_entity).toBe('fiis_cadastro');
   });
 
   it('is empty when no answer listed two or more funds', () => {

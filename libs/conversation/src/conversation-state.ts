@@ -15,7 +15,8 @@ function pointedAnswer(recent: Turn[], newest: Turn | undefined): Turn | undefin
     (newest?.meta.status === 'needs_clarification' && newest.meta.problem === 'ticker_required') || (newest?.meta.status === 'error' && newest.meta.problem === 'unknown_ticker');
   const waiting = newest && waits && typeof newest.meta.entity === 'string';
   if (waiting) return newest;
-  return [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && typeof t.meta.entity === 'string');
+  // (an answer from data, or a tool's that left the period it measured: "e o IFIX no mesmo período?")
+  return [...recent].reverse().find((t) => t.role === 'assistant' && t.meta.status === 'ok' && (typeof t.meta.entity === 'string' || !!objectOr(t.meta.question)));
 }
 
 const listedOf = (t: Turn | undefined): string[] => (Array.isArray(t?.meta.listed) ? (t.meta.listed as string[]).slice(0, 50) : []);
@@ -48,6 +49,7 @@ export function conversationState(recent: Turn[], session: Record<string, unknow
     last_listed_tickers: listedOf(last),
     last_list: newestList(recent),
     last_answered_date: typeof last?.meta.answered_date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(last.meta.answered_date) ? last.meta.answered_date : null,
+    last_also_questions: Array.isArray(last?.meta.also_questions) ? (last.meta.also_questions as StructuredQuestion[]).slice(0, 3) : [],
     earlier_subjects: (earlierQuestion?.subjects ?? []).slice(0, MAX_QUESTION_SUBJECTS),
     earlier_period: earlierQuestion?.period ?? null,
     earlier_measure: earlierQuestion?.measure ?? null,

@@ -1,4 +1,4 @@
-import { PlanResponse, queryParams, SAMPLE_OUTCOME, SAMPLE_READING, StructuredQuestion, TurnOutcome } from '@cota/contracts';
+import { PlanResponse, queryParams, SAMPLE_OUTCOME, SAMPLE_PERIOD_QUESTION, SAMPLE_READING, StructuredQuestion, TurnOutcome } from '@cota/contracts';
 import { loadEntityClasses } from '@cota/catalog';
 import { turnLeftBehind as leftBehind } from './turn-left-behind';
 
@@ -13,6 +13,21 @@ describe('turnLeftBehind', () => {
   it('an accepted answer about one fund leaves that fund, its filters and its parameters', () => {
     const left = turnLeftBehind(reading(), outcome({}));
     expect(left).toMatchObject({ accepted: true, tickers: ['HGLG11'], listed: ['HGLG11'], params: { ticker: 'HGLG11' } });
+  });
+
+  it('a tool that measured a period leaves it, and nothing else; one that failed leaves nothing', () => {
+    const question = SAMPLE_PERIOD_QUESTION;
+    const tool = reading({ kind: 'tool', entity: null });
+    expect(turnLeftBehind(tool, outcome({ question, params: null, row_tickers: [] }))).toMatchObject({ accepted: false, question, tickers: [], listed: [] });
+    expect(turnLeftBehind(tool, outcome({ status: 'error', question, params: null, row_tickers: [] })).question).toBeNull();
+  });
+
+  it("a compound question's other parts are left with it, for an edit of each; a failed answer leaves none", () => {
+    const part = (measure: string): StructuredQuestion => ({ ...SAMPLE_PERIOD_QUESTION, subjects: [fund('HGLG11')], measure, agg: 'value', period: null });
+    const measureReading = reading({ kind: 'measure', entity: 'fiis_dividends_yields' });
+    const left = turnLeftBehind(measureReading, outcome({ question: part('dy'), also_questions: [part('pvp')] }));
+    expect(left.also_questions).toEqual([part('pvp')]);
+    expect(turnLeftBehind(measureReading, outcome({ status: 'error', question: part('dy'), also_questions: [part('pvp')] })).also_questions).toEqual([]);
   });
 
   it('a list across funds that came down to one fund is about that fund', () => {

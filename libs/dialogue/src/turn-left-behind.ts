@@ -17,6 +17,8 @@ export interface TurnLeftBehind {
   params: QueryParams | null;
   /** The date of the one value a measure answer found ("o pior mês foi novembro"): "nesse mês" points at it. */
   answered_date: string | null;
+  /** A compound question's other parts, as answered: an edit of the question edits each ("e do HGLG11?"). */
+  also_questions: StructuredQuestion[];
 }
 
 type Reading = Pick<PlanResponse, 'kind' | 'entity' | 'planner'>;
@@ -74,7 +76,9 @@ export function turnLeftBehind(reading: Reading, outcome: TurnOutcome, classes: 
   // asked ("quanto o HGLG11 pagou em 2026?"): "e em 2024?" edits it.
   const emptyPeriod = outcome.problem === 'no_data' && reading.planner.accepted && !!question?.period && (question?.subjects.length ?? 0) > 0;
   const waitsForFund = outcome.problem === 'ticker_required' || outcome.problem === 'unknown_ticker';
-  const keepQuestion = (accepted || waitsForFund || emptyPeriod) && question && (question.measure || reading.kind === 'measure');
+  // A tool that measured a period leaves it ("minha carteira rendeu quanto em 2023?" → "e o IFIX no mesmo período?").
+  const toolPeriod = reading.kind === 'tool' && outcome.status === 'ok' && !!question?.period;
+  const keepQuestion = ((accepted || waitsForFund || emptyPeriod) && question && (question.measure || reading.kind === 'measure')) || toolPeriod;
   return {
     accepted,
     tickers: accepted ? answeredFunds(reading, outcome, question, listed, classes) : [],
@@ -83,5 +87,6 @@ export function turnLeftBehind(reading: Reading, outcome: TurnOutcome, classes: 
     listed: accepted ? listed : [],
     params: reading.kind === 'entity' && accepted ? outcome.params : null,
     answered_date: accepted ? answeredDate(reading, outcome) : null,
+    also_questions: accepted && keepQuestion ? outcome.also_questions : [],
   };
 }

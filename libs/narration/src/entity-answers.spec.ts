@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import type { NarrateRequest, QueryResult } from '@cota/contracts';
+import { formatMoney } from './format';
 import { DeterministicNarrator } from './deterministic-narrator';
 import { loadCatalogColumns } from './catalog-columns';
 import { createNarrator } from './narrator';
@@ -324,6 +325,11 @@ describe('entity answers from real rows', () => {
       /^Você tem 120 cotas do HGLG11 \(Pátria Log Fundo Investimento Imobiliário Responsabilidade Ltda\), com preço médio de R\$ \d+,\d{2} \(custo total de R\$ [\d.]+,\d{2}\)\./,
     );
     expect(one).toMatchSnapshot();
+    // (asked about the result, the list leads with the portfolio's total result over what it cost)
+    const total = recs.reduce((t, r) => t.plus(r.gain_amt), new Decimal(0));
+    const invested = recs.reduce((t, r) => t.plus(r.invested_amt), new Decimal(0));
+    const result = answer('to perdendo dinheiro na carteira?', realResult('client_fiis_positions', recs, {}, ['demo', 'paulo037']));
+    expect(result.startsWith(`Sua carteira tem resultado de ${formatMoney(total.toNumber())} sobre ${formatMoney(invested.toNumber())} investidos`)).toBe(true);
   });
 
   it('every fund entity answers the same way twice (pure)', () => {

@@ -29,7 +29,11 @@ describe('out of scope answers', () => {
 
   it('names what is not covered and says what is', () => {
     expect(ask({ reason: 'asset', term: 'criptomoedas (bitcoin)' })).toMatch(/^Não tenho dados de criptomoedas \(bitcoin\): a Cota cobre fundos imobiliários/);
-    expect(ask({ reason: 'measure', term: 'EBITDA' })).toMatch(/^Não tenho EBITDA para fundos imobiliários.*dividendos e dividend yield, P\/VP/);
+    expect(ask({ reason: 'measure', term: 'EBITDA' })).toMatch(/^Não tenho EBITDA: fundos imobiliários não divulgam.*dividendos e dividend yield, P\/VP/);
+    // (asked of a fund, the answer names it)
+    const ofFund = narrateRequest({ question: '...', kind: 'smalltalk', smalltalk: 'out_of_scope', entity: null, out_of_scope: { reason: 'measure', term: 'EBITDA' } });
+    ofFund.params = { ...ofFund.params!, tickers: ['HGLG11'] };
+    expect(det.narrate(ofFund).answer).toMatch(/^Não tenho EBITDA do HGLG11: fundos imobiliários não divulgam/);
     expect(ask({ reason: 'topic', term: null })).toMatch(/^Isso foge do que eu cubro: a Cota responde sobre fundos imobiliários/);
   });
 });

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Column, QueryResult, Row } from '@cota/contracts';
 import { foldWords } from '@cota/text';
-import { displayLabel, formatColumnValue, formatDate, formatInteger, formatMonth, formatValue, isMissing, MISSING, capitalize, joinPt } from './format';
+import { displayLabel, formatColumnValue, formatDate, formatInteger, formatMoney, formatMonth, formatValue, isMissing, MISSING, capitalize, joinPt } from './format';
 import { conditionsPhrase, fundsPhrase, mentions, windowPhrase } from './phrases';
 import type { NarratorPolicy } from './policy';
 import { markdownTable, shorten, TableColumn } from './render-table';
@@ -57,7 +57,11 @@ export class EntityRenderer {
     const requested = requestedTickers(data);
     if (this.key && requested.length > 0) return this.renderByFund(requested);
     if (data.rows.length === 1) return this.renderOneRow(data.rows[0], data.rows);
-    const lead = this.text(this.tpl?.many_rows.lead_all ?? '{subject}: {count} registros[ {window}].', data.rows, data.rows[0]);
+    // (a list asked about one field leads with that field over the whole list: the portfolio's total result)
+    const fieldLead = this.matchedFocus().find((f) => f.lead_all)?.lead_all;
+    const lead =
+      (fieldLead ? this.text(fieldLead, data.rows, data.rows[0]) : null) ??
+      this.text(this.tpl?.many_rows.lead_all ?? '{subject}: {count} registros[ {window}].', data.rows, data.rows[0]);
     return [lead ?? '', this.table(data.rows, true)].filter(Boolean).join('\n\n');
   }
 
@@ -400,8 +404,11 @@ export class EntityRenderer {
             const r = Math.round(Number(row[name]) * 100);
             return Number.isFinite(r) ? (r < 100 ? 'abaixo' : r > 100 ? 'acima' : 'igual') : null;
           }
-          const text = formatColumnValue(row[name], this.columns.get(name));
-          return modifier === 'lower' ? text.toLowerCase() : text;
+          const col = this.columns.get(name);
+          const text = formatColumnValue(row[name], col);
+          // (in a sentence a large amount also says its exact figure, as measure answers do: "R$ 7,97 milhões (R$ 7.965.830,56)")
+          const exact = col?.type === 'money' && Math.abs(Number(row[name])) >= 1e6 ? ` (${formatMoney(row[name])})` : '';
+          return modifier === 'lower' ? text.toLowerCase() : `${text}${exact}`;
         }
       }
     };

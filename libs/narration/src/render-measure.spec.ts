@@ -571,3 +571,25 @@ describe('an extreme among monthly closes', () => {
     expect(renderMeasure(result({ agg: 'max', value_unit: 'points', values: [highest] }), { ...question, agg: 'max' })).toContain('em 30/04/2024.');
   });
 });
+
+describe('a result said as a gain or a loss', () => {
+  const sale = (v: number) =>
+    renderMeasure(
+      result({
+        measure: 'realized',
+        entity: 'client_fiis_positions',
+        agg: 'total',
+        unit: 'brl',
+        value_unit: 'brl',
+        grain: 'day',
+        values: [value({ subject: { kind: 'fund', id: 'HGCR11' }, value: v, start: null, end: null, count: 1 })],
+      }),
+      { ...question, subjects: [{ kind: 'fund', id: 'HGCR11' }], measure: 'realized', agg: 'total', period: null },
+    );
+
+  it('says a loss with its signed figure beside it, and a gain as a gain', () => {
+    expect(sale(-126.4)).toContain('um prejuízo de R$ 126,40 (-R$ 126,40)');
+    expect(sale(168.7)).toContain('um lucro de R$ 168,70');
+    expect(sale(168.7)).not.toContain('-R$');
+  });
+});

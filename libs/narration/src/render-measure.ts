@@ -15,7 +15,7 @@ export type MeasureWords = Readonly<
   Record<
     string,
     Pick<MeasureDef, 'answer_name' | 'row_noun'> &
-      Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close' | 'plausible' | 'published' | 'per_share' | 'subject' | 'kind' | 'sum_of_funds'>>
+      Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close' | 'plausible' | 'published' | 'per_share' | 'subject' | 'kind' | 'sum_of_funds' | 'outcome_words'>>
   >
 >;
 
@@ -366,7 +366,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
   }
   if (v.value === null) return notFoundSentence(r, v, name, who, when);
   const found = v as MeasureValue & { value: number };
-  const c: Said = { r, v: found, name, who, when, val: valueText(r, found), at: v.date ? dateOf(r, v.date) : '', spec, condition, words };
+  const c: Said = { r, v: found, name, who, when, val: valueText(r, found, words), at: v.date ? dateOf(r, v.date) : '', spec, condition, words };
   // A yield is one figure per fund whatever the aggregation asked across funds.
   switch (r.measure === 'dy' ? 'value' : r.agg) {
     case 'variation':
@@ -422,7 +422,12 @@ function notFoundSentence(r: MeasureResult, v: MeasureValue, name: string, who: 
 }
 
 /** The value in its unit; an annual rate is also quoted per business day (how the Selic and the CDI accrue). */
-function valueText(r: MeasureResult, v: MeasureValue & { value: number }): string {
+function valueText(r: MeasureResult, v: MeasureValue & { value: number }, words: MeasureWords): string {
+  // A result is said as the gain or the loss it is ("um prejuízo de R$ 126,40"), not as a bare negative amount.
+  const outcome = words[r.measure]?.outcome_words;
+  // (a loss keeps its signed figure beside it, as a statement would show it)
+  if (outcome && v.value > 0 && r.agg !== 'count') return `um ${outcome.gain} de ${formatIn(r.value_unit, v.value)}`;
+  if (outcome && v.value < 0 && r.agg !== 'count') return `um ${outcome.loss} de ${formatIn(r.value_unit, -v.value)} (${formatIn(r.value_unit, v.value)})`;
   const val = formatIn(r.value_unit, v.value);
   if (r.value_unit === 'pct_year' && r.agg !== 'accumulated') {
     return `${val} (equivalente a ${formatDecimal(toDecimal(((1 + v.value / 100) ** (1 / 252) - 1) * 100)!, 6)}% ao dia útil)`;

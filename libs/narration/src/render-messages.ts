@@ -28,7 +28,9 @@ export function fillMessage(text: string, values: Record<string, string | null |
 export function smalltalkAnswer(kind: string | null, req: NarrateRequest, messages: Messages): string {
   if (kind === 'out_of_scope') {
     const outside = req.out_of_scope ?? { reason: 'topic' as const, term: null };
-    return fillMessage(messages.out_of_scope[outside.reason], { termo: outside.term ?? '' });
+    // (a measure asked of a fund names the fund: "Não tenho EBITDA do HGLG11")
+    const funds = req.params?.tickers.length ? fundsPhrase(req.params.tickers) : null;
+    return fillMessage(messages.out_of_scope[outside.reason], { termo: outside.term ?? '', fundos: funds });
   }
   const key = (kind ?? 'greeting') as keyof Messages['smalltalk'];
   const text = messages.smalltalk[key] ?? messages.smalltalk.greeting;

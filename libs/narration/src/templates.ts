@@ -52,6 +52,8 @@ export const EntityTemplateSchema = z
             fallback: Text.optional(),
             /** Table columns when the question is about this field and rows are many. */
             columns: z.array(z.string()).default([]),
+            /** Lead line of a list of many funds when the question is about this field ("Sua carteira tem resultado de ..."). */
+            lead_all: Text.optional(),
             /**
              * The field's own dating, when it is not the row's (a head count from one monthly report):
              * the answer's source line then names this source and date, not the snapshot's.
@@ -147,6 +149,7 @@ export function referencedColumns(tpl: EntityTemplate): Array<{ field: string; c
   tpl.focus.forEach((f, i) => {
     addText(`focus.${i}.sentence`, f.sentence);
     if (f.fallback) addText(`focus.${i}.fallback`, f.fallback);
+    if (f.lead_all) addText(`focus.${i}.lead_all`, f.lead_all);
     f.columns.forEach((c, j) => add(`focus.${i}.columns.${j}`, c));
   });
   tpl.one_row.sentences.forEach((s, i) => addText(`one_row.sentences.${i}`, s));

@@ -21,6 +21,11 @@ const Rule = z
     statement: z.boolean().default(false),
     /** What comes next (a calendar of payments): the rule does not apply to a message naming a past period ("e em 2023 pela data com?"). */
     upcoming: z.boolean().default(false),
+    /**
+     * A tool asked in general (no fund and no figure in the message, no fund in the conversation, nothing of the client's) has nothing to run
+     * on: the question is its concept's ("qual a alíquota de IR na venda de cotas?" is the tax rule, not a simulation).
+     */
+    concept_in_general: z.boolean().default(false),
   })
   .strict();
 export type RuleSpec = z.infer<typeof Rule>;

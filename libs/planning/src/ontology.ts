@@ -42,6 +42,7 @@ export interface CompiledRule {
   statement: boolean;
   upcoming: boolean;
   atStart: boolean;
+  conceptInGeneral: boolean;
 }
 
 export interface Candidate {
@@ -64,6 +65,7 @@ function compileRule(r: RuleSpec, collect: Collect): CompiledRule {
     atStart: r.at_start,
     statement: r.statement,
     upcoming: r.upcoming,
+    conceptInGeneral: r.concept_in_general,
   };
 }
 

@@ -686,7 +686,7 @@ describe('Planner (deterministic)', () => {
       });
       const registry = plan('cnpj do hgru11');
       const paid = planner.planDeterministic('quanto ele me pagou referente a dezembro de 2024?', { previousEntity: registry.entity, previousTickers: ['HGRU11'] });
-      expect(paid.question).toMatchObject({ measure: 'received', subjects: [{ kind: 'fund', id: 'HGRU11' }] });
+      expect(paid.question).toMatchObject({ measure: 'received_by_record', subjects: [{ kind: 'fund', id: 'HGRU11' }] });
       // (a position's weight by what it cost is the catalog's cost_weight; by market value, the positions' own answer)
       expect(plan('o btal11 pesa quanto na minha carteira pelo custo?').question).toMatchObject({ measure: 'cost_weight', subjects: [{ id: 'BTAL11' }] });
       expect(plan('qual o peso do hglg11 na minha carteira').entity).toBe('client_fiis_positions');
@@ -764,6 +764,66 @@ describe('Planner (deterministic)', () => {
       expect(dy).toMatchObject({ kind: 'measure', question: { subjects: [{ kind: 'fund', id: 'MCLO11' }], measure: 'dy' } });
       // A kind of fund is a list across funds, never the conversation's fund.
       expect(planner.planDeterministic('e de logistica?', { previousEntity: 'fiis_financials_snapshot', previousTickers: ['CNES11'] }).ticker_sources).not.toContain('context');
+    });
+  });
+
+  describe('the reading of dates, tools asked in general and picks among funds', () => {
+    it('"pagou ... em <mês>" is what was paid that month; a year, "referente a" and "dividendos de" go by data-com', () => {
+      expect(plan('quanto o abcp11 pagou de dividendo em novembro de 2025?').question?.measure).toBe('dividend_paid');
+      expect(plan('quantas vezes o knri11 pagou rendimento em marco de 2024?').question?.measure).toBe('dividend_paid');
+      expect(plan('quanto o knri11 pagou de dividendos em 2024?').question?.measure).toBe('dividend');
+      expect(plan('o btlg11 pagou quanto por cota referente a jan/2025?').question?.measure).toBe('dividend');
+      expect(plan('dividendos do knri11 em outubro de 2024').question?.measure).toBe('dividend');
+    });
+
+    it('a tax simulation asked in general, with no fund, figure or fund in the conversation, is the tax concept', () => {
+      expect(plan('qual a aliquota de imposto qdo vendo cota de fii com lucro').kind).toBe('concept');
+      expect(plan('fii tem come-cotas?').kind).toBe('concept');
+      expect(plan('quanto de ir pago se vender 100 hglg11').tool?.name).toBe('simular_ir_venda');
+      // (the client's own shares: the simulation, which asks which fund)
+      expect(plan('quanto de IR pago se vender minhas cotas?').tool?.name).toBe('simular_ir_venda');
+      expect(planner.planDeterministic('e se eu vender com lucro, quanto de imposto?', { previousTickers: ['HGLG11'] }).tool?.name).toBe('simular_ir_venda');
+      // ("come" is not the preposition "com": the magic number's question keeps its tool)
+      expect(plan('com o btlg11 quantas cotas preciso para ganhar 1000 por mes').tool?.name).toBe('numero_magico');
+    });
+
+    it('"qual tem o maior X entre esses" picks among the funds at their current value, not each one\'s own peak', () => {
+      const among = { previousTickers: ['KNCR11', 'KNIP11'], conversationList: ['KNCR11', 'KNIP11'] };
+      expect(planner.planDeterministic('qual tem o maior patrimonio entre esses', among).question).toMatchObject({ measure: 'nav', agg: 'value', compare: 'max' });
+      expect(plan('qual a maior cotacao do knri11 em 2024').question).toMatchObject({ agg: 'max' });
+    });
+
+    it('"qual o de maior valor" after an entity\'s list is the row of that list with the extreme of the column named', () => {
+      const count = plan('o hgre11 tem processos? quantos');
+      const pick = planner.planDeterministic('qual o de maior valor', { previousEntity: count.entity, previousParams: count.params, previousTickers: ['HGRE11'] });
+      expect(pick).toMatchObject({
+        kind: 'entity',
+        entity: 'fiis_processos',
+        ticker_sources: ['context'],
+        params: { agg: 'list', order_by: 'cause_amt', order: 'desc', limit: 1 },
+      });
+      // ("qual o maior?" with no column named: the column the list was ordered by)
+      const weights = { ...count.params, ticker: null, tickers: [], agg: 'list' as const, order_by: 'market_value', order: 'desc' as const };
+      expect(planner.planDeterministic('qual o maior?', { previousEntity: 'client_fiis_positions', previousParams: weights }).params).toMatchObject({
+        order_by: 'market_value',
+        limit: 1,
+      });
+      // (a word no column of the list has is another question)
+      expect(planner.planDeterministic('qual o de maior dy', { previousEntity: count.entity, previousParams: count.params }).params.order_by).not.toBe('cause_amt');
+    });
+
+    it('"em q mês" and "qntos meses" read through the chat spellings', () => {
+      expect(plan('em q mes o ifix mais caiu em 2024').question).toMatchObject({ agg: 'min', group_by: 'month' });
+      expect(plan('qntos meses o ifix fechou no vermelho em 2021').question).toMatchObject({ agg: 'falls', group_by: 'month' });
+      expect(plan('quais fundos tenho').entity).toBe('client_fiis_positions');
+    });
+
+    it('after a return measured over a period, "e o IFIX no mesmo período?" is the index over those dates', () => {
+      const period = { kind: 'range' as const, from: '2023-01-01', to: '2023-12-31', grain: 'year' as const };
+      const measured = { condition: null, subjects: [], measure: null, agg: 'variation' as const, also: [], period, group_by: null, compare: null };
+      const ifix = planner.planDeterministic('e o ifix no mesmo periodo?', { previousQuestion: measured });
+      expect(ifix.question).toMatchObject({ subjects: [{ id: 'IFIX' }], agg: 'variation', period });
+      expect(planner.planDeterministic('e o cdi?', { previousQuestion: measured }).question).toMatchObject({ subjects: [{ id: 'CDI' }], period });
     });
   });
 });

@@ -19,6 +19,7 @@ import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './ques
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
 import { CompoundSplitter, type TopicWords } from './question/compound';
 import { questionAfterContext } from './question/context-before';
+import { NamedOrdering, namedOrderings, pickFromList } from './question/entity-pick';
 
 export interface PlannerOptions {
   policies: PlanningPolicies;
@@ -83,9 +84,12 @@ export class Planner {
   private readonly router: EntityRouter;
   /** The catalog's words for the client's portfolio, longest first ("dos meus" after "dos meus fiis"). */
   private readonly portfolioWords: string[];
+  /** The words of each entity's ordering columns ("o de maior valor" picks a row of its list by one). */
+  private readonly orderings: Record<string, NamedOrdering[]>;
 
   constructor(private readonly opts: PlannerOptions) {
     this.ontology = opts.policies.ontology;
+    this.orderings = namedOrderings(opts.policies.orderings ?? {});
     this.portfolioWords = Object.values(opts.policies.measures.subjects.portfolio ?? {})
       .flat()
       .sort((a, b) => b.length - a.length);
@@ -212,7 +216,7 @@ export class Planner {
   planDeterministic(asked: string, opts: PlanOptions = {}): PlanResponse {
     const whole = this.wholeList(asked, opts);
     if (whole) return whole;
-    const narrowed = this.narrowing(asked, opts) ?? this.reRanking(asked, opts);
+    const narrowed = this.entityPick(asked, opts) ?? this.narrowing(asked, opts) ?? this.reRanking(asked, opts);
     if (narrowed) return narrowed;
     // "qual o p/vp do primeiro?" after a ranking: the fund at that place of the previous answer.
     const inOrder = fundsInOrder(opts);
@@ -259,6 +263,11 @@ export class Planner {
       return this.special(q, 'concept', 'concept', {}, `conceptual question (knowledge base): matched ${concept}${suffix}`);
     }
     const byWords = detectTool(q, this.ontology);
+    // (a tool asked in general, with nothing to run on, is its concept: the rule, from the knowledge base)
+    // ("quanto de IR pago se vender minhas cotas?" is the client's own sale: the tool asks which fund)
+    if (byWords?.conceptInGeneral && !q.tickers.tickers.length && !opts.previousTickers?.length && !/\d/.test(q.normalized) && !this.saysOwn(q)) {
+      return this.special(q, 'concept', 'concept', {}, `conceptual question (knowledge base): ${byWords.name} asked in general (${byWords.matched})${suffix}`);
+    }
     // By its arguments only when no rule named a tool, or to confirm a calculator rule (see `certain`).
     const byArgs =
       this.opts.policies.tools && (!byWords || byWords.name === 'calcular_financas')
@@ -335,6 +344,38 @@ export class Planner {
    * "e por sortino?" after a ranking: the same ranking (its size, segment and type) by another of its
    * columns. Null when the previous answer was no ranking, or the words name no other rank column.
    */
+  /**
+   * "qual o de maior valor?", "qual o maior?" right after an entity's list (the processes of a fund, the client's
+   * positions): the row of that list with the extreme of the column named (else of the one it was ordered by),
+   * the same query otherwise. The rankings re-rank instead (`reRanking`).
+   */
+  private entityPick(asked: string, opts: PlanOptions): PlanResponse | null {
+    const entity = opts.previousEntity;
+    const prev = opts.previousParams;
+    if (!entity || !prev || !['list', 'count', 'sum'].includes(prev.agg ?? '') || entity === this.opts.policies.params.spec.ranking.entity) return null;
+    const found = this.recognizeTickers(asked);
+    if (found.tickers.length) return null;
+    const pick = pickFromList(asked, this.orderings[entity] ?? [], prev.order_by);
+    if (!pick) return null;
+    const q = analyseQuestion(asked, found, this.ontology.vocabulary);
+    // (of the funds that list was about, as one row: a count's list too)
+    const funds = prev.tickers.length ? prev.tickers : prev.ticker ? [prev.ticker] : (opts.previousTickers ?? []);
+    const params = {
+      ...prev,
+      ticker: funds.length === 1 ? funds[0] : null,
+      tickers: funds,
+      agg: 'list' as const,
+      order_by: pick.column,
+      order: pick.order,
+      limit: 1,
+      limit_asked: 1,
+    };
+    const reason = `the row of the previous list with the ${pick.order === 'desc' ? 'greatest' : 'least'} ${pick.column}`;
+    // (one fund is the conversation's reference, inherited under the contract's rules; several are the list's scope)
+    const sources: Array<'context'> = funds.length === 1 ? ['context'] : [];
+    return { ...planResponse(q, 'entity', entity, entity, { params, ticker_sources: sources, ticker_required: false, notes: [] }, this.decided(q, reason)), elliptic: true };
+  }
+
   private reRanking(asked: string, opts: PlanOptions): PlanResponse | null {
     const entity = this.opts.policies.params.spec.ranking.entity;
     const prev = opts.previousParams;

@@ -34,6 +34,19 @@ describe('TurnReader', () => {
     expect((await reader.read('fiis com dy acima de 10 e pvp abaixo de 1', null)).parts).toBeUndefined();
   });
 
+  it('reads an edit right after a compound question as an edit of each thing it asked', async () => {
+    const asked = await reader.read('qual o dy e o p/vp do hglg11?', null);
+    const [first, second] = [asked, ...(asked.parts ?? [])].map((p) => p.question!);
+    const after = state({ last_entity: asked.entity, last_tickers: ['HGLG11'], last_question: first, last_also_questions: [second] });
+    const edited = await reader.read('e do knri11?', after);
+    expect([edited, ...(edited.parts ?? [])].map((p) => [p.question?.measure, p.question?.subjects])).toEqual([
+      ['dy', [{ kind: 'fund', id: 'KNRI11' }]],
+      ['pvp', [{ kind: 'fund', id: 'KNRI11' }]],
+    ]);
+    // (without the other parts remembered, the edit is of the one question)
+    expect((await reader.read('e do knri11?', state({ ...after, last_also_questions: [] }))).parts).toBeUndefined();
+  });
+
   it('reads a message that tells its context first by its question, asked of the funds the context names', async () => {
     const told = await reader.read(
       'tava olhando o grafico do knri11 e parece q ele subiu bastante no comeco de 2024 e depois devolveu tudo... qual foi a maior cotacao dele em 2024?',

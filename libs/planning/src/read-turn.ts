@@ -27,6 +27,9 @@ function followUpOptions(state: ConversationState): PlanOptions {
   };
 }
 
+/** A reading that edited the previous question ("e do HGLG11?", "e em 2023?"), answered from data. */
+const editsPrevious = (p: PlanResponse) => answerable(p) && !!p.follow_up?.applied && (p.follow_up.inherited.length ?? 0) > 0;
+
 /**
  * A question with nothing of Cota's vocabulary, no fund, no number and nothing it continues is about
  * another topic altogether ("vai chover amanhã?"): said plainly, with what Cota covers.
@@ -86,7 +89,22 @@ export class TurnReader {
       const focused = await this.compound(core, await this.readOne(core, state), state);
       if (answerable(focused)) return { ...focused, planner: { ...focused.planner, reason: `${focused.planner.reason}; the question after its context: "${core}"` } };
     }
-    return this.compound(question, whole, state);
+    return this.editOfEachPart(question, await this.compound(question, whole, state), state);
+  }
+
+  /**
+   * "e do HGLG11?" right after a compound question ("o VP por cota e o patrimônio do HGRU11"): the edit applies
+   * to each thing it asked, each read against its own question, and is answered as the parts of one question.
+   */
+  private async editOfEachPart(question: string, reading: PlanResponse, state: ConversationState | null): Promise<PlanResponse> {
+    const also = state?.last_also_questions ?? [];
+    if (!state || also.length === 0 || reading.parts?.length || !editsPrevious(reading)) return reading;
+    const edits = await Promise.all(
+      also.map(async (previousQuestion) => this.withFunds(await this.planner.plan(question, { ...followUpOptions(state), previousQuestion }), state)),
+    );
+    if (!edits.every(editsPrevious)) return reading;
+    const reason = `${reading.planner.reason}; the edit applies to each of the ${also.length + 1} things the previous question asked`;
+    return { ...reading, parts: edits.map((e) => ({ ...e, asked: question })), planner: { ...reading.planner, reason } };
   }
 
   /** A compound question ("o CNPJ e o P/VP do X") as its parts, each read as if asked alone; else the whole reading. */

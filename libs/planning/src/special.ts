@@ -72,11 +72,11 @@ export function detectSmalltalk(q: AnalysedQuestion, o: Ontology): { kind: Small
 }
 
 /** The first tool whose rule matches, with the phrases that matched. */
-export function detectTool(q: AnalysedQuestion, o: Ontology): { name: string; matched: string } | null {
+export function detectTool(q: AnalysedQuestion, o: Ontology): { name: string; matched: string; conceptInGeneral: boolean } | null {
   for (const tool of o.tools) {
     for (const rule of tool.rules) {
       const hit = o.matchesRule(q, rule);
-      if (hit) return { name: tool.name, matched: hit };
+      if (hit) return { name: tool.name, matched: hit, conceptInGeneral: rule.conceptInGeneral };
     }
   }
   return null;

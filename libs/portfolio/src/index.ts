@@ -4,3 +4,4 @@ export * from './income';
 export * from './tax';
 export * from './yearly-report';
 export * from './period-return';
+export * from './adjusted-units';

@@ -1,4 +1,4 @@
-import { Close, IncomeReceived, LedgerEntry, MissingCloseError, modifiedDietz } from './index';
+import { Close, IncomeReceived, inAdjustedUnits, LedgerEntry, MissingCloseError, modifiedDietz, replay, valueAt } from './index';
 
 // Every expected value below was computed by hand (the arithmetic is written next to it).
 const LEDGER: LedgerEntry[] = [
@@ -79,5 +79,42 @@ describe('modifiedDietz (money-weighted return of a period)', () => {
     expect(() =>
       modifiedDietz(LEDGER, [], { start: '2023-12-31', end: '2024-04-30' }, { initial: INITIAL, final: closes({ HGLG11: { date: '2024-04-30', price: 158 } }) }),
     ).toThrow(MissingCloseError);
+  });
+});
+
+describe('inAdjustedUnits (lots grown from their cost with income reinvested)', () => {
+  const buy = (date: string, ticker: string, quantity: number, price: number): LedgerEntry => ({ kind: 'buy', date, ticker, quantity, price, amount: quantity * price });
+  const sell = (date: string, ticker: string, quantity: number, price: number): LedgerEntry => ({ kind: 'sell', date, ticker, quantity, price, amount: quantity * price });
+  // An adjusted series at half the traded level in February and at 80% of it in June (income paid in between).
+  const adjusted: Record<string, number> = { '2022-02-25': 50, '2022-06-30': 80, '2022-12-29': 90 };
+  const at = (_t: string, d: string) => adjusted[d];
+
+  it('holds each buy as what it cost over that day adjusted close, so each lot grows from its cost', () => {
+    const units = inAdjustedUnits([buy('2022-02-25', 'AAAA11', 10, 100), buy('2022-06-30', 'AAAA11', 10, 100)], at)!;
+    expect(units.map((e) => [Number(e.quantity), Number(e.price)])).toEqual([
+      [20, 50],
+      [12.5, 80],
+    ]);
+    // valued at the December adjusted close: 20 × 90 + 12,5 × 90 = 2.925 (each lot's cost × its own growth)
+    const value = valueAt(units, '2022-12-29', () => ({ date: '2022-12-29', price: 90 })).value;
+    expect(value.toNumber()).toBeCloseTo(1000 * (90 / 50) + 1000 * (90 / 80), 8);
+  });
+
+  it('takes out the share of the units that the shares sold are of the shares held, every unit on a full sale', () => {
+    const units = inAdjustedUnits([buy('2022-02-25', 'AAAA11', 10, 100), sell('2022-06-30', 'AAAA11', 4, 120), sell('2022-12-29', 'AAAA11', 6, 130)], at)!;
+    expect(units.map((e) => Number(e.quantity))).toEqual([20, 8, 12]);
+    expect(replay(units).positions.get('AAAA11')!.quantity.isZero()).toBe(true);
+  });
+
+  it('leaves splits and income out and says when a trade day has no adjusted close', () => {
+    const split: LedgerEntry = { kind: 'split', date: '2022-03-01', ticker: 'AAAA11', quantity: 10, price: 0, amount: 0 };
+    const income: LedgerEntry = { kind: 'income', date: '2022-03-15', ticker: 'AAAA11', quantity: 20, price: 1, amount: 20 };
+    const units = inAdjustedUnits([buy('2022-02-25', 'AAAA11', 10, 100), split, income, sell('2022-06-30', 'AAAA11', 20, 60)], at)!;
+    // (after the split 20 shares are held: selling all 20 takes all 20 units)
+    expect(units.map((e) => [e.kind, Number(e.quantity)])).toEqual([
+      ['buy', 20],
+      ['sell', 20],
+    ]);
+    expect(inAdjustedUnits([buy('2022-01-31', 'AAAA11', 10, 100)], at)).toBeNull();
   });
 });

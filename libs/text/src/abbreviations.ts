@@ -16,6 +16,7 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   qtas: 'quantas',
   qnt: 'quanto',
   qnts: 'quantos',
+  qntos: 'quantos',
   qntas: 'quantas',
   qtd: 'quantidade',
   qtde: 'quantidade',

@@ -58,12 +58,15 @@ export function normalize(text: string): string {
     .replace(/[^a-z0-9\u0000\s]/g, ' ')
     .replace(/\u0000/g, '.');
   const out: string[] = [];
-  for (const word of s.split(/\s+/)) {
-    if (!word) continue;
-    out.push(ABBREVIATIONS[word] ?? word);
-  }
+  const words = s.split(/\s+/).filter(Boolean);
+  words.forEach((word, i) => {
+    // "q" alone is ambiguous; before a unit of time it is "que" ("em q mes", "q dia foi")
+    out.push(word === 'q' && TIME_UNITS.has(words[i + 1] ?? '') ? 'que' : (ABBREVIATIONS[word] ?? word));
+  });
   return out.join(' ');
 }
+
+const TIME_UNITS: ReadonlySet<string> = new Set(['dia', 'dias', 'mes', 'meses', 'ano', 'anos', 'data', 'datas', 'semana', 'trimestre', 'semestre', 'hora', 'horas']);
 
 /** Normalised tokens of a text (see `normalize`). */
 export function tokenize(text: string): string[] {

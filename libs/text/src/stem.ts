@@ -29,6 +29,8 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   seis: 'seis',
   pais: 'pais',
   lucros: 'lucro',
+  // "come-cotas" (the verb) is not the preposition "com"
+  come: 'come',
   mais: 'mais',
   menos: 'menos',
   depois: 'depois',

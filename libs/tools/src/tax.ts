@@ -21,14 +21,25 @@ export function darfDueDate(isoDate: string): string {
  * `simular_ir_venda`: the capital gain of selling the client's own shares at their average price,
  * 20% of a gain, and the DARF due date; a loss is said to offset future FII gains.
  */
-export async function simulateSaleTax(wh: WarehouseQuery, args: { ticker?: unknown; quantidade?: unknown; preco_venda?: unknown }, ctx: FundToolContext & { today: string }) {
+export async function simulateSaleTax(
+  wh: WarehouseQuery,
+  args: { ticker?: unknown; quantidade?: unknown; preco_venda?: unknown },
+  ctx: FundToolContext & { today: string },
+  /** The tax of the sales of this fund already made, for a fund no longer held (null when it was never sold). */
+  soldAlready: (ticker: string) => Promise<{ text: string } | null> = async () => null,
+) {
   const ticker = typeof args.ticker === 'string' ? args.ticker.toUpperCase() : '';
   if (!ticker) throw new CotaError('BAD_REQUEST', 'De qual fundo seria a venda? (ex.: HGLG11)');
   const positions = await wh.query('client_fiis_positions', { ticker, tickers: [ticker], limit: 5 }, ctx);
   const pos = positions.rows.find((r) => r.ticker === ticker);
   const held = num(pos?.quantity);
   const avg = num(pos?.avg_price);
-  if (!pos || !held || held.lte(0) || !avg) throw new CotaError('NOT_FOUND', `Você não tem cotas do ${ticker} na carteira, então não há venda a simular.`);
+  if (!pos || !held || held.lte(0) || !avg) {
+    // (sold already: the sale that was made is what its tax is asked of)
+    const sold = await soldAlready(ticker);
+    if (sold) return { ticker, ...sold, text: `Você não tem mais cotas do ${ticker}; o imposto da venda que fez:\n\n${sold.text}` };
+    throw new CotaError('NOT_FOUND', `Você não tem cotas do ${ticker} na carteira, então não há venda a simular.`);
+  }
   const qty = typeof args.quantidade === 'number' ? new Dec(args.quantidade) : held;
   if (qty.lte(0) || !qty.isInteger()) throw new CotaError('BAD_REQUEST', 'A quantidade de cotas precisa ser um número inteiro positivo.');
   if (qty.gt(held)) throw new CotaError('BAD_REQUEST', `Você tem ${held.toFixed()} cotas do ${ticker}; não dá para simular a venda de ${qty.toFixed()}.`);

@@ -10,7 +10,7 @@ import { incomeCalendar, magicNumber } from './fund-income';
 import { simulateSaleTax } from './tax';
 import { todayInBrazil } from '@cota/periods';
 import { CategoryVocabulary, queryTransactions, registerTransaction, TransactionRepository } from './transactions';
-import { importStatement, MeasureReader, monthlySaleTax, portfolioReturn, registerTrade, yearlyTaxReport } from './ledger';
+import { importStatement, MeasureReader, monthlySaleTax, portfolioReturn, registerTrade, soldFundTax, yearlyTaxReport } from './ledger';
 import type { Queryable } from '@cota/ledger';
 import type { LedgerImports, LedgerTrades } from '@cota/ledger';
 import { changeAlert, createAlert, listAlerts, type AlertStore } from '@cota/alerts';
@@ -91,7 +91,12 @@ export class ToolExecutor {
       case 'calendario_proventos':
         return this.done(req, await incomeCalendar(this.deps.warehouse, req));
       case 'simular_ir_venda':
-        return this.done(req, await simulateSaleTax(this.deps.warehouse, req.args, { ...req, today: this.today() }));
+        return this.done(
+          req,
+          await simulateSaleTax(this.deps.warehouse, req.args, { ...req, today: this.today() }, (ticker) =>
+            this.deps.ledger ? soldFundTax(this.deps.ledger.db, ticker, req) : Promise.resolve(null),
+          ),
+        );
       case 'registrar_transacao':
         return this.done(req, await registerTransaction(this.deps.transactions, this.deps.vocabulary.categories, req.args, { ...req, today: this.today() }));
       case 'consultar_transacoes':

@@ -32,6 +32,8 @@ export const TurnOutcome = z.object({
     .max(1000)
     .default([]),
   winner: QuestionSubject.nullable().default(null),
+  /** A compound question's other parts, as answered, in the order asked (the first part is `question`). */
+  also_questions: z.array(StructuredQuestion).max(3).default([]),
 });
 export type TurnOutcome = z.infer<typeof TurnOutcome>;
 

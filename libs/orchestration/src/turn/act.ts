@@ -20,6 +20,8 @@ export interface Acted {
   results: Record<string, unknown>;
   params: QueryParams;
   question: StructuredQuestion | null;
+  /** A compound question's other parts, as answered (the first part is `question`). */
+  alsoQuestions?: StructuredQuestion[];
   data: QueryResult | null;
   measure: MeasureResult | null;
   rag: RagMeta | null;

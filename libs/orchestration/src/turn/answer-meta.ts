@@ -33,6 +33,7 @@ export function turnOutcome(acted: Acted): TurnOutcome {
       .slice(0, 1000),
     values: (acted.measure?.values ?? []).slice(0, 1000).map((v) => ({ subject: v.subject, value: v.value, date: v.date?.slice(0, 10) ?? null })),
     winner: acted.measure?.winner ?? null,
+    also_questions: (acted.alsoQuestions ?? []).slice(0, 3),
   };
 }
 

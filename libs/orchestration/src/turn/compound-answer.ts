@@ -43,5 +43,7 @@ export function joinResults(acted: Acted[]): Acted {
   }
   const answered = acted.find((a) => a.status === 'ok');
   const status = answered ? 'ok' : acted[0].status;
-  return { ...acted[0], status, problem: answered ? null : acted[0].problem, results };
+  // (the other parts' questions, answered, so that "e do HGLG11?" can edit each of them)
+  const alsoQuestions = acted.slice(1).flatMap((a) => (a.status === 'ok' && a.question ? [a.question] : []));
+  return { ...acted[0], status, problem: answered ? null : acted[0].problem, results, alsoQuestions };
 }

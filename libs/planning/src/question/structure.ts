@@ -1,7 +1,10 @@
 import { MAX_QUESTION_SUBJECTS, type MeasureAgg, type PeriodSpec, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
 import { clientMeasureOf, defaultMeasureFor, MeasureCatalog, MeasureDef, sameFacts } from '@cota/catalog';
 import { isOneDay, isSpan, parsePeriod, type ParsedPeriod, PeriodShift } from '@cota/periods';
-import { normalize } from '@cota/text';
+import { fold, normalize } from '@cota/text';
+
+/** "quantos %", "quanto por cento": a percentage asked. */
+const PERCENT_ASKED = /\bquant[oa]s?\s*(?:%|por\s*cento\b|porcento\b)/;
 import { readNumericConditions } from '../conditions';
 import { isMixedSeries } from './series';
 
@@ -147,6 +150,8 @@ interface MeasureScope {
   family: string | null;
   byConversation: boolean;
   periodless: boolean;
+  /** A past month or a day of it is named ("em outubro de 2025", "nesse mês"): what happened in it, not over a longer span. */
+  periodic: boolean;
 }
 
 /** Whether a question is about the client's own portfolio: by its own words, or by the conversation it continues. */
@@ -171,6 +176,9 @@ export class QuestionReader {
   /** The same vocabularies when no period is named, with the words that name a measure then ("preço médio do KNRI11"). */
   private readonly measureWordsNoPeriod: Array<{ measure: MeasureDef; phrase: Phrase }>;
   private readonly ownWordsNoPeriod: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  /** ... and when a past period is named, with the words that name a measure then ("pagou ... em outubro"). */
+  private readonly measureWordsOfPeriod: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  private readonly ownWordsOfPeriod: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** Words that say which date a measure's facts go by ("pela data com"). */
   private readonly datingWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   private readonly datingWordsByFacts = new Map<string, Array<{ measure: MeasureDef; phrase: Phrase }>>();
@@ -209,6 +217,9 @@ export class QuestionReader {
     const periodless = Object.values(catalog.measures).flatMap((measure) => measure.periodless_words.map((w) => ({ measure, phrase: compile(w) })));
     this.measureWordsNoPeriod = [...periodless, ...this.measureWords];
     this.ownWordsNoPeriod = [...periodless, ...this.ownWords];
+    const ofPeriod = Object.values(catalog.measures).flatMap((measure) => measure.period_words.map((w) => ({ measure, phrase: compile(w) })));
+    this.measureWordsOfPeriod = [...ofPeriod, ...this.measureWords];
+    this.ownWordsOfPeriod = [...this.clientWords, ...ofPeriod, ...this.measureWords];
     // (each fund measure's client counterpart, and the words of the measures quoted over a span by what they accumulate, once)
     for (const m of Object.values(catalog.measures)) {
       const own = clientMeasureOf(catalog, m);
@@ -270,6 +281,11 @@ export class QuestionReader {
     const { ordered, aggHits, groupHit, compareHit } = this.readAsked(text, fullText, periodWords, measureHit, subjects.length, each);
 
     const { aggWanted, extremeOrder, extremeGroup, datesAsked } = this.readWanted(aggHits, measureHit?.measure ?? null, period, text, fullText);
+    // "quantos %" asks a percentage, not a count ("o XPLG11 subiu ou caiu em 2021? quantos %")
+    if (PERCENT_ASKED.test(fold(question))) {
+      for (const counted of ['count', 'rises', 'falls', 'changes'] as const) aggWanted.delete(counted);
+      aggWanted.add('variation');
+    }
     const spanned = isSpan(period?.spec ?? null);
     const settled = this.settleSubjectsAndMeasure(subjects, measureHit?.measure ?? null, aggWanted, compareHit !== null, spanned);
     const { mixed } = settled;
@@ -302,12 +318,14 @@ export class QuestionReader {
     // "quanto recebi de cada fii": the client's own figure, fund by fund.
     const eachFund = isOwnOfPortfolio(measure, subjects) && !compare && each !== null;
     if (eachFund) signals.push('each fund held, one figure each');
+    // "qual tem o maior patrimônio entre esses": the extreme picks among the funds, each at its current value (not each one's own peak)
+    const picked = compare && !period && measure && measure.kind !== 'flow' && (endAgg === 'max' || endAgg === 'min') ? measure.default_agg : endAgg;
     return {
       question: {
         condition,
         subjects: subjects.slice(0, MAX_QUESTION_SUBJECTS),
         measure: measure?.name ?? null,
-        agg: endAgg,
+        agg: picked,
         also: also.length && also.some((a) => PAIRS[agg as string]?.includes(a)) ? also.filter((a) => PAIRS[agg as string]?.includes(a)) : [],
         period: periodSpec,
         group_by: extremeGroup ?? groupHit?.group ?? (MOVES.has(endAgg as MeasureAgg) ? this.movesBy(text) : null),
@@ -529,7 +547,17 @@ export class QuestionReader {
     const { own, family, byConversation: ownByConversation } = scope;
     const clientScope = own || ownByConversation || subjects.some((s) => s.kind === 'portfolio');
     // (the client's words first: where both name the same words, the client's own figure is meant)
-    const vocabulary = scope.periodless ? (clientScope ? this.ownWordsNoPeriod : this.measureWordsNoPeriod) : clientScope ? this.ownWords : this.measureWords;
+    const vocabulary = scope.periodless
+      ? clientScope
+        ? this.ownWordsNoPeriod
+        : this.measureWordsNoPeriod
+      : scope.periodic
+        ? clientScope
+          ? this.ownWordsOfPeriod
+          : this.measureWordsOfPeriod
+        : clientScope
+          ? this.ownWords
+          : this.measureWords;
     // (what a measure is weighted by, or left out of it, "sem dividendos", names no measure)
     const measureText = text
       .replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ')
@@ -819,7 +847,26 @@ function measureScope(own: OwnScope, subjects: readonly QuestionSubject[], perio
     // (no period and no market subject: "preço médio do KNRI11" is what the client paid)
     // ("hoje", "agora" name no past period either: "quanto vale minha carteira hoje" is the positions at the last close)
     periodless: (!period || period.spec.kind === 'latest') && subjects.every((s) => s.kind === 'fund' || s.kind === 'portfolio'),
+    periodic: !!period && (withinOneMonth(period.spec) || period.shift?.unit === 'month' || period.shift?.unit === 'day'),
   };
+}
+
+/** A period no longer than one calendar month ("em outubro de 2025", "em abril", "mês passado", "13/06/2025"). */
+function withinOneMonth(spec: PeriodSpec): boolean {
+  switch (spec.kind) {
+    case 'range':
+      return spec.from.slice(0, 7) === spec.to.slice(0, 7);
+    case 'months_of_year':
+      return spec.from_month === spec.to_month;
+    case 'relative_year':
+      return spec.month !== undefined;
+    case 'relative_month':
+    case 'day_of_month':
+    case 'previous_session':
+      return true;
+    default:
+      return false;
+  }
 }
 
 /**

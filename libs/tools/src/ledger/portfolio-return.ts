@@ -2,7 +2,7 @@ import type { MeasureResult, StructuredQuestion } from '@cota/contracts';
 import { CotaError } from '@cota/contracts';
 import { Dec } from '@cota/finance';
 import { Queryable, readLedger } from '@cota/ledger';
-import { LedgerEntry, modifiedDietz, PeriodReturn, replay } from '@cota/portfolio';
+import { inAdjustedUnits, LedgerEntry, modifiedDietz, PeriodReturn, replay } from '@cota/portfolio';
 import { addDays, addMonths } from '@cota/periods';
 import { formatDate, formatMoney, formatPercent } from '@cota/text';
 
@@ -118,7 +118,8 @@ async function onBasis(
   const askedStart = asked.months ? addMonths(end, -asked.months) : asked.from ? addDays(asked.from, -1) : addDays(ctx.firstEntry, -1);
   const start = askedStart < addDays(ctx.firstEntry, -1) ? addDays(ctx.firstEntry, -1) : askedStart;
   if (start >= end) return { missing: [], start, end };
-  const tradeDates = [...new Set(ledger.filter((e) => (e.kind === 'buy' || e.kind === 'sell') && e.date > start && e.date <= end).map((e) => e.date))];
+  // (on adjusted closes every trade up to the end is converted into units of the adjusted series, so its close is read too)
+  const tradeDates = [...new Set(ledger.filter((e) => (e.kind === 'buy' || e.kind === 'sell') && (basis === 'adjusted' || e.date > start) && e.date <= end).map((e) => e.date))];
   const [initial, final, atTrades] = await Promise.all([
     market.valuesOnOrBefore(PRICE, tickers, start, basis),
     market.valuesOnOrBefore(PRICE, tickers, end, basis),
@@ -129,11 +130,16 @@ async function onBasis(
   for (const e of ledger) if (byTrade.has(e.date) && (e.kind === 'buy' || e.kind === 'sell')) missing.push(...stale(byTrade.get(e.date)!, [e.ticker], e.date));
   if (missing.length) return { missing: [...new Set(missing)].sort(), start, end };
   const closeOf = (m: Closes) => (t: string) => (m.get(t) ? { date: m.get(t)!.date, price: m.get(t)!.value } : undefined);
-  // On adjusted closes the distributions are inside the prices: trades are taken at the day's adjusted close and income is no flow.
+  // On adjusted closes the distributions are inside the prices: each lot is held in units of the adjusted series
+  // (what it cost over that day's adjusted close), so it grows from its cost with its income reinvested, and income is no flow.
   const entries =
     basis === 'traded'
       ? ledger
-      : ledger.map((e) => (byTrade.has(e.date) && (e.kind === 'buy' || e.kind === 'sell') ? { ...e, price: byTrade.get(e.date)!.get(e.ticker)!.value, fees: 0 } : e));
+      : inAdjustedUnits(
+          ledger.filter((e) => e.date <= end),
+          (ticker, date) => byTrade.get(date)?.get(ticker)?.value,
+        );
+  if (!entries) return { missing: [...new Set(ledger.filter((e) => e.date <= end).map((e) => e.ticker))].sort(), start, end };
   const income = basis === 'traded' ? (await market.clientFlows(RECEIVED, ctx.clientId, start, end)).map((i) => ({ ticker: i.id, date: i.date, amount: i.value })) : [];
   const usable = basis === 'traded' ? entries : entries.filter((e) => e.kind !== 'amortization' || e.date <= start || e.date > end);
   return { result: modifiedDietz(usable, income, { start, end }, { initial: closeOf(initial), final: closeOf(final) }) };

@@ -19,6 +19,19 @@ async function ledgerOf(db: Queryable, clientId: string) {
 }
 
 /**
+ * The tax of the sales of one fund the client already made ("quanto de IR eu devia pela venda do XPIN11?" after
+ * selling them all): the months of those sales as `apurar_ir_vendas` tells them, or null when there was none.
+ */
+export async function soldFundTax(db: Queryable, ticker: string, ctx: { client_id: string }) {
+  const months = replay(await readLedger(db, ctx.client_id))
+    .sales.filter((s) => s.ticker === ticker)
+    .map((s) => s.date.slice(0, 7))
+    .sort();
+  if (!months.length) return null;
+  return monthlySaleTax(db, { data_inicio: `${months[0]}-01`, data_fim: `${months[months.length - 1]}-01` }, ctx);
+}
+
+/**
  * `apurar_ir_vendas`: the monthly result of the client's FII sales from the ledger (each sale at the
  * average price of its moment), losses carried forward against later FII gains, 20% of the rest,
  * the DARF (code 6015) and its due date. A period narrows the months shown; the carried loss still
