@@ -45,4 +45,6 @@ export interface FinanceToolArgs {
   confianca?: string;
   /** Percent per period (Sharpe), default 0. */
   taxa_livre_risco?: string;
+  /** The monthly income a capital should pay at a yield (capital_para_renda). */
+  renda_mensal?: string;
 }

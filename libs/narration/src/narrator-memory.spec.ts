@@ -34,6 +34,16 @@ describe('out of scope answers', () => {
     const ofFund = narrateRequest({ question: '...', kind: 'smalltalk', smalltalk: 'out_of_scope', entity: null, out_of_scope: { reason: 'measure', term: 'EBITDA' } });
     ofFund.params = { ...ofFund.params!, tickers: ['HGLG11'] };
     expect(det.narrate(ofFund).answer).toMatch(/^Não tenho EBITDA do HGLG11: fundos imobiliários não divulgam/);
-    expect(ask({ reason: 'topic', term: null })).toMatch(/^Isso foge do que eu cubro: a Cota responde sobre fundos imobiliários/);
+    // (a verdict asked of what is not covered says that Cota gives none either)
+    const verdict = narrateRequest({
+      question: '...',
+      kind: 'smalltalk',
+      smalltalk: 'out_of_scope',
+      entity: null,
+      out_of_scope: { reason: 'asset', term: 'criptomoedas (bitcoin)' },
+    });
+    expect(det.narrate({ ...verdict, advice: true }).answer).toMatch(/\n\nE mesmo para o que cubro a Cota não recomenda comprar nem vender/);
+    expect(det.narrate(verdict).answer).not.toMatch(/recomenda/);
+    expect(ask({ reason: 'topic', term: null })).toMatch(/^Não tenho dados sobre isso: a Cota responde sobre fundos imobiliários/);
   });
 });

@@ -74,7 +74,15 @@ export const NarratorPolicySchema = z
         limit_beyond_data: Text,
         smalltalk: z.object({ greeting: Text, thanks: Text, capabilities: Text, goodbye: Text, identity: Text, advice: Text }).strict(),
         /** What Cota does not cover, said plainly (`{termo}`: the asset or measure named). */
-        out_of_scope: z.object({ asset: Text, measure: Text, topic: Text }).strict(),
+        out_of_scope: z
+          .object({
+            asset: Text,
+            measure: Text,
+            topic: Text,
+            /** Said after it when a verdict was asked too ("vale a pena comprar bitcoin?"). */
+            advice: Text,
+          })
+          .strict(),
         /** Closes an answer to a request for a recommendation. */
         advice_note: Text,
         problems: z

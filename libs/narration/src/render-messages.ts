@@ -30,7 +30,8 @@ export function smalltalkAnswer(kind: string | null, req: NarrateRequest, messag
     const outside = req.out_of_scope ?? { reason: 'topic' as const, term: null };
     // (a measure asked of a fund names the fund: "Não tenho EBITDA do HGLG11")
     const funds = req.params?.tickers.length ? fundsPhrase(req.params.tickers) : null;
-    return fillMessage(messages.out_of_scope[outside.reason], { termo: outside.term ?? '', fundos: funds });
+    const said = fillMessage(messages.out_of_scope[outside.reason], { termo: outside.term ?? '', fundos: funds });
+    return req.advice ? `${said}\n\n${messages.out_of_scope.advice}` : said;
   }
   const key = (kind ?? 'greeting') as keyof Messages['smalltalk'];
   const text = messages.smalltalk[key] ?? messages.smalltalk.greeting;

@@ -242,7 +242,8 @@ export class Planner {
     const outside = detectOutOfScope(q, this.ontology);
     if (outside) {
       const res = this.special(q, 'smalltalk', 'out_of_scope', { smalltalk: 'out_of_scope' }, `out of scope (${outside.reason}: ${outside.term})${suffix}`);
-      return { ...res, out_of_scope: outside };
+      // ("vale a pena comprar bitcoin agora?": not covered, and a verdict Cota would not give anyway)
+      return { ...res, out_of_scope: outside, advice: detectAdvice(q, this.ontology) !== null };
     }
     // Several steps: a comparison on several dimensions, a projection at a fund's yield, a screen
     // with several conditions, a fund against a benchmark rate.

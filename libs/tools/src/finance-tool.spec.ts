@@ -55,6 +55,15 @@ describe('calcular_financas', () => {
     expect(done.resultado.aporte_mensal).toBe('0.00');
   });
 
+  it('the capital that pays a monthly income at a dividend yield (a yearly DY is twelve months of income)', () => {
+    expect(calculateFinance({ operacao: 'capital_para_renda', renda_mensal: '2000', taxa: '12', taxa_periodo: 'ano' }).resultado.capital).toBe('200000.00');
+    const monthly = calculateFinance({ operacao: 'capital_para_renda', renda_mensal: '1000', taxa: '0.8', taxa_periodo: 'mes' });
+    expect(monthly.resultado.capital).toBe('125000.00');
+    expect(monthly.text).toContain('você precisa ter R$ 125.000,00 investidos');
+    expect(() => calculateFinance({ operacao: 'capital_para_renda', renda_mensal: '1000', taxa: '0', taxa_periodo: 'mes' })).toThrow('maior que zero');
+    expect(() => calculateFinance({ operacao: 'capital_para_renda', taxa: '1', taxa_periodo: 'mes' })).toThrow('da renda mensal desejada');
+  });
+
   it('present value and rate conversion', () => {
     expect(
       calculateFinance({ operacao: 'valor_presente', valor_inicial: '1210', taxa: '10', taxa_periodo: 'ano', prazo_meses: 24, prazo_unidade: 'anos' }).resultado.valor_presente,

@@ -47,6 +47,7 @@ const EXAMPLES: Record<string, string> = {
   tir: '"qual a TIR dos fluxos -1000, 500 e 700?"',
   var: '"VaR de 95% dos retornos -2%, 1%, 0,5%, -3% e 2%"',
   sharpe: '"Sharpe com retorno de 14% ao ano, CDI de 10,5% e volatilidade de 6%"',
+  capital_para_renda: '"quanto preciso ter investido para receber R$ 2.000 por mês com DY de 12% ao ano?"',
 };
 
 /** What is missing, as "preciso ..." continues it. */
@@ -57,8 +58,9 @@ const NEEDED: Record<string, string> = {
   taxa: 'da taxa de juros',
   prazo_meses: 'do prazo',
   fluxos: 'dos fluxos de caixa (ex.: -1000, 500, 700)',
+  renda_mensal: 'da renda mensal desejada',
 };
-const LABELS: Record<string, string> = { valor_inicial: 'O valor inicial', aporte_mensal: 'O aporte mensal', meta: 'O valor da meta' };
+const LABELS: Record<string, string> = { valor_inicial: 'O valor inicial', aporte_mensal: 'O aporte mensal', meta: 'O valor da meta', renda_mensal: 'A renda mensal' };
 
 function need(args: FinanceToolArgs, op: string, fields: Array<keyof FinanceToolArgs>): void {
   const missing = fields.filter((f) => args[f] === undefined || args[f] === null || args[f] === '');
@@ -117,7 +119,7 @@ const rateAsText = (args: FinanceToolArgs) => `${formatRate(args.taxa!)} ${args.
 
 function inputs(args: FinanceToolArgs): Record<string, string | number> {
   const out: Record<string, string | number> = {};
-  for (const k of ['valor_inicial', 'aporte_mensal', 'meta', 'taxa', 'taxa_periodo', 'prazo_meses'] as const) {
+  for (const k of ['valor_inicial', 'aporte_mensal', 'meta', 'renda_mensal', 'taxa', 'taxa_periodo', 'prazo_meses'] as const) {
     if (args[k] !== undefined && args[k] !== null) out[k] = args[k] as string | number;
   }
   return out;
@@ -443,7 +445,37 @@ function sharpe(args: FinanceToolArgs): FinanceResult {
   };
 }
 
+/**
+ * The capital that pays a monthly income at a dividend yield: C = R ÷ y, with y the monthly yield; a yearly
+ * yield is twelve months' income over the price (how a FII's DY is quoted), so it is divided by 12.
+ */
+function incomeCapital(args: FinanceToolArgs): FinanceResult {
+  need(args, 'capital_para_renda', ['renda_mensal', 'taxa']);
+  const income = amount('renda_mensal', args.renda_mensal, false);
+  const rate = dec(args.taxa!);
+  if (!rate.gt(0)) throw new CotaError('BAD_REQUEST', 'O dividend yield precisa ser maior que zero.');
+  const yearly = args.taxa_periodo === 'ano';
+  const monthly = yearly ? rate.div(12) : rate;
+  const capital = income.div(monthly);
+  const text = [
+    `**Para receber ${formatMoney(income)} por mês com dividend yield de ${rateAsText(args)}, você precisa ter ${formatMoney(capital)} investidos.**`,
+    `Conta: ${formatMoney(income)} ÷ ${formatRate(monthly, 6)} ao mês${yearly ? ` (o DY anual dividido por 12: a renda de um ano sobre o preço)` : ''} = ${formatMoney(capital)}.`,
+    'O rendimento de um FII muda todo mês e não é garantido: é uma conta com o DY informado, não uma promessa de renda. Rendimentos de FII são isentos de IR para pessoa física nas condições da lei.',
+  ].join('\n\n');
+  return {
+    title: 'Capital para uma renda mensal',
+    operacao: 'capital_para_renda',
+    entradas: inputs(args),
+    resultado: { capital: cents(capital), dy_mensal: exact(monthly) },
+    valores_exatos: { capital: exact(capital) },
+    formula: 'C = R ÷ y (y: DY mensal; DY anual ÷ 12)',
+    premissas: ['DY constante; sem impostos nem custos.'],
+    text,
+  };
+}
+
 const OPERATIONS: Record<string, (a: FinanceToolArgs) => FinanceResult> = {
+  capital_para_renda: incomeCapital,
   vpl: npv,
   tir: irr,
   var: valueAtRisk,
@@ -461,7 +493,7 @@ export function calculateFinance(args: FinanceToolArgs): FinanceResult {
   if (!op)
     throw new CotaError(
       'BAD_REQUEST',
-      `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL, TIR, VaR e índice de Sharpe.`,
+      `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL, TIR, VaR, índice de Sharpe e o capital para uma renda mensal.`,
     );
   // Rates arrive in percent ("0.8" is 0,8%), as people say them; the formulas use fractions.
   if (args.taxa === undefined || args.taxa === null || args.taxa === '') return op(args);

@@ -13,7 +13,8 @@ export function narrateRequest(input: AskInput, reading: PlanResponse, acted: Ac
     kind: reading.kind,
     intent: reading.intent,
     entity: reading.entity,
-    params: answersData ? acted.params : null,
+    // (an unknown measure asked of a fund is said of that fund: "Não tenho EBITDA do HGLG11")
+    params: answersData || reading.out_of_scope?.reason === 'measure' ? acted.params : null,
     smalltalk: reading.smalltalk,
     out_of_scope: reading.out_of_scope,
     unknown_tickers: reading.unknown_tickers,

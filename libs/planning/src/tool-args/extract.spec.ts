@@ -65,6 +65,22 @@ describe('finance arguments', () => {
     });
   });
 
+  it('a monthly income wanted at a dividend yield asks for the capital that pays it', () => {
+    expect(extractFinanceArgs('quanto preciso ter investido pra receber 2 mil por mes com dy de 12% ao ano')).toMatchObject({
+      operacao: 'capital_para_renda',
+      renda_mensal: '2000',
+      taxa: '12',
+      taxa_periodo: 'ano',
+    });
+    expect(extractFinanceArgs('quanto preciso investir para ter renda de 1000 por mes com dy de 0,8% ao mes')).toMatchObject({
+      operacao: 'capital_para_renda',
+      renda_mensal: '1000',
+      taxa: '0.8',
+    });
+    // (a term named is a projection, not a yield)
+    expect(extractFinanceArgs('quanto rende 10 mil por mes a 1% ao mes por 2 anos').operacao).not.toBe('capital_para_renda');
+  });
+
   it('a goal without contribution asks for the required contribution', () => {
     expect(extractFinanceArgs('Quanto preciso investir por mês para ter R$ 1 milhão em 20 anos a 12% ao ano?')).toMatchObject({
       operacao: 'aporte_necessario',

@@ -3,7 +3,18 @@ import { BR_NUMBER, normalizeText, SCALE_WORD, unreadableNumbers } from '@cota/t
 import type { FinanceToolArgs } from '@cota/contracts';
 
 /** The calculations `calcular_financas` knows (values of its `operacao` argument). */
-export const FINANCE_OPERATIONS = ['juros_compostos', 'projecao_aportes', 'aporte_necessario', 'valor_presente', 'conversao_taxa', 'vpl', 'tir', 'var', 'sharpe'] as const;
+export const FINANCE_OPERATIONS = [
+  'juros_compostos',
+  'projecao_aportes',
+  'aporte_necessario',
+  'valor_presente',
+  'conversao_taxa',
+  'vpl',
+  'tir',
+  'var',
+  'sharpe',
+  'capital_para_renda',
+] as const;
 export type FinanceOperation = (typeof FINANCE_OPERATIONS)[number];
 
 /**
@@ -39,6 +50,9 @@ const decimalString = (d: { toFixed(): string }) => d.toFixed();
 const percentString = (fraction: { times(n: number): { toFixed(): string } }) => fraction.times(100).toFixed();
 
 const NPV = /\b(vpl|npv|valor presente liquido)\b/;
+/** "quanto preciso ter investido pra receber 2 mil por mês com DY de 12% ao ano": an income asked of a capital at a yield. */
+const INCOME_AT_YIELD =
+  /\b(?:receber|renda|ganhar|render|viver de|tirar)\b.*\b(?:dy|dividend yield|yield|rendimento de|rende)\b|\b(?:dy|dividend yield|yield)\b.*\b(?:receber|renda|ganhar|viver de|tirar)\b/;
 const IRR = /\b(tir|irr|taxa interna de retorno)\b/;
 const VAR = /\b(var|value at risk|valor em risco|perda maxima( esperada)?|quanto posso perder)\b/;
 const SHARPE = /\b(sharpe|indice de sharpe)\b/;
@@ -216,6 +230,15 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
     const monthly = text.search(/\b(mensal|mensais|ao mes|a\.?m\.?)\b/);
     const yearly = text.search(/\b(anual|anuais|ao ano|a\.?a\.?)\b/);
     if (monthly >= 0 || yearly >= 0) out.taxa_periodo = yearly < 0 || (monthly >= 0 && monthly < yearly) ? 'mes' : 'ano';
+    return out;
+  }
+  if (rate && !duration && INCOME_AT_YIELD.test(text) && hasMoney) {
+    // The one amount is the monthly income wanted; the rate is the yield it is paid at.
+    out.renda_mensal = out.aporte_mensal ?? out.meta ?? out.valor_inicial;
+    delete out.aporte_mensal;
+    delete out.meta;
+    delete out.valor_inicial;
+    out.operacao = 'capital_para_renda';
     return out;
   }
   chooseOperation(text, out, rate, duration, hasMoney);
