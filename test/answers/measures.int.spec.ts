@@ -142,6 +142,9 @@ describe('periods, bases and groupings the raw files decide', () => {
     ['o knri11 bateu o ifix em 2022?', ['+4,47%', '+2,22%', 'o maior rendimento no período é o do KNRI11', 'ajustados']],
     // Adjusted closes 30/12/2020 → 30/12/2021: HGRU11 91,3214 → 83,4906, KNRI11 121,2173 → 105,9606.
     ['knri11 x hgru11, qual se saiu melhor em 2021?', ['-8,57%', '-12,59%', 'HGRU11']],
+    // "esse ano" is the calendar's (2026), which no series reaches: said so, and answered with the latest year the data has
+    // (market16 ifix_daily.csv 30/12/2024 3.116,28 → 23/12/2025 3.755,15).
+    ['quanto o ifix subiu esse ano?', ['+20,50% em 2025', 'Os dados vão até 23/12/2025 e hoje é', 'a resposta acima é de 2025, o ano mais recente da base']],
   ])('%s', async (question, parts) => {
     const { text } = await answer(question);
     for (const p of parts) expect(text).toContain(p);
@@ -188,7 +191,7 @@ describe('periods, bases and groupings the raw files decide', () => {
     const price = await answer('a que preço?', sold.plan, 'cliente-demo-2');
     expect(price.text).toContain('O preço de venda do HGCR11 em 30/09/2022 foi R$ 104,71');
     const result = await answer('e deu lucro ou prejuízo?', price.plan, 'cliente-demo-2');
-    expect(result.text).toContain('O resultado das vendas do HGCR11 soma -R$ 126,40 (1 venda: 40 cotas a R$ 104,71)');
+    expect(result.text).toContain('O resultado das vendas do HGCR11 soma um prejuízo de R$ 126,40 (-R$ 126,40) (1 venda: 40 cotas a R$ 104,71)');
     // A total over the whole portfolio names the fund its one sale was of.
     const all = await answer('quanto lucrei com vendas de fii?', null, 'cliente-demo-3');
     expect(all.text).toContain('R$ 168,70 (1 venda: XPIN11, 70 cotas a R$ 86,70)');

@@ -86,14 +86,20 @@ describe('rentabilidade_carteira', () => {
     expect(r.text).toContain(`fechamento de ${v1.d.split('-').reverse().join('/')}`);
   }, 60_000);
 
-  it('values 2024 at the adjusted closes the base has, trades at the adjusted close of their day and no income flow, and says so', async () => {
+  it('values 2024 at the adjusted closes the base has, each lot grown from its cost with income reinvested, and says so', async () => {
     const r = await portfolioReturn(ds, measures, { data_inicio: '2024-01-01', data_fim: '2024-12-31' }, { client_id: CLIENT, today: TODAY });
-    const [a0, a1, buy, sale] = await Promise.all(['2023-12-31', '2024-12-31', '2024-03-28', '2024-09-30'].map((d) => closeOn(d, 'adj_close_price')));
-    // 366 days; buy of 20 on 28/03 (278 days to the end) and sale of 40 on 30/09 (92 days), each at that day's adjusted close.
-    const V0 = 120 * a0.p;
-    const V1 = 100 * a1.p;
-    const net = 20 * buy.p - 40 * sale.p;
-    const capital = V0 + (20 * buy.p * 278 - 40 * sale.p * 92) / 366;
+    const dates = ['2023-12-31', '2024-12-31', '2020-06-30', '2021-03-31', '2024-03-28', '2024-09-30'];
+    const [a0, a1, b20, b21, buy, sale] = await Promise.all(dates.map((d) => closeOn(d, 'adj_close_price')));
+    // Each lot in units of the adjusted series (its cost over that day's adjusted close); a sale takes its share of the units.
+    const before2024 = (100 * 160) / b20.p + (50 * 162) / b21.p;
+    const held = before2024 * (1 - 30 / 150);
+    const bought = (20 * 160) / buy.p;
+    const sold = (held + bought) * (40 / 140);
+    // 366 days; the buy of 20 on 28/03 (278 days to the end) brought R$ 3.200; the sale of 40 on 30/09 (92 days) took its units out.
+    const V0 = held * a0.p;
+    const V1 = (held + bought - sold) * a1.p;
+    const net = 20 * 160 - sold * sale.p;
+    const capital = V0 + (20 * 160 * 278 - sold * sale.p * 92) / 366;
     const expected = ((V1 - V0 - net) / capital) * 100;
     expect(r.precos).toBe('fechamento_ajustado');
     expect(Number(r.rentabilidade_pct)).toBeCloseTo(expected, 3);

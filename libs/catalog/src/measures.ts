@@ -177,7 +177,7 @@ export const MeasureDefSchema = z
      * dividendo em outubro de 2025?" is what was paid that month, by payment date; "dividendos de outubro" go by data-com).
      */
     period_words: z.array(z.string().min(1)).default([]),
-    /** A signed result said as what it is: "um lucro de R$ 168,70", "um prejuízo de R$ 126,40" (never a bare "-R$ 126,40"). */
+    /** A signed result said as what it is: "um lucro de R$ 168,70", "um prejuízo de R$ 126,40 (-R$ 126,40)" (never a bare negative amount). */
     outcome_words: z.object({ gain: z.string().min(1), loss: z.string().min(1) }).optional(),
     /** Words that name this measure only when the question is about the client's holdings ("preço médio do KNIP11 na minha carteira"). */
     client_words: z.array(z.string().min(1)).default([]),

@@ -215,9 +215,10 @@ describe('the calendar, honestly', () => {
     );
     expect(calendarNote(result({ today: '2025-12-24', values: [v] }), { kind: 'previous_session' })).toBeNull();
     expect(calendarNote(result({ today: '2026-11-27', values: [v] }), { kind: 'relative_month', offset: 0 })).toContain('não há dados deste mês');
-    // "O P/VP este ano" answered by the snapshot of 2025 says 2026 has no data; a year with no value at all says so itself.
+    // "O P/VP este ano" answered by the snapshot of 2025, or "quanto o IFIX subiu este ano" by 2025 (the latest year the data has),
+    // says 2026 has no data; a year with no value at all says so itself.
     expect(calendarNote(result({ today: '2026-11-27', values: [v] }), { kind: 'relative_year', offset: 0, to_date: true })).toBe(
-      'Os dados vão até 23/12/2025 e hoje é 27/11/2026: não há dados deste ano; o valor acima é o mais recente da base.',
+      'Os dados vão até 23/12/2025 e hoje é 27/11/2026: não há dados deste ano; a resposta acima é de 2025, o ano mais recente da base.',
     );
     expect(calendarNote(result({ today: '2026-11-27', values: [{ ...v, value: null }] }), { kind: 'relative_year', offset: 0, to_date: true })).toBeNull();
   });
@@ -428,6 +429,22 @@ describe('the best or worst month, trades listed, the source figure beside', () 
     const last = { ...trades, agg: 'last' as const, values: [{ ...trades.values[0], value: 4188.4, date: '2022-09-30' }] };
     expect(renderMeasure(last, { ...question, subjects: [{ kind: 'portfolio', id: 'PORTFOLIO' }], measure: 'trades', agg: 'last', period: null })).toContain(
       'A operação mais recente da sua carteira foi em 30/09/2022: venda de 40 cotas de HGCR11 a R$ 104,71 (R$ 4.188,40).',
+    );
+    // The first: every trade of that day, each with its fund.
+    const firstDay = {
+      ...trades,
+      agg: 'first' as const,
+      values: [
+        {
+          ...trades.values[0],
+          value: 18383.1,
+          date: '2022-01-31',
+          rows: [trades.values[0].rows[0], { date: '2022-01-31', value: 10787, quantity: 100, price: 107.87, fund: 'HGCR11', side: 'buy' as const }, trades.values[0].rows[1]],
+        },
+      ],
+    };
+    expect(renderMeasure(firstDay, { ...question, subjects: [{ kind: 'portfolio', id: 'PORTFOLIO' }], measure: 'trades', agg: 'first', period: null })).toContain(
+      'As primeiras operações da sua carteira foram em 31/01/2022: compra de 150 cotas de KNIP11 a R$ 122,55 (R$ 18.383,10) e compra de 100 cotas de HGCR11 a R$ 107,87 (R$ 10.787,00).',
     );
   });
 

@@ -292,7 +292,9 @@ export function calendarNote(r: MeasureResult, spec: PeriodSpec | null): string 
         ? dataEnd.slice(0, 4) === r.today.slice(0, 4)
         : dataEnd.slice(0, 7) === r.today.slice(0, 7);
   if (reaches) return null;
-  return `Os dados vão até ${formatDate(dataEnd)} e hoje é ${formatDate(r.today)}: não há dados ${wanted}; o valor acima é o mais recente da base.`;
+  // (this year without data is answered with the latest year the data has)
+  const latest = spec.kind === 'relative_year' ? `a resposta acima é de ${dataEnd.slice(0, 4)}, o ano mais recente da base` : 'o valor acima é o mais recente da base';
+  return `Os dados vão até ${formatDate(dataEnd)} e hoje é ${formatDate(r.today)}: não há dados ${wanted}; ${latest}.`;
 }
 
 function previousDay(iso: string): string {
@@ -387,7 +389,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
     case 'falls':
       return movesSentence(c);
     case 'first':
-      return condition ? crossingSentence(c) : `O primeiro valor ${who}${when} foi ${c.val}, em ${c.at}.`;
+      return condition ? crossingSentence(c) : (tradesOfDay(c, 'first') ?? `O primeiro valor ${who}${when} foi ${c.val}, em ${c.at}${fundsOfPortfolio(found)}.`);
     case 'last':
       return condition ? crossingSentence(c) : lastSentence(c);
     case 'list':
@@ -397,6 +399,9 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
       return valueSentence(c);
   }
 }
+
+/** The funds a figure of the whole portfolio came from, when a few: " (BTLG11, HGRU11 e XPIN11)". */
+const fundsOfPortfolio = (v: MeasureValue) => (v.subject.kind === 'portfolio' && v.funds.length > 0 && v.funds.length <= 3 ? ` (${joinPt(v.funds)})` : '');
 
 /** "A Selic mudou 5 vezes em 2022": how many times the series moved, counted from one date to the next. */
 function movesSentence(c: Said): string {
@@ -557,7 +562,7 @@ function publishedNote(v: MeasureResult['values'][number], unit: MeasureResult['
 /** The latest value; a dividend says its data-com and payment dates. */
 function lastSentence(c: Said): string {
   const { r, v, name, who, when, val, at } = c;
-  const trade = lastTrade(c);
+  const trade = tradesOfDay(c, 'last');
   if (trade) return trade;
   return r.measure === 'dividend'
     ? `O último dividendo ${who}${when} foi ${val} por cota, ${at ? `com data-com em ${at}${v.paid_on ? ` e pagamento em ${formatDate(v.paid_on)}` : ''}` : `pago em ${formatDate(v.paid_on as string)}`}.`
@@ -566,15 +571,29 @@ function lastSentence(c: Said): string {
       : `${cap(name)} ${who} mais recente${when} é ${val}, em ${at}.`;
 }
 
-/** "A operação mais recente da sua carteira foi em 29/12/2022: compra de 40 cotas de BTAL11 a R$ 95,00 (R$ 3.800,00)." */
-function lastTrade({ r, v, who, when, words }: Said): string | null {
-  const t = v.rows[v.rows.length - 1];
+/**
+ * "A operação mais recente da sua carteira foi em 29/12/2022: compra de 40 cotas de BTAL11 a R$ 95,00 (R$ 3.800,00)."; the first
+ * trades are told the same way, every trade of that day ("a primeira compra ...: 60 cotas de BTLG11 a R$ 103,00 e 50 cotas de HGRU11 ...").
+ */
+function tradesOfDay({ r, v, who, when, words }: Said, which: 'first' | 'last'): string | null {
+  const t = which === 'last' ? v.rows[v.rows.length - 1] : v.rows[0];
   if (!t || t.quantity === undefined || t.price === undefined || !v.date || t.date !== v.date.slice(0, 10)) return null;
-  const side = t.side ? `${t.side === 'buy' ? 'compra' : 'venda'} de ` : '';
-  const shares = `${formatIn('count', t.quantity)} ${t.quantity === 1 ? 'cota' : 'cotas'}${t.fund ? ` de ${t.fund}` : ''}`;
-  const amount = r.unit === 'brl' ? ` (${formatIn('brl', t.value)})` : '';
+  const sameDay = v.rows.filter((x) => x.date === t.date && x.quantity !== undefined && x.price !== undefined);
+  // (the side is said of operations, not of purchases or sales already named so)
+  const sideSaid = !/^(?:compra|venda)$/.test(nounOf(words, r.measure).one);
+  const told = sameDay.map((x) => {
+    const side = x.side && sideSaid ? `${x.side === 'buy' ? 'compra' : 'venda'} de ` : '';
+    const shares = `${formatIn('count', x.quantity!)} ${x.quantity === 1 ? 'cota' : 'cotas'}${x.fund ? ` de ${x.fund}` : ''}`;
+    const amount = r.unit === 'brl' ? ` (${formatIn('brl', x.value)})` : '';
+    return `${side}${shares} a ${formatIn('brl', x.price!)}${amount}`;
+  });
   // (the trades' nouns are feminine: "a compra", "a venda", "a operação")
-  return `A ${nounOf(words, r.measure).one} mais recente ${who}${when} foi em ${formatDate(t.date)}: ${side}${shares} a ${formatIn('brl', t.price)}${amount}.`;
+  const noun = sameDay.length > 1 ? nounOf(words, r.measure).many : nounOf(words, r.measure).one;
+  const head =
+    which === 'last'
+      ? `${sameDay.length > 1 ? 'As' : 'A'} ${noun} mais ${sameDay.length > 1 ? 'recentes' : 'recente'}`
+      : `${sameDay.length > 1 ? 'As primeiras' : 'A primeira'} ${noun}`;
+  return `${head} ${who}${when} ${sameDay.length > 1 ? 'foram' : 'foi'} em ${formatDate(t.date)}: ${joinPt(told)}.`;
 }
 
 /** "As cotas compradas do BTAL11: 40, em 29/12/2022."; several rows are counted here and shown in the table after. */
@@ -612,8 +631,7 @@ function valueSentence({ r, v, name, who, when, val, at, spec }: Said): string {
   if (asked && v.date && v.date.slice(0, 10) !== asked)
     return `Não há dado em ${formatDate(asked)} (dia sem pregão ou sem publicação); ${name} ${who} no dia anterior mais próximo, ${at}, foi ${val}.`;
   // (the whole portfolio's value found in one fund or a few names them: "o preço de venda da sua carteira ... (XPIN11)")
-  const found = v.subject.kind === 'portfolio' && v.funds.length > 0 && v.funds.length <= 3 ? ` (${joinPt(v.funds)})` : '';
-  return `${cap(name)} ${who}${asked ? '' : when} em ${at} foi ${val}${found}.`;
+  return `${cap(name)} ${who}${asked ? '' : when} em ${at} foi ${val}${fundsOfPortfolio(v)}.`;
 }
 
 const maxName = (name: string) =>

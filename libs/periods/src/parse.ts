@@ -332,9 +332,10 @@ const RULES: Rule[] = [
   { re: /\b(?:(?:n?o\s+)?ano\s+(?:passado|anterior)|(?:em|no)\s+ano\s+passado)\b/, build: () => ({ kind: 'relative_year', offset: -1, to_date: false }) },
   { re: /\bano\s+retrasado\b/, build: () => ({ kind: 'relative_year', offset: -2, to_date: false }) },
   // nesse ano · naquele ano · daquele ano · no mesmo ano: the year the conversation is about (else the series' latest)
-  { re: /\b(?:[nd]?ess[ea]\s+ano|[nd]aquele\s+ano|no\s+mesmo\s+ano)\b/, build: () => ({ kind: 'months_of_year', from_month: 1, to_month: 12 }) },
+  { re: /\b(?:[nd]ess[ea]\s+ano|[nd]aquele\s+ano|no\s+mesmo\s+ano)\b/, build: () => ({ kind: 'months_of_year', from_month: 1, to_month: 12 }) },
+  // (said alone, "esse ano" is the calendar's, as "este ano": "quanto o IFIX subiu esse ano?")
   {
-    re: /\b(?:n?est[ea]\s+ano|ano\s+atual|ano\s+corrente|(?:acumulado|rendimento|variacao)\s+(?:d?n?o\s+)?ano|no\s+ano\b(?!\s+(?:de|passado|anterior|retrasado))|ytd|year to date)\b/,
+    re: /\b(?:n?est[ea]\s+ano|ess[ea]\s+ano|ano\s+atual|ano\s+corrente|(?:acumulado|rendimento|variacao)\s+(?:d?n?o\s+)?ano|no\s+ano\b(?!\s+(?:de|passado|anterior|retrasado))|ytd|year to date)\b/,
     build: () => ({ kind: 'relative_year', offset: 0, to_date: true }),
   },
   { re: /\b(?:mes\s+passado|mes\s+anterior)\b/, build: () => ({ kind: 'relative_month', offset: -1 }) },

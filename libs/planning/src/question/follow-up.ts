@@ -292,8 +292,9 @@ function keptSubjects(edit: FollowUpEdit, amongListed: boolean): QuestionSubject
     inherited.push('subjects (the funds the previous list showed)');
     return previous.tickers.map((id) => ({ kind: 'fund', id }));
   }
-  if ((reading.cues.includes('among_previous') || reading.cues.includes('sum_both')) && prev.subjects.length === 1 && earlier.length > 0) {
-    // "qual dos dois", "soma os dois": the subject asked before and the one asked last.
+  const pointsAtSeveral = reading.cues.includes('among_previous') || reading.cues.includes('sum_both') || reading.cues.includes('refers_all');
+  if (pointsAtSeveral && prev.subjects.length === 1 && earlier.length > 0) {
+    // "qual dos dois", "soma os dois", "quantas cotas de cada um": the subject asked before and the one asked last.
     inherited.push("subjects (the last two answers')");
     return [...earlier, ...prev.subjects];
   }

@@ -17,9 +17,9 @@ interface Phrase {
 const compile = (p: string): Phrase => ({ text: p, padded: ` ${normalize(p)} ` });
 /**
  * "o resultado da minha venda" names the measure "resultado da venda" (a measure's own words may hold one: "meu preço
- * médio"); "quanto isso vale hoje", "quanto ele pagou": a pronoun between a measure's words does not part them either.
+ * médio"); "quanto isso vale hoje", "quanto ele pagou", "quanto eu já vendi": a pronoun (or "já") between a measure's words does not part them either.
  */
-const POSSESSIVES_AND_PRONOUNS = / (?:meu|minha|meus|minhas|nosso|nossa|nossos|nossas|isso|isto|ele|ela|eles|elas)(?= )/g;
+const POSSESSIVES_AND_PRONOUNS = / (?:meu|minha|meus|minhas|nosso|nossa|nossos|nossas|isso|isto|ele|ela|eles|elas|eu|ja)(?= )/g;
 const withoutPossessives = (padded: string) => padded.replace(POSSESSIVES_AND_PRONOUNS, '');
 /** Words that count what follows them ("todos os", "cada"). */
 const QUANTIFIER = /^(?:tod[oa]s(?: [oa]s)?|cada)$/;

@@ -292,6 +292,12 @@ export class MeasureQueryService {
     }
     const agg: MeasureAgg = question.agg && m.aggregations.includes(question.agg) ? question.agg : m.default_agg;
     const each = await Promise.all(question.subjects.map((s) => this.forSubject(m, s, agg, question, clientId)));
+    // "quanto o IFIX subiu este ano?" when the data ends before this year: the latest year the data has, said so by the narrator
+    const latestYear = yearBeforeThisOne(question.period, each, this.today());
+    if (latestYear) {
+      const older = await this.compute({ ...asked, period: { kind: 'range', from: `${latestYear}-01-01`, to: `${latestYear}-12-31`, grain: 'year' } }, clientId);
+      return { ...older, today: this.today() };
+    }
     const held = question !== asked && m.sum_of_funds ? heldAtTheEnd(each) : each;
     const all = held.length ? held : each;
     // "quais dos meus fundos estão com P/VP abaixo de 0,95?": one value each, those beyond the level kept.
@@ -699,6 +705,17 @@ function emptyValue(subject: QuestionSubject, coverage: MeasureValue['coverage']
     unit: null,
     agg: null,
   };
+}
+
+/**
+ * The calendar's year asked ("este ano") with no value at all because every series ends before it: the latest year the
+ * data reaches, answered instead (the narrator says the data stops before this year). Null when anything was found.
+ */
+function yearBeforeThisOne(p: PeriodSpec | null | undefined, values: readonly MeasureValue[], today: string): string | null {
+  if (p?.kind !== 'relative_year' || p.offset !== 0 || p.month || values.length === 0 || values.some((v) => v.value !== null)) return null;
+  const ends = values.map((v) => v.coverage?.to).filter((d): d is string => !!d);
+  const year = ends.length ? ends.sort().pop()!.slice(0, 4) : null;
+  return year && year < today.slice(0, 4) ? year : null;
 }
 
 /**
