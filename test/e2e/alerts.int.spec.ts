@@ -175,10 +175,13 @@ describe('alerts end to end', () => {
     expect(mail.subject).toBe('Cota — Alerta: XPML11 anunciou provento');
     expect(mail.text).toContain(text);
 
-    // "quanto o fundo pagou este mês?" answers the new distribution (the read cache dropped the old answer).
+    // "quanto o fundo pagou este mês?" answers the new distribution (the read cache dropped the old answer): what was paid
+    // this month, by payment date (data-com 16/11, paid 25/11).
     const after = await cluster.ask('quanto o fundo pagou este mês?', { conversation });
     expect(after.status).toBe(200);
-    expect(after.body.answer).toMatch(/^Os dividendos por cota do XPML11 em novembro de 2026 \(dados até 16\/11\/2026\) somam R\$ 0,97 \(1 pagamento\)\./);
+    expect(after.body.answer).toMatch(
+      /^Os dividendos por cota \(pela data de pagamento\) do XPML11 em novembro de 2026 \(dados até 25\/11\/2026\) somam R\$ 0,97 \(1 pagamento\)\./,
+    );
     expect(after.body.meta.params.ticker).toBe('XPML11');
 
     // Opening the bell lists it and marks it read: the badge clears, and the server agrees.

@@ -264,11 +264,8 @@ export class Planner {
       return this.special(q, 'concept', 'concept', {}, `conceptual question (knowledge base): matched ${concept}${suffix}`);
     }
     const byWords = detectTool(q, this.ontology);
-    // (a tool asked in general, with nothing to run on, is its concept: the rule, from the knowledge base)
-    // ("quanto de IR pago se vender minhas cotas?" is the client's own sale: the tool asks which fund)
-    if (byWords?.conceptInGeneral && !q.tickers.tickers.length && !opts.previousTickers?.length && !/\d/.test(q.normalized) && !this.saysOwn(q)) {
-      return this.special(q, 'concept', 'concept', {}, `conceptual question (knowledge base): ${byWords.name} asked in general (${byWords.matched})${suffix}`);
-    }
+    const general = this.toolAskedInGeneral(q, byWords, opts, suffix);
+    if (general) return general;
     // By its arguments only when no rule named a tool, or to confirm a calculator rule (see `certain`).
     const byArgs =
       this.opts.policies.tools && (!byWords || byWords.name === 'calcular_financas')
@@ -295,6 +292,15 @@ export class Planner {
       return { ...out, params: editEntityParams(opts.previousParams ?? null, opts.previousFilters ?? {}, out.params) };
     }
     return out;
+  }
+
+  /**
+   * A tool asked in general, with nothing to run on, is its concept: the rule, from the knowledge base ("qual a alíquota
+   * de IR na venda de cotas?"). "quanto de IR pago se vender minhas cotas?" is the client's own sale: the tool asks which fund.
+   */
+  private toolAskedInGeneral(q: AnalysedQuestion, tool: ReturnType<typeof detectTool>, opts: PlanOptions, suffix: string): PlanResponse | null {
+    if (!tool?.conceptInGeneral || q.tickers.tickers.length || opts.previousTickers?.length || /\d/.test(q.normalized) || this.saysOwn(q)) return null;
+    return this.special(q, 'concept', 'concept', {}, `conceptual question (knowledge base): ${tool.name} asked in general (${tool.matched})${suffix}`);
   }
 
   /** Whether a tool's contract takes no fund (no ticker argument): a fund named beside its words is asked of something else. */

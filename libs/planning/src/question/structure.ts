@@ -280,12 +280,7 @@ export class QuestionReader {
     const each = this.eachFundSaid(text);
     const { ordered, aggHits, groupHit, compareHit } = this.readAsked(text, fullText, periodWords, measureHit, subjects.length, each);
 
-    const { aggWanted, extremeOrder, extremeGroup, datesAsked } = this.readWanted(aggHits, measureHit?.measure ?? null, period, text, fullText);
-    // "quantos %" asks a percentage, not a count ("o XPLG11 subiu ou caiu em 2021? quantos %")
-    if (PERCENT_ASKED.test(fold(question))) {
-      for (const counted of ['count', 'rises', 'falls', 'changes'] as const) aggWanted.delete(counted);
-      aggWanted.add('variation');
-    }
+    const { aggWanted, extremeOrder, extremeGroup, datesAsked } = this.readWanted(aggHits, measureHit?.measure ?? null, period, text, fullText, question);
     const spanned = isSpan(period?.spec ?? null);
     const settled = this.settleSubjectsAndMeasure(subjects, measureHit?.measure ?? null, aggWanted, compareHit !== null, spanned);
     const { mixed } = settled;
@@ -318,8 +313,7 @@ export class QuestionReader {
     // "quanto recebi de cada fii": the client's own figure, fund by fund.
     const eachFund = isOwnOfPortfolio(measure, subjects) && !compare && each !== null;
     if (eachFund) signals.push('each fund held, one figure each');
-    // "qual tem o maior patrimônio entre esses": the extreme picks among the funds, each at its current value (not each one's own peak)
-    const picked = compare && !period && measure && measure.kind !== 'flow' && (endAgg === 'max' || endAgg === 'min') ? measure.default_agg : endAgg;
+    const picked = compare ? aggOfFundsCompared(endAgg, measure, period) : endAgg;
     return {
       question: {
         condition,
@@ -371,7 +365,7 @@ export class QuestionReader {
   }
 
   /** The aggregations the words ask for, and whether a group's extreme ("o pior mês") or the dates ("quando") are asked. */
-  private readWanted(aggHits: Array<{ agg: MeasureAgg; phrase: Phrase }>, measure: MeasureDef | null, period: ParsedPeriod | null, text: string, fullText: string) {
+  private readWanted(aggHits: Array<{ agg: MeasureAgg; phrase: Phrase }>, measure: MeasureDef | null, period: ParsedPeriod | null, text: string, fullText: string, asked: string) {
     const padded = ` ${text} `;
     const extremeOrder = this.extremeWords.find((w) => padded.includes(w.phrase.padded))?.order ?? null;
     // "qual foi o pior mês do IFIX em 2024?": each month's own figure, then the extreme one.
@@ -381,6 +375,11 @@ export class QuestionReader {
     if (extremeGroup) aggWanted.add('variation');
     // A count of moves ("quantas vezes a Selic subiu") reads the move's word though it also names a variation.
     if (aggWanted.has('count')) for (const h of this.aggWords) if (MOVES.has(h.agg) && ` ${fullText} `.includes(h.phrase.padded)) aggWanted.add(h.agg);
+    // "quantos %" asks a percentage, not a count ("o XPLG11 subiu ou caiu em 2021? quantos %")
+    if (PERCENT_ASKED.test(fold(asked))) {
+      for (const counted of ['count', 'rises', 'falls', 'changes'] as const) aggWanted.delete(counted);
+      aggWanted.add('variation');
+    }
     // "quando eu comprei o HGLG11?": a flow asked when, nothing else asked of it, is its rows with their dates.
     // (a day named is already the date: "o dividendo com data-com em 30/12/2024 e quando pagou?")
     const datesAsked = aggWanted.size === 0 && measure?.kind === 'flow' && !isOneDay(period?.spec ?? null) && this.datesAsked.some((p) => padded.includes(p.padded));
@@ -849,6 +848,11 @@ function measureScope(own: OwnScope, subjects: readonly QuestionSubject[], perio
     periodless: (!period || period.spec.kind === 'latest') && subjects.every((s) => s.kind === 'fund' || s.kind === 'portfolio'),
     periodic: !!period && (withinOneMonth(period.spec) || period.shift?.unit === 'month' || period.shift?.unit === 'day'),
   };
+}
+
+/** "qual tem o maior patrimônio entre esses": the extreme picks among the funds, each at its current value (not each one's own peak). */
+function aggOfFundsCompared(agg: MeasureAgg | null, measure: MeasureDef | null, period: ParsedPeriod | null): MeasureAgg | null {
+  return !period && measure && measure.kind !== 'flow' && (agg === 'max' || agg === 'min') ? measure.default_agg : agg;
 }
 
 /** A period no longer than one calendar month ("em outubro de 2025", "em abril", "mês passado", "13/06/2025"). */
