@@ -168,6 +168,11 @@ export const MeasureDefSchema = z
      */
     dating_words: z.array(z.string().min(1)).default([]),
     /**
+     * Words that say which date the facts go by without naming the measure ("referente a maio", "com data com em
+     * junho"): they choose among the same facts dated otherwise, and leave the measure to the other words or the conversation.
+     */
+    dating_only_words: z.array(z.string().min(1)).default([]),
+    /**
      * Words that name this measure when the question names no period ("preço médio do KNRI11" is what the client
      * paid for it; "preço médio do KNRI11 em 2024" is the mean close of that year).
      */

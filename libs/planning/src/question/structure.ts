@@ -210,7 +210,7 @@ export class QuestionReader {
     this.measureWords = Object.values(catalog.measures)
       .filter((m) => m.subject === 'fund' || m.subject === 'portfolio')
       .flatMap((measure) => measure.words.map((w) => ({ measure, phrase: compile(w) })));
-    this.datingWords = Object.values(catalog.measures).flatMap((measure) => measure.dating_words.map((w) => ({ measure, phrase: compile(w) })));
+    this.datingWords = Object.values(catalog.measures).flatMap((measure) => [...measure.dating_words, ...measure.dating_only_words].map((w) => ({ measure, phrase: compile(w) })));
     this.clientWords = Object.values(catalog.measures).flatMap((measure) => measure.client_words.map((w) => ({ measure, phrase: compile(w) })));
     this.familyWords = Object.values(catalog.measures).flatMap((measure) => measure.family_words.map((w) => ({ measure, phrase: compile(w) })));
     this.ownWords = [...this.clientWords, ...this.measureWords];
