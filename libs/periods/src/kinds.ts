@@ -17,3 +17,21 @@ export function isPast(p: PeriodSpec | null | undefined, today: string): boolean
   if (p.kind === 'relative_year' || p.kind === 'relative_month') return p.offset < 0;
   return p.kind === 'previous_session' || p.kind === 'ago' || p.kind === 'trailing';
 }
+
+/** A period no longer than one calendar month ("em outubro de 2025", "em abril", "mês passado", "13/06/2025"). */
+export function withinOneMonth(spec: PeriodSpec): boolean {
+  switch (spec.kind) {
+    case 'range':
+      return spec.from.slice(0, 7) === spec.to.slice(0, 7);
+    case 'months_of_year':
+      return spec.from_month === spec.to_month;
+    case 'relative_year':
+      return spec.month !== undefined;
+    case 'relative_month':
+    case 'day_of_month':
+    case 'previous_session':
+      return true;
+    default:
+      return false;
+  }
+}

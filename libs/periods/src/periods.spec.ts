@@ -1,4 +1,4 @@
-import { isPast } from './kinds';
+import { isPast, withinOneMonth } from './kinds';
 import { describePeriod } from './label';
 import { parsePeriod } from './parse';
 import { resolvePeriod } from './resolve';
@@ -226,5 +226,17 @@ describe('isPast', () => {
     ['desde 2020', false],
   ])('%s: %s', (text, past) => {
     expect(isPast(parsePeriod(text)?.spec, today)).toBe(past);
+  });
+});
+
+describe('withinOneMonth', () => {
+  it('is a month or a day of it ("em outubro de 2025", "em abril", "mês passado"), never a longer span', () => {
+    expect(withinOneMonth({ kind: 'range', from: '2025-10-01', to: '2025-10-31', grain: 'month' })).toBe(true);
+    expect(withinOneMonth({ kind: 'months_of_year', from_month: 4, to_month: 4 })).toBe(true);
+    expect(withinOneMonth({ kind: 'relative_month', offset: -1 })).toBe(true);
+    expect(withinOneMonth({ kind: 'relative_year', offset: -1, to_date: false, month: 9 })).toBe(true);
+    expect(withinOneMonth({ kind: 'range', from: '2025-01-01', to: '2025-12-31', grain: 'year' })).toBe(false);
+    expect(withinOneMonth({ kind: 'months_of_year', from_month: 1, to_month: 6 })).toBe(false);
+    expect(withinOneMonth({ kind: 'trailing', unit: 'month', n: 1 })).toBe(false);
   });
 });

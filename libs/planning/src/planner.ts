@@ -360,10 +360,11 @@ export class Planner {
     const entity = opts.previousEntity;
     const prev = opts.previousParams;
     if (!entity || !prev || !['list', 'count', 'sum'].includes(prev.agg ?? '') || entity === this.opts.policies.params.spec.ranking.entity) return null;
-    const found = this.recognizeTickers(asked);
-    if (found.tickers.length) return null;
+    // (the cheap pattern first: most turns are no pick, and are read for their funds once, later)
     const pick = pickFromList(asked, this.orderings[entity] ?? [], prev.order_by);
     if (!pick) return null;
+    const found = this.recognizeTickers(asked);
+    if (found.tickers.length) return null;
     const q = analyseQuestion(asked, found, this.ontology.vocabulary);
     // (of the funds that list was about, as one row: a count's list too)
     const funds = prev.tickers.length ? prev.tickers : prev.ticker ? [prev.ticker] : (opts.previousTickers ?? []);

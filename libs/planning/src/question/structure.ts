@@ -1,6 +1,6 @@
 import { MAX_QUESTION_SUBJECTS, type MeasureAgg, type PeriodSpec, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
 import { clientMeasureOf, defaultMeasureFor, MeasureCatalog, MeasureDef, sameFacts } from '@cota/catalog';
-import { isOneDay, isSpan, parsePeriod, type ParsedPeriod, PeriodShift } from '@cota/periods';
+import { isOneDay, isSpan, parsePeriod, type ParsedPeriod, PeriodShift, withinOneMonth } from '@cota/periods';
 import { fold, normalize } from '@cota/text';
 
 /** "quantos %", "quanto por cento": a percentage asked. */
@@ -853,24 +853,6 @@ function measureScope(own: OwnScope, subjects: readonly QuestionSubject[], perio
 /** "qual tem o maior patrimônio entre esses": the extreme picks among the funds, each at its current value (not each one's own peak). */
 function aggOfFundsCompared(agg: MeasureAgg | null, measure: MeasureDef | null, period: ParsedPeriod | null): MeasureAgg | null {
   return !period && measure && measure.kind !== 'flow' && (agg === 'max' || agg === 'min') ? measure.default_agg : agg;
-}
-
-/** A period no longer than one calendar month ("em outubro de 2025", "em abril", "mês passado", "13/06/2025"). */
-function withinOneMonth(spec: PeriodSpec): boolean {
-  switch (spec.kind) {
-    case 'range':
-      return spec.from.slice(0, 7) === spec.to.slice(0, 7);
-    case 'months_of_year':
-      return spec.from_month === spec.to_month;
-    case 'relative_year':
-      return spec.month !== undefined;
-    case 'relative_month':
-    case 'day_of_month':
-    case 'previous_session':
-      return true;
-    default:
-      return false;
-  }
 }
 
 /**
