@@ -45,6 +45,13 @@ export interface FinanceToolArgs {
   confianca?: string;
   /** Percent per period (Sharpe), default 0. */
   taxa_livre_risco?: string;
-  /** The monthly income a capital should pay at a yield (capital_para_renda). */
+  /** The monthly income a capital should pay at a yield (capital_para_renda), or shares at a dividend (cotas_para_renda). */
   renda_mensal?: string;
+  /** A share's price as stated (dividend_yield, pvp). */
+  preco_cota?: string;
+  /** A dividend per share as stated, and the period it is paid for (dividend_yield, cotas_para_renda). */
+  provento?: string;
+  provento_periodo?: 'mes' | 'ano';
+  /** The book value per share as stated (pvp). */
+  vp_cota?: string;
 }

@@ -55,6 +55,9 @@ describe('turnLeftBehind', () => {
 
   it('leaves nothing to inherit when the answer found no data or was not accepted', () => {
     expect(turnLeftBehind(reading(), outcome({ problem: 'no_data' }))).toMatchObject({ accepted: false, tickers: [], listed: [] });
+    // (but the query that found nothing stays editable: "algum com risco provável?" → none → "e de risco possível?")
+    expect(turnLeftBehind(reading(), outcome({ problem: 'no_data' })).params).toMatchObject({ ticker: 'HGLG11' });
+    expect(turnLeftBehind(reading(), outcome({ status: 'error', problem: 'generic' })).params).toBeNull();
     expect(turnLeftBehind(reading({ planner: { ...SAMPLE_READING.planner, accepted: false } }), outcome({})).accepted).toBe(false);
   });
 

@@ -85,7 +85,8 @@ export function turnLeftBehind(reading: Reading, outcome: TurnOutcome, classes: 
     filters: answerKind && outcome.status === 'ok' ? (outcome.params?.filters ?? {}) : {},
     question: keepQuestion ? question : null,
     listed: accepted ? listed : [],
-    params: reading.kind === 'entity' && accepted ? outcome.params : null,
+    // (so do rows a query found none of: "algum com risco provável?" → none → "e de risco possível?" edits that query)
+    params: reading.kind === 'entity' && (accepted || (reading.planner.accepted && outcome.problem === 'no_data')) ? outcome.params : null,
     answered_date: accepted ? answeredDate(reading, outcome) : null,
     also_questions: accepted && keepQuestion ? outcome.also_questions : [],
   };

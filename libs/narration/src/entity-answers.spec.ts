@@ -204,6 +204,17 @@ describe('entity answers from real rows', () => {
     expect(text).toMatchSnapshot();
   });
 
+  it('fiis_processos: rows kept to a chance of loss say so, and so does finding none', () => {
+    const recs = tickerRecords('fiis_legal_proceedings', 'HGLG11', 'initiation_date').filter((r) => r.loss_risk_pct === 'Possível');
+    const kept = { ticker: 'HGLG11', filters: { loss_risk: 'Possível' } };
+    const counted = { ...realResult('fiis_processos', [], { ...kept, agg: 'count' }), rows: [{ ticker: 'HGLG11', row_count: recs.length }], row_count: 1 };
+    expect(answer('quantos sao de risco possivel?', counted)).toContain(`O HGLG11 tem ${recs.length} processos com risco de perda possível na base.`);
+    const none = realResult('fiis_processos', [], { ticker: 'HGLG11', filters: { loss_risk: 'Provável' } });
+    expect(det.narrate(narrateRequest({ question: 'algum com risco provável?', data: none, problem: 'no_data', entity: 'fiis_processos' })).answer).toBe(
+      'Não encontrei os processos judiciais do HGLG11 com risco de perda provável na base de dados.',
+    );
+  });
+
   it('fii_overview: a one-fund summary', () => {
     const ov = araquemCsv('fiis_overview').find((r) => r.ticker === 'ABCP11')!;
     const reg = registrations.get('ABCP11')!;

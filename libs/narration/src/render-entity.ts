@@ -7,7 +7,7 @@ import type { NarratorPolicy } from './policy';
 import { markdownTable, shorten, TableColumn } from './render-table';
 import { fillMessage } from './render-messages';
 import { renderText, Resolver } from './template-text';
-import type { EntityTemplate, WindowUnit } from './templates';
+import { keptPhrase, type EntityTemplate, type WindowUnit } from './templates';
 
 /**
  * Tells an entity's rows: one value becomes a sentence, many rows a lead line and a compact
@@ -390,6 +390,8 @@ export class EntityRenderer {
           const values = Object.values(data.params.filters ?? {});
           return values.length ? joinPt(values) : null;
         }
+        case 'kept':
+          return keptPhrase(this.tpl, data.params.filters);
         case 'conditions':
           // "P/VP abaixo de 1,00", "valor de mercado acima de R$ 1,00 bilhão": the screen said as asked.
           return conditionsPhrase(data.params.conditions, data.columns);

@@ -4,7 +4,7 @@ import { conditionsPhrase, fundsPhrase, joinOr, windowPhrase } from './phrases';
 import type { NarratorPolicy } from './policy';
 import { markdownTable, shorten } from './render-table';
 import { renderText } from './template-text';
-import type { TemplateSet } from './templates';
+import { keptPhrase, type TemplateSet } from './templates';
 
 /**
  * Answers that are not built from entity rows: small talk, asking back, problems the gateway
@@ -63,6 +63,7 @@ export function problemAnswer(problem: string, req: NarrateRequest, messages: Me
     tickers: unknownTickersPhrase(req.unknown_tickers),
     funds: fundsPhrase(asked),
     window: askedDate(req) ?? windowPhrase(req.data?.params.window ?? req.params?.window ?? null, unit),
+    kept: keptPhrase(req.entity ? templates[req.entity] : null, req.data?.params.filters ?? req.params?.filters),
   };
   switch (problem) {
     case 'ticker_required':

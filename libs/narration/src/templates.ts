@@ -66,6 +66,11 @@ export const EntityTemplateSchema = z
           .strict(),
       )
       .default([]),
+    /**
+     * How a filter of the entity's own rows is said, `{value}` in lower case ("loss_risk: com risco de perda {value}"):
+     * `{kept}` in the entity's sentences and the no-data message, so rows kept to a value never read as all of them.
+     */
+    kept: z.record(z.string(), z.string().includes('{value}')).default({}),
     one_row: z
       .object({
         /** Tried in order; each one whose required values exist is used, up to `max_sentences`. */
@@ -109,7 +114,7 @@ export type EntityTemplate = z.infer<typeof EntityTemplateSchema>;
 export type TemplateSet = Record<string, EntityTemplate>;
 
 /** Values every template may use besides the row's columns. */
-export const NARRATION_VALUES = ['fund', 'count', 'window', 'first_date', 'last_date', 'value', 'subject', 'nickname', 'funds', 'filters', 'conditions', 'order'] as const;
+export const NARRATION_VALUES = ['fund', 'count', 'window', 'first_date', 'last_date', 'value', 'subject', 'nickname', 'funds', 'filters', 'conditions', 'order', 'kept'] as const;
 
 /** Columns every aggregate row has besides its key columns (libs/warehouse query builder). */
 export const AGGREGATE_COLUMNS = ['period_start', 'period_end', 'row_count'] as const;
@@ -197,4 +202,12 @@ export function validateTemplates(templates: TemplateSet, catalog: CatalogColumn
       if (!templates[entity]) throw new PolicyError(`policies/templates/${entity}.yaml`, '(file)', 'is missing: every catalog entity needs a template');
     }
   }
+}
+
+/** The filters of the entity's own rows a query kept, as the template says them ("com risco de perda provável"); null when none. */
+export function keptPhrase(tpl: EntityTemplate | null | undefined, filters: Readonly<Record<string, string>> | undefined): string | null {
+  const said = Object.entries(filters ?? {})
+    .filter(([k]) => tpl?.kept[k])
+    .map(([k, v]) => tpl!.kept[k].replace('{value}', v.toLowerCase()));
+  return said.length ? said.join(' e ') : null;
 }

@@ -73,7 +73,7 @@ const YEAR4 = '(?:19|20)\\d{2}';
 const pad = (n: number) => String(n).padStart(2, '0');
 const iso = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
 /** What joins a span's two ends: "de dez/22 a (até, e, pra) dez/23". */
-const TO = '(?:a|ate|e|pra|para|pro)(?:\\s+(?:o\\s+)?de)?';
+const TO = '(?:a|ao|ate|e|pra|para|pro)(?:\\s+(?:o\\s+)?(?:fechamento\\s+|dia\\s+)?de)?';
 const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
 const year2 = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));
 const monthNum = (w: string) => MONTH_OF.get(w) ?? Number(w);

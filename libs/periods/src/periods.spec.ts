@@ -23,6 +23,8 @@ describe('pt-BR period grammar', () => {
     ['de novembro de 2023 a fevereiro de 2024', range('2023-11-01', '2024-02-29', 'custom')],
     ['cresceu quanto de dez/22 pra dez/23', range('2022-12-01', '2023-12-31', 'custom')],
     ['subiu do fechamento de 9/6/2025 pro de 25/6/2025', range('2025-06-09', '2025-06-25', 'days')],
+    ['quanto variou do fechamento de 09/06/2025 ao de 25/06/2025?', range('2025-06-09', '2025-06-25', 'days')],
+    ['de 28/12/2023 ate o fechamento de 30/12/2024', range('2023-12-28', '2024-12-30', 'days')],
     ['no 1º trimestre de 2023', range('2023-01-01', '2023-03-31', 'quarter')],
     ['no 3º tri de 2023', range('2023-07-01', '2023-09-30', 'quarter')],
     ['no segundo semestre de 2024', range('2024-07-01', '2024-12-31', 'semester')],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Agg, Order } from '@cota/contracts';
 
-const FilterKey = z.enum(['indicator', 'currency', 'index', 'benchmark', 'date', 'sector', 'fund_type']);
+const FilterKey = z.enum(['indicator', 'currency', 'index', 'benchmark', 'date', 'sector', 'fund_type', 'loss_risk']);
 export type FilterKey = z.infer<typeof FilterKey>;
 
 const Window = z.string().regex(/^(rows:\d{1,4}|months:\d{1,3}|days:\d{1,4}|year:\d{4})$/, 'must be rows:N, months:N, days:N or year:YYYY');
@@ -97,6 +97,8 @@ export const ParamPolicySchema = z
         sector: Vocabulary,
         /** The fund's type in the registry (papel, tijolo, híbrido, desenvolvimento, fundo de fundos). */
         fund_type: Vocabulary,
+        /** A legal process's chance of loss as the fund reports it (remota, possível, provável). */
+        loss_risk: Vocabulary,
       })
       .strict(),
     /** column -> the words that name it in a numeric condition ("dy", "valor de mercado", "p/vp"). */

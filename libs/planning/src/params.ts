@@ -35,6 +35,21 @@ const alternation = (words: string[]) =>
 /** Words of filter phrases that name no filter by themselves ("fundos de papel"). */
 const GENERIC_LIST_WORDS = new Set(['fundo', 'fundos', 'fii', 'fiis', 'de', 'do', 'da', 'dos', 'das', 'e']);
 
+/**
+ * "número de cotistas" counts; "número de inscrição no CNPJ", "número do processo" name an identifier: a count
+ * phrase ending in "de" counts only what follows it in the plural.
+ */
+function countsPlural(tokens: readonly string[], phrase: readonly string[]): boolean {
+  if (phrase.at(-1) !== 'de') return true;
+  for (let i = 0; i + phrase.length <= tokens.length; i++) {
+    if (phrase.every((w, j) => tokens[i + j] === w)) {
+      const next = tokens[i + phrase.length];
+      if (!next || next.endsWith('s')) return true;
+    }
+  }
+  return false;
+}
+
 export class ParamInference {
   private readonly agg: Array<{ agg: Agg; phrases: CompiledPhrase[]; vetoes: Array<{ phrase: CompiledPhrase; entities: Set<string> | null }> }>;
   private readonly aggOverrides: Array<{ agg: Agg; all: CompiledPhrase[][]; entities: Set<string> }>;
@@ -95,6 +110,7 @@ export class ParamInference {
       benchmark: compileVocab(spec.filters.benchmark),
       sector: compileVocab(spec.filters.sector),
       fund_type: compileVocab(spec.filters.fund_type),
+      loss_risk: compileVocab(spec.filters.loss_risk),
     };
     this.rankColumns = compileVocab(spec.ranking.columns);
     if (!(spec.ranking.segment_order in spec.ranking.columns)) throw new Error(`param_inference.yaml: ranking.segment_order "${spec.ranking.segment_order}" is not a rank column`);
@@ -274,7 +290,7 @@ export class ParamInference {
     for (const a of this.agg) {
       const vetoed = a.vetoes.some((v) => (!v.entities || v.entities.has(entity)) && hasPhrase(q.tokens, q.tokenSet, v.phrase.stems, 0));
       if (vetoed) continue;
-      const hit = a.phrases.find((ph) => hasPhrase(q.tokens, q.tokenSet, ph.stems, 0));
+      const hit = a.phrases.find((ph) => hasPhrase(q.tokens, q.tokenSet, ph.stems, 0) && (a.agg !== 'count' || countsPlural(q.tokens, ph.stems)));
       if (hit) {
         notes.push(`agg=${a.agg} from "${hit.text}"`);
         return a.agg;

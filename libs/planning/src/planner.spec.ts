@@ -812,6 +812,36 @@ describe('Planner (deterministic)', () => {
       expect(planner.planDeterministic('qual o de maior dy', { previousEntity: count.entity, previousParams: count.params }).params.order_by).not.toBe('cause_amt');
     });
 
+    it('"algum com risco provável?" after a fund\'s processes keeps those rows to that value of their own filter, counted when asked', () => {
+      const list = plan('quais processos o hglg11 tem?');
+      const after = (q: string) => planner.planDeterministic(q, { previousEntity: list.entity, previousParams: list.params, previousTickers: ['HGLG11'] });
+      expect(after('algum com risco provável?')).toMatchObject({
+        kind: 'entity',
+        entity: 'fiis_processos',
+        params: { agg: 'list', ticker: 'HGLG11', filters: { loss_risk: 'Provável' } },
+      });
+      expect(after('quantos sao de risco possivel?').params).toMatchObject({ agg: 'count', filters: { loss_risk: 'Possível' } });
+      expect(planner.filtersPreviousRows('e remoto?', 'fiis_processos', list.params)).toBe(true);
+      // (nothing of the entity's own filters named: no edit of its rows)
+      expect(planner.filtersPreviousRows('e o cnpj?', 'fiis_processos', list.params)).toBe(false);
+      // (asked at once, the filter is read like any other)
+      expect(plan('processos do hglg11 com risco de perda remoto').params.filters).toEqual({ loss_risk: 'Remota' });
+    });
+
+    it('"número de" counts only a plural: "número de inscrição no CNPJ" names an identifier', () => {
+      expect(plan('Poderia me informar o número de inscrição no CNPJ do fundo TGAR11?').params.agg).not.toBe('count');
+      expect(plan('numero de processos do hglg11').params.agg).toBe('count');
+    });
+
+    it('every number of a fund ratio stated is a calculation, whatever fund the message names', () => {
+      expect(plan('um fii a R$ 100 que paga R$ 0,85 por mês tem dy anual de quanto?').tool?.name).toBe('calcular_financas');
+      expect(plan('o hglg11 paga 1,10 por mês; com a cota a 157,60, qual o dy anual simples?').tool?.name).toBe('calcular_financas');
+      expect(plan('quantas cotas de um fundo que paga R$ 0,10 por cota preciso pra ganhar mil reais por mês?').tool?.name).toBe('calcular_financas');
+      // (a fund's own figure is data)
+      expect(plan('qual o dy do hglg11?').kind).not.toBe('tool');
+      expect(plan('com o btlg11 quantas cotas preciso para ganhar 1000 por mes').tool?.name).toBe('numero_magico');
+    });
+
     it('"em q mês" and "qntos meses" read through the chat spellings', () => {
       expect(plan('em q mes o ifix mais caiu em 2024').question).toMatchObject({ agg: 'min', group_by: 'month' });
       expect(plan('qntos meses o ifix fechou no vermelho em 2021').question).toMatchObject({ agg: 'falls', group_by: 'month' });

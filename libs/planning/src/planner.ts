@@ -31,6 +31,8 @@ export interface PlannerOptions {
 
 /** The most rows "mostre todos" asks for (the contract's bound on a limit; each entity caps it at its max_rows). */
 const MAX_LIST_ROWS = 1000;
+/** Filters that say which funds a list holds (its segment, its type, the client's): they narrow lists of funds. */
+const LIST_OF_FUNDS_FILTERS: ReadonlySet<string> = new Set(['sector', 'fund_type', 'held', 'date']);
 
 export interface PlanOptions {
   /**
@@ -216,7 +218,7 @@ export class Planner {
   planDeterministic(asked: string, opts: PlanOptions = {}): PlanResponse {
     const whole = this.wholeList(asked, opts);
     if (whole) return whole;
-    const narrowed = this.entityPick(asked, opts) ?? this.narrowing(asked, opts) ?? this.reRanking(asked, opts);
+    const narrowed = this.entityPick(asked, opts) ?? this.rowsFiltered(asked, opts) ?? this.narrowing(asked, opts) ?? this.reRanking(asked, opts);
     if (narrowed) return narrowed;
     // "qual o p/vp do primeiro?" after a ranking: the fund at that place of the previous answer.
     const inOrder = fundsInOrder(opts);
@@ -267,11 +269,11 @@ export class Planner {
     const general = this.toolAskedInGeneral(q, byWords, opts, suffix);
     if (general) return general;
     // By its arguments only when no rule named a tool, or to confirm a calculator rule (see `certain`).
-    const byArgs =
-      this.opts.policies.tools && (!byWords || byWords.name === 'calcular_financas')
-        ? toolByArguments(question, this.opts.policies.tools, { hasTicker: q.tickers.tickers.length > 0, aboutFunds: this.aboutFunds(q) })
-        : null;
-    const tool = byWords ?? byArgs;
+    const byArgs = this.opts.policies.tools
+      ? toolByArguments(question, this.opts.policies.tools, { hasTicker: q.tickers.tickers.length > 0, aboutFunds: this.aboutFunds(q) })
+      : null;
+    // (by its arguments only when no rule named a tool, to confirm a calculator rule, or when it states every number)
+    const tool = byArgs?.stated ? byArgs : (byWords ?? byArgs);
     // "ifix no ano, quanto acumula?" names a series and a measure: it asks for data, not a calculator.
     // A calculation whose arguments are all written out ("CDI de 10,65% ao ano, quanto é isso por mês?")
     // and the tools named for what they do (número mágico, IR de uma venda) stay tools.
@@ -382,6 +384,40 @@ export class Planner {
     // (one fund is the conversation's reference, inherited under the contract's rules; several are the list's scope)
     const sources: Array<'context'> = funds.length === 1 ? ['context'] : [];
     return { ...planResponse(q, 'entity', entity, entity, { params, ticker_sources: sources, ticker_required: false, notes: [] }, this.decided(q, reason)), elliptic: true };
+  }
+
+  /**
+   * "algum com risco provável?", "quantos são de risco remoto?" right after a fund's rows (its legal processes): the
+   * same rows kept to the value of one of the entity's own filters the words name, counted when a count is asked.
+   * The segment and type of fund narrow lists of funds instead (`narrowing`). Null when no such value is named.
+   */
+  private rowsFiltered(asked: string, opts: PlanOptions): PlanResponse | null {
+    const prev = opts.previousParams;
+    const named = this.rowFilterNamed(asked, opts.previousEntity ?? null, prev ?? null);
+    if (!named || !prev) return null;
+    const { entity, q, inferred, keys } = named;
+    const filters = { ...prev.filters, ...Object.fromEntries(keys.map((k) => [k, inferred.filters[k]])) };
+    const params = { ...prev, agg: inferred.agg === 'count' ? ('count' as const) : ('list' as const), filters };
+    const reason = `the rows of the previous answer (${entity}) kept to ${keys.map((k) => `${k} = ${filters[k]}`).join(', ')}`;
+    const sources: Array<'context'> = prev.ticker ? ['context'] : [];
+    return { ...planResponse(q, 'entity', entity, entity, { params, ticker_sources: sources, ticker_required: false, notes: [] }, this.decided(q, reason)), elliptic: true };
+  }
+
+  /** Whether the message keeps the previous answer's rows to a value of one of its entity's own filters (`rowsFiltered`). */
+  filtersPreviousRows(asked: string, previousEntity: string | null, previousParams: QueryParams | null): boolean {
+    return this.rowFilterNamed(asked, previousEntity, previousParams) !== null;
+  }
+
+  private rowFilterNamed(asked: string, entity: string | null, prev: QueryParams | null) {
+    if (!entity || !prev || !['list', 'count'].includes(prev.agg ?? '') || this.classOf(entity) !== 'fund') return null;
+    const own = (this.opts.policies.params.entitySpec(entity)?.filters ?? []).filter((k) => !LIST_OF_FUNDS_FILTERS.has(k));
+    if (!own.length) return null;
+    const found = this.recognizeTickers(asked);
+    if (found.tickers.length) return null;
+    const q = analyseQuestion(asked, found, this.ontology.vocabulary);
+    const inferred = this.opts.policies.params.infer(q, entity).params;
+    const keys = own.filter((k) => inferred.filters[k] && inferred.filters[k] !== prev.filters[k]);
+    return keys.length ? { entity, q, inferred, keys } : null;
   }
 
   private reRanking(asked: string, opts: PlanOptions): PlanResponse | null {

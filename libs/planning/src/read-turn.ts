@@ -3,7 +3,8 @@ import { ContextPolicy, Continuation, resolveLastReference, toolContinuation } f
 import { todayInBrazil } from '@cota/periods';
 import { isAbsent, ToolGatePolicy } from '@cota/tool-gating';
 import { PlanOptions, Planner } from './planner';
-import { extractArgs } from './tool-args';
+import { extractArgs, extractRatioArgs } from './tool-args';
+import { normalizeText } from '@cota/text';
 
 /** The rules a turn is read under: the conversation's (policies/context.yaml) and the tools' contracts. */
 export interface TurnReaderPolicies {
@@ -133,11 +134,13 @@ export class TurnReader {
     const inFamily = this.planner.familyOf(state?.last_question?.measure) !== null && first.kind !== 'tool';
     // A narrowing after a list of funds answered ("filtra só os de shopping") narrows that list, whatever tool its verb names.
     const narrowsList = !!state && state.last_list.length > 1 && state.last_kind !== 'tool' && this.planner.opensNarrowing(question);
+    // ("algum com risco provável?" after a fund's processes keeps those rows to a value of their own)
+    const filtersRows = !!state && this.planner.filtersPreviousRows(question, state.last_entity, state.last_params);
     // (and one read as the personal ledger right after the client's FII figures: "quanto paguei no total?" after a purchase)
     const ownFiiWords =
       first.kind === 'tool' && !!first.tool && this.planner.readsPersonalLedger(first.tool.name) && !!state?.last_question && this.planner.isOwnQuestion(state.last_question);
     const followUp =
-      (first.elliptic || first.follow_up_candidate || undecided || inFamily || narrowsList || ownFiiWords || this.planner.asksWholeList(question)) &&
+      (first.elliptic || first.follow_up_candidate || undecided || inFamily || narrowsList || filtersRows || ownFiiWords || this.planner.asksWholeList(question)) &&
       state &&
       (state.last_entity || state.last_question);
     const plan = followUp ? await this.planner.plan(question, { ...followUpOptions(state), ownVoice, undecidedAlone: undecided }) : first;
@@ -146,13 +149,18 @@ export class TurnReader {
 
   /** The message continues the call waiting for an argument, or edits the last one, when it brings something that call can use. */
   private continuedCall(question: string, first: PlanResponse, state: ConversationState): PlanResponse | null {
-    const c: Continuation = toolContinuation(first, state, this.planner.opensToolEdit(question));
+    const renames = this.namesCalculationOfLastCall(question, state);
+    const c: Continuation = toolContinuation(first, state, this.planner.opensToolEdit(question) || renames);
     const call = c?.mode === 'edit' ? state.last_call : state.pending_call;
     if (!c || !call || !this.policies.tools.tools[c.tool]) return null;
     // The tool is the message's own only when the planner read it as that tool: then it may be a whole new request.
-    const own = first.kind === 'tool' && first.tool?.name === c.tool;
+    // (so it is when it names another calculation of the call it edits: its operation is the message's)
+    const own = (first.kind === 'tool' && first.tool?.name === c.tool) || (renames && c.mode === 'edit');
     const editing = c.mode === 'edit';
-    const args = this.statedArgs(question, c.tool, own ? first.tool!.args : {}, { expecting: editing ? [] : call.missing, editing: editing ? Object.keys(call.args) : [] });
+    const args = this.statedArgs(question, c.tool, first.kind === 'tool' && first.tool?.name === c.tool ? first.tool.args : {}, {
+      expecting: editing ? [] : call.missing,
+      editing: editing ? Object.keys(call.args) : [],
+    });
     const added = Object.keys(args).filter((k) => editing || isAbsent(call.args[k]));
     // An edit that changes nothing, or a question of its own that answers none of the missing arguments, is not a continuation.
     if (editing && added.length === 0) return null;
@@ -160,6 +168,18 @@ export class TurnReader {
     const tool: ToolReading = { name: c.tool, args, continuation: editing ? 'edit' : 'complete', own, context_ticker: this.conversationFund(state) };
     const reason = `${first.planner.reason}; continues the ${editing ? 'last' : 'pending'} call of ${c.tool}`;
     return { ...first, kind: 'tool', intent: c.tool, entity: null, tool, confirmation: null, question: null, plan: null, planner: { ...first.planner, reason } };
+  }
+
+  /**
+   * "e o p/vp se o VP for 162,22?" right after a calculation: the message names another of a fund's ratios with a
+   * number for it, so it edits that call (the price already stated is kept).
+   */
+  private namesCalculationOfLastCall(question: string, state: ConversationState): boolean {
+    const call = state.last_call;
+    if (!call || state.last_kind !== 'tool' || !this.policies.tools.tools[call.tool]?.args.operacao) return false;
+    // (only a ratio named with its number: a bare rate, "e a 1% ao mês?", changes the rate of the same calculation)
+    const ratio = extractRatioArgs(normalizeText(question));
+    return !!ratio.operacao && ratio.operacao !== call.args.operacao && Object.keys(ratio).length > 1;
   }
 
   /** A tool read from the message gets every argument the message states. */

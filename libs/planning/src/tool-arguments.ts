@@ -1,7 +1,18 @@
 import { parsePeriod } from '@cota/periods';
 import { normalizeText } from '@cota/text';
 import { ToolGatePolicy } from '@cota/tool-gating';
-import { asksRateConversion, extractEmail, extractFinanceArgs, extractTransaction, findMentions, matchVocabulary, todayInBrazil, transactionKindSaid } from './tool-args';
+import {
+  asksRateConversion,
+  extractEmail,
+  extractFinanceArgs,
+  extractRatioArgs,
+  extractTransaction,
+  findMentions,
+  matchVocabulary,
+  ratioComplete,
+  todayInBrazil,
+  transactionKindSaid,
+} from './tool-args';
 
 /** Words of a question (not a statement): "quanto gastei?" asks, "gastei 85" tells. */
 const QUESTION = /\?|\b(quanto|quantos|quantas|qual|quais|quando|onde|porque|por que)\b/;
@@ -39,6 +50,8 @@ export interface ArgumentsContext {
 export interface ToolByArguments {
   name: string;
   matched: string;
+  /** Every number the calculation needs is stated: it wins over a tool or a fund's data its words name. */
+  stated?: boolean;
 }
 
 /**
@@ -48,6 +61,9 @@ export interface ToolByArguments {
  */
 export function toolByArguments(question: string, policy: ToolGatePolicy, { hasTicker, aboutFunds }: ArgumentsContext): ToolByArguments | null {
   const text = normalizeText(question);
+  // A fund's ratio from numbers the message states is computed from them, whatever fund it names.
+  const ratio = extractRatioArgs(text);
+  if (ratioComplete(ratio)) return { name: 'calcular_financas', matched: `stated numbers of ${ratio.operacao}`, stated: true };
   const mentions = findMentions(text);
   const has = (kind: string) => mentions.some((m) => m.kind === kind);
   if (!hasTicker) {

@@ -33,6 +33,8 @@ const ArgSpec = z
   .object({
     type: ArgType,
     required: z.boolean().default(false),
+    /** Not required when every one of these is stated (a sale whose cost is said needs no fund: "comprei a 98 e vendi a 105"). */
+    required_unless: z.array(z.string().min(1)).default([]),
     /** Enum values (type enum only). */
     values: z.array(z.string().min(1)).optional(),
     /** Session keys tried in order when the argument is missing (explicit values always win). */

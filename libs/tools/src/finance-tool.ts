@@ -20,6 +20,7 @@ import {
 } from '@cota/finance';
 import { formatDecimal, formatMoney, formatPercent } from '@cota/text';
 import { formatRate } from './format';
+import { RATIO_OPERATIONS } from './fund-ratios';
 
 export interface FinanceResult {
   title: string;
@@ -475,6 +476,7 @@ function incomeCapital(args: FinanceToolArgs): FinanceResult {
 }
 
 const OPERATIONS: Record<string, (a: FinanceToolArgs) => FinanceResult> = {
+  ...RATIO_OPERATIONS,
   capital_para_renda: incomeCapital,
   vpl: npv,
   tir: irr,
@@ -493,7 +495,7 @@ export function calculateFinance(args: FinanceToolArgs): FinanceResult {
   if (!op)
     throw new CotaError(
       'BAD_REQUEST',
-      `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL, TIR, VaR, índice de Sharpe e o capital para uma renda mensal.`,
+      `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL, TIR, VaR, índice de Sharpe, o capital para uma renda mensal, o dividend yield, o P/VP e as cotas para uma renda.`,
     );
   // Rates arrive in percent ("0.8" is 0,8%), as people say them; the formulas use fractions.
   if (args.taxa === undefined || args.taxa === null || args.taxa === '') return op(args);

@@ -16,3 +16,18 @@ describe('simular_ir_venda for a fund no longer held', () => {
     await expect(simulateSaleTax(noPosition, { ticker: 'HGLG11' }, ctx, async () => null)).rejects.toThrow('Você não tem cotas do HGLG11 na carteira');
   });
 });
+
+describe('simular_ir_venda with the prices stated', () => {
+  it('a sale whose shares, purchase and sale prices are all said needs no fund nor portfolio', async () => {
+    const out = await simulateSaleTax(noPosition, { quantidade: 200, preco_compra: '98', preco_venda: '105' }, ctx);
+    expect(out).toMatchObject({ ticker: null, lucro: '1400.00', imposto: '280.00' });
+    expect(out.text).toContain('**Vendendo 200 cotas a R$ 105,00, o lucro seria de R$ 1.400,00 e o imposto de renda, R$ 280,00 (20%).**');
+    expect(out.text).toContain('200 × preço de compra informado de R$ 98,00');
+  });
+
+  it('a loss pays nothing and is said to offset later gains', async () => {
+    const out = await simulateSaleTax(noPosition, { ticker: 'HGLG11', quantidade: 10, preco_compra: '160', preco_venda: '150' }, ctx);
+    expect(out).toMatchObject({ lucro: '-100.00', imposto: '0.00', vencimento_darf: null });
+    expect(out.text).toContain('haveria prejuízo de R$ 100,00: não há imposto a pagar');
+  });
+});

@@ -23,12 +23,26 @@ export function darfDueDate(isoDate: string): string {
  */
 export async function simulateSaleTax(
   wh: WarehouseQuery,
-  args: { ticker?: unknown; quantidade?: unknown; preco_venda?: unknown },
+  args: { ticker?: unknown; quantidade?: unknown; preco_venda?: unknown; preco_compra?: unknown },
   ctx: FundToolContext & { today: string },
   /** The tax of the sales of this fund already made, for a fund no longer held (null when it was never sold). */
   soldAlready: (ticker: string) => Promise<{ text: string } | null> = async () => null,
 ) {
   const ticker = typeof args.ticker === 'string' ? args.ticker.toUpperCase() : '';
+  const statedCost = num(args.preco_compra);
+  const statedPrice = num(args.preco_venda);
+  // Every number of the sale stated ("comprei 200 cotas a R$ 98 e vendi a R$ 105"): the person's sale, not the portfolio's.
+  if (statedCost && statedPrice && typeof args.quantidade === 'number') {
+    return saleTax({
+      ticker,
+      qty: new Dec(args.quantidade),
+      price: statedPrice,
+      cost: statedCost,
+      priceNote: `a ${formatMoney(statedPrice)}`,
+      costNote: 'preço de compra informado',
+      today: ctx.today,
+    });
+  }
   if (!ticker) throw new CotaError('BAD_REQUEST', 'De qual fundo seria a venda? (ex.: HGLG11)');
   const positions = await wh.query('client_fiis_positions', { ticker, tickers: [ticker], limit: 5 }, ctx);
   const pos = positions.rows.find((r) => r.ticker === ticker);
@@ -41,13 +55,13 @@ export async function simulateSaleTax(
     throw new CotaError('NOT_FOUND', `Você não tem cotas do ${ticker} na carteira, então não há venda a simular.`);
   }
   const qty = typeof args.quantidade === 'number' ? new Dec(args.quantidade) : held;
-  if (qty.lte(0) || !qty.isInteger()) throw new CotaError('BAD_REQUEST', 'A quantidade de cotas precisa ser um número inteiro positivo.');
+  // (a purchase price stated replaces the average registered: "vendi 100 cotas a 165 que tinha comprado a 150")
+  const cost = statedCost ?? avg;
   if (qty.gt(held)) throw new CotaError('BAD_REQUEST', `Você tem ${held.toFixed()} cotas do ${ticker}; não dá para simular a venda de ${qty.toFixed()}.`);
   let price: Dec;
   let priceNote: string;
   if (typeof args.preco_venda === 'string' && args.preco_venda) {
     price = new Dec(args.preco_venda);
-    if (price.lte(0)) throw new CotaError('BAD_REQUEST', 'O preço de venda precisa ser positivo.');
     priceNote = `ao preço informado de ${formatMoney(price)}`;
   } else {
     const last = await lastPriceAndDividend(wh, ticker, ctx).catch(() => null);
@@ -56,27 +70,36 @@ export async function simulateSaleTax(
     price = p;
     priceNote = `ao último preço, ${formatMoney(price)}${last?.priceDate ? ` (${formatDate(last.priceDate)})` : ''}`;
   }
+  return saleTax({ ticker, qty, price, cost, priceNote, costNote: statedCost ? 'preço de compra informado' : 'preço médio', today: ctx.today });
+}
+
+/** The gain of selling `qty` shares at `price` that cost `cost` each, its 20% and the DARF's due date for a sale today. */
+function saleTax(s: { ticker: string; qty: Dec; price: Dec; cost: Dec; priceNote: string; costNote: string; today: string }) {
+  const { ticker, qty, price, cost: unitCost, priceNote, costNote } = s;
+  if (qty.lte(0) || !qty.isInteger()) throw new CotaError('BAD_REQUEST', 'A quantidade de cotas precisa ser um número inteiro positivo.');
+  if (price.lte(0) || unitCost.lte(0)) throw new CotaError('BAD_REQUEST', 'Os preços de compra e de venda precisam ser positivos.');
   const proceeds = qty.times(price);
-  const cost = qty.times(avg);
+  const cost = qty.times(unitCost);
   const gain = proceeds.minus(cost);
   const tax = gain.gt(0) ? gain.times(RATE).toDecimalPlaces(2) : new Dec(0);
-  const due = darfDueDate(ctx.today);
+  const due = darfDueDate(s.today);
+  const shares = `${qty.toFixed()} cotas${ticker ? ` do ${ticker}` : ''}`;
   const head = gain.gt(0)
-    ? `**Vendendo ${qty.toFixed()} cotas do ${ticker} ${priceNote}, o lucro seria de ${formatMoney(gain)} e o imposto de renda, ${formatMoney(tax)} (20%).**`
-    : `**Vendendo ${qty.toFixed()} cotas do ${ticker} ${priceNote}, haveria ${gain.isZero() ? 'lucro zero' : `prejuízo de ${formatMoney(gain.abs())}`}: não há imposto a pagar.**`;
+    ? `**Vendendo ${shares} ${priceNote}, o lucro seria de ${formatMoney(gain)} e o imposto de renda, ${formatMoney(tax)} (20%).**`
+    : `**Vendendo ${shares} ${priceNote}, haveria ${gain.isZero() ? 'lucro zero' : `prejuízo de ${formatMoney(gain.abs())}`}: não há imposto a pagar.**`;
   const lines = [
     head,
-    `Conta: venda de ${formatMoney(proceeds)} (${qty.toFixed()} × ${formatMoney(price)}) − custo de ${formatMoney(cost)} (${qty.toFixed()} × preço médio de ${formatMoney(avg)}).`,
+    `Conta: venda de ${formatMoney(proceeds)} (${qty.toFixed()} × ${formatMoney(price)}) − custo de ${formatMoney(cost)} (${qty.toFixed()} × ${costNote} de ${formatMoney(unitCost)}).`,
     gain.gt(0)
       ? `O imposto é pago por DARF (código 6015) até o último dia útil do mês seguinte à venda: para uma venda hoje, até ${formatDate(due)}. Não há isenção para vendas de até R$ 20 mil em FIIs.`
       : 'O prejuízo pode ser compensado com lucros futuros em vendas de FIIs (guarde o registro).',
-    'Simulação com o seu preço médio registrado; não considera corretagem, emolumentos nem o IR retido na fonte (0,005%, que é descontado do imposto devido). Não é orientação tributária.',
+    `Simulação com o ${costNote}; não considera corretagem, emolumentos nem o IR retido na fonte (0,005%, que é descontado do imposto devido). Não é orientação tributária.`,
   ];
   return {
-    ticker,
+    ticker: ticker || null,
     quantidade: qty.toFixed(),
     preco_venda: price.toFixed(),
-    preco_medio: avg.toFixed(),
+    preco_medio: unitCost.toFixed(),
     valor_venda: proceeds.toFixed(2),
     custo: cost.toFixed(2),
     lucro: gain.toFixed(2),

@@ -4,6 +4,8 @@ import { extractFinanceArgs } from './finance-args';
 import { findMentions } from './numbers';
 import { extractEmail, extractReportFilters, extractReportId, extractTickers } from './text-args';
 import { normalizeText } from '@cota/text';
+import { extractRatioArgs } from './ratio-args';
+import { extractTaxSale } from './personal-args';
 
 const policy = loadToolGatePolicy();
 
@@ -172,5 +174,37 @@ describe('report and e-mail arguments', () => {
       report_id: 'rel_20260114_095826_ab12cd',
       destinatario: 'a@b.com',
     });
+  });
+});
+
+describe('a fund ratio and a sale told in numbers', () => {
+  const ratio = (q: string) => extractRatioArgs(normalizeText(q));
+
+  it('reads the price, the dividend with its period and the book value by the words around each', () => {
+    expect(ratio('Um FII paga R$ 1,10 por cota ao mês e a cota está em R$ 160,00. Qual o dividend yield mensal?')).toEqual({
+      operacao: 'dividend_yield',
+      provento: '1.1',
+      provento_periodo: 'mes',
+      preco_cota: '160',
+    });
+    expect(ratio('cota a 95 reais e valor patrimonial por cota de 105, qual o p/vp?')).toEqual({ operacao: 'pvp', vp_cota: '105', preco_cota: '95' });
+    expect(ratio('quantas cotas de um fundo que paga R$ 0,10 por cota preciso pra ganhar mil reais por mês?')).toMatchObject({
+      operacao: 'cotas_para_renda',
+      provento: '0.1',
+      renda_mensal: '1000',
+    });
+    // (a P/VP named with only its book value is the ratio still missing its price: a follow-up of a calculation)
+    expect(ratio('e o p/vp se o valor patrimonial por cota for 162,22?')).toEqual({ operacao: 'pvp', vp_cota: '162.22' });
+  });
+
+  it("states nothing for a fund's own figures or a year", () => {
+    expect(ratio('qual o dy do hglg11?')).toEqual({});
+    expect(ratio('se a cota custasse R$ 10, qual seria o dy desses proventos de 2024?')).toEqual({ preco_cota: '10' });
+  });
+
+  it("a sale's prices go by the verb nearest each: the purchase's and the sale's", () => {
+    expect(extractTaxSale('comprei 200 cotas a R$ 98 e vendi a R$ 105, quanto pago de IR?')).toEqual({ quantidade: 200, preco_compra: '98', preco_venda: '105' });
+    expect(extractTaxSale('vendi 100 cotas de HGLG11 a 165 que tinha comprado a 150')).toEqual({ quantidade: 100, preco_venda: '165', preco_compra: '150' });
+    expect(extractTaxSale('se eu vender 10 cotas de KNRI11 a R$ 160')).toEqual({ quantidade: 10, preco_venda: '160' });
   });
 });

@@ -1,6 +1,7 @@
 import { DurationMention, findMentions, Mention, MoneyMention, RateMention, readAmount, Span, UnreadableMention } from './numbers';
 import { BR_NUMBER, normalizeText, SCALE_WORD, unreadableNumbers } from '@cota/text';
 import type { FinanceToolArgs } from '@cota/contracts';
+import { extractRatioArgs } from './ratio-args';
 
 /** The calculations `calcular_financas` knows (values of its `operacao` argument). */
 export const FINANCE_OPERATIONS = [
@@ -14,6 +15,9 @@ export const FINANCE_OPERATIONS = [
   'var',
   'sharpe',
   'capital_para_renda',
+  'dividend_yield',
+  'pvp',
+  'cotas_para_renda',
 ] as const;
 export type FinanceOperation = (typeof FINANCE_OPERATIONS)[number];
 
@@ -210,6 +214,10 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
   const text = spelledAmounts(normalizeText(question));
   const mentions = findMentions(text);
   const out: FinanceArgs = {};
+
+  // A fund's ratio from the person's own numbers ("um FII a R$ 100 que paga R$ 0,85 por mês: qual o DY?").
+  const ratio = extractRatioArgs(text);
+  if (ratio.operacao || (editing.includes('preco_cota') && Object.keys(ratio).length)) return ratio;
 
   const risk = [...expecting, ...editing].some((a) => ['retornos', 'retorno', 'volatilidade', 'confianca', 'taxa_livre_risco'].includes(a));
   if (VAR.test(text) || SHARPE.test(text) || risk) {

@@ -11,6 +11,7 @@ export * from './personal-args';
 export * from './text-args';
 export * from './trade-args';
 export * from './alert-args';
+export * from './ratio-args';
 
 /** What an extractor knows besides the text: today's date in Brazil and the arguments the call waits for. */
 export interface ExtractContext {

@@ -184,17 +184,34 @@ export function extractMagic(question: string): { renda_mensal?: string; cotas?:
   return out;
 }
 
-/** "se eu vender 10 cotas de KNRI11 a R$ 160": how many shares and at what price. */
-export function extractTaxSale(question: string): { quantidade?: number; preco_venda?: string } {
+/** A price said of a purchase ("comprei ... a 98", "que tinha comprado a 150", "paguei 98", "preço médio de 98"), not of the sale. */
+const BOUGHT_AT = /\b(?:compr\w*|paguei|pago|custo|custou|preco medio|pm)\b[^.?!]{0,40}$/;
+const SOLD_AT = /\b(?:vend\w*|zer\w*)\b[^.?!]{0,40}$/;
+
+/**
+ * "se eu vender 10 cotas de KNRI11 a R$ 160": how many shares and at what price; "comprei 200 cotas a R$ 98 e vendi a
+ * R$ 105": the purchase price too (a price is the purchase's when the nearest verb before it buys).
+ */
+export function extractTaxSale(question: string): { quantidade?: number; preco_venda?: string; preco_compra?: string } {
   // "vendendo 100 btlg11": a count right before a ticker is a number of shares.
   const text = withoutTickers(normalizeText(question), ' cotas ');
-  const out: { quantidade?: number; preco_venda?: string } = {};
+  const out: { quantidade?: number; preco_venda?: string; preco_compra?: string } = {};
   const qty = text.match(new RegExp(String.raw`\b(${BR_NUMBER})\s*(?:cotas?|unidades)\b`));
   const shares = qty && readAmount(qty[1]);
   if (shares?.isInteger()) out.quantidade = shares.toNumber();
-  const price = text.match(new RegExp(String.raw`\b(?:a|por|ao preco de|preco de|cotacao de|valendo|vendendo a)\s*${NUM}(?!\s*(?:cotas?|%))`));
-  if (price && price[1] !== qty?.[1]) out.preco_venda = amountOf(price[1], price[2]);
-  else {
+  const prices = [
+    ...text.matchAll(new RegExp(String.raw`\b(?:a|por|ao preco de|preco de|cotacao de|valendo|vendendo a|paguei|custo de|preco medio de|pm de)\s*${NUM}(?!\s*(?:cotas?|%))`, 'g')),
+  ].filter((m) => m[1] !== qty?.[1] || m.index !== qty?.index);
+  for (const m of prices) {
+    const before = text.slice(0, m.index! + m[0].indexOf(m[1]));
+    const buy = BOUGHT_AT.exec(before);
+    const sell = SOLD_AT.exec(before);
+    // (the verb nearest the price says whose price it is)
+    const bought = !!buy && (!sell || buy.index > sell.index);
+    if (bought && out.preco_compra === undefined) out.preco_compra = amountOf(m[1], m[2]);
+    else if (!bought && out.preco_venda === undefined) out.preco_venda = amountOf(m[1], m[2]);
+  }
+  if (out.preco_venda === undefined && out.preco_compra === undefined) {
     // "e se o preço de venda for R$ 105,30?": an amount in reais is the price.
     const reais = text.match(new RegExp(String.raw`r\$\s*(${BR_NUMBER})`));
     if (reais) out.preco_venda = amountOf(reais[1]);

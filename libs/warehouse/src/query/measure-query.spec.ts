@@ -100,6 +100,29 @@ describe('MeasureQueryService', () => {
     expect(res.values[0]).toMatchObject({ start: { date: '2025-06-09', value: 102.18 }, end: { date: '2025-06-25', value: 102.61 }, value: 0.420826 });
   });
 
+  it("from a day named, the traded return starts at that day's own traded close (ABCP11, 28/12/2023 to 30/12/2024)", async () => {
+    // market16 prices_daily.csv ABCP11 28/12/2023: traded 69,81, adjusted 65,16; 30/12/2024: 75,02 both.
+    const runner = new FakeRunner({
+      n: 250,
+      base_d: '2023-12-27',
+      base_v: '69.54',
+      base_a: '64.91',
+      first_d: '2023-12-28',
+      first_v: '69.81',
+      first_a: '65.16',
+      first_is_adj: false,
+      last_d: '2024-12-30',
+      last_v: '75.02',
+      last_a: '75.02',
+      last_is_adj: false,
+    });
+    const res = await new MeasureQueryService(catalog, runner).compute(
+      q({ subjects: [{ kind: 'fund', id: 'ABCP11' }], measure: 'price', period: { kind: 'range', from: '2023-12-28', to: '2024-12-30', grain: 'days' } }),
+      'c',
+    );
+    expect(res.values[0]).toMatchObject({ start: { date: '2023-12-28', value: 65.16 }, traded: { value: 7.463114, start: { date: '2023-12-28', value: 69.81 } } });
+  });
+
   it('says there is no value, with the dates around it, when the period is empty', async () => {
     const runner = new FakeRunner({ n: 0, base_d: '2022-04-29', after_d: '2022-09-01' });
     const res = await new MeasureQueryService(catalog, runner).compute(q({ agg: 'value' }), 'c');

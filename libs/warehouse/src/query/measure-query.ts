@@ -73,7 +73,7 @@ export function buildMeasureSql(m: MeasureDef, groupBy: StructuredQuestion['grou
            (SELECT bool_or(is_adj) FROM s) AS any_adj,
            (SELECT string_agg(DISTINCT src, ',') FROM s) AS sources,
            (SELECT string_agg(DISTINCT f, ',' ORDER BY f) FROM s) AS funds,
-           ${pick('d', 'd::text')} AS first_d, ${pick('d', 'v')} AS first_v, ${pick('d', 'a')} AS first_a,
+           ${pick('d', 'd::text')} AS first_d, ${pick('d', 'v')} AS first_v, ${pick('d', 'a')} AS first_a, ${pick('d', 'is_adj')} AS first_is_adj,
            ${pick('d DESC', 'd::text')} AS last_d, ${pick('d DESC', 'v')} AS last_v, ${pick('d DESC', 'a')} AS last_a, ${pick('d DESC', 'is_adj')} AS last_is_adj, ${pick('d DESC', 'd2::text')} AS last_d2,
            ${pick('v DESC, d', 'd::text')} AS max_d, ${pick('v DESC, d', 'v')} AS max_v, ${pick('v DESC, d', 'd2::text')} AS max_d2,
            ${pick('v ASC, d', 'd::text')} AS min_d, ${pick('v ASC, d', 'v')} AS min_v, ${pick('v ASC, d', 'd2::text')} AS min_d2,
@@ -237,7 +237,8 @@ function aggregate(
       const end = at(s.last_d, adjEnds ? s.last_a : s.last_v);
       const value = start && end && start.value !== 0 ? round((end.value / start.value - 1) * 100) : null;
       // ("quanto valorizou": a total return is also said on the traded closes at the same ends, when both were traded)
-      const tStart = adjEnds && !fromInside && s.base_is_adj !== true ? at(s.base_d, s.base_v) : null;
+      // (from a day named, its own traded close: "do fechamento de 28/12/2023 ao de 30/12/2024")
+      const tStart = !adjEnds ? null : fromInside ? (s.first_is_adj !== true ? at(s.first_d, s.first_v) : null) : s.base_is_adj !== true ? at(s.base_d, s.base_v) : null;
       const tEnd = s.last_is_adj !== true ? at(s.last_d, s.last_v) : null;
       const traded = tStart && tEnd && tStart.value !== 0 ? { value: round((tEnd.value / tStart.value - 1) * 100), start: tStart, end: tEnd } : null;
       return { value, date: end?.date ?? null, start, end, adjusted: adjEnds || s.any_adj === true, traded };

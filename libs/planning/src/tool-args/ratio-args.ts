@@ -1,0 +1,79 @@
+import { BR_NUMBER, SCALE_WORD } from '@cota/text';
+import { readAmount } from './numbers';
+
+/**
+ * A fund's ratios computed from numbers the person states ("um FII a R$ 100 que paga R$ 0,85 por mês",
+ * "cota a 95 e VP por cota de 105", "quantas cotas de um fundo que paga R$ 0,10 preciso pra ganhar mil por mês"):
+ * the figures are the person's, never a fund's data.
+ */
+export type RatioOperation = 'dividend_yield' | 'pvp' | 'cotas_para_renda';
+
+export interface RatioArgs {
+  operacao?: RatioOperation;
+  preco_cota?: string;
+  provento?: string;
+  provento_periodo?: 'mes' | 'ano';
+  vp_cota?: string;
+  renda_mensal?: string;
+}
+
+const AMOUNT = String.raw`(?:r\$\s*)?(${BR_NUMBER})(?:\s*(${SCALE_WORD})\b)?(?!\s*%)`;
+/** The book value per share: "valor patrimonial por cota de 105", "VP/cota = 98,50", "vpa for 162,22". */
+const BOOK = new RegExp(String.raw`\b(?:valor patrimonial|vpa|vp)(?:\s*(?:por cota|da cota|\/\s*cota))?\s*(?:de|e|:|=|for|fosse|seja|em|a)?\s*${AMOUNT}`);
+/** The dividend per share: "paga R$ 0,85 por mês", "rendimento de 1,10 por cota", "distribui 0,10". */
+const DIVIDEND = new RegExp(
+  String.raw`\b(?:paga|pagam|pagando|pagasse|pague|distribui|distribuindo|distribuisse|rende|rendendo|(?:dividendos?|proventos?|rendimentos?)(?: mensa\w*)?(?: de)?)\s*(?:de\s*)?${AMOUNT}(\s*(?:reais\s*)?(?:por cota\s*)?(?:(?:por|ao|\/)\s*(?:mes|ano)|mensa\w*|anua\w*)?)`,
+);
+/** The share's price: "a cota a R$ 160", "cota está em 157,60", "um FII a R$ 100", "se a cota custasse R$ 10", "preço de 95". */
+const PRICE = new RegExp(
+  String.raw`\b(?:(?:a )?cotas? (?:a|de|em|esta em|esta a|estiver em|estiver a|for|fosse|for de|fosse de|custa|custando|custasse|custar|valendo|vale|cotada a|negociada a)|(?:preco|cotacao)(?: da cota)?(?: de| e| a| em| for| fosse)?|(?:um|uma|o|a) (?:fii|fundo) (?:a|de|que custa|custando|cotado a|negociado a))\s*${AMOUNT}`,
+);
+/** "cota a 95 reais e valor patrimonial ...": a price said as "N reais" right before the book value counts too. */
+const INCOME = new RegExp(String.raw`\b(?:ganhar|receber|renda de|tirar|render|viver com)\s*(?:uns\s*)?${AMOUNT}(?:\s*reais)?\s*(?:por mes|ao mes|mensa\w*|todo mes)`);
+
+const PVP_ASKED = /\bp\s*\/?\s*vp\b|\bpreco sobre (?:o )?valor patrimonial\b|\bagio\b|\bdesagio\b|\bdesconto\b/;
+const YIELD_ASKED = /\bdy\b|\bdividend yield\b|\byield\b|\brendimento (?:mensal|anual)\b|\bretorno (?:mensal|anual)\b|\bquanto (?:rende|da|e) (?:ao|por) (?:mes|ano)\b/;
+const SHARES_ASKED = /\bquantas cotas\b/;
+
+const amountOf = (m: RegExpExecArray | null): string | undefined => {
+  // ("proventos de 2024": a year, not an amount)
+  if (!m || (/^(?:19|20)\d\d$/.test(m[1]) && !/r\$/.test(m[0]))) return undefined;
+  const n = readAmount(m[1], m[2]);
+  return n && n.gt(0) ? n.toFixed() : undefined;
+};
+
+/** Spelled round incomes ("mil reais por mês", "dois mil por mês") as numbers. */
+const spelled = (text: string) =>
+  text
+    .replace(/(^|[^\d\s])(\s*)\bmil (reais|por mes)/g, '$1$2 1000 $3')
+    .replace(/\b(dois|tres|cinco|dez) mil\b/g, (_w, n: string) => `${{ dois: 2, tres: 3, cinco: 5, dez: 10 }[n]} mil`);
+
+/** The ratio a message computes from its own numbers, with them; empty when it states none. */
+export function extractRatioArgs(normalized: string): RatioArgs {
+  const text = spelled(normalized);
+  const out: RatioArgs = {};
+  const book = BOOK.exec(text);
+  out.vp_cota = amountOf(book);
+  // (the book value's own "por cota de N" is not a price)
+  const rest = book ? `${text.slice(0, book.index)} ${' '.repeat(book[0].length)} ${text.slice(book.index + book[0].length)}` : text;
+  const dividend = DIVIDEND.exec(rest);
+  out.provento = amountOf(dividend);
+  if (out.provento) out.provento_periodo = /ano|anua/.test(dividend![3] ?? '') ? 'ano' : 'mes';
+  const withoutDividend = dividend ? rest.slice(0, dividend.index) + ' '.repeat(dividend[0].length) + rest.slice(dividend.index + dividend[0].length) : rest;
+  out.preco_cota =
+    amountOf(PRICE.exec(withoutDividend)) ?? (out.vp_cota ? amountOf(/\b(?:cota|preco)\D{0,12}?(\d[\d.,]*)(?:\s*(mil))?\s*reais\b/.exec(withoutDividend)) : undefined);
+  out.renda_mensal = amountOf(INCOME.exec(withoutDividend));
+  // (a book value alone with P/VP asked is the ratio still missing its price: "e o p/vp se o VP for 162,22?" after a DY)
+  if (out.vp_cota && (PVP_ASKED.test(text) || (out.preco_cota && !out.provento))) out.operacao = 'pvp';
+  else if (out.provento && out.renda_mensal && SHARES_ASKED.test(text)) out.operacao = 'cotas_para_renda';
+  else if (out.provento && out.preco_cota && (YIELD_ASKED.test(text) || /\bquanto\b|\bqual\b/.test(text))) out.operacao = 'dividend_yield';
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as RatioArgs;
+}
+
+/** Whether the message states every number its ratio needs (then it is computed, whatever fund it names). */
+export function ratioComplete(a: RatioArgs): boolean {
+  if (a.operacao === 'pvp') return !!a.preco_cota && !!a.vp_cota;
+  if (a.operacao === 'dividend_yield') return !!a.preco_cota && !!a.provento;
+  if (a.operacao === 'cotas_para_renda') return !!a.provento && !!a.renda_mensal;
+  return false;
+}

@@ -1,0 +1,31 @@
+import { calculateFinance } from './finance-tool';
+
+describe('calcular_financas: a fund ratio from the numbers stated', () => {
+  it('the DY of a monthly dividend at a price: per month and ×12 a year (and compounded, said apart)', () => {
+    const r = calculateFinance({ operacao: 'dividend_yield', preco_cota: '100', provento: '0.85', provento_periodo: 'mes' });
+    expect(r.resultado).toEqual({ dy_mensal_pct: '0.85', dy_anual_pct: '10.2' });
+    expect(r.text).toContain('o dividend yield é de 0,85% ao mês, ou 10,2% ao ano (× 12)');
+    expect(r.text).toContain('Reinvestindo todo mês, seria 10,69% ao ano');
+  });
+
+  it('a dividend stated for the year is a yearly yield', () => {
+    const r = calculateFinance({ operacao: 'dividend_yield', preco_cota: '10', provento: '1.17', provento_periodo: 'ano' });
+    expect(r.resultado).toEqual({ dy_anual_pct: '11.7' });
+  });
+
+  it('the P/VP of a price over a book value, with the discount it means', () => {
+    const r = calculateFinance({ operacao: 'pvp', preco_cota: '95', vp_cota: '105' });
+    expect(r.resultado.pvp).toBe('0.9048');
+    expect(r.text).toContain('o P/VP é 0,9048: com desconto de 9,52% sobre o valor patrimonial');
+  });
+
+  it('the whole shares a monthly income needs at a dividend per share, rounded up', () => {
+    expect(calculateFinance({ operacao: 'cotas_para_renda', provento: '0.10', renda_mensal: '1000' }).resultado).toEqual({ cotas: '10000' });
+    expect(calculateFinance({ operacao: 'cotas_para_renda', provento: '0.30', renda_mensal: '1000', preco_cota: '10' }).resultado).toEqual({ cotas: '3334', capital: '33340.00' });
+  });
+
+  it('asks for what is missing and refuses a price of zero', () => {
+    expect(() => calculateFinance({ operacao: 'pvp', preco_cota: '95' })).toThrow('Para esse cálculo preciso do valor patrimonial por cota');
+    expect(() => calculateFinance({ operacao: 'dividend_yield', preco_cota: '0', provento: '1' })).toThrow('O preço da cota precisa ser maior que zero.');
+  });
+});
