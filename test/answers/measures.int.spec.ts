@@ -145,6 +145,9 @@ describe('periods, bases and groupings the raw files decide', () => {
     // "esse ano" is the calendar's (2026), which no series reaches: said so, and answered with the latest year the data has
     // (market16 ifix_daily.csv 30/12/2024 3.116,28 → 23/12/2025 3.755,15).
     ['quanto o ifix subiu esse ano?', ['+20,50% em 2025', 'Os dados vão até 23/12/2025 e hoje é', 'a resposta acima é de 2025, o ano mais recente da base']],
+    // "mês passado" is the calendar's too (October 2026 or later): araquem history_market_indicators.csv IPCA of 2025-10-01
+    // is 0,09%, the latest month the data has, said so.
+    ['ipca do mes passado', ['0,09%', 'outubro de 2025', 'a resposta acima é de outubro de 2025, o mês mais recente da base']],
   ])('%s', async (question, parts) => {
     const { text } = await answer(question);
     for (const p of parts) expect(text).toContain(p);

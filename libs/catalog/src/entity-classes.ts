@@ -39,9 +39,23 @@ export function heldFilters(catalog: EntityCatalog): Readonly<Record<string, str
   return out;
 }
 
+/** A column an entity's rows can be ordered by: its label, its type and whether the entity orders by it unless told. */
+export interface OrderableColumn {
+  column: string;
+  label: string;
+  type: string;
+  default: boolean;
+}
+
 /** The columns each entity's rows can be ordered by, with their labels ("Valor da causa (R$)"), by entity name. */
-export function orderableColumns(catalog: EntityCatalog): Readonly<Record<string, ReadonlyArray<{ column: string; label: string }>>> {
+export function orderableColumns(catalog: EntityCatalog): Readonly<Record<string, ReadonlyArray<OrderableColumn>>> {
   return Object.fromEntries(
-    Object.entries(catalog).map(([name, def]) => [name, def.orderings.map((column) => ({ column, label: def.columns.find((c) => c.name === column)?.label ?? column }))]),
+    Object.entries(catalog).map(([name, def]) => [
+      name,
+      def.orderings.map((column) => {
+        const col = def.columns.find((c) => c.name === column);
+        return { column, label: col?.label ?? column, type: col?.type ?? 'text', default: def.default_order.by === column };
+      }),
+    ]),
   );
 }

@@ -35,6 +35,8 @@ describe('turnLeftBehind', () => {
     expect(turnLeftBehind(reading(), outcome({ params, row_tickers: ['CNES11'] }))).toMatchObject({ accepted: true, tickers: ['CNES11'], listed: ['CNES11'] });
     // The client's own funds are not "the fund" of the conversation.
     expect(turnLeftBehind(reading({ entity: 'client_fiis_positions' }), outcome({ params, row_tickers: ['CNES11'] })).tickers).toEqual([]);
+    // (unless one row of it was asked for: "qual a minha maior posição?")
+    expect(turnLeftBehind(reading({ entity: 'client_fiis_positions' }), outcome({ params: { ...params, limit_asked: 1 }, row_tickers: ['CNES11'] })).tickers).toEqual(['CNES11']);
   });
 
   it("a client's figure over the whole portfolio that one fund made is about that fund ('eu vendi algum fii?')", () => {

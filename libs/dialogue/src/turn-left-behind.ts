@@ -52,8 +52,10 @@ function answeredFunds(reading: Reading, outcome: TurnOutcome, question: Structu
   const params = outcome.params;
   if (params?.tickers.length) return params.tickers;
   if (params?.ticker) return [params.ticker];
-  // A list across funds that came down to one fund ("qual fii de lajes tem o menor p/vp?") is about that fund.
-  return listed.length === 1 && !(reading.entity && classes[reading.entity] === 'client') ? listed : [];
+  // A list across funds that came down to one fund ("qual fii de lajes tem o menor p/vp?") is about that fund; the client's
+  // own list only when one row was asked for ("qual a minha maior posição?" → "quanto ela representa?").
+  const own = !!reading.entity && classes[reading.entity] === 'client';
+  return listed.length === 1 && (!own || params?.limit_asked === 1) ? listed : [];
 }
 
 /**

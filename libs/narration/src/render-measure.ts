@@ -284,17 +284,30 @@ export function calendarNote(r: MeasureResult, spec: PeriodSpec | null): string 
   const ends = r.values.map((v) => v.coverage?.to).filter((d): d is string => !!d);
   if (!ends.length) return null;
   const dataEnd = ends.sort().pop()!;
-  const wanted = spec.kind === 'previous_session' ? 'de ontem' : spec.kind === 'relative_year' ? 'deste ano' : 'deste mês';
+  // ("mês passado": the calendar's month before this one, answered with the latest month the data has)
+  const pastMonth = spec.kind === 'relative_month' && spec.offset < 0 ? monthsBefore(r.today, -spec.offset) : null;
+  const wanted = spec.kind === 'previous_session' ? 'de ontem' : spec.kind === 'relative_year' ? 'deste ano' : pastMonth ? `de ${formatMonthYear(pastMonth)}` : 'deste mês';
   const reaches =
     spec.kind === 'previous_session'
       ? dataEnd >= previousDay(r.today)
       : spec.kind === 'relative_year'
         ? dataEnd.slice(0, 4) === r.today.slice(0, 4)
-        : dataEnd.slice(0, 7) === r.today.slice(0, 7);
+        : dataEnd.slice(0, 7) >= (pastMonth ?? r.today).slice(0, 7);
   if (reaches) return null;
-  // (this year without data is answered with the latest year the data has)
-  const latest = spec.kind === 'relative_year' ? `a resposta acima é de ${dataEnd.slice(0, 4)}, o ano mais recente da base` : 'o valor acima é o mais recente da base';
-  return `Os dados vão até ${formatDate(dataEnd)} e hoje é ${formatDate(r.today)}: não há dados ${wanted}; ${latest}.`;
+  // (this year without data is answered with the latest year the data has; a past month, with the latest month)
+  const latest =
+    spec.kind === 'relative_year'
+      ? `a resposta acima é de ${dataEnd.slice(0, 4)}, o ano mais recente da base`
+      : pastMonth
+        ? `a resposta acima é de ${formatMonthYear(dataEnd)}, o mês mais recente da base`
+        : 'o valor acima é o mais recente da base';
+  return `Os dados vão até ${dateOf(r, dataEnd)} e hoje é ${formatDate(r.today)}: não há dados ${wanted}; ${latest}.`;
+}
+
+/** The first day of the month `n` months before `iso`'s. */
+function monthsBefore(iso: string, n: number): string {
+  const [y, m] = iso.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1 - n, 1)).toISOString().slice(0, 10);
 }
 
 function previousDay(iso: string): string {

@@ -178,6 +178,9 @@ describe('periods resolved against the series, never the clock', () => {
   });
   it('counts "este ano" and "ano passado" from the calendar when today is known (today 27/11/2026, the IFIX ends in 2025)', () => {
     expect(resolvePeriod({ kind: 'relative_year', offset: -1, to_date: false }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2025-01-01', to: '2025-12-31' });
+    // ("mês passado" too: October 2026, which the IFIX never reaches; without today, the series' month before its last)
+    expect(resolvePeriod({ kind: 'relative_month', offset: -1 }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2026-10-01', to: '2026-10-31' });
+    expect(resolvePeriod({ kind: 'relative_month', offset: -1 }, ifix)).toEqual({ from: '2025-11-01', to: '2025-11-30' });
     expect(resolvePeriod({ kind: 'relative_year', offset: 0, to_date: true }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2026-01-01', to: '2026-12-31' });
     expect(resolvePeriod({ kind: 'relative_year', offset: -1, to_date: false, month: 9 }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2025-09-01', to: '2025-09-30' });
   });

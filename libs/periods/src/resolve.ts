@@ -49,8 +49,8 @@ export function addMonths(date: string, months: number): string {
 /**
  * Turns a period as said into dates, against what the series has. `year` is the conversation's
  * year for months said without one ("e em abril?" after "março de 2024"). `today`, when given, is the
- * calendar's: "este ano" and "ano passado" are years of the calendar (on 27/11/2026, 2026 and 2025),
- * whatever year the series ends in; without it, years count from the series' latest year.
+ * calendar's: "este ano", "ano passado" and "mês passado" are the calendar's (on 27/11/2026, 2026, 2025 and
+ * October 2026), whatever the series ends in; without it, they count from the series' latest date.
  */
 export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year: number | null = null, grain: WindowGrain = 'day', today: string | null = null): ResolvedPeriod {
   const [ly, lm] = parts(coverage.to);
@@ -85,7 +85,9 @@ export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year:
     }
     case 'relative_month': {
       const s = spec as Extract<PeriodSpec, { kind: 'relative_month' }>;
-      const first = addMonths(iso(ly, lm, 1), s.offset);
+      // ("mês passado" is the calendar's, like "ano passado": on 29/11/2026, October 2026)
+      const [cy, cm] = today && s.offset < 0 ? parts(today) : [ly, lm];
+      const first = addMonths(iso(cy, cm, 1), s.offset);
       const [y, m] = parts(first);
       return { from: first, to: iso(y, m, lastDay(y, m)) };
     }

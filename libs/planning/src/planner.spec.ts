@@ -828,6 +828,16 @@ describe('Planner (deterministic)', () => {
       expect(plan('processos do hglg11 com risco de perda remoto').params.filters).toEqual({ loss_risk: 'Remota' });
     });
 
+    it("a singular extreme asked of an entity's list is its one row with that extreme: the column named, else its money order", () => {
+      expect(plan('qual a minha maior posição hoje?').params).toMatchObject({ order_by: 'market_value', order: 'desc', limit: 1, limit_asked: 1 });
+      // ("dy" names the column through the catalog's condition words)
+      expect(plan('qual o meu fii com maior dy?').params).toMatchObject({ order_by: 'dy_12m_pct', order: 'desc', limit: 1 });
+      expect(plan('qual imóvel do hglg11 tem a menor área?').params).toMatchObject({ order_by: 'total_area', order: 'asc', limit: 1 });
+      // (a list asked stays a list; a ranking across funds orders its own way)
+      expect(plan('quais meus imoveis do hglg11 com maior area?').params.limit).not.toBe(1);
+      expect(plan('qual o fii com maior dy?').entity).toBe('fiis_rankings');
+    });
+
     it('"número de" counts only a plural: "número de inscrição no CNPJ" names an identifier', () => {
       expect(plan('Poderia me informar o número de inscrição no CNPJ do fundo TGAR11?').params.agg).not.toBe('count');
       expect(plan('numero de processos do hglg11').params.agg).toBe('count');

@@ -19,7 +19,7 @@ import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './ques
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
 import { CompoundSplitter, type TopicWords } from './question/compound';
 import { questionAfterContext } from './question/context-before';
-import { NamedOrdering, namedOrderings, pickFromList } from './question/entity-pick';
+import { extremeRowAsked, NamedOrdering, namedOrderings, pickFromList } from './question/entity-pick';
 
 export interface PlannerOptions {
   policies: PlanningPolicies;
@@ -91,7 +91,7 @@ export class Planner {
 
   constructor(private readonly opts: PlannerOptions) {
     this.ontology = opts.policies.ontology;
-    this.orderings = namedOrderings(opts.policies.orderings ?? {});
+    this.orderings = namedOrderings(opts.policies.orderings ?? {}, opts.policies.params.spec.condition_words);
     this.portfolioWords = Object.values(opts.policies.measures.subjects.portfolio ?? {})
       .flat()
       .sort((a, b) => b.length - a.length);
@@ -287,7 +287,7 @@ export class Planner {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
     }
     const routed = fieldAsked ?? route();
-    const out = this.ofFundsReferredTo(question, this.withStructuredQuestion(q, routed, opts), opts);
+    const out = this.withExtremeRow(question, this.ofFundsReferredTo(question, this.withStructuredQuestion(q, routed, opts), opts));
     // A follow-up that stays with the previous answer's entity edits its parameters.
     const hasPrevious = !!opts.previousParams || Object.keys(opts.previousFilters ?? {}).length > 0;
     if (out.kind === 'entity' && hasPrevious && out.entity === opts.previousEntity) {
@@ -489,6 +489,19 @@ export class Planner {
       ticker_required: false,
       planner: { ...out.planner, reason: `${out.planner.reason}; "deles": the ${tickers.length} funds of the previous answer (${tickers.join(', ')})` },
     };
+  }
+
+  /**
+   * "qual a minha maior posição?", "qual imóvel do HGLG11 tem a maior área?": one row of an entity's list, the one with the
+   * extreme of the column named (`extremeRowAsked`); the rankings across funds order their own way.
+   */
+  private withExtremeRow(question: string, out: PlanResponse): PlanResponse {
+    if (out.kind !== 'entity' || !out.planner.accepted || out.params.agg !== 'list' || out.params.limit_asked || out.entity === this.opts.policies.params.spec.ranking.entity)
+      return out;
+    const pick = extremeRowAsked(question, this.orderings[out.entity!] ?? []);
+    if (!pick) return out;
+    const params = { ...out.params, order_by: pick.column, order: pick.order, limit: 1, limit_asked: 1 };
+    return { ...out, params, planner: { ...out.planner, reason: `${out.planner.reason}; the row with the ${pick.order === 'desc' ? 'greatest' : 'least'} ${pick.column}` } };
   }
 
   /** "só os de shopping" after the client's funds: the same view of the client's, by a segment or type it filters on. Null otherwise. */

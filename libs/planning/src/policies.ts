@@ -1,7 +1,17 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPolicy, loadPolicyFolder, policiesDir } from '@cota/config';
-import { EntityClasses, entityClasses, heldFilters, loadEntityCatalog, loadEntityClasses, loadMeasureCatalog, MeasureCatalog, orderableColumns } from '@cota/catalog';
+import {
+  EntityClasses,
+  entityClasses,
+  heldFilters,
+  loadEntityCatalog,
+  loadEntityClasses,
+  loadMeasureCatalog,
+  MeasureCatalog,
+  OrderableColumn,
+  orderableColumns,
+} from '@cota/catalog';
 import { loadToolGatePolicy, ToolGatePolicy } from '@cota/tool-gating';
 import { Ontology } from './ontology';
 import { PlansPolicy, PlansPolicySchema } from './multi-step/policy';
@@ -20,7 +30,7 @@ export interface PlanningPolicies {
   /** The entities that can be asked of the client's funds, with their `held` filter (catalog). */
   held?: Readonly<Record<string, string>>;
   /** The columns each entity's rows can be ordered by, with their labels (catalog `orderings`): "o de maior valor" picks by one. */
-  orderings?: Readonly<Record<string, ReadonlyArray<{ column: string; label: string }>>>;
+  orderings?: Readonly<Record<string, ReadonlyArray<OrderableColumn>>>;
   /** The tool contracts (policies/tool_gate.yaml): tools are also recognised by their arguments. */
   tools?: ToolGatePolicy;
   /** The shapes of multi-step answers (policies/plans.yaml). */

@@ -294,9 +294,9 @@ export class MeasureQueryService {
     const agg: MeasureAgg = question.agg && m.aggregations.includes(question.agg) ? question.agg : m.default_agg;
     const each = await Promise.all(question.subjects.map((s) => this.forSubject(m, s, agg, question, clientId)));
     // "quanto o IFIX subiu este ano?" when the data ends before this year: the latest year the data has, said so by the narrator
-    const latestYear = yearBeforeThisOne(question.period, each, this.today());
-    if (latestYear) {
-      const older = await this.compute({ ...asked, period: { kind: 'range', from: `${latestYear}-01-01`, to: `${latestYear}-12-31`, grain: 'year' } }, clientId);
+    const latest = latestPeriodInstead(question.period, each, this.today());
+    if (latest) {
+      const older = await this.compute({ ...asked, period: latest }, clientId);
       return { ...older, today: this.today() };
     }
     const held = question !== asked && m.sum_of_funds ? heldAtTheEnd(each) : each;
@@ -325,7 +325,9 @@ export class MeasureQueryService {
             ? 'pct'
             : m.unit;
     const calendar =
-      question.period?.kind === 'previous_session' || ((question.period?.kind === 'relative_month' || question.period?.kind === 'relative_year') && question.period.offset === 0);
+      question.period?.kind === 'previous_session' ||
+      ((question.period?.kind === 'relative_month' || question.period?.kind === 'relative_year') && question.period.offset === 0) ||
+      (question.period?.kind === 'relative_month' && question.period.offset < 0);
     return {
       today: calendar ? this.today() : null,
       measure: m.name,
@@ -709,14 +711,26 @@ function emptyValue(subject: QuestionSubject, coverage: MeasureValue['coverage']
 }
 
 /**
- * The calendar's year asked ("este ano") with no value at all because every series ends before it: the latest year the
- * data reaches, answered instead (the narrator says the data stops before this year). Null when anything was found.
+ * The calendar's year or past month asked ("este ano", "mês passado") with no value at all because every series ends
+ * before it: the latest year (month) the data reaches, answered instead (the narrator says the data stops before the
+ * period asked). Null when anything was found.
  */
-function yearBeforeThisOne(p: PeriodSpec | null | undefined, values: readonly MeasureValue[], today: string): string | null {
-  if (p?.kind !== 'relative_year' || p.offset !== 0 || p.month || values.length === 0 || values.some((v) => v.value !== null)) return null;
+function latestPeriodInstead(p: PeriodSpec | null | undefined, values: readonly MeasureValue[], today: string): PeriodSpec | null {
+  const thisYear = p?.kind === 'relative_year' && p.offset === 0 && !p.month;
+  const pastMonth = p?.kind === 'relative_month' && p.offset < 0;
+  if (!(thisYear || pastMonth) || values.length === 0 || values.some((v) => v.value !== null)) return null;
   const ends = values.map((v) => v.coverage?.to).filter((d): d is string => !!d);
-  const year = ends.length ? ends.sort().pop()!.slice(0, 4) : null;
-  return year && year < today.slice(0, 4) ? year : null;
+  const end = ends.length ? ends.sort().pop()! : null;
+  if (!end || end.slice(0, 4) > today.slice(0, 4)) return null;
+  if (thisYear) return end.slice(0, 4) < today.slice(0, 4) ? { kind: 'range', from: `${end.slice(0, 4)}-01-01`, to: `${end.slice(0, 4)}-12-31`, grain: 'year' } : null;
+  const month = end.slice(0, 7);
+  return { kind: 'range', from: `${month}-01`, to: monthEnd(month), grain: 'month' };
+}
+
+/** The last day of a month given as YYYY-MM. */
+function monthEnd(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
 }
 
 /**
