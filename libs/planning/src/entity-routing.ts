@@ -194,6 +194,8 @@ export class EntityRouter {
   /** "o KNIP11 é de papel?", "ele é de logística?": a segment or type said of one fund, nothing else asked; its registry says which it is. */
   private classOfFund(q: AnalysedQuestion, features: ReadonlySet<string>): { params: { entity: string }; inferred: InferredParams; said: string } | null {
     if (q.tickers.tickers.length === 0 && !features.has('fund_reference')) return null;
+    // ("qual shopping do XPML11 tem a maior receita?" asks which of its properties, not whether it is a shopping fund)
+    if (/^qua(?:l|is) /.test(shapeOf(q.normalized))) return null;
     const params = this.params;
     const entity = params.spec.ranking.class_of_fund_entity;
     const said = params.classSaid(q);

@@ -838,6 +838,16 @@ describe('Planner (deterministic)', () => {
       expect(plan('qual o fii com maior dy?').entity).toBe('fiis_rankings');
     });
 
+    it('a two-word measure is also named with "de" between its words; a property\'s share of revenue orders the properties', () => {
+      expect(plan('receita de caixa do KNRI11 no 4º trimestre de 2024').question).toMatchObject({ measure: 'cash_revenue' });
+      expect(plan('qual shopping do xpml11 tem a maior participação na receita?')).toMatchObject({
+        entity: 'fiis_imoveis',
+        params: { order_by: 'revenue_share_ratio', order: 'desc', limit: 1 },
+      });
+      // (whether the fund is of a segment is still its registry)
+      expect(plan('o xpml11 é de shopping?').entity).toBe('fiis_cadastro');
+    });
+
     it('"número de" counts only a plural: "número de inscrição no CNPJ" names an identifier', () => {
       expect(plan('Poderia me informar o número de inscrição no CNPJ do fundo TGAR11?').params.agg).not.toBe('count');
       expect(plan('numero de processos do hglg11').params.agg).toBe('count');

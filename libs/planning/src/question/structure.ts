@@ -1,7 +1,7 @@
 import { MAX_QUESTION_SUBJECTS, type MeasureAgg, type PeriodSpec, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
 import { clientMeasureOf, defaultMeasureFor, MeasureCatalog, MeasureDef, sameFacts } from '@cota/catalog';
 import { isOneDay, isSpan, parsePeriod, type ParsedPeriod, PeriodShift, withinOneMonth } from '@cota/periods';
-import { fold, normalize } from '@cota/text';
+import { fold, normalize, STOPWORDS } from '@cota/text';
 
 /** "quantos %", "quanto por cento": a percentage asked. */
 const PERCENT_ASKED = /\bquant[oa]s?\s*(?:%|por\s*cento\b|porcento\b)/;
@@ -21,6 +21,11 @@ const compile = (p: string): Phrase => ({ text: p, padded: ` ${normalize(p)} ` }
  */
 const POSSESSIVES_AND_PRONOUNS = / (?:meu|minha|meus|minhas|nosso|nossa|nossos|nossas|isso|isto|ele|ela|eles|elas|eu|ja)(?= )/g;
 const withoutPossessives = (padded: string) => padded.replace(POSSESSIVES_AND_PRONOUNS, '');
+/** A two-word name also said with "de" between its words: "receita caixa" is "receita de caixa", "lucro caixa" "lucro de caixa". */
+function withLinkingDe(words: string): string[] {
+  const w = normalize(words).split(' ');
+  return w.length === 2 && !STOPWORDS.has(w[0]) && !STOPWORDS.has(w[1]) ? [words, `${w[0]} de ${w[1]}`] : [words];
+}
 /** Words that count what follows them ("todos os", "cada"). */
 const QUANTIFIER = /^(?:tod[oa]s(?: [oa]s)?|cada)$/;
 /** First-person possessives, as said before a measure's words ("meus dividendos"). */
@@ -209,7 +214,7 @@ export class QuestionReader {
     this.fundReference = fundReference.map(compile);
     this.measureWords = Object.values(catalog.measures)
       .filter((m) => m.subject === 'fund' || m.subject === 'portfolio')
-      .flatMap((measure) => measure.words.map((w) => ({ measure, phrase: compile(w) })));
+      .flatMap((measure) => measure.words.flatMap(withLinkingDe).map((w) => ({ measure, phrase: compile(w) })));
     this.datingWords = Object.values(catalog.measures).flatMap((measure) => [...measure.dating_words, ...measure.dating_only_words].map((w) => ({ measure, phrase: compile(w) })));
     this.clientWords = Object.values(catalog.measures).flatMap((measure) => measure.client_words.map((w) => ({ measure, phrase: compile(w) })));
     this.familyWords = Object.values(catalog.measures).flatMap((measure) => measure.family_words.map((w) => ({ measure, phrase: compile(w) })));
