@@ -5,8 +5,6 @@ import { normalize, STOPWORDS } from '@cota/text';
 export interface NamedOrdering {
   column: string;
   words: string[];
-  /** The entity's own order when a list is asked with none (a money column: "a maior posição" is by market value). */
-  byDefault: boolean;
 }
 
 /** The words naming each entity's ordering columns, read once: label words and the words conditions name the column by. */
@@ -17,7 +15,7 @@ export function namedOrderings(
   return Object.fromEntries(
     Object.entries(orderings).map(([entity, cols]) => [
       entity,
-      cols.map(({ column, label, type, default: isDefault }) => ({
+      cols.map(({ column, label }) => ({
         column,
         words: [
           ...new Set([
@@ -27,7 +25,6 @@ export function namedOrderings(
             ...(conditionWords[column] ?? []).flatMap((w) => normalize(w).split(' ')).filter((w) => w.length >= 2 && !STOPWORDS.has(w)),
           ]),
         ],
-        byDefault: isDefault && type === 'money',
       })),
     ]),
   );
@@ -72,14 +69,15 @@ const EXTREME_IN = new RegExp(String.raw`\b${EXTREME}((?: [a-z0-9/]+){0,4})`);
 const MANY = /\b(?:quais|maiores|menores|top|ranking|lista|liste|listar|cada|todos|todas)\b|\b(?:os|as) \d+\b/;
 
 /**
- * The one row of an entity's list a question asks for by an extreme of one of its columns: the column its words name
- * (else the entity's own money order, "a maior posição"). Null when it asks a list, or names no column it can be ordered by.
+ * The one row of an entity's list a question asks for by an extreme of one of its columns, the column its words name
+ * ("a maior posição": the catalog names market value "posição"). Null when it asks a list, or names no column it can be ordered by.
  */
 export function extremeRowAsked(asked: string, orderings: readonly NamedOrdering[]): { column: string; order: 'asc' | 'desc' } | null {
   const n = normalize(asked);
   if (MANY.test(n) || !/\bqual\b|^(?:e )?(?:o|a) /.test(n)) return null;
   const m = EXTREME_IN.exec(n);
-  if (!m) return null;
-  const column = namedColumn(m[2].split(' ').filter(Boolean), orderings) ?? orderings.find((o) => o.byDefault)?.column ?? null;
+  // ("o maior e o menor peso": both ends, a list)
+  if (!m || new RegExp(EXTREME).test(n.slice(m.index + m[1].length))) return null;
+  const column = namedColumn(m[2].split(' ').filter(Boolean), orderings);
   return column ? { column, order: directionOf(m[1]) } : null;
 }
