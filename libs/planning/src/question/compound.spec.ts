@@ -63,5 +63,18 @@ describe('CompoundSplitter', () => {
     expect(clauses.split('cnpj do cpts11, quanto ele fechou em 25/06/2025?', ['CPTS11'])).toBeNull();
     expect(clauses.split('quantas cotas de KNIP11 eu tenho e quanto isso da', ['KNIP11'])).toBeNull();
     expect(clauses.split('qual o pm do KNIP11 e qual o pm do HGLG11', ['KNIP11', 'HGLG11'])).toBeNull();
+    // A clause may name its thing twice; a measure's clause without a period is asked over the question's (the registry's is not).
+    const twice = new CompoundSplitter(
+      [
+        { phrase: 'recebi', target: 'measure:received' },
+        { phrase: 'dividendos', target: 'measure:received' },
+        { phrase: 'yield on cost', target: 'measure:yield_on_cost' },
+      ],
+      { links: ['o', 'a', 'qual'], max_parts: 3, clause_openers: ['qual', 'quanto'] },
+    );
+    expect(twice.split('quanto recebi de dividendos do HGLG11 em 2024 e qual meu yield on cost nele?', ['HGLG11'])).toEqual([
+      'quanto recebi de dividendos do hglg11 em 2024',
+      'qual meu yield on cost nele do hglg11 2024',
+    ]);
   });
 });

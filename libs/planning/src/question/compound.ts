@@ -1,3 +1,4 @@
+import { parsePeriod } from '@cota/periods';
 import { ABBREVIATIONS, fold, normalize } from '@cota/text';
 
 /**
@@ -109,14 +110,19 @@ export class CompoundSplitter {
       while (to > bounds[k] + 1 && words[to - 1].word === 'e') to--; // (a comma before the "e")
       return { from: bounds[k] + 1, to };
     });
-    const targets = parts.map((p) => found.filter((f) => f.from >= p.from && f.to <= p.to).map((f) => f.target));
+    // (one clause may name its thing twice, "quanto recebi de dividendos com data com": no two clauses the same thing)
+    const targets = parts.map((p) => [...new Set(found.filter((f) => f.from >= p.from && f.to <= p.to).map((f) => f.target))]);
     if (parts.length > this.policy.max_parts || targets.some((t) => t.length === 0)) return null;
     if (new Set(targets.flat()).size < targets.flat().length) return null;
     const named = subjects.map((t) => t.toLowerCase());
-    return parts.map((p) => {
+    // (a measure's clause without a period of its own is asked over the question's: "... em 2024 e qual meu yield on cost nele")
+    const period = parsePeriod(text)?.matched ?? null;
+    return parts.map((p, k) => {
       const clause = text.slice(words[p.from].start, words[p.to - 1].end).trim();
       const missing = named.filter((t) => !clause.includes(t));
-      return missing.length ? `${clause} do ${missing.join(' e do ')}` : clause;
+      const withFunds = missing.length ? `${clause} do ${missing.join(' e do ')}` : clause;
+      const measures = targets[k].every((t) => t.startsWith('measure:'));
+      return period && measures && !parsePeriod(clause) ? `${withFunds} ${period}` : withFunds;
     });
   }
 
