@@ -848,6 +848,11 @@ describe('Planner (deterministic)', () => {
       expect(plan('o xpml11 é de shopping?').entity).toBe('fiis_cadastro');
     });
 
+    it('a sale weighed for its result is the tax simulation ("se eu vender ... qual seria meu lucro ou prejuízo?"), not the sales made', () => {
+      expect(plan('se eu vender todas as minhas cotas de HGLG11 a R$ 160, qual seria meu lucro ou prejuízo?').tool?.name).toBe('simular_ir_venda');
+      expect(plan('qual foi meu lucro quando vendi o xpin11?').tool?.name).not.toBe('simular_ir_venda');
+    });
+
     it('"número de" counts only a plural: "número de inscrição no CNPJ" names an identifier', () => {
       expect(plan('Poderia me informar o número de inscrição no CNPJ do fundo TGAR11?').params.agg).not.toBe('count');
       expect(plan('numero de processos do hglg11').params.agg).toBe('count');
