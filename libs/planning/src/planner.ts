@@ -368,8 +368,9 @@ export class Planner {
     const found = this.recognizeTickers(asked);
     if (found.tickers.length) return null;
     const q = analyseQuestion(asked, found, this.ontology.vocabulary);
-    // (of the funds that list was about, as one row: a count's list too)
-    const funds = prev.tickers.length ? prev.tickers : prev.ticker ? [prev.ticker] : (opts.previousTickers ?? []);
+    // (of the funds that list was about, as one row: a count's list too; the client's own list is all of the client's)
+    const own = this.classOf(entity) === 'client';
+    const funds = prev.tickers.length ? prev.tickers : prev.ticker ? [prev.ticker] : own ? [] : (opts.previousTickers ?? []);
     const params = {
       ...prev,
       ticker: funds.length === 1 ? funds[0] : null,

@@ -26,7 +26,7 @@ const DIVIDEND = new RegExp(
 );
 /** The share's price: "a cota a R$ 160", "cota está em 157,60", "um FII a R$ 100", "se a cota custasse R$ 10", "preço de 95". */
 const PRICE = new RegExp(
-  String.raw`\b(?:(?:a )?cotas? (?:a|de|em|esta em|esta a|estiver em|estiver a|for|fosse|for de|fosse de|custa|custando|custasse|custar|valendo|vale|cotada a|negociada a)|(?:preco|cotacao)(?: da cota)?(?: de| e| a| em| for| fosse)?|(?:um|uma|o|a) (?:fii|fundo) (?:a|de|que custa|custando|cotado a|negociado a))\s*${AMOUNT}`,
+  String.raw`\b(?:(?:a )?cotas? (?:a|de|em|esta em|esta a|ta em|ta a|ta|estiver em|estiver a|for|fosse|for de|fosse de|custa|custando|custasse|custar|valendo|vale|cotada a|negociada a)|(?:preco|cotacao)(?: da cota)?(?: de| e| a| em| for| fosse)?|(?:um|uma|o|a) (?:fii|fundo) (?:a|de|que custa|custando|cotado a|negociado a))\s*${AMOUNT}`,
 );
 /** "cota a 95 reais e valor patrimonial ...": a price said as "N reais" right before the book value counts too. */
 const INCOME = new RegExp(String.raw`\b(?:ganhar|receber|renda de|tirar|render|viver com)\s*(?:uns\s*)?${AMOUNT}(?:\s*reais)?\s*(?:por mes|ao mes|mensa\w*|todo mes)`);
