@@ -111,6 +111,9 @@ describe('rentabilidade_carteira', () => {
     expect(cdi.rentabilidade_pct!).toBeGreaterThan(10);
     expect(cdi.rentabilidade_pct!).toBeLessThan(11.5);
     expect(r.text).toContain('ajustados por proventos');
+    // (and by how much, in percentage points, against each index)
+    const gap = (Math.round(Number(r.rentabilidade_pct) * 100) - Math.round(ifix.rentabilidade_pct! * 100)) / 100;
+    expect(r.text).toContain(`${Math.abs(gap).toFixed(2).replace('.', ',')} p.p. ${gap > 0 ? 'acima' : 'abaixo'} do IFIX`);
   }, 60_000);
 
   it('ends a trailing period at the latest close, and a period past it says the prices are older', async () => {

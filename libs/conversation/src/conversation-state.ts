@@ -12,7 +12,8 @@ const callOf = (v: unknown): ToolCallState | null => {
  */
 function pointedAnswer(recent: Turn[], newest: Turn | undefined): Turn | undefined {
   const waits =
-    (newest?.meta.status === 'needs_clarification' && newest.meta.problem === 'ticker_required') || (newest?.meta.status === 'error' && newest.meta.problem === 'unknown_ticker');
+    (newest?.meta.status === 'needs_clarification' && (newest.meta.problem === 'ticker_required' || newest.meta.problem === 'series_required')) ||
+    (newest?.meta.status === 'error' && newest.meta.problem === 'unknown_ticker');
   const waiting = newest && waits && typeof newest.meta.entity === 'string';
   if (waiting) return newest;
   // (an answer from data, or a tool's that left the period it measured: "e o IFIX no mesmo período?")

@@ -30,6 +30,13 @@ describe('turnLeftBehind', () => {
     expect(turnLeftBehind(measureReading, outcome({ status: 'error', question: part('dy'), also_questions: [part('pvp')] })).also_questions).toEqual([]);
   });
 
+  it('an entity answer that named a measure is about the market series its filters chose, when no fund', () => {
+    const question: StructuredQuestion = { ...SAMPLE_PERIOD_QUESTION, subjects: [], measure: 'index_points', agg: 'value', period: null };
+    const params = queryParams({ filters: { index: 'IFIX' } });
+    const left = turnLeftBehind(reading({ entity: 'history_b3_indexes' }), outcome({ question, params, row_tickers: [] }));
+    expect(left.question?.subjects).toEqual([{ kind: 'index', id: 'IFIX' }]);
+  });
+
   it('a list across funds that came down to one fund is about that fund', () => {
     const params = queryParams({ order_by: 'sharpe_ratio', limit: 1 });
     expect(turnLeftBehind(reading(), outcome({ params, row_tickers: ['CNES11'] }))).toMatchObject({ accepted: true, tickers: ['CNES11'], listed: ['CNES11'] });

@@ -23,6 +23,9 @@ export interface TurnLeftBehind {
 
 type Reading = Pick<PlanResponse, 'kind' | 'entity' | 'planner'>;
 
+/** The filters that choose a market series, named as its subject's kind (the measure plan's filters, read back). */
+const MARKET_FILTERS: ReadonlySet<string> = new Set(['index', 'indicator', 'currency']);
+
 const funds = (subjects: StructuredQuestion['subjects']) => subjects.filter((s) => s.kind === 'fund').map((s) => s.id);
 
 /** The funds an answer showed, in its order: a comparison best first, a list as its rows came. */
@@ -69,15 +72,19 @@ export function turnLeftBehind(reading: Reading, outcome: TurnOutcome, classes: 
   // An entity answer that named a measure is editable like one, about the funds the query used
   // (a ranking across funds has none: "top 10 fiis por dy").
   const used = outcome.params?.tickers ?? [];
-  if (reading.kind === 'entity' && question?.measure && question.subjects.length === 0 && used.length) {
-    question = { ...question, subjects: used.map((id) => ({ kind: 'fund' as const, id })) };
+  // (or the market series its filters chose: "Índices da B3 em 23/12/2025: IFIX ..." is about the IFIX)
+  const series = Object.entries(outcome.params?.filters ?? {})
+    .filter(([kind]) => MARKET_FILTERS.has(kind))
+    .map(([kind, id]) => ({ kind: kind as 'index' | 'indicator' | 'currency', id }));
+  if (reading.kind === 'entity' && question?.measure && question.subjects.length === 0 && (used.length || series.length)) {
+    question = { ...question, subjects: used.length ? used.map((id) => ({ kind: 'fund' as const, id })) : series };
   }
   const listed = listedFunds(reading, outcome, question);
   // A question waiting for its fund ("de qual fundo?") is kept too: "o TRXF11" completes it; so is one asked of
   // a fund Cota does not know ("dividendos do XYZW11": "e do ABCP11?"). So is one with no data for the period
   // asked ("quanto o HGLG11 pagou em 2026?"): "e em 2024?" edits it.
   const emptyPeriod = outcome.problem === 'no_data' && reading.planner.accepted && !!question?.period && (question?.subjects.length ?? 0) > 0;
-  const waitsForFund = outcome.problem === 'ticker_required' || outcome.problem === 'unknown_ticker';
+  const waitsForFund = outcome.problem === 'ticker_required' || outcome.problem === 'series_required' || outcome.problem === 'unknown_ticker';
   // A tool that measured a period leaves it ("minha carteira rendeu quanto em 2023?" → "e o IFIX no mesmo período?").
   const toolPeriod = reading.kind === 'tool' && outcome.status === 'ok' && !!question?.period;
   const keepQuestion = ((accepted || waitsForFund || emptyPeriod) && question && (question.measure || reading.kind === 'measure')) || toolPeriod;

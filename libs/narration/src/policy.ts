@@ -88,6 +88,8 @@ export const NarratorPolicySchema = z
         problems: z
           .object({
             ticker_required: Text,
+            /** A market measure asked with no series named ("e em 2023?" when nothing says which index). */
+            series_required: Text,
             unknown_ticker: Text,
             no_data: Text,
             /** A list across funds that no fund meets ("fundos de hotelaria com valor de mercado acima de 100 bi"). */

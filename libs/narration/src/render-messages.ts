@@ -68,6 +68,8 @@ export function problemAnswer(problem: string, req: NarrateRequest, messages: Me
   switch (problem) {
     case 'ticker_required':
       return fillMessage(messages.problems.ticker_required, values);
+    case 'series_required':
+      return fillMessage(messages.problems.series_required, values);
     case 'unknown_ticker':
       return fillMessage(messages.problems.unknown_ticker, values);
     case 'no_data': {

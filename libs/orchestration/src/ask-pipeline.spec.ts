@@ -173,6 +173,15 @@ describe('AskPipeline', () => {
     expect(seen.commit[0].outcome).toMatchObject({ status: 'needs_clarification', problem: 'ticker_required' });
   });
 
+  it('asks back which series when a market measure names none, never an error, without querying', async () => {
+    const question = { condition: null, subjects: [], measure: 'index_points', agg: 'variation' as const, also: [], period: null, group_by: null, compare: null };
+    const { pipeline, seen } = setup({ plan: plan({ kind: 'measure', entity: 'history_b3_indexes', ticker_required: false, question }) });
+    const out = await pipeline.ask({ ...input, question: 'e em 2023?' });
+    expect(out.status).toBe('needs_clarification');
+    expect(seen.calls).not.toContain('measure');
+    expect(seen.narrate[0].problem).toBe('series_required');
+  });
+
   it('small talk fetches nothing', async () => {
     const { pipeline, seen } = setup({ plan: plan({ kind: 'smalltalk', intent: 'smalltalk', entity: null, smalltalk: 'greeting', ticker_sources: [] }) });
     const out = await pipeline.ask({ ...input, question: 'oi' });

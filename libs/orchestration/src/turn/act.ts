@@ -3,7 +3,7 @@ import type { BusClient } from '@cota/messaging';
 import type { AskInput, AskStatus } from '../ask-types';
 
 /** What the narrator needs to know when the question cannot be answered as asked. */
-export type Problem = 'ticker_required' | 'unknown_ticker' | 'no_data' | 'not_understood' | 'too_many_funds' | 'generic' | null;
+export type Problem = 'ticker_required' | 'series_required' | 'unknown_ticker' | 'no_data' | 'not_understood' | 'too_many_funds' | 'generic' | null;
 
 /** Everything one kind of turn needs to act: the bus, who asks, and the turn's reading. */
 export interface ActContext {

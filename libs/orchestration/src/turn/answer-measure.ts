@@ -6,6 +6,8 @@ export async function answerMeasure({ client, input, reading }: ActContext): Pro
   const unknown = unknownFundOnly(reading);
   if (unknown) return unknown;
   if (reading.ticker_required && reading.params.tickers.length === 0) return nothingFetched(reading, 'needs_clarification', 'ticker_required');
+  // (nor is a market measure that names no series: asked back, never an error)
+  if (reading.question?.subjects.length === 0) return nothingFetched(reading, 'needs_clarification', 'series_required');
   let measure: MeasureResult;
   try {
     measure = await client.call(ExecutorSubjects.measure, { request_id: input.request_id, client_id: input.client_id, question: reading.question! });

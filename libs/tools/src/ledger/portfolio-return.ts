@@ -4,7 +4,7 @@ import { Dec } from '@cota/finance';
 import { Queryable, readLedger } from '@cota/ledger';
 import { inAdjustedUnits, LedgerEntry, modifiedDietz, PeriodReturn, replay } from '@cota/portfolio';
 import { addDays, addMonths } from '@cota/periods';
-import { formatDate, formatMoney, formatPercent } from '@cota/text';
+import { formatDate, formatDecimal, formatMoney, formatPercent } from '@cota/text';
 
 /**
  * What the return of a portfolio reads besides the ledger, through the measure catalog (the
@@ -178,7 +178,12 @@ function summarise(r: PeriodReturn, benchmarks: Benchmark[], basis: Basis, notes
   const ret = r.returnPct;
   const verdict = benchmarks
     .filter((b) => b.value !== null && ret !== null)
-    .map((b) => (ret!.toDecimalPlaces(2).gt(b.value!) ? `acima do ${b.id}` : ret!.toDecimalPlaces(2).lt(b.value!) ? `abaixo do ${b.id}` : `igual ao ${b.id}`));
+    .map((b) => {
+      // (by how much, in percentage points: "bati o IFIX por quanto?")
+      const gap = ret!.toDecimalPlaces(2).minus(new Dec(b.value!).toDecimalPlaces(2));
+      const points = `${formatDecimal(gap.abs().toString(), 2)} p.p.`;
+      return gap.gt(0) ? `${points} acima do ${b.id}` : gap.lt(0) ? `${points} abaixo do ${b.id}` : `igual ao ${b.id}`;
+    });
   const against = benchmarks.map((b) => (b.value === null ? `o ${b.id} sem dados no período` : `${pct(b.value)} do ${b.id}`)).join(' e ');
   const head =
     ret === null
