@@ -33,8 +33,11 @@ const ArgSpec = z
   .object({
     type: ArgType,
     required: z.boolean().default(false),
-    /** Not required when every one of these is stated (a sale whose cost is said needs no fund: "comprei a 98 e vendi a 105"). */
-    required_unless: z.array(z.string().min(1)).default([]),
+    /**
+     * Not required when every argument of one of these sets is stated (a sale whose prices are said needs no fund:
+     * "comprei a 98 e vendi a 105"; nor does one whose gain is: "vendi com lucro de 3.500").
+     */
+    required_unless: z.array(z.array(z.string().min(1)).min(1)).default([]),
     /** Enum values (type enum only). */
     values: z.array(z.string().min(1)).optional(),
     /** Session keys tried in order when the argument is missing (explicit values always win). */

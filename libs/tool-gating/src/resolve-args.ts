@@ -122,7 +122,7 @@ export function resolveArgs(contract: ToolContract, explicit: Record<string, unk
       res.injected.push({ arg, value: spec.default, source: 'default' });
       continue;
     }
-    const waived = spec.required_unless.length > 0 && spec.required_unless.every((a) => !isAbsent(explicit[a]));
+    const waived = spec.required_unless.some((set) => set.every((a) => !isAbsent(explicit[a])));
     if (spec.required && !waived) res.missing.push({ arg, message: spec.missing_message ?? `Falta o argumento ${arg}.` });
   }
   // Arguments needed only in some cases ("vpl" needs fluxos and taxa), once the case is known.

@@ -303,6 +303,15 @@ describe('ToolGate: missing arguments and follow-ups', () => {
     expect(await session.get({ client_id: 'cli1', conversation_id: 'c-missing' }, ['pending_call'])).toEqual({});
   });
 
+  it('a required argument is waived when every argument of one of its sets is stated (a sale told in numbers needs no fund)', async () => {
+    const { ask } = setup();
+    const sale = (args: Record<string, unknown>) => ask({ name: 'simular_ir_venda', args, continuation: 'none' }, null, 'c-sale');
+    expect(await sale({ quantidade: 200, preco_compra: '98', preco_venda: '105' })).toMatchObject({ status: 'ok', tool: { status: 'executed' } });
+    expect(await sale({ lucro: '3500' })).toMatchObject({ status: 'ok', tool: { status: 'executed' } });
+    // (one price missing: the fund is asked for, as always)
+    expect(await sale({ quantidade: 200, preco_venda: '105' })).toMatchObject({ status: 'needs_clarification', tool: { status: 'needs_argument' } });
+  });
+
   it('an edit changes what the message says and keeps the rest of the last call', async () => {
     const { gate, runner } = setup();
     const call = (args: Record<string, unknown>, continuation: 'none' | 'edit', own = false) =>

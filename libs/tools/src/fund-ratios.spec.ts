@@ -24,6 +24,13 @@ describe('calcular_financas: a fund ratio from the numbers stated', () => {
     expect(calculateFinance({ operacao: 'cotas_para_renda', provento: '0.30', renda_mensal: '1000', preco_cota: '10' }).resultado).toEqual({ cotas: '3334', capital: '33340.00' });
   });
 
+  it('the ceiling price of a dividend at the yield wanted (a monthly dividend counts twelve times)', () => {
+    expect(calculateFinance({ operacao: 'preco_teto', provento: '9.60', provento_periodo: 'ano', taxa: '8', taxa_periodo: 'ano' }).resultado).toEqual({ preco_teto: '120.00' });
+    const monthly = calculateFinance({ operacao: 'preco_teto', provento: '1.10', provento_periodo: 'mes', taxa: '9', taxa_periodo: 'ano' });
+    expect(monthly.resultado).toEqual({ preco_teto: '146.67' });
+    expect(monthly.text).toContain('R$ 13,20 (R$ 1,10 × 12) ÷ 9% = R$ 146,67');
+  });
+
   it('asks for what is missing and refuses a price of zero', () => {
     expect(() => calculateFinance({ operacao: 'pvp', preco_cota: '95' })).toThrow('Para esse cálculo preciso do valor patrimonial por cota');
     expect(() => calculateFinance({ operacao: 'dividend_yield', preco_cota: '0', provento: '1' })).toThrow('O preço da cota precisa ser maior que zero.');

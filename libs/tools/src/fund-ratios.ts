@@ -13,17 +13,25 @@ const EXAMPLES: Record<string, string> = {
   dividend_yield: '"um FII a R$ 100 que paga R$ 0,85 por mês tem DY de quanto?"',
   pvp: '"cota a R$ 95 e valor patrimonial por cota de R$ 105: qual o P/VP?"',
   cotas_para_renda: '"quantas cotas de um fundo que paga R$ 0,10 por cota preciso para ganhar R$ 1.000 por mês?"',
+  preco_teto: '"preço teto com dividendo anual de R$ 9,60 e yield mínimo de 8%"',
 };
 const NEEDED: Record<string, string> = {
   preco_cota: 'do preço da cota',
   provento: 'do provento por cota',
   vp_cota: 'do valor patrimonial por cota',
   renda_mensal: 'da renda mensal desejada',
+  taxa: 'do dividend yield desejado (ex.: 8% ao ano)',
 };
 
-const LABELS: Record<string, string> = { preco_cota: 'O preço da cota', provento: 'O provento por cota', vp_cota: 'O valor patrimonial por cota', renda_mensal: 'A renda mensal' };
+const LABELS: Record<string, string> = {
+  preco_cota: 'O preço da cota',
+  provento: 'O provento por cota',
+  vp_cota: 'O valor patrimonial por cota',
+  renda_mensal: 'A renda mensal',
+  taxa: 'O dividend yield desejado',
+};
 
-function stated(args: FinanceToolArgs, op: string, fields: Array<'preco_cota' | 'provento' | 'vp_cota' | 'renda_mensal'>): Dec[] {
+function stated(args: FinanceToolArgs, op: string, fields: Array<'preco_cota' | 'provento' | 'vp_cota' | 'renda_mensal' | 'taxa'>): Dec[] {
   const missing = fields.filter((f) => args[f] === undefined || args[f] === null || args[f] === '');
   if (missing.length) {
     const list = missing.map((f) => NEEDED[f]);
@@ -128,8 +136,31 @@ export function sharesForIncome(args: FinanceToolArgs): FinanceResult {
   };
 }
 
+/** The ceiling price (Bazin's): the price at which a year's dividends pay the yield wanted, provento anual ÷ DY. */
+export function ceilingPrice(args: FinanceToolArgs): FinanceResult {
+  const [dividend, rate] = stated(args, 'preco_teto', ['provento', 'taxa']);
+  const yearly = args.provento_periodo === 'ano' ? dividend : dividend.times(12);
+  const price = yearly.div(rate);
+  const text = [
+    `**Com ${formatMoney(yearly)} de proventos por cota no ano e dividend yield mínimo de ${formatRate(rate, 2)}, o preço teto é ${formatMoney(price)}.**`,
+    `Conta: ${formatMoney(yearly)}${args.provento_periodo === 'ano' ? '' : ` (${formatMoney(dividend)} × 12)`} ÷ ${formatRate(rate, 2)} = ${formatMoney(price)}. Acima desse preço, o mesmo provento rende menos que o DY desejado.`,
+    'Uma conta com os valores informados (método de Bazin); o provento de um FII muda e não é garantido, e o preço teto não é uma recomendação.',
+  ].join('\n\n');
+  return {
+    title: 'Preço teto',
+    operacao: 'preco_teto',
+    entradas: { ...inputs(args, ['provento', 'provento_periodo']), taxa: args.taxa! },
+    resultado: { preco_teto: price.toDecimalPlaces(2).toFixed(2) },
+    valores_exatos: { preco_teto: exact(price) },
+    formula: 'preço teto = proventos do ano por cota ÷ DY desejado',
+    premissas: ['Proventos constantes; sem impostos.'],
+    text,
+  };
+}
+
 export const RATIO_OPERATIONS: Record<string, (a: FinanceToolArgs) => FinanceResult> = {
   dividend_yield: dividendYield,
   pvp: priceToBook,
   cotas_para_renda: sharesForIncome,
+  preco_teto: ceilingPrice,
 };

@@ -31,3 +31,11 @@ describe('simular_ir_venda with the prices stated', () => {
     expect(out.text).toContain('haveria prejuízo de R$ 100,00: não há imposto a pagar');
   });
 });
+
+describe('simular_ir_venda with the gain stated', () => {
+  it('is 20% of it, whatever fund', async () => {
+    const out = await simulateSaleTax(noPosition, { lucro: '3500' }, ctx);
+    expect(out).toMatchObject({ ticker: null, imposto: '700.00', vencimento_darf: '2026-12-31' });
+    expect(out.text).toContain('o imposto de renda é de R$ 700,00 (20%)');
+  });
+});

@@ -23,7 +23,7 @@ export function darfDueDate(isoDate: string): string {
  */
 export async function simulateSaleTax(
   wh: WarehouseQuery,
-  args: { ticker?: unknown; quantidade?: unknown; preco_venda?: unknown; preco_compra?: unknown },
+  args: { ticker?: unknown; quantidade?: unknown; preco_venda?: unknown; preco_compra?: unknown; lucro?: unknown },
   ctx: FundToolContext & { today: string },
   /** The tax of the sales of this fund already made, for a fund no longer held (null when it was never sold). */
   soldAlready: (ticker: string) => Promise<{ text: string } | null> = async () => null,
@@ -31,6 +31,9 @@ export async function simulateSaleTax(
   const ticker = typeof args.ticker === 'string' ? args.ticker.toUpperCase() : '';
   const statedCost = num(args.preco_compra);
   const statedPrice = num(args.preco_venda);
+  // The gain stated ("vendi cotas com lucro de 3.500"): its 20%, whatever fund.
+  const statedGain = num(args.lucro);
+  if (statedGain) return gainTax(statedGain, ctx.today);
   // Every number of the sale stated ("comprei 200 cotas a R$ 98 e vendi a R$ 105"): the person's sale, not the portfolio's.
   if (statedCost && statedPrice && typeof args.quantidade === 'number') {
     return saleTax({
@@ -71,6 +74,23 @@ export async function simulateSaleTax(
     priceNote = `ao último preço, ${formatMoney(price)}${last?.priceDate ? ` (${formatDate(last.priceDate)})` : ''}`;
   }
   return saleTax({ ticker, qty, price, cost, priceNote, costNote: statedCost ? 'preço de compra informado' : 'preço médio', today: ctx.today });
+}
+
+/** The tax of a gain stated as such: 20% of it when positive, by DARF 6015 by the last business day of the next month. */
+function gainTax(gain: Dec, today: string) {
+  const tax = gain.gt(0) ? gain.times(RATE).toDecimalPlaces(2) : new Dec(0);
+  const due = darfDueDate(today);
+  const head = gain.gt(0)
+    ? `**Sobre um lucro de ${formatMoney(gain)} na venda de cotas de FII, o imposto de renda é de ${formatMoney(tax)} (20%).**`
+    : `**Com prejuízo de ${formatMoney(gain.abs())} não há imposto a pagar.**`;
+  const lines = [
+    head,
+    gain.gt(0)
+      ? `Conta: ${formatMoney(gain)} × 20% = ${formatMoney(tax)}. O imposto é pago por DARF (código 6015) até o último dia útil do mês seguinte à venda: para uma venda hoje, até ${formatDate(due)}. Prejuízos de vendas anteriores de FIIs podem ser descontados do lucro antes da conta.`
+      : 'O prejuízo pode ser compensado com lucros futuros em vendas de FIIs (guarde o registro).',
+    'Não há isenção para vendas de até R$ 20 mil em FIIs. Não é orientação tributária.',
+  ];
+  return { ticker: null, lucro: gain.toFixed(2), imposto: tax.toFixed(2), aliquota_pct: '20', vencimento_darf: gain.gt(0) ? due : null, text: lines.join('\n\n') };
 }
 
 /** The gain of selling `qty` shares at `price` that cost `cost` each, its 20% and the DARF's due date for a sale today. */

@@ -197,6 +197,16 @@ describe('a fund ratio and a sale told in numbers', () => {
     expect(ratio('e o p/vp se o valor patrimonial por cota for 162,22?')).toEqual({ operacao: 'pvp', vp_cota: '162.22' });
   });
 
+  it('a ceiling price from a dividend and the yield wanted', () => {
+    expect(ratio('preço teto: dividendo anual de 9,60 e quero yield minimo de 8%')).toEqual({
+      operacao: 'preco_teto',
+      provento: '9.6',
+      provento_periodo: 'ano',
+      taxa: '8',
+      taxa_periodo: 'ano',
+    });
+  });
+
   it("states nothing for a fund's own figures or a year", () => {
     expect(ratio('qual o dy do hglg11?')).toEqual({});
     expect(ratio('se a cota custasse R$ 10, qual seria o dy desses proventos de 2024?')).toEqual({ preco_cota: '10' });
@@ -206,5 +216,7 @@ describe('a fund ratio and a sale told in numbers', () => {
     expect(extractTaxSale('comprei 200 cotas a R$ 98 e vendi a R$ 105, quanto pago de IR?')).toEqual({ quantidade: 200, preco_compra: '98', preco_venda: '105' });
     expect(extractTaxSale('vendi 100 cotas de HGLG11 a 165 que tinha comprado a 150')).toEqual({ quantidade: 100, preco_venda: '165', preco_compra: '150' });
     expect(extractTaxSale('se eu vender 10 cotas de KNRI11 a R$ 160')).toEqual({ quantidade: 10, preco_venda: '160' });
+    // (a gain said as such is the gain, not a price)
+    expect(extractTaxSale('vendi cotas de fii com lucro de 3.500 reais, quanto pago de ir?')).toEqual({ lucro: '3500' });
   });
 });

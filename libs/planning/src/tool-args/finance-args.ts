@@ -18,6 +18,7 @@ export const FINANCE_OPERATIONS = [
   'dividend_yield',
   'pvp',
   'cotas_para_renda',
+  'preco_teto',
 ] as const;
 export type FinanceOperation = (typeof FINANCE_OPERATIONS)[number];
 

@@ -192,10 +192,16 @@ const SOLD_AT = /\b(?:vend\w*|zer\w*)\b[^.?!]{0,40}$/;
  * "se eu vender 10 cotas de KNRI11 a R$ 160": how many shares and at what price; "comprei 200 cotas a R$ 98 e vendi a
  * R$ 105": the purchase price too (a price is the purchase's when the nearest verb before it buys).
  */
-export function extractTaxSale(question: string): { quantidade?: number; preco_venda?: string; preco_compra?: string } {
+export function extractTaxSale(question: string): { quantidade?: number; preco_venda?: string; preco_compra?: string; lucro?: string } {
   // "vendendo 100 btlg11": a count right before a ticker is a number of shares.
   const text = withoutTickers(normalizeText(question), ' cotas ');
-  const out: { quantidade?: number; preco_venda?: string; preco_compra?: string } = {};
+  const out: { quantidade?: number; preco_venda?: string; preco_compra?: string; lucro?: string } = {};
+  // ("com lucro de 3.500 reais", "se lucrei 2.340": the gain itself, not a price)
+  const gain = new RegExp(String.raw`\b(?:lucro|ganho|lucrei|ganhei)\s*(?:de|foi de|total de|liquido de)?\s*${NUM}(?!\s*(?:cotas?|%))`).exec(text);
+  if (gain) {
+    out.lucro = amountOf(gain[1], gain[2]);
+    return out;
+  }
   const qty = text.match(new RegExp(String.raw`\b(${BR_NUMBER})\s*(?:cotas?|unidades)\b`));
   const shares = qty && readAmount(qty[1]);
   if (shares?.isInteger()) out.quantidade = shares.toNumber();

@@ -6,7 +6,7 @@ import { readAmount } from './numbers';
  * "cota a 95 e VP por cota de 105", "quantas cotas de um fundo que paga R$ 0,10 preciso pra ganhar mil por mês"):
  * the figures are the person's, never a fund's data.
  */
-export type RatioOperation = 'dividend_yield' | 'pvp' | 'cotas_para_renda';
+export type RatioOperation = 'dividend_yield' | 'pvp' | 'cotas_para_renda' | 'preco_teto';
 
 export interface RatioArgs {
   operacao?: RatioOperation;
@@ -15,6 +15,9 @@ export interface RatioArgs {
   provento_periodo?: 'mes' | 'ano';
   vp_cota?: string;
   renda_mensal?: string;
+  /** The yield wanted (percent a year), for a ceiling price. */
+  taxa?: string;
+  taxa_periodo?: 'ano';
 }
 
 const AMOUNT = String.raw`(?:r\$\s*)?(${BR_NUMBER})(?:\s*(${SCALE_WORD})\b)?(?!\s*%)`;
@@ -22,7 +25,7 @@ const AMOUNT = String.raw`(?:r\$\s*)?(${BR_NUMBER})(?:\s*(${SCALE_WORD})\b)?(?!\
 const BOOK = new RegExp(String.raw`\b(?:valor patrimonial|vpa|vp)(?:\s*(?:por cota|da cota|\/\s*cota))?\s*(?:de|e|:|=|for|fosse|seja|em|a)?\s*${AMOUNT}`);
 /** The dividend per share: "paga R$ 0,85 por mês", "rendimento de 1,10 por cota", "distribui 0,10". */
 const DIVIDEND = new RegExp(
-  String.raw`\b(?:paga|pagam|pagando|pagasse|pague|distribui|distribuindo|distribuisse|rende|rendendo|(?:dividendos?|proventos?|rendimentos?)(?: mensa\w*)?(?: de)?)\s*(?:de\s*)?${AMOUNT}(\s*(?:reais\s*)?(?:por cota\s*)?(?:(?:por|ao|\/)\s*(?:mes|ano)|mensa\w*|anua\w*)?)`,
+  String.raw`\b(?:paga|pagam|pagando|pagasse|pague|distribui|distribuindo|distribuisse|rende|rendendo|(?:dividendos?|proventos?|rendimentos?)(?: mensa\w*| anua\w*)?(?: de)?)\s*(?:de\s*)?${AMOUNT}(\s*(?:reais\s*)?(?:por cota\s*)?(?:(?:por|ao|\/)\s*(?:mes|ano)|mensa\w*|anua\w*)?)`,
 );
 /** The share's price: "a cota a R$ 160", "cota está em 157,60", "um FII a R$ 100", "se a cota custasse R$ 10", "preço de 95". */
 const PRICE = new RegExp(
@@ -34,6 +37,9 @@ const INCOME = new RegExp(String.raw`\b(?:ganhar|receber|renda de|tirar|render|v
 const PVP_ASKED = /\bp\s*\/?\s*vp\b|\bpreco sobre (?:o )?valor patrimonial\b|\bagio\b|\bdesagio\b|\bdesconto\b/;
 const YIELD_ASKED = /\bdy\b|\bdividend yield\b|\byield\b|\brendimento (?:mensal|anual)\b|\bretorno (?:mensal|anual)\b|\bquanto (?:rende|da|e) (?:ao|por) (?:mes|ano)\b/;
 const SHARES_ASKED = /\bquantas cotas\b/;
+/** "preço teto", "preço justo" (Bazin's: the price at which a dividend pays the yield wanted). */
+const CEILING_ASKED = /\bpreco (?:teto|justo|maximo)\b|\bteto\b/;
+const PERCENT = new RegExp(String.raw`(${BR_NUMBER})\s*%`);
 
 const amountOf = (m: RegExpExecArray | null): string | undefined => {
   // ("proventos de 2024": a year, not an amount)
@@ -58,13 +64,20 @@ export function extractRatioArgs(normalized: string): RatioArgs {
   const rest = book ? `${text.slice(0, book.index)} ${' '.repeat(book[0].length)} ${text.slice(book.index + book[0].length)}` : text;
   const dividend = DIVIDEND.exec(rest);
   out.provento = amountOf(dividend);
-  if (out.provento) out.provento_periodo = /ano|anua/.test(dividend![3] ?? '') ? 'ano' : 'mes';
+  if (out.provento) out.provento_periodo = /\bano\b|\banua/.test(dividend![0]) ? 'ano' : 'mes';
   const withoutDividend = dividend ? rest.slice(0, dividend.index) + ' '.repeat(dividend[0].length) + rest.slice(dividend.index + dividend[0].length) : rest;
   out.preco_cota =
     amountOf(PRICE.exec(withoutDividend)) ?? (out.vp_cota ? amountOf(/\b(?:cota|preco)\D{0,12}?(\d[\d.,]*)(?:\s*(mil))?\s*reais\b/.exec(withoutDividend)) : undefined);
   out.renda_mensal = amountOf(INCOME.exec(withoutDividend));
   // (a book value alone with P/VP asked is the ratio still missing its price: "e o p/vp se o VP for 162,22?" after a DY)
+  const wanted = CEILING_ASKED.test(text) ? PERCENT.exec(withoutDividend) : null;
+  const rate = wanted ? readAmount(wanted[1]) : null;
+  if (rate?.gt(0)) {
+    out.taxa = rate.toFixed();
+    out.taxa_periodo = 'ano';
+  }
   if (out.vp_cota && (PVP_ASKED.test(text) || (out.preco_cota && !out.provento))) out.operacao = 'pvp';
+  else if (CEILING_ASKED.test(text) && (out.provento || out.taxa)) out.operacao = 'preco_teto';
   else if (out.provento && out.renda_mensal && SHARES_ASKED.test(text)) out.operacao = 'cotas_para_renda';
   else if (out.provento && out.preco_cota && (YIELD_ASKED.test(text) || /\bquanto\b|\bqual\b/.test(text))) out.operacao = 'dividend_yield';
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as RatioArgs;
@@ -75,5 +88,6 @@ export function ratioComplete(a: RatioArgs): boolean {
   if (a.operacao === 'pvp') return !!a.preco_cota && !!a.vp_cota;
   if (a.operacao === 'dividend_yield') return !!a.preco_cota && !!a.provento;
   if (a.operacao === 'cotas_para_renda') return !!a.provento && !!a.renda_mensal;
+  if (a.operacao === 'preco_teto') return !!a.provento && !!a.taxa;
   return false;
 }
