@@ -833,6 +833,8 @@ describe('Planner (deterministic)', () => {
       // ("dy" names the column through the catalog's condition words)
       expect(plan('qual o meu fii com maior dy?').params).toMatchObject({ order_by: 'dy_12m_pct', order: 'desc', limit: 1 });
       expect(plan('qual imóvel do hglg11 tem a menor área?').params).toMatchObject({ order_by: 'total_area', order: 'asc', limit: 1 });
+      // (a name has no greatest: "o maior imóvel em área" is by area)
+      expect(plan('qual o maior imovel do cxag11 em area?').params).toMatchObject({ order_by: 'total_area', order: 'desc', limit: 1 });
       // (a list asked stays a list; a ranking across funds orders its own way)
       expect(plan('quais meus imoveis do hglg11 com maior area?').params.limit).not.toBe(1);
       expect(plan('qual o fii com maior dy?').entity).toBe('fiis_rankings');

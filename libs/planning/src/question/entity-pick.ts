@@ -5,6 +5,8 @@ import { normalize, STOPWORDS } from '@cota/text';
 export interface NamedOrdering {
   column: string;
   words: string[];
+  /** A number, money or date: what has a greatest and a least ("o maior imóvel em área" is not the last name in order). */
+  measurable: boolean;
 }
 
 /** The words naming each entity's ordering columns, read once: label words and the words conditions name the column by. */
@@ -15,7 +17,7 @@ export function namedOrderings(
   return Object.fromEntries(
     Object.entries(orderings).map(([entity, cols]) => [
       entity,
-      cols.map(({ column, label }) => ({
+      cols.map(({ column, label, type }) => ({
         column,
         words: [
           ...new Set([
@@ -25,6 +27,7 @@ export function namedOrderings(
             ...(conditionWords[column] ?? []).flatMap((w) => normalize(w).split(' ')).filter((w) => w.length >= 2 && !STOPWORDS.has(w)),
           ]),
         ],
+        measurable: type !== 'text',
       })),
     ]),
   );
@@ -37,6 +40,7 @@ const directionOf = (word: string): 'asc' | 'desc' => (/maior|alt|car/.test(word
 function namedColumn(rest: readonly string[], orderings: readonly NamedOrdering[]): string | null {
   return (
     orderings
+      .filter((o) => o.measurable)
       .map((o) => ({ o, hits: o.words.filter((w) => rest.includes(w)).length }))
       .filter((x) => x.hits > 0)
       .sort((a, b) => b.hits - a.hits)[0]?.o.column ?? null
@@ -64,7 +68,7 @@ export function pickFromList(asked: string, orderings: readonly NamedOrdering[],
 }
 
 /** A singular extreme inside a question: "qual a minha maior posição?", "qual imóvel do hglg11 tem a maior área?". */
-const EXTREME_IN = new RegExp(String.raw`\b${EXTREME}((?: [a-z0-9/]+){0,4})`);
+const EXTREME_IN = new RegExp(String.raw`\b${EXTREME}((?: [a-z0-9/]+){0,6})`);
 /** A list asked, not one row: "quais os 3 maiores", "top 5", "de cada". */
 const MANY = /\b(?:quais|maiores|menores|top|ranking|lista|liste|listar|cada|todos|todas)\b|\b(?:os|as) \d+\b/;
 
