@@ -808,6 +808,11 @@ describe('Planner (deterministic)', () => {
         order_by: 'market_value',
         limit: 1,
       });
+      // (among several funds' rows, a pick compares the funds instead: the comparison names its winner)
+      const three = { ...count.params, ticker: null, tickers: ['KNIP11', 'XPML11', 'HGLG11'], agg: 'list' as const };
+      expect(
+        planner.planDeterministic('e o de maior dividend yield entre esses?', { previousEntity: 'fiis_financials_snapshot', previousParams: three }).planner.reason,
+      ).not.toMatch(/the row of the previous list/);
       // (a word no column of the list has is another question)
       expect(planner.planDeterministic('qual o de maior dy', { previousEntity: count.entity, previousParams: count.params }).params.order_by).not.toBe('cause_amt');
     });

@@ -371,6 +371,8 @@ export class Planner {
     // (of the funds that list was about, as one row: a count's list too; the client's own list is all of the client's)
     const own = this.classOf(entity) === 'client';
     const funds = prev.tickers.length ? prev.tickers : prev.ticker ? [prev.ticker] : own ? [] : (opts.previousTickers ?? []);
+    // (among several funds' rows, "e o de maior DY entre esses" compares the funds: the comparison names its winner)
+    if (funds.length > 1) return null;
     const params = {
       ...prev,
       ticker: funds.length === 1 ? funds[0] : null,
@@ -499,6 +501,8 @@ export class Planner {
   private withExtremeRow(question: string, out: PlanResponse): PlanResponse {
     if (out.kind !== 'entity' || !out.planner.accepted || out.params.agg !== 'list' || out.params.limit_asked || out.entity === this.opts.policies.params.spec.ranking.entity)
       return out;
+    // (among several funds named or listed, "o de maior DY entre esses" compares them: the comparison names its winner)
+    if (out.params.tickers.length > 1) return out;
     const pick = extremeRowAsked(question, this.orderings[out.entity!] ?? []);
     if (!pick) return out;
     const params = { ...out.params, order_by: pick.column, order: pick.order, limit: 1, limit_asked: 1 };
