@@ -40,7 +40,8 @@ export const PeriodSpec = z.discriminatedUnion('kind', [
     month: z.number().int().min(1).max(12).optional(),
   }),
   /** "este mês" (0), "mês passado" (-1). */
-  z.object({ kind: z.literal('relative_month'), offset: z.number().int().min(-600).max(0) }),
+  /** ("mês passado" is the calendar's month before this one, `calendar`; "mês anterior" counts from the data's latest month.) */
+  z.object({ kind: z.literal('relative_month'), offset: z.number().int().min(-600).max(0), calendar: z.boolean().optional() }),
   /**
    * Months named without a year ("em abril", "no 1º trimestre", "de janeiro a junho"): the year comes
    * from the conversation, else the latest year of the series that has these months.

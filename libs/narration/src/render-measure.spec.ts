@@ -225,10 +225,10 @@ describe('the calendar, honestly', () => {
 
   it('"mês passado" is the calendar\'s: past the data, the latest month is the answer, said so; none when the data reaches it', () => {
     const ipca = value({ coverage: { from: '1994-07-01', to: '2025-10-01' } });
-    expect(calendarNote(result({ today: '2026-11-29', grain: 'month', values: [ipca] }), { kind: 'relative_month', offset: -1 })).toBe(
+    expect(calendarNote(result({ today: '2026-11-29', grain: 'month', values: [ipca] }), { kind: 'relative_month', offset: -1, calendar: true })).toBe(
       'Os dados vão até outubro de 2025 e hoje é 29/11/2026: não há dados de outubro de 2026; a resposta acima é de outubro de 2025, o mês mais recente da base.',
     );
-    expect(calendarNote(result({ today: '2025-11-20', grain: 'month', values: [ipca] }), { kind: 'relative_month', offset: -1 })).toBeNull();
+    expect(calendarNote(result({ today: '2025-11-20', grain: 'month', values: [ipca] }), { kind: 'relative_month', offset: -1, calendar: true })).toBeNull();
   });
 });
 

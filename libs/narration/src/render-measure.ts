@@ -285,7 +285,7 @@ export function calendarNote(r: MeasureResult, spec: PeriodSpec | null): string 
   if (!ends.length) return null;
   const dataEnd = ends.sort().pop()!;
   // ("mês passado": the calendar's month before this one, answered with the latest month the data has)
-  const pastMonth = spec.kind === 'relative_month' && spec.offset < 0 ? monthsBefore(r.today, -spec.offset) : null;
+  const pastMonth = spec.kind === 'relative_month' && spec.offset < 0 && spec.calendar ? monthsBefore(r.today, -spec.offset) : null;
   const wanted = spec.kind === 'previous_session' ? 'de ontem' : spec.kind === 'relative_year' ? 'deste ano' : pastMonth ? `de ${formatMonthYear(pastMonth)}` : 'deste mês';
   const reaches =
     spec.kind === 'previous_session'

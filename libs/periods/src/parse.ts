@@ -338,7 +338,8 @@ const RULES: Rule[] = [
     re: /\b(?:n?est[ea]\s+ano|ess[ea]\s+ano|ano\s+atual|ano\s+corrente|(?:acumulado|rendimento|variacao)\s+(?:d?n?o\s+)?ano|no\s+ano\b(?!\s+(?:de|passado|anterior|retrasado))|ytd|year to date)\b/,
     build: () => ({ kind: 'relative_year', offset: 0, to_date: true }),
   },
-  { re: /\b(?:mes\s+passado|mes\s+anterior)\b/, build: () => ({ kind: 'relative_month', offset: -1 }) },
+  { re: /\bmes\s+passado\b/, build: () => ({ kind: 'relative_month', offset: -1, calendar: true }) },
+  { re: /\bmes\s+anterior\b/, build: () => ({ kind: 'relative_month', offset: -1 }) },
   { re: /\b(?:n?est[ea]\s+mes|mes\s+atual|mes\s+corrente)\b/, build: () => ({ kind: 'relative_month', offset: 0 }) },
   { re: /\b(?:ontem|pregao\s+anterior|dia\s+anterior|penultimo\s+pregao)\b/, build: () => ({ kind: 'previous_session' }) },
   // em abril · "e novembro?" (full month names only: "mar" alone is not a month)

@@ -144,6 +144,9 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
     const next = parsePeriod('e no ultimo dia do mes seguinte?')?.shift;
     expect(shiftPeriod(range('2025-06-30', '2025-06-30', 'day') as never, next!)).toEqual(range('2025-07-31', '2025-07-31', 'day'));
     expect(parsePeriod('no ultimo dia do mes anterior')?.shift).toEqual({ unit: 'month', offset: -1, lastDay: true });
+    // ("mês passado" is the calendar's; "mês anterior" counts from the data)
+    expect(parsePeriod('ipca do mes passado')?.spec).toEqual({ kind: 'relative_month', offset: -1, calendar: true });
+    expect(parsePeriod('e qnto ele pagou no mes anterior')?.spec).toEqual({ kind: 'relative_month', offset: -1 });
   });
 
   it('"um ano depois", "dois meses antes": the same period moved, its grain kept', () => {
@@ -179,7 +182,8 @@ describe('periods resolved against the series, never the clock', () => {
   it('counts "este ano" and "ano passado" from the calendar when today is known (today 27/11/2026, the IFIX ends in 2025)', () => {
     expect(resolvePeriod({ kind: 'relative_year', offset: -1, to_date: false }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2025-01-01', to: '2025-12-31' });
     // ("mês passado" too: October 2026, which the IFIX never reaches; without today, the series' month before its last)
-    expect(resolvePeriod({ kind: 'relative_month', offset: -1 }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2026-10-01', to: '2026-10-31' });
+    expect(resolvePeriod({ kind: 'relative_month', offset: -1, calendar: true }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2026-10-01', to: '2026-10-31' });
+    expect(resolvePeriod({ kind: 'relative_month', offset: -1 }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2025-11-01', to: '2025-11-30' });
     expect(resolvePeriod({ kind: 'relative_month', offset: -1 }, ifix)).toEqual({ from: '2025-11-01', to: '2025-11-30' });
     expect(resolvePeriod({ kind: 'relative_year', offset: 0, to_date: true }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2026-01-01', to: '2026-12-31' });
     expect(resolvePeriod({ kind: 'relative_year', offset: -1, to_date: false, month: 9 }, ifix, null, 'day', '2026-11-27')).toEqual({ from: '2025-09-01', to: '2025-09-30' });

@@ -85,8 +85,8 @@ export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year:
     }
     case 'relative_month': {
       const s = spec as Extract<PeriodSpec, { kind: 'relative_month' }>;
-      // ("mês passado" is the calendar's, like "ano passado": on 29/11/2026, October 2026)
-      const [cy, cm] = today && s.offset < 0 ? parts(today) : [ly, lm];
+      // ("mês passado" is the calendar's, like "ano passado": on 29/11/2026, October 2026; "mês anterior", the data's)
+      const [cy, cm] = today && s.calendar ? parts(today) : [ly, lm];
       const first = addMonths(iso(cy, cm, 1), s.offset);
       const [y, m] = parts(first);
       return { from: first, to: iso(y, m, lastDay(y, m)) };

@@ -327,7 +327,7 @@ export class MeasureQueryService {
     const calendar =
       question.period?.kind === 'previous_session' ||
       ((question.period?.kind === 'relative_month' || question.period?.kind === 'relative_year') && question.period.offset === 0) ||
-      (question.period?.kind === 'relative_month' && question.period.offset < 0);
+      (question.period?.kind === 'relative_month' && question.period.offset < 0 && !!question.period.calendar);
     return {
       today: calendar ? this.today() : null,
       measure: m.name,
@@ -717,7 +717,7 @@ function emptyValue(subject: QuestionSubject, coverage: MeasureValue['coverage']
  */
 function latestPeriodInstead(p: PeriodSpec | null | undefined, values: readonly MeasureValue[], today: string): PeriodSpec | null {
   const thisYear = p?.kind === 'relative_year' && p.offset === 0 && !p.month;
-  const pastMonth = p?.kind === 'relative_month' && p.offset < 0;
+  const pastMonth = p?.kind === 'relative_month' && p.offset < 0 && !!p.calendar;
   if (!(thisYear || pastMonth) || values.length === 0 || values.some((v) => v.value !== null)) return null;
   const ends = values.map((v) => v.coverage?.to).filter((d): d is string => !!d);
   const end = ends.length ? ends.sort().pop()! : null;
