@@ -31,7 +31,7 @@ export interface PlannerOptions {
 
 /** The most rows "mostre todos" asks for (the contract's bound on a limit; each entity caps it at its max_rows). */
 const MAX_LIST_ROWS = 1000;
-/** Filters that say which funds a list holds (its segment, its type, the client's): they narrow lists of funds. */
+/** Filters that say which funds a list holds (its segment, its type, the client's) or its date: not a value of the rows' own. */
 const LIST_OF_FUNDS_FILTERS: ReadonlySet<string> = new Set(['sector', 'fund_type', 'held', 'date']);
 
 export interface PlanOptions {
@@ -268,7 +268,6 @@ export class Planner {
     const byWords = detectTool(q, this.ontology);
     const general = this.toolAskedInGeneral(q, byWords, opts, suffix);
     if (general) return general;
-    // By its arguments only when no rule named a tool, or to confirm a calculator rule (see `certain`).
     const byArgs = this.opts.policies.tools
       ? toolByArguments(question, this.opts.policies.tools, { hasTicker: q.tickers.tickers.length > 0, aboutFunds: this.aboutFunds(q) })
       : null;

@@ -20,23 +20,10 @@ import {
 } from '@cota/finance';
 import { formatDecimal, formatMoney, formatPercent } from '@cota/text';
 import { formatRate } from './format';
+import type { FinanceResult } from './finance-result';
 import { RATIO_OPERATIONS } from './fund-ratios';
 
-export interface FinanceResult {
-  title: string;
-  operacao: string;
-  /** Inputs as used, decimal strings. */
-  entradas: Record<string, string | number>;
-  /** Results rounded to cents (money) or 4 decimals (rates), decimal strings. */
-  resultado: Record<string, string>;
-  /** The same results with every digit decimal.js computed (40 significant digits). */
-  valores_exatos: Record<string, string>;
-  formula: string;
-  premissas: string[];
-  /** Year-by-year balance for projections. */
-  tabela?: Array<{ mes: number; aportado: string; juros_acumulados: string; saldo: string }>;
-  text: string;
-}
+export type { FinanceResult };
 
 const EXAMPLES: Record<string, string> = {
   juros_compostos: '"quanto rende R$ 10.000 a 1% ao mês por 24 meses?"',

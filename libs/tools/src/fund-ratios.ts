@@ -1,7 +1,7 @@
 import { CotaError, type FinanceToolArgs } from '@cota/contracts';
 import { Dec, dec } from '@cota/finance';
 import { formatDecimal, formatMoney } from '@cota/text';
-import type { FinanceResult } from './finance-tool';
+import type { FinanceResult } from './finance-result';
 import { formatRate } from './format';
 
 /**
