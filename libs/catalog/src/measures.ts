@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATALOG_ENTITIES, MeasureAgg, MeasureUnit, SubjectKind } from '@cota/contracts';
+import { CATALOG_ENTITIES, MARKET_KINDS, MeasureAgg, MeasureUnit, SubjectKind } from '@cota/contracts';
 import { loadPolicy, policiesDir } from '@cota/config';
 
 /**
@@ -271,7 +271,7 @@ export const MeasureCatalogSchema = z
         ctx.addIssue({ code: 'custom', path: ['measures', name, 'price_measure'], message: 'a yield needs the level measure it divides by' });
       }
     }
-    for (const kind of ['index', 'indicator', 'currency'] as const) {
+    for (const kind of MARKET_KINDS) {
       for (const id of Object.keys(c.subjects[kind])) {
         const served = Object.values(c.measures).some((m) => m.subject === kind && (!m.subject_ids || m.subject_ids.includes(id)));
         if (!served) ctx.addIssue({ code: 'custom', path: ['subjects', kind, id], message: 'no measure serves this subject' });

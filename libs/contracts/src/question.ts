@@ -56,6 +56,10 @@ export const SubjectKind = z.enum(['fund', 'index', 'indicator', 'currency', 'po
 export type SubjectKind = z.infer<typeof SubjectKind>;
 export const QuestionSubject = z.object({ kind: SubjectKind, id: z.string().min(1).max(32) });
 export type QuestionSubject = z.infer<typeof QuestionSubject>;
+/** The market's series (an index, an indicator, a currency): each is also the filter key that picks it in an entity's rows. */
+export const MARKET_KINDS = ['index', 'indicator', 'currency'] as const;
+export type MarketKind = (typeof MARKET_KINDS)[number];
+export const isMarketKind = (kind: string): kind is MarketKind => (MARKET_KINDS as readonly string[]).includes(kind);
 
 /** How the values of the period become the answer. */
 export const MeasureAgg = z.enum([

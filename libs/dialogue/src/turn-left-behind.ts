@@ -1,5 +1,5 @@
 import type { EntityClasses } from '@cota/catalog';
-import { PlanResponse, QueryParams, StructuredQuestion, TICKER_RE, TurnOutcome } from '@cota/contracts';
+import { isMarketKind, PlanResponse, QueryParams, StructuredQuestion, TICKER_RE, TurnOutcome } from '@cota/contracts';
 
 /** What a finished turn leaves for the next one to read as a follow-up. */
 export interface TurnLeftBehind {
@@ -22,9 +22,6 @@ export interface TurnLeftBehind {
 }
 
 type Reading = Pick<PlanResponse, 'kind' | 'entity' | 'planner'>;
-
-/** The filters that choose a market series, named as its subject's kind (the measure plan's filters, read back). */
-const MARKET_FILTERS: ReadonlySet<string> = new Set(['index', 'indicator', 'currency']);
 
 const funds = (subjects: StructuredQuestion['subjects']) => subjects.filter((s) => s.kind === 'fund').map((s) => s.id);
 
@@ -73,9 +70,7 @@ export function turnLeftBehind(reading: Reading, outcome: TurnOutcome, classes: 
   // (a ranking across funds has none: "top 10 fiis por dy").
   const used = outcome.params?.tickers ?? [];
   // (or the market series its filters chose: "Índices da B3 em 23/12/2025: IFIX ..." is about the IFIX)
-  const series = Object.entries(outcome.params?.filters ?? {})
-    .filter(([kind]) => MARKET_FILTERS.has(kind))
-    .map(([kind, id]) => ({ kind: kind as 'index' | 'indicator' | 'currency', id }));
+  const series = Object.entries(outcome.params?.filters ?? {}).flatMap(([kind, id]) => (isMarketKind(kind) ? [{ kind, id }] : []));
   if (reading.kind === 'entity' && question?.measure && question.subjects.length === 0 && (used.length || series.length)) {
     question = { ...question, subjects: used.length ? used.map((id) => ({ kind: 'fund' as const, id })) : series };
   }

@@ -1,6 +1,6 @@
 import type { MeasureDef } from '@cota/catalog';
 import type { MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
-import { describePeriod, isOneDay, isSpan } from '@cota/periods';
+import { addMonths, describePeriod, isOneDay, isSpan } from '@cota/periods';
 import { formatDate, formatDecimal, formatMonthShort, formatMonthYear, monthName } from '@cota/text';
 import { formatInteger, formatMoney, formatMoneyCompact, formatNumber, formatPercent, joinPt, toDecimal } from './format';
 import { markdownTable, type TableColumn } from './render-table';
@@ -285,7 +285,7 @@ export function calendarNote(r: MeasureResult, spec: PeriodSpec | null): string 
   if (!ends.length) return null;
   const dataEnd = ends.sort().pop()!;
   // ("mês passado": the calendar's month before this one, answered with the latest month the data has)
-  const pastMonth = spec.kind === 'relative_month' && spec.offset < 0 && spec.calendar ? monthsBefore(r.today, -spec.offset) : null;
+  const pastMonth = spec.kind === 'relative_month' && spec.offset < 0 && spec.calendar ? addMonths(`${r.today.slice(0, 7)}-01`, spec.offset) : null;
   const wanted = spec.kind === 'previous_session' ? 'de ontem' : spec.kind === 'relative_year' ? 'deste ano' : pastMonth ? `de ${formatMonthYear(pastMonth)}` : 'deste mês';
   const reaches =
     spec.kind === 'previous_session'
@@ -302,12 +302,6 @@ export function calendarNote(r: MeasureResult, spec: PeriodSpec | null): string 
         ? `a resposta acima é de ${formatMonthYear(dataEnd)}, o mês mais recente da base`
         : 'o valor acima é o mais recente da base';
   return `Os dados vão até ${dateOf(r, dataEnd)} e hoje é ${formatDate(r.today)}: não há dados ${wanted}; ${latest}.`;
-}
-
-/** The first day of the month `n` months before `iso`'s. */
-function monthsBefore(iso: string, n: number): string {
-  const [y, m] = iso.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1 - n, 1)).toISOString().slice(0, 10);
 }
 
 function previousDay(iso: string): string {

@@ -35,3 +35,14 @@ export function withinOneMonth(spec: PeriodSpec): boolean {
       return false;
   }
 }
+
+/**
+ * A period the calendar dates, not the data: "hoje"/"ontem", "este mês", "este ano", "mês passado" (today 29/11/2026:
+ * November and October 2026, whatever the series reach). An answer to one says when the data stops before it.
+ */
+export function isCalendarPeriod(p: PeriodSpec | null | undefined): boolean {
+  if (!p) return false;
+  if (p.kind === 'previous_session') return true;
+  if (p.kind === 'relative_year') return p.offset === 0;
+  return p.kind === 'relative_month' && (p.offset === 0 || !!p.calendar);
+}

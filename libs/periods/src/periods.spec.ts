@@ -1,4 +1,4 @@
-import { isPast, withinOneMonth } from './kinds';
+import { isCalendarPeriod, isPast, withinOneMonth } from './kinds';
 import { describePeriod } from './label';
 import { parsePeriod } from './parse';
 import { resolvePeriod } from './resolve';
@@ -145,6 +145,8 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
     expect(shiftPeriod(range('2025-06-30', '2025-06-30', 'day') as never, next!)).toEqual(range('2025-07-31', '2025-07-31', 'day'));
     expect(parsePeriod('no ultimo dia do mes anterior')?.shift).toEqual({ unit: 'month', offset: -1, lastDay: true });
     // ("mês passado" is the calendar's; "mês anterior" counts from the data)
+    expect(isCalendarPeriod(parsePeriod('ipca do mes passado')!.spec)).toBe(true);
+    expect(isCalendarPeriod(parsePeriod('no mes anterior')!.spec)).toBe(false);
     expect(parsePeriod('ipca do mes passado')?.spec).toEqual({ kind: 'relative_month', offset: -1, calendar: true });
     expect(parsePeriod('e qnto ele pagou no mes anterior')?.spec).toEqual({ kind: 'relative_month', offset: -1 });
   });

@@ -9,7 +9,7 @@ import { toolByArguments } from './tool-arguments';
 import { EntityRouter, SEGMENT_LIST } from './entity-routing';
 import { planResponse } from './plan-response';
 import { MultiStepShapes, writePlanWithLlm } from './multi-step';
-import { validatePlan } from '@cota/contracts';
+import { isMarketKind, validatePlan } from '@cota/contracts';
 import { detectAdvice, detectConcept, detectConfirmation, detectOutOfScope, detectSmalltalk, detectTool } from './special';
 import { TickerIndex } from './tickers';
 import { FundNameIndex, NamedFund } from './fund-names';
@@ -572,7 +572,7 @@ export class Planner {
     question = this.withImpliedMeasure(question, routed, reading);
     // A market series asked over a period or with an aggregate is the measure's, whatever entity the words leaned to.
     // "top 5 fiis com maior peso no ifix" ranks funds: the index there is a criterion, not the subject.
-    const marketOnly = question.subjects.length > 0 && question.subjects.every((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
+    const marketOnly = question.subjects.length > 0 && question.subjects.every((s) => isMarketKind(s.kind));
     const routedFits = this.measureOverridesRoute(question, routed, reading, followUp, fundList, marketOnly);
     const measurable = this.measurability(q, question, routed, reading, followUp);
     const out: PlanResponse = { ...routed, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };

@@ -155,12 +155,10 @@ export class TurnReader {
     if (!c || !call || !this.policies.tools.tools[c.tool]) return null;
     // The tool is the message's own only when the planner read it as that tool: then it may be a whole new request.
     // (so it is when it names another calculation of the call it edits: its operation is the message's)
-    const own = (first.kind === 'tool' && first.tool?.name === c.tool) || (renames && c.mode === 'edit');
+    const readAsIt = first.kind === 'tool' && first.tool?.name === c.tool ? first.tool : null;
     const editing = c.mode === 'edit';
-    const args = this.statedArgs(question, c.tool, first.kind === 'tool' && first.tool?.name === c.tool ? first.tool.args : {}, {
-      expecting: editing ? [] : call.missing,
-      editing: editing ? Object.keys(call.args) : [],
-    });
+    const own = !!readAsIt || (renames && editing);
+    const args = this.statedArgs(question, c.tool, readAsIt?.args ?? {}, { expecting: editing ? [] : call.missing, editing: editing ? Object.keys(call.args) : [] });
     const added = Object.keys(args).filter((k) => editing || isAbsent(call.args[k]));
     // An edit that changes nothing, or a question of its own that answers none of the missing arguments, is not a continuation.
     if (editing && added.length === 0) return null;

@@ -1,6 +1,6 @@
 import { parsePeriod } from '@cota/periods';
 import { normalizeText } from '@cota/text';
-import { ToolGatePolicy } from '@cota/tool-gating';
+import { resolveArgs, ToolGatePolicy } from '@cota/tool-gating';
 import {
   asksRateConversion,
   extractEmail,
@@ -9,7 +9,6 @@ import {
   extractTransaction,
   findMentions,
   matchVocabulary,
-  ratioComplete,
   todayInBrazil,
   transactionKindSaid,
 } from './tool-args';
@@ -61,9 +60,13 @@ export interface ToolByArguments {
  */
 export function toolByArguments(question: string, policy: ToolGatePolicy, { hasTicker, aboutFunds }: ArgumentsContext): ToolByArguments | null {
   const text = normalizeText(question);
-  // A fund's ratio from numbers the message states is computed from them, whatever fund it names.
+  // A fund's ratio from numbers the message states is computed from them, whatever fund it names: every argument its
+  // operation needs (the calculator's contract, `required_when`) is there.
   const ratio = extractRatioArgs(text);
-  if (ratioComplete(ratio)) return { name: 'calcular_financas', matched: `stated numbers of ${ratio.operacao}`, stated: true };
+  const calculator = policy.tools.calcular_financas;
+  if (ratio.operacao && calculator && resolveArgs(calculator, { ...ratio }, {}).missing.length === 0) {
+    return { name: 'calcular_financas', matched: `stated numbers of ${ratio.operacao}`, stated: true };
+  }
   const mentions = findMentions(text);
   const has = (kind: string) => mentions.some((m) => m.kind === kind);
   if (!hasTicker) {

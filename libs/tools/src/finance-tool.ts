@@ -20,50 +20,10 @@ import {
 } from '@cota/finance';
 import { formatDecimal, formatMoney, formatPercent } from '@cota/text';
 import { formatRate } from './format';
-import type { FinanceResult } from './finance-result';
+import { amount, exact, EXAMPLES, type FinanceResult, need } from './calculation';
 import { RATIO_OPERATIONS } from './fund-ratios';
 
 export type { FinanceResult };
-
-const EXAMPLES: Record<string, string> = {
-  juros_compostos: '"quanto rende R$ 10.000 a 1% ao mês por 24 meses?"',
-  projecao_aportes: '"quanto terei aportando R$ 500 por mês a 0,8% ao mês por 10 anos?"',
-  aporte_necessario: '"quanto preciso investir por mês para ter R$ 1 milhão em 20 anos a 10% ao ano?"',
-  valor_presente: '"quanto vale hoje R$ 20 mil daqui a 3 anos a 10% ao ano?"',
-  conversao_taxa: '"quanto é 1% ao mês ao ano?"',
-  vpl: '"qual o VPL dos fluxos -1000, 500 e 700 a 10% ao ano?"',
-  tir: '"qual a TIR dos fluxos -1000, 500 e 700?"',
-  var: '"VaR de 95% dos retornos -2%, 1%, 0,5%, -3% e 2%"',
-  sharpe: '"Sharpe com retorno de 14% ao ano, CDI de 10,5% e volatilidade de 6%"',
-  capital_para_renda: '"quanto preciso ter investido para receber R$ 2.000 por mês com DY de 12% ao ano?"',
-};
-
-/** What is missing, as "preciso ..." continues it. */
-const NEEDED: Record<string, string> = {
-  valor_inicial: 'do valor inicial',
-  aporte_mensal: 'do aporte mensal',
-  meta: 'do valor da meta',
-  taxa: 'da taxa de juros',
-  prazo_meses: 'do prazo',
-  fluxos: 'dos fluxos de caixa (ex.: -1000, 500, 700)',
-  renda_mensal: 'da renda mensal desejada',
-};
-const LABELS: Record<string, string> = { valor_inicial: 'O valor inicial', aporte_mensal: 'O aporte mensal', meta: 'O valor da meta', renda_mensal: 'A renda mensal' };
-
-function need(args: FinanceToolArgs, op: string, fields: Array<keyof FinanceToolArgs>): void {
-  const missing = fields.filter((f) => args[f] === undefined || args[f] === null || args[f] === '');
-  if (missing.length) {
-    const list = missing.map((f) => NEEDED[f] ?? f);
-    const joined = list.length > 1 ? `${list.slice(0, -1).join(', ')} e ${list.at(-1)}` : list[0];
-    throw new CotaError('BAD_REQUEST', `Para esse cálculo preciso ${joined}. Exemplo: ${EXAMPLES[op]}.`, { missing });
-  }
-}
-
-function amount(name: string, v: string | undefined, allowZero = true): Dec {
-  const d = dec(v ?? '0');
-  if (d.isNegative() || (!allowZero && d.isZero())) throw new CotaError('BAD_REQUEST', `${LABELS[name] ?? name} precisa ser positivo.`);
-  return d;
-}
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -101,7 +61,6 @@ function periods(args: FinanceToolArgs, monthly: boolean): Periods {
   return { rate, n: months, unit: 'mês', notes };
 }
 
-const exact = (d: Dec) => d.toSignificantDigits(40).toFixed();
 const cents = (d: Dec) => toCents(d).toFixed(2);
 const rateAsText = (args: FinanceToolArgs) => `${formatRate(args.taxa!)} ${args.taxa_periodo === 'ano' ? 'ao ano' : 'ao mês'}`;
 

@@ -33,6 +33,7 @@ describe('calcular_financas: a fund ratio from the numbers stated', () => {
 
   it('asks for what is missing and refuses a price of zero', () => {
     expect(() => calculateFinance({ operacao: 'pvp', preco_cota: '95' })).toThrow('Para esse cálculo preciso do valor patrimonial por cota');
-    expect(() => calculateFinance({ operacao: 'dividend_yield', preco_cota: '0', provento: '1' })).toThrow('O preço da cota precisa ser maior que zero.');
+    expect(() => calculateFinance({ operacao: 'preco_teto', provento: '9.60' })).toThrow('Para esse cálculo preciso do dividend yield desejado');
+    expect(() => calculateFinance({ operacao: 'dividend_yield', preco_cota: '0', provento: '1' })).toThrow('O preço da cota precisa ser positivo.');
   });
 });

@@ -1,7 +1,7 @@
-import { CotaError, type FinanceToolArgs } from '@cota/contracts';
+import type { FinanceToolArgs } from '@cota/contracts';
 import { Dec, dec } from '@cota/finance';
 import { formatDecimal, formatMoney } from '@cota/text';
-import type { FinanceResult } from './finance-result';
+import { amount, exact, type FinanceResult, need } from './calculation';
 import { formatRate } from './format';
 
 /**
@@ -9,43 +9,14 @@ import { formatRate } from './format';
  * price, the P/VP of a price over a book value, the shares a monthly income needs at a dividend. Never a fund's data.
  */
 
-const EXAMPLES: Record<string, string> = {
-  dividend_yield: '"um FII a R$ 100 que paga R$ 0,85 por mês tem DY de quanto?"',
-  pvp: '"cota a R$ 95 e valor patrimonial por cota de R$ 105: qual o P/VP?"',
-  cotas_para_renda: '"quantas cotas de um fundo que paga R$ 0,10 por cota preciso para ganhar R$ 1.000 por mês?"',
-  preco_teto: '"preço teto com dividendo anual de R$ 9,60 e yield mínimo de 8%"',
-};
-const NEEDED: Record<string, string> = {
-  preco_cota: 'do preço da cota',
-  provento: 'do provento por cota',
-  vp_cota: 'do valor patrimonial por cota',
-  renda_mensal: 'da renda mensal desejada',
-  taxa: 'do dividend yield desejado (ex.: 8% ao ano)',
-};
+type Stated = 'preco_cota' | 'provento' | 'vp_cota' | 'renda_mensal' | 'taxa';
 
-const LABELS: Record<string, string> = {
-  preco_cota: 'O preço da cota',
-  provento: 'O provento por cota',
-  vp_cota: 'O valor patrimonial por cota',
-  renda_mensal: 'A renda mensal',
-  taxa: 'O dividend yield desejado',
-};
-
-function stated(args: FinanceToolArgs, op: string, fields: Array<'preco_cota' | 'provento' | 'vp_cota' | 'renda_mensal' | 'taxa'>): Dec[] {
-  const missing = fields.filter((f) => args[f] === undefined || args[f] === null || args[f] === '');
-  if (missing.length) {
-    const list = missing.map((f) => NEEDED[f]);
-    const joined = list.length > 1 ? `${list.slice(0, -1).join(', ')} e ${list.at(-1)}` : list[0];
-    throw new CotaError('BAD_REQUEST', `Para esse cálculo preciso ${joined}. Exemplo: ${EXAMPLES[op]}.`, { missing });
-  }
-  return fields.map((f) => {
-    const d = dec(args[f]!);
-    if (!d.gt(0)) throw new CotaError('BAD_REQUEST', `${LABELS[f]} precisa ser maior que zero.`);
-    return d;
-  });
+/** The numbers a ratio needs, each stated and above zero. */
+function stated(args: FinanceToolArgs, op: string, fields: Stated[]): Dec[] {
+  need(args, op, fields);
+  return fields.map((f) => amount(f, args[f] as string, false));
 }
 
-const exact = (d: Dec) => d.toSignificantDigits(40).toFixed();
 const inputs = (args: FinanceToolArgs, keys: Array<keyof FinanceToolArgs>) =>
   Object.fromEntries(keys.filter((k) => args[k] !== undefined).map((k) => [k, args[k] as string])) as Record<string, string>;
 

@@ -1,20 +1,24 @@
 import { CotaError } from '@cota/contracts';
 import { Dec } from '@cota/finance';
+import { DARF_CODE, darfDueDateFor, FII_TAX_RATE } from '@cota/portfolio';
 import { formatDate, formatMoney } from '@cota/text';
 import { FundToolContext, lastPriceAndDividend } from './fund-income';
 import { WarehouseQuery } from './warehouse-query';
 
-/** Capital gains on FII shares sold by individuals: 20% (Lei 8.668/1993, art. 18). */
-const RATE = new Dec('0.20');
-
 const num = (v: unknown): Dec | null => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : new Dec(String(v)));
 
-/** Last business day (Monday to Friday) of the month after `isoDate`'s: the DARF due date (national holidays not counted). */
-export function darfDueDate(isoDate: string): string {
-  const [y, m] = isoDate.split('-').map(Number);
-  const d = new Date(Date.UTC(y, m + 1, 0)); // day 0 of the month after next = last day of next month
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d.setUTCDate(d.getUTCDate() - 1);
-  return d.toISOString().slice(0, 10);
+/**
+ * A gain's tax for a sale made today (the ledger's rules: 20%, DARF 6015 due the last business day of the next month),
+ * and the line that says how it is paid, or that a loss pays nothing and is carried.
+ */
+function taxOfGain(gain: Dec, today: string): { tax: Dec; due: string | null; payment: string } {
+  if (!gain.gt(0)) return { tax: new Dec(0), due: null, payment: 'O prejuízo pode ser compensado com lucros futuros em vendas de FIIs (guarde o registro).' };
+  const due = darfDueDateFor(today.slice(0, 7));
+  return {
+    tax: gain.times(FII_TAX_RATE).toDecimalPlaces(2, Dec.ROUND_HALF_UP),
+    due,
+    payment: `O imposto é pago por DARF (código ${DARF_CODE}) até o último dia útil do mês seguinte à venda: para uma venda hoje, até ${formatDate(due)}. Não há isenção para vendas de até R$ 20 mil em FIIs.`,
+  };
 }
 
 /**
@@ -76,21 +80,17 @@ export async function simulateSaleTax(
   return saleTax({ ticker, qty, price, cost, priceNote, costNote: statedCost ? 'preço de compra informado' : 'preço médio', today: ctx.today });
 }
 
-/** The tax of a gain stated as such: 20% of it when positive, by DARF 6015 by the last business day of the next month. */
+/** The tax of a gain stated as such: 20% of it when positive (losses earlier in the month may be taken off first). */
 function gainTax(gain: Dec, today: string) {
-  const tax = gain.gt(0) ? gain.times(RATE).toDecimalPlaces(2) : new Dec(0);
-  const due = darfDueDate(today);
+  const { tax, due, payment } = taxOfGain(gain, today);
   const head = gain.gt(0)
     ? `**Sobre um lucro de ${formatMoney(gain)} na venda de cotas de FII, o imposto de renda é de ${formatMoney(tax)} (20%).**`
     : `**Com prejuízo de ${formatMoney(gain.abs())} não há imposto a pagar.**`;
-  const lines = [
-    head,
-    gain.gt(0)
-      ? `Conta: ${formatMoney(gain)} × 20% = ${formatMoney(tax)}. O imposto é pago por DARF (código 6015) até o último dia útil do mês seguinte à venda: para uma venda hoje, até ${formatDate(due)}. Prejuízos de vendas anteriores de FIIs podem ser descontados do lucro antes da conta.`
-      : 'O prejuízo pode ser compensado com lucros futuros em vendas de FIIs (guarde o registro).',
-    'Não há isenção para vendas de até R$ 20 mil em FIIs. Não é orientação tributária.',
-  ];
-  return { ticker: null, lucro: gain.toFixed(2), imposto: tax.toFixed(2), aliquota_pct: '20', vencimento_darf: gain.gt(0) ? due : null, text: lines.join('\n\n') };
+  const account = gain.gt(0)
+    ? [`Conta: ${formatMoney(gain)} × 20% = ${formatMoney(tax)}. Prejuízos de vendas anteriores de FIIs podem ser descontados do lucro antes da conta.`]
+    : [];
+  const lines = [head, ...account, payment, 'Não é orientação tributária.'];
+  return { ticker: null, lucro: gain.toFixed(2), imposto: tax.toFixed(2), aliquota_pct: '20', vencimento_darf: due, text: lines.join('\n\n') };
 }
 
 /** The gain of selling `qty` shares at `price` that cost `cost` each, its 20% and the DARF's due date for a sale today. */
@@ -101,8 +101,7 @@ function saleTax(s: { ticker: string; qty: Dec; price: Dec; cost: Dec; priceNote
   const proceeds = qty.times(price);
   const cost = qty.times(unitCost);
   const gain = proceeds.minus(cost);
-  const tax = gain.gt(0) ? gain.times(RATE).toDecimalPlaces(2) : new Dec(0);
-  const due = darfDueDate(s.today);
+  const { tax, due, payment } = taxOfGain(gain, s.today);
   const shares = `${qty.toFixed()} cotas${ticker ? ` do ${ticker}` : ''}`;
   const head = gain.gt(0)
     ? `**Vendendo ${shares} ${priceNote}, o lucro seria de ${formatMoney(gain)} e o imposto de renda, ${formatMoney(tax)} (20%).**`
@@ -110,9 +109,7 @@ function saleTax(s: { ticker: string; qty: Dec; price: Dec; cost: Dec; priceNote
   const lines = [
     head,
     `Conta: venda de ${formatMoney(proceeds)} (${qty.toFixed()} × ${formatMoney(price)}) − custo de ${formatMoney(cost)} (${qty.toFixed()} × ${costNote} de ${formatMoney(unitCost)}).`,
-    gain.gt(0)
-      ? `O imposto é pago por DARF (código 6015) até o último dia útil do mês seguinte à venda: para uma venda hoje, até ${formatDate(due)}. Não há isenção para vendas de até R$ 20 mil em FIIs.`
-      : 'O prejuízo pode ser compensado com lucros futuros em vendas de FIIs (guarde o registro).',
+    payment,
     `Simulação com o ${costNote}; não considera corretagem, emolumentos nem o IR retido na fonte (0,005%, que é descontado do imposto devido). Não é orientação tributária.`,
   ];
   return {
@@ -125,7 +122,7 @@ function saleTax(s: { ticker: string; qty: Dec; price: Dec; cost: Dec; priceNote
     lucro: gain.toFixed(2),
     imposto: tax.toFixed(2),
     aliquota_pct: '20',
-    vencimento_darf: gain.gt(0) ? due : null,
+    vencimento_darf: due,
     text: lines.join('\n\n'),
   };
 }

@@ -1,5 +1,5 @@
 import type { Agg, FollowUpMeta, PlanResponse, StructuredQuestion } from '@cota/contracts';
-import { queryParams } from '@cota/contracts';
+import { isMarketKind, MARKET_KINDS, queryParams } from '@cota/contracts';
 import { MeasureCatalog } from '@cota/catalog';
 import type { PlanningPolicies } from '../policies';
 import type { QuestionReading } from './structure';
@@ -55,7 +55,7 @@ export function isMeasurable(q: StructuredQuestion, reading: QuestionReading, fo
   if (q.subjects.length > 1) return { ok: true, why: 'several subjects' };
   if (q.group_by) return { ok: true, why: `grouped by ${q.group_by}` };
   if (reading.aggNamed && q.agg && q.agg !== 'value' && q.agg !== 'list') return { ok: true, why: `aggregation ${q.agg}` };
-  if (kinds.has('index') || kinds.has('indicator') || kinds.has('currency')) return { ok: true, why: 'a market series' };
+  if (MARKET_KINDS.some((k) => kinds.has(k))) return { ok: true, why: 'a market series' };
   // Kept "no subjects" is the previous question's market-wide list (a ranking), not a fund: its entity answers the edit.
   const keptNoSubject = q.subjects.length === 0 && !!followUp?.inherited.includes('subjects');
   if (followUp?.applied && followUp.inherited.length && !keptNoSubject) return { ok: true, why: 'a follow-up of a measure question' };
@@ -98,7 +98,7 @@ export function measurePlan(
   const fundMeasure = def.subject === 'fund';
   const window = q.period?.kind === 'range' && q.period.grain === 'year' ? `year:${q.period.from.slice(0, 4)}` : null;
   const filters: Record<string, string> = {};
-  const market = q.subjects.find((s) => s.kind === 'index' || s.kind === 'indicator' || s.kind === 'currency');
+  const market = q.subjects.find((s) => isMarketKind(s.kind));
   if (market) filters[market.kind] = market.id;
   // The routed entity names the answer when it speaks of the same kind of subject (funds, or the market's series).
   const entity = base.planner.accepted && base.kind === 'entity' && base.entity && fundMeasure === (policies.entities[base.entity] !== 'market') ? base.entity : def.entity;

@@ -1,4 +1,4 @@
-import { DurationMention, findMentions, Mention, MoneyMention, RateMention, readAmount, Span, UnreadableMention } from './numbers';
+import { DurationMention, findMentions, Mention, MoneyMention, RateMention, readAmount, Span, spelledAmounts, UnreadableMention } from './numbers';
 import { BR_NUMBER, normalizeText, SCALE_WORD, unreadableNumbers } from '@cota/text';
 import type { FinanceToolArgs } from '@cota/contracts';
 import { extractRatioArgs } from './ratio-args';
@@ -128,15 +128,6 @@ export function extractCashFlows(text: string, bare = false, named = false): str
     if (flows.length >= 2) return flows;
   }
   return undefined;
-}
-
-/** Amounts said in words that people use for round goals: "meio milhão", "um milhão", "dez mil". */
-function spelledAmounts(text: string): string {
-  return text
-    .replace(/\bmeio milhao\b/g, '500 mil')
-    .replace(/\bum milhao\b/g, '1 milhao')
-    .replace(/\b(dois|tres|cinco|dez) milhoes\b/g, (_w, n: string) => `${{ dois: 2, tres: 3, cinco: 5, dez: 10 }[n]} milhoes`)
-    .replace(/\b(dez|cem|vinte|cinquenta) mil\b/g, (_w, n: string) => `${{ dez: 10, cem: 100, vinte: 20, cinquenta: 50 }[n]} mil`);
 }
 
 type PercentRole = 'confidence' | 'volatility' | 'risk_free' | 'return' | 'other';

@@ -124,3 +124,16 @@ function readMentions(text: string): Mention[] {
   }
   return out.sort((a, b) => a.start - b.start);
 }
+
+/**
+ * Amounts said in words that people use for round figures: "meio milhão", "um milhão", "dez mil", and "mil" alone
+ * before reais or a month ("ganhar mil reais por mês").
+ */
+export function spelledAmounts(text: string): string {
+  return text
+    .replace(/\bmeio milhao\b/g, '500 mil')
+    .replace(/\bum milhao\b/g, '1 milhao')
+    .replace(/\b(dois|tres|cinco|dez) milhoes\b/g, (_w, k: string) => `${{ dois: 2, tres: 3, cinco: 5, dez: 10 }[k]} milhoes`)
+    .replace(/\b(dois|tres|cinco|dez|cem|vinte|cinquenta) mil\b/g, (_w, k: string) => `${{ dois: 2, tres: 3, cinco: 5, dez: 10, cem: 100, vinte: 20, cinquenta: 50 }[k]} mil`)
+    .replace(/(^|[^\d\s])(\s*)\bmil (reais|por mes)\b/g, '$1$2 1000 $3');
+}

@@ -1,5 +1,5 @@
 import { BR_NUMBER, SCALE_WORD } from '@cota/text';
-import { readAmount } from './numbers';
+import { readAmount, spelledAmounts } from './numbers';
 
 /**
  * A fund's ratios computed from numbers the person states ("um FII a R$ 100 que paga R$ 0,85 por mês",
@@ -31,7 +31,7 @@ const DIVIDEND = new RegExp(
 const PRICE = new RegExp(
   String.raw`\b(?:(?:a )?cotas? (?:a|de|em|esta em|esta a|ta em|ta a|ta|estiver em|estiver a|for|fosse|for de|fosse de|custa|custando|custasse|custar|valendo|vale|cotada a|negociada a)|(?:preco|cotacao)(?: da cota)?(?: de| e| a| em| for| fosse)?|(?:um|uma|o|a) (?:fii|fundo) (?:a|de|que custa|custando|cotado a|negociado a))\s*${AMOUNT}`,
 );
-/** "cota a 95 reais e valor patrimonial ...": a price said as "N reais" right before the book value counts too. */
+/** The monthly income wanted: "ganhar R$ 1.000 por mês", "receber 500 mensais". */
 const INCOME = new RegExp(String.raw`\b(?:ganhar|receber|renda de|tirar|render|viver com)\s*(?:uns\s*)?${AMOUNT}(?:\s*reais)?\s*(?:por mes|ao mes|mensa\w*|todo mes)`);
 
 const PVP_ASKED = /\bp\s*\/?\s*vp\b|\bpreco sobre (?:o )?valor patrimonial\b|\bagio\b|\bdesagio\b|\bdesconto\b/;
@@ -48,15 +48,9 @@ const amountOf = (m: RegExpExecArray | null): string | undefined => {
   return n && n.gt(0) ? n.toFixed() : undefined;
 };
 
-/** Spelled round incomes ("mil reais por mês", "dois mil por mês") as numbers. */
-const spelled = (text: string) =>
-  text
-    .replace(/(^|[^\d\s])(\s*)\bmil (reais|por mes)/g, '$1$2 1000 $3')
-    .replace(/\b(dois|tres|cinco|dez) mil\b/g, (_w, n: string) => `${{ dois: 2, tres: 3, cinco: 5, dez: 10 }[n]} mil`);
-
 /** The ratio a message computes from its own numbers, with them; empty when it states none. */
 export function extractRatioArgs(normalized: string): RatioArgs {
-  const text = spelled(normalized);
+  const text = spelledAmounts(normalized);
   const out: RatioArgs = {};
   const book = BOOK.exec(text);
   out.vp_cota = amountOf(book);
@@ -66,28 +60,20 @@ export function extractRatioArgs(normalized: string): RatioArgs {
   out.provento = amountOf(dividend);
   if (out.provento) out.provento_periodo = /\bano\b|\banua/.test(dividend![0]) ? 'ano' : 'mes';
   const withoutDividend = dividend ? rest.slice(0, dividend.index) + ' '.repeat(dividend[0].length) + rest.slice(dividend.index + dividend[0].length) : rest;
+  // ("cota a 95 reais e valor patrimonial ...": beside a book value, a price said as "N reais" counts too)
   out.preco_cota =
     amountOf(PRICE.exec(withoutDividend)) ?? (out.vp_cota ? amountOf(/\b(?:cota|preco)\D{0,12}?(\d[\d.,]*)(?:\s*(mil))?\s*reais\b/.exec(withoutDividend)) : undefined);
   out.renda_mensal = amountOf(INCOME.exec(withoutDividend));
-  // (a book value alone with P/VP asked is the ratio still missing its price: "e o p/vp se o VP for 162,22?" after a DY)
   const wanted = CEILING_ASKED.test(text) ? PERCENT.exec(withoutDividend) : null;
   const rate = wanted ? readAmount(wanted[1]) : null;
   if (rate?.gt(0)) {
     out.taxa = rate.toFixed();
     out.taxa_periodo = 'ano';
   }
+  // (a book value alone with P/VP asked is the ratio still missing its price: "e o p/vp se o VP for 162,22?" after a DY)
   if (out.vp_cota && (PVP_ASKED.test(text) || (out.preco_cota && !out.provento))) out.operacao = 'pvp';
   else if (CEILING_ASKED.test(text) && (out.provento || out.taxa)) out.operacao = 'preco_teto';
   else if (out.provento && out.renda_mensal && SHARES_ASKED.test(text)) out.operacao = 'cotas_para_renda';
   else if (out.provento && out.preco_cota && (YIELD_ASKED.test(text) || /\bquanto\b|\bqual\b/.test(text))) out.operacao = 'dividend_yield';
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as RatioArgs;
-}
-
-/** Whether the message states every number its ratio needs (then it is computed, whatever fund it names). */
-export function ratioComplete(a: RatioArgs): boolean {
-  if (a.operacao === 'pvp') return !!a.preco_cota && !!a.vp_cota;
-  if (a.operacao === 'dividend_yield') return !!a.preco_cota && !!a.provento;
-  if (a.operacao === 'cotas_para_renda') return !!a.provento && !!a.renda_mensal;
-  if (a.operacao === 'preco_teto') return !!a.provento && !!a.taxa;
-  return false;
 }

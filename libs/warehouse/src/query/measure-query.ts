@@ -2,7 +2,7 @@ import { sqlFailure } from './sql-failure';
 import type { MeasureAgg, MeasureResult, MeasureValue, PeriodSpec, QuestionSubject, StructuredQuestion } from '@cota/contracts';
 import { CotaError } from '@cota/contracts';
 import { defaultMeasureFor, MeasureCatalog, MeasureDef } from '@cota/catalog';
-import { addDays, isOneDay, resolvePeriod, todayInBrazil } from '@cota/periods';
+import { addDays, isCalendarPeriod, isOneDay, resolvePeriod, todayInBrazil } from '@cota/periods';
 import type { SqlRunner } from './entity-query.service';
 import { SPIKE_CHECKED_SERIES } from '../derived/plausibility';
 
@@ -324,12 +324,8 @@ export class MeasureQueryService {
           : agg === 'accumulated'
             ? 'pct'
             : m.unit;
-    const calendar =
-      question.period?.kind === 'previous_session' ||
-      ((question.period?.kind === 'relative_month' || question.period?.kind === 'relative_year') && question.period.offset === 0) ||
-      (question.period?.kind === 'relative_month' && question.period.offset < 0 && !!question.period.calendar);
     return {
-      today: calendar ? this.today() : null,
+      today: isCalendarPeriod(question.period) ? this.today() : null,
       measure: m.name,
       entity: m.entity,
       agg,
