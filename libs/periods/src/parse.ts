@@ -430,7 +430,21 @@ export function parsePeriod(question: string): ParsedPeriod | null {
     const shift: PeriodShift = { unit: SHIFT_UNITS[singular(s[2] ?? s[5])], offset: (FORWARD.test(word) ? 1 : -1) * n, ...(/^(?:depois|antes)$/.test(word) ? { keep: true } : {}) };
     return { spec: unanchored(shift), matched: s[0].trim(), shift };
   }
-  return withSecondDate(text, firstRule(text));
+  return fromAMonthsClose(text, withSecondDate(text, firstRule(text)));
+}
+
+/**
+ * "do fechamento de dez/2021 ao de dez/2022": a span of months that starts at a month's close starts after that
+ * month (its variation runs from December's close), not with it.
+ */
+function fromAMonthsClose(text: string, parsed: ParsedPeriod | null): ParsedPeriod | null {
+  if (!parsed || parsed.spec.kind !== 'range' || parsed.spec.grain === 'days' || parsed.spec.grain === 'day') return parsed;
+  const { from, to } = parsed.spec;
+  const before = text.slice(0, text.indexOf(parsed.matched));
+  if (!/\bfechamento\s*$/.test(before) || from.slice(0, 7) === to.slice(0, 7)) return parsed;
+  const [y, m] = from.split('-').map(Number);
+  const next = m === 12 ? iso(y + 1, 1, 1) : iso(y, m + 1, 1);
+  return { ...parsed, spec: { ...parsed.spec, from: next } };
 }
 
 /** A second date joined to the first by "e" ("em dez/2020 e quantos em dez/2023") makes a span of both. */

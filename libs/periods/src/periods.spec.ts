@@ -119,6 +119,11 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
     expect(parsePeriod('dividendos de 2023, e o total?')?.span).toBeUndefined();
   });
 
+  it("a span of months that starts at a month's close starts after that month", () => {
+    expect(parsePeriod('quanto variou do fechamento de dez/2021 ao de dez/2022?')?.spec).toEqual(range('2022-01-01', '2022-12-31', 'custom'));
+    expect(parsePeriod('quanto variou de dez/2021 a dez/2022?')?.spec).toEqual(range('2021-12-01', '2022-12-31', 'custom'));
+  });
+
   it('a date said with the shift wins: "e um ano depois, em jun/2023?"', () => {
     expect(parsePeriod('e um ano depois, em jun/2023?')).toEqual({ spec: range('2023-06-01', '2023-06-30', 'month'), matched: 'jun/2023' });
   });

@@ -18,6 +18,13 @@ const SEGMENT_RANKED = 'a segment ranked by the measure named';
 /** "o KNIP11 é de papel?", "ele é um fundo de logística?": the question's shape when a class is asked of a fund. */
 const IS_OF_A_CLASS =
   /^(?:o |a )?(?:ele |ela |esse fundo |este fundo |esse fii |este fii )?(?:e|eh|seria|sera) (?:um |uma )?(?:fii |fundo |fundo imobiliario )?(?:de |do |da )?[a-z ]{3,40}$/;
+/** Verbs that make the fund named what has the thing asked ("o KNRI11 tem", "tem o KNRI11"). */
+const HAS = new Set(['tem', 'possui', 'tinha', 'teve', 'emitiu']);
+const fundHasIt = (q: AnalysedQuestion) =>
+  q.tokens.some(
+    (t, i) => q.tickers.surfaces.has(t) && (HAS.has(q.tokens[i + 1]) || HAS.has(q.tokens[i - 1]) || (/^(?:o|a)$/.test(q.tokens[i - 1] ?? '') && HAS.has(q.tokens[i - 2]))),
+  );
+
 /** The question's words with its tickers left out, one space between words (the shape a question is asked in). */
 const shapeOf = (normalized: string) => withoutTickers(normalized).replace(/\s+/g, ' ').trim();
 
@@ -91,7 +98,7 @@ export class EntityRouter {
       ranked[0].score += 1;
       ranked[0].signals.push('conversation:previous_entity(+1)');
     }
-    const broader = this.broaderOfTie(ranked);
+    const tie = this.broaderOfTie(ranked) ?? this.fundOfTie(q, features, ranked);
     const best = ranked[0];
     const second = ranked[1] ?? { entity: '', score: 0, signals: [], label: '' };
     const { min_score, min_gap } = this.ontology.thresholds;
@@ -107,7 +114,7 @@ export class EntityRouter {
     };
     const activeFeatures = [...features].join(', ');
 
-    const { accepted, why } = this.acceptance(best, second, ranked, gap, broader);
+    const { accepted, why } = this.acceptance(best, second, ranked, gap, tie);
     const segment = best.score > 0 && accepted ? null : this.segmentList(q, features);
     if (segment) {
       return planResponse(q, 'entity', segment.entity, segment.entity, segment.params, {
@@ -199,7 +206,15 @@ export class EntityRouter {
     const params = this.params;
     const entity = params.spec.ranking.class_of_fund_entity;
     const said = params.classSaid(q);
-    return said ? { params: { entity }, inferred: params.infer(q, entity, q.original), said } : null;
+    if (!said) return null;
+    const inferred = params.infer(q, entity, q.original);
+    // (the class is what is asked, not a filter: "ele é de papel ou tijolo?" is about the conversation's fund)
+    const { sector: _sector, fund_type: _type, ...filters } = inferred.params.filters;
+    return {
+      params: { entity },
+      inferred: { ...inferred, params: { ...inferred.params, filters }, ticker_sources: ['text', 'context'], ticker_required: true },
+      said,
+    };
   }
 
   /**
@@ -245,29 +260,44 @@ export class EntityRouter {
 
   /**
    * Two readings the words lean to equally, one the broader view of the other (ontology.yaml `broader_than`):
-   * the broader goes first (`ranked` is reordered) and answers. False when the lead is clear or the two are unrelated.
+   * the broader goes first (`ranked` is reordered) and answers, for the reason returned. Null when the lead is clear or the two are unrelated.
    */
-  private broaderOfTie(ranked: Candidate[]): boolean {
+  private broaderOfTie(ranked: Candidate[]): string | null {
     const [a, b] = ranked;
-    if (!a || !b || a.score - b.score >= this.ontology.thresholds.min_gap) return false;
+    if (!a || !b || a.score - b.score >= this.ontology.thresholds.min_gap) return null;
     if (this.ontology.isBroaderThan(b.entity, a.entity)) [ranked[0], ranked[1]] = [b, a];
-    else if (!this.ontology.isBroaderThan(a.entity, b.entity)) return false;
+    else if (!this.ontology.isBroaderThan(a.entity, b.entity)) return null;
     ranked[0].signals.push(`tie:broader than ${ranked[1].entity}`);
-    return true;
+    return 'the broader view of it';
+  }
+
+  /**
+   * "quantas cotas o KNRI11 tem?": the client's view and a fund's lean to it equally, the fund named is what has it
+   * and nothing says the client's (no "eu", "meu"): the fund's own figure goes first and answers. ("quantas cotas de
+   * HGLG11?" says neither: it is asked back.)
+   */
+  private fundOfTie(q: AnalysedQuestion, features: ReadonlySet<string>, ranked: Candidate[]): string | null {
+    const [a, b] = ranked;
+    if (!a || !b || a.score - b.score >= this.ontology.thresholds.min_gap || !fundHasIt(q) || features.has('client_scope')) return null;
+    const classes = [this.deps.classOf(a.entity), this.deps.classOf(b.entity)];
+    if (classes[0] === 'client' && classes[1] === 'fund') [ranked[0], ranked[1]] = [b, a];
+    else if (!(classes[0] === 'fund' && classes[1] === 'client')) return null;
+    ranked[0].signals.push(`tie:the fund's own, not the client's (${ranked[1].entity})`);
+    return "the fund's own figure: nothing says the client's";
   }
 
   /** Whether the best entity leads by enough to answer, and the reason said either way. */
-  private acceptance(best: Candidate, second: Candidate, ranked: Candidate[], gap: number, broader = false): { accepted: boolean; why: string } {
+  private acceptance(best: Candidate, second: Candidate, ranked: Candidate[], gap: number, tie: string | null = null): { accepted: boolean; why: string } {
     const { min_score, min_gap } = this.ontology.thresholds;
     // A smaller lead suffices when it rests on a specific word the runner-up lacks (see ontology.yaml).
     const specific = this.ontology.thresholds.specific;
     const own = specific && gap < min_gap && gap >= specific.min_gap ? this.ontology.strongestOwnWord(best, ranked[1]) : null;
     const bySpecificWord = !!own && own.weight >= (specific?.word_weight ?? Infinity);
-    const accepted = best.score >= min_score && (gap >= min_gap || bySpecificWord || broader);
+    const accepted = best.score >= min_score && (gap >= min_gap || bySpecificWord || !!tie);
     const over = second.score > 0 ? second.entity : 'no other entity';
     const why = accepted
-      ? broader && gap < min_gap && !bySpecificWord
-        ? `accepted ${best.entity}: score ${best.score} >= ${min_score}, even with ${second.entity} (${second.score}): the broader view of it`
+      ? tie && gap < min_gap && !bySpecificWord
+        ? `accepted ${best.entity}: score ${best.score} >= ${min_score}, even with ${second.entity} (${second.score}): ${tie}`
         : bySpecificWord
           ? `accepted ${best.entity}: score ${best.score} >= ${min_score} and gap ${gap} >= ${specific?.min_gap} over ${over}, led by the specific "${own?.text}" (${own?.weight} >= ${specific?.word_weight})`
           : `accepted ${best.entity}: score ${best.score} >= ${min_score} and gap ${gap} >= ${min_gap} over ${over}`

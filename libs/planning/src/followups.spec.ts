@@ -33,6 +33,21 @@ describe('elliptic follow-ups', () => {
     expect(p.ticker_sources).toEqual(['text', 'context']);
   });
 
+  it("asks an entity's answer again of another fund, not the one measure its question was remembered by", () => {
+    const first = planner.planDeterministic('me diz o p/vp e o valor patrimonial por cota do BRCO11');
+    expect(first).toMatchObject({ kind: 'entity', entity: 'fiis_financials_snapshot' });
+    const opts = { previousEntity: first.entity, previousQuestion: first.question, previousTickers: ['BRCO11'], previousParams: first.params };
+    expect(planner.planDeterministic('e do VILG11?', { ...opts, previousKind: 'entity' })).toMatchObject({
+      kind: 'entity',
+      entity: 'fiis_financials_snapshot',
+      params: { ticker: 'VILG11' },
+    });
+    // (after a measure's answer, the edit is that measure's)
+    expect(planner.planDeterministic('e do VILG11?', { ...opts, previousKind: 'measure' }).kind).toBe('measure');
+    // (a period or a measure named is a new question of its own)
+    expect(planner.planDeterministic('e o dy do VILG11?', { ...opts, previousKind: 'entity' }).question?.measure).not.toBe(first.question?.measure);
+  });
+
   it('reads the window from the follow-up: "e em 2023?" after dividends is year:2023 of dividends', () => {
     const p = plan('e em 2023?', 'fiis_dividendos');
     expect(p).toMatchObject({ kind: 'entity', entity: 'fiis_dividendos', elliptic: true, params: { ticker: null, agg: 'list', window: 'year:2023' } });

@@ -26,6 +26,11 @@ const Rule = z
      * on: the question is its concept's ("qual a alíquota de IR na venda de cotas?" is the tax rule, not a simulation).
      */
     concept_in_general: z.boolean().default(false),
+    /**
+     * The rule applies only right after a question of this measure family (measures.yaml `family`): "quanto de imposto
+     * isso dá?" after a sale's result is that sale's tax.
+     */
+    after_family: z.string().min(1).optional(),
   })
   .strict();
 export type RuleSpec = z.infer<typeof Rule>;

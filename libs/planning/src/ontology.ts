@@ -43,6 +43,7 @@ export interface CompiledRule {
   upcoming: boolean;
   atStart: boolean;
   conceptInGeneral: boolean;
+  afterFamily: string | null;
 }
 
 export interface Candidate {
@@ -66,6 +67,7 @@ function compileRule(r: RuleSpec, collect: Collect): CompiledRule {
     statement: r.statement,
     upcoming: r.upcoming,
     conceptInGeneral: r.concept_in_general,
+    afterFamily: r.after_family ?? null,
   };
 }
 
@@ -373,7 +375,9 @@ export class Ontology {
     return top;
   }
 
-  matchesRule(q: AnalysedQuestion, r: CompiledRule): string | null {
+  /** The phrases that matched, joined, when the rule applies to the question (`family`: the previous question's measure family). */
+  matchesRule(q: AnalysedQuestion, r: CompiledRule, family: string | null = null): string | null {
+    if (r.afterFamily !== null && r.afterFamily !== family) return null;
     if (r.noTicker && q.tickers.tickers.length + q.tickers.unknown.length > 0) return null;
     if (r.withTicker && q.tickers.tickers.length === 0) return null;
     for (const n of r.none) if (hasPhrase(q.stems, q.stemSet, n.stems, this.maxGap)) return null;

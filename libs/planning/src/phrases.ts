@@ -27,11 +27,18 @@ export function containsPhrase(stems: readonly string[], phrase: readonly string
     let ok = true;
     for (let j = 1; j < phrase.length; j++) {
       let found = -1;
+      // (a preposition or article binds to its neighbours: only a number may follow it before its word ("os 3 piores"
+      // is "os piores", "em proventos" is not in "em 2023 com proventos"), only a number or a possessive may come
+      // before it ("peso dele no índice" is "peso no índice", "cotas de" is not in "come-cotas igual fundo de"))
+      const after = FUNCTION_STEMS.has(phrase[j - 1]);
+      const before = FUNCTION_STEMS.has(phrase[j]);
       for (let k = pos + 1; k <= Math.min(stems.length - 1, pos + 1 + maxGap); k++) {
         if (stems[k] === phrase[j]) {
           found = k;
           break;
         }
+        const numeric = /^\d/.test(stems[k]);
+        if ((after && !numeric) || (before && !numeric && !POSSESSIVE_STEMS.has(stems[k]))) break;
       }
       if (found < 0) {
         ok = false;
@@ -47,6 +54,11 @@ export function containsPhrase(stems: readonly string[], phrase: readonly string
 /** Articles, prepositions and conjunctions: a phrase made only of them has nothing to anchor a gap ("o que é" is not in "o que eu vendi e"). */
 const FUNCTION_STEMS = new Set(
   ['o', 'a', 'os', 'as', 'que', 'q', 'e', 'eh', 'de', 'do', 'da', 'dos', 'das', 'em', 'no', 'na', 'nos', 'nas', 'um', 'uma', 'se', 'por', 'pra', 'para', 'com', 'ao'].map(stem),
+);
+
+/** Whose a thing is ("peso dele no índice"): words that may stand between a word and the preposition after it. */
+const POSSESSIVE_STEMS = new Set(
+  ['dele', 'dela', 'deles', 'delas', 'desse', 'dessa', 'deste', 'desta', 'meu', 'minha', 'meus', 'minhas', 'seu', 'sua', 'seus', 'suas', 'nosso', 'nossa'].map(stem),
 );
 
 /** `containsPhrase` after an O(1) check that the phrase's first word occurs at all; a phrase of function words only matches as said. */

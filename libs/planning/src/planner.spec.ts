@@ -301,6 +301,24 @@ describe('Planner (deterministic)', () => {
       expect(plan('qual o meu preço médio do HGLG11?').entity).not.toBe('client_fiis_enriched_portfolio');
     });
 
+    it("answers a tie between the client's view and a fund's with the fund's, when a fund is named and nothing says the client's", () => {
+      const p = plan('quantas cotas o KNRI11 tem?');
+      expect(p).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro', planner: { accepted: true } });
+      expect(p.planner.reason).toMatch(/the fund's own figure: nothing says the client's/);
+      expect(plan('quantas cotas do KNRI11 eu tenho?').question?.measure).toBe('shares_held');
+    });
+
+    it("reads the trades as nouns in the client's voice, and a tax right after a sale's result as that sale's", () => {
+      expect(plan('quais vendas de fii eu ja fiz?').question).toMatchObject({ measure: 'shares_sold' });
+      expect(plan('quais compras de fii eu fiz?')).toMatchObject({ kind: 'measure', question: { measure: 'shares_bought' } });
+      const sale = plan('vendi meu XPIN11 em 2022, qual foi o lucro?');
+      expect(sale.question?.measure).toBe('realized');
+      const after = { previousEntity: sale.entity, previousQuestion: sale.question, previousTickers: ['XPIN11'] };
+      expect(planner.planDeterministic('quanto de imposto isso dá?', after)).toMatchObject({ kind: 'tool', tool: { name: 'apurar_ir_vendas' } });
+      // (not after anything else: a tax question alone is the concept's)
+      expect(plan('e quanto da de imposto sobre isso, 20%?').kind).not.toBe('tool');
+    });
+
     it('keeps client questions on client entities and market questions off tickers', () => {
       expect(plan('Peso do HGLG11 na minha carteira de FIIs').entity).toBe('client_fiis_positions');
       expect(plan('peso do HGLG11 no IFIX').entity).toBe('fiis_rankings');

@@ -57,6 +57,8 @@ export interface PlanOptions {
   previousAnsweredDate?: string | null;
   /** The question is a part of a compound one said in the client's voice ("quantas cotas eu tenho e qual o preço médio"). */
   ownVoice?: boolean;
+  /** How the previous answer was made (entity, measure, tool...): "e do VILG11?" after an entity's answer asks it again. */
+  previousKind?: string | null;
   /** Read alone, the turn decided nothing ("quanto veio do HGRU11?"): read against the conversation, it edits the previous question. */
   undecidedAlone?: boolean;
 }
@@ -260,12 +262,13 @@ export class Planner {
     // "Devo comprar o XPML11?": the fund's facts and a plain note that Cota does not recommend.
     const advice = detectAdvice(q, this.ontology);
     if (advice) return this.advicePlan(q, advice, suffix, opts);
-    // Definitions first: "o que são juros compostos?" asks for a concept, not a calculation.
-    const concept = detectConcept(q, this.ontology);
+    const byWords = detectTool(q, this.ontology, this.opts.policies.measures.measures[opts.previousQuestion?.measure ?? '']?.family ?? null);
+    // Definitions first: "o que são juros compostos?" asks for a concept, not a calculation; but a tool the
+    // conversation leads to ("quanto de imposto isso dá?" after a sale's result) is that tool's.
+    const concept = byWords?.inConversation ? null : detectConcept(q, this.ontology);
     if (concept) {
       return this.special(q, 'concept', 'concept', {}, `conceptual question (knowledge base): matched ${concept}${suffix}`);
     }
-    const byWords = detectTool(q, this.ontology);
     const general = this.toolAskedInGeneral(q, byWords, opts, suffix);
     if (general) return general;
     const byArgs = this.opts.policies.tools
@@ -573,7 +576,7 @@ export class Planner {
     // A market series asked over a period or with an aggregate is the measure's, whatever entity the words leaned to.
     // "top 5 fiis com maior peso no ifix" ranks funds: the index there is a criterion, not the subject.
     const marketOnly = question.subjects.length > 0 && question.subjects.every((s) => isMarketKind(s.kind));
-    const routedFits = this.measureOverridesRoute(question, routed, reading, followUp, fundList, marketOnly);
+    const routedFits = !this.asksEntityAgain(routed, reading, followUp, opts) && this.measureOverridesRoute(question, routed, reading, followUp, fundList, marketOnly);
     const measurable = this.measurability(q, question, routed, reading, followUp);
     const out: PlanResponse = { ...routed, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };
     if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') return this.answeredAsRouted(out, measurable, followUp, fundList, marketOnly);
@@ -701,6 +704,15 @@ export class Planner {
   }
 
   /** Whether the measure answers rather than the entity routed to: any of these cases says so. */
+  /**
+   * "e do VILG11?" right after "o p/vp e o valor patrimonial por cota do BRCO11" answered by one entity: the same
+   * answer of the other fund (every field it gave), not the one measure the question was remembered by.
+   */
+  private asksEntityAgain(routed: PlanResponse, reading: QuestionReading, followUp: FollowUpMeta | null, opts: PlanOptions): boolean {
+    if (opts.previousKind !== 'entity' || routed.kind !== 'entity' || !routed.elliptic || routed.entity !== opts.previousEntity) return false;
+    return !reading.measureNamed && !reading.aggNamed && !!followUp?.applied && followUp.changed.length > 0 && followUp.changed.every((c) => c.startsWith('subjects'));
+  }
+
   private measureOverridesRoute(
     question: StructuredQuestion,
     routed: PlanResponse,

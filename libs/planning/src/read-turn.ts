@@ -25,6 +25,7 @@ function followUpOptions(state: ConversationState): PlanOptions {
     previousParams: state.last_params,
     previousFilters: state.last_filters,
     previousAnsweredDate: state.last_answered_date,
+    previousKind: state.last_kind,
   };
 }
 

@@ -71,12 +71,19 @@ export function detectSmalltalk(q: AnalysedQuestion, o: Ontology): { kind: Small
   return { kind, phrases: found.get(kind)! };
 }
 
-/** The first tool whose rule matches, with the phrases that matched. */
-export function detectTool(q: AnalysedQuestion, o: Ontology): { name: string; matched: string; conceptInGeneral: boolean } | null {
+/**
+ * The first tool whose rule matches, with the phrases that matched (`family`: the previous question's measure family, for
+ * the rules said right after one; `inConversation` when such a rule matched).
+ */
+export function detectTool(
+  q: AnalysedQuestion,
+  o: Ontology,
+  family: string | null = null,
+): { name: string; matched: string; conceptInGeneral: boolean; inConversation: boolean } | null {
   for (const tool of o.tools) {
     for (const rule of tool.rules) {
-      const hit = o.matchesRule(q, rule);
-      if (hit) return { name: tool.name, matched: hit, conceptInGeneral: rule.conceptInGeneral };
+      const hit = o.matchesRule(q, rule, family);
+      if (hit) return { name: tool.name, matched: hit, conceptInGeneral: rule.conceptInGeneral, inConversation: rule.afterFamily !== null };
     }
   }
   return null;

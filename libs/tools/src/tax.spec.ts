@@ -39,3 +39,15 @@ describe('simular_ir_venda with the gain stated', () => {
     expect(out.text).toContain('o imposto de renda é de R$ 700,00 (20%)');
   });
 });
+
+describe('simular_ir_venda of a position held', () => {
+  // (KNIP11 bought 150 × 104,20 and 30 × 91,77: R$ 18.383,10, an average of 102,12833...)
+  const held: WarehouseQuery = {
+    query: async () => ({ rows: [{ ticker: 'KNIP11', quantity: 180, avg_price: '102.1283', invested_amt: '18383.10', last_price: '95.00' }] }) as unknown as QueryResult,
+  };
+
+  it('costs what the shares cost, not the rounded average times the shares', async () => {
+    const out = await simulateSaleTax(held, { ticker: 'KNIP11', preco_venda: '95' }, ctx);
+    expect(out).toMatchObject({ lucro: '-1283.10', custo: '18383.10' });
+  });
+});

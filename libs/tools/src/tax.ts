@@ -63,7 +63,9 @@ export async function simulateSaleTax(
   }
   const qty = typeof args.quantidade === 'number' ? new Dec(args.quantidade) : held;
   // (a purchase price stated replaces the average registered: "vendi 100 cotas a 165 que tinha comprado a 150")
-  const cost = statedCost ?? avg;
+  // (the unit cost from the position's cost, not from the average rounded to 4 places: selling it all costs exactly what it cost)
+  const invested = num(pos.invested_amt);
+  const cost = statedCost ?? (invested && invested.gt(0) ? invested.div(held) : avg);
   if (qty.gt(held)) throw new CotaError('BAD_REQUEST', `Você tem ${held.toFixed()} cotas do ${ticker}; não dá para simular a venda de ${qty.toFixed()}.`);
   let price: Dec;
   let priceNote: string;

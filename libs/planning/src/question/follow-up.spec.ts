@@ -387,6 +387,14 @@ describe('from the previous answer on', () => {
   });
 });
 
+describe('the whole history', () => {
+  it('"o maior que ele já pagou" after a year asks over all the years, not the year asked before', () => {
+    const [, ever] = converse('quanto o AFHI11 pagou de dividendos em 2023?', 'qual foi o maior dividendo por cota que ele ja pagou?');
+    expect(ever.question).toMatchObject({ agg: 'max', period: null, subjects: [{ id: 'AFHI11' }] });
+    expect(ever.follow_up?.changed).toContain('period (the whole history: "já", "de todos os tempos")');
+  });
+});
+
 describe('the client’s purchases, its funds in order, and the one a comparison picked', () => {
   it('what all the purchases cost, in a month too ("somando todas as compras", "fiz umas compras ... quanto gastei")', () => {
     expect(planner.planDeterministic('somando todas as compras que ja fiz, quanto investi?').question).toMatchObject({ measure: 'bought_amount', agg: 'total' });

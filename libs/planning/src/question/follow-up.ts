@@ -442,6 +442,10 @@ function editPeriod(edit: FollowUpEdit): Period {
     changed.push('period (the latest: "último")');
     return null;
   }
+  if (!period && reading.cues.includes('whole_history')) {
+    if (prev.period) changed.push('period (the whole history: "já", "de todos os tempos")');
+    return null;
+  }
   if (!period || reading.cues.includes('same_period')) {
     if (prev.period) inherited.push('period');
     return prev.period;

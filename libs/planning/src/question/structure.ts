@@ -68,6 +68,7 @@ const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceir
 
 export type FollowUpCue =
   | 'same_period'
+  | 'whole_history'
   | 'between_answers'
   | 'add_subject'
   | 'include_subject'
@@ -93,6 +94,8 @@ export const LISTED_REFERENCE =
 
 const CUES: Array<[FollowUpCue, RegExp]> = [
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
+  // "o maior dividendo que ele já pagou", "de todos os tempos": the whole history, never the previous question's period.
+  ['whole_history', /(?:^| )(?:ja [a-z]+(?:ou|eu|iu|ei|ve|aram|eram|iram)|de todos os tempos|da historia|em toda a historia|desde sempre|desde o inicio|desde o comeco)(?= |$)/],
   // "entre esses dois meses", "nesse intervalo": from the one answer's date to the other's.
   // "de lá até 25/06", "dali até o fim do mês": from the previous answer's date on.
   ['since_previous', /(?:^| )(?:de la|dali|desde entao|desde aquele dia|daquele dia) (?:ate|pra|para)(?= |$)/],
@@ -168,6 +171,15 @@ export interface OwnScope {
 }
 
 /** Compiled measure catalog vocabulary (built once per planner). */
+/**
+ * The trades themselves as nouns, in the client's voice ("quais vendas de fii eu já fiz?", "minhas compras"): the rows of the
+ * measure that counts a trade's shares (its value is the trade's quantity), never one of a trade's prices.
+ */
+function tradeNouns(measure: MeasureDef): string[] {
+  if (!measure.trade || !measure.row_noun || measure.value_column !== measure.trade.quantity_column) return [];
+  return [measure.row_noun.one, measure.row_noun.many];
+}
+
 export class QuestionReader {
   private readonly measureWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** Words that name a measure only in the client's scope ("preço médio ... na minha carteira"). */
@@ -216,7 +228,7 @@ export class QuestionReader {
       .filter((m) => m.subject === 'fund' || m.subject === 'portfolio')
       .flatMap((measure) => measure.words.flatMap(withLinkingDe).map((w) => ({ measure, phrase: compile(w) })));
     this.datingWords = Object.values(catalog.measures).flatMap((measure) => [...measure.dating_words, ...measure.dating_only_words].map((w) => ({ measure, phrase: compile(w) })));
-    this.clientWords = Object.values(catalog.measures).flatMap((measure) => measure.client_words.map((w) => ({ measure, phrase: compile(w) })));
+    this.clientWords = Object.values(catalog.measures).flatMap((measure) => [...measure.client_words, ...tradeNouns(measure)].map((w) => ({ measure, phrase: compile(w) })));
     this.familyWords = Object.values(catalog.measures).flatMap((measure) => measure.family_words.map((w) => ({ measure, phrase: compile(w) })));
     this.ownWords = [...this.clientWords, ...this.measureWords];
     const periodless = Object.values(catalog.measures).flatMap((measure) => measure.periodless_words.map((w) => ({ measure, phrase: compile(w) })));
@@ -577,7 +589,10 @@ export class QuestionReader {
     const ordinary = [...byPriority(vocabulary), ...this.apartHits(measureText)].sort(
       (a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length,
     );
-    const within = (h: { phrase: Phrase }) => familyHit!.phrase.padded.includes(h.phrase.padded) && familyHit!.phrase.text.length > h.phrase.text.length;
+    // (the same words name the family's measure over a fund's: "por qual preço?" after a sale is the sale's price)
+    const within = (h: { measure: MeasureDef; phrase: Phrase }) =>
+      familyHit!.phrase.padded.includes(h.phrase.padded) &&
+      (familyHit!.phrase.text.length > h.phrase.text.length || (familyHit!.phrase.text === h.phrase.text && h.measure.subject === 'fund'));
     const hits = familyHit && ordinary.every(within) ? [familyHit, ...ordinary] : ordinary;
     // "máxima de fechamento": the series an extreme falls back to, named beside it, is what is measured (the
     // highest close); the extreme's word is then the aggregation.

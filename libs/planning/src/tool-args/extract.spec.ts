@@ -79,8 +79,39 @@ describe('finance arguments', () => {
       renda_mensal: '1000',
       taxa: '0.8',
     });
+    // (an amount per month at a dividend yield is an income, whatever verb says it)
+    expect(extractFinanceArgs('quanto preciso investir pra ter 5 mil por mes com DY de 0,9% ao mes?')).toMatchObject({
+      operacao: 'capital_para_renda',
+      renda_mensal: '5000',
+      taxa: '0.9',
+    });
     // (a term named is a projection, not a yield)
     expect(extractFinanceArgs('quanto rende 10 mil por mes a 1% ao mes por 2 anos').operacao).not.toBe('capital_para_renda');
+    expect(extractFinanceArgs('se eu aportar 500 por mes num fii com dy de 0,8% ao mes quanto tenho em 10 anos').operacao).toBe('projecao_aportes');
+  });
+
+  it('reads a contribution "todo fim de mês" and a yield a fund "paga"', () => {
+    expect(extractFinanceArgs('se eu investir 1000 reais todo fim de mes a 1% ao mes por 5 anos, quanto vou ter?')).toMatchObject({
+      operacao: 'projecao_aportes',
+      aporte_mensal: '1000',
+      prazo_meses: 60,
+    });
+    expect(extractFinanceArgs('quero ter 3 mil por mes de renda com fii que paga 0,75% ao mes, quanto preciso ter investido?')).toMatchObject({
+      operacao: 'capital_para_renda',
+      renda_mensal: '3000',
+      taxa: '0.75',
+    });
+  });
+
+  it('reads the price of a fund that "custa" a value, and a price that falls to another', () => {
+    expect(extractFinanceArgs('um fundo custa 100 reais e paga 0,85 por mes. qual o dy anual?')).toMatchObject({ operacao: 'dividend_yield', preco_cota: '100', provento: '0.85' });
+    expect(extractFinanceArgs('e se o preco cair pra 85 mantendo o rendimento?', [], ['operacao', 'preco_cota', 'provento'])).toEqual({ preco_cota: '85' });
+  });
+
+  it('an edit of the capital for an income changes the income wanted', () => {
+    const editing = ['operacao', 'renda_mensal', 'taxa', 'taxa_periodo'];
+    expect(extractFinanceArgs('e pra ter 10 mil com esse 1%?', [], editing)).toMatchObject({ renda_mensal: '10000', taxa: '1' });
+    expect(extractFinanceArgs('e se eu quiser 3 mil?', [], editing)).toEqual({ renda_mensal: '3000' });
   });
 
   it('a goal without contribution asks for the required contribution', () => {
@@ -218,5 +249,9 @@ describe('a fund ratio and a sale told in numbers', () => {
     expect(extractTaxSale('se eu vender 10 cotas de KNRI11 a R$ 160')).toEqual({ quantidade: 10, preco_venda: '160' });
     // (a gain said as such is the gain, not a price)
     expect(extractTaxSale('vendi cotas de fii com lucro de 3.500 reais, quanto pago de ir?')).toEqual({ lucro: '3500' });
+    // (a gain per share is the sale's gain times its shares)
+    expect(extractTaxSale('vendi 100 cotas de um fii com lucro de 3 reais por cota, quanto de IR?')).toEqual({ lucro: '300' });
+    // (the average price said with a verb is the purchase's)
+    expect(extractTaxSale('Vendi 100 cotas a R$ 110 e meu preço médio era R$ 100. Quanto de IR devo?')).toEqual({ quantidade: 100, preco_venda: '110', preco_compra: '100' });
   });
 });

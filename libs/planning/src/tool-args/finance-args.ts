@@ -31,7 +31,7 @@ export interface FinanceArgs extends Omit<FinanceToolArgs, 'operacao'> {
 }
 
 const CONTRIBUTION_BEFORE = /(aport\w*|deposit\w*|guard\w*|poup\w*|contribu\w*|invest\w* mensalmente|todo mes|mensalmente|parcela\w*)(\s+mensa\w*)?\s*(de\s*)?$/;
-const MONTHLY_AFTER = /^\s*(reais\s*)?(por mes|ao mes|\/mes|mensais|mensal|mensalmente|todo mes|todos os meses|a cada mes)/;
+const MONTHLY_AFTER = /^\s*(reais\s*)?(por mes|ao mes|\/mes|mensais|mensal|mensalmente|todo (?:o )?(?:(?:fim|final|comeco|inicio) de )?mes|todos os meses|a cada mes)/;
 const GOAL_BEFORE = /(meta|objetivo|juntar|acumular|chegar a|chegar em|atingir|alcancar|ter|formar|conseguir)\s*(de\s*|um\s*|uns\s*)?$/;
 const PRESENT_VALUE = /(valor presente|valem? hoje|valeriam? hoje|valor atual|trazer a valor|descontad|quanto valem? (hoje|agora)|valem? quanto (hoje|agora)|isso vale hoje)/;
 const CONVERSION =
@@ -57,7 +57,9 @@ const percentString = (fraction: { times(n: number): { toFixed(): string } }) =>
 const NPV = /\b(vpl|npv|valor presente liquido)\b/;
 /** "quanto preciso ter investido pra receber 2 mil por mês com DY de 12% ao ano": an income asked of a capital at a yield. */
 const INCOME_AT_YIELD =
-  /\b(?:receber|renda|ganhar|render|viver de|tirar)\b.*\b(?:dy|dividend yield|yield|rendimento de|rende)\b|\b(?:dy|dividend yield|yield)\b.*\b(?:receber|renda|ganhar|viver de|tirar)\b/;
+  /\b(?:receber|renda|ganhar|render|viver de|tirar)\b.*\b(?:dy|dividend yield|yield|rendimento de|rende|paga|pague|pagando)\b|\b(?:dy|dividend yield|yield)\b.*\b(?:receber|renda|ganhar|viver de|tirar)\b/;
+/** A dividend yield named: a rate that pays an income, never a savings rate ("ter 5 mil por mês com DY de 0,9%"). */
+const YIELD_NAMED = /\b(?:dy|dividend yield|yield)\b/;
 const IRR = /\b(tir|irr|taxa interna de retorno)\b/;
 const VAR = /\b(var|value at risk|valor em risco|perda maxima( esperada)?|quanto posso perder)\b/;
 const SHARPE = /\b(sharpe|indice de sharpe)\b/;
@@ -232,17 +234,22 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
     if (monthly >= 0 || yearly >= 0) out.taxa_periodo = yearly < 0 || (monthly >= 0 && monthly < yearly) ? 'mes' : 'ano';
     return out;
   }
-  if (rate && !duration && INCOME_AT_YIELD.test(text) && hasMoney) {
-    // The one amount is the monthly income wanted; the rate is the yield it is paid at.
-    out.renda_mensal = out.aporte_mensal ?? out.meta ?? out.valor_inicial;
-    delete out.aporte_mensal;
-    delete out.meta;
-    delete out.valor_inicial;
-    out.operacao = 'capital_para_renda';
-    return out;
+  // ("e pra ter 10 mil com esse 1%?" right after the capital for an income: the one amount is still the income wanted)
+  const editsIncome = editing.includes('renda_mensal') && !editing.some((a) => ['aporte_mensal', 'meta', 'valor_inicial'].includes(a));
+  if (editsIncome && hasMoney && !duration) return amountAsIncome(out);
+  const monthlyAtYield = out.aporte_mensal !== undefined && YIELD_NAMED.test(text);
+  if (rate && !duration && hasMoney && (INCOME_AT_YIELD.test(text) || monthlyAtYield)) {
+    // The rate is the yield the income is paid at.
+    return { ...amountAsIncome(out), operacao: 'capital_para_renda' };
   }
   chooseOperation(text, out, rate, duration, hasMoney);
   return out;
+}
+
+/** The one amount read is the monthly income wanted, whatever role its words gave it. */
+function amountAsIncome(out: FinanceArgs): FinanceArgs {
+  const { aporte_mensal, meta, valor_inicial, ...rest } = out;
+  return { ...rest, renda_mensal: aporte_mensal ?? meta ?? valor_inicial };
 }
 
 /** The first rate (its period, "ao mês" unless said) and the first term named. */

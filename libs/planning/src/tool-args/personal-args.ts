@@ -186,6 +186,7 @@ export function extractMagic(question: string): { renda_mensal?: string; cotas?:
 
 /** A price said of a purchase ("comprei ... a 98", "que tinha comprado a 150", "paguei 98", "preço médio de 98"), not of the sale. */
 const BOUGHT_AT = /\b(?:compr\w*|paguei|pago|custo|custou|preco medio|pm)\b[^.?!]{0,40}$/;
+const PER_SHARE = /^\s*(?:reais\s*)?(?:por|cada|\/|a)\s*cota\b/;
 const SOLD_AT = /\b(?:vend\w*|zer\w*)\b[^.?!]{0,40}$/;
 
 /**
@@ -198,15 +199,23 @@ export function extractTaxSale(question: string): { quantidade?: number; preco_v
   const out: { quantidade?: number; preco_venda?: string; preco_compra?: string; lucro?: string } = {};
   // ("com lucro de 3.500 reais", "se lucrei 2.340": the gain itself, not a price)
   const gain = new RegExp(String.raw`\b(?:lucro|ganho|lucrei|ganhei)\s*(?:de|foi de|total de|liquido de)?\s*${NUM}(?!\s*(?:cotas?|%))`).exec(text);
-  if (gain) {
-    out.lucro = amountOf(gain[1], gain[2]);
-    return out;
-  }
   const qty = text.match(new RegExp(String.raw`\b(${BR_NUMBER})\s*(?:cotas?|unidades)\b`));
   const shares = qty && readAmount(qty[1]);
+  if (gain) {
+    // ("100 cotas com lucro de 3 reais por cota": the gain is per share, the sale's is that times the shares)
+    const perShare = PER_SHARE.test(text.slice(gain.index + gain[0].length));
+    const amount = readAmount(gain[1], gain[2]);
+    out.lucro = perShare && shares?.isInteger() && amount ? amount.times(shares).toFixed() : amount?.toFixed();
+    return out;
+  }
   if (shares?.isInteger()) out.quantidade = shares.toNumber();
   const prices = [
-    ...text.matchAll(new RegExp(String.raw`\b(?:a|por|ao preco de|preco de|cotacao de|valendo|vendendo a|paguei|custo de|preco medio de|pm de)\s*${NUM}(?!\s*(?:cotas?|%))`, 'g')),
+    ...text.matchAll(
+      new RegExp(
+        String.raw`\b(?:a|por|ao preco de|preco de|cotacao de|valendo|vendendo a|paguei|custo de|(?:preco medio|pm)(?:\s+(?:era|foi|e))?(?:\s+de)?)\s*${NUM}(?!\s*(?:cotas?|%))`,
+        'g',
+      ),
+    ),
   ].filter((m) => m[1] !== qty?.[1] || m.index !== qty?.index);
   for (const m of prices) {
     const before = text.slice(0, m.index! + m[0].indexOf(m[1]));
