@@ -36,6 +36,11 @@ export const MeasureDefSchema = z
     answer_name: z.string().regex(/^(o|a|os|as) \S/, 'must start with its article (o, a, os, as)'),
     /** What one row is, for measures whose totals and counts say how many rows they took. */
     row_noun: RowNoun.optional(),
+    /** How an answer names its largest or smallest value, where "o maior valor d…" would not do ("o maior dividendo por cota", "a máxima"). */
+    extreme_names: z
+      .object({ max: z.string().min(1).optional(), min: z.string().min(1).optional() })
+      .strict()
+      .optional(),
     better: Better,
     entity: z.enum(CATALOG_ENTITIES as unknown as [string, ...string[]]),
     subject: SubjectKind,

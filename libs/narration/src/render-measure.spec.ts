@@ -286,6 +286,38 @@ describe('an extreme of the payments by payment date', () => {
       { subjects: [{ kind: 'fund', id: 'ABCP11' }], measure: 'dividend', agg: 'max', also: [], period: null, group_by: null, compare: null, condition: null },
     );
     expect(byRecord).toContain('R$ 8,45, em 15/01/2025 (o de janeiro), pago em 23/01/2025.');
+    expect(byRecord).toMatch(/^O maior dividendo por cota do ABCP11 foi/);
+  });
+
+  it("names an extreme by the catalog's name for it, else as the largest value of the measure", () => {
+    const q = {
+      subjects: [{ kind: 'fund' as const, id: 'HGLG11' }],
+      measure: 'claim_value',
+      agg: 'max' as const,
+      also: [],
+      period: null,
+      group_by: null,
+      compare: null,
+      condition: null,
+    };
+    const one = value({ subject: { kind: 'fund', id: 'HGLG11' }, value: 2034796.11, date: '2024-03-20', count: 5, start: null, end: null, sources: ['cvm'] });
+    const r: MeasureResult = {
+      today: null,
+      measure: 'claim_value',
+      entity: 'fiis_processos',
+      agg: 'max',
+      unit: 'brl',
+      value_unit: 'brl',
+      group_by: null,
+      grain: 'day',
+      fallback_note: null,
+      values: [one],
+      winner: null,
+      portfolio: null,
+      screened: null,
+    };
+    expect(renderMeasure(r, q)).toMatch(/^O maior valor de causa do HGLG11 foi R\$ 2,03 milhões/);
+    expect(renderMeasure({ ...r, measure: 'nav', agg: 'min' }, { ...q, measure: 'nav', agg: 'min' })).toMatch(/^O menor valor do patrimônio líquido do HGLG11 foi/);
   });
 });
 

@@ -14,7 +14,7 @@ type Unit = MeasureResult['unit'];
 export type MeasureWords = Readonly<
   Record<
     string,
-    Pick<MeasureDef, 'answer_name' | 'row_noun'> &
+    Pick<MeasureDef, 'answer_name' | 'row_noun' | 'extreme_names'> &
       Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close' | 'plausible' | 'published' | 'per_share' | 'subject' | 'kind' | 'sum_of_funds' | 'outcome_words'>>
   >
 >;
@@ -481,7 +481,9 @@ function extremeSentence({ r, v, name, who, when, val, at, words }: Said): strin
   const paidOn = v.paid_on && words[r.measure]?.secondary_date_column === 'payment_date' ? `, pago em ${formatDate(v.paid_on)}` : '';
   // (found among monthly closes, the value is its month's: "em agosto de 2022 (31/08/2022)")
   const where = (v.grain === 'month' || r.group_by === 'month') && r.grain !== 'month' && v.date ? `${formatMonthYear(v.date)} (${formatDate(v.date)})` : at;
-  return `${cap(r.agg === 'max' ? maxName(name) : minName(name))} ${who}${when} foi ${val}, em ${where}${monthly}${recordDate}${paidOn}.`;
+  const extreme =
+    (r.agg === 'max' ? words[r.measure]?.extreme_names?.max : words[r.measure]?.extreme_names?.min) ?? `o ${r.agg === 'max' ? 'maior' : 'menor'} valor ${ofName(name)}`;
+  return `${cap(extreme)} ${who}${when} foi ${val}, em ${where}${monthly}${recordDate}${paidOn}.`;
 }
 
 const GROUP_UNIT = { day: 'dia', month: 'mês', year: 'ano' } as const;
@@ -641,18 +643,8 @@ function valueSentence({ r, v, name, who, when, val, at, spec }: Said): string {
   return `${cap(name)} ${who}${asked ? '' : when} em ${at} foi ${val}${fundsOfPortfolio(v)}.`;
 }
 
-const maxName = (name: string) =>
-  name === 'a máxima'
-    ? 'a máxima'
-    : name === 'os dividendos por cota'
-      ? 'o maior dividendo por cota'
-      : `o maior valor d${name.slice(0, 2) === 'a ' ? 'a ' + name.slice(2) : 'o ' + name.slice(2)}`;
-const minName = (name: string) =>
-  name === 'a mínima'
-    ? 'a mínima'
-    : name === 'os dividendos por cota'
-      ? 'o menor dividendo por cota'
-      : `o menor valor d${name.slice(0, 2) === 'a ' ? 'a ' + name.slice(2) : 'o ' + name.slice(2)}`;
+/** "do preço", "da taxa", "dos dividendos", "das causas": "de" joined to the name's article. */
+const ofName = (name: string) => `d${name}`;
 const signed = (v: number) => `${v > 0 ? '+' : ''}${formatPercent(v)}`;
 const monthOf = formatMonthShort;
 

@@ -184,6 +184,8 @@ export class QuestionReader {
   private readonly measureWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** Words that name a measure only in the client's scope ("preço médio ... na minha carteira"). */
   private readonly clientWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
+  /** The trades as nouns ("vendas", "compras"): in the client's scope, they name a measure when nothing else does. */
+  private readonly tradeNouns: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** Groups of words that name a measure together, apart ("comprei" ... "a que preço"). */
   private readonly apartWords: Array<{ measure: MeasureDef; groups: Phrase[][] }>;
   /** Words that name a measure right after a question of its family ("a que preço?" after a sale). */
@@ -228,7 +230,8 @@ export class QuestionReader {
       .filter((m) => m.subject === 'fund' || m.subject === 'portfolio')
       .flatMap((measure) => measure.words.flatMap(withLinkingDe).map((w) => ({ measure, phrase: compile(w) })));
     this.datingWords = Object.values(catalog.measures).flatMap((measure) => [...measure.dating_words, ...measure.dating_only_words].map((w) => ({ measure, phrase: compile(w) })));
-    this.clientWords = Object.values(catalog.measures).flatMap((measure) => [...measure.client_words, ...tradeNouns(measure)].map((w) => ({ measure, phrase: compile(w) })));
+    this.clientWords = Object.values(catalog.measures).flatMap((measure) => measure.client_words.map((w) => ({ measure, phrase: compile(w) })));
+    this.tradeNouns = Object.values(catalog.measures).flatMap((measure) => tradeNouns(measure).map((w) => ({ measure, phrase: compile(w) })));
     this.familyWords = Object.values(catalog.measures).flatMap((measure) => measure.family_words.map((w) => ({ measure, phrase: compile(w) })));
     this.ownWords = [...this.clientWords, ...this.measureWords];
     const periodless = Object.values(catalog.measures).flatMap((measure) => measure.periodless_words.map((w) => ({ measure, phrase: compile(w) })));
@@ -586,9 +589,11 @@ export class QuestionReader {
     // other words name a measure of their own ("quanto recebi de dividendos do BTAL11?"), or the same words do
     // ("quantas cotas de BTAL11 eu tenho?" after a sale: the client's word for the shares held).
     const familyHit = family ? byPriority(this.wordsOfFamily.get(family) ?? [])[0] : undefined;
-    const ordinary = [...byPriority(vocabulary), ...this.apartHits(measureText)].sort(
+    const saidOf = [...byPriority(vocabulary), ...this.apartHits(measureText)].sort(
       (a, b) => b.measure.priority - a.measure.priority || b.phrase.text.length - a.phrase.text.length,
     );
+    // ("quais vendas de fii eu já fiz?": the trades themselves, when no other word names what is asked of them)
+    const ordinary = saidOf.length === 0 && clientScope ? byPriority(this.tradeNouns) : saidOf;
     // (the same words name the family's measure over a fund's: "por qual preço?" after a sale is the sale's price)
     const within = (h: { measure: MeasureDef; phrase: Phrase }) =>
       familyHit!.phrase.padded.includes(h.phrase.padded) &&
