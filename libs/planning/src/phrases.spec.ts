@@ -14,6 +14,7 @@ describe('containsPhrase', () => {
     // "em proventos" is the income asked in shares' payments, not "em 2023 com proventos reinvestidos"
     expect(occurs('em proventos', 'quanto rendeu em proventos')).toBe(true);
     expect(occurs('em proventos', 'minha carteira rendeu quanto em 2023 com proventos')).toBe(false);
+    expect(occurs('em proventos', 'minha carteira rendeu em 2023 (proventos reinvestidos)')).toBe(false);
     expect(occurs('de dividendos', 'o total de dividendos')).toBe(true);
     expect(occurs('cotas de', 'fii tem come-cotas igual fundo de renda fixa?')).toBe(false);
     expect(occurs('peso no indice', 'e o peso dele no indice?')).toBe(true);

@@ -27,10 +27,11 @@ export function containsPhrase(stems: readonly string[], phrase: readonly string
     let ok = true;
     for (let j = 1; j < phrase.length; j++) {
       let found = -1;
-      // (a preposition or article binds to its neighbours: only a number may follow it before its word ("os 3 piores"
-      // is "os piores", "em proventos" is not in "em 2023 com proventos"), only a number or a possessive may come
+      // (a preposition or article binds to its neighbours: only a number may follow an article before its word ("os 3 piores"
+      // is "os piores"; "em proventos" is not in "em 2023 (proventos"), only a number or a possessive may come
       // before it ("peso dele no índice" is "peso no índice", "cotas de" is not in "come-cotas igual fundo de"))
       const after = FUNCTION_STEMS.has(phrase[j - 1]);
+      const afterArticle = ARTICLE_STEMS.has(phrase[j - 1]);
       const before = FUNCTION_STEMS.has(phrase[j]);
       for (let k = pos + 1; k <= Math.min(stems.length - 1, pos + 1 + maxGap); k++) {
         if (stems[k] === phrase[j]) {
@@ -38,7 +39,7 @@ export function containsPhrase(stems: readonly string[], phrase: readonly string
           break;
         }
         const numeric = /^\d/.test(stems[k]);
-        if ((after && !numeric) || (before && !numeric && !POSSESSIVE_STEMS.has(stems[k]))) break;
+        if ((after && !(numeric && afterArticle)) || (before && !numeric && !POSSESSIVE_STEMS.has(stems[k]))) break;
       }
       if (found < 0) {
         ok = false;
@@ -55,6 +56,9 @@ export function containsPhrase(stems: readonly string[], phrase: readonly string
 const FUNCTION_STEMS = new Set(
   ['o', 'a', 'os', 'as', 'que', 'q', 'e', 'eh', 'de', 'do', 'da', 'dos', 'das', 'em', 'no', 'na', 'nos', 'nas', 'um', 'uma', 'se', 'por', 'pra', 'para', 'com', 'ao'].map(stem),
 );
+
+/** Articles: a number may stand between one and its noun ("os 3 piores"). */
+const ARTICLE_STEMS = new Set(['o', 'a', 'os', 'as', 'um', 'uma'].map(stem));
 
 /** Whose a thing is ("peso dele no índice"): words that may stand between a word and the preposition after it. */
 const POSSESSIVE_STEMS = new Set(

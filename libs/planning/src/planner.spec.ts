@@ -319,6 +319,12 @@ describe('Planner (deterministic)', () => {
       expect(plan('e quanto da de imposto sobre isso, 20%?').kind).not.toBe('tool');
     });
 
+    it('reads the measure said outside parentheses, the words inside only explaining it', () => {
+      expect(plan('Qual o custo total das cotas que eu ainda tenho hoje (preço de compra das posições abertas)?').question?.measure).toBe('invested');
+      // (when only the words inside name one, they do)
+      expect(plan('qual foi o retorno do HGLG11 em 2023 (com proventos reinvestidos)?').question?.measure).toBe('price');
+    });
+
     it('keeps client questions on client entities and market questions off tickers', () => {
       expect(plan('Peso do HGLG11 na minha carteira de FIIs').entity).toBe('client_fiis_positions');
       expect(plan('peso do HGLG11 no IFIX').entity).toBe('fiis_rankings');

@@ -292,7 +292,11 @@ export class QuestionReader {
     // Each step reads one part, in this order: the subjects pick the measure's vocabulary, the
     // measure the aggregation, the subjects and cues the comparison.
     const subjects = this.readSubjects(tickers, text, signals);
-    const measureHit = this.readMeasure(subjects, text, signals, measureScope(own, subjects, period, text));
+    const scope = measureScope(own, subjects, period, text);
+    // ("o custo total das cotas que eu ainda tenho (preço de compra das posições abertas)": words in parentheses explain
+    // what is asked; a measure named outside them is the one asked)
+    const outside = question.includes('(') ? this.wordsToRead(question.replace(/\([^)]*\)/g, ' '), tickers, undefined, period, []).text : null;
+    const measureHit = (outside !== null ? this.readMeasure(subjects, outside, signals, scope) : null) ?? this.readMeasure(subjects, text, signals, scope);
     const measureNamed = measureHit !== null;
     this.dropSubjectsNamingTheMeasure(subjects, measureHit, text);
 
