@@ -319,6 +319,11 @@ describe('Planner (deterministic)', () => {
       expect(plan('e quanto da de imposto sobre isso, 20%?').kind).not.toBe('tool');
     });
 
+    it("asks a ranking's first when one fund is asked by an extreme, its list when several are", () => {
+      expect(plan('qual o fundo com maior peso no ifix?').params).toMatchObject({ limit: 1, limit_asked: 1, order_by: 'ifix_rank_position' });
+      expect(plan('quais os fiis com maior peso no ifix?').params.limit_asked).toBeFalsy();
+    });
+
     it('reads the measure said outside parentheses, the words inside only explaining it', () => {
       expect(plan('Qual o custo total das cotas que eu ainda tenho hoje (preço de compra das posições abertas)?').question?.measure).toBe('invested');
       // (when only the words inside name one, they do)

@@ -19,7 +19,7 @@ import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './ques
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
 import { CompoundSplitter, type TopicWords } from './question/compound';
 import { questionAfterContext } from './question/context-before';
-import { extremeRowAsked, NamedOrdering, namedOrderings, pickFromList } from './question/entity-pick';
+import { extremeRowAsked, NamedOrdering, namedOrderings, oneRankedAsked, pickFromList } from './question/entity-pick';
 
 export interface PlannerOptions {
   policies: PlanningPolicies;
@@ -501,8 +501,12 @@ export class Planner {
    * extreme of the column named (`extremeRowAsked`); the rankings across funds order their own way.
    */
   private withExtremeRow(question: string, out: PlanResponse): PlanResponse {
-    if (out.kind !== 'entity' || !out.planner.accepted || out.params.agg !== 'list' || out.params.limit_asked || out.entity === this.opts.policies.params.spec.ranking.entity)
-      return out;
+    if (out.kind !== 'entity' || !out.planner.accepted || out.params.agg !== 'list' || out.params.limit_asked) return out;
+    if (out.entity === this.opts.policies.params.spec.ranking.entity) {
+      // ("qual o fundo com maior peso no ifix?": the ranking's first, which "dele" then points at)
+      if (!oneRankedAsked(question) || out.params.tickers.length > 0) return out;
+      return { ...out, params: { ...out.params, limit: 1, limit_asked: 1 }, planner: { ...out.planner, reason: `${out.planner.reason}; one fund asked: the ranking's first` } };
+    }
     // (among several funds named or listed, "o de maior DY entre esses" compares them: the comparison names its winner)
     if (out.params.tickers.length > 1) return out;
     const pick = extremeRowAsked(question, this.orderings[out.entity!] ?? []);

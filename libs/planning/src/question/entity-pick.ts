@@ -85,3 +85,9 @@ export function extremeRowAsked(asked: string, orderings: readonly NamedOrdering
   const column = namedColumn(m[2].split(' ').filter(Boolean), orderings);
   return column ? { column, order: directionOf(m[1]) } : null;
 }
+
+/** "qual o fundo com maior peso no ifix?", "qual fii tem o maior dy?": one fund of a ranking asked, not its list. */
+export function oneRankedAsked(asked: string): boolean {
+  const n = normalize(asked);
+  return !MANY.test(n) && /\b(?:qual|que)(?: e)?(?: o)? (?:fundo|fii)\b|\bqual o (?:de|com)\b/.test(n) && EXTREME_IN.test(n);
+}

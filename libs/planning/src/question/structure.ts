@@ -296,7 +296,8 @@ export class QuestionReader {
     // ("o custo total das cotas que eu ainda tenho (preço de compra das posições abertas)": words in parentheses explain
     // what is asked; a measure named outside them is the one asked)
     const outside = question.includes('(') ? this.wordsToRead(question.replace(/\([^)]*\)/g, ' '), tickers, undefined, period, []).text : null;
-    const measureHit = (outside !== null ? this.readMeasure(subjects, outside, signals, scope) : null) ?? this.readMeasure(subjects, text, signals, scope);
+    // (the dating said inside them still dates it: "quanto pagou em 2024? (pela data de pagamento)")
+    const measureHit = (outside !== null ? this.readMeasure(subjects, outside, signals, scope, text) : null) ?? this.readMeasure(subjects, text, signals, scope);
     const measureNamed = measureHit !== null;
     this.dropSubjectsNamingTheMeasure(subjects, measureHit, text);
 
@@ -566,7 +567,7 @@ export class QuestionReader {
    * The most specific measure named wins ("VPA no fechamento de 2022" asks for the VPA), then the longest words.
    * "ponderado pelo valor de mercado" says how to weigh, not what to measure.
    */
-  private readMeasure(subjects: QuestionSubject[], text: string, signals: string[], scope: MeasureScope): { measure: MeasureDef; phrase: Phrase } | null {
+  private readMeasure(subjects: QuestionSubject[], text: string, signals: string[], scope: MeasureScope, datingText = text): { measure: MeasureDef; phrase: Phrase } | null {
     const { own, family, byConversation: ownByConversation } = scope;
     const clientScope = own || ownByConversation || subjects.some((s) => s.kind === 'portfolio');
     // (the client's words first: where both name the same words, the client's own figure is meant)
@@ -609,7 +610,7 @@ export class QuestionReader {
     const fallback = hits[0]?.measure.kind === 'level' ? hits.find((h) => h.measure.kind === 'level' && h.measure.name === hits[0].measure.fallback_measure) : undefined;
     const named = fallback ?? hits[0] ?? null;
     // "quanto pagou em 2024 pela data com?": the dating said chooses among the same facts dated otherwise.
-    const dated = named ? this.longestMatches(this.datingWordsOfFacts(named.measure), measureText)[0] : undefined;
+    const dated = named ? this.longestMatches(this.datingWordsOfFacts(named.measure), datingText === text ? measureText : datingText)[0] : undefined;
     const measureHit = this.ownCounterpart(dated ?? named, measureText, clientScope, ownByConversation);
     if (measureHit) signals.push(`measure ${measureHit.measure.name} ("${measureHit.phrase.text}")`);
     return measureHit;
