@@ -54,4 +54,6 @@ export interface FinanceToolArgs {
   provento_periodo?: 'mes' | 'ano';
   /** The book value per share as stated (pvp). */
   vp_cota?: string;
+  /** Inflation over the same period as the return, percent (retorno_real). */
+  inflacao?: string;
 }

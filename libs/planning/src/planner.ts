@@ -503,9 +503,15 @@ export class Planner {
   private withExtremeRow(question: string, out: PlanResponse): PlanResponse {
     if (out.kind !== 'entity' || !out.planner.accepted || out.params.agg !== 'list' || out.params.limit_asked) return out;
     if (out.entity === this.opts.policies.params.spec.ranking.entity) {
-      // ("qual o fundo com maior peso no ifix?": the ranking's first, which "dele" then points at)
+      // ("qual o fundo com maior peso no ifix?": the ranking's first, which "dele" then points at; asked of every fund,
+      // never of the conversation's)
       if (!oneRankedAsked(question) || out.params.tickers.length > 0) return out;
-      return { ...out, params: { ...out.params, limit: 1, limit_asked: 1 }, planner: { ...out.planner, reason: `${out.planner.reason}; one fund asked: the ranking's first` } };
+      return {
+        ...out,
+        params: { ...out.params, limit: 1, limit_asked: 1 },
+        ticker_sources: ['text'],
+        planner: { ...out.planner, reason: `${out.planner.reason}; one fund asked: the ranking's first` },
+      };
     }
     // (among several funds named or listed, "o de maior DY entre esses" compares them: the comparison names its winner)
     if (out.params.tickers.length > 1) return out;

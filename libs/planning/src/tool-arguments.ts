@@ -5,6 +5,7 @@ import {
   asksRateConversion,
   extractEmail,
   extractFinanceArgs,
+  extractRealReturnArgs,
   extractRatioArgs,
   extractTransaction,
   findMentions,
@@ -62,10 +63,12 @@ export function toolByArguments(question: string, policy: ToolGatePolicy, { hasT
   const text = normalizeText(question);
   // A fund's ratio from numbers the message states is computed from them, whatever fund it names: every argument its
   // operation needs (the calculator's contract, `required_when`) is there.
+  // (so is a real return: "rendeu 12% no ano e o IPCA foi 4,5%, qual o ganho real?" asks no index's data)
   const ratio = extractRatioArgs(text);
+  const own = ratio.operacao ? ratio : extractRealReturnArgs(text);
   const calculator = policy.tools.calcular_financas;
-  if (ratio.operacao && calculator && resolveArgs(calculator, { ...ratio }, {}).missing.length === 0) {
-    return { name: 'calcular_financas', matched: `stated numbers of ${ratio.operacao}`, stated: true };
+  if (own?.operacao && calculator && resolveArgs(calculator, { ...own }, {}).missing.length === 0) {
+    return { name: 'calcular_financas', matched: `stated numbers of ${own.operacao}`, stated: true };
   }
   const mentions = findMentions(text);
   const has = (kind: string) => mentions.some((m) => m.kind === kind);

@@ -39,6 +39,7 @@ export const EXAMPLES: Record<string, string> = {
   pvp: '"cota a R$ 95 e valor patrimonial por cota de R$ 105: qual o P/VP?"',
   cotas_para_renda: '"quantas cotas de um fundo que paga R$ 0,10 por cota preciso para ganhar R$ 1.000 por mês?"',
   preco_teto: '"preço teto com dividendo anual de R$ 9,60 e yield mínimo de 8%"',
+  retorno_real: '"meu FII rendeu 12% no ano e o IPCA foi 4,5%: qual o ganho real?"',
 };
 
 /** What is missing, as "preciso ..." continues it (the rate of a ceiling price is the yield wanted). */
@@ -53,8 +54,12 @@ const NEEDED: Record<string, string> = {
   preco_cota: 'do preço da cota',
   provento: 'do provento por cota',
   vp_cota: 'do valor patrimonial por cota',
+  inflacao: 'da inflação do mesmo período',
 };
-const NEEDED_BY_OPERATION: Record<string, Record<string, string>> = { preco_teto: { taxa: 'do dividend yield desejado (ex.: 8% ao ano)' } };
+const NEEDED_BY_OPERATION: Record<string, Record<string, string>> = {
+  preco_teto: { taxa: 'do dividend yield desejado (ex.: 8% ao ano)' },
+  retorno_real: { taxa: 'do retorno no período (ex.: 12%)' },
+};
 
 const LABELS: Record<string, string> = {
   valor_inicial: 'O valor inicial',

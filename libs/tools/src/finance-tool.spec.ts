@@ -64,6 +64,17 @@ describe('calcular_financas', () => {
     expect(() => calculateFinance({ operacao: 'capital_para_renda', taxa: '1', taxa_periodo: 'mes' })).toThrow('da renda mensal desejada');
   });
 
+  it('the real return of a nominal one over the inflation of the same period (Fisher), not the simple difference', () => {
+    // (1 + 12%) ÷ (1 + 4,5%) − 1 = 7,1770% (not 7,5%)
+    const real = calculateFinance({ operacao: 'retorno_real', taxa: '12', inflacao: '4.5' });
+    expect(real.resultado.retorno_real).toBe('7.177');
+    expect(real.text).toContain('o ganho real foi de 7,18%');
+    expect(real.text).toContain('A diferença simples, 7,5%, superestima o ganho real');
+    // (a return below the inflation is a real loss)
+    expect(calculateFinance({ operacao: 'retorno_real', taxa: '3', inflacao: '5' }).resultado.retorno_real).toBe('-1.9048');
+    expect(() => calculateFinance({ operacao: 'retorno_real', taxa: '12' })).toThrow('da inflação do mesmo período');
+  });
+
   it('present value and rate conversion', () => {
     expect(
       calculateFinance({ operacao: 'valor_presente', valor_inicial: '1210', taxa: '10', taxa_periodo: 'ano', prazo_meses: 24, prazo_unidade: 'anos' }).resultado.valor_presente,

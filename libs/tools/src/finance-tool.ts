@@ -421,7 +421,35 @@ function incomeCapital(args: FinanceToolArgs): FinanceResult {
   };
 }
 
+/**
+ * The real return of a nominal one over the inflation of the same period (Fisher): (1 + r) ÷ (1 + π) − 1. The simple
+ * difference (r − π) overstates it, and is said beside it.
+ */
+function realReturn(args: FinanceToolArgs): FinanceResult {
+  need(args, 'retorno_real', ['taxa', 'inflacao']);
+  const nominal = dec(args.taxa!);
+  const inflation = pct(args.inflacao!);
+  if (!inflation.gt(-1) || !nominal.gt(-1)) throw new CotaError('BAD_REQUEST', 'O retorno e a inflação precisam ser maiores que -100%.');
+  const real = nominal.plus(1).div(inflation.plus(1)).minus(1);
+  const text = [
+    `**Com retorno de ${formatRate(nominal, 2)} e inflação de ${formatRate(inflation, 2)} no mesmo período, o ganho real foi de ${formatRate(real, 2)}.**`,
+    `Conta: (1 + ${formatRate(nominal, 2)}) ÷ (1 + ${formatRate(inflation, 2)}) − 1 = ${formatRate(real, 4)}. A diferença simples, ${formatRate(nominal.minus(inflation), 2)}, superestima o ganho real.`,
+    'Retorno e inflação do mesmo período, com os valores informados; sem impostos nem custos.',
+  ].join('\n\n');
+  return {
+    title: 'Ganho real (descontada a inflação)',
+    operacao: 'retorno_real',
+    entradas: { taxa: args.taxa!, inflacao: args.inflacao! },
+    resultado: { retorno_real: real.times(100).toDecimalPlaces(4).toFixed() },
+    valores_exatos: { retorno_real: exact(real.times(100)) },
+    formula: 'r_real = (1 + r) ÷ (1 + π) − 1',
+    premissas: ['Retorno e inflação do mesmo período; sem impostos nem custos.'],
+    text,
+  };
+}
+
 const OPERATIONS: Record<string, (a: FinanceToolArgs) => FinanceResult> = {
+  retorno_real: realReturn,
   ...RATIO_OPERATIONS,
   capital_para_renda: incomeCapital,
   vpl: npv,
@@ -441,7 +469,7 @@ export function calculateFinance(args: FinanceToolArgs): FinanceResult {
   if (!op)
     throw new CotaError(
       'BAD_REQUEST',
-      `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL, TIR, VaR, índice de Sharpe, o capital para uma renda mensal, o dividend yield, o P/VP e as cotas para uma renda.`,
+      `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL, TIR, VaR, índice de Sharpe, o capital para uma renda mensal, o dividend yield, o P/VP, as cotas para uma renda e o ganho real.`,
     );
   // Rates arrive in percent ("0.8" is 0,8%), as people say them; the formulas use fractions.
   if (args.taxa === undefined || args.taxa === null || args.taxa === '') return op(args);

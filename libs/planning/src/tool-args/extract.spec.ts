@@ -108,6 +108,13 @@ describe('finance arguments', () => {
     expect(extractFinanceArgs('e se o preco cair pra 85 mantendo o rendimento?', [], ['operacao', 'preco_cota', 'provento'])).toEqual({ preco_cota: '85' });
   });
 
+  it('a real return reads the return and the inflation said with it, and an edit of either', () => {
+    expect(extractFinanceArgs('se meu fii rendeu 12% no ano e o IPCA foi 4,5%, qual foi o ganho real?')).toEqual({ operacao: 'retorno_real', taxa: '12', inflacao: '4.5' });
+    expect(extractFinanceArgs('qual o retorno real de 10% com inflacao de 4%?')).toEqual({ operacao: 'retorno_real', taxa: '10', inflacao: '4' });
+    expect(extractFinanceArgs('e se o ipca fosse 6%?', [], ['operacao', 'taxa', 'inflacao'])).toEqual({ inflacao: '6' });
+    expect(extractFinanceArgs('e se tivesse rendido 15%?', [], ['operacao', 'taxa', 'inflacao'])).toEqual({ taxa: '15' });
+  });
+
   it('an edit of the capital for an income changes the income wanted', () => {
     const editing = ['operacao', 'renda_mensal', 'taxa', 'taxa_periodo'];
     expect(extractFinanceArgs('e pra ter 10 mil com esse 1%?', [], editing)).toMatchObject({ renda_mensal: '10000', taxa: '1' });

@@ -19,6 +19,7 @@ export const FINANCE_OPERATIONS = [
   'pvp',
   'cotas_para_renda',
   'preco_teto',
+  'retorno_real',
 ] as const;
 export type FinanceOperation = (typeof FINANCE_OPERATIONS)[number];
 
@@ -58,6 +59,29 @@ const NPV = /\b(vpl|npv|valor presente liquido)\b/;
 /** "quanto preciso ter investido pra receber 2 mil por mês com DY de 12% ao ano": an income asked of a capital at a yield. */
 const INCOME_AT_YIELD =
   /\b(?:receber|renda|ganhar|render|viver de|tirar)\b.*\b(?:dy|dividend yield|yield|rendimento de|rende|paga|pague|pagando)\b|\b(?:dy|dividend yield|yield)\b.*\b(?:receber|renda|ganhar|viver de|tirar)\b/;
+/** "ganho real", "retorno real", "descontada a inflação": a return with the inflation of its period taken out. */
+const REAL_RETURN = /\b(?:ganho|retorno|rendimento|rentabilidade|juros?) (?:real|reais)\b|\bdescont\w* (?:a )?inflacao\b|\bacima da inflacao\b/;
+/** The inflation's words right before its rate ("o IPCA foi 4,5%", "inflação de 4,5%"). */
+const INFLATION_BEFORE = /\b(?:ipca|inflacao|igpm|igp m|inpc|incc)\b[^%\d]{0,20}$/;
+
+/** A return and the inflation of its period, stated ("rendeu 12% no ano e o IPCA foi 4,5%"); null when no real return is asked. */
+export function extractRealReturnArgs(normalized: string): FinanceArgs | null {
+  return realReturnArgs(normalized, findMentions(normalized));
+}
+
+/** ... or right after one, what the edit changes ("e se o IPCA fosse 6%?" is the inflation). */
+function realReturnArgs(text: string, mentions: readonly Mention[], editing = false): FinanceArgs | null {
+  if (!REAL_RETURN.test(text) && !editing) return null;
+  const out: FinanceArgs = editing ? {} : { operacao: 'retorno_real' };
+  for (const m of mentions) {
+    if (m.kind !== 'rate') continue;
+    const inflation = INFLATION_BEFORE.test(text.slice(0, m.start));
+    if (inflation && out.inflacao === undefined) out.inflacao = percentString(m.value);
+    else if (!inflation && out.taxa === undefined) out.taxa = percentString(m.value);
+  }
+  return out;
+}
+
 /** A dividend yield named: a rate that pays an income, never a savings rate ("ter 5 mil por mês com DY de 0,9%"). */
 const YIELD_NAMED = /\b(?:dy|dividend yield|yield)\b/;
 const IRR = /\b(tir|irr|taxa interna de retorno)\b/;
@@ -212,6 +236,9 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
   // A fund's ratio from the person's own numbers ("um FII a R$ 100 que paga R$ 0,85 por mês: qual o DY?").
   const ratio = extractRatioArgs(text);
   if (ratio.operacao || (editing.includes('preco_cota') && Object.keys(ratio).length)) return ratio;
+
+  const real = realReturnArgs(text, mentions, editing.includes('inflacao'));
+  if (real) return real;
 
   const risk = [...expecting, ...editing].some((a) => ['retornos', 'retorno', 'volatilidade', 'confianca', 'taxa_livre_risco'].includes(a));
   if (VAR.test(text) || SHARPE.test(text) || risk) {
