@@ -65,6 +65,13 @@ describe("the issue's examples", () => {
     ['qual foi a rentabilidade efetiva do visc11 em marco 2023 no informe da cvm?', ['VISC11', '0,37%', 'março de 2023']],
     // dashbord cotacoes.csv: VISC11 on 10/06/2025 opened at 100,68.
     ['preco de abertura do visc11 em 10/06/2025', ['VISC11', 'R$ 100,68']],
+    // A yield in its own words: HGLG11's 12 data-com of R$ 1,10 from jun/2024 to may/2025 (R$ 13,20) over the close of
+    // 25/06/2025 (R$ 157,60) = 8,38%; ABCP11's payments made in 2024 (R$ 7,10) over the close of 30/12/2024 = 9,46%.
+    [
+      'Somando os dividendos do HGLG11 com data com entre junho de 2024 e maio de 2025 e dividindo pelo fechamento de 25/06/2025, qual é o dividend yield?',
+      ['8,38%', 'R$ 13,20', 'R$ 157,60 em 25/06/2025'],
+    ],
+    ['dy do abcp11 em 2024: proventos pagos em 2024 / fechamento de 30/12/2024', ['9,46%', 'R$ 7,10', '30/12/2024']],
   ])('%s', async (question, parts) => {
     const { text } = await answer(question);
     for (const p of parts) expect(text).toContain(p);

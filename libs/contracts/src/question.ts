@@ -106,6 +106,11 @@ export const StructuredQuestion = z.object({
   extreme_group: z.boolean().optional(),
   /** "quanto recebi de cada fii": the client's own measure, one figure per fund held (not the portfolio's rows). */
   each_fund: z.boolean().optional(),
+  /**
+   * "... dividido pelo fechamento de 25/06/2025": the days whose last close a yield divides by, when the question
+   * names them (else the period's own last close).
+   */
+  price_at: z.object({ from: IsoDate, to: IsoDate }).optional(),
   /** "em quantos meses o IPCA passou de 1%": the values counted are those above/below a level. */
   condition: z
     .object({ op: z.enum(['gt', 'lt']), value: z.number() })

@@ -15,11 +15,18 @@ export type MeasureWords = Readonly<
   Record<
     string,
     Pick<MeasureDef, 'answer_name' | 'row_noun' | 'extreme_names'> &
-      Partial<Pick<MeasureDef, 'secondary_date_column' | 'as_of_close' | 'plausible' | 'published' | 'per_share' | 'subject' | 'kind' | 'sum_of_funds' | 'outcome_words'>>
+      Partial<
+        Pick<
+          MeasureDef,
+          'secondary_date_column' | 'as_of_close' | 'plausible' | 'published' | 'per_share' | 'subject' | 'kind' | 'sum_of_funds' | 'outcome_words' | 'price_measure'
+        >
+      >
   >
 >;
 
 const nameOf = (words: MeasureWords, measure: string) => words[measure]?.answer_name ?? measure;
+/** A yield of distributions over a close (`price_measure`): one figure per fund, said with its parts. */
+const dividesPrice = (words: MeasureWords, measure: string) => !!words[measure]?.price_measure;
 /** "os dividendos por cota", "as cotas vendidas": a name the verb agrees with in the plural. */
 const plural = (name: string) => /^(os|as) /.test(name);
 const nounOf = (words: MeasureWords, measure: string) => words[measure]?.row_noun ?? { one: 'registro', many: 'registros' };
@@ -377,7 +384,7 @@ function mainSentence(result: MeasureResult, v: MeasureValue, name: string, spec
   const found = v as MeasureValue & { value: number };
   const c: Said = { r, v: found, name, who, when, val: valueText(r, found, words), at: v.date ? dateOf(r, v.date) : '', spec, condition, words };
   // A yield is one figure per fund whatever the aggregation asked across funds.
-  switch (r.measure === 'dy' ? 'value' : r.agg) {
+  switch (dividesPrice(words, r.measure) ? 'value' : r.agg) {
     case 'variation':
       return variationSentence(c);
     case 'accumulated':
@@ -619,12 +626,12 @@ function listSentence(c: Said): string {
 }
 
 /** A single value: the client's own figures, a yield with its parts, or the value of a day, month or period. */
-function valueSentence({ r, v, name, who, when, val, at, spec }: Said): string {
+function valueSentence({ r, v, name, who, when, val, at, spec, words }: Said): string {
   // The client's own current figures have no date to speak of.
   if (r.measure === 'shares_held')
     return `Você tem ${val} ${v.value === 1 ? 'cota' : 'cotas'} ${v.subject.kind === 'portfolio' ? 'na sua carteira, somando todos os fundos' : who}.`;
   if (r.measure === 'avg_price' || r.measure === 'invested' || r.measure === 'cost_weight') return `${cap(name)} ${who} é ${val}.`;
-  if (r.measure === 'dy' && v.start && v.end) {
+  if (dividesPrice(words, r.measure) && v.start && v.end) {
     const price =
       v.price_kind === 'reference'
         ? `o preço de referência de ${formatMoney(v.end.value)} publicado em ${formatDate(v.end.date)} (P/VP × valor patrimonial por cota; não é um fechamento negociado)`

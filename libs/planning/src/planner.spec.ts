@@ -324,6 +324,19 @@ describe('Planner (deterministic)', () => {
       expect(plan('quais os fiis com maior peso no ifix?').params.limit_asked).toBeFalsy();
     });
 
+    it('reads a yield defined in its own words: the distributions it sums, how they are dated, and the close it divides by', () => {
+      const byRecord = plan('Somando os dividendos do HGLG11 com data com entre junho de 2024 e maio de 2025 e dividindo pelo fechamento de 25/06/2025, qual é o dividend yield?');
+      expect(byRecord.question).toMatchObject({
+        measure: 'dy',
+        period: { kind: 'range', from: '2024-06-01', to: '2025-05-31' },
+        price_at: { from: '2025-06-25', to: '2025-06-25' },
+      });
+      const paid = plan('dy do abcp11 em 2024: proventos pagos em 2024 / fechamento de 30/12/2024');
+      expect(paid.question).toMatchObject({ measure: 'dy_paid', period: { from: '2024-01-01', to: '2024-12-31' }, price_at: { from: '2024-12-30', to: '2024-12-30' } });
+      // (no yield asked: the close is the measure's, not a divisor)
+      expect(plan('qual o preço de fechamento do HGLG11 em 25/06/2025?').question?.price_at).toBeUndefined();
+    });
+
     it('reads the measure said outside parentheses, the words inside only explaining it', () => {
       expect(plan('Qual o custo total das cotas que eu ainda tenho hoje (preço de compra das posições abertas)?').question?.measure).toBe('invested');
       // (when only the words inside name one, they do)

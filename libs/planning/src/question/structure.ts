@@ -180,6 +180,18 @@ function tradeNouns(measure: MeasureDef): string[] {
   return [measure.row_noun.one, measure.row_noun.many];
 }
 
+/** "dividido pelo fechamento de", "sobre o preço de fechamento de", "/ fechamento de": what a yield is divided by. */
+const DIVIDED_BY_CLOSE = /(?:dividid[oa]s?|dividindo|divide|sobre|\/)\s+(?:(?:pel[oa]|o|a)\s+)?(?:(?:preco|valor)\s+(?:de\s+)?)?(?:fechamento|cotacao|preco)\b[^?!;]*/;
+
+/** The days whose last close a stated yield divides by, and the question without them; null when none are said. */
+function closeDividedBy(question: string): { at: { from: string; to: string }; rest: string } | null {
+  const text = fold(question);
+  const m = DIVIDED_BY_CLOSE.exec(text);
+  const said = m ? parsePeriod(m[0]) : null;
+  if (!m || !said || said.spec.kind !== 'range') return null;
+  return { at: { from: said.spec.from, to: said.spec.to }, rest: `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}` };
+}
+
 export class QuestionReader {
   private readonly measureWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** Words that name a measure only in the client's scope ("preço médio ... na minha carteira"). */
@@ -287,7 +299,9 @@ export class QuestionReader {
    */
   read(question: string, tickers: string[], corrected?: string, own: OwnScope = { said: false, conversation: false }): QuestionReading {
     const signals: string[] = [];
-    const period = parsePeriod(question);
+    // ("os proventos de 2024 divididos pelo fechamento de 25/06/2025": the close a yield divides by, said apart from its period)
+    const divisor = closeDividedBy(question);
+    const period = parsePeriod(divisor?.rest ?? question);
     const { text, fullText } = this.wordsToRead(question, tickers, corrected, period, signals);
     // Each step reads one part, in this order: the subjects pick the measure's vocabulary, the
     // measure the aggregation, the subjects and cues the comparison.
@@ -353,6 +367,7 @@ export class QuestionReader {
         ...(extremeGroup ? { extreme_group: true } : {}),
         ...(eachFund ? { each_fund: true } : {}),
         ...(shares && measure?.per_share ? { shares } : {}),
+        ...(divisor && measure?.kind === 'yield' ? { price_at: divisor.at } : {}),
       },
       signals,
       measureNamed,
@@ -608,7 +623,11 @@ export class QuestionReader {
     // highest close); the extreme's word is then the aggregation.
     // (levels only: "pagou em" and "dividendos" together still ask by payment date)
     const fallback = hits[0]?.measure.kind === 'level' ? hits.find((h) => h.measure.kind === 'level' && h.measure.name === hits[0].measure.fallback_measure) : undefined;
-    const named = fallback ?? hits[0] ?? null;
+    // ("o DY ... somando os proventos pagos em 2024": a yield named beside the distributions it divides is what is asked)
+    const yieldOfNamed = hits.find(
+      (h) => h.measure.kind === 'yield' && hits.some((o) => o !== h && o.measure.table === h.measure.table && o.measure.value_column === h.measure.value_column),
+    );
+    const named = yieldOfNamed ?? fallback ?? hits[0] ?? null;
     // "quanto pagou em 2024 pela data com?": the dating said chooses among the same facts dated otherwise.
     const dated = named ? this.longestMatches(this.datingWordsOfFacts(named.measure), datingText === text ? measureText : datingText)[0] : undefined;
     const measureHit = this.ownCounterpart(dated ?? named, measureText, clientScope, ownByConversation);

@@ -642,11 +642,10 @@ export class MeasureQueryService {
     const priceCoverage = { from: String(pcov.first_date), to: String(pcov.last_date) };
     const spec = p && p.kind !== 'latest' ? p : { kind: 'trailing' as const, unit: 'month' as const, n: 12 };
     const period = resolvePeriod(spec, priceCoverage, null, m.window_grain, this.today());
-    const [div, price] = await Promise.all([
-      this.run(sql.stats, [subject.id, period.from, period.to]),
-      // The price at the period's end: the last close inside the period (a stale older close would distort it).
-      this.run(priceSql.stats, [subject.id, period.from, period.to]),
-    ]);
+    // The price at the period's end: the last close inside the period (a stale older close would distort it); or the
+    // last close of the days the question divides by ("pelo fechamento de 25/06/2025").
+    const priceAt = question.price_at ?? period;
+    const [div, price] = await Promise.all([this.run(sql.stats, [subject.id, period.from, period.to]), this.run(priceSql.stats, [subject.id, priceAt.from, priceAt.to])]);
     const dv = div[0] ?? {};
     const pr = price[0] ?? {};
     const total = num(dv.total);
