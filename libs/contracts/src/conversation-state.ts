@@ -58,6 +58,8 @@ export const ConversationState = z.object({
   last_call: ToolCallState.nullable().default(null),
   /** How the newest answer was made (entity, measure, tool, ...), so follow-ups edit the right thing. */
   last_kind: z.string().nullable().default(null),
+  /** The person's words the newest answer answered: a concept's follow-up ("e fundo imobiliário tem isso?") is read with them. */
+  last_asked: z.string().max(500).nullable().default(null),
   last_reference: LastReference.nullable(),
   /**
    * Questions opened after the last reference whose answer never came (a 5xx, a timeout): they are

@@ -18,6 +18,12 @@ describe('the conversation state a turn is read against', () => {
     expect(state.last_list).toEqual(['PVBI11', 'HGRE11', 'BRCR11']);
   });
 
+  it("keeps the person's words the newest answer answered", () => {
+    const recent = [user('fii tem come-cotas?'), answer({ entity: null, kind: 'concept' })];
+    expect(conversationState(recent, {}, null, 2, [])).toMatchObject({ last_kind: 'concept', last_asked: 'fii tem come-cotas?' });
+    expect(conversationState([], {}, null, 1, []).last_asked).toBeNull();
+  });
+
   it('a newer list replaces it; a failed answer does not', () => {
     const recent = [answer({ listed: ['PVBI11', 'HGRE11', 'BRCR11'] }), answer({ listed: ['HGLG11', 'BTLG11'] }), answer({ status: 'error', listed: ['XPML11', 'VISC11'] })];
     expect(conversationState(recent, {}, null, 4, []).last_list).toEqual(['HGLG11', 'BTLG11']);

@@ -28,6 +28,19 @@ function newestList(recent: Turn[]): string[] {
   return listedOf(listing);
 }
 
+/** The person's words right before an answer (the question it answered), cut to the contract's length. */
+function askedBefore(recent: Turn[], answer: Turn | undefined): string | null {
+  const at = answer ? recent.lastIndexOf(answer) : -1;
+  const asked =
+    at > 0
+      ? recent
+          .slice(0, at)
+          .reverse()
+          .find((t) => t.role === 'user')
+      : undefined;
+  return asked ? asked.content.slice(0, 500) : null;
+}
+
 /**
  * What a conversation holds when a turn opens, read from its recent turns (oldest first), its tool
  * calls in the session, its last reference and the earlier questions never answered (`unanswered`).
@@ -57,6 +70,7 @@ export function conversationState(recent: Turn[], session: Record<string, unknow
     pending_call: callOf(session.pending_call),
     last_call: callOf(session.last_call),
     last_kind: typeof newest?.meta.kind === 'string' ? newest.meta.kind : null,
+    last_asked: askedBefore(recent, newest),
     last_reference: reference,
     unanswered_since_reference: reference ? unanswered.filter((i) => i > reference.turn_index).length : 0,
   };

@@ -314,6 +314,15 @@ export class Planner {
     return this.reader.read(question, q.tickers.tickers, undefined, { said: true, conversation: true }).measureNamed;
   }
 
+  /**
+   * The words of a tool's concept, when its topic has one (a rule `concept_in_general`: the tax of a sale is also the tax
+   * rule): the longest phrase of the rule's first group ("imposto de renda"). Null otherwise.
+   */
+  conceptOfTool(tool: string): string | null {
+    const rule = this.ontology.tools.find((t) => t.name === tool)?.rules.find((r) => r.conceptInGeneral);
+    return rule ? ([...rule.all[0]].sort((a, b) => b.text.length - a.text.length)[0]?.text ?? null) : null;
+  }
+
   /** A tool over the client's personal income and spending (not its FIIs): its words are the FII portfolio's too ("paguei", "recebi"). */
   readsPersonalLedger(tool: string): boolean {
     const extractors = this.opts.policies.tools?.tools[tool]?.extractors ?? [];

@@ -9,6 +9,19 @@ const state = (over: Partial<ConversationState>) => ConversationState.parse({ tu
 const reference = { ticker: 'HGLG11', entity: 'fiis_cadastro', intent: 'fiis_cadastro', updated_at: '2026-11-27T14:59:00Z', turn_index: 1 };
 
 describe('TurnReader', () => {
+  it("reads a turn that decides nothing right after a concept, or a tool that has one, as that topic's concept", async () => {
+    const afterConcept = await reader.read('e fundo imobiliario tem isso?', state({ last_kind: 'concept', last_asked: 'fii tem come-cotas igual fundo de renda fixa?' }));
+    expect(afterConcept).toMatchObject({ kind: 'concept', asked: 'e fundo imobiliario tem isso? fii tem come-cotas igual fundo de renda fixa?' });
+    const afterTax = await reader.read(
+      'e se eu tivesse tido prejuízo, pago algo?',
+      state({ last_kind: 'tool', last_call: { tool: 'simular_ir_venda', args: { lucro: '300' }, missing: [] }, last_asked: 'vendi com lucro de 300, quanto de IR?' }),
+    );
+    expect(afterTax).toMatchObject({ kind: 'concept', asked: 'e se eu tivesse tido prejuízo, pago algo? imposto de renda' });
+    // (a question of its own is its own: a fund named, or after anything else)
+    expect((await reader.read('e o HGLG11 tem isso?', state({ last_kind: 'concept', last_asked: 'fii tem come-cotas?' }))).kind).not.toBe('concept');
+    expect((await reader.read('e fundo imobiliario tem isso?', state({ last_kind: 'measure', last_asked: 'dy do hglg11' }))).kind).not.toBe('concept');
+  });
+
   it("decides the turn's fund under the last-reference rule: a written ticker wins, else the reference is inherited", async () => {
     const inherited = await reader.read('Esse fundo tem Sharpe bom?', state({ last_reference: reference, last_entity: 'fiis_cadastro', last_tickers: ['HGLG11'] }));
     expect(inherited.params).toMatchObject({ ticker: 'HGLG11', tickers: ['HGLG11'] });

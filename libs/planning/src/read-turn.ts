@@ -145,7 +145,24 @@ export class TurnReader {
       state &&
       (state.last_entity || state.last_question);
     const plan = followUp ? await this.planner.plan(question, { ...followUpOptions(state), ownVoice, undecidedAlone: undecided }) : first;
+    const concept = state && undecided ? this.conceptContinued(question, plan, state) : null;
+    if (concept) return concept;
     return this.withToolArgs(question, this.withFunds(outsideTopic(question, plan), state), state);
+  }
+
+  /**
+   * "e fundo imobiliário tem isso?" after what come-cotas is, "e se eu tivesse tido prejuízo, pago algo?" after a sale's tax: a
+   * turn that decides nothing, no fund named, right after a concept or a tool that has one, asks the same topic; it is read
+   * with the words it continues.
+   */
+  private conceptContinued(question: string, plan: PlanResponse, state: ConversationState): PlanResponse | null {
+    const undecided = plan.kind === 'unknown' || (plan.kind === 'clarification' && !plan.planner.accepted);
+    // (a tool's topic is said by its concept's words, not by the numbers its call was asked with)
+    const topic = state.last_kind === 'concept' ? state.last_asked : state.last_kind === 'tool' && state.last_call ? this.planner.conceptOfTool(state.last_call.tool) : null;
+    if (!undecided || !topic || plan.tickers_in_text.length > 0 || plan.unknown_tickers.length > 0) return null;
+    const asked = `${question} ${topic}`;
+    const reason = `${plan.planner.reason}; continues the topic of the previous answer (${state.last_kind}): read with its words`;
+    return { ...plan, kind: 'concept', intent: 'concept', entity: null, tool: null, question: null, asked, planner: { ...plan.planner, accepted: true, reason } };
   }
 
   /** The message continues the call waiting for an argument, or edits the last one, when it brings something that call can use. */

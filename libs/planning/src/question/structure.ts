@@ -181,7 +181,7 @@ function tradeNouns(measure: MeasureDef): string[] {
 }
 
 /** "dividido pelo fechamento de", "sobre o preço de fechamento de", "/ fechamento de": what a yield is divided by. */
-const DIVIDED_BY_CLOSE = /(?:dividid[oa]s?|dividindo|divide|sobre|\/)\s+(?:(?:pel[oa]|o|a)\s+)?(?:(?:preco|valor)\s+(?:de\s+)?)?(?:fechamento|cotacao|preco)\b[^?!;]*/;
+const DIVIDED_BY_CLOSE = /(?:dividid[oa]s?|dividindo|divide|sobre|\/)\s+(?:(?:pel[oa]|o|a)\s+)?(?:(?:preco|valor)\s+de\s+)?(?:fechamento|cotacao)\b[^?!;)]*/;
 
 /** The days whose last close a stated yield divides by, and the question without them; null when none are said. */
 function closeDividedBy(question: string): { at: { from: string; to: string }; rest: string } | null {
