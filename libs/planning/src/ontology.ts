@@ -412,7 +412,11 @@ export class Ontology {
   }
 
   narrowingCriterion(normalized: string): string | null {
-    const tokens = normalized.split(' ').filter(Boolean);
+    // ("desses 5 quais são de logística": the list's size said after "desses" is the same list)
+    const tokens = normalized
+      .split(' ')
+      .filter(Boolean)
+      .filter((t, i, all) => !(i > 0 && LIST_POINTERS.has(all[i - 1]) && LIST_SIZE.test(t)));
     const opener = this.elliptic.narrowOpeners.find((op) => op.length < tokens.length && op.every((w, i) => tokens[i] === w));
     return opener ? tokens.slice(opener.length).join(' ') : null;
   }
@@ -437,5 +441,9 @@ export class Ontology {
     return phrases.find((p) => p.stems.join(' ') === joined) ?? null;
   }
 }
+
+/** Words that point at the conversation's list, and a size said after them ("desses 5", "deles três"). */
+const LIST_POINTERS = new Set(['desses', 'dessas', 'deles', 'delas', 'destes', 'destas']);
+const LIST_SIZE = /^(?:\d{1,2}|dois|duas|tres|quatro|cinco|seis|sete|oito|nove|dez)$/;
 
 const fmt = (n: number) => (n > 0 ? `+${n}` : String(n));

@@ -138,6 +138,12 @@ describe('"só os ..." narrows the list just shown', () => {
     expect(p.planner.reason).toMatch(/narrows the conversation's list of 5 funds/);
   });
 
+  it('"desses 5 quais são de logística": the size said of the list is the same list', () => {
+    const p = followUp('desses 5 quais sao de logistica?', ranking, { list: top5, tickers: top5 });
+    expect(p.params.filters).toMatchObject({ sector: 'Logística' });
+    expect(p.params.tickers).toEqual(top5);
+  });
+
   it('"só os com p/vp abaixo de 0,8" after a segment\'s list screens that segment by the condition', () => {
     const hotels = planner.planDeterministic('tem fii de hotel? quais?');
     const p = planner.planDeterministic('so os com p/vp abaixo de 0,8', {
