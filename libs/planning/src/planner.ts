@@ -314,6 +314,17 @@ export class Planner {
     return this.reader.read(question, q.tickers.tickers, undefined, { said: true, conversation: true }).measureNamed;
   }
 
+  /** What a concept question asks about, the asking words it opens with left out ("o que é come-cotas?" → "come cotas"). */
+  conceptSubject(question: string): string {
+    const text = normalize(question);
+    const asking = this.ontology.concept
+      .flatMap((r) => r.all[0])
+      .map((p) => p.words.join(' '))
+      .filter((w) => text.startsWith(`${w} `))
+      .sort((a, b) => b.length - a.length)[0];
+    return asking ? text.slice(asking.length).trim() : text;
+  }
+
   /**
    * The words of a tool's concept, when its topic has one (a rule `concept_in_general`: the tax of a sale is also the tax
    * rule): the longest phrase of the rule's first group ("imposto de renda"). Null otherwise.

@@ -4,7 +4,7 @@ import { todayInBrazil } from '@cota/periods';
 import { isAbsent, ToolGatePolicy } from '@cota/tool-gating';
 import { PlanOptions, Planner } from './planner';
 import { extractArgs, extractRatioArgs } from './tool-args';
-import { normalizeText } from '@cota/text';
+import { normalize, normalizeText } from '@cota/text';
 
 /** The rules a turn is read under: the conversation's (policies/context.yaml) and the tools' contracts. */
 export interface TurnReaderPolicies {
@@ -158,9 +158,16 @@ export class TurnReader {
   private conceptContinued(question: string, plan: PlanResponse, state: ConversationState): PlanResponse | null {
     const undecided = plan.kind === 'unknown' || (plan.kind === 'clarification' && !plan.planner.accepted);
     // (a tool's topic is said by its concept's words, not by the numbers its call was asked with)
-    const topic = state.last_kind === 'concept' ? state.last_asked : state.last_kind === 'tool' && state.last_call ? this.planner.conceptOfTool(state.last_call.tool) : null;
+    const topic =
+      state.last_kind === 'concept' && state.last_asked
+        ? this.planner.conceptSubject(state.last_asked)
+        : state.last_kind === 'tool' && state.last_call
+          ? this.planner.conceptOfTool(state.last_call.tool)
+          : null;
     if (!undecided || !topic || plan.tickers_in_text.length > 0 || plan.unknown_tickers.length > 0) return null;
-    const asked = `${question} ${topic}`;
+    // ("isso" is the topic: "e fundo imobiliário tem isso?" asks whether FIIs have come-cotas)
+    const pointed = normalize(question).replace(/(?:^| )(?:isso|isto|disso|nisso|dele|dela|ele|ela)(?= |$)/g, ` ${topic}`);
+    const asked = pointed.includes(topic) ? pointed.trim() : `${question} ${topic}`;
     const reason = `${plan.planner.reason}; continues the topic of the previous answer (${state.last_kind}): read with its words`;
     return { ...plan, kind: 'concept', intent: 'concept', entity: null, tool: null, question: null, asked, planner: { ...plan.planner, accepted: true, reason } };
   }
