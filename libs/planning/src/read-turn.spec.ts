@@ -9,6 +9,12 @@ const state = (over: Partial<ConversationState>) => ConversationState.parse({ tu
 const reference = { ticker: 'HGLG11', entity: 'fiis_cadastro', intent: 'fiis_cadastro', updated_at: '2026-11-27T14:59:00Z', turn_index: 1 };
 
 describe('TurnReader', () => {
+  it("reads the parts of a compound question after one of a measure family as that family's", async () => {
+    const sale = await reader.read('quantas cotas eu vendi de HGCR11 e qual foi o preço?', null);
+    expect(sale.question?.measure).toBe('shares_sold');
+    expect(sale.parts?.[0].question).toMatchObject({ measure: 'sale_price', subjects: [{ kind: 'fund', id: 'HGCR11' }] });
+  });
+
   it("reads a turn that decides nothing right after a concept, or a tool that has one, as that topic's concept", async () => {
     const afterConcept = await reader.read('e fundo imobiliario tem isso?', state({ last_kind: 'concept', last_asked: 'fii tem come-cotas igual fundo de renda fixa?' }));
     // ("isso" is the topic: what the concept question asked about, its asking words left out)

@@ -109,6 +109,27 @@ export class TurnReader {
     return { ...reading, parts: edits.map((e) => ({ ...e, asked: question })), planner: { ...reading.planner, reason } };
   }
 
+  /**
+   * "quanto eu vendi de HGCR11 e a que preço?": after a part of a measure family (a sale), the others are read as its
+   * family's, as they would be right after it in the conversation ("a que preço" is the sale's price).
+   */
+  private async inFamilyOfFirst(parts: PlanResponse[], state: ConversationState | null, ownVoice: boolean): Promise<PlanResponse[]> {
+    const [first, ...rest] = parts;
+    if (!first.question?.measure || this.planner.familyOf(first.question.measure) === null) return parts;
+    const after = ConversationState.parse({
+      ...(state ?? {}),
+      turn_index: state?.turn_index ?? 1,
+      last_entity: first.entity,
+      last_tickers: first.params.tickers,
+      last_question: first.question,
+      last_params: first.params,
+      last_kind: first.kind,
+      last_reference: state?.last_reference ?? null,
+    });
+    const reread = await Promise.all(rest.map(async (p) => ({ ...(await this.readOne(p.asked!, after, ownVoice)), asked: p.asked })));
+    return [first, ...reread];
+  }
+
   /** A compound question ("o CNPJ e o P/VP do X") as its parts, each read as if asked alone; else the whole reading. */
   private async compound(question: string, whole: PlanResponse, state: ConversationState | null): Promise<PlanResponse> {
     // (the funds the whole reading found: a clause without them is asked of them)
@@ -116,7 +137,8 @@ export class TurnReader {
     if (!asked || !compoundable(whole)) return whole;
     // (a question in the client's voice is asked so in each part: "quantas cotas eu tenho e qual o preço médio")
     const ownVoice = this.planner.isOwn(whole);
-    const parts = await Promise.all(asked.map(async (part) => ({ ...(await this.readOne(part, state, ownVoice)), asked: part })));
+    const alone = await Promise.all(asked.map(async (part) => ({ ...(await this.readOne(part, state, ownVoice)), asked: part })));
+    const parts = await this.inFamilyOfFirst(alone, state, ownVoice);
     if (!splitPays(whole, parts)) return whole;
     const [first, ...rest] = parts;
     const reason = `${first.planner.reason}; compound question: ${parts.length} things asked, each read on its own`;
