@@ -337,6 +337,10 @@ describe('Planner (deterministic)', () => {
       expect(plan('qual o preço de fechamento do HGLG11 em 25/06/2025?').question?.price_at).toBeUndefined();
     });
 
+    it("reads a position's return by price as the position's own figure, not each fund's price since the series began", () => {
+      expect(plan('quanto rendeu minha posicao em VISC11?').question).toMatchObject({ measure: 'unrealized_gain_pct', subjects: [{ kind: 'fund', id: 'VISC11' }] });
+    });
+
     it('reads the measure said outside parentheses, the words inside only explaining it', () => {
       expect(plan('Qual o custo total das cotas que eu ainda tenho hoje (preço de compra das posições abertas)?').question?.measure).toBe('invested');
       // (when only the words inside name one, they do)
