@@ -56,4 +56,7 @@ export interface FinanceToolArgs {
   vp_cota?: string;
   /** Inflation over the same period as the return, percent (retorno_real). */
   inflacao?: string;
+  /** What an investment is worth now, and the income it paid meanwhile (retorno_total). */
+  valor_final?: string;
+  proventos?: string;
 }

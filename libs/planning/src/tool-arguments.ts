@@ -6,6 +6,7 @@ import {
   extractEmail,
   extractFinanceArgs,
   extractRealReturnArgs,
+  extractTotalReturnArgs,
   extractRatioArgs,
   extractTransaction,
   findMentions,
@@ -65,7 +66,7 @@ export function toolByArguments(question: string, policy: ToolGatePolicy, { hasT
   // operation needs (the calculator's contract, `required_when`) is there.
   // (so is a real return: "rendeu 12% no ano e o IPCA foi 4,5%, qual o ganho real?" asks no index's data)
   const ratio = extractRatioArgs(text);
-  const own = ratio.operacao ? ratio : extractRealReturnArgs(text);
+  const own = ratio.operacao ? ratio : (extractRealReturnArgs(text) ?? extractTotalReturnArgs(text));
   const calculator = policy.tools.calcular_financas;
   if (own?.operacao && calculator && resolveArgs(calculator, { ...own }, {}).missing.length === 0) {
     return { name: 'calcular_financas', matched: `stated numbers of ${own.operacao}`, stated: true };

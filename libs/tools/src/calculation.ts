@@ -40,6 +40,7 @@ export const EXAMPLES: Record<string, string> = {
   cotas_para_renda: '"quantas cotas de um fundo que paga R$ 0,10 por cota preciso para ganhar R$ 1.000 por mês?"',
   preco_teto: '"preço teto com dividendo anual de R$ 9,60 e yield mínimo de 8%"',
   retorno_real: '"meu FII rendeu 12% no ano e o IPCA foi 4,5%: qual o ganho real?"',
+  retorno_total: '"investi R$ 20 mil, hoje vale R$ 23.500 e recebi R$ 1.800 de dividendos: qual o retorno total?"',
 };
 
 /** What is missing, as "preciso ..." continues it (the rate of a ceiling price is the yield wanted). */
@@ -55,8 +56,10 @@ const NEEDED: Record<string, string> = {
   provento: 'do provento por cota',
   vp_cota: 'do valor patrimonial por cota',
   inflacao: 'da inflação do mesmo período',
+  valor_final: 'do valor atual do investimento',
 };
 const NEEDED_BY_OPERATION: Record<string, Record<string, string>> = {
+  retorno_total: { valor_inicial: 'do valor investido' },
   preco_teto: { taxa: 'do dividend yield desejado (ex.: 8% ao ano)' },
   retorno_real: { taxa: 'do retorno no período (ex.: 12%)' },
 };
@@ -65,6 +68,8 @@ const LABELS: Record<string, string> = {
   valor_inicial: 'O valor inicial',
   aporte_mensal: 'O aporte mensal',
   meta: 'O valor da meta',
+  valor_final: 'O valor atual',
+  proventos: 'Os proventos recebidos',
   renda_mensal: 'A renda mensal',
   preco_cota: 'O preço da cota',
   provento: 'O provento por cota',

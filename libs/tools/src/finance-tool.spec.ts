@@ -75,6 +75,16 @@ describe('calcular_financas', () => {
     expect(() => calculateFinance({ operacao: 'retorno_real', taxa: '12' })).toThrow('da inflação do mesmo período');
   });
 
+  it("an investment's total return: its value now and the income it paid, over what it cost", () => {
+    // (23.500 + 1.800 − 20.000) ÷ 20.000 = 26,5%: 17,5% by price, 9% of income
+    const total = calculateFinance({ operacao: 'retorno_total', valor_inicial: '20000', valor_final: '23500', proventos: '1800' });
+    expect(total.resultado).toEqual({ retorno_total: '26.5', ganho: '5300.00' });
+    expect(total.text).toContain('o retorno total é de 26,5% (ganho de R$ 5.300,00)');
+    expect(total.text).toContain('Só pelo preço, 17,5%; os proventos somam 9%.');
+    expect(calculateFinance({ operacao: 'retorno_total', valor_inicial: '10000', valor_final: '9000' }).resultado.retorno_total).toBe('-10');
+    expect(() => calculateFinance({ operacao: 'retorno_total', valor_inicial: '10000' })).toThrow('do valor atual do investimento');
+  });
+
   it('present value and rate conversion', () => {
     expect(
       calculateFinance({ operacao: 'valor_presente', valor_inicial: '1210', taxa: '10', taxa_periodo: 'ano', prazo_meses: 24, prazo_unidade: 'anos' }).resultado.valor_presente,

@@ -448,8 +448,34 @@ function realReturn(args: FinanceToolArgs): FinanceResult {
   };
 }
 
+/** What an investment returned: (value now + income received − cost) ÷ cost; the price's part and the income's said apart. */
+function totalReturn(args: FinanceToolArgs): FinanceResult {
+  need(args, 'retorno_total', ['valor_inicial', 'valor_final']);
+  const cost = amount('valor_inicial', args.valor_inicial, false);
+  const now = amount('valor_final', args.valor_final);
+  const income = amount('proventos', args.proventos ?? '0');
+  const gain = now.plus(income).minus(cost);
+  const total = gain.div(cost);
+  const text = [
+    `**Investindo ${formatMoney(cost)}, com ${formatMoney(now)} hoje${income.isZero() ? '' : ` e ${formatMoney(income)} de proventos recebidos`}, o retorno total é de ${formatRate(total, 2)} (${gain.isNegative() ? 'perda' : 'ganho'} de ${formatMoney(gain.abs())}).**`,
+    `Conta: (${formatMoney(now)}${income.isZero() ? '' : ` + ${formatMoney(income)}`} − ${formatMoney(cost)}) ÷ ${formatMoney(cost)} = ${formatRate(total, 4)}.${income.isZero() ? '' : ` Só pelo preço, ${formatRate(now.minus(cost).div(cost), 2)}; os proventos somam ${formatRate(income.div(cost), 2)}.`}`,
+    'Uma conta com os valores informados; não considera impostos, custos nem quando cada provento foi recebido.',
+  ].join('\n\n');
+  return {
+    title: 'Retorno total de um investimento',
+    operacao: 'retorno_total',
+    entradas: { valor_inicial: args.valor_inicial!, valor_final: args.valor_final!, ...(args.proventos ? { proventos: args.proventos } : {}) },
+    resultado: { retorno_total: total.times(100).toDecimalPlaces(4).toFixed(), ganho: gain.toDecimalPlaces(2).toFixed(2) },
+    valores_exatos: { retorno_total: exact(total.times(100)) },
+    formula: 'retorno = (valor atual + proventos − custo) ÷ custo',
+    premissas: ['Sem impostos nem custos; proventos não reinvestidos.'],
+    text,
+  };
+}
+
 const OPERATIONS: Record<string, (a: FinanceToolArgs) => FinanceResult> = {
   retorno_real: realReturn,
+  retorno_total: totalReturn,
   ...RATIO_OPERATIONS,
   capital_para_renda: incomeCapital,
   vpl: npv,
@@ -469,7 +495,7 @@ export function calculateFinance(args: FinanceToolArgs): FinanceResult {
   if (!op)
     throw new CotaError(
       'BAD_REQUEST',
-      `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL, TIR, VaR, índice de Sharpe, o capital para uma renda mensal, o dividend yield, o P/VP, as cotas para uma renda e o ganho real.`,
+      `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL, TIR, VaR, índice de Sharpe, o capital para uma renda mensal, o dividend yield, o P/VP, as cotas para uma renda, o ganho real e o retorno total.`,
     );
   // Rates arrive in percent ("0.8" is 0,8%), as people say them; the formulas use fractions.
   if (args.taxa === undefined || args.taxa === null || args.taxa === '') return op(args);

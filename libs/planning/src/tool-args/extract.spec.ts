@@ -115,6 +115,16 @@ describe('finance arguments', () => {
     expect(extractFinanceArgs('e se tivesse rendido 15%?', [], ['operacao', 'taxa', 'inflacao'])).toEqual({ taxa: '15' });
   });
 
+  it('a total return reads the cost, the value now and the income by the words around each amount, and an edit of the value', () => {
+    expect(extractFinanceArgs('investi 20 mil, hoje minhas cotas valem 23.500 e ja recebi 1.800 de dividendos. qual meu retorno total em %?')).toEqual({
+      operacao: 'retorno_total',
+      valor_inicial: '20000',
+      valor_final: '23500',
+      proventos: '1800',
+    });
+    expect(extractFinanceArgs('e se hoje valessem 19 mil?', [], ['operacao', 'valor_inicial', 'valor_final', 'proventos'])).toEqual({ valor_final: '19000' });
+  });
+
   it('an edit of the capital for an income changes the income wanted', () => {
     const editing = ['operacao', 'renda_mensal', 'taxa', 'taxa_periodo'];
     expect(extractFinanceArgs('e pra ter 10 mil com esse 1%?', [], editing)).toMatchObject({ renda_mensal: '10000', taxa: '1' });

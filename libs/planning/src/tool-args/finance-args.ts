@@ -20,6 +20,7 @@ export const FINANCE_OPERATIONS = [
   'cotas_para_renda',
   'preco_teto',
   'retorno_real',
+  'retorno_total',
 ] as const;
 export type FinanceOperation = (typeof FINANCE_OPERATIONS)[number];
 
@@ -63,6 +64,33 @@ const INCOME_AT_YIELD =
 const REAL_RETURN = /\b(?:ganho|retorno|rendimento|rentabilidade|juros?) (?:real|reais)\b|\bdescont\w* (?:a )?inflacao\b|\bacima da inflacao\b/;
 /** The inflation's words right before its rate ("o IPCA foi 4,5%", "inflação de 4,5%"). */
 const INFLATION_BEFORE = /\b(?:ipca|inflacao|igpm|igp m|inpc|incc)\b[^%\d]{0,20}$/;
+
+/** "qual meu retorno total?", "retorno com os dividendos": what an investment returned, its income counted. */
+const TOTAL_RETURN = /\b(?:retorno|rentabilidade|rendimento|ganho|lucro) total\b|\bretorno (?:com|incluindo|contando) (?:os )?(?:dividendos|proventos|rendimentos)\b/;
+/** The words before an amount that say its role: what was paid, what it is worth now, the income received. */
+const INVESTED_BEFORE = /\b(?:investi|apliquei|aportei|paguei|coloquei|comprei por|custou|custo de)\s*(?:uns\s*)?$/;
+const WORTH_BEFORE = /\b(?:valem|vale|valendo|valesse|valessem|valer|valerem|tenho hoje|saldo de|valor atual de|valor de mercado de)(?:\s+hoje)?\s*(?:uns\s*)?$/;
+const INCOME_AFTER = /^\s*(?:reais\s*)?(?:de|em)\s+(?:dividendos|proventos|rendimentos)\b/;
+const INCOME_BEFORE = /\b(?:recebi|ganhei de dividendos|ganhei de proventos)\s*(?:uns\s*)?$/;
+
+/**
+ * An investment's cost, its value now and the income it paid, stated ("investi 20 mil, hoje valem 23.500 e recebi 1.800 de
+ * dividendos"); or, `editing` one, the ones the edit changes ("e se hoje valessem 19 mil?").
+ */
+export function extractTotalReturnArgs(normalized: string, editing = false): FinanceArgs | null {
+  if (!TOTAL_RETURN.test(normalized) && !editing) return null;
+  const out: FinanceArgs = editing ? {} : { operacao: 'retorno_total' };
+  for (const m of findMentions(normalized)) {
+    if (m.kind !== 'money') continue;
+    const before = normalized.slice(Math.max(0, m.start - 30), m.start);
+    const after = normalized.slice(m.end, m.end + 30);
+    const value = decimalString(m.value);
+    if (INCOME_AFTER.test(after) || INCOME_BEFORE.test(before)) out.proventos ??= value;
+    else if (INVESTED_BEFORE.test(before)) out.valor_inicial ??= value;
+    else if (WORTH_BEFORE.test(before)) out.valor_final ??= value;
+  }
+  return out;
+}
 
 /** A return and the inflation of its period, stated ("rendeu 12% no ano e o IPCA foi 4,5%"); null when no real return is asked. */
 export function extractRealReturnArgs(normalized: string): FinanceArgs | null {
@@ -239,6 +267,8 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
 
   const real = realReturnArgs(text, mentions, editing.includes('inflacao'));
   if (real) return real;
+  const total = extractTotalReturnArgs(text, editing.includes('valor_final'));
+  if (total) return total;
 
   const risk = [...expecting, ...editing].some((a) => ['retornos', 'retorno', 'volatilidade', 'confianca', 'taxa_livre_risco'].includes(a));
   if (VAR.test(text) || SHARPE.test(text) || risk) {
