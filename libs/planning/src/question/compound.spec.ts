@@ -76,5 +76,10 @@ describe('CompoundSplitter', () => {
       'quanto recebi de dividendos do hglg11 em 2024',
       'qual meu yield on cost nele do hglg11 2024',
     ]);
+    // (a clause that asks the latest keeps to it)
+    expect(twice.split('quanto recebi de dividendos do HGLG11 em 2024 e qual o ultimo yield on cost?', ['HGLG11'])).toEqual([
+      'quanto recebi de dividendos do hglg11 em 2024',
+      'qual o ultimo yield on cost do hglg11',
+    ]);
   });
 });

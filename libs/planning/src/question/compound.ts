@@ -1,6 +1,9 @@
 import { parsePeriod } from '@cota/periods';
 import { ABBREVIATIONS, fold, normalize } from '@cota/text';
 
+/** A clause that asks the latest value ("o último dividendo", "o mais recente"). */
+const LATEST = /(?:^| )(?:ultim[oa]s?|mais recentes?|atual)(?= |$)/;
+
 /**
  * Compound questions ("qual o cnpj e o p/vp do GTWR11?", "me diz o dy e o valor de mercado do RZTR11"):
  * two or more things asked of the same subject, joined by "e" or a comma. Each is split into a question
@@ -122,7 +125,8 @@ export class CompoundSplitter {
       const missing = named.filter((t) => !clause.includes(t));
       const withFunds = missing.length ? `${clause} do ${missing.join(' e do ')}` : clause;
       const measures = targets[k].every((t) => t.startsWith('measure:'));
-      return period && measures && !parsePeriod(clause) ? `${withFunds} ${period}` : withFunds;
+      // ("fechamento do mxrf11 em 25/06/2025 e o valor do último dividendo": a clause that asks the latest keeps to it)
+      return period && measures && !parsePeriod(clause) && !LATEST.test(clause) ? `${withFunds} ${period}` : withFunds;
     });
   }
 
