@@ -192,6 +192,15 @@ function closeDividedBy(question: string): { at: { from: string; to: string }; r
   return { at: { from: said.spec.from, to: said.spec.to }, rest: `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}` };
 }
 
+/**
+ * The period a question asks over and, apart from it, the close a yield divides by ("os proventos de 2024 divididos pelo
+ * fechamento de 25/06/2025").
+ */
+function periodsAsked(question: string): { period: ParsedPeriod | null; divisor: ReturnType<typeof closeDividedBy> } {
+  const divisor = closeDividedBy(question);
+  return { period: parsePeriod(divisor?.rest ?? question), divisor };
+}
+
 export class QuestionReader {
   private readonly measureWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** Words that name a measure only in the client's scope ("preço médio ... na minha carteira"). */
@@ -299,22 +308,14 @@ export class QuestionReader {
    */
   read(question: string, tickers: string[], corrected?: string, own: OwnScope = { said: false, conversation: false }): QuestionReading {
     const signals: string[] = [];
-    // ("os proventos de 2024 divididos pelo fechamento de 25/06/2025": the close a yield divides by, said apart from its period)
-    const divisor = closeDividedBy(question);
-    const period = parsePeriod(divisor?.rest ?? question);
+    const { period, divisor } = periodsAsked(question);
     const { text, fullText } = this.wordsToRead(question, tickers, corrected, period, signals);
     // Each step reads one part, in this order: the subjects pick the measure's vocabulary, the
     // measure the aggregation, the subjects and cues the comparison.
     const subjects = this.readSubjects(tickers, text, signals);
-    const scope = measureScope(own, subjects, period, text);
-    // ("o custo total das cotas que eu ainda tenho (preço de compra das posições abertas)": words in parentheses explain
-    // what is asked; a measure named outside them is the one asked)
-    const outside = question.includes('(') ? this.wordsToRead(question.replace(/\([^)]*\)/g, ' '), tickers, undefined, period, []).text : null;
-    // (the dating said inside them still dates it: "quanto pagou em 2024? (pela data de pagamento)")
-    const measureHit = (outside !== null ? this.readMeasure(subjects, outside, signals, scope, text) : null) ?? this.readMeasure(subjects, text, signals, scope);
+    const measureHit = this.measureAsked(question, tickers, subjects, text, period, signals, measureScope(own, subjects, period, text));
     const measureNamed = measureHit !== null;
     this.dropSubjectsNamingTheMeasure(subjects, measureHit, text);
-
     const periodWords = period ? ` ${normalize(period.matched)} ` : '';
     const each = this.eachFundSaid(text);
     const { ordered, aggHits, groupHit, compareHit } = this.readAsked(text, fullText, periodWords, measureHit, subjects.length, each);
@@ -576,6 +577,24 @@ export class QuestionReader {
       signals.push(`subject ${m.subject.id} ("${m.phrase.text}")`);
     }
     return subjects;
+  }
+
+  /**
+   * The measure the question names. ("o custo total das cotas que eu ainda tenho (preço de compra das posições abertas)":
+   * words in parentheses explain what is asked; a measure named outside them is the one asked, and the dating said
+   * inside them still dates it: "quanto pagou em 2024? (pela data de pagamento)".)
+   */
+  private measureAsked(
+    question: string,
+    tickers: string[],
+    subjects: QuestionSubject[],
+    text: string,
+    period: ParsedPeriod | null,
+    signals: string[],
+    scope: MeasureScope,
+  ): { measure: MeasureDef; phrase: Phrase } | null {
+    const outside = question.includes('(') ? this.wordsToRead(question.replace(/\([^)]*\)/g, ' '), tickers, undefined, period, []).text : null;
+    return (outside !== null ? this.readMeasure(subjects, outside, signals, scope, text) : null) ?? this.readMeasure(subjects, text, signals, scope);
   }
 
   /**
