@@ -59,6 +59,8 @@ export interface PlanOptions {
   ownVoice?: boolean;
   /** How the previous answer was made (entity, measure, tool...): "e do VILG11?" after an entity's answer asks it again. */
   previousKind?: string | null;
+  /** The person's words the previous answer answered: an entity's answer asked again of another fund is worded for them. */
+  previousAsked?: string | null;
   /** Read alone, the turn decided nothing ("quanto veio do HGRU11?"): read against the conversation, it edits the previous question. */
   undecidedAlone?: boolean;
 }
@@ -606,9 +608,12 @@ export class Planner {
     // A market series asked over a period or with an aggregate is the measure's, whatever entity the words leaned to.
     // "top 5 fiis com maior peso no ifix" ranks funds: the index there is a criterion, not the subject.
     const marketOnly = question.subjects.length > 0 && question.subjects.every((s) => isMarketKind(s.kind));
-    const routedFits = !this.asksEntityAgain(routed, reading, followUp, opts) && this.measureOverridesRoute(question, routed, reading, followUp, fundList, marketOnly);
+    const again = this.asksEntityAgain(routed, reading, followUp, opts);
+    const routedFits = !again && this.measureOverridesRoute(question, routed, reading, followUp, fundList, marketOnly);
     const measurable = this.measurability(q, question, routed, reading, followUp);
-    const out: PlanResponse = { ...routed, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };
+    // (asked again, it is worded for the words it repeats: "qnts cotistas tem o hglg11" → "e o knri11" says the KNRI11's shareholders)
+    const repeated = again && opts.previousAsked ? { asked: askedOf(opts.previousAsked, opts.previousTickers ?? [], routed.params.tickers) } : {};
+    const out: PlanResponse = { ...routed, ...repeated, question, follow_up: followUp, follow_up_candidate: !hasPrevious && cue };
     if (!measurable.ok || !routedFits || routed.kind === 'smalltalk') return this.answeredAsRouted(out, measurable, followUp, fundList, marketOnly);
     // (once it is answered as a measure: a fund's figure per share of the whole portfolio is what the client's shares got)
     const ownFigure = this.reader.clientFigureOfPortfolio(question, q.normalized);
@@ -993,6 +998,17 @@ export class Planner {
       reason: `${named} funds named, more than the ${MAX_QUESTION_SUBJECTS} one question compares${suffix}`,
     });
   }
+}
+
+/** The previous question's words asked of other funds: its funds replaced by them, or them added when it named none. */
+function askedOf(previous: string, before: readonly string[], now: readonly string[]): string {
+  const funds = now.join(' e ');
+  const said = before.filter((t) => new RegExp(`\\b${t}\\b`, 'i').test(previous));
+  if (!said.length) return `${previous} do ${funds}`;
+  return said
+    .reduce((text, t, i) => text.replace(new RegExp(`\\b${t}\\b`, 'gi'), i === 0 ? funds : ''), previous)
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**

@@ -26,6 +26,7 @@ function followUpOptions(state: ConversationState): PlanOptions {
     previousFilters: state.last_filters,
     previousAnsweredDate: state.last_answered_date,
     previousKind: state.last_kind,
+    previousAsked: state.last_asked,
   };
 }
 
