@@ -42,6 +42,9 @@ describe('elliptic follow-ups', () => {
       entity: 'fiis_financials_snapshot',
       params: { ticker: 'VILG11' },
     });
+    // (worded for the words it repeats, the fund replaced: the answer gives the same fields)
+    const worded = planner.planDeterministic('e do VILG11?', { ...opts, previousKind: 'entity', previousAsked: 'me diz o p/vp e o valor patrimonial por cota do BRCO11' });
+    expect(worded.asked).toBe('me diz o p/vp e o valor patrimonial por cota do VILG11');
     // (after a measure's answer, the edit is that measure's)
     expect(planner.planDeterministic('e do VILG11?', { ...opts, previousKind: 'measure' }).kind).toBe('measure');
     // (a period or a measure named is a new question of its own)
