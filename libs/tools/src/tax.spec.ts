@@ -28,7 +28,7 @@ describe('simular_ir_venda with the prices stated', () => {
   it('a loss pays nothing and is said to offset later gains', async () => {
     const out = await simulateSaleTax(noPosition, { ticker: 'HGLG11', quantidade: 10, preco_compra: '160', preco_venda: '150' }, ctx);
     expect(out).toMatchObject({ lucro: '-100.00', imposto: '0.00', vencimento_darf: null });
-    expect(out.text).toContain('haveria prejuízo de R$ 100,00: não há imposto a pagar');
+    expect(out.text).toContain('o resultado seria de -R$ 100,00 (prejuízo): não há imposto a pagar');
   });
 });
 

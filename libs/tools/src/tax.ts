@@ -107,7 +107,8 @@ function saleTax(s: { ticker: string; qty: Dec; price: Dec; cost: Dec; priceNote
   const shares = `${qty.toFixed()} cotas${ticker ? ` do ${ticker}` : ''}`;
   const head = gain.gt(0)
     ? `**Vendendo ${shares} ${priceNote}, o lucro seria de ${formatMoney(gain)} e o imposto de renda, ${formatMoney(tax)} (20%).**`
-    : `**Vendendo ${shares} ${priceNote}, haveria ${gain.isZero() ? 'lucro zero' : `prejuízo de ${formatMoney(gain.abs())}`}: não há imposto a pagar.**`;
+    : // (the result said with its sign, as every other result is: "-R$ 1.283,10 (prejuízo)")
+      `**Vendendo ${shares} ${priceNote}, ${gain.isZero() ? 'o resultado seria zero' : `o resultado seria de ${formatMoney(gain)} (prejuízo)`}: não há imposto a pagar.**`;
   const lines = [
     head,
     `Conta: venda de ${formatMoney(proceeds)} (${qty.toFixed()} × ${formatMoney(price)}) − custo de ${formatMoney(cost)} (${qty.toFixed()} × ${costNote} de ${formatMoney(unitCost)}).`,

@@ -387,6 +387,13 @@ describe('from the previous answer on', () => {
   });
 });
 
+describe('the dating said in a follow-up', () => {
+  it('"e se eu considerar a data com em vez da data de pagamento?" asks the same payments by data-com', () => {
+    const [, byRecord] = converse('quanto o ABCP11 pagou em 2024 pela data de pagamento?', 'e se eu considerar a data com em vez da data de pagamento?');
+    expect(byRecord.question).toMatchObject({ measure: 'dividend', period: { from: '2024-01-01', to: '2024-12-31' }, subjects: [{ id: 'ABCP11' }] });
+  });
+});
+
 describe('the whole history', () => {
   it('"o maior que ele já pagou" after a year asks over all the years, not the year asked before', () => {
     const [, ever] = converse('quanto o AFHI11 pagou de dividendos em 2023?', 'qual foi o maior dividendo por cota que ele ja pagou?');

@@ -1,7 +1,7 @@
 import { MAX_QUESTION_SUBJECTS, type FollowUpMeta, type QueryParams, type QuestionSubject, type StructuredQuestion } from '@cota/contracts';
 import { clientMeasureOf, defaultMeasureFor, MeasureCatalog, MeasureDef, sameFacts } from '@cota/catalog';
 import { isOneDay, isSpan, resolvePeriod, shiftPeriod, yearOf } from '@cota/periods';
-import { fold } from '@cota/text';
+import { fold, normalize } from '@cota/text';
 import { isMixedSeries } from './series';
 import { chooseAgg, LISTED_REFERENCE, QuestionReading } from './structure';
 
@@ -371,6 +371,9 @@ function keptDating(edit: FollowUpEdit, measure: string | null, period: Period):
   const { prev, catalog, inherited, changed } = edit;
   const [was, now] = [prev.measure ? catalog.measures[prev.measure] : null, measure ? catalog.measures[measure] : null];
   if (!was || !now || was === now || !sameFacts(was, now) || was.date_column === now.date_column || !samePeriod(period, prev.period)) return measure;
+  // ("e se eu considerar a data com em vez da data de pagamento?": the dating said is the one asked)
+  const said = edit.reading.measureWords.join(' ');
+  if (said && [...now.dating_words, ...now.dating_only_words].some((w) => normalize(w) === said)) return measure;
   const at = changed.indexOf('measure');
   if (at >= 0) changed.splice(at, 1);
   inherited.push(`measure (${was.name}: the same facts over the same period, dated as the answers compared)`);

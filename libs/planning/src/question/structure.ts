@@ -620,6 +620,8 @@ export class QuestionReader {
     const measureText = text
       .replace(/(?:^| )ponderad[oa]s? (?:pel[oa]s?|por|com base n[oa]s?)(?: [a-z0-9]+){1,4}/, ' ')
       .replace(/(?:^| )sem (?:(?:contar|considerar|incluir|os|as|o|a) )*[a-z0-9]+/g, ' ')
+      // ("pela data com em vez da data de pagamento": the alternative set aside names nothing)
+      .replace(/(?:^| )(?:em vez|ao inves|no lugar) d[aeo]s?(?: [a-z0-9]+){1,4}$/, ' ')
       .trim();
     const texts = [...new Set([measureText, withoutPossessives(` ${measureText} `).trim(), verbAfterQuestionWord(measureText)])];
     const byPriority = (list: Array<{ measure: MeasureDef; phrase: Phrase }>) =>
