@@ -333,6 +333,8 @@ describe('Planner (deterministic)', () => {
       });
       const paid = plan('dy do abcp11 em 2024: proventos pagos em 2024 / fechamento de 30/12/2024');
       expect(paid.question).toMatchObject({ measure: 'dy_paid', period: { from: '2024-01-01', to: '2024-12-31' }, price_at: { from: '2024-12-30', to: '2024-12-30' } });
+      // (the distributions dated by payment, with no yield named, are the distributions)
+      expect(plan('soma dos rendimentos pagos pelo ARRI11 em 2024 (pela data de pagamento)').question?.measure).toBe('dividend_paid');
       // (no yield asked: the close is the measure's, not a divisor)
       expect(plan('qual o preço de fechamento do HGLG11 em 25/06/2025?').question?.price_at).toBeUndefined();
     });
