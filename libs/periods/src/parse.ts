@@ -430,21 +430,23 @@ export function parsePeriod(question: string): ParsedPeriod | null {
     const shift: PeriodShift = { unit: SHIFT_UNITS[singular(s[2] ?? s[5])], offset: (FORWARD.test(word) ? 1 : -1) * n, ...(/^(?:depois|antes)$/.test(word) ? { keep: true } : {}) };
     return { spec: unanchored(shift), matched: s[0].trim(), shift };
   }
-  return fromAMonthsClose(text, withSecondDate(text, firstRule(text)));
+  return fromAClose(text, withSecondDate(text, firstRule(text)));
 }
 
 /**
- * "do fechamento de dez/2021 ao de dez/2022": a span of months that starts at a month's close starts after that
- * month (its variation runs from December's close), not with it.
+ * "do fechamento de dez/2021 ao de dez/2022", "do fechamento de 2022 até o de 2023": a span that starts at a close
+ * starts right after the month or year whose close it is (its variation runs from that close), not with it.
  */
-function fromAMonthsClose(text: string, parsed: ParsedPeriod | null): ParsedPeriod | null {
+function fromAClose(text: string, parsed: ParsedPeriod | null): ParsedPeriod | null {
   if (!parsed || parsed.spec.kind !== 'range' || parsed.spec.grain === 'days' || parsed.spec.grain === 'day') return parsed;
-  const { from, to } = parsed.spec;
   const before = text.slice(0, text.indexOf(parsed.matched));
-  if (!/\bfechamento\s*$/.test(before) || from.slice(0, 7) === to.slice(0, 7)) return parsed;
-  const [y, m] = from.split('-').map(Number);
-  const next = m === 12 ? iso(y + 1, 1, 1) : iso(y, m + 1, 1);
-  return { ...parsed, spec: { ...parsed.spec, from: next } };
+  if (!/\bfechamento\s*$/.test(before)) return parsed;
+  // (the first end as said: "dez/2021" is a month, "2022" a year)
+  const first = firstRule(parsed.matched.split(/\s(?:a|ao|ate|e|pra|para|pro)\s/)[0]);
+  if (!first || first.spec.kind !== 'range' || first.spec.to >= parsed.spec.to) return parsed;
+  const next = new Date(`${first.spec.to}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return { ...parsed, spec: { ...parsed.spec, from: next.toISOString().slice(0, 10) } };
 }
 
 /** A second date joined to the first by "e" ("em dez/2020 e quantos em dez/2023") makes a span of both. */
