@@ -125,6 +125,11 @@ describe('finance arguments', () => {
     expect(extractFinanceArgs('e se hoje valessem 19 mil?', [], ['operacao', 'valor_inicial', 'valor_final', 'proventos'])).toEqual({ valor_final: '19000' });
   });
 
+  it('reads a fund "com cota 95", and an edit of a ratio that states the price of the shares', () => {
+    expect(extractFinanceArgs('qual o DY mensal de um fundo com cota 95 que paga 0,85 por mes?')).toMatchObject({ operacao: 'dividend_yield', preco_cota: '95', provento: '0.85' });
+    expect(extractFinanceArgs('e quanto isso custaria com a cota a R$ 9,39?', [], ['operacao', 'provento', 'provento_periodo', 'renda_mensal'])).toEqual({ preco_cota: '9.39' });
+  });
+
   it('an edit of the capital for an income changes the income wanted', () => {
     const editing = ['operacao', 'renda_mensal', 'taxa', 'taxa_periodo'];
     expect(extractFinanceArgs('e pra ter 10 mil com esse 1%?', [], editing)).toMatchObject({ renda_mensal: '10000', taxa: '1' });

@@ -263,7 +263,9 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
 
   // A fund's ratio from the person's own numbers ("um FII a R$ 100 que paga R$ 0,85 por mês: qual o DY?").
   const ratio = extractRatioArgs(text);
-  if (ratio.operacao || (editing.includes('preco_cota') && Object.keys(ratio).length)) return ratio;
+  // (an edit of a ratio's call changes the numbers it states: "e quanto isso custaria com a cota a R$ 9,39?" prices the shares)
+  const editsRatio = editing.some((a) => a === 'preco_cota' || a === 'provento' || a === 'vp_cota');
+  if (ratio.operacao || (editsRatio && Object.keys(ratio).length)) return ratio;
 
   const real = realReturnArgs(text, mentions, editing.includes('inflacao'));
   if (real) return real;

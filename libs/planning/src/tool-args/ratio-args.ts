@@ -29,7 +29,7 @@ const DIVIDEND = new RegExp(
 );
 /** The share's price: "a cota a R$ 160", "cota está em 157,60", "um FII a R$ 100", "se a cota custasse R$ 10", "preço de 95". */
 const PRICE = new RegExp(
-  String.raw`\b(?:(?:a )?cotas? (?:a|de|em|esta em|esta a|ta em|ta a|ta|estiver em|estiver a|for|fosse|for de|fosse de|custa|custando|custasse|custar|valendo|vale|cotada a|negociada a)|(?:preco|cotacao)(?: da cota)?(?: de| e| a| em| for| fosse)?|(?:preco|cotacao|cota)(?: da cota)? (?:cair|caisse|cai|subir|subisse|sobe|for|fosse|ir|voltar) (?:pra|para|a)|(?:um|uma|o|a) (?:fii|fundo) (?:a|de|que custa|custa|custava|que custava|custando|cotado a|negociado a|que vale|vale|valendo))\s*${AMOUNT}`,
+  String.raw`\b(?:(?:a )?cotas? (?:a|de|em|esta em|esta a|ta em|ta a|ta|estiver em|estiver a|for|fosse|for de|fosse de|custa|custando|custasse|custar|valendo|vale|cotada a|negociada a)|(?:preco|cotacao)(?: da cota)?(?: de| e| a| em| for| fosse)?|(?:preco|cotacao|cota)(?: da cota)? (?:cair|caisse|cai|subir|subisse|sobe|for|fosse|ir|voltar) (?:pra|para|a)|(?:um|uma|o|a) (?:fii|fundo) (?:a|de|que custa|custa|custava|que custava|custando|cotado a|negociado a|que vale|vale|valendo)|(?:com|cuja) cota (?:de |a |em )?)\s*${AMOUNT}`,
 );
 /** The monthly income wanted: "ganhar R$ 1.000 por mês", "receber 500 mensais". */
 const INCOME = new RegExp(String.raw`\b(?:ganhar|receber|renda de|tirar|render|viver com)\s*(?:uns\s*)?${AMOUNT}(?:\s*reais)?\s*(?:por mes|ao mes|mensa\w*|todo mes)`);
