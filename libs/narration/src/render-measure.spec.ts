@@ -301,21 +301,7 @@ describe('an extreme of the payments by payment date', () => {
       condition: null,
     };
     const one = value({ subject: { kind: 'fund', id: 'HGLG11' }, value: 2034796.11, date: '2024-03-20', count: 5, start: null, end: null, sources: ['cvm'] });
-    const r: MeasureResult = {
-      today: null,
-      measure: 'claim_value',
-      entity: 'fiis_processos',
-      agg: 'max',
-      unit: 'brl',
-      value_unit: 'brl',
-      group_by: null,
-      grain: 'day',
-      fallback_note: null,
-      values: [one],
-      winner: null,
-      portfolio: null,
-      screened: null,
-    };
+    const r = result({ measure: 'claim_value', entity: 'fiis_processos', agg: 'max', unit: 'brl', value_unit: 'brl', values: [one] });
     expect(renderMeasure(r, q)).toMatch(/^O maior valor de causa do HGLG11 foi R\$ 2,03 milhões/);
     expect(renderMeasure({ ...r, measure: 'nav', agg: 'min' }, { ...q, measure: 'nav', agg: 'min' })).toMatch(/^O menor valor do patrimônio líquido do HGLG11 foi/);
   });

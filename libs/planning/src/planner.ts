@@ -264,7 +264,7 @@ export class Planner {
     // "Devo comprar o XPML11?": the fund's facts and a plain note that Cota does not recommend.
     const advice = detectAdvice(q, this.ontology);
     if (advice) return this.advicePlan(q, advice, suffix, opts);
-    const byWords = detectTool(q, this.ontology, this.opts.policies.measures.measures[opts.previousQuestion?.measure ?? '']?.family ?? null);
+    const byWords = detectTool(q, this.ontology, this.familyOf(opts.previousQuestion?.measure));
     // Definitions first: "o que são juros compostos?" asks for a concept, not a calculation; but a tool the
     // conversation leads to ("quanto de imposto isso dá?" after a sale's result) is that tool's.
     const concept = byWords?.inConversation ? null : detectConcept(q, this.ontology);
@@ -738,7 +738,6 @@ export class Planner {
     return question;
   }
 
-  /** Whether the measure answers rather than the entity routed to: any of these cases says so. */
   /**
    * "e do VILG11?" right after "o p/vp e o valor patrimonial por cota do BRCO11" answered by one entity: the same
    * answer of the other fund (every field it gave), not the one measure the question was remembered by.
@@ -748,6 +747,7 @@ export class Planner {
     return !reading.measureNamed && !reading.aggNamed && !!followUp?.applied && followUp.changed.length > 0 && followUp.changed.every((c) => c.startsWith('subjects'));
   }
 
+  /** Whether the measure answers rather than the entity routed to: any of these cases says so. */
   private measureOverridesRoute(
     question: StructuredQuestion,
     routed: PlanResponse,

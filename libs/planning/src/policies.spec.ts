@@ -81,6 +81,11 @@ describe('loadPlanningPolicies', () => {
     expect(failure().message).toMatch(/entities\.client_fiis_enriched_portfolio\.broader_than: client_positions is not another entity/);
   });
 
+  it('refuses a tool rule said after a measure family the catalog does not have', () => {
+    edit('ontology.yaml', 'after_family: sale', 'after_family: sales');
+    expect(failure().message).toMatch(/after_family sales is not a family of measures.yaml/);
+  });
+
   it('refuses broken YAML', () => {
     writeFileSync(join(dir, 'ontology.yaml'), 'version: 1\nthresholds: [');
     expect(failure().message).toMatch(/ontology\.yaml: field '\(yaml\)'/);

@@ -50,6 +50,7 @@ export function loadPlanningPolicies(dir = policiesDir()): PlanningPolicies {
   const ontology = new Ontology(withMeasureWords(withFields, measures));
   const params = new ParamInference(loadPolicy('param_inference', ParamPolicySchema, dir));
   checkConsistency(ontology, params);
+  checkRuleFamilies(ontology, measures);
   checkRankingRedirects(params, dir);
   checkConditions(params, dir);
   const catalog = loadEntityCatalog(dir);
@@ -74,6 +75,15 @@ function withMeasureWords(spec: OntologySpec, catalog: MeasureCatalog): Ontology
   // (and the words of aggregations and comparisons: "acumulou" is no typo of "acumulo")
   const asked = [...Object.values(catalog.aggregations).flat(), ...catalog.compare.max, ...catalog.compare.min, ...catalog.group_extreme.max, ...catalog.group_extreme.min];
   return { ...spec, known_words: [...spec.known_words, ...words, ...asked] };
+}
+
+/** A tool rule said right after a measure family (`after_family`) names a family the measure catalog has. */
+export function checkRuleFamilies(ontology: Ontology, catalog: MeasureCatalog): void {
+  const families = new Set(Object.values(catalog.measures).flatMap((m) => (m.family ? [m.family] : [])));
+  for (const tool of ontology.tools)
+    for (const rule of tool.rules)
+      if (rule.afterFamily !== null && !families.has(rule.afterFamily))
+        throw new Error(`ontology.yaml: tools.${tool.name}: after_family ${rule.afterFamily} is not a family of measures.yaml`);
 }
 
 /**

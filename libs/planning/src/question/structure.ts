@@ -170,7 +170,6 @@ export interface OwnScope {
   family?: string | null;
 }
 
-/** Compiled measure catalog vocabulary (built once per planner). */
 /**
  * The trades themselves as nouns, in the client's voice ("quais vendas de fii eu já fiz?", "minhas compras"): the rows of the
  * measure that counts a trade's shares (its value is the trade's quantity), never one of a trade's prices.
@@ -201,6 +200,7 @@ function periodsAsked(question: string): { period: ParsedPeriod | null; divisor:
   return { period: parsePeriod(divisor?.rest ?? question), divisor };
 }
 
+/** Compiled measure catalog vocabulary (built once per planner). */
 export class QuestionReader {
   private readonly measureWords: Array<{ measure: MeasureDef; phrase: Phrase }>;
   /** Words that name a measure only in the client's scope ("preço médio ... na minha carteira"). */

@@ -92,16 +92,14 @@ export function extractTotalReturnArgs(normalized: string, editing = false): Fin
   return out;
 }
 
-/** A return and the inflation of its period, stated ("rendeu 12% no ano e o IPCA foi 4,5%"); null when no real return is asked. */
-export function extractRealReturnArgs(normalized: string): FinanceArgs | null {
-  return realReturnArgs(normalized, findMentions(normalized));
-}
-
-/** ... or right after one, what the edit changes ("e se o IPCA fosse 6%?" is the inflation). */
-function realReturnArgs(text: string, mentions: readonly Mention[], editing = false): FinanceArgs | null {
+/**
+ * A return and the inflation of its period, stated ("rendeu 12% no ano e o IPCA foi 4,5%"), null when no real return is
+ * asked; or, `editing` one, what the edit changes ("e se o IPCA fosse 6%?" is the inflation).
+ */
+export function extractRealReturnArgs(text: string, editing = false): FinanceArgs | null {
   if (!REAL_RETURN.test(text) && !editing) return null;
   const out: FinanceArgs = editing ? {} : { operacao: 'retorno_real' };
-  for (const m of mentions) {
+  for (const m of findMentions(text)) {
     if (m.kind !== 'rate') continue;
     const inflation = INFLATION_BEFORE.test(text.slice(0, m.start));
     if (inflation && out.inflacao === undefined) out.inflacao = percentString(m.value);
@@ -267,7 +265,7 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
   const editsRatio = editing.some((a) => a === 'preco_cota' || a === 'provento' || a === 'vp_cota');
   if (ratio.operacao || (editsRatio && Object.keys(ratio).length)) return ratio;
 
-  const real = realReturnArgs(text, mentions, editing.includes('inflacao'));
+  const real = extractRealReturnArgs(text, editing.includes('inflacao'));
   if (real) return real;
   const total = extractTotalReturnArgs(text, editing.includes('valor_final'));
   if (total) return total;
