@@ -6,6 +6,8 @@ import { chooseEntityWithLlm } from './llm-fallback';
 import { Candidate, Ontology } from './ontology';
 import { PlanningPolicies } from './policies';
 import { toolByArguments } from './tool-arguments';
+import { extractArgs } from './tool-args';
+import { resolveArgs } from '@cota/tool-gating';
 import { EntityRouter, SEGMENT_LIST } from './entity-routing';
 import { planResponse } from './plan-response';
 import { MultiStepShapes, writePlanWithLlm } from './multi-step';
@@ -267,7 +269,8 @@ export class Planner {
     const byWords = detectTool(q, this.ontology, this.familyOf(opts.previousQuestion?.measure));
     // Definitions first: "o que são juros compostos?" asks for a concept, not a calculation; but a tool the
     // conversation leads to ("quanto de imposto isso dá?" after a sale's result) is that tool's.
-    const concept = byWords?.inConversation ? null : detectConcept(q, this.ontology);
+    // (so is a tool whose every argument the message states: "vendi 50 cotas a 90 com PM de 100, tenho imposto pra pagar?")
+    const concept = byWords?.inConversation || (byWords && this.statesEveryArgument(byWords.name, question)) ? null : detectConcept(q, this.ontology);
     if (concept) {
       return this.special(q, 'concept', 'concept', {}, `conceptual question (knowledge base): matched ${concept}${suffix}`);
     }
@@ -309,7 +312,15 @@ export class Planner {
     return this.special(q, 'concept', 'concept', {}, `conceptual question (knowledge base): ${tool.name} asked in general (${tool.matched})${suffix}`);
   }
 
-  /** Whether a tool's contract takes no fund (no ticker argument): a fund named beside its words is asked of something else. */
+  /** Whether the message states every argument a tool needs: the calculation asked, not the rule behind it. */
+  private statesEveryArgument(tool: string, question: string): boolean {
+    const policy = this.opts.policies.tools;
+    const contract = policy?.tools[tool];
+    if (!policy || !contract || !/\d/.test(question)) return false;
+    const stated = extractArgs(question, contract.extractors, policy);
+    return Object.keys(stated).length > 0 && resolveArgs(contract, stated, {}).missing.length === 0;
+  }
+
   /** "quanto paguei no total?" right after the client's FII trades: its own figures, not a personal expense. */
   private ownFiiData(tool: string, question: string, q: AnalysedQuestion, opts: PlanOptions): boolean {
     if (!this.readsPersonalLedger(tool) || !this.conversationIsOwn(opts)) return false;
@@ -342,6 +353,7 @@ export class Planner {
     return extractors.includes('transaction_query') || extractors.includes('transaction');
   }
 
+  /** Whether a tool's contract takes no fund (no ticker argument): a fund named beside its words is asked of something else. */
   private takesNoFund(tool: string): boolean {
     const contract = this.opts.policies.tools?.tools[tool];
     return !!contract && !Object.entries(contract.args).some(([name, a]) => a.type === 'ticker' || name === 'tickers');
@@ -867,10 +879,11 @@ export class Planner {
     // talking about a fund is about that fund, unless it asks which fund ("qual fii comprar?").
     const conversationFund = (opts.previousTickers?.length ?? 0) > 0 || !!opts.previousQuestion?.subjects.some((s) => s.kind === 'fund');
     const asksWhich = /(?:^| )(?:qual|quais|onde|em que|em qual|algum|alguma|fii|fiis|fundos)(?= |$)/.test(q.normalized);
-    // ("meus fiis de shopping", "minha carteira" are several funds: the note, not one fund's overview)
+    // ("meus fiis de shopping", "minha carteira" are several funds, "meu dinheiro" none: the note, not one fund's overview)
     const pointsAtFund =
       q.tickers.tickers.length > 0 ||
-      /(?:^| )(?:dele|dela|nele|nela|desse|deste|esse|este|meu|minha)(?= |$)(?! (?:mes|ano|semestre|trimestre|momento|dia|semana|carteira)(?: |$))/.test(q.normalized) ||
+      /(?:^| )(?:dele|dela|nele|nela|desse|deste|esse|este)(?= |$)(?! (?:mes|ano|semestre|trimestre|momento|dia|semana|carteira)(?: |$))/.test(q.normalized) ||
+      /(?:^| )(?:meu|minha|minhas) (?:fundo|fii|posicao|cota|cotas)(?= |$)/.test(q.normalized) ||
       (conversationFund && !asksWhich);
     if (!pointsAtFund) {
       const res = this.special(q, 'smalltalk', 'advice', { smalltalk: 'advice' }, `request for a recommendation ("${phrase}"), no fund named: Cota does not recommend${suffix}`);
