@@ -148,6 +148,15 @@ describe('entity answers from real rows', () => {
     expect(text).toMatchSnapshot();
   });
 
+  it("fiis_financials_snapshot: the fund's own vacancy, dated by its own series, or said missing", () => {
+    const row = { ...withRefDate(snapshots.get('KNRI11')!), fund_vacancy_ratio: '0.001', fund_vacancy_source: 'market16', fund_vacancy_as_of: '2024-12-30' };
+    const text = answer('qual a vacancia fisica do knri11', realResult('fiis_financials_snapshot', [row], { ticker: 'KNRI11' }));
+    expect(text).toContain('A vacância do KNRI11 é de 0,10% (o dado do fundo como um todo, sem separar vacância física de financeira).');
+    expect(text).toMatch(/dados de 30\/12\/2024\.$/);
+    const missing = answer('vacância financeira do XPML11', realResult('fiis_financials_snapshot', [withRefDate(snapshots.get('XPML11')!)], { ticker: 'XPML11' }));
+    expect(missing).toContain('Não tenho a vacância do XPML11 como um todo');
+  });
+
   it('fiis_financials_snapshot: a summary with details', () => {
     const text = answer('Indicadores financeiros do XPML11', realResult('fiis_financials_snapshot', [withRefDate(snapshots.get('XPML11')!)], { ticker: 'XPML11' }));
     expect(text).toContain('- DY 12 meses: 10,43%');
@@ -184,6 +193,17 @@ describe('entity answers from real rows', () => {
     expect(many).toContain('O BTLG11 tem 76 imóveis na base:');
     expect(many).toContain('(mais 61 linhas não exibidas');
     expect(many).toMatchSnapshot();
+  });
+
+  it("fiis_imoveis: a property the question names is the row answered; the fund's own vacancy leads its properties", () => {
+    const recs = tickerRecords('fiis_real_estate', 'BTLG11').map((r) => ({ ...r, occupancy_ratio: r.vacancy_ratio === null ? null : String(1 - Number(r.vacancy_ratio)) }));
+    const data = realResult('fiis_imoveis', recs, { ticker: 'BTLG11' });
+    expect(answer('qual a ocupação do imóvel Pavuna do BTLG11?', data)).toContain('A ocupação do imóvel Imovel Pavuna, do BTLG11, é de 0,00% (vacância de 100,00%).');
+    // ("Cabreuva" names two rows: no one row is asked, the list is)
+    expect(answer('vacância do galpão de Cabreuva do BTLG11', data)).toContain('O BTLG11 tem 76 imóveis na base:');
+    const withFund = realResult('fiis_imoveis', recs.map((r) => ({ ...r, fund_vacancy_ratio: '0.012', fund_vacancy_as_of: '2024-12-30' })), { ticker: 'BTLG11' });
+    expect(answer('qual a vacância do BTLG11?', withFund)).toContain('A vacância do BTLG11 como um todo é de 1,20% (dado do fundo até 30/12/2024). Por imóvel, 76 na base:');
+    expect(answer('imóveis do BTLG11', withFund)).toContain('O BTLG11 tem 76 imóveis na base:');
   });
 
   it('fiis_noticias: headlines with source and link', () => {

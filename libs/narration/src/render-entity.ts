@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { Column, QueryResult, Row } from '@cota/contracts';
-import { foldWords } from '@cota/text';
+import { foldWords, STOPWORDS } from '@cota/text';
 import { displayLabel, formatColumnValue, formatDate, formatInteger, formatMoney, formatMonth, formatValue, isMissing, MISSING, capitalize, joinPt } from './format';
 import { conditionsPhrase, fundsPhrase, mentions, windowPhrase } from './phrases';
 import type { NarratorPolicy } from './policy';
@@ -127,11 +127,36 @@ export class EntityRenderer {
 
   private renderFund(rows: Row[]): string {
     if (rows.length === 1) return this.renderOneRow(rows[0], rows);
+    const named = this.namedRow(rows);
+    if (named) return this.renderOneRow(named, [named]);
     if (rows.length < this.input.policy.tables.table_from_rows) {
       return rows.map((r) => `- ${this.renderOneRow(r, [r])}`).join('\n');
     }
-    const lead = this.text(this.tpl?.many_rows.lead ?? '{subject} {fund}: {count} registros[ {window}].', rows, rows[0]);
+    // (a fund's own figure for the field asked leads its rows: "a vacância do XPML11", then each property's)
+    const fieldLead = this.matchedFocus().find((f) => f.lead)?.lead;
+    const lead =
+      (fieldLead ? this.text(fieldLead, rows, rows[0]) : null) ?? this.text(this.tpl?.many_rows.lead ?? '{subject} {fund}: {count} registros[ {window}].', rows, rows[0]);
     return [lead ?? '', this.table(rows, false)].filter(Boolean).join('\n\n');
+  }
+
+  /**
+   * The one row of a fund's list the question names ("a ocupação do Condomínio SJC do HGLG11"): the row whose own
+   * name words (those no other row's name has) the question says, at least half of them; null when none or a tie.
+   */
+  private namedRow(rows: Row[]): Row | null {
+    const col = this.tpl?.row_name_column;
+    if (!col) return null;
+    const names = rows.map((r) => new Set(foldWords(String(r[col] ?? '')).split(' ').filter((w) => w.length >= 3 && !/\d/.test(w) && !STOPWORDS.has(w))));
+    const count = new Map<string, number>();
+    for (const n of names) for (const w of n) count.set(w, (count.get(w) ?? 0) + 1);
+    const asked = new Set(this.normalizedQuestion.split(' '));
+    const hits = names.map((n) => {
+      const own = [...n].filter((w) => count.get(w) === 1);
+      const said = own.filter((w) => asked.has(w)).length;
+      return said > 0 && said * 2 >= own.length ? said : 0;
+    });
+    const best = Math.max(...hits);
+    return best > 0 && hits.filter((h) => h === best).length === 1 ? rows[hits.indexOf(best)] : null;
   }
 
   private fundName(row: Row): string | null {

@@ -33,6 +33,8 @@ export const EntityTemplateSchema = z
     key: z.string().nullable(),
     /** Column with the fund's name, used by `{fund}` ("HGLG11 (Pátria Log ...)"). */
     name_column: z.string().nullable().default(null),
+    /** Column naming each row of a fund's list (a property's name): a row the question names is the one answered. */
+    row_name_column: z.string().nullable().default(null),
     /** The date rows are ordered by, used by `{first_date}`/`{last_date}` and the period. */
     date_column: z.string().nullable(),
     /** Monthly series phrase their dates as months. */
@@ -54,6 +56,8 @@ export const EntityTemplateSchema = z
             columns: z.array(z.string()).default([]),
             /** Lead line of a list of many funds when the question is about this field ("Sua carteira tem resultado de ..."). */
             lead_all: Text.optional(),
+            /** Lead line of one fund's many rows when the question is about this field (the fund's vacancy over its properties). */
+            lead: Text.optional(),
             /**
              * The field's own dating, when it is not the row's (a head count from one monthly report):
              * the answer's source line then names this source and date, not the snapshot's.
@@ -149,12 +153,14 @@ export function referencedColumns(tpl: EntityTemplate): Array<{ field: string; c
   };
   add('key', tpl.key);
   add('name_column', tpl.name_column);
+  add('row_name_column', tpl.row_name_column);
   add('date_column', tpl.date_column);
   tpl.month_columns.forEach((c, i) => add(`month_columns.${i}`, c));
   tpl.focus.forEach((f, i) => {
     addText(`focus.${i}.sentence`, f.sentence);
     if (f.fallback) addText(`focus.${i}.fallback`, f.fallback);
     if (f.lead_all) addText(`focus.${i}.lead_all`, f.lead_all);
+    if (f.lead) addText(`focus.${i}.lead`, f.lead);
     f.columns.forEach((c, j) => add(`focus.${i}.columns.${j}`, c));
   });
   tpl.one_row.sentences.forEach((s, i) => addText(`one_row.sentences.${i}`, s));

@@ -51,6 +51,14 @@ describe('elliptic follow-ups', () => {
     expect(planner.planDeterministic('e o dy do VILG11?', { ...opts, previousKind: 'entity' }).question?.measure).not.toBe(first.question?.measure);
   });
 
+  it('asks an answer no measure stands for again of another fund ("qual a vacancia do xpml11?" → "e no hglg11, qual é?")', () => {
+    const first = planner.planDeterministic('qual a vacancia do xpml11?');
+    expect(first).toMatchObject({ kind: 'entity', entity: 'fiis_imoveis' });
+    const opts = { previousEntity: first.entity, previousQuestion: first.question, previousTickers: ['XPML11'], previousParams: first.params, previousKind: 'entity' as const };
+    const again = planner.planDeterministic('e no hglg11, qual é?', { ...opts, previousAsked: 'qual a vacancia do xpml11?' });
+    expect(again).toMatchObject({ kind: 'entity', entity: 'fiis_imoveis', asked: 'qual a vacancia do HGLG11?' });
+  });
+
   it('reads the window from the follow-up: "e em 2023?" after dividends is year:2023 of dividends', () => {
     const p = plan('e em 2023?', 'fiis_dividendos');
     expect(p).toMatchObject({ kind: 'entity', entity: 'fiis_dividendos', elliptic: true, params: { ticker: null, agg: 'list', window: 'year:2023' } });

@@ -121,6 +121,18 @@ describe('Planner (deterministic)', () => {
       expect(p).toMatchObject({ kind: 'smalltalk', entity: null, smalltalk: kind });
     });
 
+    it('reads a recommendation that points at no one fund as the note ("meu dinheiro", "minha posição em fundos de papel")', () => {
+      for (const q of ['qual o melhor FII pra eu colocar todo meu dinheiro?', 'Você recomenda que eu aumente minha posição em fundos de papel?']) {
+        expect(plan(q)).toMatchObject({ kind: 'smalltalk', smalltalk: 'advice', advice: true });
+      }
+      expect(plan('vale a pena aumentar minha posição?')).toMatchObject({ kind: 'entity', entity: 'fii_overview' });
+    });
+
+    it("reads a tool's words with every argument it needs written out as the calculation, not as its rule", () => {
+      expect(plan('vendi 50 cotas a 90 reais com PM de 100, tenho imposto pra pagar?')).toMatchObject({ kind: 'tool', tool: { name: 'simular_ir_venda' } });
+      expect(plan('tenho imposto pra pagar quando vendo cotas de fii?').kind).toBe('concept');
+    });
+
     it('reads a rate asked as it is now as its value, and "pra mim" as no measure of its own', () => {
       expect(plan('qual a selic atual? vi no jornal q tava alta').question).toMatchObject({ measure: 'annual_rate', agg: 'value' });
       expect(plan('compara o p/vp do hglg11 e do knri11 pra mim').question?.measure).toBe('pvp');

@@ -756,7 +756,11 @@ export class Planner {
    */
   private asksEntityAgain(routed: PlanResponse, reading: QuestionReading, followUp: FollowUpMeta | null, opts: PlanOptions): boolean {
     if (opts.previousKind !== 'entity' || routed.kind !== 'entity' || !routed.elliptic || routed.entity !== opts.previousEntity) return false;
-    return !reading.measureNamed && !reading.aggNamed && !!followUp?.applied && followUp.changed.length > 0 && followUp.changed.every((c) => c.startsWith('subjects'));
+    if (reading.measureNamed || reading.aggNamed) return false;
+    if (followUp?.applied) return followUp.changed.length > 0 && followUp.changed.every((c) => c.startsWith('subjects'));
+    // (an answer no measure of the catalog stands for, "a vacância do XPML11": the other funds named are the whole edit)
+    const now = routed.params.tickers.length ? routed.params.tickers : routed.params.ticker ? [routed.params.ticker] : [];
+    return !opts.previousQuestion?.measure && now.length > 0 && now.some((t) => !(opts.previousTickers ?? []).includes(t));
   }
 
   /** Whether the measure answers rather than the entity routed to: any of these cases says so. */
@@ -880,10 +884,11 @@ export class Planner {
     const conversationFund = (opts.previousTickers?.length ?? 0) > 0 || !!opts.previousQuestion?.subjects.some((s) => s.kind === 'fund');
     const asksWhich = /(?:^| )(?:qual|quais|onde|em que|em qual|algum|alguma|fii|fiis|fundos)(?= |$)/.test(q.normalized);
     // ("meus fiis de shopping", "minha carteira" are several funds, "meu dinheiro" none: the note, not one fund's overview)
+    const severalFunds = /(?:^| )(?:fundos|fiis)(?= |$)/.test(q.normalized);
     const pointsAtFund =
       q.tickers.tickers.length > 0 ||
-      /(?:^| )(?:dele|dela|nele|nela|desse|deste|esse|este)(?= |$)(?! (?:mes|ano|semestre|trimestre|momento|dia|semana|carteira)(?: |$))/.test(q.normalized) ||
-      /(?:^| )(?:meu|minha|minhas) (?:fundo|fii|posicao|cota|cotas)(?= |$)/.test(q.normalized) ||
+      (!severalFunds && /(?:^| )(?:dele|dela|nele|nela|desse|deste|esse|este)(?= |$)(?! (?:mes|ano|semestre|trimestre|momento|dia|semana|carteira)(?: |$))/.test(q.normalized)) ||
+      (!severalFunds && /(?:^| )(?:meu|minha|minhas) (?:fundo|fii|posicao|cota|cotas)(?= |$)/.test(q.normalized)) ||
       (conversationFund && !asksWhich);
     if (!pointsAtFund) {
       const res = this.special(q, 'smalltalk', 'advice', { smalltalk: 'advice' }, `request for a recommendation ("${phrase}"), no fund named: Cota does not recommend${suffix}`);

@@ -60,6 +60,7 @@ function reconcileFunds(raw: RawData): { funds: Row[]; segmentMap: Row[] } {
     'ifix_weight_pct',
     'shares_count',
     'shareholders_count',
+    'vacancy_ratio',
   ];
   const funds: Row[] = [];
   // Names from every source teach the accents araquem's export dropped.
@@ -72,6 +73,9 @@ function reconcileFunds(raw: RawData): { funds: Row[]; segmentMap: Row[] } {
     const counted = ordered.find((f) => f.fields.shareholders_count !== undefined && f.fields.shareholders_count !== null);
     row.shareholders_source = counted?.source ?? null;
     row.shareholders_as_of = counted?.as_of ?? null;
+    const vacancy = ordered.find((f) => f.fields.vacancy_ratio !== undefined && f.fields.vacancy_ratio !== null);
+    row.vacancy_source = vacancy?.source ?? null;
+    row.vacancy_as_of = vacancy?.as_of ?? null;
     for (const c of ['display_name', 'b3_name']) if (typeof row[c] === 'string') row[c] = repairStrippedAccents(row[c] as string, vocab);
     const seg = chooseSegment(ordered.map((f) => ({ source: f.source, label: f.segment })));
     row.sector = seg?.segment ?? null;

@@ -129,6 +129,11 @@ class WarehouseViewsPositionValues extends WarehouseViews {
   override readonly id = '202611290100-warehouse-views-position-values';
 }
 
+/** Re-creates every view with a property's occupancy and the fund's own vacancy beside its properties (fiis_imoveis). */
+class WarehouseViewsFundVacancy extends WarehouseViews {
+  override readonly id = '202611290201-warehouse-views-fund-vacancy';
+}
+
 /** Schema of the warehouse: base tables, then one view per catalog entity. */
 export const warehouseMigrations: Migration[] = [
   new WarehouseTables(),
@@ -179,4 +184,10 @@ export const warehouseMigrations: Migration[] = [
   new WarehouseViewsYearlyYieldOnCost(),
   new WarehouseViewsTradeAmount(),
   new WarehouseViewsPositionValues(),
+  new AddWarehouseColumns('202611290200-warehouse-fund-vacancy', [
+    ['wh_funds', 'vacancy_ratio'],
+    ['wh_funds', 'vacancy_source'],
+    ['wh_funds', 'vacancy_as_of'],
+  ]),
+  new WarehouseViewsFundVacancy(),
 ];

@@ -52,6 +52,10 @@ export const WAREHOUSE_TABLES: TableSpec[] = [
       ['shareholders_source', 'text'],
       ['shareholders_as_of', 'date'],
       ['sector_source', 'text'],
+      // The fund's own vacancy (one figure for the whole fund, market16), with its source and the day its series ends.
+      ['vacancy_ratio', 'numeric'],
+      ['vacancy_source', 'text'],
+      ['vacancy_as_of', 'date'],
       ['source', 'text NOT NULL'],
     ],
     pk: ['ticker'],

@@ -42,7 +42,10 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
             dividend_payout_pct, growth_rate, cap_rate, leverage_ratio, equity_value, total_assets_amt,
             variation_month_ratio, variation_year_ratio, equity_month_ratio, dividend_reserve_amt, admin_fee_due_amt,
             perf_fee_due_amt, total_cash_amt, expected_revenue_amt, liabilities_total_amt, dy_from, dy_to, dy_payments,
-            dy_price, dy_price_date, published_dy_pct, price_amt, price_date, price_kind, dy_price_kind, valuation_date, source
+            dy_price, dy_price_date, published_dy_pct, price_amt, price_date, price_kind, dy_price_kind, valuation_date, source,
+            (SELECT f.vacancy_ratio FROM wh_funds f WHERE f.ticker = wh_snapshots.ticker) AS fund_vacancy_ratio,
+            (SELECT f.vacancy_source FROM wh_funds f WHERE f.ticker = wh_snapshots.ticker) AS fund_vacancy_source,
+            (SELECT f.vacancy_as_of FROM wh_funds f WHERE f.ticker = wh_snapshots.ticker) AS fund_vacancy_as_of
        FROM wh_snapshots`,
   ],
   ['fiis_financials_revenue_schedule', `SELECT * FROM wh_revenue_schedule`],
@@ -65,10 +68,11 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
   ],
   [
     'fiis_imoveis',
-    `SELECT ticker, seq, asset_name, asset_class, asset_address, city, state, total_area, units_count, vacancy_ratio,
-            non_compliant_ratio, revenue_share_ratio, assets_status, source,
-            (SELECT d.as_of_date FROM wh_source_dates d WHERE d.source = wh_properties.source) AS as_of_date
-       FROM wh_properties`,
+    `SELECT p.ticker, p.seq, p.asset_name, p.asset_class, p.asset_address, p.city, p.state, p.total_area, p.units_count, p.vacancy_ratio,
+            1 - p.vacancy_ratio AS occupancy_ratio, p.non_compliant_ratio, p.revenue_share_ratio, p.assets_status, p.source,
+            (SELECT d.as_of_date FROM wh_source_dates d WHERE d.source = p.source) AS as_of_date,
+            f.vacancy_ratio AS fund_vacancy_ratio, f.vacancy_source AS fund_vacancy_source, f.vacancy_as_of AS fund_vacancy_as_of
+       FROM wh_properties p LEFT JOIN wh_funds f ON f.ticker = p.ticker`,
   ],
   [
     // A headline filed under one fund often names others ("BRIM11, HGLG11: IFIX fecha em queda"):

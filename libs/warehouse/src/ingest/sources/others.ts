@@ -1,6 +1,6 @@
 import { isBusinessDay } from '@cota/text';
 import { readCsv, Rec } from '../csv';
-import { cleanTicker, monthEnd, monthStart, RawData } from '../model';
+import { cleanTicker, FundFact, monthEnd, monthStart, RawData } from '../model';
 
 type Progress = (file: string) => void;
 
@@ -18,13 +18,15 @@ export function dailyToAnnualPct(dailyPct: number): number {
 
 /** market16/: daily adjusted closes for 16 funds, their dividends, IFIX daily and daily macro series. */
 export function readMarket16(dir: string, raw: RawData, progress: Progress): void {
-  const seen = new Set<string>();
+  // (one fund record each; its vacancy, constant over the file, is of the day the fund's series ends)
+  const seen = new Map<string, FundFact>();
   for (const r of load(dir, raw, progress, 'market16/prices_daily.csv')) {
     const ticker = cleanTicker(r.str('ticker'), raw);
     if (!ticker) continue;
+    const day = r.date('data') ?? r.fail('no date');
     raw.prices.push({
       ticker,
-      traded_at: r.date('data') ?? r.fail('no date'),
+      traded_at: day,
       close_price: null, // only the adjusted close is published here
       adj_close_price: r.num('preco_ajustado'),
       open_price: null,
@@ -35,10 +37,13 @@ export function readMarket16(dir: string, raw: RawData, progress: Progress): voi
       frequency: 'daily',
       source: 'market16',
     });
-    if (!seen.has(ticker)) {
-      seen.add(ticker);
-      raw.funds.push({ ticker, source: 'market16', segment: null, fields: { fii_cnpj: r.str('cnpj'), display_name: r.str('nome'), management_type: r.str('tipo_gestao') } });
-    }
+    const fund = seen.get(ticker);
+    if (!fund) {
+      const fields = { fii_cnpj: r.str('cnpj'), display_name: r.str('nome'), management_type: r.str('tipo_gestao'), vacancy_ratio: r.num('vacancia') };
+      const fact: FundFact = { ticker, source: 'market16', segment: null, fields, as_of: day };
+      seen.set(ticker, fact);
+      raw.funds.push(fact);
+    } else if ((fund.as_of ?? '') < day) fund.as_of = day;
   }
   for (const r of load(dir, raw, progress, 'market16/dividends.csv')) {
     const ticker = cleanTicker(r.str('ticker'), raw);
