@@ -201,7 +201,11 @@ describe('entity answers from real rows', () => {
     expect(answer('qual a ocupação do imóvel Pavuna do BTLG11?', data)).toContain('A ocupação do imóvel Imovel Pavuna, do BTLG11, é de 0,00% (vacância de 100,00%).');
     // ("Cabreuva" names two rows: no one row is asked, the list is)
     expect(answer('vacância do galpão de Cabreuva do BTLG11', data)).toContain('O BTLG11 tem 76 imóveis na base:');
-    const withFund = realResult('fiis_imoveis', recs.map((r) => ({ ...r, fund_vacancy_ratio: '0.012', fund_vacancy_as_of: '2024-12-30' })), { ticker: 'BTLG11' });
+    const withFund = realResult(
+      'fiis_imoveis',
+      recs.map((r) => ({ ...r, fund_vacancy_ratio: '0.012', fund_vacancy_as_of: '2024-12-30' })),
+      { ticker: 'BTLG11' },
+    );
     expect(answer('qual a vacância do BTLG11?', withFund)).toContain('A vacância do BTLG11 como um todo é de 1,20% (dado do fundo até 30/12/2024). Por imóvel, 76 na base:');
     expect(answer('imóveis do BTLG11', withFund)).toContain('O BTLG11 tem 76 imóveis na base:');
   });

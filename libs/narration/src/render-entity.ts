@@ -146,7 +146,14 @@ export class EntityRenderer {
   private namedRow(rows: Row[]): Row | null {
     const col = this.tpl?.row_name_column;
     if (!col) return null;
-    const names = rows.map((r) => new Set(foldWords(String(r[col] ?? '')).split(' ').filter((w) => w.length >= 3 && !/\d/.test(w) && !STOPWORDS.has(w))));
+    const names = rows.map(
+      (r) =>
+        new Set(
+          foldWords(String(r[col] ?? ''))
+            .split(' ')
+            .filter((w) => w.length >= 3 && !/\d/.test(w) && !STOPWORDS.has(w)),
+        ),
+    );
     const count = new Map<string, number>();
     for (const n of names) for (const w of n) count.set(w, (count.get(w) ?? 0) + 1);
     const asked = new Set(this.normalizedQuestion.split(' '));
