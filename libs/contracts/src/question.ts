@@ -172,8 +172,7 @@ export const MeasureValue = z.object({
   fallback: z.string().nullable().default(null),
   /** Days of the period left out of the series for a corrupted value at the source (the dollar at R$ 0,16), said with the answer. */
   skipped: z.array(z.object({ date: IsoDate, value: z.number().nullable() })).default([]),
-  /** Values listed or grouped (per month), newest last. */
-  /** The period's values; a trade's carry its shares and price per share ("1 venda: 70 cotas a R$ 86,70"). */
+  /** The period's values, newest last; a trade's carry its shares and price per share ("1 venda: 70 cotas a R$ 86,70"). */
   rows: z.array(
     z.object({
       date: IsoDate,
@@ -183,6 +182,8 @@ export const MeasureValue = z.object({
       /** A trade of the whole portfolio: its fund, and its side where the measure counts both ("me lista minhas operações"). */
       fund: z.string().optional(),
       side: z.enum(['buy', 'sell']).optional(),
+      /** The row's other date, where the measure declares one: a payment's data-com, or the day a data-com's payment was made. */
+      other_date: IsoDate.optional(),
     }),
   ),
   /** A client's figure over the whole portfolio: the funds its rows came from, in order. */

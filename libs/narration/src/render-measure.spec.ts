@@ -289,6 +289,37 @@ describe('an extreme of the payments by payment date', () => {
     expect(byRecord).toMatch(/^O maior dividendo por cota do ABCP11 foi/);
   });
 
+  it("says each payment's other date: one payment's in its sentence, several in the table's own column", () => {
+    // araquem fiis_dividends.csv AFHI11: R$ 0,98 paid 25/03/2025 (data-com 18/03/2025); BCRI11 data-com 30/12/2024 paid 15/01/2025
+    const base = {
+      today: null,
+      entity: 'fiis_dividendos',
+      unit: 'brl',
+      value_unit: 'brl',
+      group_by: null,
+      grain: 'day',
+      fallback_note: null,
+      winner: null,
+      portfolio: null,
+      screened: null,
+    } as const;
+    const q = { also: [], group_by: null, compare: null, condition: null, period: { kind: 'range' as const, from: '2025-03-01', to: '2025-03-31', grain: 'month' as const } };
+    const row = { date: '2025-03-25', value: 0.98, other_date: '2025-03-18' };
+    const one = value({ subject: { kind: 'fund', id: 'AFHI11' }, value: 0.98, date: '2025-03-25', count: 1, rows: [row], start: null, end: null, sources: ['araquem'] });
+    const total = renderMeasure({ ...base, measure: 'dividend_paid', agg: 'total', values: [one] }, { ...q, subjects: [one.subject], measure: 'dividend_paid', agg: 'total' });
+    expect(total).toContain('somam R$ 0,98 (1 pagamento, em 25/03/2025, com data-com em 18/03/2025).');
+    const listed = renderMeasure(
+      { ...base, measure: 'dividend', agg: 'list', values: [{ ...one, value: 0.78, date: '2024-12-30', rows: [{ date: '2024-12-30', value: 0.78, other_date: '2025-01-15' }] }] },
+      { ...q, subjects: [one.subject], measure: 'dividend', agg: 'list' },
+    );
+    expect(listed).toContain('R$ 0,78, em 30/12/2024, pago em 15/01/2025.');
+    const two = { ...one, value: 1.93, count: 2, rows: [row, { date: '2025-04-24', value: 0.95 }] };
+    const table = renderMeasure({ ...base, measure: 'dividend_paid', agg: 'total', values: [two] }, { ...q, subjects: [one.subject], measure: 'dividend_paid', agg: 'total' });
+    expect(table).toContain('| Pagamento | Valor | Data-com |');
+    expect(table).toContain('| 25/03/2025 | R$ 0,98 | 18/03/2025 |');
+    expect(table).toContain('| 24/04/2025 | R$ 0,95 | — |');
+  });
+
   it("names an extreme by the catalog's name for it, else as the largest value of the measure", () => {
     const q = {
       subjects: [{ kind: 'fund' as const, id: 'HGLG11' }],

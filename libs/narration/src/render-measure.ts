@@ -244,7 +244,7 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
   if (implausible) parts.push(implausible);
   const stale = calendarNote(result, spec);
   if (stale) parts.push(stale);
-  const table = result.values.length === 1 ? rowsTable(result, result.values[0]) : null;
+  const table = result.values.length === 1 ? rowsTable(result, result.values[0], words) : null;
   if (table) parts.push(table);
   return parts.filter(Boolean).join('\n\n');
 }
@@ -531,7 +531,10 @@ function totalSentence({ r, v, name, who, when, val, words }: Said): string {
   const which = v.funds.length > 0 && v.funds.length <= 3 ? `: ${joinPt(v.funds)}` : '';
   const trade = oneTrade(r, v);
   const traded = trade ? `${r.unit === 'count' || v.funds.length ? ',' : ':'} ${trade}` : '';
-  return `${cap(name)} ${who}${when}${close} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}${which}${traded}).`;
+  // (one payment says its day, and its other date where the base has it: "1 pagamento, em 25/03/2025, com data-com em 18/03/2025")
+  const payment =
+    !trade && v.count === 1 && v.rows.length === 1 && isPayments(r.measure) ? `, em ${formatDate(v.rows[0].date)}${otherDatePhrase(words[r.measure], v.rows[0])}` : '';
+  return `${cap(name)} ${who}${when}${close} ${verb} ${val} (${v.count} ${v.count === 1 ? one : many}${which}${traded}${payment}).`;
 }
 
 /** "ficou acima de 3.500,00 pontos": the condition's side and level in the measure's unit (a rate's level as a percentage; zero as a word). */
@@ -622,7 +625,7 @@ function listSentence(c: Said): string {
   // (one trade listed says its shares and price too: "70, em 31/08/2022 (XPIN11, a R$ 86,70 por cota)")
   const notes = [v.funds.length ? joinPt(v.funds) : null, oneTrade(r, v)].filter(Boolean);
   const of = notes.length ? ` (${notes.join(', ')})` : '';
-  return v.rows.length === 1 ? `${cap(name)} ${who}${when}: ${val}, em ${at}${of}.` : valueSentence(c);
+  return v.rows.length === 1 ? `${cap(name)} ${who}${when}: ${val}, em ${at}${otherDatePhrase(words[r.measure], v.rows[0])}${of}.` : valueSentence(c);
 }
 
 /** A single value: the client's own figures, a yield with its parts, or the value of a day, month or period. */
@@ -699,8 +702,20 @@ function renderReturnsPanel(r: MeasureResult, question: StructuredQuestion | nul
   return parts.join('\n\n');
 }
 
+/** How a measure's other date is named: the data-com of a payment dated by its day, the payment of a data-com. */
+function otherDateLabel(spec: MeasureWords[string] | undefined): string | null {
+  return spec?.secondary_date_column === 'traded_until_date' ? 'Data-com' : spec?.secondary_date_column === 'payment_date' ? 'Pagamento' : null;
+}
+
+/** ", com data-com em 18/03/2025" or ", pago em 15/01/2025": one row's other date, said after its own. */
+function otherDatePhrase(spec: MeasureWords[string] | undefined, row: MeasureValue['rows'][number] | undefined): string {
+  if (!row?.other_date) return '';
+  const label = otherDateLabel(spec);
+  return label === 'Data-com' ? `, com data-com em ${formatDate(row.other_date)}` : label ? `, pago em ${formatDate(row.other_date)}` : '';
+}
+
 /** The period's values when listing them helps: payments of a total, months of a grouped question. */
-function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
+function rowsTable(r: MeasureResult, v: MeasureValue, words: MeasureWords): string | null {
   const listing = r.agg === 'list' || r.group_by !== null || (isPayments(r.measure) && (r.agg === 'total' || r.agg === 'count'));
   if (!listing || v.rows.length < 2 || v.rows.length > 60) return null;
   if (r.group_by === null && v.rows.every((row) => row.quantity !== undefined && row.price !== undefined)) return tradesTable(r, v);
@@ -717,8 +732,12 @@ function rowsTable(r: MeasureResult, v: MeasureValue): string | null {
   const fmt = (d: string) => (r.group_by === 'month' || r.grain === 'month' ? monthOf(d) : r.group_by === 'year' ? d.slice(0, 4) : formatDate(d));
   // An extreme among months lists each month's own figure (a level's variation in it).
   const unit = r.extreme_group ? r.value_unit : r.unit;
-  const lines = v.rows.map((row) => `| ${fmt(row.date)} | ${unit === 'pct' && r.unit !== 'pct' ? signed(row.value) : formatIn(unit, row.value)} |`);
-  return [`| ${head} | ${r.extreme_group && unit !== r.unit ? 'Variação' : 'Valor'} |`, '|---|---|', ...lines].join('\n');
+  // (a payment's other date beside it: the day it was paid of a data-com, the data-com of a payment)
+  const other = r.group_by === null && r.grain !== 'month' && v.rows.some((row) => row.other_date) ? otherDateLabel(words[r.measure]) : null;
+  const second = (row: MeasureValue['rows'][number]) => (other ? ` ${row.other_date ? formatDate(row.other_date) : '—'} |` : '');
+  const lines = v.rows.map((row) => `| ${fmt(row.date)} | ${unit === 'pct' && r.unit !== 'pct' ? signed(row.value) : formatIn(unit, row.value)} |${second(row)}`);
+  const valueHead = r.extreme_group && unit !== r.unit ? 'Variação' : 'Valor';
+  return [`| ${head} | ${valueHead} |${other ? ` ${other} |` : ''}`, `|---|---|${other ? '---|' : ''}`, ...lines].join('\n');
 }
 
 const SIDE = { buy: 'Compra', sell: 'Venda' } as const;

@@ -90,7 +90,7 @@ export function buildMeasureSql(m: MeasureDef, groupBy: StructuredQuestion['grou
     SELECT d::text AS d, v, pd::text AS pd, p, (v / p - 1) * 100 AS r FROM m WHERE p IS NOT NULL AND p <> 0 ORDER BY r ${order}, d LIMIT 10`;
   const rows =
     grain === 'day'
-      ? `WITH a AS (${inPeriod}) SELECT d::text AS d, v, tq, tp, ts, f FROM a ORDER BY d, f LIMIT ${ROW_CAP + 1}`
+      ? `WITH a AS (${inPeriod}) SELECT d::text AS d, v, tq, tp, ts, f, d2::text AS d2 FROM a ORDER BY d, f LIMIT ${ROW_CAP + 1}`
       : m.kind === 'flow'
         ? `WITH a AS (${inPeriod}) SELECT date_trunc('${grain}', d)::date::text AS d, sum(v) AS v FROM a GROUP BY 1 ORDER BY 1 LIMIT ${ROW_CAP + 1}`
         : `WITH a AS (${inPeriod}) SELECT DISTINCT ON (date_trunc('${grain}', d)) d::text AS d, v FROM a ORDER BY date_trunc('${grain}', d), d DESC LIMIT ${ROW_CAP + 1}`;
@@ -799,6 +799,7 @@ function periodValue(empty: MeasureValue, period: { from: string; to: string }, 
     // (a trade of the whole portfolio says its fund; of a measure counting both sides, which one it was)
     ...(num(r.tq) !== null && empty.subject.kind === 'portfolio' && r.f ? { fund: String(r.f) } : {}),
     ...(r.ts === 'buy' || r.ts === 'sell' ? { side: r.ts as 'buy' | 'sell' } : {}),
+    ...(r.d2 ? { other_date: String(r.d2).slice(0, 10) } : {}),
   }));
   // A client's total over the whole portfolio says which funds its rows were ("1 venda: XPIN11").
   const funds =
