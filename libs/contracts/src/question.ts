@@ -47,8 +47,16 @@ export const PeriodSpec = z.discriminatedUnion('kind', [
    * from the conversation, else the latest year of the series that has these months.
    */
   z.object({ kind: z.literal('months_of_year'), from_month: z.number().int().min(1).max(12), to_month: z.number().int().min(1).max(12) }),
-  /** A day without its year, or without its month ("e no dia 20?", "e em 10/06?"): of the conversation's month and year. */
-  z.object({ kind: z.literal('day_of_month'), day: z.number().int().min(1).max(31), month: z.number().int().min(1).max(12).nullable() }),
+  /**
+   * A day without its year, or without its month ("e no dia 20?", "e em 10/06?"): of the conversation's month and year;
+   * with `to`, the days from it to another one without their year ("de 10/06 até 25/06").
+   */
+  z.object({
+    kind: z.literal('day_of_month'),
+    day: z.number().int().min(1).max(31),
+    month: z.number().int().min(1).max(12).nullable(),
+    to: z.object({ day: z.number().int().min(1).max(31), month: z.number().int().min(1).max(12) }).optional(),
+  }),
 ]);
 export type PeriodSpec = z.infer<typeof PeriodSpec>;
 

@@ -2,7 +2,7 @@ import type { PeriodSpec } from '@cota/contracts';
 
 /** One date: a day named ("13/06/2025", "e no dia 20?"), not a stretch of time. */
 export function isOneDay(p: PeriodSpec | null | undefined): boolean {
-  return !!p && ((p.kind === 'range' && p.grain === 'day') || p.kind === 'day_of_month');
+  return !!p && ((p.kind === 'range' && p.grain === 'day') || (p.kind === 'day_of_month' && !p.to));
 }
 
 /** A period that spans time (a month, a year, "desde 2020"), not one date ("hoje", "ontem", "há um ano", a day). */
@@ -27,8 +27,9 @@ export function withinOneMonth(spec: PeriodSpec): boolean {
       return spec.from_month === spec.to_month;
     case 'relative_year':
       return spec.month !== undefined;
-    case 'relative_month':
     case 'day_of_month':
+      return !spec.to || spec.to.month === spec.month;
+    case 'relative_month':
     case 'previous_session':
       return true;
     default:

@@ -357,6 +357,15 @@ const RULES: Rule[] = [
     re: /\b(?:hoje|hj|agora|atualmente|atual|no momento|neste momento|ultimo(?=\s+fechamento)|ultima(?=\s+cotacao)|mais recente|(?:ta|esta)\s+(?:em\s+quanto|valendo|cotad[oa]|custando))\b/,
     build: () => ({ kind: 'latest' }),
   },
+  // Days without their year ("de 10/06 até 25/06"): the conversation's year, else the latest the series has.
+  {
+    re: new RegExp(`\\b(?:de|entre|desde)\\s+(\\d{1,2})/(\\d{1,2})\\s+${TO}\\s+(\\d{1,2})/(\\d{1,2})(?![/\\d])`),
+    build: (m) => {
+      const [day, month, toDay, toMonth] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
+      if (!validDay(2024, month, day) || !validDay(2024, toMonth, toDay)) return null;
+      return { kind: 'day_of_month', day, month, to: { day: toDay, month: toMonth } };
+    },
+  },
   // A day without its year ("e em 10/06?") or month ("e no dia 20?"): the conversation's (never a "mês/ano" like 12/2024).
   {
     re: /\b(?:(?:n?o\s+)?dia\s+(\d{1,2})(?![\d\/])(?!\s*de\s)|(\d{1,2})\/(\d{1,2})(?![\/\d]))/,

@@ -69,6 +69,8 @@ describe('pt-BR period grammar', () => {
     ['e no dia 20?', { kind: 'day_of_month', day: 20, month: null }],
     ['e em 10/06?', { kind: 'day_of_month', day: 10, month: 6 }],
     ['e no dia 10/06?', { kind: 'day_of_month', day: 10, month: 6 }],
+    ['quanto variou? (de 10/06 até 25/06)', { kind: 'day_of_month', day: 10, month: 6, to: { day: 25, month: 6 } }],
+    ['entre 20/12 e 10/01', { kind: 'day_of_month', day: 20, month: 12, to: { day: 10, month: 1 } }],
     ['e o ifix, ta em quanto', { kind: 'latest' }],
     ['qual o ultimo fechamento dele', { kind: 'latest' }],
     ['quanto esta valendo a cota', { kind: 'latest' }],
@@ -184,6 +186,9 @@ describe('periods resolved against the series, never the clock', () => {
     // A day without its year: the conversation's year, else the latest year the series reached it.
     expect(resolvePeriod({ kind: 'day_of_month', day: 10, month: 6 }, ifix)).toEqual({ from: '2025-06-10', to: '2025-06-10' });
     expect(resolvePeriod({ kind: 'day_of_month', day: 30, month: 12 }, ifix)).toEqual({ from: '2024-12-30', to: '2024-12-30' });
+    // (days without their year: the latest span the series reaches, one across the new year from the year before)
+    expect(resolvePeriod({ kind: 'day_of_month', day: 10, month: 6, to: { day: 25, month: 6 } }, ifix)).toEqual({ from: '2025-06-10', to: '2025-06-25' });
+    expect(resolvePeriod({ kind: 'day_of_month', day: 20, month: 12, to: { day: 10, month: 1 } }, ifix, 2024)).toEqual({ from: '2023-12-20', to: '2024-01-10' });
     expect(resolvePeriod({ kind: 'day_of_month', day: 10, month: 6 }, ifix, 2022)).toEqual({ from: '2022-06-10', to: '2022-06-10' });
     expect(resolvePeriod({ kind: 'previous_session' }, ifix)).toEqual({ from: '2010-12-30', to: '2025-12-22' });
     expect(resolvePeriod({ kind: 'ago', unit: 'year', n: 1 }, ifix).to).toBe('2024-12-23');

@@ -94,6 +94,12 @@ export function resolvePeriod(spec: PeriodSpec | null, coverage: Coverage, year:
     case 'day_of_month': {
       // Without the conversation's: the series' latest month (and year) that has that day.
       const s = spec as Extract<PeriodSpec, { kind: 'day_of_month' }>;
+      if (s.to && s.month !== null) {
+        // (the span ends in the given year, or the latest the series reaches; one that crosses the new year starts the year before)
+        const y2 = year ?? (iso(ly, s.to.month, Math.min(s.to.day, lastDay(ly, s.to.month))) > coverage.to ? ly - 1 : ly);
+        const y1 = s.month * 100 + s.day <= s.to.month * 100 + s.to.day ? y2 : y2 - 1;
+        return { from: iso(y1, s.month, Math.min(s.day, lastDay(y1, s.month))), to: iso(y2, s.to.month, Math.min(s.to.day, lastDay(y2, s.to.month))) };
+      }
       const m = s.month ?? lm;
       const y = year ?? (iso(ly, m, Math.min(s.day, lastDay(ly, m))) > coverage.to ? ly - 1 : ly);
       const day = Math.min(s.day, lastDay(y, m));

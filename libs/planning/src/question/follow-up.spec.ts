@@ -74,6 +74,28 @@ describe('follow-ups edit the previous structured question', () => {
     expect(again.question).toMatchObject({ subjects: [{ id: 'KNRI11' }], measure: 'dy', period: { from: '2023-01-01' } });
   });
 
+  it('"e em 2023, máxima e mínima?" keeps the measure and asks both ends of it', () => {
+    const [, , both] = converse('qual foi a maxima de fechamento do ifix em 2024?', 'e a minima?', 'e em 2023, maxima e minima?');
+    expect(both.question).toMatchObject({ measure: 'index_points', agg: 'max', also: ['min'], period: { from: '2023-01-01', to: '2023-12-31' } });
+  });
+
+  it('"quanto subiu no semestre todo?" after the worst month asks the span itself, not another extreme', () => {
+    const [, , span] = converse('melhor mês do ifix em 2025?', 'e o pior?', 'no primeiro semestre todo, quanto subiu?');
+    expect(span.question).toMatchObject({ agg: 'variation', group_by: null, period: { from: '2025-01-01', to: '2025-06-30' } });
+    expect(span.question?.extreme_group).toBeUndefined();
+  });
+
+  it('"faz a mesma conta pro XPML11" keeps the close a yield was divided by', () => {
+    const [first, again] = converse('DY do HGLG11: soma dos proventos com data com de jun/2024 a mai/2025 dividida pelo fechamento de 25/06/2025', 'e do xpml11?');
+    expect(first.question?.price_at).toEqual({ from: '2025-06-25', to: '2025-06-25' });
+    expect(again.question).toMatchObject({ subjects: [{ kind: 'fund', id: 'XPML11' }], measure: 'dy', price_at: { from: '2025-06-25', to: '2025-06-25' } });
+  });
+
+  it('"de 10/06 até 25/06" after a close of 2025 is that span of 2025', () => {
+    const [, span] = converse('mxrf11 fechou quanto em 25/06/2025?', 'quanto variou de 10/06 até 25/06?');
+    expect(span.question).toMatchObject({ agg: 'variation', period: { kind: 'range', from: '2025-06-10', to: '2025-06-25', grain: 'days' } });
+  });
+
   it('"e do HGLG11?" changes the subject and keeps measure and period', () => {
     const [, second, third] = converse('dividendos do KNRI11 em 2024', 'e em 2023?', 'e do HGLG11?');
     expect(second.question).toMatchObject({ subjects: [{ id: 'KNRI11' }], measure: 'dividend', agg: 'total', period: { from: '2023-01-01' } });

@@ -3,7 +3,7 @@ import { clientMeasureOf, defaultMeasureFor, MeasureCatalog, MeasureDef, sameFac
 import { isOneDay, isSpan, resolvePeriod, shiftPeriod, yearOf } from '@cota/periods';
 import { fold, normalize } from '@cota/text';
 import { isMixedSeries } from './series';
-import { chooseAgg, LISTED_REFERENCE, QuestionReading } from './structure';
+import { chooseAgg, companionAggs, LISTED_REFERENCE, QuestionReading } from './structure';
 
 export interface PreviousTurn {
   question: StructuredQuestion | null;
@@ -61,9 +61,11 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   const picked = several && !!measure && end !== null && !isSpan(period) ? end : null;
   if (picked) agg = catalog.measures[measure!].default_agg;
   const { cur, inherited, changed } = edit;
-  const group_by = cur.group_by ?? prev.group_by;
-  // "e o melhor?" after the worst month: the other end among the same groups.
-  const keepsExtreme = !edit.drilled && !cur.extreme_group && !!prev.extreme_group && !cur.group_by && (reading.extremeOrder !== null || !reading.aggNamed);
+  // "e o melhor?" after the worst month: the other end among the same groups ("quanto subiu no semestre todo?" asks the span's own).
+  const keepsExtreme =
+    !edit.drilled && !cur.extreme_group && !!prev.extreme_group && !cur.group_by && (reading.extremeOrder !== null || (!reading.aggNamed && reading.aggWanted.length === 0));
+  // (the months were grouped only to find the extreme: without it, the span is asked whole)
+  const group_by = cur.group_by ?? (prev.extreme_group && !keepsExtreme ? null : prev.group_by);
   if (keepsExtreme) {
     agg = reading.extremeOrder ?? prev.agg;
     inherited.push('extreme group');
@@ -72,7 +74,7 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
       changed.push('aggregation');
     }
   } else if (cur.extreme_group) agg = cur.agg;
-  const kept: Pick<StructuredQuestion, 'extreme_group' | 'shares' | 'each_fund'> = {};
+  const kept: Pick<StructuredQuestion, 'extreme_group' | 'shares' | 'each_fund' | 'price_at'> = {};
   if (cur.extreme_group || keepsExtreme) kept.extreme_group = true;
   // ("e em 2023?" after "quanto recebi de cada fii em 2024?": still fund by fund, unless a total or a pick is asked now)
   const portfolioKept = subjects.length > 0 && subjects.every((s) => s.kind === 'portfolio');
@@ -80,6 +82,9 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   // ("e em 2023?" after "se eu tivesse 500 cotas ...": the same holding, while the measure is per share)
   const shares = cur.shares ?? (measure && catalog.measures[measure]?.per_share ? prev.shares : undefined);
   if (shares) kept.shares = shares;
+  // (the close a yield was divided by stays with the yield and its period: "faz a mesma conta pro XPML11")
+  const priceAt = cur.price_at ?? (measure === prev.measure && !changed.some((c) => c.startsWith('period')) ? prev.price_at : undefined);
+  if (priceAt) kept.price_at = priceAt;
   return {
     question: {
       subjects: subjects.slice(0, MAX_QUESTION_SUBJECTS),
@@ -437,8 +442,8 @@ function editPeriod(edit: FollowUpEdit): Period {
       changed.push(`period (from the previous question's ${prev.period.from} to ${day.to})`);
       return { kind: 'range', from: prev.period.from, to: day.to, grain: 'days' };
     }
-    changed.push(`period (day ${period.day}${period.month ? `/${period.month}` : ''} of the previous question's ${period.month ? 'year' : 'month'})`);
-    return { kind: 'range', ...day, grain: 'day' };
+    changed.push(`period (day ${period.day}${period.month ? `/${period.month}` : ''}${period.to ? ` to ${period.to.day}/${period.to.month}` : ''} of the previous question's ${period.month ? 'year' : 'month'})`);
+    return { kind: 'range', ...day, grain: period.to ? 'days' : 'day' };
   }
   if (!period && prev.period && reading.aggNamed && cur.agg === 'last' && !reading.cues.includes('same_period')) {
     // "e qual o último dividendo dele?" after the largest of 2023: the latest one, not the last of that year.
@@ -579,7 +584,8 @@ function editAggregation(edit: FollowUpEdit, measure: string | null, period: Per
   // The words' aggregation, read for the new measure ("e a selic rendeu quanto?" compounds the rate).
   if (!reading.aggNamed) return { agg: chooseAgg(def, new Set(reading.aggWanted), period, grouped, ''), also };
   changed.push('aggregation');
-  return { agg: cur.agg, also };
+  // ("e em 2023, máxima e mínima?": the words read "máxima" as the intraday high; the kept measure has both ends)
+  return { agg: cur.agg, also: measure !== cur.measure && cur.agg ? companionAggs(def, cur.agg, reading.aggWanted) : also };
 }
 
 /** "e o maior valor de mercado?" after "qual deles tem o menor p/vp?": the new words' order wins. */

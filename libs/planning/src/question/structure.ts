@@ -152,6 +152,11 @@ const PAIRS: Record<string, MeasureAgg[]> = {
   avg: ['max', 'min', 'total'],
 };
 
+/** "maior e menor", "primeiro e último": the other aggregations asked beside `agg` that the measure has and people ask with it. */
+export function companionAggs(measure: MeasureDef, agg: MeasureAgg, wanted: Iterable<MeasureAgg>): MeasureAgg[] {
+  return [...wanted].filter((a) => a !== agg && ALSO.has(a) && measure.aggregations.includes(a) && !(a === 'last' && agg === 'value') && !!PAIRS[agg]?.includes(a));
+}
+
 /** Where the measure's words are read: the client's scope, its measure family, and whether a period was named. */
 interface MeasureScope {
   own: boolean;
@@ -741,7 +746,7 @@ export class QuestionReader {
       signals.push('a span of a subject quoted by what it accumulated');
     }
     // "maior e menor", "primeiro e último", "quantos pagamentos e quanto no total": every aggregation asked.
-    let also = measure && agg ? [...aggWanted].filter((a) => a !== agg && ALSO.has(a) && measure.aggregations.includes(a) && !(a === 'last' && agg === 'value')) : [];
+    let also = measure && agg ? companionAggs(measure, agg, aggWanted) : [];
     // "quanto pagou em 2024 e qual foi a média por mês?": each question joined by "e" asks its own aggregation.
     const clauses = measure ? this.clauseAggs(measure, r.fullText, r.periodWords, period?.spec ?? null) : [];
     if (clauses.length > 1) {
