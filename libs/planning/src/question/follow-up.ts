@@ -442,7 +442,9 @@ function editPeriod(edit: FollowUpEdit): Period {
       changed.push(`period (from the previous question's ${prev.period.from} to ${day.to})`);
       return { kind: 'range', from: prev.period.from, to: day.to, grain: 'days' };
     }
-    changed.push(`period (day ${period.day}${period.month ? `/${period.month}` : ''}${period.to ? ` to ${period.to.day}/${period.to.month}` : ''} of the previous question's ${period.month ? 'year' : 'month'})`);
+    changed.push(
+      `period (day ${period.day}${period.month ? `/${period.month}` : ''}${period.to ? ` to ${period.to.day}/${period.to.month}` : ''} of the previous question's ${period.month ? 'year' : 'month'})`,
+    );
     return { kind: 'range', ...day, grain: period.to ? 'days' : 'day' };
   }
   if (!period && prev.period && reading.aggNamed && cur.agg === 'last' && !reading.cues.includes('same_period')) {
