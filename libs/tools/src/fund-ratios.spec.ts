@@ -22,6 +22,10 @@ describe('calcular_financas: a fund ratio from the numbers stated', () => {
   it('the whole shares a monthly income needs at a dividend per share, rounded up', () => {
     expect(calculateFinance({ operacao: 'cotas_para_renda', provento: '0.10', renda_mensal: '1000' }).resultado).toEqual({ cotas: '10000' });
     expect(calculateFinance({ operacao: 'cotas_para_renda', provento: '0.30', renda_mensal: '1000', preco_cota: '10' }).resultado).toEqual({ cotas: '3334', capital: '33340.00' });
+    // (an income of one share's price is the magic number: ⌈157,60 ÷ 1,10⌉ = 144)
+    const magic = calculateFinance({ operacao: 'cotas_para_renda', provento: '1.10', renda_mensal: '157.60', preco_cota: '157.60' });
+    expect(magic.title).toBe('Número mágico');
+    expect(magic.text).toContain('**O número mágico é 144 cotas: com R$ 1,10 por cota ao mês, a renda de um mês compra uma cota nova de R$ 157,60 (R$ 22.694,40 investidos).**');
   });
 
   it('the ceiling price of a dividend at the yield wanted (a monthly dividend counts twelve times)', () => {

@@ -90,13 +90,18 @@ export function sharesForIncome(args: FinanceToolArgs): FinanceResult {
   const shares = income.div(monthly).ceil();
   const price = args.preco_cota ? dec(args.preco_cota) : null;
   const capital = price && price.gt(0) ? shares.times(price) : null;
+  // (an income of one share's price is the magic number: a month's income buys one more share)
+  const magic = price !== null && income.eq(price);
+  const lead = magic
+    ? `**O número mágico é ${formatDecimal(shares, 0)} cotas: com ${formatMoney(monthly)} por cota ao mês, a renda de um mês compra uma cota nova de ${formatMoney(price!)} (${formatMoney(capital!)} investidos).**`
+    : `**Para receber ${formatMoney(income)} por mês com ${formatMoney(monthly)} por cota ao mês, você precisa de ${formatDecimal(shares, 0)} cotas${capital ? ` (${formatMoney(capital)} a ${formatMoney(price!)} por cota)` : ''}.**`;
   const text = [
-    `**Para receber ${formatMoney(income)} por mês com ${formatMoney(monthly)} por cota ao mês, você precisa de ${formatDecimal(shares, 0)} cotas${capital ? ` (${formatMoney(capital)} a ${formatMoney(price!)} por cota)` : ''}.**`,
+    lead,
     `Conta: ${formatMoney(income)} ÷ ${formatMoney(monthly)} = ${formatDecimal(income.div(monthly), 2, true)}, arredondado para cima em cotas inteiras.`,
     'Uma conta com o provento informado: o rendimento de um FII muda todo mês e não é garantido. Rendimentos de FII são isentos de IR para pessoa física nas condições da lei.',
   ].join('\n\n');
   return {
-    title: 'Cotas para uma renda mensal',
+    title: magic ? 'Número mágico' : 'Cotas para uma renda mensal',
     operacao: 'cotas_para_renda',
     entradas: inputs(args, ['provento', 'provento_periodo', 'renda_mensal', 'preco_cota']),
     resultado: { cotas: shares.toFixed(0), ...(capital ? { capital: capital.toFixed(2) } : {}) },

@@ -90,6 +90,22 @@ describe('finance arguments', () => {
     expect(extractFinanceArgs('se eu aportar 500 por mes num fii com dy de 0,8% ao mes quanto tenho em 10 anos').operacao).toBe('projecao_aportes');
   });
 
+  it('reads a contribution "no fim de cada mês", and what a capital yields "por mês" as one month of it', () => {
+    expect(extractFinanceArgs('Se eu investir R$ 500 no fim de cada mês durante 10 anos a 0,8% ao mês, quanto acumulo?')).toMatchObject({
+      operacao: 'projecao_aportes',
+      aporte_mensal: '500',
+    });
+    expect(extractFinanceArgs('quanto R$ 50 mil rende por mês num FII que paga 0,85% ao mês?')).toMatchObject({
+      operacao: 'juros_compostos',
+      valor_inicial: '50000',
+      prazo_meses: 1,
+    });
+    expect(extractFinanceArgs('quanto rende 100 mil por ano a 12% ao ano?')).toMatchObject({ prazo_meses: 12, prazo_unidade: 'anos' });
+    // (a term said wins; none said and no period asked: the term is asked for)
+    expect(extractFinanceArgs('quanto rende 100 mil a 1% ao mes em 2 anos?').prazo_meses).toBe(24);
+    expect(extractFinanceArgs('quanto rende 100 mil a 1% ao mes?').prazo_meses).toBeUndefined();
+  });
+
   it('reads a contribution "todo fim de mês" and a yield a fund "paga"', () => {
     expect(extractFinanceArgs('se eu investir 1000 reais todo fim de mes a 1% ao mes por 5 anos, quanto vou ter?')).toMatchObject({
       operacao: 'projecao_aportes',
@@ -245,6 +261,16 @@ describe('a fund ratio and a sale told in numbers', () => {
       operacao: 'cotas_para_renda',
       provento: '0.1',
       renda_mensal: '1000',
+    });
+    expect(ratio('magic number: com a cota a R$ 157,60 e dividendo de R$ 1,10 por mês, quantas cotas pra que o rendimento compre uma cota nova?')).toMatchObject({
+      operacao: 'cotas_para_renda',
+      provento: '1.1',
+      preco_cota: '157.6',
+      renda_mensal: '157.6',
+    });
+    expect(ratio('quantas cotas de um fundo que paga R$ 0,10 por cota preciso pra receber R$ 1.000 mensais, e quanto custaria a R$ 9,39 cada?')).toMatchObject({
+      operacao: 'cotas_para_renda',
+      preco_cota: '9.39',
     });
     // (a P/VP named with only its book value is the ratio still missing its price: a follow-up of a calculation)
     expect(ratio('e o p/vp se o valor patrimonial por cota for 162,22?')).toEqual({ operacao: 'pvp', vp_cota: '162.22' });

@@ -33,7 +33,8 @@ export interface FinanceArgs extends Omit<FinanceToolArgs, 'operacao'> {
 }
 
 const CONTRIBUTION_BEFORE = /(aport\w*|deposit\w*|guard\w*|poup\w*|contribu\w*|invest\w* mensalmente|todo mes|mensalmente|parcela\w*)(\s+mensa\w*)?\s*(de\s*)?$/;
-const MONTHLY_AFTER = /^\s*(reais\s*)?(por mes|ao mes|\/mes|mensais|mensal|mensalmente|todo (?:o )?(?:(?:fim|final|comeco|inicio) de )?mes|todos os meses|a cada mes)/;
+const MONTHLY_AFTER =
+  /^\s*(reais\s*)?(por mes|ao mes|\/mes|mensais|mensal|mensalmente|todo (?:o )?(?:(?:fim|final|comeco|inicio) de )?mes|todos os meses|a cada mes|(?:(?:no|ao|em) (?:fim|final|comeco|inicio) de )?cada mes|(?:no|ao) (?:fim|final|comeco|inicio) do mes)/;
 const GOAL_BEFORE = /(meta|objetivo|juntar|acumular|chegar a|chegar em|atingir|alcancar|ter|formar|conseguir)\s*(de\s*|um\s*|uns\s*)?$/;
 const PRESENT_VALUE = /(valor presente|valem? hoje|valeriam? hoje|valor atual|trazer a valor|descontad|quanto valem? (hoje|agora)|valem? quanto (hoje|agora)|isso vale hoje)/;
 const CONVERSION =
@@ -279,7 +280,7 @@ export function extractFinanceArgs(question: string, expecting: readonly string[
   }
 
   // Read in this order: the amounts' roles are settled before the flows may take their place.
-  const { rate, duration } = readRateAndTerm(mentions, out);
+  const { rate, duration } = readRateAndTerm(text, mentions, out);
   readAmounts(text, mentions, expecting, out);
   if (readCashFlows(text, expecting, out)) return out;
   const hasMoney = out.valor_inicial !== undefined || out.aporte_mensal !== undefined || out.meta !== undefined;
@@ -309,8 +310,12 @@ function amountAsIncome(out: FinanceArgs): FinanceArgs {
   return { ...rest, renda_mensal: aporte_mensal ?? meta ?? valor_inicial };
 }
 
-/** The first rate (its period, "ao mês" unless said) and the first term named. */
-function readRateAndTerm(mentions: ReturnType<typeof findMentions>, out: FinanceArgs): { rate: RateMention | undefined; duration: DurationMention | undefined } {
+/** "quanto 50 mil rende por mês a 0,85% ao mês?": what one month (one year) yields, the term said by the question's words. */
+const YIELD_OF_ONE_PERIOD =
+  /\b(?:rende|rendem|renderia|renderiam|daria|dariam|gera|geraria)(?:\s+(?:r\$\s*)?\d[\d.,]*(?:\s*(?:mil|milhao|milhoes|reais))*)?\s+(?:por|ao|num|em um|em 1|no)\s+(mes|ano)\b/;
+
+/** The first rate (its period, "ao mês" unless said) and the first term named (else the one period a yield is asked of). */
+function readRateAndTerm(text: string, mentions: ReturnType<typeof findMentions>, out: FinanceArgs): { rate: RateMention | undefined; duration: DurationMention | undefined } {
   const rate = mentions.find((m): m is RateMention => m.kind === 'rate');
   if (rate) {
     out.taxa = percentString(rate.value);
@@ -321,6 +326,11 @@ function readRateAndTerm(mentions: ReturnType<typeof findMentions>, out: Finance
   if (duration) {
     out.prazo_meses = duration.months;
     out.prazo_unidade = duration.unit;
+  }
+  const onePeriod = !duration && rate ? YIELD_OF_ONE_PERIOD.exec(text) : null;
+  if (onePeriod) {
+    out.prazo_meses = onePeriod[1] === 'ano' ? 12 : 1;
+    out.prazo_unidade = onePeriod[1] === 'ano' ? 'anos' : 'meses';
   }
   return { rate, duration };
 }

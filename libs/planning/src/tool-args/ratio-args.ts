@@ -31,6 +31,10 @@ const DIVIDEND = new RegExp(
 const PRICE = new RegExp(
   String.raw`\b(?:(?:a )?cotas? (?:a|de|em|esta em|esta a|ta em|ta a|ta|estiver em|estiver a|for|fosse|for de|fosse de|custa|custando|custasse|custar|valendo|vale|cotada a|negociada a)|(?:preco|cotacao)(?: da cota)?(?: de| e| a| em| for| fosse)?|(?:preco|cotacao|cota)(?: da cota)? (?:cair|caisse|cai|subir|subisse|sobe|for|fosse|ir|voltar) (?:pra|para|a)|(?:um|uma|o|a) (?:fii|fundo) (?:a|de|que custa|custa|custava|que custava|custando|cotado a|negociado a|que vale|vale|valendo)|(?:com|cuja) cota (?:de |a |em )?)\s*${AMOUNT}`,
 );
+/** A price said of each share after the amount: "quanto custaria a R$ 9,39 cada?". */
+const PRICE_EACH = new RegExp(String.raw`\b(?:a|por|de)\s*${AMOUNT}\s*(?:reais\s*)?cada\b`);
+/** The magic number: the shares whose monthly income buys one more share ("compre uma cota nova por mês"). */
+const MAGIC_ASKED = /\bmagic number\b|\bnumero magico\b|\bcompr\w* (?:uma|1) (?:nova )?cota(?: nova)?\b/;
 /** The monthly income wanted: "ganhar R$ 1.000 por mês", "receber 500 mensais". */
 const INCOME = new RegExp(String.raw`\b(?:ganhar|receber|renda de|tirar|render|viver com)\s*(?:uns\s*)?${AMOUNT}(?:\s*reais)?\s*(?:por mes|ao mes|mensa\w*|todo mes)`);
 
@@ -62,7 +66,9 @@ export function extractRatioArgs(normalized: string): RatioArgs {
   const withoutDividend = dividend ? rest.slice(0, dividend.index) + ' '.repeat(dividend[0].length) + rest.slice(dividend.index + dividend[0].length) : rest;
   // ("cota a 95 reais e valor patrimonial ...": beside a book value, a price said as "N reais" counts too)
   out.preco_cota =
-    amountOf(PRICE.exec(withoutDividend)) ?? (out.vp_cota ? amountOf(/\b(?:cota|preco)\D{0,12}?(\d[\d.,]*)(?:\s*(mil))?\s*reais\b/.exec(withoutDividend)) : undefined);
+    amountOf(PRICE.exec(withoutDividend)) ??
+    amountOf(PRICE_EACH.exec(withoutDividend)) ??
+    (out.vp_cota ? amountOf(/\b(?:cota|preco)\D{0,12}?(\d[\d.,]*)(?:\s*(mil))?\s*reais\b/.exec(withoutDividend)) : undefined);
   out.renda_mensal = amountOf(INCOME.exec(withoutDividend));
   const wanted = CEILING_ASKED.test(text) ? PERCENT.exec(withoutDividend) : null;
   const rate = wanted ? readAmount(wanted[1]) : null;
@@ -74,6 +80,10 @@ export function extractRatioArgs(normalized: string): RatioArgs {
   if (out.vp_cota && (PVP_ASKED.test(text) || (out.preco_cota && !out.provento))) out.operacao = 'pvp';
   else if (CEILING_ASKED.test(text) && (out.provento || out.taxa)) out.operacao = 'preco_teto';
   else if (out.provento && out.renda_mensal && SHARES_ASKED.test(text)) out.operacao = 'cotas_para_renda';
-  else if (out.provento && out.preco_cota && (YIELD_ASKED.test(text) || /\bquanto\b|\bqual\b/.test(text))) out.operacao = 'dividend_yield';
+  else if (out.provento && out.preco_cota && MAGIC_ASKED.test(text)) {
+    // (the magic number is the shares whose month's income is one share's price)
+    out.operacao = 'cotas_para_renda';
+    out.renda_mensal = out.preco_cota;
+  } else if (out.provento && out.preco_cota && (YIELD_ASKED.test(text) || /\bquanto\b|\bqual\b/.test(text))) out.operacao = 'dividend_yield';
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as RatioArgs;
 }
