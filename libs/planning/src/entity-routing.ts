@@ -317,7 +317,10 @@ export class EntityRouter {
     entity: string,
   ): { redirect: NonNullable<ReturnType<ParamInference['rankingRedirect']>>; params: InferredParams } | null {
     const params = this.params;
-    const redirect = entity === params.spec.ranking.entity && q.tickers.tickers.length === 0 ? (params.rankingRedirect(qr) ?? params.conditionRedirect(q.original)) : null;
+    // (so is a screen the words leaned to an entity without its condition's column: "fundos de fundos (FOF) com P/VP abaixo de 0,75")
+    const ranking = entity === params.spec.ranking.entity;
+    const redirect =
+      q.tickers.tickers.length > 0 ? null : ranking ? (params.rankingRedirect(qr) ?? params.conditionRedirect(q.original)) : params.conditionRedirect(q.original, entity);
     if (!redirect) return null;
     const r = params.infer(qr, redirect.entity, q.original);
     r.params = {

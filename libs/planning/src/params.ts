@@ -358,6 +358,14 @@ export class ParamInference {
     notes.push(`conditions: ${conditions.map((c) => `${c.column} ${c.op === 'gt' ? '>' : '<'} ${c.value}`).join(', ')}`);
     // "Quantos fundos de papel têm DY acima de 15%?": every fund that meets them, so the count is whole.
     if (/\bquant[oa]s\b/.test(n) && tickerCount === 0) p.limit = 1000;
+    // "FOFs com P/VP abaixo de 0,75": the funds that pass, nearest the bound's far side first (lowest P/VP), when
+    // the entity ranks by that column; its implausible values are then left out and said, as in a ranking.
+    const first = conditions[0];
+    if (tickerCount === 0 && !p.order_by && this.redirects.some((r) => r.entity === entity && r.order_by === first.column)) {
+      p.order_by = first.column;
+      p.order = first.op === 'lt' ? 'asc' : 'desc';
+      notes.push(`ordered by ${first.column} ${p.order}`);
+    }
   }
 
   /** Where the ticker may come from, and whether one is needed: a list across funds takes none from the conversation. */
@@ -387,24 +395,24 @@ export class ParamInference {
   }
 
   /**
-   * A ranking asked by a metric the rankings entity has no rank column for ("ranking de fundos por
-   * P/VP"): the entity and column that rank it instead, with the order the question asks. Null when a
-   * rank column is named or no redirect matches.
+   * "Quantos fundos de shopping têm P/VP abaixo de 1?": a condition on a metric the rankings entity (or `from`, the entity
+   * the words leaned to) lacks screens the entity that has it (a redirect's), ordered as that redirect orders it.
    */
-  /**
-   * "Quantos fundos de shopping têm P/VP abaixo de 1?": a condition on a metric the rankings entity
-   * lacks screens the entity that has it (a redirect's), ordered as that redirect orders it.
-   */
-  conditionRedirect(text: string): { entity: string; order_by: string; order: 'asc' | 'desc'; matched: string; directed: boolean } | null {
-    const ranking = this.spec.entities[this.spec.ranking.entity];
+  conditionRedirect(text: string, from: string = this.spec.ranking.entity): { entity: string; order_by: string; order: 'asc' | 'desc'; matched: string; directed: boolean } | null {
+    const routed = this.spec.entities[from];
     for (const c of conditionsOn(text, this.conditionColumns())) {
-      if (ranking?.conditions.includes(c.column)) continue;
+      if (routed?.conditions.includes(c.column)) continue;
       const r = this.redirects.find((x) => this.spec.entities[x.entity]?.conditions.includes(c.column));
       if (r) return { entity: r.entity, order_by: r.order_by, order: r.order, matched: `${c.column} ${c.op === 'gt' ? '>' : '<'} ${c.value}`, directed: false };
     }
     return null;
   }
 
+  /**
+   * A ranking asked by a metric the rankings entity has no rank column for ("ranking de fundos por
+   * P/VP"): the entity and column that rank it instead, with the order the question asks. Null when a
+   * rank column is named or no redirect matches.
+   */
   rankingRedirect(q: AnalysedQuestion): { entity: string; order_by: string; order: 'asc' | 'desc'; matched: string; directed: boolean } | null {
     if (this.rankColumns.some((c) => c.phrases.some((ph) => hasPhrase(q.stems, q.stemSet, ph.stems, 1)))) return null;
     for (const r of this.redirects) {

@@ -564,6 +564,16 @@ describe('Planner (deterministic)', () => {
       });
     });
 
+    it('a screen is ordered by its condition, nearest the far side first, whatever entity its words leaned to', () => {
+      for (const q of ['quais FOFs estão com p/vp abaixo de 0,75?', 'fundos de fundos (FOF) com P/VP abaixo de 0,75 — quais são?']) {
+        expect(plan(q)).toMatchObject({
+          kind: 'entity',
+          entity: 'fiis_financials_snapshot',
+          params: { order_by: 'price_book_ratio', order: 'asc', filters: { fund_type: 'FoF' } },
+        });
+      }
+    });
+
     it('a condition does not choose the order: "com valor de mercado acima de 1 bi, os 3 com menor p/vp"', () => {
       const p = plan('entre os fundos de logística com valor de mercado acima de 1 bi, quais os 3 com menor p/vp?');
       expect(p.params).toMatchObject({ order_by: 'price_book_ratio', order: 'asc', limit: 3, conditions: [{ column: 'market_cap_value', op: 'gt', value: 1e9 }] });
