@@ -449,7 +449,8 @@ export function parsePeriod(question: string): ParsedPeriod | null {
 function fromAClose(text: string, parsed: ParsedPeriod | null): ParsedPeriod | null {
   if (!parsed || parsed.spec.kind !== 'range' || parsed.spec.grain === 'days' || parsed.spec.grain === 'day') return parsed;
   const before = text.slice(0, text.indexOf(parsed.matched));
-  if (!/\bfechamento\s*$/.test(before)) return parsed;
+  // ("do fechamento mensal de dez/21": the close's kind said between)
+  if (!/\bfechamento(?:\s+(?:mensal|anual|diario))?\s*$/.test(before)) return parsed;
   // (the first end as said: "dez/2021" is a month, "2022" a year)
   const first = firstRule(parsed.matched.split(/\s(?:a|ao|ate|e|pra|para|pro)\s/)[0]);
   if (!first || first.spec.kind !== 'range' || first.spec.to >= parsed.spec.to) return parsed;

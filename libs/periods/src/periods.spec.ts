@@ -123,6 +123,7 @@ describe('periods next to the conversation\'s ("e no mês seguinte?")', () => {
 
   it('a span that starts at a close starts after the month or year whose close it is', () => {
     expect(parsePeriod('quanto variou do fechamento de dez/2021 ao de dez/2022?')?.spec).toEqual(range('2022-01-01', '2022-12-31', 'custom'));
+    expect(parsePeriod('qto variou do fechamento mensal de dez/21 pro de dez/22?')?.spec).toEqual(range('2022-01-01', '2022-12-31', 'custom'));
     expect(parsePeriod('quanto variou de dez/2021 a dez/2022?')?.spec).toEqual(range('2021-12-01', '2022-12-31', 'custom'));
     // (a year's close: the span starts with the next year)
     expect(parsePeriod('quanto o ifix rendeu em 2023 (fechamento de 2022 ate fechamento de 2023)?')?.spec).toMatchObject({ from: '2023-01-01', to: '2023-12-31' });
