@@ -822,6 +822,9 @@ describe('Planner (deterministic)', () => {
     it('"meus dividendos de BTLG11" is what the client received of it; a gain said with a sale is the sale\'s result', () => {
       // (dividends go by data-com: what the client's shares got of them, dated alike)
       expect(plan('meus dividendos de btlg11 em 2025').question).toMatchObject({ measure: 'received_by_record', subjects: [{ kind: 'fund', id: 'BTLG11' }] });
+      // (so is the fund possessed, unless asked per share)
+      expect(plan('meu BTAL11 rendeu quanto em proventos em 2024?').question).toMatchObject({ measure: 'received_by_record', subjects: [{ kind: 'fund', id: 'BTAL11' }] });
+      expect(plan('meu HGLG11 pagou quanto de dividendo por cota em 2024?').question?.measure).toBe('dividend');
       expect(plan('dividendos do btlg11 em 2025').question?.measure).toBe('dividend');
       expect(plan('quanto ganhei vendendo o XPIN11?').question).toMatchObject({ measure: 'realized', subjects: [{ kind: 'fund', id: 'XPIN11' }] });
     });

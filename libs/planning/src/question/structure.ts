@@ -30,6 +30,8 @@ function withLinkingDe(words: string): string[] {
 const QUANTIFIER = /^(?:tod[oa]s(?: [oa]s)?|cada)$/;
 /** First-person possessives, as said before a measure's words ("meus dividendos"). */
 const OWNING = ['meu', 'minha', 'meus', 'minhas'];
+/** A fund said as the client's: "meu <fundo>", "minhas cotas de <fundo>", "minha posição em <fundo>". */
+const OWNED_FUND = / (?:meu|minha|meus|minhas)(?: (?:cotas|posicao|posicoes) (?:de|do|em|no))? <fundo> /;
 
 /** What the question says, before any conversation is taken into account. */
 export interface QuestionReading {
@@ -675,7 +677,9 @@ export class QuestionReader {
     const own = clientScope ? this.ownCounterparts.get(hit?.measure.name ?? '') : undefined;
     if (!hit || !own) return hit;
     const padded = ` ${text} `;
-    const possessed = OWNING.some((p) => padded.includes(` ${p}${hit.phrase.padded}`));
+    // ("meus dividendos de BTLG11", or the fund possessed: "meu BTAL11 rendeu quanto em proventos?", "minhas cotas de HGLG11")
+    // (unless asked per share: "meu HGLG11 pagou quanto por cota?" is the fund's figure)
+    const possessed = OWNING.some((p) => padded.includes(` ${p}${hit.phrase.padded}`)) || (OWNED_FUND.test(padded) && !this.perShareWords.some((p) => padded.includes(p.padded)));
     return byConversation || possessed ? { measure: own, phrase: hit.phrase } : hit;
   }
 
