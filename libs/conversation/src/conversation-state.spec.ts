@@ -50,6 +50,16 @@ describe('the conversation state a turn is read against', () => {
     expect(conversationState([data, user('quanto é 1% ao mês ao ano?'), calculator], {}, null, 3, []).last_entity).toBe('fiis_cadastro');
   });
 
+  it('keeps the funds of the answer before the last, a measure-less entity answer too ("cnpj do IRDM11" → "e do RBRF11?")', () => {
+    const recent = [
+      user('cnpj do irdm11'),
+      answer({ entity: 'fiis_cadastro', tickers: ['IRDM11'] }),
+      user('e do rbrf11?'),
+      answer({ entity: 'fiis_cadastro', tickers: ['RBRF11'] }),
+    ];
+    expect(conversationState(recent, {}, null, 3, [])).toMatchObject({ last_tickers: ['RBRF11'], earlier_subjects: [{ kind: 'fund', id: 'IRDM11' }] });
+  });
+
   it('is empty when no answer listed two or more funds', () => {
     expect(conversationState([answer({ listed: ['HGLG11'] })], {}, null, 2, []).last_list).toEqual([]);
   });

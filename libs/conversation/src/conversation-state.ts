@@ -49,10 +49,12 @@ export function conversationState(recent: Turn[], session: Record<string, unknow
   const newest = [...recent].reverse().find((t) => t.role === 'assistant');
   const last = pointedAnswer(recent, newest);
   const question = objectOr<StructuredQuestion>(last?.meta.question);
-  // The answered question before the last one ("IFIX em novembro?" → "e o IBOV?" → "qual dos dois?").
-  const answered = recent.filter((t) => t.role === 'assistant' && t.meta.status === 'ok' && objectOr(t.meta.question));
+  // The answered question before the last one ("IFIX em novembro?" → "e o IBOV?" → "qual dos dois?"); an entity's
+  // answer with no measure leaves its funds ("cnpj do IRDM11" → "e do RBRF11?" → "compara o p/vp dos dois").
+  const answered = recent.filter((t) => t.role === 'assistant' && t.meta.status === 'ok' && (objectOr(t.meta.question) || typeof t.meta.entity === 'string'));
   const earlier = last ? answered.filter((t) => t !== last).pop() : undefined;
   const earlierQuestion = objectOr<StructuredQuestion>(earlier?.meta.question);
+  const earlierFunds = Array.isArray(earlier?.meta.tickers) ? (earlier.meta.tickers as string[]).map((id) => ({ kind: 'fund' as const, id })) : [];
   return {
     turn_index: turnIndex,
     last_entity: typeof last?.meta.entity === 'string' ? last.meta.entity : null,
@@ -64,7 +66,7 @@ export function conversationState(recent: Turn[], session: Record<string, unknow
     last_list: newestList(recent),
     last_answered_date: typeof last?.meta.answered_date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(last.meta.answered_date) ? last.meta.answered_date : null,
     last_also_questions: Array.isArray(last?.meta.also_questions) ? (last.meta.also_questions as StructuredQuestion[]).slice(0, 3) : [],
-    earlier_subjects: (earlierQuestion?.subjects ?? []).slice(0, MAX_QUESTION_SUBJECTS),
+    earlier_subjects: (earlierQuestion?.subjects ?? earlierFunds).slice(0, MAX_QUESTION_SUBJECTS),
     earlier_period: earlierQuestion?.period ?? null,
     earlier_measure: earlierQuestion?.measure ?? null,
     pending_call: callOf(session.pending_call),

@@ -51,6 +51,23 @@ describe('elliptic follow-ups', () => {
     expect(planner.planDeterministic('e o dy do VILG11?', { ...opts, previousKind: 'entity' }).question?.measure).not.toBe(first.question?.measure);
   });
 
+  it('"compara o p/vp dos dois" after two answers that asked no measure compares the funds of both', () => {
+    const opts = {
+      previousEntity: 'fiis_cadastro',
+      previousQuestion: null,
+      previousTickers: ['RBRF11'],
+      earlierSubjects: [{ kind: 'fund' as const, id: 'IRDM11' }],
+      previousKind: 'entity',
+    };
+    expect(planner.planDeterministic('compara o p/vp dos dois', opts).question).toMatchObject({
+      measure: 'pvp',
+      subjects: [
+        { kind: 'fund', id: 'IRDM11' },
+        { kind: 'fund', id: 'RBRF11' },
+      ],
+    });
+  });
+
   it('asks an answer no measure stands for again of another fund ("qual a vacancia do xpml11?" → "e no hglg11, qual é?")', () => {
     const first = planner.planDeterministic('qual a vacancia do xpml11?');
     expect(first).toMatchObject({ kind: 'entity', entity: 'fiis_imoveis' });

@@ -583,7 +583,9 @@ export class Planner {
     if (q.corrections.length) reading.signals.push(`corrected ${q.corrections.join(', ')}`);
     const previousFunds = opts.previousTickers?.length ?? 0;
     const amongList = reading.cues.includes('among_previous') && (opts.conversationList?.length ?? 0) > 1;
-    const hasPrevious = !!opts.previousQuestion || previousFunds > 1 || amongList || (previousFunds === 1 && refersToOne(reading));
+    // ("compara o p/vp dos dois" after two answers of one fund each that asked no measure: the funds of both)
+    const bothAnswers = previousFunds === 1 && (opts.earlierSubjects?.length ?? 0) > 0 && reading.cues.some((c) => c === 'among_previous' || c === 'sum_both');
+    const hasPrevious = !!opts.previousQuestion || previousFunds > 1 || amongList || bothAnswers || (previousFunds === 1 && refersToOne(reading));
     // "top 10 fiis por dy" names its own universe (every fund): not a subject left out for the previous answer to fill.
     const fundList = /(?:^| )(?:fiis|fundos|top \d+|ranking)(?= |$)/.test(q.normalized);
     // (an aggregation alone, "qual foi o maior do ano?", is asked of something the conversation names; so is

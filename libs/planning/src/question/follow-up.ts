@@ -151,6 +151,17 @@ function followUpWithoutPrevious(reading: QuestionReading, previous: PreviousTur
       meta: { applied: true, inherited: ['subjects'], changed: [], reason: `"${ofEach ? 'eles' : 'qual deles'}": the ${among.length} funds of the conversation's list` },
     };
   }
+  // "compara o p/vp dos dois" after answers that asked no measure ("cnpj do IRDM11" → "e do RBRF11?"): the fund asked before and the last one.
+  const several = reading.cues.includes('among_previous') || reading.cues.includes('sum_both') || reading.cues.includes('refers_all');
+  const earlier = (previous.earlier ?? []).filter((e) => e.kind === 'fund' && !previous.tickers.includes(e.id));
+  if (several && cur.measure && cur.subjects.length === 0 && previous.tickers.length === 1 && earlier.length > 0) {
+    const subjects: QuestionSubject[] = [...earlier, { kind: 'fund', id: previous.tickers[0] }];
+    const compare = cur.compare ?? (reading.cues.includes('among_previous') ? 'max' : null);
+    return {
+      question: { ...cur, subjects, compare },
+      meta: { applied: true, inherited: ["subjects (the last two answers')"], changed: [], reason: '"dos dois": the funds of the last two answers' },
+    };
+  }
   if (refersToOne(reading) && previous.tickers.length === 1 && cur.subjects.every((s) => s.kind === 'portfolio') && cur.measure) {
     // "e qual o meu preço médio nele?", "quanto ele me pagou?" after an answer about one fund (its rows name it).
     return {
