@@ -825,6 +825,8 @@ describe('Planner (deterministic)', () => {
       // (so is the fund possessed, unless asked per share)
       expect(plan('meu BTAL11 rendeu quanto em proventos em 2024?').question).toMatchObject({ measure: 'received_by_record', subjects: [{ kind: 'fund', id: 'BTAL11' }] });
       expect(plan('meu HGLG11 pagou quanto de dividendo por cota em 2024?').question?.measure).toBe('dividend');
+      // ("desde que comprei" is the holding's whole history, not the purchase asked)
+      expect(plan('total que recebi de dividendos do btal11 desde que comprei').question).toMatchObject({ measure: 'received', period: null, agg: 'total' });
       expect(plan('dividendos do btlg11 em 2025').question?.measure).toBe('dividend');
       expect(plan('quanto ganhei vendendo o XPIN11?').question).toMatchObject({ measure: 'realized', subjects: [{ kind: 'fund', id: 'XPIN11' }] });
     });

@@ -83,6 +83,11 @@ describe('follow-ups edit the previous structured question', () => {
     const [, , span] = converse('melhor mês do ifix em 2025?', 'e o pior?', 'no primeiro semestre todo, quanto subiu?');
     expect(span.question).toMatchObject({ agg: 'variation', group_by: null, period: { from: '2025-01-01', to: '2025-06-30' } });
     expect(span.question?.extreme_group).toBeUndefined();
+    // (said with no aggregation: "todo" asks the span's own figure)
+    const [, , year] = converse('melhor mês do ifix em 2021?', 'e o pior?', 'e no ano todo?');
+    expect(year.question).toMatchObject({ agg: 'variation', group_by: null, period: { from: '2021-01-01', to: '2021-12-31' } });
+    // ("e o pior?" stays among the months)
+    expect(converse('melhor mês do ifix em 2021?', 'e o pior?')[1].question).toMatchObject({ agg: 'min', group_by: 'month', extreme_group: true });
   });
 
   it('"faz a mesma conta pro XPML11" keeps the close a yield was divided by', () => {

@@ -61,9 +61,21 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
   const picked = several && !!measure && end !== null && !isSpan(period) ? end : null;
   if (picked) agg = catalog.measures[measure!].default_agg;
   const { cur, inherited, changed } = edit;
+  // "e no ano todo?" after the best month of a year: the span's own figure, not another of its months.
+  const wholeSpan = reading.cues.includes('whole_span') && !!prev.extreme_group && !reading.aggNamed && reading.aggWanted.length === 0 && !!measure;
+  if (wholeSpan) {
+    agg = chooseAgg(catalog.measures[measure!], new Set(), period, false, '');
+    also = [];
+    changed.push('aggregation (the whole span)');
+  }
   // "e o melhor?" after the worst month: the other end among the same groups ("quanto subiu no semestre todo?" asks the span's own).
   const keepsExtreme =
-    !edit.drilled && !cur.extreme_group && !!prev.extreme_group && !cur.group_by && (reading.extremeOrder !== null || (!reading.aggNamed && reading.aggWanted.length === 0));
+    !wholeSpan &&
+    !edit.drilled &&
+    !cur.extreme_group &&
+    !!prev.extreme_group &&
+    !cur.group_by &&
+    (reading.extremeOrder !== null || (!reading.aggNamed && reading.aggWanted.length === 0));
   // (the months were grouped only to find the extreme: without it, the span is asked whole)
   const group_by = cur.group_by ?? (prev.extreme_group && !keepsExtreme ? null : prev.group_by);
   if (keepsExtreme) {

@@ -71,6 +71,7 @@ const ORDINAL_WORDS: Record<string, number> = { primeiro: 1, segundo: 2, terceir
 export type FollowUpCue =
   | 'same_period'
   | 'whole_history'
+  | 'whole_span'
   | 'between_answers'
   | 'add_subject'
   | 'include_subject'
@@ -93,6 +94,12 @@ const NOT_FUNDS = '(?! (?:meses|datas|dias|anos|periodos|momentos|valores|pagame
 // ou tijolo?", "o último paga quanto?", where a verb follows: "o segundo semestre" names a period)
 export const LISTED_REFERENCE =
   /(?:^|\s)(?:d?o|no|pro|pelo|ao)\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s*[?!.]*\s*$|\s*,)|^(?:e\s+)?o\s+(primeiro|segundo|terceiro|quarto|quinto|ultimo|penultimo)(?:\s+(?:colocado|lugar|da lista|fundo|fii))?(?=\s+(?:eh|e(?!\s+(?:o|a|os|as|do|da|no|na)\s)|tem|ta|esta|seria|paga|pagou|rende|vale)\s)/;
+
+/** "desde que comprei", "desde a compra": since the client's purchase, a span and not the purchase itself. */
+const SINCE_BOUGHT = /(?:^| )desde (?:que (?:eu )?(?:comprei|entrei|investi)|a (?:minha )?(?:primeira )?compra)(?: (?:ele|ela|o <fundo>|<fundo>))?(?= |$)/;
+
+/** "e no ano todo?" after the best month of a year: the span itself, not another of its months (read with the period's words). */
+const WHOLE_SPAN = /(?:^| )(?:ano|semestre|trimestre|mes|periodo) (?:todo|inteiro|completo|cheio)(?= |$)|(?:^| )tod[oa] o (?:ano|semestre|trimestre|mes|periodo)(?= |$)/;
 
 const CUES: Array<[FollowUpCue, RegExp]> = [
   ['same_period', /(?:^| )(?:no|nesse|neste|o) mesmo (?:periodo|intervalo|ano|mes)(?= |$)|(?:^| )(?:nesse|neste) (?:periodo|intervalo)(?= |$)/],
@@ -332,7 +339,7 @@ export class QuestionReader {
     const settled = this.settleSubjectsAndMeasure(subjects, measureHit?.measure ?? null, aggWanted, compareHit !== null, spanned);
     const { mixed } = settled;
     const { measure, impliedPortfolio, shares } = this.perShareOfHolding(settled, subjects, text, signals);
-    const cues = this.cuesOf(text, measureNamed);
+    const cues = this.cuesOf(text, fullText, measureNamed);
     const { agg, also, periodSpec, quoted } = this.readAggregation({
       measure,
       measureNamed: measureHit !== null && measureHit.measure.name === measure?.name,
@@ -479,9 +486,10 @@ export class QuestionReader {
   }
 
   /** The follow-up cues the words give: the fixed phrases, the words that point back at a fund, a per-share figure asked with no measure. */
-  private cuesOf(text: string, measureNamed: boolean): FollowUpCue[] {
+  private cuesOf(text: string, fullText: string, measureNamed: boolean): FollowUpCue[] {
     const padded = ` ${text} `;
     const cues = readCues(text);
+    if (WHOLE_SPAN.test(fullText)) cues.push('whole_span');
     // "nele", "desse fundo": the fund the conversation is about, even in "o meu preço médio nele".
     if (this.fundReference.some((p) => padded.includes(p.padded))) cues.push('refers_fund');
     // ("quanto foi por cota?" after what the client received: the fund's own figure per share)
@@ -572,6 +580,11 @@ export class QuestionReader {
       // The period's words are not measure or aggregation words ("últimos" is not "last").
       const words = normalize(period.matched);
       if (words) text = text.replace(words, ' ');
+    }
+    // ("total que recebi do BTAL11 desde que comprei": the holding's whole history, not the purchase asked)
+    if (SINCE_BOUGHT.test(text)) {
+      text = text.replace(SINCE_BOUGHT, ' ');
+      signals.push('since the purchase: the whole holding');
     }
     return { text: text.replace(/\s+/g, ' ').trim(), fullText };
   }
