@@ -59,4 +59,6 @@ export interface FinanceToolArgs {
   /** What an investment is worth now, and the income it paid meanwhile (retorno_total). */
   valor_final?: string;
   proventos?: string;
+  /** The fund named beside a ratio's own numbers ("se o MXRF11 paga R$ 0,10"): said in the answer, its data never used. */
+  fundo?: string;
 }

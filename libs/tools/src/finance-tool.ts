@@ -498,7 +498,13 @@ export function calculateFinance(args: FinanceToolArgs): FinanceResult {
       `Não sei fazer o cálculo "${args.operacao ?? ''}". Posso calcular juros compostos, projeção com aportes, aporte necessário para uma meta, valor presente, conversão de taxas, VPL, TIR, VaR, índice de Sharpe, o capital para uma renda mensal, o dividend yield, o P/VP, as cotas para uma renda, o ganho real e o retorno total.`,
     );
   // Rates arrive in percent ("0.8" is 0,8%), as people say them; the formulas use fractions.
-  if (args.taxa === undefined || args.taxa === null || args.taxa === '') return op(args);
-  const result = op({ ...args, taxa: pct(args.taxa).toFixed() });
-  return result.entradas.taxa === undefined ? result : { ...result, entradas: { ...result.entradas, taxa: args.taxa } };
+  const result = args.taxa === undefined || args.taxa === null || args.taxa === '' ? op(args) : op({ ...args, taxa: pct(args.taxa).toFixed() });
+  const withRate = result.entradas.taxa === undefined || !args.taxa ? result : { ...result, entradas: { ...result.entradas, taxa: args.taxa } };
+  return args.fundo && RATIO_OPERATIONS[args.operacao ?? ''] ? ofNamedFund(withRate, args.fundo) : withRate;
+}
+
+/** A ratio of numbers said of a fund ("se o MXRF11 paga R$ 0,10") names it, and that the numbers are the person's. */
+function ofNamedFund(result: FinanceResult, fund: string): FinanceResult {
+  const note = `${fund}, com os números que você informou (não os dados do fundo na base):`;
+  return { ...result, entradas: { ...result.entradas, fundo: fund }, text: `${note}\n\n${result.text}` };
 }

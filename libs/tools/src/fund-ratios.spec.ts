@@ -22,6 +22,10 @@ describe('calcular_financas: a fund ratio from the numbers stated', () => {
   it('the whole shares a monthly income needs at a dividend per share, rounded up', () => {
     expect(calculateFinance({ operacao: 'cotas_para_renda', provento: '0.10', renda_mensal: '1000' }).resultado).toEqual({ cotas: '10000' });
     expect(calculateFinance({ operacao: 'cotas_para_renda', provento: '0.30', renda_mensal: '1000', preco_cota: '10' }).resultado).toEqual({ cotas: '3334', capital: '33340.00' });
+    // (numbers said of a fund name it, and say they are the person's)
+    const named = calculateFinance({ operacao: 'cotas_para_renda', provento: '0.10', renda_mensal: '500', preco_cota: '9.39', fundo: 'MXRF11' });
+    expect(named.text).toMatch(/^MXRF11, com os números que você informou \(não os dados do fundo na base\):\n\n\*\*Para receber R\$ 500,00/);
+    expect(named.entradas.fundo).toBe('MXRF11');
     // (an income of one share's price is the magic number: ⌈157,60 ÷ 1,10⌉ = 144)
     const magic = calculateFinance({ operacao: 'cotas_para_renda', provento: '1.10', renda_mensal: '157.60', preco_cota: '157.60' });
     expect(magic.title).toBe('Número mágico');

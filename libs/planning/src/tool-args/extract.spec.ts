@@ -272,6 +272,11 @@ describe('a fund ratio and a sale told in numbers', () => {
       operacao: 'cotas_para_renda',
       preco_cota: '9.39',
     });
+    expect(ratio('se o MXRF11 está a R$ 9,39 e paga R$ 0,10 por cota ao mês, quantas cotas preciso para receber R$ 500 por mês?')).toMatchObject({
+      operacao: 'cotas_para_renda',
+      preco_cota: '9.39',
+      fundo: 'MXRF11',
+    });
     // (a P/VP named with only its book value is the ratio still missing its price: a follow-up of a calculation)
     expect(ratio('e o p/vp se o valor patrimonial por cota for 162,22?')).toEqual({ operacao: 'pvp', vp_cota: '162.22' });
   });
