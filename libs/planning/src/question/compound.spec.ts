@@ -26,9 +26,16 @@ describe('CompoundSplitter', () => {
 
   it('keeps one question when its things asked are one (two words of the same target) or not listed together', () => {
     expect(splitter.split('qual o cnpj e o administrador do hglg11')).toBeNull();
-    expect(splitter.split('qual o dy do hglg11 e o pvp do knri11')).toBeNull();
     expect(splitter.split('fiis com dy acima de 10 e pvp abaixo de 1')).toBeNull();
     expect(splitter.split('qual o dy do hglg11')).toBeNull();
+  });
+
+  it('splits clauses an article opens when each names its own thing, each with its own fund and period', () => {
+    expect(splitter.split('qual o dy do hglg11 e o pvp do knri11')).toEqual(['qual o dy do hglg11', 'o pvp do knri11']);
+    // (a clause without a thing of its own is no question: "o do knri11" restates the first)
+    expect(splitter.split('qual o dy do hglg11 e o do knri11')).toBeNull();
+    // ("qual é o": the verb, folded to "e", opens nothing)
+    expect(splitter.split('somando os dividendos do hglg11 em 2024, qual é o dividend yield?')).toBeNull();
   });
 
   it('takes the longest phrase: "valor de mercado" is one thing asked', () => {

@@ -1,6 +1,9 @@
 import { parsePeriod } from '@cota/periods';
 import { ABBREVIATIONS, fold, normalize } from '@cota/text';
 
+/** Articles that open a clause after "e" when each side names its own thing asked. */
+const ARTICLES = new Set(['o', 'a', 'os', 'as']);
+
 /** A clause that asks the latest value ("o último dividendo", "o mais recente"). */
 const LATEST = /(?:^| )(?:ultim[oa]s?|mais recentes?|atual)(?= |$)/;
 
@@ -104,8 +107,12 @@ export class CompoundSplitter {
    * the question names ("qual o meu pm", "quanto ele fechou") is asked of them.
    */
   private clauses(text: string, words: Token[], found: Found[], subjects: readonly string[]): string[] | null {
-    // (a literal "e": after a comma alone, "ifix entre jan e jun/24, qual foi a máxima?" restates one question)
-    const cuts = words.flatMap((w, i) => (w.word === 'e' && text.slice(w.start, w.end) === 'e' && i > 0 && this.openers.has(words[i + 1]?.word ?? '') ? [i] : []));
+    // (a literal "e": after a comma alone, "ifix entre jan e jun/24, qual foi a máxima?" restates one question; an article
+    // opens a clause too when each side names its own thing: "fechamento do MXRF11 em 25/06/2025 e o valor do último dividendo")
+    // ("qual é o dividend yield": after a question word, the folded "e" is the verb)
+    const opens = (i: number) =>
+      this.openers.has(words[i + 1]?.word ?? '') || (ARTICLES.has(words[i + 1]?.word ?? '') && i + 2 < words.length && !this.openers.has(words[i - 1].word));
+    const cuts = words.flatMap((w, i) => (w.word === 'e' && text.slice(w.start, w.end) === 'e' && i > 0 && opens(i) ? [i] : []));
     if (!cuts.length) return null;
     const bounds = [-1, ...cuts, words.length];
     const parts = bounds.slice(1).map((end, k) => {
