@@ -126,6 +126,12 @@ describe('Planner (deterministic)', () => {
         expect(plan(q)).toMatchObject({ kind: 'smalltalk', smalltalk: 'advice', advice: true });
       }
       expect(plan('vale a pena aumentar minha posição?')).toMatchObject({ kind: 'entity', entity: 'fii_overview' });
+      // (a forecast asked, or a portfolio put together, is a verdict Cota does not give; a calculation's future is a calculation)
+      for (const q of ['qual fii vai subir mais em 2027?', 'o ifix vai cair ano que vem?', 'monta uma carteira de FIIs pra mim com 50 mil reais']) {
+        expect(plan(q)).toMatchObject({ kind: 'smalltalk', smalltalk: 'advice', advice: true });
+      }
+      expect(plan('o hglg11 vai subir?')).toMatchObject({ kind: 'entity', entity: 'fii_overview', advice: true });
+      expect(plan('quanto vai render 10 mil a 1% ao mês em 2 anos?').kind).toBe('tool');
     });
 
     it("reads a tool's words with every argument it needs written out as the calculation, not as its rule", () => {
