@@ -68,6 +68,21 @@ describe('elliptic follow-ups', () => {
     });
   });
 
+  it('a row named by its name after a pick of one row asks the list again, not the pick ("e a ocupação do DCC Cajamar?")', () => {
+    const first = planner.planDeterministic('qual imóvel do hglg11 tem a maior fatia da receita?');
+    expect(first.params).toMatchObject({ limit: 1, order_by: 'revenue_share_ratio' });
+    const opts = {
+      previousEntity: first.entity,
+      previousParams: { ...first.params, limit_asked: undefined },
+      previousTickers: ['HGLG11'],
+      previousQuestion: first.question,
+      previousKind: 'entity',
+    };
+    expect(planner.planDeterministic('e a taxa de ocupação do DCC Cajamar?', opts).params).toMatchObject({ limit: null, order_by: null });
+    // ("dele" still points at the pick)
+    expect(planner.planDeterministic('qual a área dele?', opts).params).toMatchObject({ limit: 1, order_by: 'revenue_share_ratio' });
+  });
+
   it('asks an answer no measure stands for again of another fund ("qual a vacancia do xpml11?" → "e no hglg11, qual é?")', () => {
     const first = planner.planDeterministic('qual a vacancia do xpml11?');
     expect(first).toMatchObject({ kind: 'entity', entity: 'fiis_imoveis' });

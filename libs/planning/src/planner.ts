@@ -298,7 +298,9 @@ export class Planner {
     // A follow-up that stays with the previous answer's entity edits its parameters.
     const hasPrevious = !!opts.previousParams || Object.keys(opts.previousFilters ?? {}).length > 0;
     if (out.kind === 'entity' && hasPrevious && out.entity === opts.previousEntity) {
-      return { ...out, params: editEntityParams(opts.previousParams ?? null, opts.previousFilters ?? {}, out.params) };
+      // ("e a ocupação do DCC Cajamar?" after the property with the largest share: a row named is no longer that pick)
+      const previous = opts.previousParams?.limit === 1 && namesARow(question, q.tickers.tickers) ? { ...opts.previousParams, limit: null, order_by: null } : opts.previousParams;
+      return { ...out, params: editEntityParams(previous ?? null, opts.previousFilters ?? {}, out.params) };
     }
     return out;
   }
@@ -1018,6 +1020,16 @@ export class Planner {
       reason: `${named} funds named, more than the ${MAX_QUESTION_SUBJECTS} one question compares${suffix}`,
     });
   }
+}
+
+/**
+ * A row of a list named in the question by its proper name ("o DCC Cajamar", "do Edifício Jatobá"): a capitalised word after
+ * an article or "de", not the message's first word, not a fund's code.
+ */
+function namesARow(question: string, tickers: readonly string[]): boolean {
+  const codes = new Set(tickers.map((t) => t.toUpperCase()));
+  for (const m of question.matchAll(/(?:^|\s)(?:d?[oa]s?|n[oa]s?|de)\s+(\p{Lu}[\p{L}\d]*)/gu)) if (!codes.has(m[1].toUpperCase())) return true;
+  return false;
 }
 
 /** The previous question's words asked of other funds: its funds replaced by them, or them added when it named none. */
