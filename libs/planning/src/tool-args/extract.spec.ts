@@ -90,6 +90,10 @@ describe('finance arguments', () => {
     expect(extractFinanceArgs('se eu aportar 500 por mes num fii com dy de 0,8% ao mes quanto tenho em 10 anos').operacao).toBe('projecao_aportes');
   });
 
+  it('reads a dividend that changes in an edit ("e se o dividendo cair pra 0,09?")', () => {
+    expect(extractFinanceArgs('e se o dividendo cair pra 0,09?', [], ['provento', 'renda_mensal', 'preco_cota'])).toMatchObject({ provento: '0.09' });
+  });
+
   it('reads a contribution "no fim de cada mês", and what a capital yields "por mês" as one month of it', () => {
     expect(extractFinanceArgs('Se eu investir R$ 500 no fim de cada mês durante 10 anos a 0,8% ao mês, quanto acumulo?')).toMatchObject({
       operacao: 'projecao_aportes',

@@ -27,7 +27,7 @@ const AMOUNT = String.raw`(?:r\$\s*)?(${BR_NUMBER})(?:\s*(${SCALE_WORD})\b)?(?!\
 const BOOK = new RegExp(String.raw`\b(?:valor patrimonial|vpa|vp)(?:\s*(?:por cota|da cota|\/\s*cota))?\s*(?:de|e|:|=|for|fosse|seja|em|a)?\s*${AMOUNT}`);
 /** The dividend per share: "paga R$ 0,85 por mês", "rendimento de 1,10 por cota", "distribui 0,10". */
 const DIVIDEND = new RegExp(
-  String.raw`\b(?:paga|pagam|pagando|pagasse|pague|distribui|distribuindo|distribuisse|rende|rendendo|(?:dividendos?|proventos?|rendimentos?)(?: mensa\w*| anua\w*)?(?: de)?)\s*(?:de\s*)?${AMOUNT}(\s*(?:reais\s*)?(?:por cota\s*)?(?:(?:por|ao|\/)\s*(?:mes|ano)|mensa\w*|anua\w*)?)`,
+  String.raw`\b(?:paga|pagam|pagando|pagasse|pague|distribui|distribuindo|distribuisse|rende|rendendo|(?:dividendos?|proventos?|rendimentos?)(?: mensa\w*| anua\w*)?(?: de| (?:cair|caisse|cai|subir|subisse|sobe|for|fosse|ficar|ficasse|passar|passasse|baixar|baixasse) (?:pra|para|a))?)\s*(?:de\s*)?${AMOUNT}(\s*(?:reais\s*)?(?:por cota\s*)?(?:(?:por|ao|\/)\s*(?:mes|ano)|mensa\w*|anua\w*)?)`,
 );
 /** The share's price: "a cota a R$ 160", "cota está em 157,60", "um FII a R$ 100", "se a cota custasse R$ 10", "preço de 95". */
 const PRICE = new RegExp(
