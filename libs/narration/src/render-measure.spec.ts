@@ -123,7 +123,8 @@ describe('measure answers lead with the number', () => {
       ],
       compare: 'max',
     });
-    expect(text).toContain('Entre eles, o maior valor é o do IFIX.');
+    // (by how much: -5,89% against -10,36%)
+    expect(text).toContain('Entre eles, o maior valor é o do IFIX, 4,47 p.p. acima do IBOV.');
     expect(text).toContain('-10,36%');
   });
 
@@ -164,7 +165,7 @@ describe('measure answers lead with the number', () => {
     );
     expect(text.split('\n')[0]).toMatch(/^A Selic acumulou 6,43% em 2018/);
     expect(text).toContain('O IFIX variou +5,62% em 2018, subindo de 2.226,46 pontos em 28/12/2017 para 2.351,59 pontos em 30/12/2024'.replace('30/12/2024', '28/12/2018'));
-    expect(text).toContain('Entre eles, o maior rendimento no período é da Selic.');
+    expect(text).toContain('Entre eles, o maior rendimento no período é da Selic, 0,81 p.p. acima do IFIX.');
   });
 
   it('states a price difference as the shown prices give it (no float residue)', () => {

@@ -43,6 +43,22 @@ export function subjectOf(s: QuestionSubject): string {
   if (s.kind === 'indicator') return s.id === 'SELIC' || s.id === 'META-SELIC' || s.id === 'POUPANCA' ? `da ${display(s.id)}` : `do ${display(s.id)}`;
   return `do ${s.id}`;
 }
+/**
+ * ", 2,46 p.p. acima do CDI": by how much the one picked of two differs from the other (percentages in points, the
+ * rest in the measure's unit); nothing for more than two subjects or a value missing.
+ */
+function marginOf(values: readonly MeasureValue[], winner: QuestionSubject, unit: Unit): string {
+  const [picked, other] = [values.find((v) => sameSubject(v.subject, winner)), values.find((v) => !sameSubject(v.subject, winner))];
+  if (values.length !== 2 || !picked || !other || picked.value === null || other.value === null) return '';
+  const diff = toDecimal(picked.value)!.minus(toDecimal(other.value)!);
+  if (diff.isZero()) return '';
+  const side = diff.isPositive() ? 'acima' : 'abaixo';
+  const size = unit.startsWith('pct') ? `${formatDecimal(diff.abs(), 2)} p.p.` : formatIn(unit, diff.abs().toNumber());
+  return `, ${size} ${side} ${subjectOf(other.subject)}`;
+}
+
+const sameSubject = (a: QuestionSubject, b: QuestionSubject) => a.kind === b.kind && a.id === b.id;
+
 /** "o HGLG11", "o IFIX", "o dólar (USD)", "a Selic" */
 const bare = (s: QuestionSubject) => subjectOf(s).replace(/^do /, 'o ').replace(/^da /, 'a ').replace(/^de /, '');
 const display = (id: string) => (id === 'SELIC' ? 'Selic' : id === 'META-SELIC' ? 'meta da Selic' : id === 'POUPANCA' ? 'poupança' : id);
@@ -225,7 +241,11 @@ export function renderMeasure(result: MeasureResult, question: StructuredQuestio
   if (result.values.length > 1 && question?.compare) {
     const w = result.winner;
     const verb = question.compare === 'max' ? 'maior' : 'menor';
-    parts.push(w ? `Entre eles, o ${verb} valor é ${subjectOf(w)}.`.replace('é do', 'é o do') : `Não há um ${verb} valor: os valores empatam ou faltam dados.`);
+    parts.push(
+      w
+        ? `Entre eles, o ${verb} valor é ${subjectOf(w)}${marginOf(result.values, w, result.value_unit)}.`.replace('é do', 'é o do')
+        : `Não há um ${verb} valor: os valores empatam ou faltam dados.`,
+    );
   }
   const sum = ownTotalOfFunds(result, words);
   if (sum) parts.push(sum);
@@ -695,7 +715,9 @@ function renderReturnsPanel(r: MeasureResult, question: StructuredQuestion | nul
     const w = r.winner;
     const verb = question.compare === 'max' ? 'maior' : 'menor';
     parts.push(
-      w ? `Entre eles, o ${verb} rendimento no período é ${subjectOf(w)}.`.replace('é do', 'é o do') : `Não há um ${verb} rendimento: os valores empatam ou faltam dados.`,
+      w
+        ? `Entre eles, o ${verb} rendimento no período é ${subjectOf(w)}${marginOf(r.values, w, 'pct')}.`.replace('é do', 'é o do')
+        : `Não há um ${verb} rendimento: os valores empatam ou faltam dados.`,
     );
   }
   if (r.values.some((v) => v.adjusted && v.value !== null)) parts.push('A variação usa preços ajustados por proventos (retorno total), não só a cotação negociada.');
