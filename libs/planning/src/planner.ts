@@ -294,15 +294,16 @@ export class Planner {
       return this.special(q, 'tool', tool.name, { tool: { name: tool.name, args: {} } }, `tool ${tool.name}: matched ${tool.matched}${suffix}`);
     }
     const routed = fieldAsked ?? route();
-    const out = this.withExtremeRow(question, this.ofFundsReferredTo(question, this.withStructuredQuestion(q, routed, opts), opts));
-    // A follow-up that stays with the previous answer's entity edits its parameters.
+    return this.withEditedParams(question, q, this.withExtremeRow(question, this.ofFundsReferredTo(question, this.withStructuredQuestion(q, routed, opts), opts)), opts);
+  }
+
+  /** A follow-up that stays with the previous answer's entity edits its parameters. */
+  private withEditedParams(question: string, q: AnalysedQuestion, out: PlanResponse, opts: PlanOptions): PlanResponse {
     const hasPrevious = !!opts.previousParams || Object.keys(opts.previousFilters ?? {}).length > 0;
-    if (out.kind === 'entity' && hasPrevious && out.entity === opts.previousEntity) {
-      // ("e a ocupação do DCC Cajamar?" after the property with the largest share: a row named is no longer that pick)
-      const previous = opts.previousParams?.limit === 1 && namesARow(question, q.tickers.tickers) ? { ...opts.previousParams, limit: null, order_by: null } : opts.previousParams;
-      return { ...out, params: editEntityParams(previous ?? null, opts.previousFilters ?? {}, out.params) };
-    }
-    return out;
+    if (out.kind !== 'entity' || !hasPrevious || out.entity !== opts.previousEntity) return out;
+    // ("e a ocupação do DCC Cajamar?" after the property with the largest share: a row named is no longer that pick)
+    const previous = opts.previousParams?.limit === 1 && namesARow(question, q.tickers.tickers) ? { ...opts.previousParams, limit: null, order_by: null } : opts.previousParams;
+    return { ...out, params: editEntityParams(previous ?? null, opts.previousFilters ?? {}, out.params) };
   }
 
   /**

@@ -86,17 +86,7 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
       changed.push('aggregation');
     }
   } else if (cur.extreme_group) agg = cur.agg;
-  const kept: Pick<StructuredQuestion, 'extreme_group' | 'shares' | 'each_fund' | 'price_at'> = {};
-  if (cur.extreme_group || keepsExtreme) kept.extreme_group = true;
-  // ("e em 2023?" after "quanto recebi de cada fii em 2024?": still fund by fund, unless a total or a pick is asked now)
-  const portfolioKept = subjects.length > 0 && subjects.every((s) => s.kind === 'portfolio');
-  if (cur.each_fund || (prev.each_fund && portfolioKept && measure === prev.measure && !reading.aggNamed && !cur.compare)) kept.each_fund = true;
-  // ("e em 2023?" after "se eu tivesse 500 cotas ...": the same holding, while the measure is per share)
-  const shares = cur.shares ?? (measure && catalog.measures[measure]?.per_share ? prev.shares : undefined);
-  if (shares) kept.shares = shares;
-  // (the close a yield was divided by stays with the yield and its period: "faz a mesma conta pro XPML11")
-  const priceAt = cur.price_at ?? (measure === prev.measure && !changed.some((c) => c.startsWith('period')) ? prev.price_at : undefined);
-  if (priceAt) kept.price_at = priceAt;
+  const kept = keptAlong(edit, subjects, measure, keepsExtreme);
   return {
     question: {
       subjects: subjects.slice(0, MAX_QUESTION_SUBJECTS),
@@ -116,6 +106,28 @@ export function applyFollowUp(read: QuestionReading, previous: PreviousTurn, cat
       reason: `edited the previous question: kept ${inherited.join(', ') || 'nothing'}; changed ${changed.join(', ') || 'nothing'}`,
     },
   };
+}
+
+/** What the edited question keeps besides its parts: the extreme group, fund by fund, the holding, the close a yield divides by. */
+function keptAlong(
+  edit: FollowUpEdit,
+  subjects: QuestionSubject[],
+  measure: string | null,
+  keepsExtreme: boolean,
+): Pick<StructuredQuestion, 'extreme_group' | 'shares' | 'each_fund' | 'price_at'> {
+  const { reading, cur, prev, catalog, changed } = edit;
+  const kept: Pick<StructuredQuestion, 'extreme_group' | 'shares' | 'each_fund' | 'price_at'> = {};
+  if (cur.extreme_group || keepsExtreme) kept.extreme_group = true;
+  // ("e em 2023?" after "quanto recebi de cada fii em 2024?": still fund by fund, unless a total or a pick is asked now)
+  const portfolioKept = subjects.length > 0 && subjects.every((s) => s.kind === 'portfolio');
+  if (cur.each_fund || (prev.each_fund && portfolioKept && measure === prev.measure && !reading.aggNamed && !cur.compare)) kept.each_fund = true;
+  // ("e em 2023?" after "se eu tivesse 500 cotas ...": the same holding, while the measure is per share)
+  const shares = cur.shares ?? (measure && catalog.measures[measure]?.per_share ? prev.shares : undefined);
+  if (shares) kept.shares = shares;
+  // (the close a yield was divided by stays with the yield and its period: "faz a mesma conta pro XPML11")
+  const priceAt = cur.price_at ?? (measure === prev.measure && !changed.some((c) => c.startsWith('period')) ? prev.price_at : undefined);
+  if (priceAt) kept.price_at = priceAt;
+  return kept;
 }
 
 type Period = StructuredQuestion['period'];
