@@ -104,6 +104,14 @@ const RULES: Rule[] = [
       return monthsRange(start.getUTCFullYear(), start.getUTCMonth() + 1, y2, m2, 'custom');
     },
   },
+  // the year to a day: "no acumulado do ano até 31/10/2025", "de janeiro até 31/10/2025", "no ano até 31/10/25"
+  {
+    re: new RegExp(`\\b(?:(?:d?o|n?o) ano|de janeiro|desde janeiro|desde o inicio do ano)\\s+(?:ate|a)\\s+(?:o dia\\s+)?(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\b`),
+    build: (m) => {
+      const [y, mo, d] = [year2(m[3]), Number(m[2]), Number(m[1])];
+      return validDay(y, mo, d) ? { kind: 'range', from: iso(y, 1, 1), to: iso(y, mo, d), grain: 'custom' } : null;
+    },
+  },
   // de 01/03/2024 a 15/04/2024
   {
     re: new RegExp(`\\b(?:de|entre|desde)\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\s+${TO}\\s+(\\d{1,2})/(\\d{1,2})/(${YEAR4}|\\d{2})\\b`),

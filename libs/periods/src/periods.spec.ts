@@ -69,6 +69,8 @@ describe('pt-BR period grammar', () => {
     ['e no dia 20?', { kind: 'day_of_month', day: 20, month: null }],
     ['e em 10/06?', { kind: 'day_of_month', day: 10, month: 6 }],
     ['e no dia 10/06?', { kind: 'day_of_month', day: 10, month: 6 }],
+    ['e no acumulado do ano até 31/10/2025?', { kind: 'range', from: '2025-01-01', to: '2025-10-31', grain: 'custom' }],
+    ['de janeiro até 31/10/2025', { kind: 'range', from: '2025-01-01', to: '2025-10-31', grain: 'custom' }],
     ['quanto variou? (de 10/06 até 25/06)', { kind: 'day_of_month', day: 10, month: 6, to: { day: 25, month: 6 } }],
     ['entre 20/12 e 10/01', { kind: 'day_of_month', day: 20, month: 12, to: { day: 10, month: 1 } }],
     ['e o ifix, ta em quanto', { kind: 'latest' }],

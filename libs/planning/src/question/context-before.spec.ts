@@ -16,5 +16,7 @@ describe('the question after the context a message tells first', () => {
     expect(ask('ok. qual o dy do hglg11?', ['HGLG11'])).toBeNull();
     expect(ask('quero saber o dy do hglg11 e do knri11. me ajuda por favor', ['HGLG11', 'KNRI11'])).toBeNull();
     expect(ask('como foi a cota do VISC11 em 2024? quanto variou?', ['VISC11'])).toBeNull();
+    // (a last sentence that asks only for the result of what the message defined)
+    expect(ask('DY do MXRF11 = soma dos rendimentos com data com de jun/24 a mai/25 dividida pelo fechamento de 10/06/25. quanto dá?', ['MXRF11'])).toBeNull();
   });
 });

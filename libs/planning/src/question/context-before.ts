@@ -1,5 +1,16 @@
 import { fold } from '@cota/text';
 
+/** Words that ask for a result without naming anything: "quanto dá?", "qual o valor?", "quanto fica isso?". */
+const RESULT_ONLY = new Set(['da', 'fica', 'e', 'eh', 'foi', 'seria', 'sai', 'daria', 'ficaria', 'deu', 'o', 'a', 'isso', 'isto', 'resultado', 'valor', 'total', 'entao', 'ai']);
+
+function asksOnlyTheResult(asked: string): boolean {
+  const words = asked
+    .split(/\s+/)
+    .map((w) => w.replace(/[^a-z0-9]/g, ''))
+    .filter(Boolean);
+  return words.slice(1).every((w) => RESULT_ONLY.has(w));
+}
+
 /**
  * A message that tells its context before it asks ("tava olhando o gráfico do KNRI11 e parece que ele
  * subiu bastante... qual foi a maior cotação dele em 2024?", "to montando uma planilha dos meus fiis:
@@ -15,6 +26,9 @@ export function questionAfterContext(question: string, tickers: readonly string[
   for (const at of ends) {
     const asked = text.slice(at).trim();
     if (!openers.has(asked.split(/\s+/)[0].replace(/[^a-z0-9]/g, ''))) continue;
+    // ("DY do X = soma ... dividida pelo fechamento de 10/06/25. quanto dá?": a question that asks only for the result
+    // of what the message defined is no question of its own)
+    if (asksOnlyTheResult(asked)) return null;
     const context = text.slice(0, at);
     // (a context is told: "dy do X? e o pvp?" asks twice, and "em 2024? quanto variou?" asks one thing in two)
     if (context.includes('?') || context.split(/\s+/).filter((w) => /[a-z0-9]/.test(w)).length < minContextWords) return null;

@@ -90,6 +90,18 @@ describe('finance arguments', () => {
     expect(extractFinanceArgs('se eu aportar 500 por mes num fii com dy de 0,8% ao mes quanto tenho em 10 anos').operacao).toBe('projecao_aportes');
   });
 
+  it('reads an income wanted "pra ter" and a yield said as "rendimento de" before the income', () => {
+    expect(extractFinanceArgs('qtas cotas de um fundo que paga 0,10 por cota eu preciso pra ter 1000 reais por mes?')).toMatchObject({
+      operacao: 'cotas_para_renda',
+      renda_mensal: '1000',
+    });
+    expect(extractFinanceArgs('Quanto preciso ter investido num FII com rendimento de 0,8% ao mês pra receber R$ 5.000 por mês?')).toMatchObject({
+      operacao: 'capital_para_renda',
+      renda_mensal: '5000',
+      taxa: '0.8',
+    });
+  });
+
   it('reads a dividend that changes in an edit ("e se o dividendo cair pra 0,09?")', () => {
     expect(extractFinanceArgs('e se o dividendo cair pra 0,09?', [], ['provento', 'renda_mensal', 'preco_cota'])).toMatchObject({ provento: '0.09' });
   });

@@ -60,7 +60,7 @@ const percentString = (fraction: { times(n: number): { toFixed(): string } }) =>
 const NPV = /\b(vpl|npv|valor presente liquido)\b/;
 /** "quanto preciso ter investido pra receber 2 mil por mês com DY de 12% ao ano": an income asked of a capital at a yield. */
 const INCOME_AT_YIELD =
-  /\b(?:receber|renda|ganhar|render|viver de|tirar)\b.*\b(?:dy|dividend yield|yield|rendimento de|rende|paga|pague|pagando)\b|\b(?:dy|dividend yield|yield)\b.*\b(?:receber|renda|ganhar|viver de|tirar)\b/;
+  /\b(?:receber|renda|ganhar|render|viver de|tirar)\b.*\b(?:dy|dividend yield|yield|rendimento de|rende|paga|pague|pagando)\b|\b(?:dy|dividend yield|yield|rendimento de|que rende|que paga|pagando)\b.*\b(?:receber|renda|ganhar|viver de|tirar)\b/;
 /** "ganho real", "retorno real", "descontada a inflação": a return with the inflation of its period taken out. */
 const REAL_RETURN = /\b(?:ganho|retorno|rendimento|rentabilidade|juros?) (?:real|reais)\b|\bdescont\w* (?:a )?inflacao\b|\bacima da inflacao\b/;
 /** The inflation's words right before its rate ("o IPCA foi 4,5%", "inflação de 4,5%"). */

@@ -40,7 +40,7 @@ const MAGIC_ASKED = /\bmagic number\b|\bnumero magico\b|\bcompr\w* (?:uma|1) (?:
 /** A fund's code in the text ("mxrf11"). */
 const FUND_CODE = /\b([a-z]{4}11)\b/;
 /** The monthly income wanted: "ganhar R$ 1.000 por mês", "receber 500 mensais". */
-const INCOME = new RegExp(String.raw`\b(?:ganhar|receber|renda de|tirar|render|viver com)\s*(?:uns\s*)?${AMOUNT}(?:\s*reais)?\s*(?:por mes|ao mes|mensa\w*|todo mes)`);
+const INCOME = new RegExp(String.raw`\b(?:ganhar|receber|renda de|tirar|render|viver com|ter)\s*(?:uns\s*)?${AMOUNT}(?:\s*reais)?\s*(?:por mes|ao mes|mensa\w*|todo mes)`);
 
 const PVP_ASKED = /\bp\s*\/?\s*vp\b|\bpreco sobre (?:o )?valor patrimonial\b|\bagio\b|\bdesagio\b|\bdesconto\b/;
 const YIELD_ASKED = /\bdy\b|\bdividend yield\b|\byield\b|\brendimento (?:mensal|anual)\b|\bretorno (?:mensal|anual)\b|\bquanto (?:rende|da|e) (?:ao|por) (?:mes|ano)\b/;
