@@ -831,6 +831,9 @@ describe('Planner (deterministic)', () => {
       // (so is the fund possessed, unless asked per share)
       expect(plan('meu BTAL11 rendeu quanto em proventos em 2024?').question).toMatchObject({ measure: 'received_by_record', subjects: [{ kind: 'fund', id: 'BTAL11' }] });
       expect(plan('meu HGLG11 pagou quanto de dividendo por cota em 2024?').question?.measure).toBe('dividend');
+      // (what a purchase cost; the cost of what is held)
+      expect(plan('quanto custaram as 40 cotas de BTAL11 que comprei?').question?.measure).toBe('bought_amount');
+      expect(plan('qual o custo de aquisição total das posições que eu ainda tenho?').question?.measure).toBe('invested');
       // ("desde que comprei" is the holding's whole history, not the purchase asked)
       expect(plan('total que recebi de dividendos do btal11 desde que comprei').question).toMatchObject({ measure: 'received', period: null, agg: 'total' });
       expect(plan('dividendos do btlg11 em 2025').question?.measure).toBe('dividend');
