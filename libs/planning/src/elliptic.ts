@@ -18,8 +18,11 @@ const NUMBER = /^\d+(?:\.\d+)?$/;
  * gives it a subject, and it is routed on its own.
  */
 export function detectEllipsis(q: AnalysedQuestion, o: Ontology, isFilterWord: (token: string) => boolean = () => false): Ellipsis | null {
-  const { openers, periodWords, weakWeight } = o.elliptic;
-  const tokens = q.tokens;
+  const { openers, periodWords, weakWeight, leadFillers } = o.elliptic;
+  // ("opa, errei, queria o do HGRE11": the words before the opener change nothing)
+  let lead = 0;
+  while (lead < q.tokens.length - 1 && leadFillers.has(q.tokens[lead])) lead++;
+  const tokens = q.tokens.slice(lead);
   const found = openers.find((op) => op.length < tokens.length && op.every((w, i) => tokens[i] === w));
   // "o TRXF11" answering "de qual fundo?": only funds and function words continue the previous question too.
   // A bare "HGLG11?" is a question of its own (the fund's overview).

@@ -91,6 +91,12 @@ describe('elliptic follow-ups', () => {
     expect(again).toMatchObject({ kind: 'entity', entity: 'fiis_imoveis', asked: 'qual a vacancia do HGLG11?' });
   });
 
+  it('a correction or the same asked of another fund keeps the previous subject ("opa, errei, queria o do HGRE11", "faz o mesmo pro HGLG11")', () => {
+    for (const q of ['opa, errei, queria o do HGRE11', 'faz o mesmo pro HGRE11']) {
+      expect(plan(q, 'fiis_cadastro')).toMatchObject({ kind: 'entity', entity: 'fiis_cadastro', elliptic: true, params: { ticker: 'HGRE11' } });
+    }
+  });
+
   it('reads the window from the follow-up: "e em 2023?" after dividends is year:2023 of dividends', () => {
     const p = plan('e em 2023?', 'fiis_dividendos');
     expect(p).toMatchObject({ kind: 'entity', entity: 'fiis_dividendos', elliptic: true, params: { ticker: null, agg: 'list', window: 'year:2023' } });

@@ -178,6 +178,8 @@ export const OntologySchema = z
     elliptic: z
       .object({
         openers: z.array(z.string().min(1)).min(1),
+        /** Words said before an opener that change nothing ("opa, errei, queria o do HGRE11"). */
+        lead_fillers: z.array(z.string().min(1)).default([]),
         /** Words that only name a period ("ano passado", "hoje") or point at a fund ("fundo"). */
         period_words: z.array(z.string().min(1)),
         /** A word weighing at most this in every entity is shared, not a subject ("hoje" 0.5). */

@@ -143,6 +143,7 @@ export class Ontology {
   /** Elliptic follow-ups: openers as normalised words (longest first), period words, the weak weight. */
   readonly elliptic: {
     openers: string[][];
+    leadFillers: ReadonlySet<string>;
     periodWords: ReadonlySet<string>;
     weakWeight: number;
     editOpeners: string[][];
@@ -204,6 +205,7 @@ export class Ontology {
     this.tickerPrefixStopwords = new Set(spec.ticker_prefix_stopwords);
     this.elliptic = {
       openers: spec.elliptic.openers.map((o) => normalize(o).split(' ').filter(Boolean)).sort((a, b) => b.length - a.length),
+      leadFillers: new Set(spec.elliptic.lead_fillers.map((w) => normalize(w))),
       periodWords: new Set(spec.elliptic.period_words.map((w) => normalize(w))),
       weakWeight: spec.elliptic.weak_weight,
       editOpeners: spec.elliptic.edit_openers.map((o) => normalize(o).split(' ').filter(Boolean)).sort((a, b) => b.length - a.length),
