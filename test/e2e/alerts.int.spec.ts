@@ -176,11 +176,11 @@ describe('alerts end to end', () => {
     expect(mail.text).toContain(text);
 
     // "quanto o fundo pagou este mês?" answers the new distribution (the read cache dropped the old answer): what was paid
-    // this month, by payment date (data-com 16/11, paid 25/11).
+    // this month, by payment date (data-com 16/11, paid 25/11: the one payment says both).
     const after = await cluster.ask('quanto o fundo pagou este mês?', { conversation });
     expect(after.status).toBe(200);
     expect(after.body.answer).toMatch(
-      /^Os dividendos por cota \(pela data de pagamento\) do XPML11 em novembro de 2026 \(dados até 25\/11\/2026\) somam R\$ 0,97 \(1 pagamento\)\./,
+      /^Os dividendos por cota \(pela data de pagamento\) do XPML11 em novembro de 2026 \(dados até 25\/11\/2026\) somam R\$ 0,97 \(1 pagamento, em 25\/11\/2026, com data-com em 16\/11\/2026\)\./,
     );
     expect(after.body.meta.params.ticker).toBe('XPML11');
 
