@@ -16,7 +16,7 @@ import { detectAdvice, detectConcept, detectConfirmation, detectOutOfScope, dete
 import { TickerIndex } from './tickers';
 import { FundNameIndex, NamedFund } from './fund-names';
 import { ABBREVIATIONS, cnpjIn, fold, normalize, stem, STOPWORDS } from '@cota/text';
-import { applyFollowUp, editEntityParams, refersToOne, withListedReference } from './question/follow-up';
+import { applyFollowUp, editEntityParams, pointsAtSeveral, refersToOne, withListedReference } from './question/follow-up';
 import { isMeasurable, isReturnsPanel, measurePlan, measureFamily } from './question/measure-plan';
 import { chooseAgg, QuestionReader, type QuestionReading } from './question/structure';
 import { CompoundSplitter, type TopicWords } from './question/compound';
@@ -270,8 +270,8 @@ export class Planner {
     // Definitions first: "o que são juros compostos?" asks for a concept, not a calculation; but a tool the
     // conversation leads to ("quanto de imposto isso dá?" after a sale's result) is that tool's.
     // (so is a tool whose every argument the message states: "vendi 50 cotas a 90 com PM de 100, tenho imposto pra pagar?")
-    const concept = byWords?.inConversation || (byWords && this.statesEveryArgument(byWords.name, question)) ? null : detectConcept(q, this.ontology);
-    if (concept) {
+    const concept = byWords?.inConversation ? null : detectConcept(q, this.ontology);
+    if (concept && !(byWords && this.statesEveryArgument(byWords.name, question))) {
       return this.special(q, 'concept', 'concept', {}, `conceptual question (knowledge base): matched ${concept}${suffix}`);
     }
     const general = this.toolAskedInGeneral(q, byWords, opts, suffix);
@@ -587,7 +587,7 @@ export class Planner {
     const previousFunds = opts.previousTickers?.length ?? 0;
     const amongList = reading.cues.includes('among_previous') && (opts.conversationList?.length ?? 0) > 1;
     // ("compara o p/vp dos dois" after two answers of one fund each that asked no measure: the funds of both)
-    const bothAnswers = previousFunds === 1 && (opts.earlierSubjects?.length ?? 0) > 0 && reading.cues.some((c) => c === 'among_previous' || c === 'sum_both');
+    const bothAnswers = previousFunds === 1 && (opts.earlierSubjects?.length ?? 0) > 0 && pointsAtSeveral(reading);
     const hasPrevious = !!opts.previousQuestion || previousFunds > 1 || amongList || bothAnswers || (previousFunds === 1 && refersToOne(reading));
     // "top 10 fiis por dy" names its own universe (every fund): not a subject left out for the previous answer to fill.
     const fundList = /(?:^| )(?:fiis|fundos|top \d+|ranking)(?= |$)/.test(q.normalized);

@@ -176,7 +176,7 @@ function followUpWithoutPrevious(reading: QuestionReading, previous: PreviousTur
     };
   }
   // "compara o p/vp dos dois" after answers that asked no measure ("cnpj do IRDM11" → "e do RBRF11?"): the fund asked before and the last one.
-  const several = reading.cues.includes('among_previous') || reading.cues.includes('sum_both') || reading.cues.includes('refers_all');
+  const several = pointsAtSeveral(reading);
   const earlier = (previous.earlier ?? []).filter((e) => e.kind === 'fund' && !previous.tickers.includes(e.id));
   if (several && cur.measure && cur.subjects.length === 0 && previous.tickers.length === 1 && earlier.length > 0) {
     const subjects: QuestionSubject[] = [...earlier, { kind: 'fund', id: previous.tickers[0] }];
@@ -319,6 +319,11 @@ function ownFigureOfPrevious(edit: Omit<FollowUpEdit, 'ownFigure'>): MeasureDef 
   return was?.per_share ? (clientMeasureOf(catalog, was) ?? null) : null;
 }
 
+/** "qual dos dois", "soma os dois", "quantas cotas de cada um": the words point at several subjects the conversation named. */
+export function pointsAtSeveral(reading: QuestionReading): boolean {
+  return reading.cues.includes('among_previous') || reading.cues.includes('sum_both') || reading.cues.includes('refers_all');
+}
+
 /** No subject said: the previous answer's funds ("qual deles"), the last two answers' ("qual dos dois"), else the previous question's. */
 function keptSubjects(edit: FollowUpEdit, amongListed: boolean): QuestionSubject[] {
   const { reading, prev, previous, inherited } = edit;
@@ -332,8 +337,7 @@ function keptSubjects(edit: FollowUpEdit, amongListed: boolean): QuestionSubject
     inherited.push('subjects (the funds the previous list showed)');
     return previous.tickers.map((id) => ({ kind: 'fund', id }));
   }
-  const pointsAtSeveral = reading.cues.includes('among_previous') || reading.cues.includes('sum_both') || reading.cues.includes('refers_all');
-  if (pointsAtSeveral && prev.subjects.length === 1 && earlier.length > 0) {
+  if (pointsAtSeveral(reading) && prev.subjects.length === 1 && earlier.length > 0) {
     // "qual dos dois", "soma os dois", "quantas cotas de cada um": the subject asked before and the one asked last.
     inherited.push("subjects (the last two answers')");
     return [...earlier, ...prev.subjects];

@@ -90,35 +90,22 @@ describe('finance arguments', () => {
     expect(extractFinanceArgs('se eu aportar 500 por mes num fii com dy de 0,8% ao mes quanto tenho em 10 anos').operacao).toBe('projecao_aportes');
   });
 
-  it('reads an income wanted "pra ter" and a yield said as "rendimento de" before the income', () => {
-    expect(extractFinanceArgs('qtas cotas de um fundo que paga 0,10 por cota eu preciso pra ter 1000 reais por mes?')).toMatchObject({
-      operacao: 'cotas_para_renda',
-      renda_mensal: '1000',
-    });
-    expect(extractFinanceArgs('Quanto preciso ter investido num FII com rendimento de 0,8% ao mês pra receber R$ 5.000 por mês?')).toMatchObject({
-      operacao: 'capital_para_renda',
-      renda_mensal: '5000',
-      taxa: '0.8',
-    });
+  // Arguments as people say them: an income "pra ter", a yield "rendimento de" before the income, a dividend changed in an
+  // edit, contributions "no fim de cada mês", what a capital yields "por mês" (one month of it) or "por ano".
+  it.each<[string, string[], Record<string, unknown>]>([
+    ['qtas cotas de um fundo que paga 0,10 por cota eu preciso pra ter 1000 reais por mes?', [], { operacao: 'cotas_para_renda', renda_mensal: '1000' }],
+    ['Quanto preciso ter investido num FII com rendimento de 0,8% ao mês pra receber R$ 5.000 por mês?', [], { operacao: 'capital_para_renda', renda_mensal: '5000', taxa: '0.8' }],
+    ['e se o dividendo cair pra 0,09?', ['provento', 'renda_mensal', 'preco_cota'], { provento: '0.09' }],
+    ['Se eu investir R$ 500 no fim de cada mês durante 10 anos a 0,8% ao mês, quanto acumulo?', [], { operacao: 'projecao_aportes', aporte_mensal: '500' }],
+    ['quanto R$ 50 mil rende por mês num FII que paga 0,85% ao mês?', [], { operacao: 'juros_compostos', valor_inicial: '50000', prazo_meses: 1 }],
+    ['quanto rende 100 mil por ano a 12% ao ano?', [], { prazo_meses: 12, prazo_unidade: 'anos' }],
+    // (a term said wins)
+    ['quanto rende 100 mil a 1% ao mes em 2 anos?', [], { prazo_meses: 24 }],
+  ])('reads "%s"', (question, editing, expected) => {
+    expect(extractFinanceArgs(question, [], editing)).toMatchObject(expected);
   });
 
-  it('reads a dividend that changes in an edit ("e se o dividendo cair pra 0,09?")', () => {
-    expect(extractFinanceArgs('e se o dividendo cair pra 0,09?', [], ['provento', 'renda_mensal', 'preco_cota'])).toMatchObject({ provento: '0.09' });
-  });
-
-  it('reads a contribution "no fim de cada mês", and what a capital yields "por mês" as one month of it', () => {
-    expect(extractFinanceArgs('Se eu investir R$ 500 no fim de cada mês durante 10 anos a 0,8% ao mês, quanto acumulo?')).toMatchObject({
-      operacao: 'projecao_aportes',
-      aporte_mensal: '500',
-    });
-    expect(extractFinanceArgs('quanto R$ 50 mil rende por mês num FII que paga 0,85% ao mês?')).toMatchObject({
-      operacao: 'juros_compostos',
-      valor_inicial: '50000',
-      prazo_meses: 1,
-    });
-    expect(extractFinanceArgs('quanto rende 100 mil por ano a 12% ao ano?')).toMatchObject({ prazo_meses: 12, prazo_unidade: 'anos' });
-    // (a term said wins; none said and no period asked: the term is asked for)
-    expect(extractFinanceArgs('quanto rende 100 mil a 1% ao mes em 2 anos?').prazo_meses).toBe(24);
+  it('asks for the term when none is said and no period is asked of a yield', () => {
     expect(extractFinanceArgs('quanto rende 100 mil a 1% ao mes?').prazo_meses).toBeUndefined();
   });
 

@@ -1,4 +1,4 @@
-import { BR_NUMBER, SCALE_WORD } from '@cota/text';
+import { BR_NUMBER, SCALE_WORD, TICKER_PATTERN, tickersIn } from '@cota/text';
 import { readAmount, spelledAmounts } from './numbers';
 
 /**
@@ -31,14 +31,12 @@ const DIVIDEND = new RegExp(
 );
 /** The share's price: "a cota a R$ 160", "cota está em 157,60", "um FII a R$ 100", "se a cota custasse R$ 10", "preço de 95". */
 const PRICE = new RegExp(
-  String.raw`\b(?:(?:a )?cotas? (?:a|de|em|esta em|esta a|ta em|ta a|ta|estiver em|estiver a|for|fosse|for de|fosse de|custa|custando|custasse|custar|valendo|vale|cotada a|negociada a)|(?:preco|cotacao)(?: da cota)?(?: de| e| a| em| for| fosse)?|(?:preco|cotacao|cota)(?: da cota)? (?:cair|caisse|cai|subir|subisse|sobe|for|fosse|ir|voltar) (?:pra|para|a)|(?:um|uma|o|a) (?:fii|fundo) (?:a|de|que custa|custa|custava|que custava|custando|cotado a|negociado a|que vale|vale|valendo)|(?:com|cuja) cota (?:de |a |em )?|\b[a-z]{4}11 (?:esta|ta|estiver|custa|custando|vale|valendo|cotado|negociado)(?: a| em| por)?)\s*${AMOUNT}`,
+  String.raw`\b(?:(?:a )?cotas? (?:a|de|em|esta em|esta a|ta em|ta a|ta|estiver em|estiver a|for|fosse|for de|fosse de|custa|custando|custasse|custar|valendo|vale|cotada a|negociada a)|(?:preco|cotacao)(?: da cota)?(?: de| e| a| em| for| fosse)?|(?:preco|cotacao|cota)(?: da cota)? (?:cair|caisse|cai|subir|subisse|sobe|for|fosse|ir|voltar) (?:pra|para|a)|(?:um|uma|o|a) (?:fii|fundo) (?:a|de|que custa|custa|custava|que custava|custando|cotado a|negociado a|que vale|vale|valendo)|(?:com|cuja) cota (?:de |a |em )?|\b${TICKER_PATTERN.toLowerCase()} (?:esta|ta|estiver|custa|custando|vale|valendo|cotado|negociado)(?: a| em| por)?)\s*${AMOUNT}`,
 );
 /** A price said of each share after the amount: "quanto custaria a R$ 9,39 cada?". */
 const PRICE_EACH = new RegExp(String.raw`\b(?:a|por|de)\s*${AMOUNT}\s*(?:reais\s*)?cada\b`);
 /** The magic number: the shares whose monthly income buys one more share ("compre uma cota nova por mês"). */
 const MAGIC_ASKED = /\bmagic number\b|\bnumero magico\b|\bcompr\w* (?:uma|1) (?:nova )?cota(?: nova)?\b/;
-/** A fund's code in the text ("mxrf11"). */
-const FUND_CODE = /\b([a-z]{4}11)\b/;
 /** The monthly income wanted: "ganhar R$ 1.000 por mês", "receber 500 mensais". */
 const INCOME = new RegExp(String.raw`\b(?:ganhar|receber|renda de|tirar|render|viver com|ter)\s*(?:uns\s*)?${AMOUNT}(?:\s*reais)?\s*(?:por mes|ao mes|mensa\w*|todo mes)`);
 
@@ -82,8 +80,8 @@ export function extractRatioArgs(normalized: string): RatioArgs {
   }
   // (the fund the numbers are said of: "se o MXRF11 está a R$ 9,39 e paga R$ 0,10")
   // (only beside numbers of its own: "qual o dy do hglg11?" states nothing)
-  const named = Object.values(out).some((v) => v !== undefined) ? FUND_CODE.exec(text) : null;
-  if (named) out.fundo = named[1].toUpperCase();
+  const named = Object.values(out).some((v) => v !== undefined) ? tickersIn(text)[0] : undefined;
+  if (named) out.fundo = named;
   // (a book value alone with P/VP asked is the ratio still missing its price: "e o p/vp se o VP for 162,22?" after a DY)
   if (out.vp_cota && (PVP_ASKED.test(text) || (out.preco_cota && !out.provento))) out.operacao = 'pvp';
   else if (CEILING_ASKED.test(text) && (out.provento || out.taxa)) out.operacao = 'preco_teto';

@@ -37,16 +37,17 @@ export const WAREHOUSE_VIEWS: Array<[name: string, sql: string]> = [
   ],
   [
     'fiis_financials_snapshot',
-    `SELECT ticker, ref_date, dy_monthly_pct, dy_pct, sum_anual_dy_amt, last_dividend_amt, last_payment_date,
-            market_cap_value, enterprise_value, price_book_ratio, equity_per_share, revenue_per_share,
-            dividend_payout_pct, growth_rate, cap_rate, leverage_ratio, equity_value, total_assets_amt,
-            variation_month_ratio, variation_year_ratio, equity_month_ratio, dividend_reserve_amt, admin_fee_due_amt,
-            perf_fee_due_amt, total_cash_amt, expected_revenue_amt, liabilities_total_amt, dy_from, dy_to, dy_payments,
-            dy_price, dy_price_date, published_dy_pct, price_amt, price_date, price_kind, dy_price_kind, valuation_date, source,
-            (SELECT f.vacancy_ratio FROM wh_funds f WHERE f.ticker = wh_snapshots.ticker) AS fund_vacancy_ratio,
-            (SELECT f.vacancy_source FROM wh_funds f WHERE f.ticker = wh_snapshots.ticker) AS fund_vacancy_source,
-            (SELECT f.vacancy_as_of FROM wh_funds f WHERE f.ticker = wh_snapshots.ticker) AS fund_vacancy_as_of
-       FROM wh_snapshots`,
+    // (the fund's own vacancy, from the registry, beside its snapshot)
+    `SELECT s.ticker, s.ref_date, s.dy_monthly_pct, s.dy_pct, s.sum_anual_dy_amt, s.last_dividend_amt,
+            s.last_payment_date, s.market_cap_value, s.enterprise_value, s.price_book_ratio, s.equity_per_share,
+            s.revenue_per_share, s.dividend_payout_pct, s.growth_rate, s.cap_rate, s.leverage_ratio, s.equity_value,
+            s.total_assets_amt, s.variation_month_ratio, s.variation_year_ratio, s.equity_month_ratio,
+            s.dividend_reserve_amt, s.admin_fee_due_amt, s.perf_fee_due_amt, s.total_cash_amt,
+            s.expected_revenue_amt, s.liabilities_total_amt, s.dy_from, s.dy_to, s.dy_payments, s.dy_price,
+            s.dy_price_date, s.published_dy_pct, s.price_amt, s.price_date, s.price_kind, s.dy_price_kind,
+            s.valuation_date, s.source, f.vacancy_ratio AS fund_vacancy_ratio,
+            f.vacancy_source AS fund_vacancy_source, f.vacancy_as_of AS fund_vacancy_as_of
+       FROM wh_snapshots s LEFT JOIN wh_funds f ON f.ticker = s.ticker`,
   ],
   ['fiis_financials_revenue_schedule', `SELECT * FROM wh_revenue_schedule`],
   [
